@@ -1,0 +1,101 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "SessionBridge",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "ScriptEngine", targets: ["ScriptEngine"]),
+        .library(name: "Cookies", targets: ["Cookies"]),
+        .library(name: "Bridge", targets: ["Bridge"]),
+        .library(name: "WebPage", targets: ["WebPage"]),
+        .library(name: "Session", targets: ["Session"]),
+        .library(name: "SessionBridgeTesting", targets: ["SessionBridgeTesting"]),
+        .executable(name: "bridge-runner", targets: ["bridge-runner"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    ],
+    targets: [
+        // MARK: Layers, bottom up
+        .systemLibrary(
+            name: "CJavaScriptCore",
+            pkgConfig: "javascriptcoregtk-4.1",
+            providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
+        ),
+        .target(
+            name: "ScriptEngine",
+            dependencies: [
+                "CJavaScriptCore",
+                .product(name: "Collections", package: "swift-collections"),
+            ]
+        ),
+        .target(
+            name: "Cookies",
+            dependencies: [
+                .product(name: "Collections", package: "swift-collections"),
+            ]
+        ),
+        .target(
+            name: "Bridge",
+            dependencies: [
+                "ScriptEngine",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "WebPage",
+            dependencies: [
+                "ScriptEngine", "Cookies", "Bridge",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "Session",
+            dependencies: [
+                "Cookies", "Bridge", "WebPage",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Scripts")]
+        ),
+        .target(
+            name: "SessionBridgeTesting",
+            dependencies: [
+                "Cookies", "WebPage", "Session",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "bridge-runner",
+            dependencies: [
+                "Cookies", "WebPage", "Session", "SessionBridgeTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // MARK: Tests
+        .testTarget(name: "ScriptEngineTests", dependencies: ["ScriptEngine"]),
+        .testTarget(name: "CookiesTests", dependencies: [
+            "Cookies",
+            .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
+        .testTarget(name: "BridgeTests", dependencies: ["Bridge", "ScriptEngine"]),
+        .testTarget(name: "WebPageTests", dependencies: ["WebPage", "SessionBridgeTesting"]),
+        .testTarget(name: "SessionTests", dependencies: ["Session", "SessionBridgeTesting"]),
+        .testTarget(name: "SessionBridgeTestingTests", dependencies: [
+            "SessionBridgeTesting",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
+        .testTarget(name: "BridgeRunnerTests", dependencies: ["bridge-runner"]),
+    ]
+)

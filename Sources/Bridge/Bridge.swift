@@ -1,0 +1,2 @@
+/// The `Bridge` layer of SessionBridge. See the package README for the layering.
+public enum BridgeModule {}

@@ -1,0 +1,37 @@
+#ifndef SESSIONBRIDGE_CJAVASCRIPTCORE_SHIM_H
+#define SESSIONBRIDGE_CJAVASCRIPTCORE_SHIM_H
+
+#include <JavaScriptCore/JavaScript.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Functions exported by libjavascriptcoregtk-4.1 but declared only in WebKit's private headers.
+ * Signatures copied from WebKit's Source/JavaScriptCore/API/JSContextRefPrivate.h and
+ * JSContextRefPrivate.h / JSBasePrivate.h.
+ */
+
+/// JSContextRefPrivate.h: called while a script runs past the limit; return true to terminate it.
+typedef bool (*JSShouldTerminateCallback)(JSContextRef ctx, void *context);
+
+/// JSContextRefPrivate.h: sets the execution time limit (seconds of CPU time) for every context in the group.
+JS_EXPORT void JSContextGroupSetExecutionTimeLimit(JSContextGroupRef group, double limit,
+                                                   JSShouldTerminateCallback callback, void *context);
+
+/// JSContextRefPrivate.h: removes the execution time limit of the group.
+JS_EXPORT void JSContextGroupClearExecutionTimeLimit(JSContextGroupRef group);
+
+/// JSContextRefPrivate.h: `function` is called with (promise, reason) for each rejection left unhandled.
+JS_EXPORT bool JSGlobalContextSetUnhandledRejectionCallback(JSGlobalContextRef ctx, JSObjectRef function,
+                                                            JSValueRef *exception);
+
+/// JSBasePrivate.h: a full, synchronous garbage collection (used by memory tests and benchmarks).
+JS_EXPORT void JSSynchronousGarbageCollectForDebugging(JSContextRef ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,28 @@
+import Foundation
+import Synchronization
+
+/// A small pool of ``EngineThread``s that many contexts share.
+///
+/// A thousand pages are a thousand contexts on a few threads, not a thousand threads. Contexts
+/// on different threads run in parallel; contexts on one thread take turns.
+public final class EnginePool: Sendable {
+    /// A process-wide pool with one thread per core.
+    public static let shared = EnginePool()
+
+    /// The pool's threads.
+    public let threads: [EngineThread]
+    private let next = Atomic<Int>(0)
+
+    /// Creates a pool.
+    /// - Parameter threadCount: how many engine threads; defaults to the number of active cores.
+    public init(threadCount: Int = ProcessInfo.processInfo.activeProcessorCount, spin: Duration = EngineThread.defaultSpin) {
+        let count = max(1, threadCount)
+        self.threads = (0..<count).map { EngineThread(name: "ScriptEngine-\($0)", spin: spin) }
+    }
+
+    /// The thread for the next context, round robin.
+    public func nextThread() -> EngineThread {
+        let index = next.add(1, ordering: .relaxed).oldValue
+        return threads[index % threads.count]
+    }
+}

@@ -1,0 +1,67 @@
+import CJavaScriptCore
+import Glibc
+
+/// Creates a JavaScriptCore string from a Swift string (embedded NULs kept). The caller releases it.
+@inline(__always)
+func makeJSString(_ string: String) -> JSStringRef {
+    string.withCString { cString -> JSStringRef in
+        if strlen(cString) == string.utf8.count { return JSStringCreateWithUTF8CString(cString) }
+        let utf16 = Array(string.utf16)
+        return utf16.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
+    }
+}
+
+/// Calls a JavaScript function with raw arguments; `exception` receives what it throws.
+@inline(__always)
+func callFunction(
+    _ ctx: JSContextRef, _ function: JSObjectRef, this: JSObjectRef?, _ arguments: [JSValueRef?],
+    exception: inout JSValueRef?
+) -> JSValueRef? {
+    var arguments = arguments
+    let count = arguments.count
+    return arguments.withUnsafeMutableBufferPointer { buffer in
+        JSObjectCallAsFunction(ctx, function, this, count, buffer.baseAddress, &exception)
+    }
+}
+
+/// The Swift string for a JavaScriptCore string (one copy).
+@inline(__always)
+func swiftString(_ string: JSStringRef) -> String {
+    let length = JSStringGetLength(string)
+    guard length > 0, let characters = JSStringGetCharactersPtr(string) else { return "" }
+    return String(decoding: UnsafeBufferPointer(start: characters, count: length), as: UTF16.self)
+}
+
+/// `String(value)` in JavaScript, or `nil` when that throws.
+func stringOf(_ ctx: JSContextRef, _ value: JSValueRef?) -> String? {
+    guard let value else { return nil }
+    var exception: JSValueRef? = nil
+    guard let string = JSValueToStringCopy(ctx, value, &exception) else { return nil }
+    defer { JSStringRelease(string) }
+    return swiftString(string)
+}
+
+/// Reads `object[name]`; `nil` when the read throws.
+func property(_ ctx: JSContextRef, _ object: JSObjectRef, _ name: PropertyName) -> JSValueRef? {
+    var exception: JSValueRef? = nil
+    let value = JSObjectGetProperty(ctx, object, name.ref, &exception)
+    return exception == nil ? value : nil
+}
+
+/// A property name created once and reused.
+///
+/// `@unchecked Sendable` is safe: a `JSStringRef` is immutable after creation and its reference
+/// count is atomic, so one may be shared by every thread.
+struct PropertyName: @unchecked Sendable {
+    let ref: JSStringRef
+    init(_ name: String) { ref = makeJSString(name) }
+
+    static let length = PropertyName("length")
+    static let name = PropertyName("name")
+    static let message = PropertyName("message")
+    static let line = PropertyName("line")
+    static let column = PropertyName("column")
+    static let sourceURL = PropertyName("sourceURL")
+    static let stack = PropertyName("stack")
+    static let prototype = PropertyName("prototype")
+}

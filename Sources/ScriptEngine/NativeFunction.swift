@@ -1,0 +1,118 @@
+import CJavaScriptCore
+
+/// A native function's body: runs on the context's thread, inside JavaScript's call.
+/// Throw ``ScriptThrow`` to throw a specific error in JavaScript; any other error is thrown as a
+/// generic `Error` whose message is the error's description.
+public typealias NativeFunction = @Sendable (_ context: isolated ScriptContext, _ arguments: [ScriptValue]) throws -> ScriptValue
+
+/// The raw form of a native function, for layers that work with JavaScriptCore values directly
+/// (`Bridge`, `WebPage`): no conversion of arguments or result.
+package typealias RawNativeFunction = (_ context: isolated ScriptContext, _ call: RawCall) throws -> JSValueRef?
+
+/// The JavaScriptCore values of one native call.
+package struct RawCall {
+    /// The execution context of the call; use it for every C API call made while handling it.
+    package let ctx: JSContextRef
+    package let this: JSObjectRef?
+    package let arguments: UnsafeBufferPointer<JSValueRef?>
+
+    package subscript(index: Int) -> JSValueRef? {
+        index < arguments.count ? arguments[index] : nil
+    }
+}
+
+/// Keeps a native function's body alive for as long as its context.
+final class NativeFunctionBox {
+    weak var context: ScriptContext?
+    let body: RawNativeFunction
+
+    init(context: ScriptContext, body: @escaping RawNativeFunction) {
+        self.context = context
+        self.body = body
+    }
+}
+
+/// The single JavaScriptCore class behind every native function.
+///
+/// `@unchecked Sendable` is safe: a `JSClassRef` is immutable once created and is retained for
+/// the life of the process.
+struct NativeFunctionClass: @unchecked Sendable {
+    let ref: JSClassRef
+
+    static let shared: NativeFunctionClass = {
+        var definition = kJSClassDefinitionEmpty
+        definition.className = nil
+        definition.callAsFunction = nativeFunctionTrampoline
+        return NativeFunctionClass(ref: JSClassCreate(&definition))
+    }()
+}
+
+/// Entered by JavaScriptCore for every call of a native function.
+private func nativeFunctionTrampoline(
+    _ ctx: JSContextRef?, _ function: JSObjectRef?, _ this: JSObjectRef?,
+    _ argumentCount: Int, _ arguments: UnsafePointer<JSValueRef?>?, _ exception: UnsafeMutablePointer<JSValueRef?>?
+) -> JSValueRef? {
+    guard let ctx, let function, let pointer = JSObjectGetPrivate(function) else { return nil }
+    let box = Unmanaged<NativeFunctionBox>.fromOpaque(pointer).takeUnretainedValue()
+    guard let context = box.context else {
+        exception?.pointee = makeError(in: ctx, name: "Error", message: "the script context is closed")
+        return nil
+    }
+    let input = EngineThreadOnly((box, RawCall(ctx: ctx, this: this, arguments: UnsafeBufferPointer(start: arguments, count: argumentCount))))
+    let output = context.assumeIsolated { context -> EngineThreadOnly<(JSValueRef?, JSValueRef?)> in
+        let (box, call) = input.value
+        do {
+            return EngineThreadOnly((try box.body(context, call), nil))
+        } catch {
+            return EngineThreadOnly((nil, makeError(in: call.ctx, error)))
+        }
+    }
+    let (result, thrown) = output.value
+    if let thrown {
+        exception?.pointee = thrown
+        return nil
+    }
+    return result ?? JSValueMakeUndefined(ctx)
+}
+
+/// Makes a JavaScript error object for a Swift error.
+package func makeError(in ctx: JSContextRef, _ error: any Error) -> JSValueRef {
+    switch error {
+    case let thrown as ScriptThrow:
+        let object = makeError(in: ctx, name: thrown.name, message: thrown.message)
+        for (key, value) in thrown.properties {
+            let name = makeJSString(key)
+            JSObjectSetProperty(ctx, object, name, makeJSValue(value, in: ctx), JSPropertyAttributes(kJSPropertyAttributeNone), nil)
+            JSStringRelease(name)
+        }
+        return object
+    case let scriptError as ScriptError:
+        return makeError(in: ctx, name: scriptError.name, message: scriptError.message)
+    default:
+        return makeError(in: ctx, name: "Error", message: String(describing: error))
+    }
+}
+
+/// Makes a JavaScript `Error` with the given name and message.
+package func makeError(in ctx: JSContextRef, name: String, message: String) -> JSObjectRef {
+    let messageString = makeJSString(message)
+    var argument: JSValueRef? = JSValueMakeString(ctx, messageString)
+    JSStringRelease(messageString)
+    let error = JSObjectMakeError(ctx, 1, &argument, nil)!
+    if name != "Error" {
+        let nameString = makeJSString(name)
+        JSObjectSetProperty(ctx, error, PropertyName.name.ref, JSValueMakeString(ctx, nameString),
+                            JSPropertyAttributes(kJSPropertyAttributeDontEnum), nil)
+        JSStringRelease(nameString)
+    }
+    return error
+}
+
+/// Carries JavaScriptCore values into and out of `assumeIsolated` on the engine thread.
+///
+/// `@unchecked Sendable` is safe: it is only created and unwrapped within one synchronous call on
+/// the engine thread (a native callback or a timer), so the values never change threads.
+struct EngineThreadOnly<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

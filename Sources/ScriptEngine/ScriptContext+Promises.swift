@@ -1,0 +1,130 @@
+import CJavaScriptCore
+
+/// A promise made by native code and settled later from the context's executor.
+package struct DeferredPromise: Sendable, Hashable {
+    let id: Int
+}
+
+/// The protected resolve and reject functions of a pending ``DeferredPromise``.
+struct Deferred {
+    let resolve: JSObjectRef
+    let reject: JSObjectRef
+
+    var protectedValues: [JSValueRef] { [resolve, reject] }
+}
+
+extension ScriptContext {
+    /// Makes a promise that stays pending (and keeps the context from being quiescent) until
+    /// ``settle(_:with:)`` or the context closes.
+    package func makeDeferredPromise() throws(ScriptError) -> (promise: JSObjectRef, deferred: DeferredPromise) {
+        guard !isClosed else { throw .contextClosed }
+        var resolve: JSObjectRef? = nil
+        var reject: JSObjectRef? = nil
+        var exception: JSValueRef? = nil
+        guard let promise = JSObjectMakeDeferredPromise(ctx, &resolve, &reject, &exception), let resolve, let reject else {
+            throw exception.map { scriptError(from: $0) } ?? .conversion("could not make a promise")
+        }
+        protect(resolve)
+        protect(reject)
+        let id = nextDeferredID
+        nextDeferredID += 1
+        deferreds[id] = Deferred(resolve: resolve, reject: reject)
+        return (promise, DeferredPromise(id: id))
+    }
+
+    /// Whether the promise is still waiting (not settled, context open).
+    package func isPending(_ deferred: DeferredPromise) -> Bool {
+        deferreds[deferred.id] != nil
+    }
+
+    /// Settles a deferred promise; does nothing if it was settled already or the context closed.
+    package func settle(_ deferred: DeferredPromise, with result: Result<ScriptValue, any Error>) {
+        switch result {
+        case .success(let value): settle(deferred, resolving: true) { makeJSValue(value, in: $0) }
+        case .failure(let error): settle(deferred, resolving: false) { makeError(in: $0, error) }
+        }
+    }
+
+    /// Settles a deferred promise with a raw value made by `value` (called only if still pending).
+    package func settle(_ deferred: DeferredPromise, resolving: Bool, _ value: (JSContextRef) -> JSValueRef) {
+        guard let pending = deferreds.removeValue(forKey: deferred.id) else { return }
+        var argument: JSValueRef? = value(ctx)
+        var exception: JSValueRef? = nil
+        enterJavaScript()
+        JSObjectCallAsFunction(ctx, resolving ? pending.resolve : pending.reject, nil, 1, &argument, &exception)
+        pending.protectedValues.forEach(unprotect)
+        if let exception { report(.uncaughtError(scriptError(from: exception))) }
+        checkQuiescence()
+    }
+
+    // MARK: Tasks
+
+    /// Starts `operation` as a task on this context's executor. The context is not quiescent
+    /// while it runs, and it is cancelled when the context closes.
+    package func startTask(_ operation: @escaping @Sendable () async -> Void) {
+        let id = nextTaskID
+        nextTaskID += 1
+        let task = Task { [weak self] in
+            await operation()
+            await self?.taskFinished(id)
+        }
+        if tasks[id] == nil && !task.isCancelled { tasks[id] = task }
+    }
+
+    private func taskFinished(_ id: Int) {
+        tasks[id] = nil
+        checkQuiescence()
+    }
+
+    // MARK: Quiescence
+
+    /// Keeps the context from being quiescent until the returned release is called
+    /// (for work outside JavaScript the page waits for, such as a fetch in flight).
+    package func hold() {
+        holds += 1
+    }
+
+    /// Releases one ``hold()``.
+    package func release() {
+        holds -= 1
+        checkQuiescence()
+    }
+
+    /// Pending work that keeps the context from being quiescent.
+    public var pendingWork: (timers: Int, promises: Int, tasks: Int) {
+        (timers.count, deferreds.count, tasks.count + holds)
+    }
+
+    /// Whether nothing is pending: no timers, no unsettled native promises, no running tasks.
+    public var isQuiescent: Bool {
+        isClosed || (timers.isEmpty && deferreds.isEmpty && tasks.isEmpty && holds == 0)
+    }
+
+    /// Lets timers, replies and tasks run until nothing is pending or `timeout` passes.
+    /// - Returns: `true` when the context became quiescent, `false` on timeout.
+    public func runUntilQuiescent(timeout: Duration) async -> Bool {
+        if isQuiescent { return true }
+        let id = nextWaiterID
+        nextWaiterID += 1
+        return await withCheckedContinuation { continuation in
+            quiescenceWaiters[id] = continuation
+            thread.schedule(after: timeout) { [weak self] in
+                self?.assumeIsolated { $0.quiescenceTimedOut(id) }
+            }
+        }
+    }
+
+    private func quiescenceTimedOut(_ id: Int) {
+        quiescenceWaiters.removeValue(forKey: id)?.resume(returning: isQuiescent)
+    }
+
+    func checkQuiescence() {
+        if !quiescenceWaiters.isEmpty && isQuiescent { resumeQuiescenceWaiters() }
+    }
+
+    func resumeQuiescenceWaiters() {
+        let waiters = quiescenceWaiters
+        quiescenceWaiters.removeAll()
+        for waiter in waiters.values { waiter.resume(returning: true) }
+    }
+}

@@ -1,0 +1,100 @@
+import CJavaScriptCore
+
+/// A pending `setTimeout` or `setInterval`.
+struct ScriptTimer {
+    let callback: JSObjectRef
+    let arguments: [JSValueRef]
+    let interval: Duration?
+
+    var protectedValues: [JSValueRef] { [callback] + arguments }
+}
+
+extension ScriptContext {
+    /// Installs `setTimeout`, `setInterval`, `clearTimeout`, `clearInterval` and
+    /// `queueMicrotask`, driven by the engine thread.
+    func installTimers() {
+        define(makeFunction { context, call in try context.addTimer(call, repeating: false) }, as: "setTimeout")
+        define(makeFunction { context, call in try context.addTimer(call, repeating: true) }, as: "setInterval")
+        let clear = makeFunction { context, call in
+            if let id = call[0], JSValueIsNumber(call.ctx, id) {
+                context.removeTimer(Int(JSValueToNumber(call.ctx, id, nil)))
+            }
+            return nil
+        }
+        define(clear, as: "clearTimeout")
+        define(clear, as: "clearInterval")
+        // A microtask through the engine's own promise jobs; errors are reported like a browser's.
+        let report = makeFunction { context, call in
+            context.report(.uncaughtError(context.scriptError(from: call[0] ?? JSValueMakeUndefined(call.ctx)!)))
+            return nil
+        }
+        let install = try? evaluateRaw("""
+            (function (report) {
+              const resolved = Promise.resolve();
+              const then = Promise.prototype.then;
+              return function queueMicrotask(callback) {
+                if (typeof callback !== "function") throw new TypeError("queueMicrotask: argument is not a function");
+                then.call(resolved, () => { try { callback(); } catch (error) { report(error); } });
+              };
+            })
+            """, sourceURL: "sessionbridge://prelude/timers.js")
+        if let install, let installer = JSValueToObject(ctx, install, nil) {
+            var argument: JSValueRef? = report
+            if let function = JSObjectCallAsFunction(ctx, installer, nil, 1, &argument, nil) {
+                define(function, as: "queueMicrotask")
+            }
+        }
+    }
+
+    private func addTimer(_ call: RawCall, repeating: Bool) throws -> JSValueRef? {
+        guard let callbackValue = call[0], let callback = JSValueToObject(call.ctx, callbackValue, nil),
+              JSObjectIsFunction(call.ctx, callback) else {
+            throw ScriptThrow("TypeError", "\(repeating ? "setInterval" : "setTimeout"): the callback must be a function")
+        }
+        var milliseconds = call[1].map { JSValueToNumber(call.ctx, $0, nil) } ?? 0
+        if !milliseconds.isFinite || milliseconds < 0 { milliseconds = 0 }
+        milliseconds = min(milliseconds, 2_147_483_647)
+        let delay = Duration.microseconds(Int64(milliseconds * 1000))
+        protect(callback)
+        var arguments: [JSValueRef] = []
+        for index in 2..<max(2, call.arguments.count) {
+            if let argument = call[index] {
+                protect(argument)
+                arguments.append(argument)
+            }
+        }
+        let id = nextTimerID
+        nextTimerID += 1
+        timers[id] = ScriptTimer(callback: callback, arguments: arguments, interval: repeating ? max(delay, .milliseconds(1)) : nil)
+        scheduleTimer(id, after: delay)
+        return JSValueMakeNumber(call.ctx, Double(id))
+    }
+
+    private func scheduleTimer(_ id: Int, after delay: Duration) {
+        thread.schedule(after: delay) { [weak self] in
+            self?.assumeIsolated { $0.fireTimer(id) }
+        }
+    }
+
+    private func removeTimer(_ id: Int) {
+        guard let timer = timers.removeValue(forKey: id) else { return }
+        timer.protectedValues.forEach(unprotect)
+        checkQuiescence()
+    }
+
+    private func fireTimer(_ id: Int) {
+        guard !isClosed, let timer = timers[id] else { return }
+        if timer.interval == nil { timers[id] = nil }
+        var exception: JSValueRef? = nil
+        enterJavaScript()
+        _ = callFunction(ctx, timer.callback, this: nil, timer.arguments.map { Optional($0) }, exception: &exception)
+        if let exception, !isClosed { report(.uncaughtError(scriptError(from: exception))) }
+        guard !isClosed else { return }
+        if let interval = timer.interval {
+            if timers[id] != nil { scheduleTimer(id, after: interval) }
+        } else {
+            timer.protectedValues.forEach(unprotect)
+            checkQuiescence()
+        }
+    }
+}

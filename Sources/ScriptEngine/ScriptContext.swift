@@ -1,0 +1,309 @@
+import CJavaScriptCore
+import DequeModule
+
+/// A JavaScript global context bound to one ``EngineThread``.
+///
+/// The context is an actor whose executor is its engine thread, so every use of JavaScript is
+/// isolated by the compiler. Scripts get `console`, timers and `queueMicrotask`; uncaught errors
+/// and unhandled rejections are reported as ``ScriptEvent``s; a runaway script is ended by the
+/// execution time limit.
+///
+/// ```swift
+/// let context = await ScriptContext()
+/// await context.defineFunction("add") { _, arguments in
+///     .number((arguments.first?.numberValue ?? 0) + (arguments.last?.numberValue ?? 0))
+/// }
+/// let sum = try await context.evaluate("add(2, 3)")   // .number(5)
+/// ```
+public actor ScriptContext {
+    /// Settings of a context.
+    public struct Configuration: Sendable {
+        /// How long one entry into JavaScript may run before it is ended with
+        /// ``ScriptError/Kind/timeLimitExceeded``; `nil` for no limit.
+        public var timeLimit: Duration?
+        /// Bounds on values converted from JavaScript.
+        public var conversionLimits: ConversionLimits
+        /// How many recent events ``recentEvents`` keeps.
+        public var eventBufferSize: Int
+
+        public init(timeLimit: Duration? = .seconds(10), conversionLimits: ConversionLimits = .default, eventBufferSize: Int = 1000) {
+            self.timeLimit = timeLimit
+            self.conversionLimits = conversionLimits
+            self.eventBufferSize = eventBufferSize
+        }
+    }
+
+    /// The thread this context runs on.
+    public nonisolated let thread: EngineThread
+    /// A name for logs (usually the document URL).
+    public nonisolated let name: String
+    public let configuration: Configuration
+
+    nonisolated let globalContext: GlobalContext
+    let timeLimitSeconds: Double
+    /// Values this context protects from garbage collection right now (see ``protect(_:)``).
+    public internal(set) var protectedCount = 0
+    /// Whether ``close()`` was called; a closed context runs nothing.
+    public private(set) var isClosed = false
+
+    var nativeFunctions: [NativeFunctionBox] = []
+    var timers: [Int: ScriptTimer] = [:]
+    var nextTimerID = 1
+    var deferreds: [Int: Deferred] = [:]
+    var nextDeferredID = 1
+    var tasks: [Int: Task<Void, Never>] = [:]
+    var nextTaskID = 1
+    var holds = 0
+    var quiescenceWaiters: [Int: CheckedContinuation<Bool, Never>] = [:]
+    var nextWaiterID = 1
+    var eventHandler: ((ScriptEvent) -> Void)?
+    /// The most recent events, oldest first (bounded by ``Configuration/eventBufferSize``).
+    public private(set) var recentEvents = Deque<ScriptEvent>()
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        thread.asUnownedSerialExecutor()
+    }
+
+    /// Creates a context on `thread`, with `console`, timers and `queueMicrotask` installed.
+    public init(thread: EngineThread = EnginePool.shared.nextThread(), name: String = "about:blank", configuration: Configuration = .init()) async {
+        self.thread = thread
+        self.name = name
+        self.configuration = configuration
+        self.timeLimitSeconds = configuration.timeLimit.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 } ?? .infinity
+        self.globalContext = GlobalContext(ref: JSGlobalContextCreateInGroup(thread.group.ref, nil))
+        ScriptEngineStatistics.liveContexts.add(1, ordering: .relaxed)
+        installConsole()
+        installTimers()
+        installRejectionTracking()
+    }
+
+    isolated deinit {
+        guard !isClosed else { return }
+        let ctx = globalContext.ref
+        for timer in timers.values { timer.protectedValues.forEach(unprotect) }
+        for deferred in deferreds.values { deferred.protectedValues.forEach(unprotect) }
+        for task in tasks.values { task.cancel() }
+        JSGlobalContextRelease(ctx)
+        ScriptEngineStatistics.liveContexts.subtract(1, ordering: .relaxed)
+    }
+
+    /// The raw global context, for the layers above that call the C API directly.
+    package var ctx: JSGlobalContextRef { globalContext.ref }
+
+    // MARK: Evaluating
+
+    /// Evaluates a script and returns its completion value.
+    /// - Throws: ``ScriptError``: the script's exception (with source URL, line, column and
+    ///   stack), a time-limit stop, or a conversion error when the value cannot cross.
+    @discardableResult
+    public func evaluate(_ source: String, sourceURL: String? = nil, startingLine: Int = 1) throws(ScriptError) -> ScriptValue {
+        let value = try evaluateRaw(source, sourceURL: sourceURL, startingLine: startingLine)
+        return try scriptValue(value)
+    }
+
+    /// Runs a script for its effects, discarding its completion value.
+    public func run(_ source: String, sourceURL: String? = nil, startingLine: Int = 1) throws(ScriptError) {
+        _ = try evaluateRaw(source, sourceURL: sourceURL, startingLine: startingLine)
+    }
+
+    /// Evaluates a script and returns the raw completion value.
+    package func evaluateRaw(_ source: String, sourceURL: String? = nil, startingLine: Int = 1) throws(ScriptError) -> JSValueRef? {
+        guard !isClosed else { throw .contextClosed }
+        let script = makeJSString(source)
+        defer { JSStringRelease(script) }
+        let url = sourceURL.map(makeJSString)
+        defer { url.map(JSStringRelease) }
+        var exception: JSValueRef? = nil
+        enterJavaScript()
+        let value = JSEvaluateScript(ctx, script, nil, url, Int32(clamping: startingLine), &exception)
+        if let exception { throw scriptError(from: exception) }
+        return value
+    }
+
+    /// Calls the global function at `path` (such as `"app.start"`) with `arguments`.
+    @discardableResult
+    public func call(_ path: String, _ arguments: [ScriptValue] = []) throws(ScriptError) -> ScriptValue {
+        guard !isClosed else { throw .contextClosed }
+        var this: JSObjectRef? = nil
+        var target: JSObjectRef = JSContextGetGlobalObject(ctx)
+        var exception: JSValueRef? = nil
+        for component in path.split(separator: ".") {
+            let name = makeJSString(String(component))
+            let value = JSObjectGetProperty(ctx, target, name, &exception)
+            JSStringRelease(name)
+            if let exception { throw scriptError(from: exception) }
+            guard let value, JSValueIsObject(ctx, value), let object = JSValueToObject(ctx, value, nil) else {
+                throw ScriptError(kind: .exception, name: "TypeError", message: "\(path) is not a function")
+            }
+            this = target
+            target = object
+        }
+        guard JSObjectIsFunction(ctx, target) else {
+            throw ScriptError(kind: .exception, name: "TypeError", message: "\(path) is not a function")
+        }
+        let values = arguments.map { Optional(makeJSValue($0, in: ctx)) }
+        enterJavaScript()
+        let result = callFunction(ctx, target, this: this, values, exception: &exception)
+        if let exception { throw scriptError(from: exception) }
+        return try scriptValue(result)
+    }
+
+    // MARK: Native functions
+
+    /// Defines a native function as a global (or as a member of the object at `objectPath`,
+    /// created when missing).
+    public func defineFunction(_ name: String, in objectPath: String? = nil, _ body: @escaping NativeFunction) {
+        let function = makeFunction { context, call in
+            var arguments: [ScriptValue] = []
+            arguments.reserveCapacity(call.arguments.count)
+            for argument in call.arguments { arguments.append(try context.scriptValue(argument)) }
+            return makeJSValue(try body(context, arguments), in: call.ctx)
+        }
+        define(function, as: name, in: objectPath)
+    }
+
+    /// Defines a native function that returns a promise, settled when `body` finishes.
+    ///
+    /// The body runs as a task on this context's executor; it is cancelled when the context
+    /// closes, and its result is dropped if it arrives after that.
+    public func defineAsyncFunction(_ name: String, in objectPath: String? = nil, _ body: @escaping @Sendable ([ScriptValue]) async throws -> ScriptValue) {
+        let function = makeFunction { context, call in
+            let arguments = try call.arguments.map { argument throws(ScriptError) in try context.scriptValue(argument) }
+            let (promise, deferred) = try context.makeDeferredPromise()
+            context.startTask {
+                let result: Result<ScriptValue, any Error>
+                do { result = .success(try await body(arguments)) } catch { result = .failure(error) }
+                await context.settle(deferred, with: result)
+            }
+            return promise
+        }
+        define(function, as: name, in: objectPath)
+    }
+
+    /// Makes a native function object from a raw body.
+    package func makeFunction(_ body: @escaping RawNativeFunction) -> JSObjectRef {
+        let box = NativeFunctionBox(context: self, body: body)
+        nativeFunctions.append(box)
+        let function = JSObjectMake(ctx, NativeFunctionClass.shared.ref, Unmanaged.passUnretained(box).toOpaque())!
+        JSObjectSetPrototype(ctx, function, functionPrototype)
+        return function
+    }
+
+    /// Sets `value` as `name` on the object at `objectPath` (created when missing) or on the
+    /// global object; read-only and non-configurable when `locked`.
+    package func define(_ value: JSValueRef, as name: String, in objectPath: String? = nil, locked: Bool = false) {
+        var target = JSContextGetGlobalObject(ctx)!
+        for component in objectPath?.split(separator: ".") ?? [] {
+            let key = makeJSString(String(component))
+            defer { JSStringRelease(key) }
+            if let existing = JSObjectGetProperty(ctx, target, key, nil), JSValueIsObject(ctx, existing),
+               let object = JSValueToObject(ctx, existing, nil) {
+                target = object
+            } else {
+                let object = JSObjectMake(ctx, nil, nil)!
+                JSObjectSetProperty(ctx, target, key, object, JSPropertyAttributes(kJSPropertyAttributeDontEnum), nil)
+                target = object
+            }
+        }
+        let key = makeJSString(name)
+        defer { JSStringRelease(key) }
+        let attributes = locked ? kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete : kJSPropertyAttributeNone
+        JSObjectSetProperty(ctx, target, key, value, JSPropertyAttributes(attributes), nil)
+    }
+
+    private var functionPrototype: JSObjectRef {
+        let function = JSObjectGetProperty(ctx, JSContextGetGlobalObject(ctx), PropertyName("Function").ref, nil)
+        let prototype = JSObjectGetProperty(ctx, JSValueToObject(ctx, function, nil), PropertyName.prototype.ref, nil)
+        return JSValueToObject(ctx, prototype, nil)
+    }
+
+    // MARK: Values and errors
+
+    /// Converts a raw value with this context's limits.
+    package func scriptValue(_ value: JSValueRef?, limits: ConversionLimits? = nil) throws(ScriptError) -> ScriptValue {
+        var reader = ValueReader(ctx: ctx, limits: limits ?? configuration.conversionLimits)
+        return try reader.read(value)
+    }
+
+    /// Makes the raw value for a ``ScriptValue``.
+    package func jsValue(_ value: ScriptValue) -> JSValueRef {
+        makeJSValue(value, in: ctx)
+    }
+
+    /// Turns a thrown JavaScript value into a ``ScriptError``.
+    package func scriptError(from exception: JSValueRef) -> ScriptError {
+        if thread.watchdogFired.exchange(false, ordering: .relaxed) { return .timeLimitExceeded }
+        guard JSValueIsObject(ctx, exception), let object = JSValueToObject(ctx, exception, nil) else {
+            return ScriptError(kind: .exception, name: "Error", message: stringOf(ctx, exception) ?? "unknown exception")
+        }
+        func text(_ name: PropertyName) -> String? {
+            guard let value = property(ctx, object, name), !JSValueIsUndefined(ctx, value) else { return nil }
+            return stringOf(ctx, value)
+        }
+        func number(_ name: PropertyName) -> Int? {
+            guard let value = property(ctx, object, name), JSValueIsNumber(ctx, value) else { return nil }
+            let number = JSValueToNumber(ctx, value, nil)
+            return number.isFinite ? Int(number) : nil
+        }
+        return ScriptError(
+            kind: .exception,
+            name: text(.name) ?? "Error",
+            message: text(.message) ?? stringOf(ctx, exception) ?? "",
+            sourceURL: text(.sourceURL), line: number(.line), column: number(.column), stack: text(.stack))
+    }
+
+    /// Call before every entry into JavaScript from outside a JavaScript call.
+    @inline(__always)
+    package func enterJavaScript() {
+        thread.ensureTimeLimit(timeLimitSeconds)
+    }
+
+    /// Forces a full garbage collection of this context's VM (tests and benchmarks).
+    public func collectGarbage() {
+        guard !isClosed else { return }
+        JSSynchronousGarbageCollectForDebugging(ctx)
+    }
+
+    // MARK: Events
+
+    /// Receives every event from now on, on this context's thread.
+    public func setEventHandler(_ handler: ((ScriptEvent) -> Void)?) {
+        eventHandler = handler
+    }
+
+    /// Records an event and passes it to the event handler.
+    package func report(_ event: ScriptEvent) {
+        if recentEvents.count >= configuration.eventBufferSize { recentEvents.removeFirst() }
+        recentEvents.append(event)
+        eventHandler?(event)
+    }
+
+    // MARK: Teardown
+
+    /// Closes the context: pending timers never fire, pending promises never settle, running
+    /// async functions are cancelled and their late results dropped, native functions throw.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        for timer in timers.values { timer.protectedValues.forEach(unprotect) }
+        timers.removeAll()
+        for deferred in deferreds.values { deferred.protectedValues.forEach(unprotect) }
+        deferreds.removeAll()
+        for task in tasks.values { task.cancel() }
+        tasks.removeAll()
+        for box in nativeFunctions { box.context = nil }
+        eventHandler = nil
+        resumeQuiescenceWaiters()
+        JSGlobalContextRelease(ctx)
+        ScriptEngineStatistics.liveContexts.subtract(1, ordering: .relaxed)
+    }
+}
+
+/// A JavaScriptCore global context.
+///
+/// `@unchecked Sendable` is safe: every JavaScriptCore C API function takes the VM's lock for the
+/// duration of the call, so the reference is valid on any thread; ``ScriptContext`` only uses
+/// it on its engine thread (and in `deinit`, when nothing else can reach it).
+struct GlobalContext: @unchecked Sendable {
+    let ref: JSGlobalContextRef
+}

@@ -1,0 +1,188 @@
+import CJavaScriptCore
+import OrderedCollections
+
+/// Bounds on a value converted from JavaScript, so a hostile value ends with an error, not a
+/// crash, a stack overflow or unbounded memory.
+public struct ConversionLimits: Sendable, Hashable {
+    /// Deepest nesting of arrays and objects.
+    public var maxDepth: Int
+    /// Most values in total (each array element and object member counts one).
+    public var maxNodes: Int
+    /// Most bytes of strings, keys and byte arrays in total (strings count 2 bytes a code unit).
+    public var maxBytes: Int
+    /// Whether `NaN` and the infinities may cross.
+    public var allowsNonFiniteNumbers: Bool
+
+    public init(maxDepth: Int = 64, maxNodes: Int = 100_000, maxBytes: Int = 16 << 20, allowsNonFiniteNumbers: Bool = true) {
+        self.maxDepth = maxDepth
+        self.maxNodes = maxNodes
+        self.maxBytes = maxBytes
+        self.allowsNonFiniteNumbers = allowsNonFiniteNumbers
+    }
+
+    /// The defaults: depth 64, 100,000 values, 16 MiB.
+    public static let `default` = ConversionLimits()
+}
+
+/// Reads a JavaScript value into a ``ScriptValue`` through the C API.
+struct ValueReader {
+    let ctx: JSContextRef
+    let limits: ConversionLimits
+    private var nodes = 0
+    private var bytes = 0
+    private var ancestors: [JSObjectRef] = []
+
+    init(ctx: JSContextRef, limits: ConversionLimits) {
+        self.ctx = ctx
+        self.limits = limits
+    }
+
+    mutating func read(_ value: JSValueRef?) throws(ScriptError) -> ScriptValue {
+        try read(value, depth: 0)
+    }
+
+    private mutating func count(bytes extra: Int) throws(ScriptError) {
+        nodes += 1
+        bytes += extra
+        if nodes > limits.maxNodes { throw .conversion("value has more than \(limits.maxNodes) elements") }
+        if bytes > limits.maxBytes { throw .conversion("value is larger than \(limits.maxBytes) bytes") }
+    }
+
+    private mutating func read(_ value: JSValueRef?, depth: Int) throws(ScriptError) -> ScriptValue {
+        guard let value else { return .undefined }
+        switch JSValueGetType(ctx, value) {
+        case kJSTypeUndefined:
+            try count(bytes: 0)
+            return .undefined
+        case kJSTypeNull:
+            try count(bytes: 0)
+            return .null
+        case kJSTypeBoolean:
+            try count(bytes: 0)
+            return .bool(JSValueToBoolean(ctx, value))
+        case kJSTypeNumber:
+            try count(bytes: 8)
+            let number = JSValueToNumber(ctx, value, nil)
+            if !number.isFinite && !limits.allowsNonFiniteNumbers {
+                throw .conversion("\(number) cannot be sent; only finite numbers can")
+            }
+            return .number(number)
+        case kJSTypeString:
+            var exception: JSValueRef? = nil
+            guard let string = JSValueToStringCopy(ctx, value, &exception) else { throw .conversion("unreadable string") }
+            defer { JSStringRelease(string) }
+            try count(bytes: JSStringGetLength(string) * 2)
+            return .string(swiftString(string))
+        case kJSTypeSymbol:
+            throw .conversion("a Symbol cannot be cloned")
+        case kJSTypeBigInt:
+            throw .conversion("a BigInt cannot be cloned")
+        case kJSTypeObject:
+            return try readObject(JSValueToObject(ctx, value, nil), depth: depth)
+        default:
+            throw .conversion("a value of unknown type cannot be cloned")
+        }
+    }
+
+    private mutating func readObject(_ object: JSObjectRef?, depth: Int) throws(ScriptError) -> ScriptValue {
+        guard let object else { throw .conversion("unreadable object") }
+        if JSObjectIsFunction(ctx, object) { throw .conversion("a function cannot be cloned") }
+        if depth >= limits.maxDepth { throw .conversion("value is nested deeper than \(limits.maxDepth) levels") }
+        if ancestors.contains(object) { throw .conversion("value contains a cycle") }
+        var exception: JSValueRef? = nil
+        let typedArrayType = JSValueGetTypedArrayType(ctx, object, &exception)
+        if typedArrayType != kJSTypedArrayTypeNone {
+            return try readBytes(object, type: typedArrayType)
+        }
+        if JSValueIsDate(ctx, object) {
+            throw .conversion("a Date cannot be sent; send date.getTime() or date.toISOString()")
+        }
+        try count(bytes: 0)
+        ancestors.append(object)
+        defer { ancestors.removeLast() }
+        if JSValueIsArray(ctx, object) {
+            let lengthValue = JSObjectGetProperty(ctx, object, PropertyName.length.ref, &exception)
+            if let exception { throw thrownWhileReading(exception, what: "length") }
+            let length = JSValueToNumber(ctx, lengthValue, nil)
+            guard length.isFinite, length >= 0, Int(length) <= limits.maxNodes - nodes else {
+                throw .conversion("array has more than \(limits.maxNodes) elements")
+            }
+            var elements: [ScriptValue] = []
+            elements.reserveCapacity(Int(length))
+            for index in 0..<UInt32(length) {
+                let element = JSObjectGetPropertyAtIndex(ctx, object, index, &exception)
+                if let exception { throw thrownWhileReading(exception, what: "[\(index)]") }
+                elements.append(try read(element, depth: depth + 1))
+            }
+            return .array(elements)
+        }
+        let names = JSObjectCopyPropertyNames(ctx, object)
+        defer { JSPropertyNameArrayRelease(names) }
+        let memberCount = JSPropertyNameArrayGetCount(names)
+        var members = OrderedDictionary<String, ScriptValue>(minimumCapacity: memberCount)
+        for index in 0..<memberCount {
+            let name = JSPropertyNameArrayGetNameAtIndex(names, index)!
+            let key = swiftString(name)
+            try count(bytes: key.utf16.count * 2)
+            let member = JSObjectGetProperty(ctx, object, name, &exception)
+            if let exception { throw thrownWhileReading(exception, what: key) }
+            members[key] = try read(member, depth: depth + 1)
+        }
+        return .object(members)
+    }
+
+    private mutating func readBytes(_ object: JSObjectRef, type: JSTypedArrayType) throws(ScriptError) -> ScriptValue {
+        var exception: JSValueRef? = nil
+        let pointer: UnsafeMutableRawPointer?
+        let length: Int
+        if type == kJSTypedArrayTypeArrayBuffer {
+            pointer = JSObjectGetArrayBufferBytesPtr(ctx, object, &exception)
+            length = JSObjectGetArrayBufferByteLength(ctx, object, &exception)
+        } else {
+            pointer = JSObjectGetTypedArrayBytesPtr(ctx, object, &exception)
+                .map { $0 + JSObjectGetTypedArrayByteOffset(ctx, object, nil) }
+            length = JSObjectGetTypedArrayByteLength(ctx, object, &exception)
+        }
+        try count(bytes: length)
+        guard let pointer, length > 0 else { return .bytes([]) }
+        return .bytes(Array(UnsafeRawBufferPointer(start: pointer, count: length)))
+    }
+
+    private func thrownWhileReading(_ exception: JSValueRef, what: String) -> ScriptError {
+        let detail = stringOf(ctx, exception) ?? "an exception"
+        return .conversion("reading \(what) threw: \(detail)")
+    }
+}
+
+/// Makes the JavaScript value for a ``ScriptValue``.
+func makeJSValue(_ value: ScriptValue, in ctx: JSContextRef) -> JSValueRef {
+    switch value {
+    case .undefined: return JSValueMakeUndefined(ctx)
+    case .null: return JSValueMakeNull(ctx)
+    case .bool(let bool): return JSValueMakeBoolean(ctx, bool)
+    case .number(let number): return JSValueMakeNumber(ctx, number)
+    case .string(let string):
+        let jsString = makeJSString(string)
+        defer { JSStringRelease(jsString) }
+        return JSValueMakeString(ctx, jsString)
+    case .array(let elements):
+        var values = elements.map { Optional(makeJSValue($0, in: ctx)) }
+        return values.withUnsafeMutableBufferPointer { buffer in
+            JSObjectMakeArray(ctx, buffer.count, buffer.baseAddress, nil)
+        }
+    case .object(let members):
+        let object = JSObjectMake(ctx, nil, nil)!
+        for (key, member) in members {
+            let name = makeJSString(key)
+            JSObjectSetProperty(ctx, object, name, makeJSValue(member, in: ctx), JSPropertyAttributes(kJSPropertyAttributeNone), nil)
+            JSStringRelease(name)
+        }
+        return object
+    case .bytes(let bytes):
+        let array = JSObjectMakeTypedArray(ctx, kJSTypedArrayTypeUint8Array, bytes.count, nil)!
+        if !bytes.isEmpty, let pointer = JSObjectGetTypedArrayBytesPtr(ctx, array, nil) {
+            bytes.withUnsafeBytes { pointer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        }
+        return array
+    }
+}

@@ -1,0 +1,1 @@
+// placeholder: the context-aware refresh script lands with the Session layer.

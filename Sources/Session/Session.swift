@@ -1,0 +1,2 @@
+/// The `Session` layer of SessionBridge. See the package README for the layering.
+public enum SessionModule {}

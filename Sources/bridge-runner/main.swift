@@ -1,0 +1,1 @@
+print("bridge-runner: not built yet")

@@ -1,0 +1,81 @@
+import Testing
+import Synchronization
+@testable import ScriptEngine
+
+@Suite struct SafetyTests {
+    @Test func infiniteLoopEndsWithTimeLimitAndContextStaysUsable() async throws {
+        let context = await ScriptContext(configuration: .init(timeLimit: .milliseconds(200)))
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            try await context.run("while (true) {}")
+            Issue.record("expected the time limit")
+        } catch {
+            #expect(error.kind == .timeLimitExceeded)
+        }
+        #expect(clock.now - start < .seconds(5))
+        #expect(try await context.evaluate("6 * 7") == .number(42))
+        await context.close()
+    }
+
+    @Test func infiniteLoopInATimerIsEndedAndReported() async throws {
+        let context = await ScriptContext(configuration: .init(timeLimit: .milliseconds(100)))
+        try await context.run("setTimeout(() => { for (;;) {} }, 0)")
+        #expect(await context.runUntilQuiescent(timeout: .seconds(5)))
+        let stopped = await context.recentEvents.contains { event in
+            if case .uncaughtError(let error) = event { return error.kind == .timeLimitExceeded }
+            return false
+        }
+        #expect(stopped)
+        await context.close()
+    }
+
+    @Test func teardownWithPendingWorkFiresNothing() async throws {
+        let context = await ScriptContext()
+        let fired = Atomic<Int>(0)
+        let protectedBefore = await context.protectedCount
+        await context.defineFunction("mark") { _, _ in
+            fired.add(1, ordering: .relaxed)
+            return .undefined
+        }
+        await context.defineAsyncFunction("slow") { _ in
+            try? await Task.sleep(for: .milliseconds(50))
+            return "late"
+        }
+        try await context.run("""
+            setTimeout(mark, 20); setInterval(mark, 5, 'a', {b: 1});
+            slow().then(mark, mark);
+            """)
+        await context.close()
+        try await Task.sleep(for: .milliseconds(150))
+        #expect(fired.load(ordering: .relaxed) == 0)
+        #expect(await context.protectedCount == protectedBefore)
+    }
+
+    @Test func contextsOnDifferentThreadsRunInParallel() async throws {
+        let pool = EnginePool(threadCount: 2)
+        let first = await ScriptContext(thread: pool.threads[0])
+        let second = await ScriptContext(thread: pool.threads[1])
+        let source = "let s = 0; for (let i = 0; i < 3e7; i++) s += i % 7; s"
+        async let a = first.evaluate(source)
+        async let b = second.evaluate(source)
+        let (x, y) = try await (a, b)
+        #expect(x == y)
+        await first.close()
+        await second.close()
+    }
+
+    @Test func manyContextsShareOneThread() async throws {
+        let thread = EngineThread(name: "shared")
+        var contexts: [ScriptContext] = []
+        for index in 0..<50 {
+            let context = await ScriptContext(thread: thread, name: "page-\(index)")
+            try await context.run("var id = \(index)")
+            contexts.append(context)
+        }
+        for (index, context) in contexts.enumerated() {
+            #expect(try await context.evaluate("id") == .number(Double(index)))
+            await context.close()
+        }
+    }
+}
