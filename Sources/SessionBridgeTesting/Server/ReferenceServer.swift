@@ -1,0 +1,182 @@
+import Foundation
+import Hummingbird
+import Logging
+import Synchronization
+
+/// A real OAuth 2.0 auth server with a small web app, for tests of native code that shares a
+/// login session with page JavaScript.
+///
+/// The server runs in-process on the loopback interface, on a random port by default:
+///
+/// ```swift
+/// let server = try await ReferenceServer.start()
+/// defer { Task { try await server.stop() } }
+/// // POST \(server.baseURL)/oauth/token with grant_type=password&username=demo&password=demo
+/// ```
+///
+/// Routes:
+/// - `POST /oauth/token`: `password` and `refresh_token` grants (RFC 6749); refresh tokens
+///   rotate on every use and a reused one revokes its whole family.
+/// - `POST /oauth/revoke`: RFC 7009 revocation of a refresh or access token.
+/// - `POST /session/refresh`: the web app's own refresh, by the `__Host-web_refresh` cookie.
+/// - `POST /session/logout`, `GET /logout`: end the session and delete the cookies.
+/// - `GET /app`, `GET /app/**`: protected pages, `302` to `/login?next=…` without a valid cookie.
+/// - `GET /api/me`: the user, by `__Host-session` cookie or `Authorization: Bearer`.
+/// - `GET /login`, `POST /login`: the web sign-in form.
+/// - `GET /redirect-chain` (three hops setting and deleting cookies), `GET /redirect-loop`.
+/// - `GET /debug/stats`: ``ServerStats`` as JSON when ``ReferenceServerConfiguration/exposeDebugStats``.
+/// - documents registered with ``serve(path:body:contentType:)``.
+public final class ReferenceServer: Sendable {
+    /// Errors starting the server.
+    public enum StartError: Error, CustomStringConvertible {
+        /// The server stopped before it was listening.
+        case notListening
+
+        public var description: String {
+            switch self {
+            case .notListening: "The reference server stopped before it was listening."
+            }
+        }
+    }
+
+    let core: ServerCore
+    private let task: Task<Void, any Error>
+    private let stopped = Mutex(false)
+
+    /// The port the server listens on.
+    public let port: Int
+
+    /// The server's origin, `http://HOST:PORT`.
+    public var baseURL: URL {
+        // The host comes from the configuration and the port is a number: always a valid URL.
+        URL(string: "http://\(self.core.configuration.host):\(self.port)")!
+    }
+
+    /// The configuration the server was started with.
+    public var configuration: ReferenceServerConfiguration { self.core.configuration }
+
+    private init(core: ServerCore, task: Task<Void, any Error>, port: Int) {
+        self.core = core
+        self.task = task
+        self.port = port
+    }
+
+    /// Start a server and wait until it listens.
+    /// - Parameter configuration: accounts, lifetimes, address and faults.
+    /// - Returns: the running server. Call ``stop()`` when done.
+    public static func start(_ configuration: ReferenceServerConfiguration = .init()) async throws -> ReferenceServer {
+        let core = ServerCore(configuration: configuration)
+        let router = Router(context: ReferenceRequestContext.self)
+        router.add(middleware: FaultMiddleware(core: core))
+        core.addOAuthRoutes(to: router)
+        core.addSessionRoutes(to: router)
+        core.addPageRoutes(to: router)
+
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let application = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? configuration.port)
+                portContinuation.finish()
+            },
+            logger: configuration.logger
+        )
+        let task = Task {
+            defer { portContinuation.finish() }
+            try await application.run()
+        }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else {
+            try await task.value
+            throw StartError.notListening
+        }
+        core.issuer.withLock { $0 = "http://\(configuration.host):\(port)" }
+        configuration.logger.debug("reference server listening", metadata: ["port": "\(port)"])
+        return ReferenceServer(core: core, task: task, port: port)
+    }
+
+    /// Stop the server: close the listener and every connection, including requests held by
+    /// ``FaultConfiguration/stopResponding``. Calling it again does nothing.
+    public func stop() async throws {
+        let alreadyStopped = self.stopped.withLock { stopped in
+            defer { stopped = true }
+            return stopped
+        }
+        guard !alreadyStopped else { return }
+        self.task.cancel()
+        do {
+            try await self.task.value
+        } catch is CancellationError {
+            // The expected end of a cancelled run.
+        }
+    }
+
+    /// The counters, with ``ServerStats/activeSessions`` computed now.
+    public func stats() -> ServerStats {
+        self.core.currentStats()
+    }
+
+    /// Replace the injected faults. A counted run of server errors starts again.
+    public func setFaults(_ faults: FaultConfiguration) {
+        self.core.withState { $0.setFaults(faults) }
+    }
+
+    /// The faults now in force.
+    public var faults: FaultConfiguration {
+        self.core.withState { $0.faults }
+    }
+
+    /// Every refresh token ever issued, oldest first, so tests can search for leaks.
+    public func issuedRefreshTokens() -> [String] {
+        self.core.withState { $0.refreshTokens.issued }
+    }
+
+    /// Make every access token issued so far expired (later ones are unaffected).
+    public func expireAccessTokens() {
+        self.core.withState { state in
+            state.expiredAccessTokenIDs.formUnion(state.issuedAccessTokenIDs)
+        }
+    }
+
+    /// Revoke every active session, as a server-side sign-out of all devices.
+    /// - Returns: how many sessions were ended.
+    @discardableResult
+    public func revokeAllSessions() -> Int {
+        let ids = self.core.withState { state in
+            state.refreshTokens.families.values.filter { !$0.revoked }.map(\.id)
+        }
+        return ids.reduce(0) { $0 + (self.core.endSession(sessionID: $1, reason: "revoked") ? 1 : 0) }
+    }
+
+    /// Revoke the session a refresh token belongs to.
+    /// - Returns: whether an active session was ended.
+    @discardableResult
+    public func revokeSession(refreshToken: String) -> Bool {
+        guard let sessionID = self.core.withState({ $0.refreshTokens.sessionID(ofRefreshToken: refreshToken) }) else { return false }
+        return self.core.endSession(sessionID: sessionID, reason: "revoked")
+    }
+
+    /// Verify an access token as the protected routes do: signature, expiry and session.
+    /// - Returns: its claims, or `nil` when it is refused.
+    public func verifyAccessToken(_ token: String) -> AccessTokenClaims? {
+        try? self.core.verifyAccessToken(token).get()
+    }
+
+    /// Serve a document at `path` (GET), from the server's own origin. Replaces an earlier
+    /// document at the same path; takes precedence over built-in routes.
+    /// - Parameters:
+    ///   - path: absolute path, such as `/scripts/page.js`.
+    ///   - body: the document.
+    ///   - contentType: its media type, such as `text/javascript; charset=utf-8`.
+    public func serve(path: String, body: String, contentType: String) {
+        let path = path.hasPrefix("/") ? path : "/" + path
+        self.core.withState { $0.documents[path] = StaticDocument(body: body, contentType: contentType) }
+    }
+
+    /// Stop serving a document registered with ``serve(path:body:contentType:)``.
+    public func removeDocument(path: String) {
+        let path = path.hasPrefix("/") ? path : "/" + path
+        _ = self.core.withState { $0.documents.removeValue(forKey: path) }
+    }
+}

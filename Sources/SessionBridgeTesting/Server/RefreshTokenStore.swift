@@ -1,0 +1,121 @@
+import Foundation
+
+/// One session: a family of refresh tokens, each rotated into the next.
+struct SessionFamily: Sendable {
+    let id: String
+    let username: String
+    var currentRefreshToken: String
+    var refreshExpiresAt: Date
+    var revoked = false
+    var revocationReason: String?
+}
+
+/// What is known of one refresh token ever issued.
+struct RefreshTokenRecord: Sendable {
+    enum State: Sendable { case current, rotated, revoked }
+    let sessionID: String
+    var state: State
+}
+
+/// Outcome of presenting a refresh token.
+enum RefreshOutcome: Sendable, Equatable {
+    /// Rotated: the new refresh token and the session.
+    case rotated(newToken: String, sessionID: String, username: String)
+    /// Unknown, expired or revoked token; the reason is safe to show.
+    case invalid(reason: String)
+    /// An already rotated token was used again: the family is now revoked.
+    case reuse
+}
+
+/// Refresh token families, rotation and reuse detection. Lives inside ``ServerState``, under
+/// the server's lock.
+struct RefreshTokenStore: Sendable {
+    private(set) var families: [String: SessionFamily] = [:]
+    private(set) var records: [String: RefreshTokenRecord] = [:]
+    /// Every refresh token ever issued, oldest first.
+    private(set) var issued: [String] = []
+
+    /// Start a new family for `username`; returns the session id and its first refresh token.
+    mutating func startSession(username: String, lifetime: Duration, now: Date) -> (sessionID: String, refreshToken: String) {
+        let sessionID = RandomToken.make(prefix: "sid_", byteCount: 12)
+        let token = self.mint(sessionID: sessionID)
+        self.families[sessionID] = SessionFamily(
+            id: sessionID,
+            username: username,
+            currentRefreshToken: token,
+            refreshExpiresAt: now.addingTimeInterval(lifetime.timeInterval)
+        )
+        return (sessionID, token)
+    }
+
+    /// Present a refresh token: rotate it, or detect reuse.
+    mutating func use(_ token: String, lifetime: Duration, now: Date) -> RefreshOutcome {
+        guard let record = self.records[token], var family = self.families[record.sessionID] else {
+            return .invalid(reason: "The refresh token is unknown.")
+        }
+        switch record.state {
+        case .rotated:
+            if !family.revoked {
+                self.revoke(sessionID: family.id, reason: "refresh token reuse")
+            }
+            return .reuse
+        case .revoked:
+            return .invalid(reason: "The session was revoked.")
+        case .current:
+            break
+        }
+        if family.revoked { return .invalid(reason: "The session was revoked.") }
+        if family.refreshExpiresAt <= now {
+            self.revoke(sessionID: family.id, reason: "expired")
+            return .invalid(reason: "The refresh token has expired.")
+        }
+        self.records[token]?.state = .rotated
+        let next = self.mint(sessionID: family.id)
+        family.currentRefreshToken = next
+        family.refreshExpiresAt = now.addingTimeInterval(lifetime.timeInterval)
+        self.families[family.id] = family
+        return .rotated(newToken: next, sessionID: family.id, username: family.username)
+    }
+
+    /// Revoke a whole family. Returns whether it was active.
+    @discardableResult
+    mutating func revoke(sessionID: String, reason: String) -> Bool {
+        guard var family = self.families[sessionID], !family.revoked else { return false }
+        family.revoked = true
+        family.revocationReason = reason
+        self.families[sessionID] = family
+        for (token, record) in self.records where record.sessionID == sessionID {
+            self.records[token]?.state = record.state == .current ? .revoked : record.state
+        }
+        return true
+    }
+
+    /// The session a refresh token belongs to, whatever its state.
+    func sessionID(ofRefreshToken token: String) -> String? {
+        self.records[token]?.sessionID
+    }
+
+    func isActive(sessionID: String, now: Date) -> Bool {
+        guard let family = self.families[sessionID] else { return false }
+        return !family.revoked && family.refreshExpiresAt > now
+    }
+
+    func activeSessionCount(now: Date) -> Int {
+        self.families.values.count { !$0.revoked && $0.refreshExpiresAt > now }
+    }
+
+    private mutating func mint(sessionID: String) -> String {
+        let token = RandomToken.make(prefix: "sbrt_", byteCount: 32)
+        self.records[token] = RefreshTokenRecord(sessionID: sessionID, state: .current)
+        self.issued.append(token)
+        return token
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `TimeInterval`.
+    var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = self.components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}

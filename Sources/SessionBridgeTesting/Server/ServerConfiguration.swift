@@ -1,0 +1,87 @@
+import Logging
+
+/// Configuration for a ``ReferenceServer``.
+///
+/// The defaults describe a realistic backend: one demo account (`demo` / `demo`), five-minute
+/// access tokens, thirty-day refresh tokens, bound to a random port on the loopback interface.
+///
+/// ```swift
+/// var configuration = ReferenceServerConfiguration()
+/// configuration.accessTokenLifetime = .seconds(1)
+/// let server = try await ReferenceServer.start(configuration)
+/// ```
+public struct ReferenceServerConfiguration: Sendable {
+    /// Username of the single demo account.
+    public var username: String
+    /// Password of the single demo account.
+    public var password: String
+    /// Display name returned by `GET /api/me`.
+    public var displayName: String
+    /// Lifetime of access tokens (the JWT and the `__Host-session` cookie). Sub-second parts are
+    /// rounded up to whole seconds, because JWT `exp` and cookie `Max-Age` are in seconds.
+    public var accessTokenLifetime: Duration
+    /// Lifetime of a refresh token family (a session), counted from each rotation.
+    public var refreshTokenLifetime: Duration
+    /// Host to bind to.
+    public var host: String
+    /// Port to bind to; `0` picks a free port.
+    public var port: Int
+    /// Faults injected from the start. Change them later with ``ReferenceServer/setFaults(_:)``.
+    public var faults: FaultConfiguration
+    /// Whether `GET /debug/stats` answers with the counters of ``ServerStats``.
+    public var exposeDebugStats: Bool
+    /// When set, the token endpoint requires this `client_id` (form field or HTTP Basic user)
+    /// and answers `invalid_client` otherwise. `nil` accepts any client.
+    public var clientID: String?
+    /// Whether a successful `POST /oauth/token` also sets the `__Host-web_refresh` cookie
+    /// holding the new refresh token. Off by default: the native side owns the refresh token.
+    /// Turn it on to reproduce a backend whose web app refreshes by itself, where native and
+    /// web refreshes of one family corrupt the session.
+    public var tokenEndpointSetsWebRefreshCookie: Bool
+    /// Logger used by the server. Token values are never logged.
+    public var logger: Logger
+
+    /// Create a configuration.
+    public init(
+        username: String = "demo",
+        password: String = "demo",
+        displayName: String = "Demo User",
+        accessTokenLifetime: Duration = .seconds(300),
+        refreshTokenLifetime: Duration = .seconds(30 * 24 * 3600),
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        faults: FaultConfiguration = .none,
+        exposeDebugStats: Bool = true,
+        clientID: String? = nil,
+        tokenEndpointSetsWebRefreshCookie: Bool = false,
+        logger: Logger? = nil
+    ) {
+        self.username = username
+        self.password = password
+        self.displayName = displayName
+        self.accessTokenLifetime = accessTokenLifetime
+        self.refreshTokenLifetime = refreshTokenLifetime
+        self.host = host
+        self.port = port
+        self.faults = faults
+        self.exposeDebugStats = exposeDebugStats
+        self.clientID = clientID
+        self.tokenEndpointSetsWebRefreshCookie = tokenEndpointSetsWebRefreshCookie
+        if let logger {
+            self.logger = logger
+        } else {
+            var logger = Logger(label: "SessionBridgeTesting.ReferenceServer")
+            logger.logLevel = .warning
+            self.logger = logger
+        }
+    }
+}
+
+extension Duration {
+    /// Whole seconds, rounded up, at least 1.
+    var wholeSecondsRoundedUp: Int {
+        let (seconds, attoseconds) = self.components
+        let whole = Int(seconds) + (attoseconds > 0 ? 1 : 0)
+        return max(whole, 1)
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// A document registered with ``ReferenceServer/serve(path:body:contentType:)``.
+struct StaticDocument: Sendable {
+    var body: String
+    var contentType: String
+}
+
+/// All mutable state of a server, kept behind one lock in ``ServerCore``.
+struct ServerState: Sendable {
+    var faults: FaultConfiguration
+    /// Server errors still to send when ``FaultConfiguration/ServerErrors/count`` is set.
+    var serverErrorsRemaining: Int?
+    var stats = ServerStats()
+    var refreshTokens = RefreshTokenStore()
+    /// Ids of access tokens invalidated early by ``ReferenceServer/expireAccessTokens()``.
+    var expiredAccessTokenIDs: Set<String> = []
+    /// Ids of every access token issued, with its session.
+    var issuedAccessTokenIDs: Set<String> = []
+    var documents: [String: StaticDocument] = [:]
+
+    init(faults: FaultConfiguration) {
+        self.faults = faults
+        self.serverErrorsRemaining = faults.serverErrors?.count
+    }
+
+    mutating func setFaults(_ faults: FaultConfiguration) {
+        self.faults = faults
+        self.serverErrorsRemaining = faults.serverErrors?.count
+    }
+}

@@ -1,0 +1,51 @@
+/// Counters of a ``ReferenceServer``, from ``ReferenceServer/stats()`` or `GET /debug/stats`.
+public struct ServerStats: Sendable, Equatable, Codable {
+    /// Counters of injected faults, one per switch of ``FaultConfiguration``.
+    public struct Faults: Sendable, Equatable, Codable {
+        /// Answers delayed by ``FaultConfiguration/latency``.
+        public var latency = 0
+        /// `5xx` answers sent by ``FaultConfiguration/serverErrors``.
+        public var serverErrors = 0
+        /// Connections closed without an answer.
+        public var closedConnections = 0
+        /// Answers cut off in the middle of the body.
+        public var closedMidBody = 0
+        /// Bodies replaced by malformed JSON.
+        public var malformedJSON = 0
+        /// Answers given garbage `Set-Cookie` lines.
+        public var garbageSetCookies = 0
+        /// Bodies trickled slowly.
+        public var slowBodies = 0
+        /// Requests never answered.
+        public var stoppedResponding = 0
+
+        /// Create zeroed counters.
+        public init() {}
+    }
+
+    /// Successful refresh-token rotations (token endpoint and web refresh).
+    public var refreshes = 0
+    /// Refresh tokens used a second time; each one revoked its whole family.
+    public var reuseEvents = 0
+    /// Sessions (refresh token families) neither revoked nor expired.
+    public var activeSessions = 0
+    /// Successful sign-ins (password grant and web login form).
+    public var logins = 0
+    /// Every request to `POST /oauth/token`, failed and faulted ones included.
+    public var tokenRequests = 0
+    /// Token endpoint requests answered with an OAuth error.
+    public var tokenErrors = 0
+    /// Successful `POST /session/refresh` rotations (a subset of ``refreshes``).
+    public var webRefreshes = 0
+    /// Logouts and revocations that ended a session.
+    public var logouts = 0
+    /// Requests to protected resources rejected for a missing, invalid or expired token.
+    public var unauthorized = 0
+    /// Every request the server received.
+    public var requests = 0
+    /// Injected faults that fired.
+    public var faults = Faults()
+
+    /// Create zeroed counters.
+    public init() {}
+}
