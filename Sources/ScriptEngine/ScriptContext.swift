@@ -57,6 +57,8 @@ public actor ScriptContext {
     var quiescenceWaiters: [Int: CheckedContinuation<Bool, Never>] = [:]
     var nextWaiterID = 1
     var eventHandler: ((ScriptEvent) -> Void)?
+    var attachments: [ObjectIdentifier: AnyObject] = [:]
+    var closeHandlers: [(isolated ScriptContext) -> Void] = []
     /// The most recent events, oldest first (bounded by ``Configuration/eventBufferSize``).
     public private(set) var recentEvents = Deque<ScriptEvent>()
 
@@ -278,12 +280,42 @@ public actor ScriptContext {
         eventHandler?(event)
     }
 
+    // MARK: Attachments
+
+    /// The object of type `T` that a layer above attached to this context.
+    package func attachment<T: AnyObject>(_ type: T.Type) -> T? {
+        attachments[ObjectIdentifier(type)] as? T
+    }
+
+    /// Attaches an object that lives as long as the context (one per type).
+    package func attach<T: AnyObject>(_ object: T) {
+        attachments[ObjectIdentifier(T.self)] = object
+    }
+
+    /// Runs `handler` at the start of ``close()``, while JavaScript can still observe what it does.
+    package func onClose(_ handler: @escaping (isolated ScriptContext) -> Void) {
+        closeHandlers.append(handler)
+    }
+
+    /// Runs `body` on this context after `delay`, unless the context is gone by then.
+    package func schedule(after delay: Duration, _ body: @escaping @Sendable (isolated ScriptContext) -> Void) {
+        thread.schedule(after: delay) { [weak self] in
+            guard let self else { return }
+            self.assumeIsolated { context in
+                if !context.isClosed { body(context) }
+            }
+        }
+    }
+
     // MARK: Teardown
 
     /// Closes the context: pending timers never fire, pending promises never settle, running
     /// async functions are cancelled and their late results dropped, native functions throw.
     public func close() {
         guard !isClosed else { return }
+        let handlers = closeHandlers
+        closeHandlers.removeAll()
+        for handler in handlers { handler(self) }
         isClosed = true
         for timer in timers.values { timer.protectedValues.forEach(unprotect) }
         timers.removeAll()
@@ -293,6 +325,7 @@ public actor ScriptContext {
         tasks.removeAll()
         for box in nativeFunctions { box.context = nil }
         eventHandler = nil
+        attachments.removeAll()
         resumeQuiescenceWaiters()
         JSGlobalContextRelease(ctx)
         ScriptEngineStatistics.liveContexts.subtract(1, ordering: .relaxed)

@@ -44,7 +44,7 @@ public struct ScriptError: Error, Sendable, Hashable {
         kind: .timeLimitExceeded, name: "TimeLimitExceeded",
         message: "script ran past the execution time limit and was ended")
 
-    static let contextClosed = ScriptError(
+    public static let contextClosed = ScriptError(
         kind: .contextClosed, name: "ContextClosed", message: "the script context is closed")
 }
 

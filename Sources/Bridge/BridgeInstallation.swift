@@ -1,0 +1,314 @@
+import CJavaScriptCore
+import Logging
+import ScriptEngine
+
+/// The bridge inside one document's world: `window.webkit.messageHandlers`, the calls in flight
+/// and their timeouts, aborts and teardown.
+///
+/// Lives as an attachment of its ``ScriptContext`` and is only touched on that context's thread.
+package final class BridgeInstallation {
+    let controller: UserContentController
+    let world: ContentWorld
+    let frame: FrameInfo
+    private var generation: Int
+    private var handlers: [String: Installed] = [:]
+    private var pending: [Int: PendingCall] = [:]
+    private var nextCallID = 1
+    private let helpers: Helpers
+
+    /// A handler as this document sees it.
+    struct Installed {
+        var registration: UserContentController.Registration?
+        var allowed: Bool
+    }
+
+    /// A call waiting for its handler.
+    struct PendingCall {
+        let deferred: DeferredPromise
+        let name: String
+        let body: ScriptValue
+        let started: ContinuousClock.Instant
+        var task: Task<Void, Never>?
+    }
+
+    /// Functions captured from the pristine global object before any page script ran.
+    struct Helpers {
+        let resolve: JSObjectRef
+        let reject: JSObjectRef
+        let listen: JSObjectRef
+        let build: JSObjectRef
+    }
+
+    private init(controller: UserContentController, world: ContentWorld, frame: FrameInfo, helpers: Helpers) {
+        self.controller = controller
+        self.world = world
+        self.frame = frame
+        self.helpers = helpers
+        self.generation = controller.generation.load(ordering: .acquiring)
+    }
+
+    /// Installs `window.webkit.messageHandlers` for `world` into `context`, before any page
+    /// script runs.
+    package static func install(
+        _ controller: UserContentController, world: ContentWorld, frame: FrameInfo, in context: isolated ScriptContext
+    ) throws(ScriptError) {
+        let prelude = try context.evaluateRaw(preludeSource, sourceURL: "sessionbridge://prelude/bridge.js")
+        let ctx = context.ctx
+        func member(_ name: String) throws(ScriptError) -> JSObjectRef {
+            let key = JSStringCreateWithUTF8CString(name)
+            defer { JSStringRelease(key) }
+            guard let prelude, let object = JSValueToObject(ctx, prelude, nil),
+                  let value = JSObjectGetProperty(ctx, object, key, nil), let function = JSValueToObject(ctx, value, nil) else {
+                throw ScriptError(kind: .exception, name: "Error", message: "bridge prelude is incomplete")
+            }
+            context.protect(function)
+            return function
+        }
+        let helpers = Helpers(resolve: try member("resolve"), reject: try member("reject"), listen: try member("listen"), build: try member("build"))
+        let installation = BridgeInstallation(controller: controller, world: world, frame: frame, helpers: helpers)
+        context.attach(installation)
+        context.onClose { context in context.attachment(BridgeInstallation.self)?.documentWillClose(in: context) }
+
+        let abort = context.makeFunction { context, call in
+            let id = Int(JSValueToNumber(call.ctx, call[0], nil))
+            context.attachment(BridgeInstallation.self)?.fail(id, with: .aborted, in: context)
+            return nil
+        }
+        var entries: [JSValueRef?] = [abort]
+        for registration in controller.registrations(in: world) {
+            installation.handlers[registration.name] = Installed(registration: registration, allowed: registration.options.allows(frame))
+            let name = registration.name
+            let post = context.makeFunction { context, call in
+                guard let installation = context.attachment(BridgeInstallation.self) else { throw ScriptError.contextClosed }
+                return try installation.post(to: name, call, in: context)
+            }
+            entries.append(context.jsValue(.string(name)))
+            entries.append(post)
+        }
+        var exception: JSValueRef? = nil
+        entries.withUnsafeMutableBufferPointer { buffer in
+            _ = JSObjectCallAsFunction(ctx, helpers.build, nil, buffer.count, buffer.baseAddress, &exception)
+        }
+        if let exception { throw context.scriptError(from: exception) }
+    }
+
+    // MARK: The call
+
+    /// `postMessage(body, options)`: the hot path.
+    private func post(to name: String, _ call: RawCall, in context: isolated ScriptContext) throws -> JSValueRef? {
+        let started = ContinuousClock.now
+        let current = controller.generation.load(ordering: .acquiring)
+        if current != generation { refreshRegistrations(current) }
+        let body: ScriptValue
+        do {
+            body = try context.scriptValue(call[0], limits: controller.limits.body)
+        } catch {
+            controller.log?.record(name: name, world: world, frame: frame, body: .undefined,
+                                   outcome: .refused(code: "data_clone", message: error.message), started: started)
+            throw ScriptThrow("DataCloneError", "postMessage: \(error.message)")
+        }
+        guard let installed = handlers[name], let registration = installed.registration else {
+            return refuse(name, body, .removed, started, in: call.ctx)
+        }
+        guard installed.allowed else { return refuse(name, body, .notAllowed, started, in: call.ctx) }
+        let message = ScriptMessage(name: name, body: body, frameInfo: frame, world: world)
+
+        let handler: any ScriptMessageHandlerWithReply
+        switch registration.kind {
+        case .noReply(let noReply):
+            noReply.userContentController(controller, didReceive: message)
+            controller.log?.record(name: name, world: world, frame: frame, body: body, outcome: .delivered, started: started)
+            return nil
+        case .immediate(let immediate):
+            do {
+                if let value = try immediate.immediateReply(to: message) {
+                    controller.log?.record(name: name, world: world, frame: frame, body: body, outcome: .replied(value), started: started)
+                    return settled(resolving: true, context.jsValue(value), in: call.ctx)
+                }
+            } catch {
+                let failure = publicError(error, handler: name)
+                controller.log?.record(name: name, world: world, frame: frame, body: body,
+                                       outcome: .rejected(code: failure.code, message: failure.message), started: started)
+                return settled(resolving: false, makeError(in: call.ctx, failure.scriptThrow), in: call.ctx)
+            }
+            handler = immediate
+        case .reply(let reply):
+            handler = reply
+        }
+
+        guard pending.count < controller.limits.maxCallsInFlight else {
+            return refuse(name, body, .overloaded, started, in: call.ctx)
+        }
+        let signal = abortSignal(call)
+        if let signal, isAborted(signal, in: call.ctx) {
+            return refuse(name, body, .aborted, started, in: call.ctx)
+        }
+        let (promise, deferred) = try context.makeDeferredPromise()
+        let id = nextCallID
+        nextCallID += 1
+        pending[id] = PendingCall(deferred: deferred, name: name, body: body, started: started)
+        if let signal {
+            var arguments: [JSValueRef?] = [signal, JSValueMakeNumber(call.ctx, Double(id))]
+            arguments.withUnsafeMutableBufferPointer { buffer in
+                _ = JSObjectCallAsFunction(call.ctx, helpers.listen, nil, buffer.count, buffer.baseAddress, nil)
+            }
+        }
+        let timeout = registration.options.timeout ?? controller.limits.defaultTimeout
+        context.schedule(after: timeout) { context in
+            context.attachment(BridgeInstallation.self)?.fail(id, with: .timeout, in: context)
+        }
+        let controller = self.controller
+        let task = Task.immediate {
+            let result: Result<ScriptValue, any Error>
+            do {
+                result = .success(try await handler.userContentController(controller, didReceive: message))
+            } catch {
+                result = .failure(error)
+            }
+            BridgeInstallation.finish(id, result, in: context)
+        }
+        if pending[id] != nil { pending[id]?.task = task }
+        return promise
+    }
+
+    private static func finish(_ id: Int, _ result: Result<ScriptValue, any Error>, in context: isolated ScriptContext) {
+        guard let installation = context.attachment(BridgeInstallation.self),
+              let call = installation.pending.removeValue(forKey: id) else { return }
+        let log = installation.controller.log
+        switch result {
+        case .success(let value):
+            log?.record(name: call.name, world: installation.world, frame: installation.frame, body: call.body,
+                        outcome: .replied(value), started: call.started)
+            context.settle(call.deferred, with: .success(value))
+        case .failure(let error):
+            let failure = installation.publicError(error, handler: call.name)
+            log?.record(name: call.name, world: installation.world, frame: installation.frame, body: call.body,
+                        outcome: .rejected(code: failure.code, message: failure.message), started: call.started)
+            context.settle(call.deferred, with: .failure(failure.scriptThrow))
+        }
+    }
+
+    /// Rejects a pending call (timeout, abort) and cancels its handler.
+    func fail(_ id: Int, with failure: ScriptMessageError, in context: isolated ScriptContext) {
+        guard let call = pending.removeValue(forKey: id) else { return }
+        call.task?.cancel()
+        controller.log?.record(name: call.name, world: world, frame: frame, body: call.body,
+                               outcome: .rejected(code: failure.code, message: failure.message), started: call.started)
+        context.settle(call.deferred, with: .failure(failure.scriptThrow))
+    }
+
+    /// Rejects every pending call with `NavigationError` as the document goes away.
+    private func documentWillClose(in context: isolated ScriptContext) {
+        for id in pending.keys.sorted() { fail(id, with: .navigation, in: context) }
+        for function in [helpers.resolve, helpers.reject, helpers.listen, helpers.build] { context.unprotect(function) }
+    }
+
+    /// Calls currently awaiting a reply.
+    package var callsInFlight: Int { pending.count }
+
+    // MARK: Helpers
+
+    private func refreshRegistrations(_ current: Int) {
+        generation = current
+        for name in handlers.keys {
+            let registration = controller.registration(named: name, in: world)
+            handlers[name] = Installed(registration: registration, allowed: registration?.options.allows(frame) ?? false)
+        }
+    }
+
+    private func refuse(_ name: String, _ body: ScriptValue, _ failure: ScriptMessageError, _ started: ContinuousClock.Instant, in ctx: JSContextRef) -> JSValueRef? {
+        controller.log?.record(name: name, world: world, frame: frame, body: body,
+                               outcome: .refused(code: failure.code, message: failure.message), started: started)
+        return settled(resolving: false, makeError(in: ctx, failure.scriptThrow), in: ctx)
+    }
+
+    /// A promise already resolved or rejected with `value`.
+    private func settled(resolving: Bool, _ value: JSValueRef, in ctx: JSContextRef) -> JSValueRef? {
+        var argument: JSValueRef? = value
+        return JSObjectCallAsFunction(ctx, resolving ? helpers.resolve : helpers.reject, nil, 1, &argument, nil)
+    }
+
+    private func abortSignal(_ call: RawCall) -> JSValueRef? {
+        guard let options = call[1], JSValueIsObject(call.ctx, options), let object = JSValueToObject(call.ctx, options, nil) else { return nil }
+        let key = JSStringCreateWithUTF8CString("signal")
+        defer { JSStringRelease(key) }
+        guard let signal = JSObjectGetProperty(call.ctx, object, key, nil), JSValueIsObject(call.ctx, signal) else { return nil }
+        return signal
+    }
+
+    private func isAborted(_ signal: JSValueRef, in ctx: JSContextRef) -> Bool {
+        let key = JSStringCreateWithUTF8CString("aborted")
+        defer { JSStringRelease(key) }
+        guard let object = JSValueToObject(ctx, signal, nil) else { return false }
+        return JSValueToBoolean(ctx, JSObjectGetProperty(ctx, object, key, nil))
+    }
+
+    /// What the page may see of a handler's error.
+    private func publicError(_ error: any Error, handler: String) -> ScriptMessageError {
+        if let error = error as? ScriptMessageError { return error }
+        if error is CancellationError { return .aborted }
+        controller.logger.error("message handler failed", metadata: ["handler": "\(handler)", "error": "\(String(reflecting: error))"])
+        return .internalError
+    }
+
+    // MARK: Page side
+
+    /// Runs once per world before page scripts: captures pristine built-ins, provides a minimal
+    /// `AbortController` where the engine has none, and returns the builder of
+    /// `window.webkit.messageHandlers`.
+    static let preludeSource = """
+    (function () {
+      "use strict";
+      const P = Promise, freeze = Object.freeze, define = Object.defineProperty, global = globalThis;
+      const resolve = P.resolve.bind(P), reject = P.reject.bind(P);
+      if (typeof global.AbortController === "undefined") {
+        class AbortSignal {
+          #aborted = false; #reason = undefined; #listeners = [];
+          get aborted() { return this.#aborted; }
+          get reason() { return this.#reason; }
+          addEventListener(type, listener) { if (type === "abort" && typeof listener === "function") this.#listeners.push(listener); }
+          removeEventListener(type, listener) { this.#listeners = this.#listeners.filter(l => l !== listener); }
+          throwIfAborted() { if (this.#aborted) throw this.#reason; }
+          static _abort(signal, reason) {
+            if (signal.#aborted) return;
+            signal.#aborted = true;
+            signal.#reason = reason;
+            const listeners = signal.#listeners; signal.#listeners = [];
+            if (typeof signal.onabort === "function") listeners.unshift(signal.onabort);
+            for (const listener of listeners) { try { listener.call(signal, { type: "abort", target: signal }); } catch (e) { queueMicrotask(() => { throw e; }); } }
+          }
+        }
+        const abortSignal = AbortSignal._abort; delete AbortSignal._abort;
+        class AbortController {
+          #signal = new AbortSignal();
+          get signal() { return this.#signal; }
+          abort(reason) {
+            const error = reason !== undefined ? reason : (() => { const e = new Error("signal is aborted without reason"); e.name = "AbortError"; return e; })();
+            abortSignal(this.#signal, error);
+          }
+        }
+        define(global, "AbortController", { value: AbortController, writable: true, configurable: true });
+        define(global, "AbortSignal", { value: AbortSignal, writable: true, configurable: true });
+      }
+      let abortNative = null;
+      const listen = (signal, id) => {
+        try { signal.addEventListener("abort", () => abortNative(id), { once: true }); } catch (e) {}
+      };
+      const build = (abort, ...entries) => {
+        abortNative = abort;
+        const handlers = {};
+        for (let i = 0; i < entries.length; i += 2) {
+          const post = entries[i + 1];
+          freeze(post);
+          const handler = {};
+          define(handler, "postMessage", { value: post, enumerable: true });
+          define(handlers, entries[i], { value: freeze(handler), enumerable: true });
+        }
+        const webkit = {};
+        define(webkit, "messageHandlers", { value: freeze(handlers), enumerable: true });
+        define(global, "webkit", { value: freeze(webkit), enumerable: false });
+      };
+      return { resolve, reject, listen, build };
+    })()
+    """
+}

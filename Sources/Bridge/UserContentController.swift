@@ -1,0 +1,130 @@
+import Logging
+import Synchronization
+
+/// The app's side of the bridge: message handlers and user scripts shared by the pages it
+/// configures. (WebKit's `WKUserContentController`.)
+///
+/// ```swift
+/// let controller = UserContentController()
+/// controller.addScriptMessageHandler(
+///     ClosureMessageHandler { message in ["echo": message.body] },
+///     name: "echo",
+///     options: HandlerOptions(allowedOrigins: [SecurityOrigin("https://app.example")!]))
+/// ```
+public final class UserContentController: Sendable {
+    /// What kind of handler is registered.
+    enum HandlerKind: Sendable {
+        case noReply(any ScriptMessageHandler)
+        case reply(any ScriptMessageHandlerWithReply)
+        case immediate(any ImmediateScriptMessageHandler)
+    }
+
+    struct Registration: Sendable {
+        let name: String
+        let world: ContentWorld
+        let kind: HandlerKind
+        let options: HandlerOptions
+    }
+
+    struct Key: Hashable {
+        let name: String
+        let world: ContentWorld
+    }
+
+    private struct State {
+        var handlers: [Key: Registration] = [:]
+        var order: [Key] = []
+        var userScripts: [UserScript] = []
+    }
+
+    private let state = Mutex(State())
+    /// Bumped on every handler change, so installed documents notice removals cheaply.
+    let generation = Atomic<Int>(0)
+
+    /// Limits on what pages may send.
+    public let limits: BridgeLimits
+    /// The record of calls; `nil` records nothing.
+    public let log: MessageLog?
+    /// Where handler failures are logged in detail (the page sees only a generic message).
+    public let logger: Logger
+
+    public init(limits: BridgeLimits = BridgeLimits(), log: MessageLog? = MessageLog(), logger: Logger = Logger(label: "sessionbridge.bridge")) {
+        self.limits = limits
+        self.log = log
+        self.logger = logger
+    }
+
+    // MARK: Handlers
+
+    /// Registers a handler without reply as `window.webkit.messageHandlers.<name>` in `contentWorld`.
+    public func add(_ handler: any ScriptMessageHandler, contentWorld: ContentWorld = .page, name: String, options: HandlerOptions = HandlerOptions()) {
+        register(Registration(name: name, world: contentWorld, kind: .noReply(handler), options: options))
+    }
+
+    /// Registers a handler with reply as `window.webkit.messageHandlers.<name>` in `contentWorld`.
+    public func addScriptMessageHandler(
+        _ handler: any ScriptMessageHandlerWithReply, contentWorld: ContentWorld = .page, name: String,
+        options: HandlerOptions = HandlerOptions()
+    ) {
+        let kind: HandlerKind = (handler as? any ImmediateScriptMessageHandler).map { .immediate($0) } ?? .reply(handler)
+        register(Registration(name: name, world: contentWorld, kind: kind, options: options))
+    }
+
+    /// Removes the handler `name` of `contentWorld`; calls already made to it still finish,
+    /// later calls reject with code `handler_removed`.
+    public func removeScriptMessageHandler(forName name: String, contentWorld: ContentWorld = .page) {
+        state.withLock { state in
+            let key = Key(name: name, world: contentWorld)
+            state.handlers[key] = nil
+            state.order.removeAll { $0 == key }
+        }
+        generation.add(1, ordering: .releasing)
+    }
+
+    /// Removes every handler of every world.
+    public func removeAllScriptMessageHandlers() {
+        state.withLock { state in
+            state.handlers.removeAll()
+            state.order.removeAll()
+        }
+        generation.add(1, ordering: .releasing)
+    }
+
+    /// The names registered in `world`, in registration order.
+    public func handlerNames(in world: ContentWorld) -> [String] {
+        state.withLock { state in state.order.filter { $0.world == world }.map(\.name) }
+    }
+
+    private func register(_ registration: Registration) {
+        state.withLock { state in
+            let key = Key(name: registration.name, world: registration.world)
+            if state.handlers.updateValue(registration, forKey: key) == nil { state.order.append(key) }
+        }
+        generation.add(1, ordering: .releasing)
+    }
+
+    func registrations(in world: ContentWorld) -> [Registration] {
+        state.withLock { state in state.order.filter { $0.world == world }.compactMap { state.handlers[$0] } }
+    }
+
+    func registration(named name: String, in world: ContentWorld) -> Registration? {
+        state.withLock { $0.handlers[Key(name: name, world: world)] }
+    }
+
+    // MARK: User scripts
+
+    /// Adds a script injected into every new document.
+    public func addUserScript(_ script: UserScript) {
+        state.withLock { $0.userScripts.append(script) }
+    }
+
+    /// Removes every user script.
+    public func removeAllUserScripts() {
+        state.withLock { $0.userScripts.removeAll() }
+    }
+
+    /// The user scripts, in the order they run.
+    public var userScripts: [UserScript] {
+        state.withLock { $0.userScripts }
+    }
+}

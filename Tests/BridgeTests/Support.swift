@@ -1,0 +1,51 @@
+import Foundation
+import Synchronization
+@testable import Bridge
+import ScriptEngine
+
+/// A document with the bridge installed, as a page would have it.
+func makeDocument(
+    _ controller: UserContentController, url: String = "https://app.example/home", world: ContentWorld = .page,
+    isMainFrame: Bool = true, thread: EngineThread? = nil
+) async throws -> ScriptContext {
+    let context = await ScriptContext(thread: thread ?? EnginePool.shared.nextThread(), name: url)
+    try await install(controller, world: world, frame: FrameInfo(url: URL(string: url)!, isMainFrame: isMainFrame), in: context)
+    try await context.run("var window = globalThis;")
+    return context
+}
+
+private func install(_ controller: UserContentController, world: ContentWorld, frame: FrameInfo, in context: isolated ScriptContext) throws {
+    try BridgeInstallation.install(controller, world: world, frame: frame, in: context)
+}
+
+/// Runs an async page script and returns what it resolved with (or throws its rejection).
+func awaitScript(_ context: ScriptContext, _ source: String, timeout: Duration = .seconds(10)) async throws -> ScriptValue {
+    try await context.run("""
+        globalThis.__done = false; globalThis.__result = undefined; globalThis.__error = undefined;
+        (async () => { \(source) })().then(v => { __result = v; __done = true }, e => { __error = {name: e.name, message: e.message, code: e.code, retryable: e.retryable, data: e.data}; __done = true });
+        """)
+    _ = await context.runUntilQuiescent(timeout: timeout)
+    if try await context.evaluate("__error") != .undefined {
+        throw PageRejection(value: try await context.evaluate("__error"))
+    }
+    return try await context.evaluate("__result === undefined ? null : __result")
+}
+
+struct PageRejection: Error {
+    let value: ScriptValue
+}
+
+/// Counts calls, safely from any thread.
+final class Counter: Sendable {
+    private let value = Atomic<Int>(0)
+    func increment() { value.add(1, ordering: .relaxed) }
+    var count: Int { value.load(ordering: .relaxed) }
+}
+
+/// A handler without reply that remembers what it got.
+final class Recorder: ScriptMessageHandler {
+    let messages = Mutex<[ScriptMessage]>([])
+    func userContentController(_ controller: UserContentController, didReceive message: ScriptMessage) {
+        messages.withLock { $0.append(message) }
+    }
+}
