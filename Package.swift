@@ -83,6 +83,21 @@ let package = Package(
             ]
         ),
 
+        // MARK: Benchmarks (never tests: they print figures, nothing fails because a machine is slow)
+        .target(
+            name: "CBaselines",
+            dependencies: ["CJavaScriptCore"],
+            path: "Benchmarks/CBaselines",
+            linkerSettings: [.linkedLibrary("soup-3.0"), .linkedLibrary("glib-2.0")]
+        ),
+        .executableTarget(
+            name: "bridge-bench",
+            dependencies: [
+                "CBaselines", "ScriptEngine", "Bridge", "Cookies", "WebPage", "Session", "SessionBridgeTesting",
+            ],
+            path: "Benchmarks/bridge-bench"
+        ),
+
         // MARK: Tests
         .testTarget(name: "ScriptEngineTests", dependencies: ["ScriptEngine"]),
         .testTarget(name: "CookiesTests", dependencies: [

@@ -1,0 +1,1 @@
+print("bridge-bench: not built yet")
