@@ -1,0 +1,609 @@
+import Foundation
+import Synchronization
+
+/// A cookie jar implementing the RFC 6265bis storage model.
+///
+/// Thread-safe and synchronous (it is called from inside JavaScript callbacks). Cookies are
+/// indexed by registrable domain and then by domain, so a lookup costs in proportion to the
+/// host's labels and the cookies of its site, not to the size of the jar.
+///
+/// ```swift
+/// let jar = CookieJar()
+/// jar.setCookie("sid=abc; Path=/; HttpOnly; Secure", from: URL(string: "https://example.com/login")!)
+/// let header = jar.cookieHeader(for: URL(string: "https://example.com/")!)  // "sid=abc"
+/// ```
+public final class CookieJar: Sendable {
+    /// The list used to refuse public-suffix domains; `nil` turns that check off.
+    public let publicSuffixList: PublicSuffixList?
+    /// The jar's limits.
+    public let limits: CookieJarLimits
+    let clock: @Sendable () -> Date
+    let state: Mutex<State>
+
+    typealias Observer = @Sendable (CookieChange) -> Void
+
+    struct Entry {
+        var cookie: Cookie
+        var sequence: UInt64
+    }
+
+    struct State {
+        /// registrable domain (or host) → domain → cookies
+        var groups: [String: [String: [Entry]]] = [:]
+        var count = 0
+        var sequence: UInt64 = 0
+        var observers: [UInt64: Observer] = [:]
+        var nextObserver: UInt64 = 0
+
+        mutating func nextSequence() -> UInt64 {
+            sequence += 1
+            return sequence
+        }
+    }
+
+    /// Creates an empty jar.
+    ///
+    /// - Parameters:
+    ///   - publicSuffixList: the list for public-suffix refusal; defaults to the system list
+    ///     (``PublicSuffixList/system``), `nil` when that is missing.
+    ///   - limits: per-domain and total limits, and the longest cookie lifetime.
+    ///   - clock: the current time; inject a fixed one in tests.
+    public init(
+        publicSuffixList: PublicSuffixList? = PublicSuffixList.system,
+        limits: CookieJarLimits = .default,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.publicSuffixList = publicSuffixList
+        self.limits = limits
+        self.clock = clock
+        self.state = Mutex(State())
+    }
+
+    // MARK: - Index keys
+
+    func groupKey(for domain: String, isIP: Bool) -> String {
+        if isIP { return domain }
+        if let publicSuffixList {
+            return publicSuffixList.registrableDomain(of: domain) ?? domain
+        }
+        if let dot = domain.utf8.lastIndex(of: UInt8(ascii: ".")) {
+            return String(domain[domain.index(after: dot)...])
+        }
+        return domain
+    }
+
+    func groupKey(for cookie: Cookie) -> String {
+        groupKey(for: cookie.domain, isIP: CookieURL.isIPAddress(cookie.domain))
+    }
+
+    /// The host itself, then each parent domain (none for IP addresses).
+    static func candidateDomains(of host: String, isIP: Bool) -> [Substring] {
+        var result: [Substring] = [Substring(host)]
+        if isIP { return result }
+        var i = host.startIndex
+        while let dot = host[i...].firstIndex(of: ".") {
+            let next = host.index(after: dot)
+            if next < host.endIndex { result.append(host[next...]) }
+            i = next
+        }
+        return result
+    }
+
+    // MARK: - Setting cookies
+
+    /// Stores one `Set-Cookie` header value received in a response to `url`.
+    ///
+    /// Never split a header on commas: pass each `Set-Cookie` field separately.
+    @discardableResult
+    public func setCookie(_ header: String, from url: URL, context: RequestContext = .sameSite) -> SetCookieOutcome {
+        switch SetCookieParser.parse(header) {
+        case .failure(let error):
+            return .rejected(error)
+        case .success(let parsed):
+            return store(parsed, from: url, context: context, fromScript: false)
+        }
+    }
+
+    /// Stores several `Set-Cookie` header values (one per field, in order) from `url`.
+    @discardableResult
+    public func setCookies(_ headers: [String], from url: URL, context: RequestContext = .sameSite)
+        -> [SetCookieOutcome]
+    {
+        headers.map { setCookie($0, from: url, context: context) }
+    }
+
+    /// Stores an already parsed `Set-Cookie` value, as the storage model says.
+    @discardableResult
+    public func store(
+        _ parsed: ParsedSetCookie, from url: URL, context: RequestContext = .sameSite, fromScript: Bool = false
+    ) -> SetCookieOutcome {
+        guard let request = CookieURL(url) else { return .rejected(.missingHost) }
+        let now = clock()
+        switch makeCookie(parsed, request: request, context: context, fromScript: fromScript, now: now) {
+        case .failure(let error):
+            return .rejected(error)
+        case .success(let cookie):
+            return commit(cookie, request: request, fromScript: fromScript, now: now)
+        }
+    }
+
+    /// Steps of the storage model that need no jar state.
+    func makeCookie(
+        _ parsed: ParsedSetCookie, request: CookieURL, context: RequestContext, fromScript: Bool, now: Date
+    ) -> Result<Cookie, SetCookieError> {
+        if parsed.name.isEmpty && parsed.value.isEmpty { return .failure(.emptyNameAndValue) }
+        var expiresAt: Date? = nil
+        if let maxAge = parsed.maxAge {
+            expiresAt = maxAge <= 0 ? .distantPast : now.addingTimeInterval(min(Double(maxAge), limits.maximumAge))
+        } else if let expires = parsed.expires {
+            expiresAt = min(expires, now.addingTimeInterval(limits.maximumAge))
+        }
+        var domainAttribute = parsed.domain ?? ""
+        if domainAttribute.utf8.contains(where: { $0 >= 0x80 }) {
+            return .failure(.nonASCIIDomain(domainAttribute))
+        }
+        if !domainAttribute.isEmpty, let publicSuffixList, !CookieURL.isIPAddress(domainAttribute),
+            publicSuffixList.isPublicSuffix(domainAttribute)
+        {
+            if domainAttribute == request.host {
+                domainAttribute = ""
+            } else {
+                return .failure(.publicSuffixDomain(domainAttribute))
+            }
+        }
+        let isHostOnly: Bool
+        let domain: String
+        if !domainAttribute.isEmpty {
+            guard CookieURL.domainMatches(host: request.host, isIP: request.isIPAddress, domain: domainAttribute)
+            else {
+                return .failure(.domainMismatch(domain: domainAttribute, host: request.host))
+            }
+            isHostOnly = false
+            domain = domainAttribute
+        } else {
+            isHostOnly = true
+            domain = request.host
+        }
+        let pathAttribute = parsed.path
+        let path = (pathAttribute?.isEmpty ?? true) ? CookieURL.defaultPath(request.path) : pathAttribute!
+        let isSecure = parsed.isSecure
+        if isSecure && !request.isSecure { return .failure(.secureFromInsecureOrigin) }
+        let isHttpOnly = parsed.isHttpOnly
+        if isHttpOnly && fromScript { return .failure(.httpOnlyFromScript) }
+        let sameSite = parsed.sameSite ?? .unspecified
+        if sameSite != .none, !fromScript, context.isCrossSite, !context.isTopLevelNavigation {
+            return .failure(.sameSiteFromCrossSiteRequest)
+        }
+        if sameSite == .none && !isSecure { return .failure(.sameSiteNoneRequiresSecure) }
+        if parsed.name.isEmpty,
+            Self.hasPrefixIgnoringCase(parsed.value, "__secure-") || Self.hasPrefixIgnoringCase(parsed.value, "__host-")
+        {
+            return .failure(.namelessWithPrefix)
+        }
+        if Self.hasPrefixIgnoringCase(parsed.name, "__secure-") && !isSecure {
+            return .failure(.securePrefixRequirements)
+        }
+        if Self.hasPrefixIgnoringCase(parsed.name, "__host-") {
+            guard isSecure, isHostOnly, pathAttribute != nil, path == "/" else {
+                return .failure(.hostPrefixRequirements)
+            }
+        }
+        return .success(
+            Cookie(
+                name: parsed.name, value: parsed.value, domain: domain, path: path, expiresAt: expiresAt,
+                creationTime: now, lastAccessTime: now, isSecure: isSecure, isHttpOnly: isHttpOnly,
+                isHostOnly: isHostOnly, sameSite: sameSite, isPartitioned: parsed.isPartitioned))
+    }
+
+    static func hasPrefixIgnoringCase(_ s: String, _ lowerPrefix: String) -> Bool {
+        var it = s.utf8.makeIterator()
+        for p in lowerPrefix.utf8 {
+            guard var c = it.next() else { return false }
+            if c >= 0x41 && c <= 0x5A { c |= 0x20 }
+            if c != p { return false }
+        }
+        return true
+    }
+
+    /// Steps of the storage model that read or change the jar, under the lock.
+    func commit(_ cookie: Cookie, request: CookieURL, fromScript: Bool, now: Date) -> SetCookieOutcome {
+        var cookie = cookie
+        let cause: CookieChange.Cause = fromScript ? .script : .httpResponse
+        let key = groupKey(for: cookie)
+        let (outcome, changes, observers) = state.withLock { state -> (SetCookieOutcome, [CookieChange], [Observer]) in
+            var changes: [CookieChange] = []
+            // Secure cookies are not overwritten or shadowed from insecure origins.
+            if !cookie.isSecure, !request.isSecure, let group = state.groups[key] {
+                for (domain, entries) in group
+                where CookieURL.domainMatches(host: domain, isIP: false, domain: cookie.domain)
+                    || CookieURL.domainMatches(host: cookie.domain, isIP: false, domain: domain)
+                {
+                    for entry in entries
+                    where entry.cookie.isSecure && entry.cookie.name == cookie.name
+                        && CookieURL.pathMatches(requestPath: cookie.path, cookiePath: entry.cookie.path)
+                        && !entry.cookie.isExpired(at: now)
+                    {
+                        return (.rejected(.wouldOverwriteSecureCookie), [], [])
+                    }
+                }
+            }
+            var bucket = state.groups[key]?[cookie.domain] ?? []
+            // Drop expired cookies of this domain first.
+            bucket.removeAll { entry in
+                if entry.cookie.isExpired(at: now) {
+                    changes.append(CookieChange(kind: .expired, cookie: entry.cookie, cause: .expiry))
+                    return true
+                }
+                return false
+            }
+            let oldIndex = bucket.firstIndex { $0.cookie.hasSameIdentity(as: cookie) }
+            if let oldIndex, fromScript, bucket[oldIndex].cookie.isHttpOnly {
+                return (.rejected(.wouldOverwriteHttpOnlyCookie), [], [])
+            }
+            let outcome: SetCookieOutcome
+            if cookie.isExpired(at: now) {
+                if let oldIndex {
+                    let old = bucket.remove(at: oldIndex).cookie
+                    changes.append(CookieChange(kind: .deleted, cookie: old, cause: cause))
+                    outcome = .deleted(old)
+                } else {
+                    outcome = .deleted(nil)
+                }
+            } else if let oldIndex {
+                let old = bucket[oldIndex]
+                cookie.creationTime = old.cookie.creationTime
+                bucket[oldIndex] = Entry(cookie: cookie, sequence: old.sequence)
+                changes.append(CookieChange(kind: .replaced, cookie: cookie, previous: old.cookie, cause: cause))
+                outcome = .replaced(cookie, previous: old.cookie)
+            } else {
+                bucket.append(Entry(cookie: cookie, sequence: state.nextSequence()))
+                changes.append(CookieChange(kind: .added, cookie: cookie, cause: cause))
+                outcome = .stored(cookie)
+            }
+            let removed = changes.count { $0.kind != .added && $0.kind != .replaced }
+            let added = (oldIndex == nil && !cookie.isExpired(at: now)) ? 1 : 0
+            state.count += added - removed
+            Self.setBucket(&state, key: key, domain: cookie.domain, bucket)
+            changes += Self.evict(&state, key: key, domain: cookie.domain, limits: limits, now: now)
+            return (outcome, changes, changes.isEmpty ? [] : Array(state.observers.values))
+        }
+        Self.notify(observers, changes)
+        return outcome
+    }
+
+    static func setBucket(_ state: inout State, key: String, domain: String, _ bucket: [Entry]) {
+        if bucket.isEmpty {
+            state.groups[key]?[domain] = nil
+            if state.groups[key]?.isEmpty == true { state.groups[key] = nil }
+        } else {
+            state.groups[key, default: [:]][domain] = bucket
+        }
+    }
+
+    static func notify(_ observers: [Observer], _ changes: [CookieChange]) {
+        guard !observers.isEmpty else { return }
+        for change in changes {
+            for observer in observers { observer(change) }
+        }
+    }
+
+    // MARK: - Eviction
+
+    /// Keeps the domain and the jar within limits: expired cookies first, then (per domain)
+    /// non-secure before secure, oldest last access first.
+    static func evict(_ state: inout State, key: String, domain: String, limits: CookieJarLimits, now: Date)
+        -> [CookieChange]
+    {
+        var changes: [CookieChange] = []
+        if var bucket = state.groups[key]?[domain], bucket.count > limits.perDomain {
+            bucket.removeAll { entry in
+                guard entry.cookie.isExpired(at: now) else { return false }
+                changes.append(CookieChange(kind: .expired, cookie: entry.cookie, cause: .expiry))
+                return true
+            }
+            if bucket.count > limits.perDomain {
+                let excess = bucket.count - limits.perDomain
+                let order = bucket.indices.sorted { a, b in
+                    let x = bucket[a], y = bucket[b]
+                    if x.cookie.isSecure != y.cookie.isSecure { return !x.cookie.isSecure }
+                    if x.cookie.lastAccessTime != y.cookie.lastAccessTime {
+                        return x.cookie.lastAccessTime < y.cookie.lastAccessTime
+                    }
+                    return x.sequence < y.sequence
+                }
+                let victims = Set(order.prefix(excess))
+                for i in victims.sorted() {
+                    changes.append(CookieChange(kind: .evicted, cookie: bucket[i].cookie, cause: .eviction))
+                }
+                bucket = bucket.indices.filter { !victims.contains($0) }.map { bucket[$0] }
+            }
+            state.count -= changes.count
+            setBucket(&state, key: key, domain: domain, bucket)
+        }
+        if state.count > limits.total {
+            changes += removeExpired(&state, now: now)
+        }
+        if state.count > limits.total {
+            var all: [(key: String, domain: String, entry: Entry)] = []
+            all.reserveCapacity(state.count)
+            for (k, group) in state.groups {
+                for (d, entries) in group {
+                    for e in entries { all.append((k, d, e)) }
+                }
+            }
+            all.sort { a, b in
+                if a.entry.cookie.lastAccessTime != b.entry.cookie.lastAccessTime {
+                    return a.entry.cookie.lastAccessTime < b.entry.cookie.lastAccessTime
+                }
+                return a.entry.sequence < b.entry.sequence
+            }
+            for victim in all.prefix(state.count - limits.total) {
+                changes.append(CookieChange(kind: .evicted, cookie: victim.entry.cookie, cause: .eviction))
+                var bucket = state.groups[victim.key]?[victim.domain] ?? []
+                bucket.removeAll { $0.sequence == victim.entry.sequence }
+                setBucket(&state, key: victim.key, domain: victim.domain, bucket)
+                state.count -= 1
+            }
+        }
+        return changes
+    }
+
+    static func removeExpired(_ state: inout State, now: Date) -> [CookieChange] {
+        var changes: [CookieChange] = []
+        for (key, group) in state.groups {
+            for (domain, entries) in group where entries.contains(where: { $0.cookie.isExpired(at: now) }) {
+                var bucket = entries
+                bucket.removeAll { entry in
+                    guard entry.cookie.isExpired(at: now) else { return false }
+                    changes.append(CookieChange(kind: .expired, cookie: entry.cookie, cause: .expiry))
+                    return true
+                }
+                setBucket(&state, key: key, domain: domain, bucket)
+            }
+        }
+        state.count -= changes.count
+        return changes
+    }
+
+    /// Drops every expired cookie now (expired cookies are otherwise dropped lazily).
+    public func removeExpiredCookies() {
+        let now = clock()
+        let (changes, observers) = state.withLock { state -> ([CookieChange], [Observer]) in
+            let changes = Self.removeExpired(&state, now: now)
+            return (changes, changes.isEmpty ? [] : Array(state.observers.values))
+        }
+        Self.notify(observers, changes)
+    }
+
+    // MARK: - Reading cookies
+
+    /// The cookies to send to `request`, in the draft's order (longer paths first, then earlier
+    /// creation), updating their last-access time when `touch` is set.
+    func matchingCookies(for request: CookieURL, context: RequestContext, httpAPI: Bool, touch: Bool) -> [Cookie] {
+        let now = clock()
+        let key = groupKey(for: request.host, isIP: request.isIPAddress)
+        let candidates = Self.candidateDomains(of: request.host, isIP: request.isIPAddress)
+        let (found, changes, observers) = state.withLock {
+            state -> ([Entry], [CookieChange], [Observer]) in
+            guard state.groups[key] != nil else { return ([], [], []) }
+            var found: [Entry] = []
+            var changes: [CookieChange] = []
+            for candidate in candidates {
+                let domain = String(candidate)
+                guard var bucket = state.groups[key]?[domain] else { continue }
+                var modified = false
+                var i = 0
+                while i < bucket.count {
+                    let cookie = bucket[i].cookie
+                    if cookie.isExpired(at: now) {
+                        changes.append(CookieChange(kind: .expired, cookie: cookie, cause: .expiry))
+                        bucket.remove(at: i)
+                        modified = true
+                        continue
+                    }
+                    if Self.shouldSend(cookie, to: request, domainIsHost: domain == request.host,
+                                       context: context, httpAPI: httpAPI)
+                    {
+                        if touch {
+                            bucket[i].cookie.lastAccessTime = now
+                            modified = true
+                        }
+                        found.append(bucket[i])
+                    }
+                    i += 1
+                }
+                if modified { Self.setBucket(&state, key: key, domain: domain, bucket) }
+            }
+            state.count -= changes.count
+            return (found, changes, changes.isEmpty ? [] : Array(state.observers.values))
+        }
+        Self.notify(observers, changes)
+        return found.sorted(by: Self.sendOrder).map(\.cookie)
+    }
+
+    static func sendOrder(_ a: Entry, _ b: Entry) -> Bool {
+        let pa = a.cookie.path.utf8.count, pb = b.cookie.path.utf8.count
+        if pa != pb { return pa > pb }
+        if a.cookie.creationTime != b.cookie.creationTime { return a.cookie.creationTime < b.cookie.creationTime }
+        return a.sequence < b.sequence
+    }
+
+    static func shouldSend(
+        _ cookie: Cookie, to request: CookieURL, domainIsHost: Bool, context: RequestContext, httpAPI: Bool
+    ) -> Bool {
+        if cookie.isHostOnly && !domainIsHost { return false }
+        if !CookieURL.pathMatches(requestPath: request.path, cookiePath: cookie.path) { return false }
+        if cookie.isSecure && !request.isSecure { return false }
+        if cookie.isHttpOnly && !httpAPI { return false }
+        if cookie.sameSite != .none && context.isCrossSite {
+            if cookie.sameSite == .strict { return false }
+            if !(context.isTopLevelNavigation && context.isSafeMethod) { return false }
+        }
+        return true
+    }
+
+    /// The `Cookie` header value for a request to `url`, or `nil` when no cookie applies.
+    ///
+    /// Cookies are ordered longer paths first, then earlier creation; their last-access times
+    /// are updated.
+    public func cookieHeader(for url: URL, context: RequestContext = .sameSite) -> String? {
+        guard let request = CookieURL(url) else { return nil }
+        let cookies = matchingCookies(for: request, context: context, httpAPI: true, touch: true)
+        if cookies.isEmpty { return nil }
+        return Self.serialize(cookies)
+    }
+
+    static func serialize(_ cookies: [Cookie]) -> String {
+        var out = ""
+        for (i, cookie) in cookies.enumerated() {
+            if i > 0 { out += "; " }
+            if !cookie.name.isEmpty {
+                out += cookie.name
+                out += "="
+            }
+            out += cookie.value
+        }
+        return out
+    }
+
+    /// The cookies an HTTP request to `url` would carry (HttpOnly included), in send order,
+    /// without touching their last-access times.
+    public func cookies(for url: URL) -> [Cookie] {
+        guard let request = CookieURL(url) else { return [] }
+        return matchingCookies(for: request, context: .sameSite, httpAPI: true, touch: false)
+    }
+
+    /// Every unexpired cookie, oldest first.
+    public var allCookies: [Cookie] {
+        let now = clock()
+        let entries = state.withLock { state in
+            var all: [Entry] = []
+            all.reserveCapacity(state.count)
+            for group in state.groups.values {
+                for entries in group.values {
+                    for e in entries where !e.cookie.isExpired(at: now) { all.append(e) }
+                }
+            }
+            return all
+        }
+        return entries.sorted { a, b in
+            a.cookie.creationTime != b.cookie.creationTime
+                ? a.cookie.creationTime < b.cookie.creationTime : a.sequence < b.sequence
+        }.map(\.cookie)
+    }
+
+    /// The number of cookies held (expired ones not yet dropped included).
+    public var count: Int { state.withLock { $0.count } }
+
+    // MARK: - Direct changes
+
+    /// Stores `cookie` as given (no parsing or origin checks), replacing one with the same
+    /// identity. Eviction limits apply. Note that a domain cookie on a public suffix inserted
+    /// this way is only found for requests to that exact host.
+    public func insert(_ cookie: Cookie) {
+        insert([cookie], cause: .api)
+    }
+
+    func insert(_ cookies: [Cookie], cause: CookieChange.Cause) {
+        let now = clock()
+        let keyed = cookies.map { (groupKey(for: $0), $0) }
+        let (changes, observers) = state.withLock { state -> ([CookieChange], [Observer]) in
+            var changes: [CookieChange] = []
+            for (key, cookie) in keyed {
+                var bucket = state.groups[key]?[cookie.domain] ?? []
+                if let i = bucket.firstIndex(where: { $0.cookie.hasSameIdentity(as: cookie) }) {
+                    let old = bucket[i].cookie
+                    bucket[i].cookie = cookie
+                    changes.append(CookieChange(kind: .replaced, cookie: cookie, previous: old, cause: cause))
+                } else {
+                    bucket.append(Entry(cookie: cookie, sequence: state.nextSequence()))
+                    state.count += 1
+                    changes.append(CookieChange(kind: .added, cookie: cookie, cause: cause))
+                }
+                Self.setBucket(&state, key: key, domain: cookie.domain, bucket)
+                changes += Self.evict(&state, key: key, domain: cookie.domain, limits: limits, now: now)
+            }
+            return (changes, changes.isEmpty ? [] : Array(state.observers.values))
+        }
+        Self.notify(observers, changes)
+    }
+
+    /// Removes the cookies with this name, domain and path (host-only or not).
+    public func remove(name: String, domain: String, path: String) {
+        let domain = CookieURL.asciiLowercased(domain.hasPrefix(".") ? String(domain.dropFirst()) : domain)
+        let key = groupKey(for: domain, isIP: CookieURL.isIPAddress(domain))
+        let (changes, observers) = state.withLock { state -> ([CookieChange], [Observer]) in
+            var changes: [CookieChange] = []
+            guard var bucket = state.groups[key]?[domain] else { return (changes, []) }
+            bucket.removeAll { entry in
+                guard entry.cookie.name == name && entry.cookie.path == path else { return false }
+                changes.append(CookieChange(kind: .deleted, cookie: entry.cookie, cause: .api))
+                return true
+            }
+            state.count -= changes.count
+            Self.setBucket(&state, key: key, domain: domain, bucket)
+            return (changes, changes.isEmpty ? [] : Array(state.observers.values))
+        }
+        Self.notify(observers, changes)
+    }
+
+    /// Removes every cookie.
+    public func removeAll() {
+        let (changes, observers) = state.withLock { state -> ([CookieChange], [Observer]) in
+            let changes = Self.takeAll(&state)
+            return (changes, changes.isEmpty ? [] : Array(state.observers.values))
+        }
+        Self.notify(observers, changes)
+    }
+
+    static func takeAll(_ state: inout State) -> [CookieChange] {
+        var changes: [CookieChange] = []
+        for group in state.groups.values {
+            for entries in group.values {
+                for e in entries { changes.append(CookieChange(kind: .deleted, cookie: e.cookie, cause: .api)) }
+            }
+        }
+        state.groups = [:]
+        state.count = 0
+        return changes
+    }
+
+    /// Replaces the whole contents with `cookies` (for example, those loaded from a store).
+    /// Observers see the old cookies deleted and the new ones added.
+    public func replaceAll(with cookies: [Cookie]) {
+        let removals = state.withLock { state in Self.takeAll(&state) }
+        let observers = state.withLock { Array($0.observers.values) }
+        Self.notify(observers, removals)
+        insert(cookies.sorted { $0.creationTime < $1.creationTime }, cause: .api)
+    }
+
+    // MARK: - Observation
+
+    /// Calls `handler` for every later change, on the thread that made it, after the jar's lock
+    /// is released. Keep the returned token; ``CookieObservation/cancel()`` stops the calls.
+    public func observe(_ handler: @escaping @Sendable (CookieChange) -> Void) -> CookieObservation {
+        let id = state.withLock { state in
+            state.nextObserver += 1
+            state.observers[state.nextObserver] = handler
+            return state.nextObserver
+        }
+        return CookieObservation { [weak self] in
+            _ = self?.state.withLock { $0.observers.removeValue(forKey: id) }
+        }
+    }
+}
+
+/// A token for a ``CookieJar`` observer; ``cancel()`` removes it. The observer is not removed
+/// when the token is released.
+public final class CookieObservation: Sendable {
+    private let onCancel: @Sendable () -> Void
+
+    init(onCancel: @escaping @Sendable () -> Void) {
+        self.onCancel = onCancel
+    }
+
+    /// Stops the observer's calls. Calling it again does nothing.
+    public func cancel() {
+        onCancel()
+    }
+}

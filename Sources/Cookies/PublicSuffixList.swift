@@ -1,0 +1,134 @@
+import Foundation
+
+/// The Public Suffix List (<https://publicsuffix.org>), used to refuse `Domain` attributes such as
+/// `com` or `co.uk` and to index a jar by registrable domain.
+///
+/// Load it once and share it: ``system`` reads Debian's `publicsuffix` package lazily on first
+/// use. Lookups take ASCII lower-case host names.
+public struct PublicSuffixList: Sendable {
+    /// Why the list could not be loaded.
+    public enum LoadError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// No file at the path.
+        case missing(path: String)
+        /// The file exists but could not be read.
+        case unreadable(path: String, reason: String)
+        /// The file holds no rules.
+        case empty(path: String)
+
+        public var description: String {
+            switch self {
+            case .missing(let path):
+                return "Public Suffix List not found at \(path): install Debian's publicsuffix package "
+                    + "(Scripts/setup does) or pass another path (environment SESSIONBRIDGE_PUBLIC_SUFFIX_LIST)"
+            case .unreadable(let path, let reason):
+                return "Public Suffix List at \(path) could not be read: \(reason)"
+            case .empty(let path):
+                return "Public Suffix List at \(path) holds no rules"
+            }
+        }
+    }
+
+    /// Where Debian's `publicsuffix` package installs the list.
+    public static let defaultPath = "/usr/share/publicsuffix/public_suffix_list.dat"
+
+    /// The path ``system`` loads: `SESSIONBRIDGE_PUBLIC_SUFFIX_LIST` if set, else ``defaultPath``.
+    public static var systemPath: String {
+        ProcessInfo.processInfo.environment["SESSIONBRIDGE_PUBLIC_SUFFIX_LIST"] ?? defaultPath
+    }
+
+    /// The system list, parsed once on first use and shared; the error if it could not be loaded.
+    public static let systemResult: Result<PublicSuffixList, LoadError> = Result {
+        try PublicSuffixList(contentsOfFile: systemPath)
+    }.mapError { $0 as? LoadError ?? .unreadable(path: systemPath, reason: "\($0)") }
+
+    /// The system list, or `nil` when it is missing (see ``systemResult`` for the error).
+    public static var system: PublicSuffixList? { try? systemResult.get() }
+
+    /// The system list, or the load error.
+    public static func requireSystem() throws(LoadError) -> PublicSuffixList {
+        try systemResult.get()
+    }
+
+    private let rules: Set<String>
+    private let wildcards: Set<String>
+    private let exceptions: Set<String>
+
+    /// The number of rules.
+    public var ruleCount: Int { rules.count + wildcards.count + exceptions.count }
+
+    /// Loads the list from a file in the publicsuffix.org format.
+    public init(contentsOfFile path: String) throws(LoadError) {
+        guard FileManager.default.fileExists(atPath: path) else { throw .missing(path: path) }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw .unreadable(path: path, reason: "\(error)")
+        }
+        self.init(data: data)
+        if ruleCount == 0 { throw .empty(path: path) }
+    }
+
+    /// Parses the list from its text (UTF-8, one rule a line, `//` comments).
+    public init(data: Data) {
+        var rules = Set<String>(), wildcards = Set<String>(), exceptions = Set<String>()
+        let text = String(decoding: data, as: UTF8.self)
+        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+            // A rule ends at the first whitespace.
+            let rule = line.prefix { $0 != " " && $0 != "\t" }
+            if rule.isEmpty || rule.hasPrefix("//") { continue }
+            let lower = rule.lowercased()
+            if lower.hasPrefix("!") {
+                exceptions.insert(String(lower.dropFirst()))
+            } else if lower.hasPrefix("*.") {
+                wildcards.insert(String(lower.dropFirst(2)))
+            } else {
+                rules.insert(lower)
+            }
+        }
+        self.rules = rules
+        self.wildcards = wildcards
+        self.exceptions = exceptions
+    }
+
+    /// Creates a list from rules written as in the file (`com`, `*.ck`, `!www.ck`).
+    public init(rules: [String]) {
+        self.init(data: Data(rules.joined(separator: "\n").utf8))
+    }
+
+    /// Whether `domain` (lower-case, no leading or trailing dot) is a public suffix.
+    ///
+    /// Follows the list's algorithm, including the implicit `*` rule: an unlisted single label
+    /// is a public suffix.
+    public func isPublicSuffix(_ domain: String) -> Bool {
+        isPublicSuffix(Substring(domain))
+    }
+
+    func isPublicSuffix(_ domain: Substring) -> Bool {
+        if domain.isEmpty { return true }
+        let key = String(domain)
+        if exceptions.contains(key) { return false }
+        if rules.contains(key) { return true }
+        if let dot = domain.firstIndex(of: ".") {
+            return wildcards.contains(String(domain[domain.index(after: dot)...]))
+        }
+        return true  // implicit "*" rule
+    }
+
+    /// The registrable domain (public suffix plus one label) of `host`, or `nil` when `host` is
+    /// itself a public suffix.
+    public func registrableDomain(of host: String) -> String? {
+        var candidate = Substring(host)
+        var previous: Substring? = nil
+        // Walk from the full host towards the top-level label; the first public suffix found
+        // makes the label before it registrable.
+        while true {
+            if isPublicSuffix(candidate) {
+                return previous.map(String.init)
+            }
+            guard let dot = candidate.firstIndex(of: ".") else { return previous.map(String.init) }
+            previous = candidate
+            candidate = candidate[candidate.index(after: dot)...]
+        }
+    }
+}
