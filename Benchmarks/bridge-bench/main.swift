@@ -1,1 +1,97 @@
-print("bridge-bench: not built yet")
+import Foundation
+
+// bridge-bench: SessionBridge's figures next to their baselines, measured in one process.
+// Nothing here fails because a machine is slow: goals are reported, never asserted.
+
+let usage = """
+    usage: bridge-bench [--quick] [--json] [--filter NAME]... [--rounds N]
+      --quick        a fast smoke run (small N, 2 rounds)
+      --json         print the report as JSON
+      --filter NAME  run only groups whose name contains NAME: roundtrip (figure1), hop (figure2),
+                     realistic (figure3), parse (figure4), lookup (figure5), refresh (figure6),
+                     memory (figure7), store (figure8); repeatable
+      --rounds N     interleaved rounds per figure (default 5, quick 2); the median is reported
+    """
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("\(message)\n\(usage)\n".utf8))
+    exit(2)
+}
+
+func parseArguments() -> BenchOptions {
+    var options = BenchOptions()
+    var arguments = CommandLine.arguments.dropFirst()
+    var rounds: Int?
+    while let argument = arguments.popFirst() {
+        switch argument {
+        case "--quick": options.quick = true
+        case "--json": options.json = true
+        case "--filter":
+            guard let name = arguments.popFirst() else { fail("--filter needs a name") }
+            options.filters.append(name)
+        case "--rounds":
+            guard let text = arguments.popFirst(), let value = Int(text), value > 0 else { fail("--rounds needs a positive number") }
+            rounds = value
+        case "-h", "--help":
+            print(usage)
+            exit(0)
+        default: fail("unknown argument \(argument)")
+        }
+    }
+    options.rounds = rounds ?? (options.quick ? 2 : 5)
+    return options
+}
+
+/// Runs every selected group; a group that fails is noted and the others still run.
+func runAll(_ options: BenchOptions, machine: [String: String]) async -> Report {
+    var report = Report()
+    report.machine = machine
+    func progress(_ text: String) {
+        if !options.json { FileHandle.standardError.write(Data("bridge-bench: \(text)\n".utf8)) }
+    }
+    let started = ContinuousClock.now
+    // Memory first: its resident-memory deltas are cleanest before other figures churn the heap.
+    do {
+        progress("memory (figure 7)")
+        try await MemoryBenchmarks.run(options, into: &report)
+    } catch {
+        report.notes.append("memory figures failed: \(error)")
+    }
+    do {
+        progress("round trips (figures 1-3)")
+        try await BridgeBenchmarks.run(options, into: &report)
+    } catch {
+        report.notes.append("round-trip figures failed: \(error)")
+    }
+    do {
+        progress("cookies (figures 4-5)")
+        try await CookieBenchmarks.run(options, into: &report)
+    } catch {
+        report.notes.append("cookie figures failed: \(error)")
+    }
+    do {
+        progress("refresh cycle (figure 6)")
+        try await RefreshBenchmarks.run(options, into: &report)
+    } catch {
+        report.notes.append("refresh figure failed: \(error)")
+    }
+    do {
+        progress("persistent store (figure 8)")
+        try StoreBenchmarks.run(options, into: &report)
+    } catch {
+        report.notes.append("store figure failed: \(error)")
+    }
+    report.notes.append(String(format: "whole run took %.1f s", (ContinuousClock.now - started).nanoseconds / 1e9))
+    return report
+}
+
+let options = parseArguments()
+let machine = Machine.describe()
+if !options.json {
+    for key in machine.keys.sorted() { print("\(key): \(machine[key]!)") }
+    print("rounds: \(options.rounds) interleaved, medians\(options.quick ? " (quick)" : "");",
+          "ratio = our cost / baseline cost, taken within each round (above 1 is slower)")
+    print("")
+}
+let report = await runAll(options, machine: machine)
+if options.json { report.printJSON() } else { report.printTable() }

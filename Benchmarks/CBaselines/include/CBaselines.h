@@ -1,6 +1,63 @@
 #ifndef SESSIONBRIDGE_CBASELINES_H
 #define SESSIONBRIDGE_CBASELINES_H
-/// Baselines measured in the same run as SessionBridge: the raw JavaScriptCore C API and
-/// libsoup's cookie parser (filled in by the benchmark work).
-double cbaselines_placeholder(void);
+/// Baselines measured in the same run as SessionBridge: the raw JavaScriptCore C API with no
+/// Swift layer, and libsoup's cookie parser.
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// What the native `post` function of a raw JavaScriptCore bench does.
+typedef enum {
+    /// (a) makes a deferred promise and resolves it inline with its argument.
+    CB_JS_SYNC = 0,
+    /// (c) reads `action` and `id` of `{action, id, meta}` (2 gets) and resolves inline with a new
+    /// `{ok: true, expiresAt: id}`.
+    CB_JS_STRUCT = 1,
+    /// (b) makes a deferred promise, protects `resolve` and hands it to a worker thread; the JS
+    /// thread resolves it with the worker's reply (a number).
+    CB_JS_HOP = 2,
+    /// (b)+(c): the body is read in the callback, the worker computes `expiresAt`, and the JS
+    /// thread resolves with a new `{ok: true, expiresAt}`.
+    CB_JS_HOP_STRUCT = 3,
+} cb_js_kind;
+
+/// One global context (in its own group) with `post` installed and the page loop compiled.
+typedef struct cb_js cb_js;
+
+/// Opens a bench: installs `window.webkit.messageHandlers.h.postMessage` (the native `post`)
+/// and `__done(sum)`, then evaluates `page_source`, which must define `__run(n, lanes)`.
+/// For the hop kinds, `js_spin_ns` and `worker_spin_ns` are how long the JS thread
+/// and the worker poll their queue before blocking on the condition variable (0: block at once).
+cb_js *cb_js_open(cb_js_kind kind, const char *page_source, int64_t js_spin_ns, int64_t worker_spin_ns);
+
+/// Runs `n` round trips of `s += await post(i)` as `lanes` concurrent async loops of `n / lanes`
+/// calls each, timed around the whole run (for the inline kinds, one `JSEvaluateScript`; for
+/// the hop kinds, until the last reply is awaited). Returns the elapsed nanoseconds; `*ok` is 1
+/// when the sum of the replies is right.
+int64_t cb_js_run(cb_js *bench, int64_t n, int lanes, int *ok);
+
+/// Closes a bench (stops its worker, releases the context).
+void cb_js_close(cb_js *bench);
+
+/// Parses each of `count` `Set-Cookie` values with libsoup's `soup_cookie_parse` against the
+/// origin `url`, `rounds` times over. Returns the elapsed nanoseconds; `*parsed` counts the
+/// values that gave a cookie in one pass.
+int64_t cb_soup_parse(const char *const *headers, int count, int rounds, const char *url, int *parsed);
+
+/// Creates `count` further contexts in a new group (after a first one that creates the VM), each
+/// with one native function and a 5-line bridge prelude, keeps them all alive, and returns the
+/// growth of resident memory in bytes; `*elapsed_ns` is the time to create and prepare them.
+/// Releases them before returning.
+int64_t cb_js_contexts(int count, int64_t *elapsed_ns);
+
+/// Resident memory of the process in bytes (from /proc/self/statm).
+int64_t cb_resident_bytes(void);
+
+#ifdef __cplusplus
+}
+#endif
+
 #endif

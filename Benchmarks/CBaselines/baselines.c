@@ -1,2 +1,0 @@
-#include "CBaselines.h"
-double cbaselines_placeholder(void) { return 0; }

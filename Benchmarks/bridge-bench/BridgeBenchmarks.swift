@@ -1,0 +1,119 @@
+import CBaselines
+import Dispatch
+import ScriptEngine
+
+/// Figures 1–3: bridge round trips against the raw JavaScriptCore C API in the same process.
+enum BridgeBenchmarks {
+    /// How long the JS thread of the C hop baseline polls before blocking: the same as
+    /// `EngineThread.defaultSpin`, which the bridge's documents run on.
+    static let engineSpin = EngineThread.defaultSpin
+
+    static func run(_ options: BenchOptions, into report: inout Report) async throws {
+        let thread = EngineThread(name: "bench-js")
+        defer { thread.shutdown() }
+        if options.selects("roundtrip") || options.selects("figure1") {
+            try await figure1(options, thread: thread, into: &report)
+        }
+        if options.selects("hop") || options.selects("figure2") {
+            try await figure2(options, thread: thread, into: &report)
+        }
+        if options.selects("realistic") || options.selects("figure3") {
+            try await figure3(options, thread: thread, into: &report)
+        }
+    }
+
+    /// 1. `await postMessage(i)` to a handler that replies without suspending.
+    static func figure1(_ options: BenchOptions, thread: EngineThread, into report: inout Report) async throws {
+        let figure = "1 round trip, sync reply"
+        let n = options.scale(200_000, quick: 20_000)
+        let raw = try RawJSBench(CB_JS_SYNC, body: .number)
+        let documents = [
+            try await BridgeDocument.make(handler: BenchHandlers.immediate(), body: .number, log: true, thread: thread),
+            try await BridgeDocument.make(handler: BenchHandlers.immediate(), body: .number, log: false, thread: thread),
+            try await BridgeDocument.make(handler: BenchHandlers.plainAsync(), body: .number, log: true, thread: thread),
+            try await BridgeDocument.make(handler: BenchHandlers.plainAsync(), body: .number, log: false, thread: thread),
+        ]
+        let c = "C (a) deferred promise resolved inline"
+        let results = try await RoundTripResults.measure([
+            Contender(c, raw: raw),
+            Contender("immediate+log", document: documents[0]),
+            Contender("immediate", document: documents[1]),
+            Contender("async+log", document: documents[2]),
+            Contender("async", document: documents[3]),
+        ], n: n, lanes: 1, rounds: options.rounds)
+        report.add(results.latencyRow(figure, "ImmediateScriptMessageHandler, MessageLog on (default)", ours: "immediate+log", baseline: c, goal: 1.5))
+        report.add(results.latencyRow(figure, "ImmediateScriptMessageHandler, log: nil", ours: "immediate", baseline: c, goal: 1.5))
+        report.add(results.latencyRow(figure, "plain async handler (Task.immediate), MessageLog on", ours: "async+log", baseline: c))
+        report.add(results.latencyRow(figure, "plain async handler (Task.immediate), log: nil", ours: "async", baseline: c))
+        for document in documents { await document.close() }
+    }
+
+    /// 2. A handler that suspends and replies from another thread.
+    static func figure2(_ options: BenchOptions, thread: EngineThread, into report: inout Report) async throws {
+        let figure = "2 round trip, reply from another thread"
+        let worker = ReplyWorker()
+        defer { worker.stop() }
+        let queue = DispatchQueue(label: "bench-reply")
+        let replyActor = ReplyActor()
+        let rawSpin = try RawJSBench(CB_JS_HOP, body: .number, jsSpin: engineSpin)
+        let rawBlock = try RawJSBench(CB_JS_HOP, body: .number)
+        let rawBothSpin = try RawJSBench(CB_JS_HOP, body: .number, jsSpin: engineSpin, workerSpin: engineSpin)
+        let documents = [
+            try await BridgeDocument.make(handler: BenchHandlers.workerThread(worker), body: .number, thread: thread),
+            try await BridgeDocument.make(handler: BenchHandlers.dispatchQueue(queue), body: .number, thread: thread),
+            try await BridgeDocument.make(handler: BenchHandlers.actor(replyActor), body: .number, thread: thread),
+        ]
+        let c = "C (b) worker hop, JS thread spins 50µs, worker blocks"
+        let cBlock = "C hop, both threads block (no spin)"
+        let cSpin = "C hop, both threads spin 50µs"
+        let contenders = [
+            Contender(c, raw: rawSpin), Contender(cBlock, raw: rawBlock), Contender(cSpin, raw: rawBothSpin),
+            Contender("worker", document: documents[0]), Contender("dispatch", document: documents[1]),
+            Contender("actor", document: documents[2]),
+        ]
+        let one = try await RoundTripResults.measure(contenders, n: options.scale(20_000, quick: 2_000), lanes: 1, rounds: options.rounds)
+        report.add(one.latencyRow(figure, "1 in flight: continuation resumed by a worker thread", ours: "worker", baseline: c, goal: 1.5))
+        report.add(one.latencyRow(figure, "1 in flight: continuation resumed on a DispatchQueue", ours: "dispatch", baseline: c))
+        report.add(one.latencyRow(figure, "1 in flight: await on an actor (global executor)", ours: "actor", baseline: c))
+        report.add(one.referenceRow(figure, "1 in flight: C hop, no spin anywhere", cBlock))
+        report.add(one.referenceRow(figure, "1 in flight: C hop, both sides spin", cSpin))
+        let many = try await RoundTripResults.measure(contenders, n: options.scale(200_000, quick: 20_000), lanes: 64, rounds: options.rounds)
+        report.add(many.throughputRow(figure, "64 in flight: worker thread", ours: "worker", baseline: c, goal: 1.5))
+        report.add(many.throughputRow(figure, "64 in flight: DispatchQueue", ours: "dispatch", baseline: c))
+        report.add(many.throughputRow(figure, "64 in flight: actor", ours: "actor", baseline: c))
+        report.add(many.referenceRow(figure, "64 in flight: C hop, no spin anywhere", cBlock, rate: true))
+        report.add(many.referenceRow(figure, "64 in flight: C hop, both sides spin", cSpin, rate: true))
+        for document in documents { await document.close() }
+    }
+
+    /// 3. Figures 1 and 2 with the realistic body in and `{ok, expiresAt}` out.
+    static func figure3(_ options: BenchOptions, thread: EngineThread, into report: inout Report) async throws {
+        let figure = "3 realistic body {action,id,meta} -> {ok,expiresAt}"
+        let worker = ReplyWorker()
+        defer { worker.stop() }
+        let rawSync = try RawJSBench(CB_JS_STRUCT, body: .refresh)
+        let rawHop = try RawJSBench(CB_JS_HOP_STRUCT, body: .refresh, jsSpin: engineSpin)
+        let documents = [
+            try await BridgeDocument.make(handler: BenchHandlers.immediate(), body: .refresh, log: true, thread: thread),
+            try await BridgeDocument.make(handler: BenchHandlers.immediate(), body: .refresh, log: false, thread: thread),
+            try await BridgeDocument.make(handler: BenchHandlers.plainAsync(), body: .refresh, log: true, thread: thread),
+            try await BridgeDocument.make(handler: BenchHandlers.workerThread(worker), body: .refresh, thread: thread),
+        ]
+        let c = "C (c) 2 gets + JSObjectMake + 2 sets, inline"
+        let cHop = "C (b)+(c) worker hop, JS thread spins 50µs"
+        let sync = try await RoundTripResults.measure([
+            Contender(c, raw: rawSync),
+            Contender("immediate+log", document: documents[0]), Contender("immediate", document: documents[1]),
+            Contender("async+log", document: documents[2]),
+        ], n: options.scale(200_000, quick: 20_000), lanes: 1, rounds: options.rounds)
+        report.add(sync.latencyRow(figure, "immediate handler, MessageLog on", ours: "immediate+log", baseline: c, goal: 1.5))
+        report.add(sync.latencyRow(figure, "immediate handler, log: nil", ours: "immediate", baseline: c, goal: 1.5))
+        report.add(sync.latencyRow(figure, "plain async handler, MessageLog on", ours: "async+log", baseline: c))
+        let hop = [Contender(cHop, raw: rawHop), Contender("worker", document: documents[3])]
+        let one = try await RoundTripResults.measure(hop, n: options.scale(20_000, quick: 2_000), lanes: 1, rounds: options.rounds)
+        report.add(one.latencyRow(figure, "1 in flight: worker thread reply", ours: "worker", baseline: cHop, goal: 1.5))
+        let many = try await RoundTripResults.measure(hop, n: options.scale(200_000, quick: 20_000), lanes: 64, rounds: options.rounds)
+        report.add(many.throughputRow(figure, "64 in flight: worker thread reply", ours: "worker", baseline: cHop, goal: 1.5))
+        for document in documents { await document.close() }
+    }
+}

@@ -1,0 +1,109 @@
+import Bridge
+import Dispatch
+import Foundation
+import ScriptEngine
+import Synchronization
+
+/// The reply the page expects for a body: the number itself, or `{ok: true, expiresAt: id}`
+/// for `{action: "refresh", id}` (the realistic body, read by two lookups as the C baseline does).
+func reply(to body: ScriptValue) throws -> ScriptValue {
+    if case .number = body { return body }
+    guard body["action"]?.stringValue == "refresh", let id = body["id"]?.numberValue else {
+        throw BenchFailure("unexpected body \(body)")
+    }
+    return ["ok": true, "expiresAt": .number(id)]
+}
+
+/// A thread that resumes continuations handed to it: the Swift counterpart of the C baseline's
+/// worker (a lock-protected queue; the worker blocks on a semaphore when idle, never spins).
+final class ReplyWorker: Sendable {
+    private struct State {
+        var items: [(CheckedContinuation<ScriptValue, Never>, ScriptValue)] = []
+        var waiting = false
+        var stopped = false
+    }
+
+    private let state = Mutex(State())
+    private let wakeUp = DispatchSemaphore(value: 0)
+
+    init() {
+        let thread = Thread { [self] in self.loop() }
+        thread.name = "bench-reply-worker"
+        thread.start()
+    }
+
+    /// Suspends until the worker thread replies with `value`.
+    func reply(_ value: ScriptValue) async -> ScriptValue {
+        await withCheckedContinuation { continuation in
+            let wake = state.withLock { state in
+                state.items.append((continuation, value))
+                defer { state.waiting = false }
+                return state.waiting
+            }
+            if wake { wakeUp.signal() }
+        }
+    }
+
+    func stop() {
+        state.withLock { $0.stopped = true }
+        wakeUp.signal()
+    }
+
+    private func loop() {
+        while true {
+            let batch = state.withLock { state -> [(CheckedContinuation<ScriptValue, Never>, ScriptValue)]? in
+                if state.items.isEmpty {
+                    if state.stopped { return nil }
+                    state.waiting = true
+                    return []
+                }
+                defer { state.items.removeAll(keepingCapacity: true) }
+                return state.items
+            }
+            guard let batch else { return }
+            if batch.isEmpty {
+                wakeUp.wait()
+                continue
+            }
+            for (continuation, value) in batch { continuation.resume(returning: value) }
+        }
+    }
+}
+
+/// An actor on the default executor that the handler awaits.
+actor ReplyActor {
+    func reply(_ value: ScriptValue) -> ScriptValue { value }
+}
+
+/// The handlers the round-trip figures use.
+enum BenchHandlers {
+    /// Replies inside the page's call, without a task (the fast path).
+    static func immediate() -> any ScriptMessageHandlerWithReply {
+        ImmediateClosureMessageHandler { message in try reply(to: message.body) }
+    }
+
+    /// A plain async handler that never suspends (started with `Task.immediate` by the bridge).
+    static func plainAsync() -> any ScriptMessageHandlerWithReply {
+        ClosureMessageHandler { message in try reply(to: message.body) }
+    }
+
+    /// Suspends; the reply comes back from a dedicated worker thread.
+    static func workerThread(_ worker: ReplyWorker) -> any ScriptMessageHandlerWithReply {
+        ClosureMessageHandler { message in await worker.reply(try reply(to: message.body)) }
+    }
+
+    /// Suspends; the reply comes back from a Dispatch queue.
+    static func dispatchQueue(_ queue: DispatchQueue) -> any ScriptMessageHandlerWithReply {
+        ClosureMessageHandler { message in
+            let value = try reply(to: message.body)
+            return await withCheckedContinuation { continuation in
+                queue.async { continuation.resume(returning: value) }
+            }
+        }
+    }
+
+    /// Suspends on an actor on the default (global concurrent) executor.
+    static func actor(_ actor: ReplyActor) -> any ScriptMessageHandlerWithReply {
+        ClosureMessageHandler { message in await actor.reply(try reply(to: message.body)) }
+    }
+}

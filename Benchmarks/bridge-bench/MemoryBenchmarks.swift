@@ -1,0 +1,92 @@
+import Bridge
+import CBaselines
+import ScriptEngine
+
+/// Figure 7: resident memory per idle page, and its growth over many round trips.
+enum MemoryBenchmarks {
+    static func run(_ options: BenchOptions, into report: inout Report) async throws {
+        guard options.selects("memory") || options.selects("figure7") else { return }
+        try await idlePages(options, into: &report)
+        try await growth(options, into: &report)
+    }
+
+    /// 1,000 documents with the bridge installed, in one process, on one engine thread (one VM).
+    static func idlePages(_ options: BenchOptions, into report: inout Report) async throws {
+        let figure = "7 memory"
+        let count = options.scale(1_000, quick: 200)
+        let thread = EngineThread(name: "bench-pages")
+        defer { thread.shutdown() }
+        let controller = UserContentController()
+        controller.addScriptMessageHandler(BenchHandlers.immediate(), name: "h")
+        // The first document also creates the VM; it is not counted.
+        let first = try await BridgeDocument.make(controller: controller, body: .number, thread: thread)
+        let before = ScriptEngineStatistics.residentMemoryBytes()
+        let clock = ContinuousClock()
+        let start = clock.now
+        var documents: [BridgeDocument] = []
+        for i in 0..<count {
+            documents.append(try await BridgeDocument.make(controller: controller, body: .number, thread: thread,
+                                                           url: "https://app\(i).example/home"))
+        }
+        let elapsed = clock.now - start
+        let ours = Double(ScriptEngineStatistics.residentMemoryBytes() - before) / Double(count)
+        // Every document must still answer.
+        guard try await documents[count - 1].run(10) >= 0 else { throw BenchFailure("idle page does not answer") }
+        for document in documents { await document.close() }
+        await first.close()
+
+        var cElapsed: Int64 = 0
+        let cBytes = Double(cb_js_contexts(Int32(count), &cElapsed)) / Double(count)
+        report.add(Row(
+            figure: figure, name: "resident memory per idle page (\(count) pages)", ours: ours / 1024, baseline: cBytes / 1024,
+            unit: "KB", baselineName: "C: context + 1 native fn + 5-line prelude", ratio: ours / cBytes,
+            note: "ours: ScriptContext + BridgeInstallation + page script (WebPage has no page type yet), 1 engine thread"))
+        report.add(Row(
+            figure: figure, name: "time to create one such page", ours: elapsed.nanoseconds / Double(count) / 1e3,
+            baseline: Double(cElapsed) / Double(count) / 1e3, unit: "µs", baselineName: "C: same", ratio: elapsed.nanoseconds / Double(cElapsed)))
+    }
+
+    /// RSS after each chunk of round trips: flat means nothing is kept per call.
+    static func growth(_ options: BenchOptions, into report: inout Report) async throws {
+        let figure = "7 memory"
+        let chunk = options.scale(100_000, quick: 20_000)
+        let chunks = 10
+        let thread = EngineThread(name: "bench-growth")
+        defer { thread.shutdown() }
+        let document = try await BridgeDocument.make(handler: BenchHandlers.immediate(), body: .number, thread: thread)
+        let raw = try RawJSBench(CB_JS_SYNC, body: .number)
+        var ours: [Int] = [], c: [Int] = []
+        for _ in 0..<chunks {
+            _ = try await document.run(chunk)
+            ours.append(ScriptEngineStatistics.residentMemoryBytes())
+        }
+        for _ in 0..<chunks {
+            _ = try raw.run(chunk)
+            c.append(Int(cb_resident_bytes()))
+        }
+        await document.close()
+        for index in 0..<chunks {
+            report.add(Row(
+                figure: figure, name: "RSS growth after \((index + 1) * chunk / 1000)k round trips (immediate handler, log on)",
+                ours: Double(ours[index] - ours[0]) / 1_048_576, baseline: Double(c[index] - c[0]) / 1_048_576, unit: "MB",
+                baselineName: "C (a): same count", goal: index == chunks - 1 ? "≤2 MB after the first chunk (flat)" : nil,
+                goalMet: index == chunks - 1 ? Double(ours[index] - ours[0]) <= 2 * 1_048_576 : nil,
+                note: index == 0 ? String(format: "absolute RSS: ours %.1f MB, C %.1f MB", Double(ours[0]) / 1_048_576, Double(c[0]) / 1_048_576) : nil))
+        }
+
+        // The async path: every call also schedules its timeout timer (30 s by default).
+        let worker = ReplyWorker()
+        defer { worker.stop() }
+        let asyncDocument = try await BridgeDocument.make(handler: BenchHandlers.workerThread(worker), body: .number, thread: thread)
+        let asyncChunk = options.scale(50_000, quick: 10_000)
+        _ = try await asyncDocument.run(asyncChunk, lanes: 64)
+        let asyncStart = ScriptEngineStatistics.residentMemoryBytes()
+        for _ in 0..<4 { _ = try await asyncDocument.run(asyncChunk, lanes: 64) }
+        let asyncGrowth = Double(ScriptEngineStatistics.residentMemoryBytes() - asyncStart) / 1_048_576
+        await asyncDocument.close()
+        report.add(Row(
+            figure: figure, name: "RSS growth over \(4 * asyncChunk / 1000)k more round trips, worker-thread handler, 64 in flight",
+            ours: asyncGrowth, baseline: nil, unit: "MB", baselineName: nil,
+            note: "after a \(asyncChunk / 1000)k warm-up; includes the bridge's pending 30 s timeout timers"))
+    }
+}
