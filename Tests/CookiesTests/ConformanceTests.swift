@@ -51,10 +51,15 @@ struct ConformanceTests {
 
     struct Adjustments: Decodable { var adjustments: [Adjustment] }
 
-    static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()
-        .appendingPathComponent("../../../shared/conformance/cookies/")
-        .standardizedFileURL
+    static let directory: URL = {
+        if let override = ProcessInfo.processInfo.environment["COOKIES_CONFORMANCE_DIR"] {
+            return URL(fileURLWithPath: override)
+        }
+        return URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent()
+            .appendingPathComponent("../../../shared/conformance/cookies/")
+            .standardizedFileURL
+    }()
 
     static func loadCases() throws -> [Case] {
         let data = try Data(contentsOf: directory.appendingPathComponent("http-state.json"))
