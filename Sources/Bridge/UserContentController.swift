@@ -95,6 +95,11 @@ public final class UserContentController: Sendable {
         state.withLock { state in state.order.filter { $0.world == world }.map(\.name) }
     }
 
+    /// Every world that has a handler or a user script; a page makes a global object for each.
+    public var contentWorlds: Set<ContentWorld> {
+        state.withLock { state in Set(state.order.map(\.world) + state.userScripts.map(\.contentWorld)) }
+    }
+
     private func register(_ registration: Registration) {
         state.withLock { state in
             let key = Key(name: registration.name, world: registration.world)

@@ -56,8 +56,11 @@ public actor ScriptContext {
     var holds = 0
     var quiescenceWaiters: [Int: CheckedContinuation<Bool, Never>] = [:]
     var nextWaiterID = 1
-    var eventHandler: ((ScriptEvent) -> Void)?
+    var eventHandler: (@Sendable (ScriptEvent) -> Void)?
     var attachments: [ObjectIdentifier: AnyObject] = [:]
+    var awaiting: [Int: CheckedContinuation<Result<ScriptValue, ScriptError>, Never>] = [:]
+    var nextAwaitID = 1
+    var awaitHelperFunction: JSObjectRef?
     var closeHandlers: [(isolated ScriptContext) -> Void] = []
     /// The most recent events, oldest first (bounded by ``Configuration/eventBufferSize``).
     public private(set) var recentEvents = Deque<ScriptEvent>()
@@ -82,6 +85,7 @@ public actor ScriptContext {
     isolated deinit {
         guard !isClosed else { return }
         let ctx = globalContext.ref
+        if let helper = awaitHelperFunction { unprotect(helper) }
         for timer in timers.values { timer.protectedValues.forEach(unprotect) }
         for deferred in deferreds.values { deferred.protectedValues.forEach(unprotect) }
         for task in tasks.values { task.cancel() }
@@ -269,7 +273,7 @@ public actor ScriptContext {
     // MARK: Events
 
     /// Receives every event from now on, on this context's thread.
-    public func setEventHandler(_ handler: ((ScriptEvent) -> Void)?) {
+    public func setEventHandler(_ handler: (@Sendable (ScriptEvent) -> Void)?) {
         eventHandler = handler
     }
 
@@ -317,6 +321,10 @@ public actor ScriptContext {
         closeHandlers.removeAll()
         for handler in handlers { handler(self) }
         isClosed = true
+        if let helper = awaitHelperFunction { unprotect(helper) }
+        awaitHelperFunction = nil
+        for waiter in awaiting.values { waiter.resume(returning: .failure(.contextClosed)) }
+        awaiting.removeAll()
         for timer in timers.values { timer.protectedValues.forEach(unprotect) }
         timers.removeAll()
         for deferred in deferreds.values { deferred.protectedValues.forEach(unprotect) }

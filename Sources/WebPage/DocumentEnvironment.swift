@@ -1,0 +1,242 @@
+import Bridge
+import CJavaScriptCore
+import Cookies
+import Dispatch
+import Foundation
+import Synchronization
+
+/// What the native side of a document's page APIs works with. Shared by every world of the
+/// document, which is how isolated worlds see the same cookies and location.
+struct DocumentEnvironment: Sendable {
+    let url: URL
+    let title: String?
+    let jar: CookieJar
+    let loader: HTTPLoader
+    let tracker: ActivityTracker
+    let page: PageReference
+    let configuration: WebPageConfiguration
+
+    /// The request context for a subresource request from this document to `target`.
+    func subresourceContext(for target: URL, method: String) -> RequestContext {
+        RequestContext(isCrossSite: !Self.isSameSite(url, target, jar.publicSuffixList), isTopLevelNavigation: false, method: method)
+    }
+
+    static func isSameSite(_ a: URL, _ b: URL, _ list: PublicSuffixList?) -> Bool {
+        guard let hostA = a.host?.lowercased(), let hostB = b.host?.lowercased() else { return false }
+        if hostA == hostB { return true }
+        guard let list, let siteA = list.registrableDomain(of: hostA) else { return false }
+        return siteA == list.registrableDomain(of: hostB)
+    }
+}
+
+/// The page a document belongs to, held weakly so documents never keep a closed page alive.
+final class PageReference: Sendable {
+    private let storage = Mutex<WeakPage>(WeakPage())
+
+    private struct WeakPage: @unchecked Sendable {
+        // `@unchecked Sendable` is safe: `WebPage` is an actor (Sendable); a weak reference to
+        // it is only read and written under the enclosing Mutex.
+        weak var page: WebPage?
+    }
+
+    init(_ page: WebPage) { storage.withLock { $0.page = page } }
+
+    var page: WebPage? { storage.withLock { $0.page } }
+}
+
+/// Counts work a page waits for outside JavaScript (navigations, new windows).
+final class ActivityTracker: Sendable {
+    private let count = Atomic<Int>(0)
+    func begin() { count.add(1, ordering: .relaxed) }
+    func end() { count.subtract(1, ordering: .relaxed) }
+    var isIdle: Bool { count.load(ordering: .relaxed) == 0 }
+}
+
+/// The finish function of a document's prelude (fires `DOMContentLoaded` and `load`).
+final class DocumentControls {
+    let finish: JSObjectRef
+    init(finish: JSObjectRef) { self.finish = finish }
+}
+
+extension DocumentEnvironment {
+    /// Installs the page APIs and the bridge into one world's context, before any script.
+    static func install(_ environment: DocumentEnvironment, world: ContentWorld, in context: isolated ScriptContext) throws(ScriptError) {
+        try BridgeInstallation.install(environment.configuration.userContentController, world: world,
+                                       frame: FrameInfo(url: environment.url), in: context)
+        let native = JSObjectMake(context.ctx, nil, nil)!
+        func add(_ name: String, _ body: @escaping RawNativeFunction) {
+            let key = JSStringCreateWithUTF8CString(name)
+            JSObjectSetProperty(context.ctx, native, key, context.makeFunction(body), JSPropertyAttributes(kJSPropertyAttributeReadOnly), nil)
+            JSStringRelease(key)
+        }
+        let env = environment
+        add("cookieGet") { context, _ in context.jsValue(.string(env.jar.documentCookie(for: env.url))) }
+        add("cookieSet") { context, call in
+            if let value = call[0], let text = try context.scriptValue(value).stringValue {
+                env.jar.setDocumentCookie(text, for: env.url)
+            }
+            return nil
+        }
+        add("report") { context, call in
+            context.report(.uncaughtError(context.scriptError(from: call[0] ?? JSValueMakeUndefined(call.ctx)!)))
+            return nil
+        }
+        add("navigate") { context, call in
+            let kind = try context.scriptValue(call[0]).stringValue ?? "assign"
+            let target = try context.scriptValue(call[1]).stringValue ?? ""
+            guard let url = URL(string: target, relativeTo: env.url)?.absoluteURL else {
+                throw ScriptThrow("SyntaxError", "'\(target)' is not a valid URL")
+            }
+            env.startNavigation(to: url, type: kind == "reload" ? .reload : .scriptInitiated)
+            return nil
+        }
+        add("open") { context, call in
+            let target = try context.scriptValue(call[0]).stringValue ?? ""
+            if let url = URL(string: target, relativeTo: env.url)?.absoluteURL { env.openWindow(url) }
+            return nil
+        }
+        add("panel") { context, call in
+            let kind = try context.scriptValue(call[0]).stringValue ?? "alert"
+            let message = try context.scriptValue(call[1]).stringValue ?? ""
+            let defaultText = try context.scriptValue(call[2]).stringValue
+            return context.jsValue(env.runPanel(kind, message, defaultText))
+        }
+        add("fetch") { context, call in
+            let target = try context.scriptValue(call[0]).stringValue ?? ""
+            let method = try context.scriptValue(call[1]).stringValue ?? "GET"
+            let headerPairs = try context.scriptValue(call[2])
+            let body = try context.scriptValue(call[3]).stringValue
+            let credentials = try context.scriptValue(call[4]).stringValue ?? "same-origin"
+            guard let url = URL(string: target, relativeTo: env.url)?.absoluteURL else {
+                throw ScriptThrow("TypeError", "fetch: '\(target)' is not a valid URL")
+            }
+            var headers: [HTTPHeader] = []
+            if case .array(let pairs) = headerPairs {
+                for pair in pairs {
+                    if case .array(let kv) = pair, kv.count == 2, let name = kv[0].stringValue, let value = kv[1].stringValue {
+                        headers.append(HTTPHeader(name, value))
+                    }
+                }
+            }
+            let request = PageRequest(url: url, method: method, headers: headers, body: body.map { Array($0.utf8) })
+            let (promise, deferred) = try context.makeDeferredPromise()
+            context.startTask {
+                let result: Result<ScriptValue, any Error>
+                do {
+                    let response = try await env.fetch(request, credentials: credentials)
+                    result = .success(.object([
+                        "status": .number(Double(response.statusCode)), "statusText": .string(response.statusText),
+                        "url": .string(response.url.absoluteString), "redirected": .bool(!response.redirects.isEmpty),
+                        "headers": .array(response.headers.map { .array([.string($0.name.lowercased()), .string($0.value)]) }),
+                        "body": .string(String(decoding: response.body, as: UTF8.self)),
+                    ]))
+                } catch {
+                    result = .failure(ScriptThrow("TypeError", "fetch failed: \(error)"))
+                }
+                await context.settle(deferred, with: result)
+            }
+            return promise
+        }
+
+        let location: ScriptValue = .object([
+            "href": .string(env.url.absoluteString), "origin": .string(SecurityOrigin(url: env.url)?.description ?? "null"),
+            "protocol": .string((env.url.scheme ?? "") + ":"), "host": .string(env.url.host.map { $0 + (env.url.port.map { ":\($0)" } ?? "") } ?? ""),
+            "hostname": .string(env.url.host ?? ""), "port": .string(env.url.port.map(String.init) ?? ""),
+            "pathname": .string(env.url.path.isEmpty ? "/" : env.url.path),
+            "search": .string(env.url.query.map { "?" + $0 } ?? ""), "hash": .string(env.url.fragment.map { "#" + $0 } ?? ""),
+            "title": .string(env.title ?? ""),
+        ])
+        let factory = try context.evaluateRaw(DocumentPrelude.source, sourceURL: "sessionbridge://prelude/document.js")
+        guard let factory, let factoryObject = JSValueToObject(context.ctx, factory, nil) else {
+            throw ScriptError(kind: .exception, name: "Error", message: "document prelude failed")
+        }
+        var arguments: [JSValueRef?] = [native, context.jsValue(location), context.jsValue(.string(env.configuration.userAgent))]
+        var exception: JSValueRef? = nil
+        let finish = arguments.withUnsafeMutableBufferPointer { buffer in
+            JSObjectCallAsFunction(context.ctx, factoryObject, nil, buffer.count, buffer.baseAddress, &exception)
+        }
+        if let exception { throw context.scriptError(from: exception) }
+        if let finish, let function = JSValueToObject(context.ctx, finish, nil) {
+            context.protect(function)
+            context.attach(DocumentControls(finish: function))
+            context.onClose { context in
+                if let controls = context.attachment(DocumentControls.self) { context.unprotect(controls.finish) }
+            }
+        }
+    }
+
+    /// Fires `DOMContentLoaded` and `load` in a world.
+    static func finish(in context: isolated ScriptContext) {
+        guard let controls = context.attachment(DocumentControls.self) else { return }
+        var exception: JSValueRef? = nil
+        context.enterJavaScript()
+        JSObjectCallAsFunction(context.ctx, controls.finish, nil, 0, nil, &exception)
+        if let exception { context.report(.uncaughtError(context.scriptError(from: exception))) }
+    }
+
+    // MARK: Native work
+
+    func fetch(_ request: PageRequest, credentials: String) async throws(PageError) -> HTTPLoader.Response {
+        let documentOrigin = SecurityOrigin(url: url)
+        return try await loader.load(request, initiator: .fetch) { target in
+            switch credentials {
+            case "omit": return .omit
+            case "include": return .include(subresourceContext(for: target, method: request.method))
+            default:
+                return SecurityOrigin(url: target) == documentOrigin && documentOrigin != nil
+                    ? .include(subresourceContext(for: target, method: request.method)) : .omit
+            }
+        }
+    }
+
+    func startNavigation(to target: URL, type: NavigationAction.NavigationType) {
+        tracker.begin()
+        let page = self.page
+        let source = url
+        Task {
+            defer { tracker.end() }
+            guard let page = page.page else { return }
+            let action = NavigationAction(request: PageRequest(url: target), navigationType: type,
+                                          isUserInitiated: false, isMainFrame: true, sourceURL: source)
+            _ = try? await page.navigate(action)
+        }
+    }
+
+    func openWindow(_ target: URL) {
+        tracker.begin()
+        let page = self.page
+        let source = url
+        Task {
+            defer { tracker.end() }
+            guard let page = page.page else { return }
+            await page.openWindow(NavigationAction(request: PageRequest(url: target), navigationType: .newWindow,
+                                                   isUserInitiated: false, isMainFrame: false, sourceURL: source))
+        }
+    }
+
+    /// Runs an `alert`/`confirm`/`prompt` through the UI delegate, blocking the script as a
+    /// browser does, for at most the panel timeout.
+    func runPanel(_ kind: String, _ message: String, _ defaultText: String?) -> ScriptValue {
+        guard let delegate = configuration.uiDelegate, let page = page.page else {
+            return kind == "confirm" ? false : (kind == "prompt" ? .null : .undefined)
+        }
+        let frame = FrameInfo(url: url)
+        let semaphore = DispatchSemaphore(value: 0)
+        let answer = Mutex<ScriptValue?>(nil)
+        Task.detached {
+            let value: ScriptValue
+            switch kind {
+            case "confirm": value = .bool(await delegate.webPage(page, runConfirmPanelWithMessage: message, frame: frame))
+            case "prompt": value = await delegate.webPage(page, runTextInputPanelWithPrompt: message, defaultText: defaultText, frame: frame).map(ScriptValue.string) ?? .null
+            default:
+                await delegate.webPage(page, runAlertPanelWithMessage: message, frame: frame)
+                value = .undefined
+            }
+            answer.withLock { $0 = value }
+            semaphore.signal()
+        }
+        let (seconds, attoseconds) = configuration.panelTimeout.components
+        _ = semaphore.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
+        return answer.withLock { $0 } ?? (kind == "confirm" ? false : (kind == "prompt" ? .null : .undefined))
+    }
+}

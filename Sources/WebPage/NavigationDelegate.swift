@@ -1,0 +1,44 @@
+import Bridge
+
+/// Decides what a page may navigate to: where native code refreshes the session and writes
+/// cookies *before* the navigation continues. (WebKit's `WKNavigationDelegate`.)
+///
+/// Every method has a default that allows.
+public protocol NavigationDelegate: Sendable {
+    /// Allow, cancel, or do work (refresh a session, write cookies) and then allow.
+    /// The page's request is sent only after this returns, with the cookies the store holds then.
+    func webPage(_ page: WebPage, decidePolicyFor action: NavigationAction) async -> NavigationActionPolicy
+    /// Accept or refuse a response before it becomes the document.
+    func webPage(_ page: WebPage, decidePolicyFor response: NavigationResponse) async -> NavigationResponsePolicy
+    /// The new document ran its scripts.
+    func webPage(_ page: WebPage, didFinish navigation: Navigation) async
+    /// The navigation failed.
+    func webPage(_ page: WebPage, didFail error: PageError) async
+}
+
+extension NavigationDelegate {
+    public func webPage(_ page: WebPage, decidePolicyFor action: NavigationAction) async -> NavigationActionPolicy { .allow }
+    public func webPage(_ page: WebPage, decidePolicyFor response: NavigationResponse) async -> NavigationResponsePolicy { .allow }
+    public func webPage(_ page: WebPage, didFinish navigation: Navigation) async {}
+    public func webPage(_ page: WebPage, didFail error: PageError) async {}
+}
+
+/// Shows what a page asks of the person: `alert`, `confirm`, `prompt`, new windows.
+/// (WebKit's `WKUIDelegate`.)
+///
+/// Panels block the page's script, as in a browser, for at most
+/// ``WebPageConfiguration/panelTimeout``; a delegate must not wait on the same page meanwhile.
+public protocol UIDelegate: Sendable {
+    func webPage(_ page: WebPage, runAlertPanelWithMessage message: String, frame: FrameInfo) async
+    func webPage(_ page: WebPage, runConfirmPanelWithMessage message: String, frame: FrameInfo) async -> Bool
+    func webPage(_ page: WebPage, runTextInputPanelWithPrompt prompt: String, defaultText: String?, frame: FrameInfo) async -> String?
+    /// A page asked for a new window (`window.open`); return a page to load it in, or `nil`.
+    func webPage(_ page: WebPage, createWebPageFor action: NavigationAction) async -> WebPage?
+}
+
+extension UIDelegate {
+    public func webPage(_ page: WebPage, runAlertPanelWithMessage message: String, frame: FrameInfo) async {}
+    public func webPage(_ page: WebPage, runConfirmPanelWithMessage message: String, frame: FrameInfo) async -> Bool { false }
+    public func webPage(_ page: WebPage, runTextInputPanelWithPrompt prompt: String, defaultText: String?, frame: FrameInfo) async -> String? { nil }
+    public func webPage(_ page: WebPage, createWebPageFor action: NavigationAction) async -> WebPage? { nil }
+}

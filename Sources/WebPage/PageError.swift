@@ -1,0 +1,34 @@
+import Foundation
+
+/// Why a load, navigation or fetch failed.
+public struct PageError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A stable code for programs.
+    public enum Code: String, Sendable, Hashable {
+        case invalidURL = "invalid_url"
+        case unsupportedScheme = "unsupported_scheme"
+        case network
+        case timeout
+        case tooManyRedirects = "too_many_redirects"
+        case redirectLoop = "redirect_loop"
+        case responseTooLarge = "response_too_large"
+        case cancelled
+        case superseded
+        case closed
+    }
+
+    public var code: Code
+    /// What happened, for a person. Never holds cookie or token values.
+    public var message: String
+    /// The URL concerned.
+    public var url: URL?
+
+    public init(_ code: Code, _ message: String, url: URL? = nil) {
+        self.code = code
+        self.message = message
+        self.url = url
+    }
+
+    public var description: String {
+        "\(code.rawValue): \(message)" + (url.map { " (\($0.absoluteString))" } ?? "")
+    }
+}
