@@ -9,15 +9,18 @@ extension Cookie {
     ///
     /// A leading dot on `HTTPCookie.domain` marks a domain cookie, its absence a host-only one.
     /// `HTTPCookie` has no creation, last-access or `Partitioned` fields: the creation and
-    /// last-access times are `now`, and `isPartitioned` is `false`. `SameSite` is read from the
-    /// `SameSite` property; a missing or unknown one becomes ``SameSite/unspecified``.
+    /// last-access times are `now`, and `isPartitioned` is `false`. `SameSite` comes from
+    /// `sameSitePolicy` on Apple platforms (`Strict`/`Lax`; anything else is
+    /// ``SameSite/unspecified``); swift-corelibs-foundation has no such field, so on Linux it is
+    /// always ``SameSite/unspecified``.
     public init(_ httpCookie: HTTPCookie, now: Date = Date()) {
         var domain = httpCookie.domain
         let isHostOnly = !domain.hasPrefix(".")
         if !isHostOnly { domain.removeFirst() }
-        var raw = (httpCookie.properties?[Self.sameSiteKey] as? String)?.lowercased()
         #if canImport(Darwin)
-        if let policy = httpCookie.sameSitePolicy { raw = policy.rawValue.lowercased() }
+        let raw = httpCookie.sameSitePolicy?.rawValue.lowercased()
+        #else
+        let raw: String? = nil
         #endif
         let sameSite: SameSite
         switch raw {
@@ -37,8 +40,9 @@ extension Cookie {
     /// This cookie as Foundation's `HTTPCookie`, or `nil` when `HTTPCookie` refuses it.
     ///
     /// Dropped on the way: the creation and last-access times and `Partitioned`; a nameless
-    /// cookie cannot be represented (`HTTPCookie` requires a name). `SameSite` travels in the
-    /// `SameSite` property. A domain cookie gets a leading dot.
+    /// cookie cannot be represented (`HTTPCookie` requires a name). `SameSite=Strict`/`Lax` travel
+    /// as `sameSitePolicy` on Apple platforms only (`None` has no policy value; Linux's Foundation
+    /// has no `SameSite` at all). A domain cookie gets a leading dot.
     public var httpCookie: HTTPCookie? {
         guard !name.isEmpty else { return nil }
         var properties: [HTTPCookiePropertyKey: Any] = [
@@ -51,16 +55,13 @@ extension Cookie {
         if let expiresAt { properties[.expires] = expiresAt }
         if isSecure { properties[.secure] = "TRUE" }
         if isHttpOnly { properties[HTTPCookiePropertyKey("HttpOnly")] = "TRUE" }
+        #if canImport(Darwin)
         switch sameSite {
-        case .strict: properties[Self.sameSiteKey] = "strict"
-        case .lax: properties[Self.sameSiteKey] = "lax"
-        case .none: properties[Self.sameSiteKey] = "none"
-        case .unspecified: break
+        case .strict: properties[.sameSitePolicy] = HTTPCookieStringPolicy.sameSiteStrict.rawValue
+        case .lax: properties[.sameSitePolicy] = HTTPCookieStringPolicy.sameSiteLax.rawValue
+        case .none, .unspecified: break
         }
+        #endif
         return HTTPCookie(properties: properties)
     }
-
-    /// Foundation's `SameSite` property key (`HTTPCookiePropertyKey.sameSitePolicy` on Apple
-    /// platforms; swift-corelibs-foundation keeps it as an ordinary property).
-    static let sameSiteKey = HTTPCookiePropertyKey("SameSite")
 }
