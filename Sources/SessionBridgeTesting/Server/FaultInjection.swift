@@ -82,6 +82,7 @@ struct FaultMiddleware: RouterMiddleware {
         let path = request.uri.path
         let plan = self.core.withState { state in
             state.stats.requests += 1
+            if path == "/oauth/token" { state.stats.tokenRequests += 1 }
             return state.faultPlan(forPath: path)
         }
         if let latency = plan.latency {

@@ -36,7 +36,6 @@ extension ServerCore {
     }
 
     func tokenEndpoint(_ request: inout Request) async throws -> Response {
-        self.withState { $0.stats.tokenRequests += 1 }
         let contentType = request.headers[.contentType]?.lowercased() ?? ""
         guard contentType.hasPrefix("application/x-www-form-urlencoded") else {
             return self.oauthError("invalid_request", "The request must be application/x-www-form-urlencoded.")

@@ -1,0 +1,99 @@
+import Foundation
+import SessionBridgeTesting
+import Testing
+
+/// Entries of `/proc/self/fd`.
+func openFileDescriptorCount() -> Int {
+    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+}
+
+/// Socket inodes of this process that are TCP sockets on `port` (either end).
+func socketsOnPort(_ port: Int) -> Int {
+    let hexPort = String(format: ":%04X", port)
+    var inodes = Set<String>()
+    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+        for line in text.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            guard fields.count > 9 else { continue }
+            if fields[1].hasSuffix(hexPort) || fields[2].hasSuffix(hexPort) { inodes.insert(String(fields[9])) }
+        }
+    }
+    let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    return descriptors.count { name in
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)") else { return false }
+        return inodes.contains { target == "socket:[\($0)]" }
+    }
+}
+
+extension ReferenceServerTests {
+    @Suite struct Lifecycle {
+        @Test func startsAndStopsCleanlyManyTimes() async throws {
+            // Warm up the shared event loop threads and the client before counting.
+            let http = makeHTTPClient()
+            let warm = try await ReferenceServer.start()
+            _ = try await TestClient(http: http, baseURL: warm.baseURL.absoluteString).get("/debug/stats")
+            try await warm.stop()
+            try await Task.sleep(for: .milliseconds(200))
+            let before = openFileDescriptorCount()
+
+            var ports = Set<Int>()
+            for _ in 0..<25 {
+                let server = try await ReferenceServer.start()
+                #expect(server.port > 0)
+                #expect(server.baseURL.absoluteString == "http://127.0.0.1:\(server.port)")
+                ports.insert(server.port)
+                let client = TestClient(http: http, baseURL: server.baseURL.absoluteString)
+                #expect(try await client.login().status == 200)
+                #expect(try await client.get("/api/me").status == 401)
+                try await server.stop()
+                try await server.stop()  // a second stop does nothing
+                // No socket on the server's port remains, on either side, once the client has
+                // seen the server close its pooled connection.
+                var sockets = socketsOnPort(server.port)
+                for _ in 0..<40 where sockets > 0 {
+                    try await Task.sleep(for: .milliseconds(50))
+                    sockets = socketsOnPort(server.port)
+                }
+                #expect(sockets == 0)
+            }
+            #expect(ports.count > 1)
+
+            // The client closes its pooled connections when it sees the server's close;
+            // give it a moment to do so.
+            var after = openFileDescriptorCount()
+            for _ in 0..<40 where after > before {
+                try await Task.sleep(for: .milliseconds(50))
+                after = openFileDescriptorCount()
+            }
+            #expect(after <= before, "file descriptors before: \(before), after: \(after)")
+            try await http.shutdown()
+        }
+
+        @Test func bindingATakenPortFails() async throws {
+            let server = try await ReferenceServer.start()
+            await #expect(throws: (any Error).self) {
+                let second = try await ReferenceServer.start(.init(port: server.port))
+                try await second.stop()
+            }
+            try await server.stop()
+        }
+
+        @Test func tokensNeverAppearInLogs() async throws {
+            // Debug-level logs of a full flow hold no token values.
+            let recorder = LogRecorder()
+            var configuration = ReferenceServerConfiguration()
+            configuration.logger = recorder.logger()
+            try await withServer(configuration) { server, client async throws in
+                let json = try await client.login().json()
+                let refresh = try #require(json["refresh_token"] as? String)
+                _ = try await client.refresh(refresh)
+                _ = try await client.refresh(refresh)
+                let tokens = server.issuedRefreshTokens() + [json["access_token"] as! String]
+                let logged = recorder.text()
+                #expect(!logged.isEmpty)
+                for token in tokens { #expect(!logged.contains(token)) }
+            }
+        }
+    }
+}
