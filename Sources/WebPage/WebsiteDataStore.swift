@@ -8,18 +8,30 @@ import Foundation
 public final class WebsiteDataStore: Sendable {
     /// The cookies.
     public let cookieJar: CookieJar
-    /// Whether the cookies outlive the process (see the `Session` layer's persistence).
-    public let isPersistent: Bool
+    /// Whether the cookies outlive the process.
+    public var isPersistent: Bool { attachment != nil }
+    /// The profile file the cookies are saved to, for a persistent store.
+    public let attachment: CookieStoreAttachment?
 
-    /// A store over `cookieJar`.
-    public init(cookieJar: CookieJar = CookieJar(), isPersistent: Bool = false) {
+    /// A store over `cookieJar` (share one store between pages to share their cookies).
+    public init(cookieJar: CookieJar = CookieJar()) {
         self.cookieJar = cookieJar
-        self.isPersistent = isPersistent
+        self.attachment = nil
+    }
+
+    /// A persistent store: the named profile in `directory` is loaded now (a damaged file
+    /// falls back to its last good copy, reported in `attachment.loadResult.warning`), and
+    /// every change is saved crash-safely.
+    public init(directory: URL, profile: String = "default", includeSessionCookies: Bool = false) throws(CookieStoreError) {
+        let jar = CookieJar()
+        self.cookieJar = jar
+        self.attachment = try jar.attach(to: PersistentCookieStore(directory: directory, profile: profile),
+                                         includeSessionCookies: includeSessionCookies)
     }
 
     /// A fresh store whose cookies live only as long as it does.
     public static func nonPersistent() -> WebsiteDataStore {
-        WebsiteDataStore(cookieJar: CookieJar(), isPersistent: false)
+        WebsiteDataStore(cookieJar: CookieJar())
     }
 
     /// Removes every cookie (the seeds' `removeData` on logout).
