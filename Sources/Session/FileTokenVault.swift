@@ -1,0 +1,190 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A vault in a file only its owner can read (mode `0600`), written atomically: a temporary
+/// file is written and `fsync`ed, renamed over the old one, and the directory is `fsync`ed.
+///
+/// Several processes (an app and its extension) may share one vault file. ``lock(timeout:)``
+/// takes an advisory `flock` on `<file>.lock`, polled with `LOCK_NB` so a cooperative thread is
+/// never blocked, and the record carries the rotation time and the access token's expiry, so
+/// the process that waited can see that the other one just rotated the token and use the new
+/// one instead of spending the old one.
+///
+/// ```swift
+/// let vault = FileTokenVault(url: appGroup.appending(path: "session.vault"))
+/// ```
+public final class FileTokenVault: TokenVault {
+    /// The vault file.
+    public let url: URL
+    /// The lock file next to it.
+    public var lockURL: URL { URL(fileURLWithPath: url.path + ".lock") }
+
+    /// The lock file's descriptor (opened lazily, one per vault instance, so that two vaults on
+    /// one file exclude each other as two processes would) and whether this instance holds it.
+    private let lockState = Mutex<(fd: Int32, held: Bool)>((-1, false))
+
+    /// A vault stored at `url` (created on first store, with its directory).
+    public init(url: URL) {
+        self.url = url
+    }
+
+    deinit {
+        let fd = lockState.withLock { $0.fd }
+        if fd >= 0 { close(fd) }
+    }
+
+    struct Contents: Codable {
+        var version = 1
+        var refreshToken: String
+        var accessTokenExpiresAt: Double?
+        var rotatedAt: Double
+    }
+
+    public func load() throws(TokenVaultError) -> VaultRecord? {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            if !FileManager.default.fileExists(atPath: url.path) { return nil }
+            throw TokenVaultError(operation: "read", path: url.path)
+        }
+        guard let contents = try? JSONDecoder().decode(Contents.self, from: data), contents.version == 1 else {
+            throw TokenVaultError(operation: "decode", path: url.path)
+        }
+        return VaultRecord(
+            refreshToken: RefreshToken(contents.refreshToken),
+            accessTokenExpiresAt: contents.accessTokenExpiresAt.map { Date(timeIntervalSince1970: $0) },
+            rotatedAt: Date(timeIntervalSince1970: contents.rotatedAt))
+    }
+
+    public func store(_ record: VaultRecord) throws(TokenVaultError) {
+        let contents = Contents(
+            refreshToken: record.refreshToken.value,
+            accessTokenExpiresAt: record.accessTokenExpiresAt?.timeIntervalSince1970,
+            rotatedAt: record.rotatedAt.timeIntervalSince1970)
+        guard let data = try? JSONEncoder().encode(contents) else { throw TokenVaultError(operation: "encode") }
+        try Self.writeAtomically(data, to: url)
+    }
+
+    public func clear() throws(TokenVaultError) {
+        if unlink(url.path) != 0 && errno != ENOENT {
+            throw TokenVaultError(operation: "unlink", path: url.path, errno: errno)
+        }
+        Self.syncDirectory(of: url)
+    }
+
+    public func lock(timeout: Duration) async throws(TokenVaultError) -> any TokenVaultLock {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        var pause = Duration.milliseconds(1)
+        while true {
+            switch try tryLock() {
+            case .some(let lock): return lock
+            case .none:
+                guard clock.now < deadline else { throw TokenVaultError(operation: "lock (timed out)", path: lockURL.path) }
+                do {
+                    try await Task.sleep(for: min(pause, deadline - clock.now))
+                } catch {
+                    throw TokenVaultError(operation: "lock (cancelled)", path: lockURL.path)
+                }
+                pause = min(pause * 2, .milliseconds(20))
+            }
+        }
+    }
+
+    /// One non-blocking attempt: the in-process flag, then `flock(LOCK_EX | LOCK_NB)`.
+    private func tryLock() throws(TokenVaultError) -> FileLock? {
+        let path = lockURL.path
+        let directory = url.deletingLastPathComponent().path
+        return try lockState.withLock { state throws(TokenVaultError) -> FileLock? in
+            if state.held { return nil }
+            if state.fd < 0 {
+                try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+                guard fd >= 0 else { throw TokenVaultError(operation: "open lock file", path: path, errno: errno) }
+                state.fd = fd
+            }
+            if flock(state.fd, LOCK_EX | LOCK_NB) != 0 {
+                let e = errno
+                if e == EWOULDBLOCK || e == EINTR { return nil }
+                throw TokenVaultError(operation: "flock", path: path, errno: e)
+            }
+            state.held = true
+            return FileLock(vault: self)
+        }
+    }
+
+    fileprivate func release() {
+        lockState.withLock { state in
+            guard state.held else { return }
+            _ = flock(state.fd, LOCK_UN)
+            state.held = false
+        }
+    }
+
+    final class FileLock: TokenVaultLock {
+        private let vault: Mutex<FileTokenVault?>
+        init(vault: FileTokenVault) { self.vault = Mutex(vault) }
+        func unlock() {
+            let vault = self.vault.withLock { v -> FileTokenVault? in
+                defer { v = nil }
+                return v
+            }
+            vault?.release()
+        }
+        deinit { unlock() }
+    }
+
+    // MARK: Files
+
+    static func writeAtomically(_ data: Data, to url: URL) throws(TokenVaultError) {
+        let directory = url.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw TokenVaultError(operation: "create", path: temporary, errno: errno) }
+        var ok = false
+        defer {
+            if !ok { unlink(temporary) }
+        }
+        // The umask may have narrowed the mode further but never widened it; make it exact.
+        fchmod(fd, 0o600)
+        let written = data.withUnsafeBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += n
+            }
+            return true
+        }
+        let writeErrno = errno
+        guard written, fsync(fd) == 0 else {
+            close(fd)
+            throw TokenVaultError(operation: "write", path: temporary, errno: writeErrno)
+        }
+        close(fd)
+        guard rename(temporary, url.path) == 0 else {
+            throw TokenVaultError(operation: "rename", path: url.path, errno: errno)
+        }
+        ok = true
+        syncDirectory(of: url)
+    }
+
+    static func syncDirectory(of url: URL) {
+        let fd = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
+        }
+    }
+}

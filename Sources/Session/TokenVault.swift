@@ -1,0 +1,91 @@
+import Foundation
+import Synchronization
+
+/// What a ``TokenVault`` holds for one session: the refresh token and the facts another
+/// process needs to tell whether it was just rotated.
+public struct VaultRecord: Sendable, Hashable, CustomStringConvertible {
+    /// The refresh token (always redacted when printed).
+    public var refreshToken: RefreshToken
+    /// When the access token issued with it expires, if known.
+    public var accessTokenExpiresAt: Date?
+    /// When the refresh token was stored (issued or rotated).
+    public var rotatedAt: Date
+
+    /// Creates a record.
+    public init(refreshToken: RefreshToken, accessTokenExpiresAt: Date?, rotatedAt: Date = Date()) {
+        self.refreshToken = refreshToken
+        self.accessTokenExpiresAt = accessTokenExpiresAt
+        self.rotatedAt = rotatedAt
+    }
+
+    /// The record without its secret.
+    public var description: String {
+        "VaultRecord(refreshToken: <redacted>, accessTokenExpiresAt: \(accessTokenExpiresAt.map { "\($0)" } ?? "nil"), rotatedAt: \(rotatedAt))"
+    }
+}
+
+/// Why a vault operation failed. Never carries the token.
+public struct TokenVaultError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What was being done.
+    public var operation: String
+    /// The path concerned, if any.
+    public var path: String?
+    /// The `errno` of the failed call, if any.
+    public var errno: Int32?
+
+    /// Creates an error.
+    public init(operation: String, path: String? = nil, errno: Int32? = nil) {
+        self.operation = operation
+        self.path = path
+        self.errno = errno
+    }
+
+    public var description: String {
+        var s = "token vault: \(operation) failed"
+        if let path { s += " (\(path))" }
+        if let errno { s += ": \(String(cString: strerror(errno)))" }
+        return s
+    }
+}
+
+/// A held vault lock; release it with ``TokenVaultLock/unlock()``.
+public protocol TokenVaultLock: Sendable {
+    /// Releases the lock. Calling it twice does nothing.
+    func unlock()
+}
+
+/// Where the refresh token lives: memory for tests and demos, a file for apps
+/// (``FileTokenVault``), or the app's keychain through its own conformance.
+///
+/// ``lock(timeout:)`` gives exclusive access across everything that shares the vault, so
+/// that two processes (an app and its extension) never spend one refresh token twice.
+public protocol TokenVault: Sendable {
+    /// The stored record, or `nil` when there is no session.
+    func load() throws(TokenVaultError) -> VaultRecord?
+    /// Replaces the stored record durably.
+    func store(_ record: VaultRecord) throws(TokenVaultError)
+    /// Removes the stored record.
+    func clear() throws(TokenVaultError)
+    /// Waits (at most `timeout`) for exclusive access among all users of the vault.
+    func lock(timeout: Duration) async throws(TokenVaultError) -> any TokenVaultLock
+}
+
+/// A vault in memory: lost with the process. Its lock is a no-op (a ``SessionController``
+/// already makes refreshes single-flight within the process).
+public final class InMemoryTokenVault: TokenVault {
+    private let record: Mutex<VaultRecord?>
+
+    /// Creates an empty vault, or one holding `record`.
+    public init(_ record: VaultRecord? = nil) {
+        self.record = Mutex(record)
+    }
+
+    public func load() throws(TokenVaultError) -> VaultRecord? { record.withLock { $0 } }
+    public func store(_ record: VaultRecord) throws(TokenVaultError) { self.record.withLock { $0 = record } }
+    public func clear() throws(TokenVaultError) { record.withLock { $0 = nil } }
+    public func lock(timeout: Duration) async throws(TokenVaultError) -> any TokenVaultLock { NoLock() }
+
+    struct NoLock: TokenVaultLock {
+        func unlock() {}
+    }
+}

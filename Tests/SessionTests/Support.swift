@@ -1,0 +1,76 @@
+import Bridge
+import Cookies
+import Foundation
+import Session
+import SessionBridgeTesting
+import Synchronization
+import WebPage
+
+/// Collects a page's events, safely from any thread.
+final class EventRecorder: Sendable {
+    private let storage = Mutex<[PageEvent]>([])
+    var events: [PageEvent] { storage.withLock { $0 } }
+    var handler: @Sendable (PageEvent) -> Void { { event in self.storage.withLock { $0.append(event) } } }
+
+    var exchanges: [HTTPExchange] {
+        events.compactMap { if case .http(let exchange) = $0 { return exchange } else { return nil } }
+    }
+
+    var consoleLines: [String] {
+        events.compactMap { if case .console(let message, _) = $0 { return message.text } else { return nil } }
+    }
+}
+
+/// A reference server for one test.
+func withServer<T>(_ configuration: ReferenceServerConfiguration = .init(), _ body: (ReferenceServer) async throws -> T) async throws -> T {
+    let server = try await ReferenceServer.start(configuration)
+    do {
+        let result = try await body(server)
+        try await server.stop()
+        return result
+    } catch {
+        try? await server.stop()
+        throw error
+    }
+}
+
+extension ReferenceServer {
+    func url(_ path: String) -> URL { URL(string: path, relativeTo: baseURL)!.absoluteURL }
+    var origin: SecurityOrigin { SecurityOrigin(url: baseURL)! }
+}
+
+func makeConfiguration(_ server: ReferenceServer, timeout: Duration = .seconds(5), retry: RetryPolicy = RetryPolicy(baseDelay: .milliseconds(50))) -> SessionConfiguration {
+    var configuration = SessionConfiguration(server: server.baseURL)
+    configuration.requestTimeout = timeout
+    configuration.retry = retry
+    configuration.refreshMargin = .milliseconds(200)
+    configuration.freshnessWindow = .milliseconds(500)
+    return configuration
+}
+
+/// A page wired to a session: handler, standard scripts, navigation delegate, attached.
+func makePage(
+    _ session: SessionController, _ server: ReferenceServer, recorder: EventRecorder? = nil,
+    delegate: Bool = true, scripts: StandardScripts.Selection = [.refresh, .fetchRetry]
+) async -> (WebPage, UserContentController) {
+    let contents = UserContentController()
+    session.install(in: contents, allowedOrigins: [server.origin], scripts: scripts)
+    let page = WebPage(configuration: WebPageConfiguration(
+        userContentController: contents,
+        navigationDelegate: delegate ? SessionNavigationDelegate(controller: session) : nil,
+        eventHandler: recorder?.handler))
+    await session.attach(page)
+    return (page, contents)
+}
+
+func temporaryDirectory() -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("session-tests-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+extension CookieJar {
+    func value(_ name: String, for url: URL) -> String? {
+        cookies(for: url).first { $0.name == name }?.value
+    }
+}
