@@ -66,6 +66,7 @@ extension ReferenceServerTests {
                 try await Task.sleep(for: .milliseconds(50))
                 after = openFileDescriptorCount()
             }
+            print("reference server start/stop x25: open file descriptors before \(before), after \(after)")
             #expect(after <= before, "file descriptors before: \(before), after: \(after)")
             try await http.shutdown()
         }

@@ -89,8 +89,11 @@ struct FaultMiddleware: RouterMiddleware {
             try await Task.sleep(for: latency)
         }
         if let stop = plan.stopResponding {
-            // Hold the connection without answering; server shutdown cancels this sleep.
-            try? await Task.sleep(for: stop)
+            // Hold the connection without answering, until the bound or until the server stops.
+            let deadline = ContinuousClock.now + stop
+            while ContinuousClock.now < deadline, !self.core.stopping.withLock({ $0 }) {
+                try? await Task.sleep(for: min(.milliseconds(50), deadline - ContinuousClock.now))
+            }
             context.closeConnection()
             throw InjectedConnectionClose()
         }

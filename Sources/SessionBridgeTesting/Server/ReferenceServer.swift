@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 import Synchronization
 
 /// A real OAuth 2.0 auth server with a small web app, for tests of native code that shares a
@@ -40,6 +41,7 @@ public final class ReferenceServer: Sendable {
     }
 
     let core: ServerCore
+    private let serviceGroup: ServiceGroup
     private let task: Task<Void, any Error>
     private let stopped = Mutex(false)
 
@@ -55,8 +57,9 @@ public final class ReferenceServer: Sendable {
     /// The configuration the server was started with.
     public var configuration: ReferenceServerConfiguration { self.core.configuration }
 
-    private init(core: ServerCore, task: Task<Void, any Error>, port: Int) {
+    private init(core: ServerCore, serviceGroup: ServiceGroup, task: Task<Void, any Error>, port: Int) {
         self.core = core
+        self.serviceGroup = serviceGroup
         self.task = task
         self.port = port
     }
@@ -82,9 +85,13 @@ public final class ReferenceServer: Sendable {
             },
             logger: configuration.logger
         )
+        // No signal handling: the process that embeds the server owns its signals.
+        let serviceGroup = ServiceGroup(
+            configuration: .init(services: [application], gracefulShutdownSignals: [], logger: configuration.logger)
+        )
         let task = Task {
             defer { portContinuation.finish() }
-            try await application.run()
+            try await serviceGroup.run()
         }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else {
@@ -93,22 +100,35 @@ public final class ReferenceServer: Sendable {
         }
         core.issuer.withLock { $0 = "http://\(configuration.host):\(port)" }
         configuration.logger.debug("reference server listening", metadata: ["port": "\(port)"])
-        return ReferenceServer(core: core, task: task, port: port)
+        return ReferenceServer(core: core, serviceGroup: serviceGroup, task: task, port: port)
     }
 
-    /// Stop the server: close the listener and every connection, including requests held by
-    /// ``FaultConfiguration/stopResponding``. Calling it again does nothing.
+    /// Stop the server gracefully: stop listening, release requests held by
+    /// ``FaultConfiguration/stopResponding``, let answers in flight finish and close idle
+    /// connections. Whatever is still running after five seconds is cancelled. Calling it
+    /// again does nothing.
     public func stop() async throws {
         let alreadyStopped = self.stopped.withLock { stopped in
             defer { stopped = true }
             return stopped
         }
         guard !alreadyStopped else { return }
-        self.task.cancel()
+        self.core.stopping.withLock { $0 = true }
+        await self.serviceGroup.triggerGracefulShutdown()
+        let task = self.task
+        let watchdog = Task {
+            do {
+                try await Task.sleep(for: .seconds(5))
+                task.cancel()
+            } catch {
+                // Stopped in time: the watchdog was cancelled.
+            }
+        }
+        defer { watchdog.cancel() }
         do {
-            try await self.task.value
+            try await task.value
         } catch is CancellationError {
-            // The expected end of a cancelled run.
+            // The end of a run cancelled by the watchdog.
         }
     }
 

@@ -37,6 +37,8 @@ final class ServerCore: Sendable {
     let state: Mutex<ServerState>
     /// Set once the port is known; the JWT issuer.
     let issuer: Mutex<String>
+    /// Set when the server stops; releases requests held by ``FaultConfiguration/stopResponding``.
+    let stopping = Mutex(false)
 
     init(configuration: ReferenceServerConfiguration) {
         self.configuration = configuration
