@@ -12,7 +12,7 @@ import WebPage
         try await withServer { server in
             let session = SessionController(configuration: makeConfiguration(server))
             try await session.login(username: "demo", password: "demo")
-            let before = try #require(await session.cookieJar.value("__Host-session", for: server.url("/")))
+            let before = try #require(session.cookieJar.value("__Host-session", for: server.url("/")))
             try await withThrowingTaskGroup(of: SessionStatus.self) { group in
                 for _ in 0..<n { group.addTask { try await session.refresh() } }
                 for try await status in group { #expect(status.isSignedIn) }
