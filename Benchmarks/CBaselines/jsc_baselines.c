@@ -200,6 +200,13 @@ int64_t cb_js_run(cb_js *bench, int64_t n, int lanes, int *ok) {
     return elapsed;
 }
 
+/* Exported by libjavascriptcoregtk-4.1 but declared only in WebKit's private JSBasePrivate.h. */
+JS_EXPORT void JSSynchronousGarbageCollectForDebugging(JSContextRef ctx);
+
+void cb_js_collect_garbage(cb_js *bench) {
+    JSSynchronousGarbageCollectForDebugging(bench->ctx);
+}
+
 void cb_js_close(cb_js *bench) {
     if (!bench) return;
     if (bench->has_worker) {

@@ -19,6 +19,9 @@ final class RawJSBench {
 
     deinit { cb_js_close(bench) }
 
+    /// A full, synchronous garbage collection of this bench's VM.
+    func collectGarbage() { cb_js_collect_garbage(bench) }
+
     /// Runs `n` round trips in `lanes` lanes; returns nanoseconds per round trip.
     func run(_ n: Int, lanes: Int = 1) throws -> Double {
         var ok: Int32 = 0

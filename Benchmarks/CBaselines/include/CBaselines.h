@@ -39,6 +39,9 @@ cb_js *cb_js_open(cb_js_kind kind, const char *page_source, int64_t js_spin_ns, 
 /// when the sum of the replies is right.
 int64_t cb_js_run(cb_js *bench, int64_t n, int lanes, int *ok);
 
+/// Runs a full, synchronous garbage collection of the bench's VM.
+void cb_js_collect_garbage(cb_js *bench);
+
 /// Closes a bench (stops its worker, releases the context).
 void cb_js_close(cb_js *bench);
 
@@ -49,7 +52,7 @@ int64_t cb_soup_parse(const char *const *headers, int count, int rounds, const c
 
 /// Creates `count` further contexts in a new group (after a first one that creates the VM), each
 /// with one native function and a 5-line bridge prelude, keeps them all alive, and returns the
-/// growth of resident memory in bytes; `*elapsed_ns` is the time to create and prepare them.
+/// growth of resident memory in bytes (each side measured after a full GC); `*elapsed_ns` is the time to create and prepare them.
 /// Releases them before returning.
 int64_t cb_js_contexts(int count, int64_t *elapsed_ns);
 
