@@ -80,6 +80,7 @@ let package = Package(
             dependencies: [
                 "Cookies", "WebPage", "Session", "SessionBridgeTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 

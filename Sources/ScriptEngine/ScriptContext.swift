@@ -61,6 +61,8 @@ public actor ScriptContext {
     var awaiting: [Int: CheckedContinuation<Result<ScriptValue, ScriptError>, Never>] = [:]
     var nextAwaitID = 1
     var awaitHelperFunction: JSObjectRef?
+    /// The pristine `Object.keys`, captured before any page script ran.
+    var objectKeys: JSObjectRef?
     var closeHandlers: [(isolated ScriptContext) -> Void] = []
     /// The most recent events, oldest first (bounded by ``Configuration/eventBufferSize``).
     public private(set) var recentEvents = Deque<ScriptEvent>()
@@ -77,6 +79,7 @@ public actor ScriptContext {
         self.timeLimitSeconds = configuration.timeLimit.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 } ?? .infinity
         self.globalContext = GlobalContext(ref: JSGlobalContextCreateInGroup(thread.group.ref, nil))
         ScriptEngineStatistics.liveContexts.add(1, ordering: .relaxed)
+        captureObjectKeys()
         installConsole()
         installTimers()
         installRejectionTracking()
@@ -86,6 +89,7 @@ public actor ScriptContext {
         guard !isClosed else { return }
         let ctx = globalContext.ref
         if let helper = awaitHelperFunction { unprotect(helper) }
+        if let keys = objectKeys { unprotect(keys) }
         for timer in timers.values { timer.protectedValues.forEach(unprotect) }
         for deferred in deferreds.values { deferred.protectedValues.forEach(unprotect) }
         for task in tasks.values { task.cancel() }
@@ -217,6 +221,13 @@ public actor ScriptContext {
         JSObjectSetProperty(ctx, target, key, value, JSPropertyAttributes(attributes), nil)
     }
 
+    private func captureObjectKeys() {
+        guard let keys = try? evaluateRaw("Object.keys", sourceURL: "sessionbridge://prelude/keys.js"),
+              let function = JSValueToObject(ctx, keys, nil) else { return }
+        protect(function)
+        objectKeys = function
+    }
+
     private var functionPrototype: JSObjectRef {
         let function = JSObjectGetProperty(ctx, JSContextGetGlobalObject(ctx), PropertyName("Function").ref, nil)
         let prototype = JSObjectGetProperty(ctx, JSValueToObject(ctx, function, nil), PropertyName.prototype.ref, nil)
@@ -227,7 +238,7 @@ public actor ScriptContext {
 
     /// Converts a raw value with this context's limits.
     package func scriptValue(_ value: JSValueRef?, limits: ConversionLimits? = nil) throws(ScriptError) -> ScriptValue {
-        var reader = ValueReader(ctx: ctx, limits: limits ?? configuration.conversionLimits)
+        var reader = ValueReader(ctx: ctx, limits: limits ?? configuration.conversionLimits, ownKeys: objectKeys)
         return try reader.read(value)
     }
 
@@ -323,6 +334,8 @@ public actor ScriptContext {
         isClosed = true
         if let helper = awaitHelperFunction { unprotect(helper) }
         awaitHelperFunction = nil
+        if let keys = objectKeys { unprotect(keys) }
+        objectKeys = nil
         for waiter in awaiting.values { waiter.resume(returning: .failure(.contextClosed)) }
         awaiting.removeAll()
         for timer in timers.values { timer.protectedValues.forEach(unprotect) }

@@ -28,13 +28,17 @@ public struct ConversionLimits: Sendable, Hashable {
 struct ValueReader {
     let ctx: JSContextRef
     let limits: ConversionLimits
+    /// The pristine `Object.keys`, so that only own enumerable properties are read (the C API's
+    /// property-name list also walks the prototype chain, which a page can pollute).
+    let ownKeys: JSObjectRef?
     private var nodes = 0
     private var bytes = 0
     private var ancestors: [JSObjectRef] = []
 
-    init(ctx: JSContextRef, limits: ConversionLimits) {
+    init(ctx: JSContextRef, limits: ConversionLimits, ownKeys: JSObjectRef? = nil) {
         self.ctx = ctx
         self.limits = limits
+        self.ownKeys = ownKeys
     }
 
     mutating func read(_ value: JSValueRef?) throws(ScriptError) -> ScriptValue {
@@ -115,6 +119,25 @@ struct ValueReader {
                 elements.append(try read(element, depth: depth + 1))
             }
             return .array(elements)
+        }
+        if let ownKeys {
+            var argument: JSValueRef? = object
+            let keysValue = JSObjectCallAsFunction(ctx, ownKeys, nil, 1, &argument, &exception)
+            if let exception { throw thrownWhileReading(exception, what: "keys") }
+            guard let keysValue, let keys = JSValueToObject(ctx, keysValue, nil) else { throw .conversion("unreadable keys") }
+            let keyCount = Int(JSValueToNumber(ctx, JSObjectGetProperty(ctx, keys, PropertyName.length.ref, nil), nil))
+            var members = OrderedDictionary<String, ScriptValue>(minimumCapacity: keyCount)
+            for index in 0..<keyCount {
+                let keyValue = JSObjectGetPropertyAtIndex(ctx, keys, UInt32(index), nil)
+                guard let keyString = JSValueToStringCopy(ctx, keyValue, nil) else { continue }
+                defer { JSStringRelease(keyString) }
+                let key = swiftString(keyString)
+                try count(bytes: key.utf16.count * 2)
+                let member = JSObjectGetProperty(ctx, object, keyString, &exception)
+                if let exception { throw thrownWhileReading(exception, what: key) }
+                members[key] = try read(member, depth: depth + 1)
+            }
+            return .object(members)
         }
         let names = JSObjectCopyPropertyNames(ctx, object)
         defer { JSPropertyNameArrayRelease(names) }

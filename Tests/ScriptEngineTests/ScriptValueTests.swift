@@ -76,3 +76,12 @@ import Testing
         #expect(strings == ["k", "inner", "deep", "x"])
     }
 }
+
+@Suite struct PollutionTests {
+    @Test func prototypePollutionDoesNotLeakIntoConvertedObjects() async throws {
+        let context = await ScriptContext()
+        try await context.run("Object.prototype.injected = 'x'; Object.prototype.toJSON = function () { return 1 }; Object.keys = () => ['forged']")
+        #expect(try await context.evaluate("({a: 1})") == ["a": 1])
+        await context.close()
+    }
+}

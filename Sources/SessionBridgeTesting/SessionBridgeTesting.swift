@@ -1,2 +1,0 @@
-/// The `SessionBridgeTesting` layer of SessionBridge. See the package README for the layering.
-public enum SessionBridgeTestingModule {}

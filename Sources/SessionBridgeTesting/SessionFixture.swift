@@ -1,0 +1,160 @@
+import Bridge
+import Cookies
+import Foundation
+import Session
+import Synchronization
+import WebPage
+
+/// A whole round trip in one call: the reference server on loopback, a ``SessionController``
+/// signed in natively, and a ``WebPage`` wired to it with the `session` handler and the
+/// navigation delegate; and what each part saw, for assertions.
+///
+/// ```swift
+/// let fixture = try await SessionFixture.start()
+/// defer { Task { await fixture.stop() } }
+/// try await fixture.page.load(fixture.url("/app"))
+/// #expect(fixture.server?.stats().refreshes == 0)
+/// #expect(fixture.leakedRefreshTokens().isEmpty)
+/// ```
+public final class SessionFixture: Sendable {
+    /// The embedded server, or `nil` when the fixture points at another one.
+    public let server: ReferenceServer?
+    /// The server's base URL.
+    public let baseURL: URL
+    /// The native session owner.
+    public let session: SessionController
+    /// The page, wired to the session.
+    public let page: WebPage
+    /// The page's handlers and user scripts.
+    public let contentController: UserContentController
+    /// Every bridge call, redacted.
+    public let messageLog: MessageLog
+    private let recorder = EventRecorder()
+
+    /// Keeps the page's events and passes them on, from any thread.
+    private final class EventRecorder: Sendable {
+        let events = Mutex<[PageEvent]>([])
+        let observers = Mutex<[@Sendable (PageEvent) -> Void]>([])
+
+        func record(_ event: PageEvent) {
+            events.withLock { $0.append(event) }
+            for observer in observers.withLock({ $0 }) { observer(event) }
+        }
+    }
+
+    /// Starts the embedded server and signs in as its demo user (unless `signIn` is false).
+    public static func start(
+        server configuration: ReferenceServerConfiguration = ReferenceServerConfiguration(),
+        signIn: Bool = true,
+        vault: any TokenVault = InMemoryTokenVault(),
+        nativeCookieStore: PersistentCookieStore? = nil,
+        allowedOrigins: [SecurityOrigin] = [],
+        configure: @Sendable (inout WebPageConfiguration) -> Void = { _ in }
+    ) async throws -> SessionFixture {
+        let server = try await ReferenceServer.start(configuration)
+        do {
+            let fixture = try await SessionFixture(server: server, baseURL: server.baseURL, vault: vault, nativeCookieStore: nativeCookieStore,
+                                                   allowedOrigins: allowedOrigins, configure: configure)
+            if signIn { _ = try await fixture.session.login(username: configuration.username, password: configuration.password) }
+            return fixture
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+    }
+
+    /// Points a fixture at a server that is already running (nothing is started or signed in).
+    public static func connect(
+        to baseURL: URL, sessionConfiguration: SessionConfiguration? = nil, vault: any TokenVault = InMemoryTokenVault(),
+        nativeCookieStore: PersistentCookieStore? = nil,
+        allowedOrigins: [SecurityOrigin] = [], configure: @Sendable (inout WebPageConfiguration) -> Void = { _ in }
+    ) async throws -> SessionFixture {
+        try await SessionFixture(server: nil, baseURL: baseURL, sessionConfiguration: sessionConfiguration, vault: vault,
+                                 nativeCookieStore: nativeCookieStore, allowedOrigins: allowedOrigins, configure: configure)
+    }
+
+    private init(
+        server: ReferenceServer?, baseURL: URL, sessionConfiguration: SessionConfiguration? = nil,
+        vault: any TokenVault = InMemoryTokenVault(), nativeCookieStore: PersistentCookieStore? = nil, allowedOrigins: [SecurityOrigin],
+        configure: @Sendable (inout WebPageConfiguration) -> Void
+    ) async throws {
+        self.server = server
+        self.baseURL = baseURL
+        let session = SessionController(configuration: sessionConfiguration ?? SessionConfiguration(server: baseURL), vault: vault,
+                                        cookieStore: nativeCookieStore)
+        let log = MessageLog(capacity: 10_000, redaction: RedactionPolicy(secretPrefixes: ["sbrt_"]))
+        let contents = UserContentController(log: log)
+        var origins = Set(allowedOrigins)
+        if let origin = SecurityOrigin(url: baseURL) { origins.insert(origin) }
+        session.install(in: contents, allowedOrigins: origins)
+        self.session = session
+        self.contentController = contents
+        self.messageLog = log
+        let recorder = self.recorder
+        var configuration = WebPageConfiguration(
+            userContentController: contents, navigationDelegate: SessionNavigationDelegate(controller: session),
+            eventHandler: { event in recorder.record(event) })
+        configure(&configuration)
+        let page = WebPage(configuration: configuration)
+        self.page = page
+        await session.attach(page)
+    }
+
+    /// Stops the page and the embedded server.
+    public func stop() async {
+        await page.close()
+        try? await server?.stop()
+    }
+
+    /// `path` on the server.
+    public func url(_ path: String) -> URL {
+        URL(string: path, relativeTo: baseURL)!.absoluteURL
+    }
+
+    /// Calls `observer` with every page event from now on.
+    public func observe(_ observer: @escaping @Sendable (PageEvent) -> Void) {
+        recorder.observers.withLock { $0.append(observer) }
+    }
+
+    // MARK: What each part saw
+
+    /// Every page event so far.
+    public var pageEvents: [PageEvent] { recorder.events.withLock { $0 } }
+
+    /// What crossed the bridge: every call, redacted.
+    public var bridgeCalls: [MessageLog.Entry] { messageLog.entries }
+
+    /// What the page's cookie store holds.
+    public func pageCookies() -> [Cookie] { page.cookieJar.allCookies }
+
+    /// What the native store holds.
+    public func nativeCookies() -> [Cookie] { session.cookieJar.allCookies }
+
+    /// Every string that reached the page's scripts or its observers: console lines, errors,
+    /// bridge bodies and replies, and the page's `document.cookie`.
+    public func stringsSeenByPage() async -> [String] {
+        var strings: [String] = []
+        for event in pageEvents {
+            switch event {
+            case .console(let message, _): strings.append(message.text)
+            case .scriptError(let error, _, _): strings += [error.name, error.message, error.stack ?? ""]
+            default: break
+            }
+        }
+        for entry in bridgeCalls {
+            entry.body.forEachString { strings.append($0) }
+            if case .replied(let value) = entry.outcome { value.forEachString { strings.append($0) } }
+            if case .rejected(_, let message) = entry.outcome { strings.append(message) }
+        }
+        if let cookie = try? await page.evaluateJavaScript("document.cookie").stringValue { strings.append(cookie) }
+        return strings
+    }
+
+    /// The refresh tokens the embedded server ever issued that appear in `strings` (or in
+    /// ``stringsSeenByPage()`` when `strings` is `nil`). Empty means nothing leaked.
+    public func leakedRefreshTokens(in strings: [String]? = nil) async -> [String] {
+        guard let server else { return [] }
+        let haystack = if let strings { strings } else { await stringsSeenByPage() }
+        return server.issuedRefreshTokens().filter { token in haystack.contains { $0.contains(token) } }
+    }
+}

@@ -1,0 +1,20 @@
+import ArgumentParser
+
+extension ExitCode {
+    /// A page script threw an exception nobody caught.
+    static let scriptError = ExitCode(1)
+    /// A promise rejected without a handler.
+    static let unhandledRejection = ExitCode(2)
+    /// The page was still busy when `--timeout` passed.
+    static let timedOut = ExitCode(3)
+    /// The server could not be reached (or failed the load).
+    static let serverUnreachable = ExitCode(4)
+    /// A file named on the command line is missing or unreadable.
+    static let missingInput = ExitCode(66)
+}
+
+/// An error that ends the command with a message and a specific exit code.
+struct RunnerFailure: Error, CustomStringConvertible {
+    var description: String
+    var exitCode: ExitCode
+}

@@ -1,0 +1,200 @@
+import ArgumentParser
+import Bridge
+import Cookies
+import Foundation
+import Session
+import SessionBridgeTesting
+import WebPage
+
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run a page script (.js), a page (.html) or a URL in a page wired to a native session.",
+        discussion: """
+            Runs until the page is quiet (no timers, fetches, bridge calls or navigations pending) or --timeout. \
+            Exit codes: 0 finished, 1 uncaught script error, 2 unhandled rejection, 3 timeout, 4 server unreachable, \
+            64 bad arguments, 66 missing file.
+            """)
+
+    @Argument(help: "A .js or .html file, or an http(s) URL.")
+    var target: String
+
+    @Option(help: "The URL the script or page is served from (defaults to a path on the server).")
+    var url: String?
+
+    @Option(help: "Use this server instead of starting the embedded reference server.")
+    var server: String?
+
+    @Option(help: "Sign in natively with this user (with --password).")
+    var user: String?
+
+    @Option(help: "The password for --user.")
+    var password: String?
+
+    @Option(help: "A file holding a refresh token to adopt instead of signing in.")
+    var refreshTokenFile: String?
+
+    @Flag(help: "Start without a session (no native sign-in).")
+    var signedOut = false
+
+    @Option(help: "A directory keeping the page and native cookie stores between runs.")
+    var profile: String?
+
+    @Flag(help: "Keep nothing between runs (the default).")
+    var ephemeral = false
+
+    @Option(help: "Another origin allowed to call the session handler (repeatable).")
+    var handlerOrigin: [String] = []
+
+    @Option(help: "Seconds to wait for the page to finish.")
+    var timeout: Double = 10
+
+    @Flag(help: "One JSON object per event.")
+    var json = false
+
+    @OptionGroup(title: "Embedded server faults") var faults: FaultOptions
+
+    func validate() throws {
+        if (user == nil) != (password == nil) { throw ValidationError("--user and --password go together") }
+        if refreshTokenFile != nil && user != nil { throw ValidationError("use either --user/--password or --refresh-token-file") }
+        if profile != nil && ephemeral { throw ValidationError("use either --profile or --ephemeral") }
+        if !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
+        if let url, URL(string: url)?.host == nil { throw ValidationError("--url must be an absolute URL") }
+        if let server, URL(string: server)?.host == nil { throw ValidationError("--server must be an absolute URL such as http://127.0.0.1:8080") }
+        for origin in handlerOrigin where SecurityOrigin(origin) == nil { throw ValidationError("--handler-origin \(origin) is not an origin such as https://app.example") }
+    }
+
+    func run() async throws {
+        let transcript = Transcript(json: json)
+        let source = try PageSource(target)
+        let profileURL = profile.map { URL(fileURLWithPath: $0) }
+        let vault: any TokenVault = profileURL.map { FileTokenVault(url: $0.appendingPathComponent("vault")) } ?? InMemoryTokenVault()
+        let nativeStore = profileURL.map { PersistentCookieStore(directory: $0, profile: "native") }
+        let pageStore = try profileURL.map { directory throws in
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            return try WebsiteDataStore(directory: directory, profile: "page", includeSessionCookies: true)
+        } ?? WebsiteDataStore.nonPersistent()
+        let origins = handlerOrigin.compactMap(SecurityOrigin.init)
+        let configure: @Sendable (inout WebPageConfiguration) -> Void = { configuration in
+            configuration.websiteDataStore = pageStore
+            configuration.scriptTimeLimit = .seconds(max(1, Int(timeout)))
+        }
+
+        let fixture: SessionFixture
+        if let server {
+            fixture = try await SessionFixture.connect(to: URL(string: server)!, vault: vault, nativeCookieStore: nativeStore,
+                                                       allowedOrigins: origins, configure: configure)
+            transcript.note("using the server at \(server)")
+        } else {
+            fixture = try await SessionFixture.start(server: faults.configuration, signIn: false, vault: vault,
+                                                     nativeCookieStore: nativeStore, allowedOrigins: origins, configure: configure)
+            transcript.note("embedded reference server on \(fixture.baseURL.absoluteString) (demo user: demo / demo)")
+        }
+        fixture.observe { transcript.page($0) }
+        fixture.messageLog.observe { transcript.bridge($0) }
+
+        let exit = await run(source, fixture: fixture, transcript: transcript)
+        transcript.stores(page: fixture.pageCookies(), native: fixture.nativeCookies())
+        if let stats = fixture.server?.stats() {
+            transcript.note("server: \(stats.logins) logins, \(stats.refreshes) refreshes, \(stats.reuseEvents) reuse events")
+        }
+        await fixture.stop()
+        if exit != .success { throw exit }
+    }
+
+    private func run(_ source: PageSource, fixture: SessionFixture, transcript: Transcript) async -> ExitCode {
+        do {
+            try await signIn(fixture, transcript: transcript)
+        } catch {
+            transcript.failure("sign-in failed: \(error)")
+            return Self.isUnreachable(error) ? .serverUnreachable : .failure
+        }
+        let documentURL = url.map { URL(string: $0)! } ?? fixture.url("/run/\(source.name)")
+        do {
+            switch source {
+            case .url(let target):
+                try await fixture.page.load(target)
+            case .file(_, let body, let isHTML):
+                if let server = fixture.server, url == nil {
+                    server.serve(path: documentURL.path, body: isHTML ? body : "<script src=\"\(documentURL.path).js\"></script>",
+                                 contentType: "text/html; charset=utf-8")
+                    if !isHTML { server.serve(path: documentURL.path + ".js", body: body, contentType: "text/javascript") }
+                    try await fixture.page.load(documentURL)
+                } else if isHTML {
+                    try await fixture.page.loadHTMLString(body, baseURL: documentURL)
+                } else {
+                    try await fixture.page.loadScript(body, baseURL: documentURL)
+                }
+            }
+        } catch {
+            transcript.failure("\(error.message)")
+            if error.code == .network || error.code == .timeout {
+                transcript.note("is the server running? Drop --server to use the embedded one.")
+                return .serverUnreachable
+            }
+            return .failure
+        }
+        let quiet = await fixture.page.runUntilQuiescent(timeout: .milliseconds(Int64(timeout * 1000)))
+        let counts = transcript.counts
+        if counts.scriptErrors > 0 { return .scriptError }
+        if counts.unhandledRejections > 0 { return .unhandledRejection }
+        if !quiet {
+            transcript.failure("the page was still busy after \(timeout) s (timers, fetches or bridge calls pending); raise --timeout or check for a setInterval")
+            return .timedOut
+        }
+        return .success
+    }
+
+    private func signIn(_ fixture: SessionFixture, transcript: Transcript) async throws {
+        if signedOut { return transcript.note("starting signed out") }
+        if let refreshTokenFile {
+            guard let text = try? String(contentsOfFile: refreshTokenFile, encoding: .utf8) else {
+                throw RunnerFailure(description: "cannot read \(refreshTokenFile)", exitCode: .missingInput)
+            }
+            _ = try await fixture.session.adopt(refreshToken: RefreshToken(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+            return transcript.note("adopted the refresh token from \(refreshTokenFile)")
+        }
+        if let user, let password {
+            let status = try await fixture.session.login(username: user, password: password)
+            return transcript.note("signed in natively as \(user); access token expires \(status.accessTokenExpiresAt.map { "\($0)" } ?? "unknown")")
+        }
+        guard let server = fixture.server else { return transcript.note("no credentials given: starting signed out") }
+        let configuration = server.configuration
+        _ = try await fixture.session.login(username: configuration.username, password: configuration.password)
+        transcript.note("signed in natively as the demo user '\(configuration.username)'")
+    }
+
+    static func isUnreachable(_ error: any Error) -> Bool {
+        let text = "\(error)".lowercased()
+        return text.contains("network") || text.contains("refused") || text.contains("connect")
+    }
+}
+
+/// What `run` was asked to run.
+enum PageSource {
+    case url(URL)
+    case file(name: String, body: String, isHTML: Bool)
+
+    init(_ target: String) throws {
+        if target.hasPrefix("http://") || target.hasPrefix("https://") {
+            guard let url = URL(string: target) else { throw ValidationError("\(target) is not a valid URL") }
+            self = .url(url)
+            return
+        }
+        guard FileManager.default.fileExists(atPath: target) else {
+            throw RunnerFailure(description: "no such file: \(target)", exitCode: .missingInput)
+        }
+        guard let body = try? String(contentsOfFile: target, encoding: .utf8) else {
+            throw RunnerFailure(description: "cannot read \(target) as UTF-8 text", exitCode: .missingInput)
+        }
+        let name = URL(fileURLWithPath: target).lastPathComponent
+        self = .file(name: name, body: body, isHTML: name.lowercased().hasSuffix(".html") || name.lowercased().hasSuffix(".htm"))
+    }
+
+    var name: String {
+        switch self {
+        case .url(let url): return url.lastPathComponent
+        case .file(let name, _, _): return name
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import SessionBridgeTesting
+
+/// Fault switches of the reference server, shared by `serve` and `run`.
+struct FaultOptions: ParsableArguments {
+    @Option(help: "Access-token lifetime in seconds (short values make expiry happen during a run).")
+    var accessTokenLifetime: Int = 300
+
+    @Option(help: "Added latency in milliseconds on the token endpoint.")
+    var latency: Int?
+
+    @Option(help: "Answer this many token requests with 503 and Retry-After.")
+    var serverErrors: Int?
+
+    @Option(help: "The Retry-After seconds sent with --server-errors.")
+    var retryAfter: Int = 1
+
+    @Flag(help: "Close the connection without answering token requests.")
+    var closeConnection = false
+
+    @Flag(help: "Close the connection in the middle of response bodies.")
+    var closeMidBody = false
+
+    @Flag(help: "Answer token requests with malformed JSON.")
+    var malformedJSON = false
+
+    @Flag(help: "Add garbage Set-Cookie lines to token responses.")
+    var garbageSetCookie = false
+
+    @Option(help: "Trickle response bodies, this many milliseconds per chunk.")
+    var slowBody: Int?
+
+    var configuration: ReferenceServerConfiguration {
+        var configuration = ReferenceServerConfiguration()
+        configuration.accessTokenLifetime = .seconds(accessTokenLifetime)
+        configuration.faults = FaultConfiguration(
+            latency: latency.map { .milliseconds($0) },
+            serverErrors: serverErrors.map { FaultConfiguration.ServerErrors(status: 503, retryAfterSeconds: retryAfter, count: $0) },
+            closeConnection: closeConnection, closeMidBody: closeMidBody, malformedJSON: malformedJSON,
+            garbageSetCookie: garbageSetCookie, slowBody: slowBody.map { .milliseconds($0) })
+        return configuration
+    }
+}
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve", abstract: "Run the reference auth server alone, for pointing other clients at.")
+
+    @Option(help: "The port on 127.0.0.1 (0 picks a free one).")
+    var port: Int = 0
+
+    @Option(help: "Stop after this many seconds (runs until interrupted by default).")
+    var duration: Int?
+
+    @OptionGroup var faults: FaultOptions
+
+    func run() async throws {
+        var configuration = faults.configuration
+        configuration.port = port
+        let server: ReferenceServer
+        do {
+            server = try await ReferenceServer.start(configuration)
+        } catch {
+            throw RunnerFailure(description: "could not start the server on 127.0.0.1:\(port): \(error)", exitCode: .serverUnreachable)
+        }
+        print("reference server listening on \(server.baseURL.absoluteString)")
+        print("  demo user: \(configuration.username) / \(configuration.password)")
+        print("  token endpoint: POST \(server.baseURL.absoluteString)/oauth/token   stats: GET /debug/stats")
+        if let duration {
+            try await Task.sleep(for: .seconds(duration))
+        } else {
+            while !Task.isCancelled { try await Task.sleep(for: .seconds(3600)) }
+        }
+        try await server.stop()
+    }
+}

@@ -1,0 +1,172 @@
+import Bridge
+import Cookies
+import Foundation
+import Synchronization
+import WebPage
+
+/// Prints what happened, in order: console lines, bridge calls, navigations, HTTP exchanges,
+/// and at the end the page store and the native store side by side. Colour on a terminal,
+/// plain otherwise, or one JSON object per event.
+final class Transcript: Sendable {
+    enum Style: Sendable { case plain, color, json }
+
+    let style: Style
+    private let lock = Mutex<Counts>(Counts())
+
+    /// What the run saw, for the exit code.
+    struct Counts: Sendable {
+        var scriptErrors = 0
+        var unhandledRejections = 0
+        var bridgeCalls = 0
+        var navigationFailures: [PageError] = []
+        var strings: [String] = []
+    }
+
+    init(json: Bool) {
+        if json { style = .json } else { style = isatty(STDOUT_FILENO) == 1 ? .color : .plain }
+    }
+
+    var counts: Counts { lock.withLock { $0 } }
+
+    // MARK: Lines
+
+    func section(_ title: String) {
+        emit(["type": "section", "title": title], text: "\n" + paint("== \(title) ==", .bold))
+    }
+
+    func note(_ text: String) {
+        emit(["type": "note", "text": text], text: paint("•", .cyan) + " " + text)
+    }
+
+    func failure(_ text: String) {
+        emit(["type": "error", "text": text], text: paint("✗ \(text)", .red))
+    }
+
+    func page(_ event: PageEvent) {
+        switch event {
+        case .console(let message, _):
+            lock.withLock { $0.strings.append(message.text) }
+            let color: Color = message.level == .error ? .red : (message.level == .warn ? .yellow : .plain)
+            emit(["type": "console", "level": message.level.rawValue, "text": message.text],
+                 text: paint("console.\(message.level.rawValue)", .dim) + " " + paint(message.text, color))
+        case .scriptError(let error, let unhandled, _):
+            lock.withLock {
+                if unhandled { $0.unhandledRejections += 1 } else { $0.scriptErrors += 1 }
+                $0.strings.append(error.message)
+            }
+            let location = error.sourceURL.map { " at \($0)" + (error.line.map { ":\($0)" } ?? "") } ?? ""
+            emit(["type": unhandled ? "unhandled-rejection" : "script-error", "name": error.name, "message": error.message,
+                  "source": error.sourceURL ?? "", "line": error.line ?? 0],
+                 text: paint("\(unhandled ? "unhandled rejection" : "uncaught") \(error.name): \(error.message)\(location)", .red))
+        case .navigationPolicy(let action, let policy, let waited):
+            let held = waited >= .milliseconds(1)
+            let verdict = policy == .allow ? (held ? "held \(Self.milliseconds(waited)) then allowed" : "allowed") : "cancelled"
+            emit(["type": "navigation", "url": action.request.url.absoluteString, "decision": policy == .allow ? "allow" : "cancel",
+                  "heldMs": Self.millisecondsValue(waited), "initiator": action.navigationType.rawValue],
+                 text: paint("navigate", .magenta) + " \(action.request.method) \(action.request.url.absoluteString) (\(action.navigationType.rawValue)): \(verdict)")
+        case .http(let exchange):
+            var parts: [String] = []
+            if !exchange.cookiesSent.isEmpty { parts.append("sent " + exchange.cookiesSent.joined(separator: ",")) }
+            if !exchange.cookiesSet.isEmpty { parts.append("set " + exchange.cookiesSet.joined(separator: ",")) }
+            if !exchange.cookiesDeleted.isEmpty { parts.append("deleted " + exchange.cookiesDeleted.joined(separator: ",")) }
+            if !exchange.cookiesRejected.isEmpty { parts.append("rejected " + exchange.cookiesRejected.joined(separator: "; ")) }
+            let status = exchange.statusCode.map(String.init) ?? "no response"
+            emit(["type": "http", "initiator": exchange.initiator.rawValue, "method": exchange.method, "url": exchange.url.absoluteString,
+                  "status": exchange.statusCode ?? 0, "cookiesSent": exchange.cookiesSent, "cookiesSet": exchange.cookiesSet,
+                  "cookiesDeleted": exchange.cookiesDeleted, "ms": Self.millisecondsValue(exchange.duration)],
+                 text: paint("http", .blue) + " \(exchange.method) \(exchange.url.absoluteString) → \(status) [\(exchange.initiator.rawValue)]"
+                    + (parts.isEmpty ? "" : "  " + paint(parts.joined(separator: "  "), .dim)))
+        case .documentCommitted(let navigation):
+            emit(["type": "document", "url": navigation.url.absoluteString, "status": navigation.statusCode],
+                 text: paint("document", .magenta) + " \(navigation.url.absoluteString) (\(navigation.statusCode))" + (navigation.title.map { " “\($0)”" } ?? ""))
+        case .navigationFinished:
+            break
+        case .navigationFailed(let error):
+            lock.withLock { $0.navigationFailures.append(error) }
+            emit(["type": "navigation-failed", "code": error.code.rawValue, "message": error.message],
+                 text: paint("navigation failed: \(error)", .red))
+        }
+    }
+
+    func bridge(_ entry: MessageLog.Entry) {
+        lock.withLock { $0.bridgeCalls += 1 }
+        let outcome: String
+        var fields: [String: Any] = ["type": "bridge", "name": entry.name, "origin": entry.origin, "world": entry.world.name,
+                                     "body": entry.body.description, "ms": Self.millisecondsValue(entry.duration)]
+        switch entry.outcome {
+        case .delivered: outcome = "delivered"
+        case .replied(let value):
+            outcome = "→ " + value.description
+            fields["reply"] = value.description
+        case .rejected(let code, let message):
+            outcome = "✗ \(code): \(message)"
+            fields["error"] = code
+        case .refused(let code, let message):
+            outcome = "refused \(code): \(message)"
+            fields["error"] = code
+        }
+        emit(fields, text: paint("bridge", .green) + " \(entry.name).postMessage(\(entry.body)) from \(entry.origin) \(outcome) "
+             + paint("(\(Self.milliseconds(entry.duration)))", .dim))
+    }
+
+    /// The page store and the native store side by side; values of session cookies hidden.
+    func stores(page: [Cookie], native: [Cookie]) {
+        struct Key: Hashable, Comparable {
+            let domain: String, path: String, name: String
+            static func < (a: Key, b: Key) -> Bool { (a.domain, a.path, a.name) < (b.domain, b.path, b.name) }
+        }
+        let pageByKey = Dictionary(page.map { (Key(domain: $0.domain, path: $0.path, name: $0.name), $0) }, uniquingKeysWith: { a, _ in a })
+        let nativeByKey = Dictionary(native.map { (Key(domain: $0.domain, path: $0.path, name: $0.name), $0) }, uniquingKeysWith: { a, _ in a })
+        let keys = Set(pageByKey.keys).union(nativeByKey.keys).sorted()
+        if style == .json {
+            for key in keys {
+                emit(["type": "cookie", "domain": key.domain, "path": key.path, "name": key.name,
+                      "page": pageByKey[key].map(Self.shown) ?? NSNull(), "native": nativeByKey[key].map(Self.shown) ?? NSNull()], text: "")
+            }
+            return
+        }
+        section("cookie stores (page | native)")
+        guard !keys.isEmpty else { return note("both stores are empty") }
+        let nameWidth = min(28, keys.map { $0.name.count }.max() ?? 4)
+        for key in keys {
+            let pageText = pageByKey[key].map(Self.shown) ?? "—"
+            let nativeText = nativeByKey[key].map(Self.shown) ?? "—"
+            let same = pageText == nativeText
+            print("  \(key.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0))  \(pageText.padding(toLength: 34, withPad: " ", startingAt: 0)) | \(paint(nativeText, same ? .plain : .yellow))  \(paint(key.domain + key.path, .dim))")
+        }
+    }
+
+    static func shown(_ cookie: Cookie) -> String {
+        let secret = cookie.isHttpOnly || ["session", "token", "refresh", "auth"].contains { cookie.name.lowercased().contains($0) }
+        var text = secret ? "<\(cookie.value.utf8.count) bytes>" : String(cookie.value.prefix(24))
+        if cookie.isHttpOnly { text += " HttpOnly" }
+        if let expiresAt = cookie.expiresAt { text += " \(Int(expiresAt.timeIntervalSinceNow))s" }
+        return text
+    }
+
+    // MARK: Output
+
+    private enum Color: String { case plain = "", bold = "1", dim = "2", red = "31", green = "32", yellow = "33", blue = "34", magenta = "35", cyan = "36" }
+
+    private func paint(_ text: String, _ color: Color) -> String {
+        guard style == .color, color != .plain else { return text }
+        return "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m"
+    }
+
+    private func emit(_ fields: [String: Any], text: String) {
+        let line = style == .json ? JSONLine.encode(fields) : text
+        guard !line.isEmpty else { return }
+        lock.withLock { _ in
+            print(line)
+            fflush(nil)
+        }
+    }
+
+    static func milliseconds(_ duration: Duration) -> String {
+        String(format: "%.1f ms", millisecondsValue(duration))
+    }
+
+    static func millisecondsValue(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+}

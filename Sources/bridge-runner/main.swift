@@ -1,1 +1,0 @@
-print("bridge-runner: not built yet")
