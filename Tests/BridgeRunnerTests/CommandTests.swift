@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+@Suite struct RunCommandTests {
+    @Test func refreshThroughTheBridgeSucceeds() throws {
+        let script = try RunnerProcess.temporaryFile("refresh.js", """
+            (async () => {
+              const reply = await window.webkit.messageHandlers.session.postMessage({action: "refresh"});
+              console.log("refreshed", reply.ok, typeof reply.expiresAt);
+            })();
+            """)
+        let result = try RunnerProcess.run(["run", script.path])
+        #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("signed in natively as the demo user"))
+        #expect(result.stdout.contains("refreshed true number"))
+        #expect(result.stdout.contains("bridge session.postMessage({\"action\": \"refresh\"})"))
+        #expect(result.stdout.contains("cookie stores (page | native)"))
+        #expect(result.stdout.contains("__Host-session"))
+        #expect(!result.stdout.contains("sbrt_"), "a refresh token reached the transcript")
+    }
+
+    @Test func jsonGivesOneObjectPerEvent() throws {
+        let script = try RunnerProcess.temporaryFile("status.js", "window.webkit.messageHandlers.session.postMessage({action: 'status'}).then(s => console.log('status', s.signedIn))")
+        let result = try RunnerProcess.run(["run", script.path, "--json"])
+        #expect(result.exitCode == 0)
+        let objects = result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.count == result.stdout.split(separator: "\n").count)
+        #expect(objects.contains { $0["type"] as? String == "bridge" && $0["name"] as? String == "session" })
+        #expect(objects.contains { $0["type"] as? String == "console" && $0["text"] as? String == "status true" })
+        #expect(objects.contains { $0["type"] as? String == "cookie" })
+    }
+
+    @Test func uncaughtErrorExitsOne() throws {
+        let script = try RunnerProcess.temporaryFile("throws.js", "throw new TypeError('broken page')")
+        let result = try RunnerProcess.run(["run", script.path, "--signed-out"])
+        #expect(result.exitCode == 1)
+        #expect(result.stdout.contains("uncaught TypeError: broken page"))
+    }
+
+    @Test func unhandledRejectionExitsTwo() throws {
+        let script = try RunnerProcess.temporaryFile("rejects.js", "Promise.reject(new Error('nobody catches this'))")
+        let result = try RunnerProcess.run(["run", script.path, "--signed-out"])
+        #expect(result.exitCode == 2)
+        #expect(result.stdout.contains("unhandled rejection"))
+    }
+
+    @Test func scriptThatNeverEndsTimesOut() throws {
+        let script = try RunnerProcess.temporaryFile("forever.js", "setInterval(() => {}, 10)")
+        let start = Date()
+        let result = try RunnerProcess.run(["run", script.path, "--signed-out", "--timeout", "1"])
+        #expect(result.exitCode == 3)
+        #expect(result.stdout.contains("still busy"))
+        #expect(Date().timeIntervalSince(start) < 30)
+    }
+
+    @Test func unreachableServerExitsFour() throws {
+        let script = try RunnerProcess.temporaryFile("page.js", "console.log('never')")
+        let result = try RunnerProcess.run(["run", script.path, "--server", "http://127.0.0.1:9", "--user", "demo", "--password", "demo"])
+        #expect(result.exitCode == 4)
+        #expect((result.stdout + result.stderr).lowercased().contains("server"))
+    }
+
+    @Test func badArgumentsAndMissingFiles() throws {
+        let missingPassword = try RunnerProcess.run(["run", "x.js", "--user", "demo"])
+        #expect(missingPassword.exitCode == 64)
+        #expect(missingPassword.stderr.contains("--user and --password go together"))
+        let missing = try RunnerProcess.run(["run", "/nonexistent/page.js"])
+        #expect(missing.exitCode == 66)
+        #expect(missing.stderr.contains("no such file: /nonexistent/page.js"))
+        let unknown = try RunnerProcess.run(["frobnicate"])
+        #expect(unknown.exitCode == 64)
+    }
+
+    @Test func profileKeepsCookiesForCookiesShow() throws {
+        let script = try RunnerProcess.temporaryFile("p.js", "document.cookie = 'kept=1; Max-Age=3600; path=/'")
+        let profile = script.deletingLastPathComponent().appendingPathComponent("profile")
+        let run = try RunnerProcess.run(["run", script.path, "--profile", profile.path])
+        #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr)")
+        let show = try RunnerProcess.run(["cookies", "show", "--profile", profile.path, "--name", "page"])
+        #expect(show.exitCode == 0, "\(show.stdout)\(show.stderr)")
+        #expect(show.stdout.contains("kept=<1 bytes>"))
+        #expect(show.stdout.contains("__Host-session=<"))
+    }
+}
+
+@Suite struct OtherCommandTests {
+    static let conformance = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../../shared/conformance/cookies/").standardizedFileURL
+
+    @Test func cookiesParseExplainsEachAttribute() throws {
+        let result = try RunnerProcess.run(["cookies", "parse", "sid=abc; Expires=Wed, 09 Jun 2038 10:18:14 GMT; Max-Age=0; Domain=.Example.COM; Secure; HttpOnly; SameSite=Bogus; Foo=bar", "--url", "https://www.example.com/a/b"])
+        #expect(result.stdout.contains("name      sid"))
+        #expect(result.stdout.contains("max-age   0 (deletes the cookie)"))
+        #expect(result.stdout.contains("domain    example.com"))
+        #expect(result.stdout.contains("samesite  unspecified"))
+        #expect(result.stdout.contains("ignored"))
+        #expect(result.stdout.contains("jar       deleted"))
+        let refused = try RunnerProcess.run(["cookies", "parse", "a=b; Domain=co.uk", "--url", "https://www.example.co.uk/"])
+        #expect(refused.exitCode == 1)
+        #expect(refused.stdout.contains("public suffix"))
+    }
+
+    @Test func cookiesCheckRunsTheConformanceSuite() throws {
+        let result = try RunnerProcess.run(["cookies", "check", Self.conformance.appendingPathComponent("http-state.json").path,
+                                            "--adjustments", Self.conformance.appendingPathComponent("http-state-adjusted-expectations.json").path])
+        #expect(result.exitCode == 0, "\(result.stdout)")
+        #expect(result.stdout.hasSuffix("222 passed, 0 failed\n"))
+        let failing = try RunnerProcess.temporaryFile("cases.json", """
+            [{"name": "wrong", "set_cookie": ["a=b"], "request_url": "http://x.example/", "cookie_url": "http://x.example/", "expected_cookie_header": "a=c"},
+             {"name": "right", "set_cookie": [{"value": "c=d", "via": "script"}], "request_url": "https://x.example/", "cookie_url": "https://x.example/", "read": "script", "expected_cookie_header": "c=d"}]
+            """)
+        let failed = try RunnerProcess.run(["cookies", "check", failing.path])
+        #expect(failed.exitCode == 1)
+        #expect(failed.stdout.contains("FAIL wrong: expected \"a=c\", got \"a=b\""))
+        #expect(failed.stdout.hasSuffix("1 passed, 1 failed\n"))
+    }
+
+    @Test func serveAnswersAndStops() throws {
+        let result = try RunnerProcess.run(["serve", "--duration", "1"], timeout: 30)
+        #expect(result.exitCode == 0)
+        #expect(result.stdout.contains("reference server listening on http://127.0.0.1:"))
+    }
+
+    @Test func demoWalksEveryFlow() throws {
+        let result = try RunnerProcess.run(["demo"], timeout: 120)
+        #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
+        for section in ["1. native login", "2. the page asks native code", "3. navigation with an expired", "4. a race", "5. a page trying", "6. logout"] {
+            #expect(result.stdout.contains(section))
+        }
+        #expect(result.stdout.contains("the page landed on /app"))
+        #expect(result.stdout.contains("cost 1 token-endpoint refresh(es); reuse events: 0"))
+        #expect(result.stdout.contains(": 0 found"))
+        #expect(result.stdout.contains("demo complete"))
+    }
+}
