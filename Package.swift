@@ -99,6 +99,10 @@ let package = Package(
             path: "Benchmarks/bridge-bench"
         ),
 
+        // MARK: Fuzzing (built with -sanitize=fuzzer by Scripts/fuzz; a plain build replays inputs)
+        .executableTarget(name: "fuzz-set-cookie", dependencies: ["Cookies"], path: "Fuzz/fuzz-set-cookie"),
+        .executableTarget(name: "fuzz-script-value", dependencies: ["ScriptEngine", "Bridge"], path: "Fuzz/fuzz-script-value"),
+
         // MARK: Tests
         .testTarget(name: "ScriptEngineTests", dependencies: ["ScriptEngine"]),
         .testTarget(name: "CookiesTests", dependencies: [
@@ -113,5 +117,13 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .testTarget(name: "BridgeRunnerTests", dependencies: ["bridge-runner"]),
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: [
+                "Session", "SessionBridgeTesting", "WebPage", "Bridge", "Cookies", "fuzz-set-cookie", "fuzz-script-value",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            resources: [.copy("Attacks")]
+        ),
     ]
 )

@@ -1,0 +1,1 @@
+print("fuzz-script-value: replay driver not built yet")

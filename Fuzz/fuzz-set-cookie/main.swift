@@ -1,0 +1,1 @@
+print("fuzz-set-cookie: replay driver not built yet")
