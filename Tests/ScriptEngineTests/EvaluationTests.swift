@@ -70,3 +70,24 @@ import Testing
         do { try await context.run("1") } catch { #expect(error.kind == .contextClosed) }
     }
 }
+
+@Suite struct AwaitTests {
+    @Test func evaluateAsyncWaitsForPromisesAndTimers() async throws {
+        let context = await ScriptContext()
+        #expect(try await context.evaluateAsync("new Promise(r => setTimeout(() => r({done: true}), 10))") == ["done": true])
+        #expect(try await context.evaluateAsync("42") == 42)
+        do {
+            _ = try await context.evaluateAsync("Promise.reject(new TypeError('no'))")
+            Issue.record("expected a rejection")
+        } catch {
+            #expect(error.name == "TypeError")
+        }
+        do {
+            _ = try await context.evaluateAsync("new Promise(() => {})", timeout: .milliseconds(50))
+            Issue.record("expected a timeout")
+        } catch {
+            #expect(error.kind == .timeLimitExceeded)
+        }
+        await context.close()
+    }
+}

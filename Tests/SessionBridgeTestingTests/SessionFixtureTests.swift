@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+import Bridge
+import SessionBridgeTesting
+import WebPage
+
+@Suite struct SessionFixtureTests {
+    @Test func oneCallGivesASignedInPageAndWhatCrossedTheBridge() async throws {
+        let fixture = try await SessionFixture.start()
+        let reply = try await fixture.page.loadHTMLString("<p>app</p>", baseURL: fixture.url("/home"))
+        #expect(reply.url.path == "/home")
+        let status = try await fixture.page.callAsyncJavaScript("return await window.webkit.messageHandlers.session.postMessage({action: 'refresh'})")
+        #expect(status["ok"] == true)
+        #expect(fixture.bridgeCalls.count == 1)
+        #expect(fixture.bridgeCalls.first?.name == "session")
+        #expect(fixture.pageCookies().contains { $0.name == "__Host-session" })
+        #expect(fixture.nativeCookies().contains { $0.name == "__Host-session" })
+        #expect(fixture.server?.stats().refreshes == 1)
+        let strings = await fixture.stringsSeenByPage()
+        #expect(!strings.isEmpty)
+        #expect(await fixture.leakedRefreshTokens().isEmpty)
+        // The leak search really finds a token when one is there.
+        let token = try #require(fixture.server?.issuedRefreshTokens().last)
+        #expect(await fixture.leakedRefreshTokens(in: ["prefix " + token]) == [token])
+        await fixture.stop()
+    }
+
+    @Test func startsSignedOutWhenAsked() async throws {
+        let fixture = try await SessionFixture.start(signIn: false)
+        try await fixture.page.loadHTMLString("<p>signed out</p>", baseURL: fixture.url("/"))
+        let status = try await fixture.page.callAsyncJavaScript("return await window.webkit.messageHandlers.session.postMessage({action: 'status'})")
+        #expect(status["signedIn"] == false)
+        #expect(fixture.nativeCookies().isEmpty)
+        await fixture.stop()
+    }
+}
