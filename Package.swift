@@ -95,6 +95,7 @@ let package = Package(
             name: "bridge-bench",
             dependencies: [
                 "CBaselines", "ScriptEngine", "Bridge", "Cookies", "WebPage", "Session", "SessionBridgeTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Benchmarks/bridge-bench"
         ),

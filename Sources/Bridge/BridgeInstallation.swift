@@ -1,4 +1,5 @@
 import CJavaScriptCore
+import DequeModule
 import Logging
 import ScriptEngine
 
@@ -15,6 +16,12 @@ package final class BridgeInstallation {
     private var pending: [Int: PendingCall] = [:]
     private var nextCallID = 1
     private let helpers: Helpers
+    /// The frame's origin as the message log shows it, computed once.
+    let originText: String
+    /// Deadlines of pending calls in order; one timer at a time sweeps them, so a call that
+    /// settles leaves no timer behind.
+    private var deadlines = Deque<(deadline: ContinuousClock.Instant, id: Int)>()
+    private var sweepScheduled = false
 
     /// A handler as this document sees it.
     struct Installed {
@@ -45,6 +52,7 @@ package final class BridgeInstallation {
         self.frame = frame
         self.helpers = helpers
         self.generation = controller.generation.load(ordering: .acquiring)
+        self.originText = frame.securityOrigin?.description ?? "null"
     }
 
     /// Installs `window.webkit.messageHandlers` for `world` into `context`, before any page
@@ -103,7 +111,7 @@ package final class BridgeInstallation {
         do {
             body = try context.scriptValue(call[0], limits: controller.limits.body)
         } catch {
-            controller.log?.record(name: name, world: world, frame: frame, body: .undefined,
+            controller.log?.record(name: name, world: world, origin: originText, body: .undefined,
                                    outcome: .refused(code: "data_clone", message: error.message), started: started)
             throw ScriptThrow("DataCloneError", "postMessage: \(error.message)")
         }
@@ -117,17 +125,17 @@ package final class BridgeInstallation {
         switch registration.kind {
         case .noReply(let noReply):
             noReply.userContentController(controller, didReceive: message)
-            controller.log?.record(name: name, world: world, frame: frame, body: body, outcome: .delivered, started: started)
+            controller.log?.record(name: name, world: world, origin: originText, body: body, outcome: .delivered, started: started)
             return nil
         case .immediate(let immediate):
             do {
                 if let value = try immediate.immediateReply(to: message) {
-                    controller.log?.record(name: name, world: world, frame: frame, body: body, outcome: .replied(value), started: started)
+                    controller.log?.record(name: name, world: world, origin: originText, body: body, outcome: .replied(value), started: started)
                     return settled(resolving: true, context.jsValue(value), in: call.ctx)
                 }
             } catch {
                 let failure = publicError(error, handler: name)
-                controller.log?.record(name: name, world: world, frame: frame, body: body,
+                controller.log?.record(name: name, world: world, origin: originText, body: body,
                                        outcome: .rejected(code: failure.code, message: failure.message), started: started)
                 return settled(resolving: false, makeError(in: call.ctx, failure.scriptThrow), in: call.ctx)
             }
@@ -153,10 +161,7 @@ package final class BridgeInstallation {
                 _ = JSObjectCallAsFunction(call.ctx, helpers.listen, nil, buffer.count, buffer.baseAddress, nil)
             }
         }
-        let timeout = registration.options.timeout ?? controller.limits.defaultTimeout
-        context.schedule(after: timeout) { context in
-            context.attachment(BridgeInstallation.self)?.fail(id, with: .timeout, in: context)
-        }
+        addDeadline(started + (registration.options.timeout ?? controller.limits.defaultTimeout), for: id, in: context)
         let controller = self.controller
         let task = Task.immediate {
             let result: Result<ScriptValue, any Error>
@@ -174,15 +179,16 @@ package final class BridgeInstallation {
     private static func finish(_ id: Int, _ result: Result<ScriptValue, any Error>, in context: isolated ScriptContext) {
         guard let installation = context.attachment(BridgeInstallation.self),
               let call = installation.pending.removeValue(forKey: id) else { return }
+        installation.trimDeadlines()
         let log = installation.controller.log
         switch result {
         case .success(let value):
-            log?.record(name: call.name, world: installation.world, frame: installation.frame, body: call.body,
+            log?.record(name: call.name, world: installation.world, origin: installation.originText, body: call.body,
                         outcome: .replied(value), started: call.started)
             context.settle(call.deferred, with: .success(value))
         case .failure(let error):
             let failure = installation.publicError(error, handler: call.name)
-            log?.record(name: call.name, world: installation.world, frame: installation.frame, body: call.body,
+            log?.record(name: call.name, world: installation.world, origin: installation.originText, body: call.body,
                         outcome: .rejected(code: failure.code, message: failure.message), started: call.started)
             context.settle(call.deferred, with: .failure(failure.scriptThrow))
         }
@@ -191,10 +197,47 @@ package final class BridgeInstallation {
     /// Rejects a pending call (timeout, abort) and cancels its handler.
     func fail(_ id: Int, with failure: ScriptMessageError, in context: isolated ScriptContext) {
         guard let call = pending.removeValue(forKey: id) else { return }
+        trimDeadlines()
         call.task?.cancel()
-        controller.log?.record(name: call.name, world: world, frame: frame, body: call.body,
+        controller.log?.record(name: call.name, world: world, origin: originText, body: call.body,
                                outcome: .rejected(code: failure.code, message: failure.message), started: call.started)
         context.settle(call.deferred, with: .failure(failure.scriptThrow))
+    }
+
+    // MARK: Timeouts
+
+    private func addDeadline(_ deadline: ContinuousClock.Instant, for id: Int, in context: isolated ScriptContext) {
+        if let last = deadlines.last, last.deadline > deadline {
+            let index = deadlines.firstIndex { $0.deadline > deadline } ?? deadlines.endIndex
+            deadlines.insert((deadline, id), at: index)
+        } else {
+            deadlines.append((deadline, id))
+        }
+        scheduleSweep(in: context)
+    }
+
+    private func scheduleSweep(in context: isolated ScriptContext) {
+        guard !sweepScheduled, let first = deadlines.first else { return }
+        sweepScheduled = true
+        context.schedule(after: max(.zero, first.deadline - .now)) { context in
+            context.attachment(BridgeInstallation.self)?.sweep(in: context)
+        }
+    }
+
+    /// Rejects the calls whose deadline passed, then waits for the next deadline.
+    private func sweep(in context: isolated ScriptContext) {
+        sweepScheduled = false
+        let now = ContinuousClock.now
+        while let first = deadlines.first, first.deadline <= now || pending[first.id] == nil {
+            deadlines.removeFirst()
+            if pending[first.id] != nil { fail(first.id, with: .timeout, in: context) }
+        }
+        scheduleSweep(in: context)
+    }
+
+    /// Drops the deadlines of calls that already settled from the front of the queue.
+    private func trimDeadlines() {
+        while let first = deadlines.first, pending[first.id] == nil { deadlines.removeFirst() }
     }
 
     /// Rejects every pending call with `NavigationError` as the document goes away.
@@ -204,6 +247,9 @@ package final class BridgeInstallation {
     }
 
     /// Calls currently awaiting a reply.
+    package var pendingDeadlines: Int { deadlines.count }
+
+    /// Calls currently awaiting a reply (see also ``pendingDeadlines``).
     package var callsInFlight: Int { pending.count }
 
     // MARK: Helpers
@@ -217,7 +263,7 @@ package final class BridgeInstallation {
     }
 
     private func refuse(_ name: String, _ body: ScriptValue, _ failure: ScriptMessageError, _ started: ContinuousClock.Instant, in ctx: JSContextRef) -> JSValueRef? {
-        controller.log?.record(name: name, world: world, frame: frame, body: body,
+        controller.log?.record(name: name, world: world, origin: originText, body: body,
                                outcome: .refused(code: failure.code, message: failure.message), started: started)
         return settled(resolving: false, makeError(in: ctx, failure.scriptThrow), in: ctx)
     }

@@ -34,6 +34,10 @@ public final class MessageLog: Sendable {
     public let capacity: Int
     private let storage = Mutex<(entries: Deque<Entry>, total: Int)>((Deque(), 0))
     private let observers = Mutex<[@Sendable (Entry) -> Void]>([])
+    private let hasObservers = Atomic<Bool>(false)
+    /// Wall-clock time of `origin`, so entries get dates without a system call each.
+    private let originDate = Date()
+    private let origin = ContinuousClock.now
 
     public init(capacity: Int = 1000, redaction: RedactionPolicy = .default) {
         self.capacity = capacity
@@ -49,18 +53,21 @@ public final class MessageLog: Sendable {
     /// Calls `observer` with every entry from now on.
     public func observe(_ observer: @escaping @Sendable (Entry) -> Void) {
         observers.withLock { $0.append(observer) }
+        hasObservers.store(true, ordering: .releasing)
     }
 
-    func record(name: String, world: ContentWorld, frame: FrameInfo, body: ScriptValue, outcome: Outcome, started: ContinuousClock.Instant) {
+    func record(name: String, world: ContentWorld, origin originText: String, body: ScriptValue, outcome: Outcome, started: ContinuousClock.Instant) {
+        let now = ContinuousClock.now
         let entry = Entry(
-            name: name, world: world, origin: frame.securityOrigin?.description ?? "null",
+            name: name, world: world, origin: originText,
             body: redaction.redact(body), outcome: redacted(outcome),
-            started: Date() - (ContinuousClock.now - started).timeInterval, duration: ContinuousClock.now - started)
+            started: originDate + (started - origin).timeInterval, duration: now - started)
         storage.withLock { storage in
             if storage.entries.count >= capacity { storage.entries.removeFirst() }
             storage.entries.append(entry)
             storage.total += 1
         }
+        guard hasObservers.load(ordering: .acquiring) else { return }
         for observer in observers.withLock({ $0 }) { observer(entry) }
     }
 

@@ -29,6 +29,10 @@ public struct RedactionPolicy: Sendable, Hashable {
     /// `value` with every secret replaced by ``placeholder``.
     public func redact(_ value: ScriptValue) -> ScriptValue {
         switch value {
+        case .undefined, .null, .bool, .number, .bytes:
+            return value
+        case .string where secretPrefixes.isEmpty:
+            return value
         case .string(let string):
             return secretPrefixes.contains(where: string.hasPrefix) ? Self.placeholder : value
         case .array(let elements):

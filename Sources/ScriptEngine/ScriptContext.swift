@@ -77,7 +77,7 @@ public actor ScriptContext {
         self.name = name
         self.configuration = configuration
         self.timeLimitSeconds = configuration.timeLimit.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 } ?? .infinity
-        self.globalContext = GlobalContext(ref: JSGlobalContextCreateInGroup(thread.group.ref, nil))
+        self.globalContext = GlobalContext(JSGlobalContextCreateInGroup(thread.group.ref, nil))
         ScriptEngineStatistics.liveContexts.add(1, ordering: .relaxed)
         captureObjectKeys()
         installConsole()
@@ -85,16 +85,11 @@ public actor ScriptContext {
         installRejectionTracking()
     }
 
-    isolated deinit {
-        guard !isClosed else { return }
-        let ctx = globalContext.ref
-        if let helper = awaitHelperFunction { unprotect(helper) }
-        if let keys = objectKeys { unprotect(keys) }
-        for timer in timers.values { timer.protectedValues.forEach(unprotect) }
-        for deferred in deferreds.values { deferred.protectedValues.forEach(unprotect) }
+    deinit {
+        // The global context and every value still protected are released by `globalContext`'s
+        // own deinit, which runs right after this one when no other reference remains.
         for task in tasks.values { task.cancel() }
-        JSGlobalContextRelease(ctx)
-        ScriptEngineStatistics.liveContexts.subtract(1, ordering: .relaxed)
+        if !globalContext.isReleased { ScriptEngineStatistics.liveContexts.subtract(1, ordering: .relaxed) }
     }
 
     /// The raw global context, for the layers above that call the C API directly.
@@ -348,16 +343,53 @@ public actor ScriptContext {
         eventHandler = nil
         attachments.removeAll()
         resumeQuiescenceWaiters()
-        JSGlobalContextRelease(ctx)
+        globalContext.release()
         ScriptEngineStatistics.liveContexts.subtract(1, ordering: .relaxed)
     }
 }
 
-/// A JavaScriptCore global context.
+/// A JavaScriptCore global context and the values protected in it, released together.
 ///
-/// `@unchecked Sendable` is safe: every JavaScriptCore C API function takes the VM's lock for the
-/// duration of the call, so the reference is valid on any thread; ``ScriptContext`` only uses
-/// it on its engine thread (and in `deinit`, when nothing else can reach it).
-struct GlobalContext: @unchecked Sendable {
+/// `@unchecked Sendable` is safe: its mutable state (`protected`, `isReleased`) is only touched
+/// from the owning ``ScriptContext``'s isolated methods, which all run on its engine thread, and
+/// from `deinit`, when no other reference exists. Every JavaScriptCore C API call takes the VM's
+/// own lock, so releasing from `deinit` on another thread is also safe.
+final class GlobalContext: @unchecked Sendable {
     let ref: JSGlobalContextRef
+    private var protected: [JSValueRef: Int] = [:]
+    private(set) var isReleased = false
+
+    init(_ ref: JSGlobalContextRef) {
+        self.ref = ref
+    }
+
+    func protect(_ value: JSValueRef) {
+        JSValueProtect(ref, value)
+        protected[value, default: 0] += 1
+    }
+
+    func unprotect(_ value: JSValueRef) {
+        guard let count = protected[value] else { return }
+        JSValueUnprotect(ref, value)
+        protected[value] = count > 1 ? count - 1 : nil
+    }
+
+    /// How many protections are outstanding.
+    var protectedCount: Int { protected.values.reduce(0, +) }
+
+    /// Unprotects everything still protected and releases the context (once).
+    func release() {
+        guard !isReleased else { return }
+        isReleased = true
+        for (value, count) in protected {
+            for _ in 0..<count { JSValueUnprotect(ref, value) }
+            ScriptEngineStatistics.protectedValues.subtract(count, ordering: .relaxed)
+        }
+        protected.removeAll()
+        JSGlobalContextRelease(ref)
+    }
+
+    deinit {
+        release()
+    }
 }

@@ -29,7 +29,7 @@ extension ScriptContext {
     /// process-wide so tests can prove the two balance.
     @inline(__always)
     package func protect(_ value: JSValueRef) {
-        JSValueProtect(ctx, value)
+        globalContext.protect(value)
         protectedCount += 1
         ScriptEngineStatistics.protectedValues.add(1, ordering: .relaxed)
     }
@@ -37,7 +37,7 @@ extension ScriptContext {
     /// Balances one ``protect(_:)``.
     @inline(__always)
     package func unprotect(_ value: JSValueRef) {
-        JSValueUnprotect(ctx, value)
+        globalContext.unprotect(value)
         protectedCount -= 1
         ScriptEngineStatistics.protectedValues.subtract(1, ordering: .relaxed)
     }

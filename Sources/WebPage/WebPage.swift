@@ -269,7 +269,11 @@ public actor WebPage {
 
     /// The context of `world` in the current document, for layers that need it directly.
     public func context(for world: ContentWorld = .page) async throws -> ScriptContext {
-        if documents.isEmpty { _ = try await loadHTMLString("", baseURL: URL(string: "about:blank")!) }
+        if documents.isEmpty && !isClosed {
+            // A blank document, as a new web view has: no request and no navigation policy.
+            latestNavigation += 1
+            _ = await commit(Navigation(url: URL(string: "about:blank")!, statusCode: 200, redirects: [], title: nil), content: .other)
+        }
         guard let context = documents[world] else {
             throw PageError(.invalidURL, "the document has no world \(world); register a handler or user script in it first")
         }

@@ -199,6 +199,8 @@ import ScriptEngine
         #expect(result == [20000, 20000, 20000, 20000, 5000, 5000, 5000, 5000])
         #expect(await page.protectedCount == protectedBefore)
         #expect(await page.pendingWork.promises == 0)
+        #expect(await pendingDeadlines(in: page) == 0, "settled calls left their timeouts behind")
+        #expect(await page.pendingWork.timers == 0)
         await page.close()
     }
 }

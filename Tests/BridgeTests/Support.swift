@@ -49,3 +49,8 @@ final class Recorder: ScriptMessageHandler {
         messages.withLock { $0.append(message) }
     }
 }
+
+/// Deadlines the bridge still tracks in a document (settled calls must not linger).
+func pendingDeadlines(in context: isolated ScriptContext) -> Int {
+    context.attachment(BridgeInstallation.self)?.pendingDeadlines ?? -1
+}
