@@ -46,14 +46,18 @@ public final class SessionFixture: Sendable {
     public static func start(
         server configuration: ReferenceServerConfiguration = ReferenceServerConfiguration(),
         signIn: Bool = true,
+        session sessionConfiguration: (@Sendable (inout SessionConfiguration) -> Void)? = nil,
         vault: any TokenVault = InMemoryTokenVault(),
         nativeCookieStore: PersistentCookieStore? = nil,
         allowedOrigins: [SecurityOrigin] = [],
         configure: @Sendable (inout WebPageConfiguration) -> Void = { _ in }
     ) async throws -> SessionFixture {
         let server = try await ReferenceServer.start(configuration)
+        var session = SessionConfiguration(server: server.baseURL)
+        sessionConfiguration?(&session)
         do {
-            let fixture = try await SessionFixture(server: server, baseURL: server.baseURL, vault: vault, nativeCookieStore: nativeCookieStore,
+            let fixture = try await SessionFixture(server: server, baseURL: server.baseURL, sessionConfiguration: session,
+                                                   vault: vault, nativeCookieStore: nativeCookieStore,
                                                    allowedOrigins: allowedOrigins, configure: configure)
             if signIn { _ = try await fixture.session.login(username: configuration.username, password: configuration.password) }
             return fixture
