@@ -1,0 +1,5 @@
+// Reloads during a flood of bridge calls; the old document's calls must end quietly.
+const h = window.webkit.messageHandlers.session;
+for (let i = 0; i < 300; i++) h.postMessage({action: i % 3 ? "status" : "refresh"}).then(v => console.log("reply " + JSON.stringify(v)), e => console.log("error " + String(e) + " " + e.code + " " + e.stack));
+console.log("cookie before reload " + document.cookie);
+location.reload();
