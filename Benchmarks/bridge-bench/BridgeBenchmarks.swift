@@ -33,7 +33,7 @@ enum BridgeBenchmarks {
             try await BridgeDocument.make(handler: BenchHandlers.plainAsync(), body: .number, log: true, thread: thread),
             try await BridgeDocument.make(handler: BenchHandlers.plainAsync(), body: .number, log: false, thread: thread),
         ]
-        let c = "C (a) deferred promise resolved inline"
+        let c = "C (a) deferred promise resolved inline; ours without an execution time limit, like C (a)"
         let results = try await RoundTripResults.measure([
             Contender(c, raw: raw),
             Contender("immediate+log", document: documents[0]),

@@ -86,9 +86,11 @@ package final class BridgeInstallation {
         for registration in controller.registrations(in: world) {
             installation.handlers[registration.name] = Installed(registration: registration, allowed: registration.options.allows(frame))
             let name = registration.name
+            // The installation lives as long as the context and its native functions, and this
+            // function only runs on the context's thread.
+            let captured = EngineThreadOnly(installation)
             let post = context.makeFunction { context, call in
-                guard let installation = context.attachment(BridgeInstallation.self) else { throw ScriptError.contextClosed }
-                return try installation.post(to: name, call, in: context)
+                try captured.value.post(to: name, call, in: context)
             }
             entries.append(context.jsValue(.string(name)))
             entries.append(post)
@@ -268,10 +270,16 @@ package final class BridgeInstallation {
         return settled(resolving: false, makeError(in: ctx, failure.scriptThrow), in: ctx)
     }
 
-    /// A promise already resolved or rejected with `value`.
+    /// A promise already resolved or rejected with `value`: a deferred promise settled at once,
+    /// which is two C API calls and no call into JavaScript.
     private func settled(resolving: Bool, _ value: JSValueRef, in ctx: JSContextRef) -> JSValueRef? {
+        var resolve: JSObjectRef? = nil
+        var reject: JSObjectRef? = nil
+        guard let promise = JSObjectMakeDeferredPromise(ctx, &resolve, &reject, nil),
+              let settle = resolving ? resolve : reject else { return nil }
         var argument: JSValueRef? = value
-        return JSObjectCallAsFunction(ctx, resolving ? helpers.resolve : helpers.reject, nil, 1, &argument, nil)
+        JSObjectCallAsFunction(ctx, settle, nil, 1, &argument, nil)
+        return promise
     }
 
     private func abortSignal(_ call: RawCall) -> JSValueRef? {

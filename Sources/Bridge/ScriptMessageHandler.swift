@@ -18,7 +18,9 @@ public protocol ScriptMessageHandler: Sendable {
 /// controller.addScriptMessageHandler(Echo(), name: "echo")
 /// ```
 public protocol ScriptMessageHandlerWithReply: Sendable {
-    func userContentController(_ controller: UserContentController, didReceive message: ScriptMessage) async throws -> ScriptValue
+    /// Runs on the page's engine thread until it awaits something elsewhere (it is
+    /// `nonisolated(nonsending)`), so a handler that never suspends replies without a thread hop.
+    nonisolated(nonsending) func userContentController(_ controller: UserContentController, didReceive message: ScriptMessage) async throws -> ScriptValue
 }
 
 /// A reply handler that can often answer without suspending. The bridge asks it first, inside
@@ -32,20 +34,20 @@ public protocol ImmediateScriptMessageHandler: ScriptMessageHandlerWithReply {
 }
 
 extension ImmediateScriptMessageHandler {
-    public func userContentController(_ controller: UserContentController, didReceive message: ScriptMessage) async throws -> ScriptValue {
+    nonisolated(nonsending) public func userContentController(_ controller: UserContentController, didReceive message: ScriptMessage) async throws -> ScriptValue {
         try immediateReply(to: message) ?? .undefined
     }
 }
 
 /// A reply handler made from a closure.
 public struct ClosureMessageHandler: ScriptMessageHandlerWithReply {
-    let body: @Sendable (ScriptMessage) async throws -> ScriptValue
+    let body: nonisolated(nonsending) @Sendable (ScriptMessage) async throws -> ScriptValue
 
-    public init(_ body: @escaping @Sendable (ScriptMessage) async throws -> ScriptValue) {
+    public init(_ body: nonisolated(nonsending) @escaping @Sendable (ScriptMessage) async throws -> ScriptValue) {
         self.body = body
     }
 
-    public func userContentController(_ controller: UserContentController, didReceive message: ScriptMessage) async throws -> ScriptValue {
+    nonisolated(nonsending) public func userContentController(_ controller: UserContentController, didReceive message: ScriptMessage) async throws -> ScriptValue {
         try await body(message)
     }
 }

@@ -108,11 +108,14 @@ package func makeError(in ctx: JSContextRef, name: String, message: String) -> J
     return error
 }
 
-/// Carries JavaScriptCore values into and out of `assumeIsolated` on the engine thread.
+/// Carries values that belong to one engine thread (JavaScriptCore values, objects a layer
+/// attached to a context) into closures that the compiler cannot prove run there.
 ///
-/// `@unchecked Sendable` is safe: it is only created and unwrapped within one synchronous call on
-/// the engine thread (a native callback or a timer), so the values never change threads.
-struct EngineThreadOnly<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+/// `@unchecked Sendable` is safe as used: it is only created on an engine thread and unwrapped
+/// by code that runs on that same thread (a native callback or a timer of the same context,
+/// which JavaScriptCore and ``EngineThread`` only ever invoke there), so the value never
+/// changes threads.
+package struct EngineThreadOnly<Value>: @unchecked Sendable {
+    package let value: Value
+    package init(_ value: Value) { self.value = value }
 }
