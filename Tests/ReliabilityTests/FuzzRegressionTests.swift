@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+/// Replays every committed fuzz input (seed corpora and fixed crashes) through the same fuzz
+/// bodies that libFuzzer runs, using the replay mode of the plain-built `fuzz-set-cookie` and
+/// `fuzz-script-value` executables (this target depends on both, so they sit next to the test
+/// binary). Each target runs once over all its files, in a child process: a broken invariant
+/// traps, which must fail this test rather than the test runner.
+@Suite("Fuzz regressions")
+struct FuzzRegressionTests {
+    static let targets = ["fuzz-set-cookie", "fuzz-script-value"]
+
+    /// The package root, from this file's path (Tests/ReliabilityTests/<file>).
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let buildFolder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+
+    /// The non-hidden files of `Fuzz/corpus/<target>` and `Fuzz/regressions/<target>`.
+    static func inputs(for target: String) -> [URL] {
+        ["corpus", "regressions"].flatMap { kind -> [URL] in
+            let folder = packageRoot.appendingPathComponent("Fuzz/\(kind)/\(target)")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            return names.filter { !$0.hasPrefix(".") }.sorted().map { folder.appendingPathComponent($0) }
+        }
+    }
+
+    @Test("every corpus and regression input passes", arguments: targets)
+    func replay(target: String) throws {
+        let executable = Self.buildFolder.appendingPathComponent(target)
+        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "\(target) is not built next to the tests")
+        let inputs = Self.inputs(for: target)
+        try #require(!inputs.isEmpty, "no inputs for \(target) under Fuzz/")
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = inputs.map(\.path)
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"  // a crash reports at once instead of symbolicating
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0,
+                "\(target) failed on one of \(inputs.count) inputs (status \(process.terminationStatus)):\n\(text.suffix(4000))")
+        #expect(text.contains("\(inputs.count) input(s) passed"), "\(target) output: \(text.suffix(2000))")
+    }
+
+    @Test("with no arguments a replay driver prints its usage and exits 0", arguments: targets)
+    func usage(target: String) throws {
+        let process = Process()
+        process.executableURL = Self.buildFolder.appendingPathComponent(target)
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text.contains("usage: \(target)"))
+    }
+}
