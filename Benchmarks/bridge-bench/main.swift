@@ -8,7 +8,7 @@ let usage = """
       --quick        a fast smoke run (small N, 2 rounds)
       --json         print the report as JSON
       --filter NAME  run only groups whose name contains NAME: roundtrip (figure1), hop (figure2),
-                     realistic (figure3), parse (figure4), lookup (figure5), refresh (figure6),
+                     realistic (figure3), native (figure0), parse (figure4), lookup (figure5), refresh (figure6),
                      memory (figure7), store (figure8); repeatable
       --rounds N     interleaved rounds per figure (default 5, quick 2); the median is reported
     """
@@ -56,6 +56,12 @@ func runAll(_ options: BenchOptions, machine: [String: String]) async -> Report 
         try await MemoryBenchmarks.run(options, into: &report)
     } catch {
         report.notes.append("memory figures failed: \(error)")
+    }
+    do {
+        progress("native call (figure 0)")
+        try await NativeCallBenchmarks.run(options, into: &report)
+    } catch {
+        report.notes.append("native-call figure failed: \(error)")
     }
     do {
         progress("round trips (figures 1-3)")

@@ -134,7 +134,9 @@ struct RunCommand: AsyncParsableCommand {
             }
             return .failure
         }
+        let progress = Progress(enabled: !json, transcript: transcript)
         let quiet = await fixture.page.runUntilQuiescent(timeout: .milliseconds(Int64(timeout * 1000)))
+        await progress.finish()
         let counts = transcript.counts
         if counts.scriptErrors > 0 { return .scriptError }
         if counts.unhandledRejections > 0 { return .unhandledRejection }

@@ -59,6 +59,10 @@ int64_t cb_js_contexts(int count, int64_t *elapsed_ns);
 /// Resident memory of the process in bytes (from /proc/self/statm).
 int64_t cb_resident_bytes(void);
 
+/// A synchronous native call from JavaScript: `s += f(1)` where `f` returns its argument.
+/// Returns the elapsed nanoseconds for `n` calls; `*ok` is 1 when the sum checks out.
+int64_t cb_native_call(int64_t n, int *ok);
+
 #ifdef __cplusplus
 }
 #endif
