@@ -58,16 +58,22 @@ private func nativeFunctionTrampoline(
         exception?.pointee = makeError(in: ctx, name: "Error", message: "the script context is closed")
         return nil
     }
-    let input = EngineThreadOnly((box, RawCall(ctx: ctx, this: this, arguments: UnsafeBufferPointer(start: arguments, count: argumentCount))))
-    let output = context.assumeIsolated { context -> EngineThreadOnly<(JSValueRef?, JSValueRef?)> in
-        let (box, call) = input.value
+    // Pointers cross into the isolated closure as integers: Sendable, and no allocation per call.
+    let boxBits = UInt(bitPattern: pointer), ctxBits = UInt(bitPattern: ctx), thisBits = UInt(bitPattern: this)
+    let argumentBits = UInt(bitPattern: arguments)
+    let (resultBits, thrownBits) = context.assumeIsolated { context -> (UInt, UInt) in
+        let box = Unmanaged<NativeFunctionBox>.fromOpaque(UnsafeRawPointer(bitPattern: boxBits)!).takeUnretainedValue()
+        let ctx = JSContextRef(bitPattern: ctxBits)!
+        let call = RawCall(ctx: ctx, this: JSObjectRef(bitPattern: thisBits),
+                           arguments: UnsafeBufferPointer(start: UnsafePointer<JSValueRef?>(bitPattern: argumentBits), count: argumentCount))
         do {
-            return EngineThreadOnly((try box.body(context, call), nil))
+            return (UInt(bitPattern: try box.body(context, call)), 0)
         } catch {
-            return EngineThreadOnly((nil, makeError(in: call.ctx, error)))
+            return (0, UInt(bitPattern: makeError(in: ctx, error)))
         }
     }
-    let (result, thrown) = output.value
+    let result = JSValueRef(bitPattern: resultBits)
+    let thrown = JSValueRef(bitPattern: thrownBits)
     if let thrown {
         exception?.pointee = thrown
         return nil
