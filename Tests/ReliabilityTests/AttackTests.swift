@@ -132,6 +132,8 @@ import WebPage
                 fixture.contentController.addScriptMessageHandler(
                     ClosureMessageHandler { _ in ["marker": .string(marker)] }, contentWorld: .world(name: "app"), name: "nativeStatus")
                 let before = server.stats()
+                let verbose = ProcessInfo.processInfo.environment["RELIABILITY_VERBOSE"] != nil
+                if verbose { FileHandle.standardError.write(Data("[attacks] start \(attack.name)\n".utf8)) }
                 let script = Self.pageScript(for: attack)
                 switch attack.document {
                 case .served:
@@ -146,7 +148,7 @@ import WebPage
                 }
                 let attackStarted = clock.now
                 let quiet = await fixture.page.runUntilQuiescent(timeout: .seconds(25))
-                if ProcessInfo.processInfo.environment["RELIABILITY_VERBOSE"] != nil { print("[attacks] \(attack.name): \(clock.now - attackStarted)") }
+                if verbose { FileHandle.standardError.write(Data("[attacks] \(attack.name): quiet \(quiet) after \(clock.now - attackStarted)\n".utf8)) }
                 #expect(quiet, "\(attack.name) did not finish")
 
                 // Everything that crossed into JavaScript or its observers.

@@ -1,0 +1,160 @@
+import Bridge
+import Cookies
+import Foundation
+import PropertyBased
+import Session
+import SessionBridgeTesting
+import Synchronization
+import Testing
+import WebPage
+
+/// Generated interleavings of page refreshes, native refreshes, navigations, `document.cookie`
+/// writes, server-side expiry and logout, each run against one shared reference server with a
+/// fresh session and page. A failing case is reported by PropertyBased with its input and the
+/// `.fixedSeed("…")` trait that replays it.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct RaceTests {
+    enum Op: String, CaseIterable, Sendable, CustomStringConvertible {
+        /// `postMessage({action: "refresh"})` from the page.
+        case pageRefresh
+        /// `SessionController.refresh()`.
+        case nativeRefresh
+        /// A top-level navigation to `/app` (the navigation policy may refresh; the page's
+        /// `fetch` wrapper refreshes on a `401`).
+        case navigate
+        /// `document.cookie` writes of script-readable cookies.
+        case cookieWrite
+        /// `document.cookie` trying to overwrite the HttpOnly session cookie.
+        case cookieForge
+        /// The server expires every access token issued so far.
+        case expire
+        /// `SessionController.logout()`.
+        case logout
+
+        var description: String { rawValue }
+        /// How many token-endpoint refreshes one such operation may cause.
+        var refreshBudget: Int {
+            switch self {
+            case .pageRefresh, .nativeRefresh: 1
+            case .navigate: 2  // the policy's refresh and the page's own 401 retry
+            default: 0
+            }
+        }
+    }
+
+    static let caseCount = ProcessInfo.processInfo.environment["RELIABILITY_RACE_CASES"].flatMap(Int.init) ?? 1000
+    static let timeBudget: Duration = .seconds(100)
+
+    static func configuration(_ server: ReferenceServer) -> SessionConfiguration {
+        var configuration = SessionConfiguration(server: server.baseURL)
+        configuration.freshnessWindow = .zero  // every refresh that does not join one in flight goes to the network
+        configuration.refreshMargin = .milliseconds(200)
+        configuration.requestTimeout = .seconds(5)
+        configuration.retry = RetryPolicy(baseDelay: .milliseconds(10))
+        return configuration
+    }
+
+    static func perform(_ op: Op, _ fixture: SessionFixture, _ server: ReferenceServer, forgeCounter: Int) async {
+        switch op {
+        case .pageRefresh:
+            _ = try? await fixture.page.callAsyncJavaScript("""
+                try { await window.webkit.messageHandlers.session.postMessage({action: "refresh"}); return "ok"; }
+                catch (e) { return String(e.code || e); }
+                """, timeout: .seconds(10))
+        case .nativeRefresh:
+            _ = try? await fixture.session.refresh()
+        case .navigate:
+            _ = try? await fixture.page.load(server.url("/app"))
+        case .cookieWrite:
+            _ = try? await fixture.page.evaluateJavaScript("document.cookie = 'csrf_token=page-\(forgeCounter); Path=/'; document.cookie = 'theme=dark; Path=/'; document.cookie")
+        case .cookieForge:
+            _ = try? await fixture.page.evaluateJavaScript("document.cookie = '__Host-session=forged-\(forgeCounter); Path=/; Secure'")
+        case .expire:
+            server.expireAccessTokens()
+        case .logout:
+            await fixture.session.logout()
+        }
+    }
+
+    @Test func interleavingsKeepOneRefreshInFlightAndTheNewestCookie() async throws {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let cases = Mutex(0)
+        let skipped = Mutex(0)
+        let figures = Mutex((ops: 0, refreshes: 0, budget: 0, logouts: 0, navigations: 0))
+        try await withReferenceServer { server in
+            let configuration = Self.configuration(server)
+            let input = Gen<Op>.case.array(of: 1...3).array(of: 1...4)
+            await propertyCheck(count: Self.caseCount, input: input) { steps in
+                guard clock.now - started < Self.timeBudget else {
+                    skipped.withLock { $0 += 1 }
+                    return
+                }
+                let fixture = try await SessionFixture.connect(to: server.baseURL, sessionConfiguration: configuration)
+                defer { Task { await fixture.stop() } }
+                try await fixture.session.login(username: "demo", password: "demo")
+                try await fixture.page.loadHTMLString("<p>start</p>", baseURL: server.url("/start"))
+                let root = server.baseURL
+                let before = server.stats()
+                var budget = 0
+                var deleted: Set<String> = []
+                var signedOut = false
+                var live: Set<String> = []
+                for (index, step) in steps.enumerated() {
+                    if let value = fixture.session.cookieJar.value("__Host-session", for: root) { live.insert(value) }
+                    await withTaskGroup(of: Void.self) { group in
+                        for (n, op) in step.enumerated() {
+                            group.addTask { await Self.perform(op, fixture, server, forgeCounter: index * 10 + n) }
+                        }
+                    }
+                    budget += step.reduce(0) { $0 + $1.refreshBudget }
+                    if step.contains(.logout) {
+                        signedOut = true
+                        deleted.formUnion(live)
+                    }
+                    // Invariants at the end of every step.
+                    let native = fixture.session.cookieJar.value("__Host-session", for: root)
+                    let page = fixture.page.cookieJar.value("__Host-session", for: root)
+                    if let value = native { live.insert(value) }
+                    if let native {
+                        #expect(page == native, "step \(index) \(step): the page's session cookie is not the native one")
+                        #expect(!signedOut, "a session cookie came back after logout")
+                    } else {
+                        #expect(page == nil || page!.hasPrefix("forged-"), "step \(index) \(step): the page kept a session cookie native code does not have")
+                    }
+                    if signedOut {
+                        for jar in [fixture.session.cookieJar, fixture.page.cookieJar] {
+                            #expect(!jar.cookies(for: root).contains { deleted.contains($0.value) }, "a cookie deleted at logout came back")
+                        }
+                        #expect(try fixture.session.vault.load() == nil)
+                    }
+                    #expect(server.stats().reuseEvents == 0, "step \(index) \(step): a refresh token was used twice")
+                }
+                let after = server.stats()
+                let refreshes = after.refreshes - before.refreshes
+                #expect(refreshes <= budget, "\(refreshes) refreshes for \(budget) refresh epochs")
+                #expect(refreshes == (await fixture.session.networkRefreshCount), "the server saw refreshes the controller did not send")
+                #expect(after.reuseEvents == 0)
+                cases.withLock { $0 += 1 }
+                figures.withLock {
+                    $0.ops += steps.reduce(0) { $0 + $1.count }
+                    $0.refreshes += refreshes
+                    $0.budget += budget
+                    $0.logouts += steps.contains { $0.contains(.logout) } ? 1 : 0
+                    $0.navigations += steps.reduce(0) { $0 + $1.filter { $0 == .navigate }.count }
+                }
+            }
+            let stats = server.stats()
+            #expect(stats.reuseEvents == 0)
+            let elapsed = clock.now - started
+            let run = cases.withLock { $0 }
+            let totals = figures.withLock { $0 }
+            print("""
+                [races] interleavings explored: \(run) (skipped past the time budget: \(skipped.withLock { $0 })) in \(elapsed); \
+                operations: \(totals.ops), navigations: \(totals.navigations), cases with logout: \(totals.logouts); \
+                token-endpoint refreshes: \(totals.refreshes) of a budget of \(totals.budget) epochs; reuse events: \(stats.reuseEvents); \
+                seed: PropertyBased draws a fresh seed per case and prints `.fixedSeed("…")` with any failing input; add it to this test to replay
+                """)
+            #expect(run >= min(Self.caseCount, 200), "too few cases ran in the time budget")
+        }
+    }
+}
