@@ -15,3 +15,4 @@ await post({action: "status", list: [1, 2, 3]});
 for (const m of Object.keys(saved)) Array.prototype[m] = saved[m];
 for (let i = 0; i < 6; i++) delete Array.prototype[String(i)];
 for (const s of spied) walk(s, 3);
+console.log("REPORT-EARLY " + spied.length);
