@@ -104,7 +104,9 @@ package func makeError(in ctx: JSContextRef, name: String, message: String) -> J
     let messageString = makeJSString(message)
     var argument: JSValueRef? = JSValueMakeString(ctx, messageString)
     JSStringRelease(messageString)
-    let error = JSObjectMakeError(ctx, 1, &argument, nil)!
+    // While JavaScriptCore is ending a script that ran past its time limit it refuses to make an
+    // error; a plain object carries the name and message then.
+    let error = JSObjectMakeError(ctx, 1, &argument, nil) ?? JSObjectMake(ctx, nil, nil)!
     if name != "Error" {
         let nameString = makeJSString(name)
         JSObjectSetProperty(ctx, error, PropertyName.name.ref, JSValueMakeString(ctx, nameString),

@@ -234,7 +234,14 @@ public actor ScriptContext {
     /// Converts a raw value with this context's limits.
     package func scriptValue(_ value: JSValueRef?, limits: ConversionLimits? = nil) throws(ScriptError) -> ScriptValue {
         var reader = ValueReader(ctx: ctx, limits: limits ?? configuration.conversionLimits, ownKeys: objectKeys)
-        return try reader.read(value)
+        do {
+            return try reader.read(value)
+        } catch {
+            // A getter that ran past the time limit: report that, and do not leave the flag set
+            // for an unrelated later exception.
+            if thread.watchdogFired.exchange(false, ordering: .relaxed) { throw .timeLimitExceeded }
+            throw error
+        }
     }
 
     /// Makes the raw value for a ``ScriptValue``.

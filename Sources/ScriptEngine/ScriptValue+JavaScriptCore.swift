@@ -194,7 +194,9 @@ func makeJSValue(_ value: ScriptValue, in ctx: JSContextRef) -> JSValueRef {
             JSObjectMakeArray(ctx, buffer.count, buffer.baseAddress, nil)
         }
     case .object(let members):
-        let object = JSObjectMake(ctx, nil, nil)!
+        // A `__proto__` key must become an own property, not the object's prototype: an object
+        // made by JSON parsing already owns one, so setting it below cannot reach the setter.
+        let object = members["__proto__"] == nil ? JSObjectMake(ctx, nil, nil)! : ownProtoObject(in: ctx)
         for (key, member) in members {
             let name = makeJSString(key)
             JSObjectSetProperty(ctx, object, name, makeJSValue(member, in: ctx), JSPropertyAttributes(kJSPropertyAttributeNone), nil)
@@ -208,4 +210,14 @@ func makeJSValue(_ value: ScriptValue, in ctx: JSContextRef) -> JSValueRef {
         }
         return array
     }
+}
+
+/// An empty object that owns a `__proto__` data property (as `JSON.parse` makes it).
+private func ownProtoObject(in ctx: JSContextRef) -> JSObjectRef {
+    let json = JSStringCreateWithUTF8CString("{\"__proto__\":null}")
+    defer { JSStringRelease(json) }
+    guard let value = JSValueMakeFromJSONString(ctx, json), let object = JSValueToObject(ctx, value, nil) else {
+        return JSObjectMake(ctx, nil, nil)!
+    }
+    return object
 }

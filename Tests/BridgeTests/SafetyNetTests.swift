@@ -52,9 +52,8 @@ import ScriptEngine
             #expect(rejection.value["name"] == "TimeoutError")
             #expect(rejection.value["code"] == "timeout")
         }
-        #expect(clock.now - start < .seconds(5))
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(cancelled.count == 1)
+        #expect(clock.now - start < .seconds(120), "the call must end; the bound is generous for a busy machine")
+        #expect(await eventually { cancelled.count == 1 }, "the handler's task was not cancelled")
         await page.close()
     }
 
@@ -75,8 +74,7 @@ import ScriptEngine
             return [refused, await pending.catch(e => e.name)];
             """)
         #expect(result == ["AbortError", "AbortError"])
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(cancelled.count == 1)
+        #expect(await eventually { cancelled.count == 1 }, "the handler's task was not cancelled")
         await page.close()
     }
 
@@ -113,7 +111,7 @@ import ScriptEngine
         try await page.run("for (let i = 0; i < 3; i++) webkit.messageHandlers.slow.postMessage(i).then(v => record('resolved ' + v), e => record(e.name))")
         #expect(await page.pendingWork.promises == 3)
         await page.close()
-        try await Task.sleep(for: .milliseconds(200))
+        try await Task.sleep(for: .milliseconds(200))   // late replies arrive meanwhile and must be dropped
         #expect(seen.withLock { $0 } == ["NavigationError", "NavigationError", "NavigationError"])
         #expect(await page.protectedCount == 0)
     }

@@ -54,3 +54,14 @@ final class Recorder: ScriptMessageHandler {
 func pendingDeadlines(in context: isolated ScriptContext) -> Int {
     context.attachment(BridgeInstallation.self)?.pendingDeadlines ?? -1
 }
+
+/// Waits until `condition` holds or `timeout` passes (for effects that land on another thread).
+func eventually(_ timeout: Duration = .seconds(30), _ condition: () async -> Bool) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while clock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return await condition()
+}

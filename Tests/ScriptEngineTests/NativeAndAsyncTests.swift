@@ -30,7 +30,7 @@ import Testing
             later('hi').then(v => results.push(v.echo));
             later('fail').catch(e => results.push(e.message));
             """)
-        #expect(await context.runUntilQuiescent(timeout: .seconds(5)))
+        #expect(await context.runUntilQuiescent(timeout: .seconds(60)))
         let results = try await context.evaluate("results")
         #expect(Set(results.arrayElements) == Set(["hi", "refused"]))
         await context.close()
@@ -92,7 +92,7 @@ import Testing
             queueMicrotask(() => log.push('micro'));
             Promise.resolve().then(() => log.push('promise'));
             """)
-        #expect(await context.runUntilQuiescent(timeout: .seconds(5)))
+        #expect(await context.runUntilQuiescent(timeout: .seconds(60)))
         let log = try await context.evaluate("log").arrayElements.compactMap(\.stringValue)
         #expect(log.prefix(2) == ["micro", "promise"])
         #expect(log.contains("a") && log.contains("b") && !log.contains("never"))
@@ -113,7 +113,7 @@ import Testing
     @Test func timerErrorsAreReportedNotLost() async throws {
         let context = await ScriptContext()
         try await context.run("setTimeout(() => { throw new Error('from a timer') }, 0); queueMicrotask(() => { throw new Error('from a microtask') })")
-        #expect(await context.runUntilQuiescent(timeout: .seconds(5)))
+        #expect(await context.runUntilQuiescent(timeout: .seconds(60)))
         let messages = await context.recentEvents.compactMap { event -> String? in
             if case .uncaughtError(let error) = event { return error.message }
             return nil
@@ -139,7 +139,7 @@ import Testing
     @Test func unhandledRejectionsAreReported() async throws {
         let context = await ScriptContext()
         try await context.run("Promise.reject(new Error('nobody listens')); Promise.reject(new Error('handled')).catch(() => {})")
-        #expect(await context.runUntilQuiescent(timeout: .seconds(5)))
+        #expect(await context.runUntilQuiescent(timeout: .seconds(60)))
         let reasons = await context.recentEvents.compactMap { event -> String? in
             if case .unhandledRejection(let error) = event { return error.message }
             return nil

@@ -85,3 +85,24 @@ import Testing
         await context.close()
     }
 }
+
+@Suite struct ProtoKeyTests {
+    @Test func protoKeysStayOwnPropertiesAndNeverBecomePrototypes() async throws {
+        let context = await ScriptContext()
+        await context.defineFunction("reply") { _, _ in ["__proto__": ["polluted": true], "ok": 1] }
+        #expect(try await context.evaluate("const r = reply(); [r.polluted === undefined, Object.getPrototypeOf(r) === Object.prototype, Object.keys(r).includes('__proto__')]")
+            == [true, true, true])
+        #expect(try await context.evaluate("reply()") == ["__proto__": ["polluted": true], "ok": 1])
+        await context.close()
+    }
+
+    @Test func aGetterThatLoopsForeverEndsAsTimeLimitNotACrash() async throws {
+        let context = await ScriptContext(configuration: .init(timeLimit: .milliseconds(50)))
+        await context.defineFunction("take") { _, arguments in arguments.first ?? .undefined }
+        do { try await context.run("take({get loop() { for (;;) {} }})") } catch {
+            #expect(error.kind == .timeLimitExceeded || error.name == "TimeLimitExceeded")
+        }
+        #expect(try await context.evaluate("try { null.x } catch (e) { e.name }") == "TypeError")
+        await context.close()
+    }
+}

@@ -25,7 +25,8 @@ import SessionBridgeTesting
         let clock = ContinuousClock()
         let start = clock.now
         try await page.loadScript("while (true) {}", baseURL: URL(string: "https://app.example/loop.js")!)
-        #expect(clock.now - start < .seconds(5))
+        // The limit counts CPU time; the bound only proves the loop ended (a busy machine is slow).
+        #expect(clock.now - start < .seconds(120))
         #expect(recorder.scriptErrors.map(\.kind) == [.timeLimitExceeded])
         #expect(try await page.evaluateJavaScript("1 + 1") == 2)
         await page.close()

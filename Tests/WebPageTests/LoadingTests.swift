@@ -90,7 +90,7 @@ import SessionBridgeTesting
             let page = WebPage(configuration: WebPageConfiguration(
                 websiteDataStore: store, navigationDelegate: Holder(jar: store.cookieJar, base: server.baseURL), eventHandler: recorder.handler))
             try await page.loadHTMLString("<script>setTimeout(() => { location.href = '/next' }, 1)</script>", baseURL: server.url("/first"))
-            #expect(await page.runUntilQuiescent(timeout: .seconds(10)))
+            #expect(await page.runUntilQuiescent(timeout: .seconds(60)))
             #expect(await page.url?.path == "/next")
             let request = try #require(recorder.exchanges.first { $0.url.path == "/next" })
             #expect(request.cookiesSent.contains("written_while_held"))
@@ -126,7 +126,7 @@ import SessionBridgeTesting
             let opener = Opener()
             let page = WebPage(configuration: WebPageConfiguration(navigationDelegate: opener, uiDelegate: opener))
             try await page.loadHTMLString("<script>var result = window.open('/popup', '_blank')</script>", baseURL: server.url("/home"))
-            #expect(await page.runUntilQuiescent(timeout: .seconds(10)))
+            #expect(await page.runUntilQuiescent(timeout: .seconds(60)))
             #expect(try await page.evaluateJavaScript("result") == .null)
             let child = try #require(opener.opened.withLock { $0.first })
             #expect(await child.url?.path == "/popup")
