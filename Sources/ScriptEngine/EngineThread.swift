@@ -124,8 +124,8 @@ public final class EngineThread: SerialExecutor, Sendable {
 
     /// Makes sure the group's watchdog is set to `limit` seconds (`.infinity` clears it).
     /// Called on the thread before entering JavaScript; costs one compare when unchanged.
-    func ensureTimeLimit(_ limit: Double) {
-        guard currentTimeLimit.load(ordering: .relaxed) != limit.bitPattern else { return }
+    func ensureTimeLimit(_ limit: Double, force: Bool = false) {
+        guard force || currentTimeLimit.load(ordering: .relaxed) != limit.bitPattern else { return }
         currentTimeLimit.store(limit.bitPattern, ordering: .relaxed)
         if limit.isFinite {
             let context = Unmanaged.passUnretained(self).toOpaque()

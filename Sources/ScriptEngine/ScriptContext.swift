@@ -239,7 +239,12 @@ public actor ScriptContext {
         } catch {
             // A getter that ran past the time limit: report that, and do not leave the flag set
             // for an unrelated later exception.
-            if thread.watchdogFired.exchange(false, ordering: .relaxed) { throw .timeLimitExceeded }
+            if thread.watchdogFired.exchange(false, ordering: .relaxed) {
+                // The watchdog fires once per entry into JavaScript: re-arm it, or a script that
+                // catches this error could then run forever.
+                thread.ensureTimeLimit(timeLimitSeconds, force: true)
+                throw .timeLimitExceeded
+            }
             throw error
         }
     }
@@ -252,6 +257,9 @@ public actor ScriptContext {
     /// Turns a thrown JavaScript value into a ``ScriptError``.
     package func scriptError(from exception: JSValueRef) -> ScriptError {
         if thread.watchdogFired.exchange(false, ordering: .relaxed) { return .timeLimitExceeded }
+        // JavaScriptCore's own termination, when the watchdog's stop was already reported inside
+        // a native call and the script was ended as it tried to go on.
+        if !JSValueIsObject(ctx, exception), stringOf(ctx, exception) == "JavaScript execution terminated." { return .timeLimitExceeded }
         guard JSValueIsObject(ctx, exception), let object = JSValueToObject(ctx, exception, nil) else {
             return ScriptError(kind: .exception, name: "Error", message: stringOf(ctx, exception) ?? "unknown exception")
         }

@@ -106,3 +106,21 @@ import Testing
         await context.close()
     }
 }
+
+@Suite struct WatchdogTests {
+    @Test func aScriptThatCatchesTheStopInsideANativeCallIsStillEnded() async throws {
+        let context = await ScriptContext(configuration: .init(timeLimit: .milliseconds(50)))
+        await context.defineFunction("take") { _, arguments in arguments.first ?? .undefined }
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            try await context.run("try { take({get loop() { for (;;) {} }}) } catch (e) {} for (;;) {}")
+            Issue.record("expected the time limit")
+        } catch {
+            #expect(error.kind == .timeLimitExceeded, "\(error)")
+        }
+        #expect(clock.now - start < .seconds(60))
+        #expect(try await context.evaluate("1 + 1") == 2)
+        await context.close()
+    }
+}
