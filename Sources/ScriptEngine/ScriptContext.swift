@@ -61,6 +61,8 @@ public actor ScriptContext {
     var awaiting: [Int: CheckedContinuation<Result<ScriptValue, ScriptError>, Never>] = [:]
     var nextAwaitID = 1
     var awaitHelperFunction: JSObjectRef?
+    /// Whether the watchdog stopped a script inside a native call during the current entry.
+    var stoppedInThisEntry = false
     /// The pristine `Object.keys`, captured before any page script ran.
     var objectKeys: JSObjectRef?
     var closeHandlers: [(isolated ScriptContext) -> Void] = []
@@ -233,6 +235,7 @@ public actor ScriptContext {
 
     /// Converts a raw value with this context's limits.
     package func scriptValue(_ value: JSValueRef?, limits: ConversionLimits? = nil) throws(ScriptError) -> ScriptValue {
+        if stoppedInThisEntry { throw .timeLimitExceeded }
         var reader = ValueReader(ctx: ctx, limits: limits ?? configuration.conversionLimits, ownKeys: objectKeys)
         do {
             return try reader.read(value)
@@ -240,8 +243,11 @@ public actor ScriptContext {
             // A getter that ran past the time limit: report that, and do not leave the flag set
             // for an unrelated later exception.
             if thread.watchdogFired.exchange(false, ordering: .relaxed) {
-                // The watchdog fires once per entry into JavaScript: re-arm it, or a script that
-                // catches this error could then run forever.
+                // The watchdog stops a script once per entry into JavaScript, and this stop was
+                // caught inside a native call. Re-arm it, and refuse every further conversion in
+                // this entry, so a script that catches the error ends in plain JavaScript,
+                // where the next stop cannot be caught.
+                stoppedInThisEntry = true
                 thread.ensureTimeLimit(timeLimitSeconds, force: true)
                 throw .timeLimitExceeded
             }
@@ -282,6 +288,7 @@ public actor ScriptContext {
     /// Call before every entry into JavaScript from outside a JavaScript call.
     @inline(__always)
     package func enterJavaScript() {
+        stoppedInThisEntry = false
         thread.ensureTimeLimit(timeLimitSeconds)
     }
 

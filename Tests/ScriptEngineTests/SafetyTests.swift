@@ -4,7 +4,7 @@ import Synchronization
 
 @Suite struct SafetyTests {
     @Test func infiniteLoopEndsWithTimeLimitAndContextStaysUsable() async throws {
-        let context = await ScriptContext(configuration: .init(timeLimit: .milliseconds(200)))
+        let context = await ScriptContext(thread: EngineThread(name: "time-limit"), configuration: .init(timeLimit: .milliseconds(200)))
         let clock = ContinuousClock()
         let start = clock.now
         do {
@@ -19,7 +19,7 @@ import Synchronization
     }
 
     @Test func infiniteLoopInATimerIsEndedAndReported() async throws {
-        let context = await ScriptContext(configuration: .init(timeLimit: .milliseconds(100)))
+        let context = await ScriptContext(thread: EngineThread(name: "time-limit"), configuration: .init(timeLimit: .milliseconds(100)))
         try await context.run("setTimeout(() => { for (;;) {} }, 0)")
         #expect(await context.runUntilQuiescent(timeout: .seconds(60)))
         let stopped = await context.recentEvents.contains { event in

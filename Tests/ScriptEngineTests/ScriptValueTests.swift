@@ -97,7 +97,7 @@ import Testing
     }
 
     @Test func aGetterThatLoopsForeverEndsAsTimeLimitNotACrash() async throws {
-        let context = await ScriptContext(configuration: .init(timeLimit: .milliseconds(50)))
+        let context = await ScriptContext(thread: EngineThread(name: "time-limit"), configuration: .init(timeLimit: .milliseconds(50)))
         await context.defineFunction("take") { _, arguments in arguments.first ?? .undefined }
         do { try await context.run("take({get loop() { for (;;) {} }})") } catch {
             #expect(error.kind == .timeLimitExceeded || error.name == "TimeLimitExceeded")
@@ -109,7 +109,7 @@ import Testing
 
 @Suite struct WatchdogTests {
     @Test func aScriptThatCatchesTheStopInsideANativeCallIsStillEnded() async throws {
-        let context = await ScriptContext(configuration: .init(timeLimit: .milliseconds(50)))
+        let context = await ScriptContext(thread: EngineThread(name: "time-limit"), configuration: .init(timeLimit: .milliseconds(50)))
         await context.defineFunction("take") { _, arguments in arguments.first ?? .undefined }
         let clock = ContinuousClock()
         let start = clock.now

@@ -21,7 +21,7 @@ import SessionBridgeTesting
 
     @Test func infiniteLoopIsEndedByTheTimeLimit() async throws {
         let recorder = EventRecorder()
-        let page = WebPage(configuration: WebPageConfiguration(eventHandler: recorder.handler, scriptTimeLimit: .milliseconds(200)))
+        let page = WebPage(configuration: WebPageConfiguration(eventHandler: recorder.handler, thread: EngineThread(name: "time-limit"), scriptTimeLimit: .milliseconds(200)))
         let clock = ContinuousClock()
         let start = clock.now
         try await page.loadScript("while (true) {}", baseURL: URL(string: "https://app.example/loop.js")!)
