@@ -34,8 +34,6 @@ struct ValueReader {
     private var nodes = 0
     private var bytes = 0
     private var ancestors: [JSObjectRef] = []
-    /// The last exception a getter or proxy threw while reading, as JavaScriptCore gave it.
-    private(set) var lastException: JSValueRef?
 
     init(ctx: JSContextRef, limits: ConversionLimits, ownKeys: JSObjectRef? = nil) {
         self.ctx = ctx
@@ -173,8 +171,7 @@ struct ValueReader {
         return .bytes(Array(UnsafeRawBufferPointer(start: pointer, count: length)))
     }
 
-    private mutating func thrownWhileReading(_ exception: JSValueRef, what: String) -> ScriptError {
-        lastException = exception
+    private func thrownWhileReading(_ exception: JSValueRef, what: String) -> ScriptError {
         let detail = stringOf(ctx, exception) ?? "an exception"
         return .conversion("reading \(what) threw: \(detail)")
     }
