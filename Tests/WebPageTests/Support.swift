@@ -26,19 +26,7 @@ final class EventRecorder: Sendable {
 
 /// A reference server for one test.
 func withServer<T>(_ configuration: ReferenceServerConfiguration = .init(), _ body: (ReferenceServer) async throws -> T) async throws -> T {
-    let server = try await ReferenceServer.start(configuration)
-    do {
-        let result = try await body(server)
-        try await server.stop()
-        return result
-    } catch {
-        try? await server.stop()
-        throw error
-    }
-}
-
-extension ReferenceServer {
-    func url(_ path: String) -> URL { URL(string: path, relativeTo: baseURL)!.absoluteURL }
+    try await ReferenceServer.withRunning(configuration, body)
 }
 
 /// A value shared with closures that run on other threads.
