@@ -143,7 +143,8 @@ public struct PersistentCookieStore: Sendable {
         case .file(_, let profile):
             guard Self.isValidProfileName(profile) else { throw .invalidProfileName(profile) }
             let path = fileURL!.path, backupPath = backupURL!.path
-            Self.removeStaleTemporaryFiles(for: path)
+            TemporaryFile.removeStale(for: path)
+            TemporaryFile.removeStale(for: backupPath)
             let primary = Self.readGeneration(path)
             if case .success(let (generation, cookies)) = primary {
                 return LoadResult(cookies: cookies, generation: generation, recovery: nil)
@@ -217,7 +218,7 @@ public struct PersistentCookieStore: Sendable {
                 } catch {
                     throw .encoding("\(error)")
                 }
-                let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+                let temporary = TemporaryFile.path(for: path)
                 try Self.writeSynced(bytes, to: temporary)
                 // Keep the previous good generation as the backup (a hard link: no copy, and
                 // the store file itself stays in place until the rename below).
@@ -253,7 +254,8 @@ public struct PersistentCookieStore: Sendable {
             for p in [fileURL!.path, backupURL!.path] where unlink(p) != 0 && errno != ENOENT {
                 throw .io(operation: "unlink", path: p, errno: errno)
             }
-            Self.removeStaleTemporaryFiles(for: fileURL!.path)
+            TemporaryFile.removeStale(for: fileURL!.path)
+            TemporaryFile.removeStale(for: backupURL!.path)
             try Self.syncDirectory(directory.path)
         }
     }
@@ -295,22 +297,6 @@ public struct PersistentCookieStore: Sendable {
         if fd < 0 { throw .io(operation: "open", path: path, errno: errno) }
         defer { close(fd) }
         if fsync(fd) != 0 { throw .io(operation: "fsync", path: path, errno: errno) }
-    }
-
-    /// Removes temporary files left by writers that are no longer running.
-    static func removeStaleTemporaryFiles(for path: String) {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        let prefixes = [url.lastPathComponent + ".tmp-", url.lastPathComponent + ".bak.tmp-"]
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names {
-            guard let prefix = prefixes.first(where: { name.hasPrefix($0) }) else { continue }
-            let pidText = name.dropFirst(prefix.count).prefix { $0 != "-" }
-            guard let pid = pid_t(pidText) else { continue }
-            if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH {
-                unlink(directory + "/" + name)
-            }
-        }
     }
 }
 

@@ -1,3 +1,4 @@
+import Cookies
 import Foundation
 import Synchronization
 
@@ -9,6 +10,7 @@ import Darwin
 
 /// A vault in a file only its owner can read (mode `0600`), written atomically: a temporary
 /// file is written and `fsync`ed, renamed over the old one, and the directory is `fsync`ed.
+/// Temporary files left by a process killed mid-write are removed by the next write.
 ///
 /// Several processes (an app and its extension) may share one vault file. ``lock(timeout:)``
 /// takes an advisory `flock` on `<file>.lock`, polled with `LOCK_NB` so a cooperative thread is
@@ -76,6 +78,7 @@ public final class FileTokenVault: TokenVault {
         if unlink(url.path) != 0 && errno != ENOENT {
             throw TokenVaultError(operation: "unlink", path: url.path, errno: errno)
         }
+        TemporaryFile.removeStale(for: url.path)
         Self.syncDirectory(of: url)
     }
 
@@ -146,7 +149,9 @@ public final class FileTokenVault: TokenVault {
     static func writeAtomically(_ data: Data, to url: URL) throws(TokenVaultError) {
         let directory = url.deletingLastPathComponent()
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
+        // Temporary files of writers killed before their rename are removed first.
+        TemporaryFile.removeStale(for: url.path)
+        let temporary = TemporaryFile.path(for: url.path)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw TokenVaultError(operation: "create", path: temporary, errno: errno) }
         var ok = false

@@ -3,9 +3,10 @@ import Foundation
 /// How a token-endpoint request is retried: a bounded number of attempts with exponential
 /// backoff and full jitter, honouring `Retry-After` up to a ceiling.
 ///
-/// Only failures that prove the request was not processed are retried: a connection that
-/// could not be made, and `429`/`502`/`503`/`504` answers. A request that timed out may have
-/// rotated the refresh token on the server, so it is never sent again with the same token.
+/// Failures that prove the request was not processed are retried: a connection that could not
+/// be made, and `429`/`502`/`503`/`504` answers. A refresh that timed out or lost its answer may
+/// have rotated the refresh token on the server, so it is sent again with the same token only
+/// within the server's ``SessionConfiguration/refreshTokenReuseGrace``.
 public struct RetryPolicy: Sendable, Hashable {
     /// Most attempts in all (the first included).
     public var maxAttempts: Int

@@ -35,6 +35,19 @@ public struct SessionConfiguration: Sendable {
     public var requestTimeout: Duration
     /// How failed token-endpoint requests are retried.
     public var retry: RetryPolicy
+    /// How long the server accepts a refresh token again after rotating it, as long as the
+    /// token it issued in its place is unused (Okta's rotation grace period, Auth0's reuse
+    /// interval, Ory Hydra's `refresh_token_rotation_grace_period`,
+    /// the reference server's `refreshTokenReuseGrace`).
+    ///
+    /// When a refresh fails after its request was sent (a timeout, a connection lost mid-answer,
+    /// an unreadable answer) the server may already have rotated the token. Within this grace
+    /// the refresh is asked again with the same token and the server answers with the same
+    /// rotation, so nothing is lost. Zero (the default, for servers without a grace) never
+    /// sends it again in that refresh: the failure is reported as retryable with the vault
+    /// unchanged, and if the server had rotated the token, the next refresh is refused as
+    /// reuse and the session ends (`invalid_grant`), as with any revoked session.
+    public var refreshTokenReuseGrace: Duration
     /// The longest wait for the vault lock another process holds.
     public var vaultLockTimeout: Duration
     /// The HTTP client; it must not follow redirects. Defaults to ``WebPage/defaultHTTPClient``.
@@ -54,6 +67,7 @@ public struct SessionConfiguration: Sendable {
         freshnessWindow: Duration = .seconds(2),
         requestTimeout: Duration = .seconds(10),
         retry: RetryPolicy = RetryPolicy(),
+        refreshTokenReuseGrace: Duration = .zero,
         vaultLockTimeout: Duration = .seconds(30),
         httpClient: HTTPClient = WebPage.defaultHTTPClient,
         logger: Logger = Logger(label: "sessionbridge.session")
@@ -68,6 +82,7 @@ public struct SessionConfiguration: Sendable {
         self.freshnessWindow = freshnessWindow
         self.requestTimeout = requestTimeout
         self.retry = retry
+        self.refreshTokenReuseGrace = refreshTokenReuseGrace
         self.vaultLockTimeout = vaultLockTimeout
         self.httpClient = httpClient
         self.logger = logger

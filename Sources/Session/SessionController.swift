@@ -83,7 +83,8 @@ public actor SessionController {
         self.cookieStore = cookieStore
         self.client = TokenEndpointClient(
             client: configuration.httpClient, endpoint: configuration.tokenEndpoint, clientID: configuration.clientID,
-            timeout: configuration.requestTimeout, retry: configuration.retry, logger: configuration.logger)
+            timeout: configuration.requestTimeout, retry: configuration.retry,
+            reuseGrace: configuration.refreshTokenReuseGrace, logger: configuration.logger)
     }
 
     // MARK: Startup

@@ -18,22 +18,48 @@ struct TokenEndpointClient: Sendable {
     var clientID: String?
     var timeout: Duration
     var retry: RetryPolicy
+    /// How long the server accepts a rotated refresh token again
+    /// (``SessionConfiguration/refreshTokenReuseGrace``).
+    var reuseGrace: Duration = .zero
     var logger: Logger
 
     /// Posts `form` and returns the tokens, retrying what is safe to retry.
+    ///
+    /// A failure that proves the request was not processed (no connection, `429`/`502`/`503`/
+    /// `504`) is retried under ``retry``. A failure after the request was sent (timeout,
+    /// connection lost, unreadable answer) may have rotated the token on the server: it is
+    /// retried only when `form` carries a refresh token and the server's ``reuseGrace`` has not
+    /// passed since the first such attempt, so the server answers the repeat with the same
+    /// rotation.
     func requestTokens(_ form: [(String, String)]) async throws(SessionError) -> TokenResponse {
+        let clock = ContinuousClock()
+        let repeatable = form.contains { $0.0 == "grant_type" && $0.1 == "refresh_token" }
+        var firstAmbiguous: ContinuousClock.Instant?
         var attempt = 1
         while true {
+            let sent = clock.now
             let outcome = await attemptOnce(form)
             switch outcome {
             case .success(let response):
+                if firstAmbiguous != nil {
+                    logger.notice("a refresh whose answer was lost was asked again within the server's reuse grace, and answered")
+                }
                 return response
             case .failure(let failure):
-                guard failure.retryable, let pause = retry.delay(after: attempt, retryAfter: failure.retryAfter) else {
+                var retryable = failure.retryable
+                if failure.ambiguous {
+                    let since = firstAmbiguous ?? sent
+                    firstAmbiguous = since
+                    // Ask again only while the server still accepts the token (a margin of one
+                    // timeout for the repeat to arrive).
+                    retryable = repeatable && reuseGrace > .zero && clock.now + timeout - since < reuseGrace
+                }
+                guard retryable, let pause = retry.delay(after: attempt, retryAfter: failure.retryAfter) else {
                     throw failure.error
                 }
                 logger.debug("token endpoint attempt failed; retrying", metadata: [
                     "attempt": "\(attempt)", "code": "\(failure.error.code.rawValue)", "pause": "\(pause)",
+                    "ambiguous": "\(failure.ambiguous)",
                 ])
                 do { try await Task.sleep(for: pause) } catch { throw failure.error }
                 attempt += 1
@@ -43,8 +69,11 @@ struct TokenEndpointClient: Sendable {
 
     struct Failure: Error {
         var error: SessionError
+        /// The request was certainly not processed: sending it again is safe.
         var retryable: Bool
         var retryAfter: Duration?
+        /// The request was sent and may have been processed (a rotation may have happened).
+        var ambiguous = false
     }
 
     /// Posts a revocation (RFC 7009); failures are logged, never thrown.
@@ -56,8 +85,7 @@ struct TokenEndpointClient: Sendable {
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.body = .bytes(Array(Self.encode(form).utf8))
         do {
-            let response = try await client.execute(request, timeout: .init(timeout))
-            _ = try? await response.body.collect(upTo: 64 << 10)
+            let (response, _) = try await execute(request, upTo: 64 << 10)
             logger.debug("revoked the refresh token", metadata: ["status": "\(response.status.code)"])
         } catch {
             logger.warning("revocation failed", metadata: ["error": "\(type(of: error))"])
@@ -75,9 +103,7 @@ struct TokenEndpointClient: Sendable {
         let response: HTTPClientResponse
         let body: [UInt8]
         do {
-            response = try await client.execute(request, timeout: .init(timeout))
-            var buffer = try await response.body.collect(upTo: 1 << 20)
-            body = buffer.readBytes(length: buffer.readableBytes) ?? []
+            (response, body) = try await execute(request, upTo: 1 << 20)
         } catch {
             return .failure(Self.classify(error))
         }
@@ -85,7 +111,8 @@ struct TokenEndpointClient: Sendable {
         let json = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
         if status == 200 {
             guard let json, let refresh = json["refresh_token"] as? String, !refresh.isEmpty else {
-                return .failure(Failure(error: SessionError(.serverError, "the token endpoint answered without a readable token"), retryable: false))
+                return .failure(Failure(error: SessionError(.serverError, "the token endpoint answered without a readable token"),
+                                        retryable: false, ambiguous: true))
             }
             let expiresIn = (json["expires_in"] as? NSNumber)?.doubleValue
             return .success(TokenResponse(
@@ -109,15 +136,44 @@ struct TokenEndpointClient: Sendable {
         return .failure(Failure(error: SessionError(.serverError, "the token endpoint refused the request: HTTP \(status)\(code)"), retryable: false))
     }
 
+    /// Sends `request` and reads its whole answer, all within ``timeout``: the head under the
+    /// client's deadline, the body under a timer that cancels the read (a body trickled byte by
+    /// byte must not hold the refresh, and every page waiting on it, past the timeout).
+    private func execute(_ request: HTTPClientRequest, upTo limit: Int) async throws -> (HTTPClientResponse, [UInt8]) {
+        let deadline = ContinuousClock.now + timeout
+        let client = self.client
+        return try await withThrowingTaskGroup(of: (HTTPClientResponse, [UInt8])?.self) { group in
+            group.addTask {
+                let response = try await client.execute(request, timeout: .init(deadline - .now))
+                var buffer = try await response.body.collect(upTo: limit)
+                return (response, buffer.readBytes(length: buffer.readableBytes) ?? [])
+            }
+            group.addTask {
+                try await Task.sleep(until: deadline)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let answer = first else { throw AttemptTimedOut() }
+            return answer
+        }
+    }
+
+    /// The whole attempt (head and body) took longer than ``timeout``.
+    struct AttemptTimedOut: Error {}
+
     /// Connection failures happened before anything was sent: safe to retry. A timeout or a
-    /// dropped connection after sending may have rotated the token: never retried.
+    /// dropped connection after sending may have rotated the token: ambiguous, retried only
+    /// within the server's reuse grace.
     static func classify(_ error: any Error) -> Failure {
+        if error is AttemptTimedOut {
+            return Failure(error: SessionError(.network, "the token endpoint did not answer in time"), retryable: false, ambiguous: true)
+        }
         if let error = error as? HTTPClientError {
             switch error {
             case .connectTimeout:
                 return Failure(error: SessionError(.network, "could not connect to the token endpoint"), retryable: true)
             case .deadlineExceeded, .readTimeout, .writeTimeout:
-                return Failure(error: SessionError(.network, "the token endpoint did not answer in time"), retryable: false)
+                return Failure(error: SessionError(.network, "the token endpoint did not answer in time"), retryable: false, ambiguous: true)
             default:
                 break
             }
@@ -126,7 +182,7 @@ struct TokenEndpointClient: Sendable {
         if typeName.contains("NIOConnectionError") || typeName.contains("ConnectTimeout") {
             return Failure(error: SessionError(.network, "could not connect to the token endpoint"), retryable: true)
         }
-        return Failure(error: SessionError(.network, "the token endpoint connection failed"), retryable: false)
+        return Failure(error: SessionError(.network, "the token endpoint connection failed"), retryable: false, ambiguous: true)
     }
 
     static func encode(_ form: [(String, String)]) -> String {

@@ -150,6 +150,49 @@ extension ReferenceServerTests {
             }
         }
 
+        @Test func reuseGraceReplaysTheRotationUntilTheSuccessorIsUsed() async throws {
+            var configuration = ReferenceServerConfiguration()
+            configuration.refreshTokenReuseGrace = .seconds(30)
+            try await withServer(configuration) { server, client async throws in
+                let refresh1 = try #require(try await client.login().json()["refresh_token"] as? String)
+                let refresh2 = try #require(try await client.refresh(refresh1).json()["refresh_token"] as? String)
+                // The answer was lost: asked again, the same rotation is answered, with a new access token.
+                let again = try await client.refresh(refresh1)
+                #expect(again.status == 200)
+                let replayed = try again.json()
+                #expect(replayed["refresh_token"] as? String == refresh2)
+                let access = try #require(replayed["access_token"] as? String)
+                #expect(try await client.get("/api/me", headers: [("Authorization", "Bearer \(access)")]).status == 200)
+                #expect(server.stats().graceReplays == 1)
+                #expect(server.issuedRefreshTokens().count == 2)
+                // Once the successor is used, the old token is refused but revokes nothing.
+                let refresh3 = try #require(try await client.refresh(refresh2).json()["refresh_token"] as? String)
+                let late = try await client.refresh(refresh1)
+                #expect(late.status == 400)
+                #expect(try late.json()["error"] as? String == "invalid_grant")
+                #expect(try await client.refresh(refresh3).status == 200)
+                let stats = server.stats()
+                #expect(stats.reuseEvents == 0)
+                #expect(stats.activeSessions == 1)
+            }
+        }
+
+        @Test func reuseAfterTheGraceRevokesTheFamily() async throws {
+            var configuration = ReferenceServerConfiguration()
+            configuration.refreshTokenReuseGrace = .milliseconds(200)
+            try await withServer(configuration) { server, client async throws in
+                let refresh1 = try #require(try await client.login().json()["refresh_token"] as? String)
+                #expect(try await client.refresh(refresh1).status == 200)
+                try await Task.sleep(for: .milliseconds(400))
+                let reuse = try await client.refresh(refresh1)
+                #expect(try reuse.json()["error"] as? String == "invalid_grant")
+                let stats = server.stats()
+                #expect(stats.reuseEvents == 1)
+                #expect(stats.graceReplays == 0)
+                #expect(stats.activeSessions == 0)
+            }
+        }
+
         @Test func concurrentRefreshesOfOneTokenSucceedOnce() async throws {
             try await withServer { server, client async throws in
                 let login = try await client.login().json()

@@ -49,6 +49,9 @@ public struct FaultConfiguration: Sendable, Equatable {
 
     /// Routes the faults apply to.
     public var routes: Routes
+    /// How many requests to those routes the faults fire for before they stop (`1`: the answer
+    /// to the first request is lost, the next one is served); `nil` for every request.
+    public var limit: Int?
     /// Delay added before each answer.
     public var latency: Duration?
     /// Answer with a `5xx` status and `Retry-After`, for the next `count` requests or always.
@@ -71,6 +74,7 @@ public struct FaultConfiguration: Sendable, Equatable {
     /// Create a fault configuration; by default nothing is injected.
     public init(
         routes: Routes = .tokenEndpoint,
+        limit: Int? = nil,
         latency: Duration? = nil,
         serverErrors: ServerErrors? = nil,
         closeConnection: Bool = false,
@@ -81,6 +85,7 @@ public struct FaultConfiguration: Sendable, Equatable {
         stopResponding: Duration? = nil
     ) {
         self.routes = routes
+        self.limit = limit
         self.latency = latency
         self.serverErrors = serverErrors
         self.closeConnection = closeConnection

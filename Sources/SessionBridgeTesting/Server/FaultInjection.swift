@@ -25,6 +25,10 @@ extension ServerState {
     mutating func faultPlan(forPath path: String) -> FaultPlan {
         var plan = FaultPlan()
         guard let route = FaultConfiguration.route(forPath: path), self.faults.routes.contains(route) else { return plan }
+        if let remaining = self.faultedRequestsRemaining {
+            guard remaining > 0 else { return plan }
+            self.faultedRequestsRemaining = remaining - 1
+        }
         let faults = self.faults
         if let latency = faults.latency {
             plan.latency = latency

@@ -15,12 +15,17 @@ struct RefreshTokenRecord: Sendable {
     enum State: Sendable { case current, rotated, revoked }
     let sessionID: String
     var state: State
+    /// When it was rotated, and into which token.
+    var rotation: (at: Date, successor: String)?
 }
 
 /// Outcome of presenting a refresh token.
 enum RefreshOutcome: Sendable, Equatable {
     /// Rotated: the new refresh token and the session.
     case rotated(newToken: String, sessionID: String, username: String)
+    /// A token rotated less than the reuse grace ago, whose successor is still unused, was
+    /// presented again: the successor is issued again (the answer to the first use was lost).
+    case replayed(newToken: String, sessionID: String, username: String)
     /// Unknown, expired or revoked token; the reason is safe to show.
     case invalid(reason: String)
     /// An already rotated token was used again: the family is now revoked.
@@ -48,13 +53,23 @@ struct RefreshTokenStore: Sendable {
         return (sessionID, token)
     }
 
-    /// Present a refresh token: rotate it, or detect reuse.
-    mutating func use(_ token: String, lifetime: Duration, now: Date) -> RefreshOutcome {
+    /// Present a refresh token: rotate it, replay its rotation within `reuseGrace`, or detect
+    /// reuse.
+    mutating func use(_ token: String, lifetime: Duration, reuseGrace: Duration = .zero, now: Date) -> RefreshOutcome {
         guard let record = self.records[token], var family = self.families[record.sessionID] else {
             return .invalid(reason: "The refresh token is unknown.")
         }
         switch record.state {
         case .rotated:
+            if !family.revoked, let rotation = record.rotation, now.timeIntervalSince(rotation.at) <= reuseGrace.timeInterval {
+                // A repeat within the grace is never taken for theft: it gets the same successor
+                // while that is unused, and a plain refusal once the client has moved on (the
+                // late original of a request the client already asked again).
+                guard self.records[rotation.successor]?.state == .current, family.refreshExpiresAt > now else {
+                    return .invalid(reason: "The refresh token was already rotated.")
+                }
+                return .replayed(newToken: rotation.successor, sessionID: family.id, username: family.username)
+            }
             if !family.revoked {
                 self.revoke(sessionID: family.id, reason: "refresh token reuse")
             }
@@ -69,8 +84,9 @@ struct RefreshTokenStore: Sendable {
             self.revoke(sessionID: family.id, reason: "expired")
             return .invalid(reason: "The refresh token has expired.")
         }
-        self.records[token]?.state = .rotated
         let next = self.mint(sessionID: family.id)
+        self.records[token]?.state = .rotated
+        self.records[token]?.rotation = (now, next)
         family.currentRefreshToken = next
         family.refreshExpiresAt = now.addingTimeInterval(lifetime.timeInterval)
         self.families[family.id] = family

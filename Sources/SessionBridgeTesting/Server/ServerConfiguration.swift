@@ -22,6 +22,13 @@ public struct ReferenceServerConfiguration: Sendable {
     public var accessTokenLifetime: Duration
     /// Lifetime of a refresh token family (a session), counted from each rotation.
     public var refreshTokenLifetime: Duration
+    /// How long a rotated refresh token may be presented again without being taken for theft:
+    /// while the token it was rotated into is unused, the server answers with that same
+    /// successor; once it was used, with a plain `invalid_grant` that revokes nothing. This is the grace period real providers offer (Okta's
+    /// "grace period for token rotation", Auth0's "reuse interval", Ory Hydra's
+    /// `refresh_token_rotation_grace_period`) so a client whose answer was lost can ask again.
+    /// Zero (the default) is the strictest server: any second use revokes the family.
+    public var refreshTokenReuseGrace: Duration
     /// Host to bind to.
     public var host: String
     /// Port to bind to; `0` picks a free port.
@@ -48,6 +55,7 @@ public struct ReferenceServerConfiguration: Sendable {
         displayName: String = "Demo User",
         accessTokenLifetime: Duration = .seconds(300),
         refreshTokenLifetime: Duration = .seconds(30 * 24 * 3600),
+        refreshTokenReuseGrace: Duration = .zero,
         host: String = "127.0.0.1",
         port: Int = 0,
         faults: FaultConfiguration = .none,
@@ -61,6 +69,7 @@ public struct ReferenceServerConfiguration: Sendable {
         self.displayName = displayName
         self.accessTokenLifetime = accessTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime
+        self.refreshTokenReuseGrace = refreshTokenReuseGrace
         self.host = host
         self.port = port
         self.faults = faults

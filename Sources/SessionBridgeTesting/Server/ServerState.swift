@@ -11,6 +11,8 @@ struct ServerState: Sendable {
     var faults: FaultConfiguration
     /// Server errors still to send when ``FaultConfiguration/ServerErrors/count`` is set.
     var serverErrorsRemaining: Int?
+    /// Requests the faults still fire for when ``FaultConfiguration/limit`` is set.
+    var faultedRequestsRemaining: Int?
     var stats = ServerStats()
     var refreshTokens = RefreshTokenStore()
     /// Ids of access tokens invalidated early by ``ReferenceServer/expireAccessTokens()``.
@@ -22,10 +24,12 @@ struct ServerState: Sendable {
     init(faults: FaultConfiguration) {
         self.faults = faults
         self.serverErrorsRemaining = faults.serverErrors?.count
+        self.faultedRequestsRemaining = faults.limit
     }
 
     mutating func setFaults(_ faults: FaultConfiguration) {
         self.faults = faults
         self.serverErrorsRemaining = faults.serverErrors?.count
+        self.faultedRequestsRemaining = faults.limit
     }
 }

@@ -27,6 +27,9 @@ public struct ServerStats: Sendable, Equatable, Codable {
     public var refreshes = 0
     /// Refresh tokens used a second time; each one revoked its whole family.
     public var reuseEvents = 0
+    /// Rotated refresh tokens presented again within
+    /// ``ReferenceServerConfiguration/refreshTokenReuseGrace``, answered with their successor.
+    public var graceReplays = 0
     /// Sessions (refresh token families) neither revoked nor expired.
     public var activeSessions = 0
     /// Successful sign-ins (password grant and web login form).

@@ -100,11 +100,14 @@ final class ServerCore: Sendable {
     func refresh(_ token: String, web: Bool) -> RefreshResult {
         let now = Date()
         let outcome = self.withState { state in
-            let outcome = state.refreshTokens.use(token, lifetime: self.configuration.refreshTokenLifetime, now: now)
+            let outcome = state.refreshTokens.use(
+                token, lifetime: self.configuration.refreshTokenLifetime, reuseGrace: self.configuration.refreshTokenReuseGrace, now: now)
             switch outcome {
             case .rotated:
                 state.stats.refreshes += 1
                 if web { state.stats.webRefreshes += 1 }
+            case .replayed:
+                state.stats.graceReplays += 1
             case .reuse:
                 state.stats.reuseEvents += 1
             case .invalid:
@@ -113,7 +116,7 @@ final class ServerCore: Sendable {
             return outcome
         }
         switch outcome {
-        case .rotated(let newToken, let sessionID, let username):
+        case .rotated(let newToken, let sessionID, let username), .replayed(let newToken, let sessionID, let username):
             let (accessToken, claims) = self.makeAccessToken(username: username, sessionID: sessionID, now: now)
             self.configuration.logger.debug("refresh", metadata: ["sid": "\(sessionID)", "refresh_token": "<redacted>"])
             return .success(
