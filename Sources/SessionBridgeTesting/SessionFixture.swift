@@ -43,6 +43,8 @@ public final class SessionFixture: Sendable {
     }
 
     /// Starts the embedded server and signs in as its demo user (unless `signIn` is false).
+    /// The session is configured for the server: its endpoints and its
+    /// ``ReferenceServerConfiguration/refreshTokenReuseGrace``.
     public static func start(
         server configuration: ReferenceServerConfiguration = ReferenceServerConfiguration(),
         signIn: Bool = true,
@@ -54,6 +56,8 @@ public final class SessionFixture: Sendable {
     ) async throws -> SessionFixture {
         let server = try await ReferenceServer.start(configuration)
         var session = SessionConfiguration(server: server.baseURL)
+        // The controller knows the grace of the server it talks to.
+        session.refreshTokenReuseGrace = configuration.refreshTokenReuseGrace
         sessionConfiguration?(&session)
         do {
             let fixture = try await SessionFixture(server: server, baseURL: server.baseURL, sessionConfiguration: session,

@@ -52,6 +52,7 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per event.")
     var json = false
 
+    /// Applied to the embedded server once the runner has signed in.
     @OptionGroup(title: "Embedded server faults") var faults: FaultOptions
 
     func validate() throws {
@@ -86,7 +87,10 @@ struct RunCommand: AsyncParsableCommand {
                                                        allowedOrigins: origins, configure: configure)
             transcript.note("using the server at \(server)")
         } else {
-            fixture = try await SessionFixture.start(server: faults.configuration, signIn: false, vault: vault,
+            // The faults start once the runner has signed in: they are for the page's run.
+            var serverConfiguration = faults.configuration
+            serverConfiguration.faults = .none
+            fixture = try await SessionFixture.start(server: serverConfiguration, signIn: false, vault: vault,
                                                      nativeCookieStore: nativeStore, allowedOrigins: origins, configure: configure)
             transcript.note("embedded reference server on \(fixture.baseURL.absoluteString) (demo user: demo / demo)")
         }
@@ -96,7 +100,7 @@ struct RunCommand: AsyncParsableCommand {
         let exit = await run(source, fixture: fixture, transcript: transcript)
         transcript.stores(page: fixture.pageCookies(), native: fixture.nativeCookies())
         if let stats = fixture.server?.stats() {
-            transcript.note("server: \(stats.logins) logins, \(stats.refreshes) refreshes, \(stats.reuseEvents) reuse events")
+            transcript.note("server: \(stats.logins) logins, \(stats.refreshes) refreshes, \(stats.graceReplays) grace replays, \(stats.reuseEvents) reuse events")
         }
         await fixture.stop()
         if exit != .success { throw exit }
@@ -109,6 +113,7 @@ struct RunCommand: AsyncParsableCommand {
             transcript.failure("sign-in failed: \(error)")
             return Self.isUnreachable(error) ? .serverUnreachable : .failure
         }
+        fixture.server?.setFaults(faults.configuration.faults)
         let documentURL = url.map { URL(string: $0)! } ?? fixture.url("/run/\(source.name)")
         do {
             switch source {
@@ -190,7 +195,15 @@ enum PageSource {
             throw RunnerFailure(description: "cannot read \(target) as UTF-8 text", exitCode: .missingInput)
         }
         let name = URL(fileURLWithPath: target).lastPathComponent
-        self = .file(name: name, body: body, isHTML: name.lowercased().hasSuffix(".html") || name.lowercased().hasSuffix(".htm"))
+        let isHTML = name.lowercased().hasSuffix(".html") || name.lowercased().hasSuffix(".htm")
+        self = .file(name: name, body: isHTML ? body : Self.asyncScript(body), isHTML: isHTML)
+    }
+
+    /// A `.js` target runs as the body of an async function, so it may `await` at top level as
+    /// a module script can. An error it throws is thrown again from a task, so it is reported as
+    /// uncaught (exit 1) as in a classic script. Line numbers are kept.
+    static func asyncScript(_ body: String) -> String {
+        "(async () => {" + body + "\n})().catch((error) => { setTimeout(() => { throw error; }, 0); });\n"
     }
 
     var name: String {

@@ -7,6 +7,14 @@ struct FaultOptions: ParsableArguments {
     @Option(help: "Access-token lifetime in seconds (short values make expiry happen during a run).")
     var accessTokenLifetime: Int = 300
 
+    @Option(help: ArgumentHelp(
+        "Seconds a rotated refresh token is still answered with the same rotation (0: any second use revokes the session).",
+        valueName: "seconds"))
+    var reuseGrace: Int = 0
+
+    @Option(help: "Faults fire for this many token requests, then stop (all of them by default).")
+    var faultLimit: Int?
+
     @Option(help: "Added latency in milliseconds on the token endpoint.")
     var latency: Int?
 
@@ -31,10 +39,17 @@ struct FaultOptions: ParsableArguments {
     @Option(help: "Trickle response bodies, this many milliseconds per chunk.")
     var slowBody: Int?
 
+    func validate() throws {
+        if reuseGrace < 0 { throw ValidationError("--reuse-grace must be zero or more seconds") }
+        if let faultLimit, faultLimit < 0 { throw ValidationError("--fault-limit must be zero or more") }
+    }
+
     var configuration: ReferenceServerConfiguration {
         var configuration = ReferenceServerConfiguration()
         configuration.accessTokenLifetime = .seconds(accessTokenLifetime)
+        configuration.refreshTokenReuseGrace = .seconds(reuseGrace)
         configuration.faults = FaultConfiguration(
+            limit: faultLimit,
             latency: latency.map { .milliseconds($0) },
             serverErrors: serverErrors.map { FaultConfiguration.ServerErrors(status: 503, retryAfterSeconds: retryAfter, count: $0) },
             closeConnection: closeConnection, closeMidBody: closeMidBody, malformedJSON: malformedJSON,

@@ -19,6 +19,35 @@ import Testing
         #expect(!result.stdout.contains("sbrt_"), "a refresh token reached the transcript")
     }
 
+    @Test func scriptsMayAwaitAtTopLevelAndKeepTheirLineNumbers() throws {
+        let script = try RunnerProcess.temporaryFile("top-level-await.js", """
+            const reply = await window.webkit.messageHandlers.session.postMessage({action: "status"});
+            console.log("signed in", reply.signedIn);
+            throw new RangeError("after the await");
+            """)
+        let result = try RunnerProcess.run(["run", script.path])
+        #expect(result.exitCode == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("console.log signed in true"))
+        #expect(result.stdout.contains("uncaught RangeError: after the await at "))
+        #expect(result.stdout.contains("top-level-await.js.js:3"))
+    }
+
+    @Test func faultsStartAfterSignInAndALostAnswerIsAskedAgainWithinTheGrace() throws {
+        let script = try RunnerProcess.temporaryFile("lost-answer.js", """
+            const reply = await window.webkit.messageHandlers.session.postMessage({action: "refresh"});
+            console.log("refreshed", reply.ok);
+            """)
+        let lost = try RunnerProcess.run(["run", script.path, "--close-mid-body", "--fault-limit", "1"])
+        #expect(lost.exitCode == 1, "\(lost.stdout)\(lost.stderr)")
+        #expect(lost.stdout.contains("signed in natively as the demo user"))
+        #expect(lost.stdout.contains("✗ network"))
+        let asked = try RunnerProcess.run(["run", script.path, "--close-mid-body", "--fault-limit", "1", "--reuse-grace", "30"])
+        #expect(asked.exitCode == 0, "\(asked.stdout)\(asked.stderr)")
+        #expect(asked.stdout.contains("refreshed true"))
+        #expect(asked.stdout.contains("1 grace replays"))
+        #expect(asked.stdout.contains("0 reuse events"))
+    }
+
     @Test func jsonGivesOneObjectPerEvent() throws {
         let script = try RunnerProcess.temporaryFile("status.js", "window.webkit.messageHandlers.session.postMessage({action: 'status'}).then(s => console.log('status', s.signedIn))")
         let result = try RunnerProcess.run(["run", script.path, "--json"])
