@@ -9,7 +9,8 @@ import Darwin
 #endif
 
 /// A vault in a file only its owner can read (mode `0600`), written atomically: a temporary
-/// file is written and `fsync`ed, renamed over the old one, and the directory is `fsync`ed.
+/// file is written and renamed over the old one, then the file and the directory are `fsync`ed
+/// before the store returns.
 /// Temporary files left by a process killed mid-write are removed by the next write.
 ///
 /// Several processes (an app and its extension) may share one vault file. ``lock(timeout:)``
@@ -172,16 +173,27 @@ public final class FileTokenVault: TokenVault {
             }
             return true
         }
-        let writeErrno = errno
-        guard written, fsync(fd) == 0 else {
+        guard written else {
+            let writeErrno = errno
             close(fd)
             throw TokenVaultError(operation: "write", path: temporary, errno: writeErrno)
         }
-        close(fd)
+        // Renamed before the `fsync`: another process (or this one after a kill) sees the new
+        // record as soon as it is written, so a process killed between the server's rotation
+        // and the end of the store loses the token only in a window of microseconds, not the
+        // milliseconds an `fsync` takes. Power loss is no worse off: nobody is told the record
+        // is stored until the file and the directory are synced, and a power cut before that
+        // loses the session either way (the old token is already spent on the server).
         guard rename(temporary, url.path) == 0 else {
-            throw TokenVaultError(operation: "rename", path: url.path, errno: errno)
+            let renameErrno = errno
+            close(fd)
+            throw TokenVaultError(operation: "rename", path: url.path, errno: renameErrno)
         }
         ok = true
+        let synced = fsync(fd) == 0
+        let syncErrno = errno
+        close(fd)
+        guard synced else { throw TokenVaultError(operation: "fsync", path: url.path, errno: syncErrno) }
         syncDirectory(of: url)
     }
 

@@ -133,6 +133,9 @@ import Glibc
                 try? FileManager.default.removeItem(atPath: ready)
                 childRefreshes += server.stats().refreshes - refreshesBefore
 
+                // The dead child's last request may still be on the server: let it finish, so
+                // what is on disk is compared with everything the server did.
+                #expect(await server.waitUntilIdle())
                 // 1. The stores load, each holding one complete record.
                 let disk = try Self.readDisk(directory)
                 let token = try #require(disk.refreshToken, "the vault is empty after a kill")

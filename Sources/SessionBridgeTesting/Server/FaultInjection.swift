@@ -86,9 +86,11 @@ struct FaultMiddleware: RouterMiddleware {
         let path = request.uri.path
         let plan = self.core.withState { state in
             state.stats.requests += 1
+            state.stats.requestsInFlight += 1
             if path == "/oauth/token" { state.stats.tokenRequests += 1 }
             return state.faultPlan(forPath: path)
         }
+        defer { self.core.withState { $0.stats.requestsInFlight -= 1 } }
         if let latency = plan.latency {
             try await Task.sleep(for: latency)
         }

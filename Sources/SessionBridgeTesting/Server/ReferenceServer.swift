@@ -137,6 +137,18 @@ public final class ReferenceServer: Sendable {
         self.core.currentStats()
     }
 
+    /// Waits until no request is being handled (``ServerStats/requestsInFlight`` is zero), for
+    /// at most `timeout`: a test that killed a client mid-request waits here until the server
+    /// has finished with that request. Returns whether the server became idle.
+    public func waitUntilIdle(timeout: Duration = .seconds(10)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while self.stats().requestsInFlight > 0 {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return true
+    }
+
     /// Replace the injected faults. A counted run of server errors starts again.
     public func setFaults(_ faults: FaultConfiguration) {
         self.core.withState { $0.setFaults(faults) }

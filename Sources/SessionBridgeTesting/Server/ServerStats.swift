@@ -46,6 +46,9 @@ public struct ServerStats: Sendable, Equatable, Codable {
     public var unauthorized = 0
     /// Every request the server received.
     public var requests = 0
+    /// Requests being handled now (their answer not yet produced). A client killed mid-request
+    /// leaves its request here until the server has finished with it.
+    public var requestsInFlight = 0
     /// Injected faults that fired.
     public var faults = Faults()
 
