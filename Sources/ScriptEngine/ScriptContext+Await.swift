@@ -23,6 +23,7 @@ extension ScriptContext {
                 _ = JSObjectCallAsFunction(ctx, helper, nil, buffer.count, buffer.baseAddress, &exception)
             }
             if let exception { finishAwait(id, .failure(scriptError(from: exception))) }
+            leaveJavaScript()
             schedule(after: timeout) { context in
                 context.finishAwait(id, .failure(ScriptError(
                     kind: .timeLimitExceeded, name: "TimeoutError", message: "the promise did not settle within \(timeout)")))

@@ -54,6 +54,7 @@ extension ScriptContext {
         JSObjectCallAsFunction(ctx, resolving ? pending.resolve : pending.reject, nil, 1, &argument, &exception)
         pending.protectedValues.forEach(unprotect)
         if let exception { report(.uncaughtError(scriptError(from: exception))) }
+        leaveJavaScript()
         checkQuiescence()
     }
 

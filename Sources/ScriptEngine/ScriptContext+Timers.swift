@@ -89,6 +89,7 @@ extension ScriptContext {
         enterJavaScript()
         _ = callFunction(ctx, timer.callback, this: nil, timer.arguments.map { Optional($0) }, exception: &exception)
         if let exception, !isClosed { report(.uncaughtError(scriptError(from: exception))) }
+        leaveJavaScript()
         guard !isClosed else { return }
         if let interval = timer.interval {
             if timers[id] != nil { scheduleTimer(id, after: interval) }

@@ -124,6 +124,7 @@ public actor ScriptContext {
         enterJavaScript()
         let value = JSEvaluateScript(ctx, script, nil, url, Int32(clamping: startingLine), &exception)
         if let exception { throw scriptError(from: exception) }
+        leaveJavaScript()
         return value
     }
 
@@ -152,6 +153,7 @@ public actor ScriptContext {
         enterJavaScript()
         let result = callFunction(ctx, target, this: this, values, exception: &exception)
         if let exception { throw scriptError(from: exception) }
+        leaveJavaScript()
         return try scriptValue(result)
     }
 
@@ -288,8 +290,43 @@ public actor ScriptContext {
     /// Call before every entry into JavaScript from outside a JavaScript call.
     @inline(__always)
     package func enterJavaScript() {
+        // A stop left pending by an entry that could not absorb it (its context closed in it).
+        if thread.watchdogFired.load(ordering: .relaxed) { absorbStop(reporting: false) }
         stoppedInThisEntry = false
         thread.ensureTimeLimit(timeLimitSeconds)
+    }
+
+    /// Call after every entry into JavaScript from outside a JavaScript call has returned.
+    ///
+    /// JavaScriptCore runs the microtasks an entry queued (promise reactions, `await`
+    /// continuations) as the entry's API call returns. When the watchdog stops one of them,
+    /// nobody is told, and the VM keeps the stop pending: the next entry on this thread, from
+    /// any context, would be ended at once. Here such a stop is reported as this context's
+    /// uncaught ``ScriptError/Kind/timeLimitExceeded`` and absorbed by a throwaway entry, which
+    /// also runs this context's other leftover microtasks under its own limit (a few rounds at
+    /// most; a page queueing more runaway jobs than that should have its own ``EngineThread``).
+    @inline(__always)
+    package func leaveJavaScript() {
+        guard thread.watchdogFired.load(ordering: .relaxed) else { return }
+        absorbStop(reporting: true)
+    }
+
+    /// The longest a job left by a stopped script may run in the entry that absorbs the stop.
+    static let leftoverJobLimitSeconds = 1.0
+
+    private func absorbStop(reporting: Bool) {
+        var rounds = 0
+        while !isClosed, rounds < 4, thread.watchdogFired.exchange(false, ordering: .relaxed) {
+            rounds += 1
+            if reporting { report(.uncaughtError(.timeLimitExceeded)) }
+            stoppedInThisEntry = false
+            // The stopped script's leftover jobs may run in this entry: never without a limit.
+            thread.ensureTimeLimit(min(timeLimitSeconds, Self.leftoverJobLimitSeconds), force: true)
+            let script = makeJSString("void 0")
+            var exception: JSValueRef? = nil
+            JSEvaluateScript(ctx, script, nil, nil, 1, &exception)
+            JSStringRelease(script)
+        }
     }
 
     /// Forces a full garbage collection of this context's VM (tests and benchmarks).

@@ -172,6 +172,7 @@ extension DocumentEnvironment {
         context.enterJavaScript()
         JSObjectCallAsFunction(context.ctx, controls.finish, nil, 0, nil, &exception)
         if let exception { context.report(.uncaughtError(context.scriptError(from: exception))) }
+        context.leaveJavaScript()
     }
 
     // MARK: Native work

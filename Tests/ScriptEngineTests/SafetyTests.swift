@@ -18,6 +18,45 @@ import Synchronization
         await context.close()
     }
 
+    /// Where a runaway script loops when its time limit stops it.
+    enum Runaway: String, CaseIterable, Sendable {
+        case plain = "for (;;) {}"
+        case caughtInNative = "for (;;) { try { read({ get x() { for (;;) {} } }); } catch (e) {} }"
+        case timer = "setTimeout(() => { for (;;) {} }, 0)"
+        case microtask = "Promise.resolve().then(() => { for (;;) {} })"
+        case asyncFunction = "(async () => { await 0; for (;;) {} })()"
+        case promiseJobs = "for (let i = 0; i < 6; i++) Promise.resolve().then(() => { for (;;) {} })"
+    }
+
+    @Test(arguments: Runaway.allCases) func aStoppedScriptLeavesOtherContextsOnItsThreadAlone(_ runawaySource: Runaway) async throws {
+        let thread = EngineThread(name: "shared-time-limit")
+        let runaway = await ScriptContext(thread: thread, configuration: .init(timeLimit: .milliseconds(50)))
+        let neighbour = await ScriptContext(thread: thread, configuration: .init(timeLimit: .seconds(30)))
+        let unlimited = await ScriptContext(thread: thread)
+        await runaway.defineFunction("read") { _, arguments in arguments.first ?? .undefined }
+        for round in 0..<5 {
+            _ = try? await runaway.run(runawaySource.rawValue)
+            #expect(await runaway.runUntilQuiescent(timeout: .seconds(60)))
+            // Wherever it looped, the stop is reported against the runaway.
+            if runawaySource != .plain && runawaySource != .caughtInNative {
+                let stops = await runaway.recentEvents.count { event in
+                    if case .uncaughtError(let error) = event { return error.kind == .timeLimitExceeded }
+                    return false
+                }
+                #expect(stops >= round + 1, "round \(round)")
+            }
+            // The neighbours' work, each entry longer than the runaway's limit, is never stopped.
+            for context in [neighbour, unlimited] {
+                let sum = try await context.evaluate("let s\(round) = 0; const t\(round) = Date.now(); while (Date.now() - t\(round) < 120) s\(round)++; 'done'")
+                #expect(sum == "done", "round \(round)")
+                #expect(try await context.evaluate("(() => { try { throw new Error('plain'); } catch (e) { return e.message; } })()") == "plain")
+                let error = await #expect(throws: ScriptError.self) { try await context.run("throw new TypeError('mine')") }
+                #expect(error?.kind == .exception && error?.name == "TypeError", "round \(round): \(String(describing: error))")
+            }
+        }
+        for context in [runaway, neighbour, unlimited] { await context.close() }
+    }
+
     @Test func infiniteLoopInATimerIsEndedAndReported() async throws {
         let context = await ScriptContext(thread: EngineThread(name: "time-limit"), configuration: .init(timeLimit: .milliseconds(100)))
         try await context.run("setTimeout(() => { for (;;) {} }, 0)")
