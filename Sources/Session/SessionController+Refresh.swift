@@ -91,9 +91,8 @@ extension SessionController {
         networkRefreshCount += 1
         let response: TokenResponse
         do {
-            response = try await client.requestTokens([
-                ("grant_type", "refresh_token"), ("refresh_token", stored.refreshToken.value),
-            ])
+            response = try await client.requestTokens(
+                [("grant_type", "refresh_token"), ("refresh_token", stored.refreshToken.value)], repeatableWithinGrace: true)
         } catch {
             if error.code == .invalidGrant {
                 logger.notice("the server refused the refresh token; the session ended")

@@ -28,12 +28,11 @@ struct TokenEndpointClient: Sendable {
     /// A failure that proves the request was not processed (no connection, `429`/`502`/`503`/
     /// `504`) is retried under ``retry``. A failure after the request was sent (timeout,
     /// connection lost, unreadable answer) may have rotated the token on the server: it is
-    /// retried only when `form` carries a refresh token and the server's ``reuseGrace`` has not
-    /// passed since the first such attempt, so the server answers the repeat with the same
-    /// rotation.
-    func requestTokens(_ form: [(String, String)]) async throws(SessionError) -> TokenResponse {
+    /// retried only when `repeatableWithinGrace` (a refresh-token grant) and the server's
+    /// ``reuseGrace`` has not passed since the first such attempt, so the server answers the
+    /// repeat with the same rotation.
+    func requestTokens(_ form: [(String, String)], repeatableWithinGrace: Bool = false) async throws(SessionError) -> TokenResponse {
         let clock = ContinuousClock()
-        let repeatable = form.contains { $0.0 == "grant_type" && $0.1 == "refresh_token" }
         var firstAmbiguous: ContinuousClock.Instant?
         var attempt = 1
         while true {
@@ -52,7 +51,7 @@ struct TokenEndpointClient: Sendable {
                     firstAmbiguous = since
                     // Ask again only while the server still accepts the token (a margin of one
                     // timeout for the repeat to arrive).
-                    retryable = repeatable && reuseGrace > .zero && clock.now + timeout - since < reuseGrace
+                    retryable = repeatableWithinGrace && reuseGrace > .zero && clock.now + timeout - since < reuseGrace
                 }
                 guard retryable, let pause = retry.delay(after: attempt, retryAfter: failure.retryAfter) else {
                     throw failure.error
