@@ -69,7 +69,7 @@ let package = Package(
         .target(
             name: "SessionBridgeTesting",
             dependencies: [
-                "Cookies", "WebPage", "Session",
+                "ScriptEngine", "Cookies", "WebPage", "Session",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

@@ -29,18 +29,7 @@ public final class SessionFixture: Sendable {
     public let contentController: UserContentController
     /// Every bridge call, redacted.
     public let messageLog: MessageLog
-    private let recorder = EventRecorder()
-
-    /// Keeps the page's events and passes them on, from any thread.
-    private final class EventRecorder: Sendable {
-        let events = Mutex<[PageEvent]>([])
-        let observers = Mutex<[@Sendable (PageEvent) -> Void]>([])
-
-        func record(_ event: PageEvent) {
-            events.withLock { $0.append(event) }
-            for observer in observers.withLock({ $0 }) { observer(event) }
-        }
-    }
+    private let recorder = PageEventRecorder()
 
     /// Starts the embedded server and signs in as its demo user (unless `signIn` is false).
     /// The session is configured for the server: its endpoints and its
@@ -121,13 +110,13 @@ public final class SessionFixture: Sendable {
 
     /// Calls `observer` with every page event from now on.
     public func observe(_ observer: @escaping @Sendable (PageEvent) -> Void) {
-        recorder.observers.withLock { $0.append(observer) }
+        recorder.observe(observer)
     }
 
     // MARK: What each part saw
 
     /// Every page event so far.
-    public var pageEvents: [PageEvent] { recorder.events.withLock { $0 } }
+    public var pageEvents: [PageEvent] { recorder.events }
 
     /// What crossed the bridge: every call, redacted.
     public var bridgeCalls: [MessageLog.Entry] { messageLog.entries }

@@ -17,7 +17,7 @@ import WebPage
             // Without the delegate: the page's copy of the expired cookie gets it sent to /login.
             let plain = WebPage()
             CookieSync.copyIn(from: session.cookieJar, to: plain.cookieJar, for: server.url("/"))
-            let recorder = EventRecorder()
+            let recorder = PageEventRecorder()
             let (page, _) = await makePage(session, server, recorder: recorder)
             try await Task.sleep(for: .milliseconds(1100))
 
@@ -46,7 +46,7 @@ import WebPage
         try await withServer { server in
             let session = SessionController(configuration: makeConfiguration(server))
             try await session.login(username: "demo", password: "demo")
-            let recorder = EventRecorder()
+            let recorder = PageEventRecorder()
             let (page, _) = await makePage(session, server, recorder: recorder)
             #expect(try await page.load(server.url("/app")).statusCode == 200)
             page.cookieJar.removeAll()  // the web store "randomly loses its cookies"

@@ -36,7 +36,7 @@ final class LogCollector: Sendable {
             configuration.logger = logs.logger
             let session = SessionController(configuration: configuration)
             try await session.login(username: "demo", password: "demo")
-            let recorder = EventRecorder()
+            let recorder = PageEventRecorder()
             let (page, contents) = await makePage(session, server, recorder: recorder)
             #expect(try await page.load(server.url("/app")).statusCode == 200)
 

@@ -6,21 +6,6 @@ import SessionBridgeTesting
 import Synchronization
 import WebPage
 
-/// Collects a page's events, safely from any thread.
-final class EventRecorder: Sendable {
-    private let storage = Mutex<[PageEvent]>([])
-    var events: [PageEvent] { storage.withLock { $0 } }
-    var handler: @Sendable (PageEvent) -> Void { { event in self.storage.withLock { $0.append(event) } } }
-
-    var exchanges: [HTTPExchange] {
-        events.compactMap { if case .http(let exchange) = $0 { return exchange } else { return nil } }
-    }
-
-    var consoleLines: [String] {
-        events.compactMap { if case .console(let message, _) = $0 { return message.text } else { return nil } }
-    }
-}
-
 /// A reference server for one test.
 func withServer<T>(_ configuration: ReferenceServerConfiguration = .init(), _ body: (ReferenceServer) async throws -> T) async throws -> T {
     try await ReferenceServer.withRunning(configuration, body)
@@ -41,7 +26,7 @@ func makeConfiguration(_ server: ReferenceServer, timeout: Duration = .seconds(5
 
 /// A page wired to a session: handler, standard scripts, navigation delegate, attached.
 func makePage(
-    _ session: SessionController, _ server: ReferenceServer, recorder: EventRecorder? = nil,
+    _ session: SessionController, _ server: ReferenceServer, recorder: PageEventRecorder? = nil,
     delegate: Bool = true, scripts: StandardScripts.Selection = [.refresh, .fetchRetry]
 ) async -> (WebPage, UserContentController) {
     let contents = UserContentController()

@@ -6,7 +6,7 @@ import SessionBridgeTesting
 
 @Suite struct BadPageTests {
     @Test func syntaxErrorsAndUncaughtExceptionsAreReportedAndLaterScriptsStillRun() async throws {
-        let recorder = EventRecorder()
+        let recorder = PageEventRecorder()
         let page = WebPage(configuration: WebPageConfiguration(eventHandler: recorder.handler))
         try await page.loadHTMLString("""
             <script>function (</script>
@@ -20,7 +20,7 @@ import SessionBridgeTesting
     }
 
     @Test func infiniteLoopIsEndedByTheTimeLimit() async throws {
-        let recorder = EventRecorder()
+        let recorder = PageEventRecorder()
         let page = WebPage(configuration: WebPageConfiguration(eventHandler: recorder.handler, thread: EngineThread(name: "time-limit"), scriptTimeLimit: .milliseconds(200)))
         let clock = ContinuousClock()
         let start = clock.now

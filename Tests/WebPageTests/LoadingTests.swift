@@ -9,7 +9,7 @@ import SessionBridgeTesting
 @Suite struct LoadingTests {
     @Test func redirectChainAppliesEachHopsCookiesInOrder() async throws {
         try await withServer { server in
-            let recorder = EventRecorder()
+            let recorder = PageEventRecorder()
             let page = WebPage(configuration: WebPageConfiguration(eventHandler: recorder.handler))
             let navigation = try await page.load(server.url("/redirect-chain"))
             #expect(navigation.url.path == "/redirect-chain/3")
@@ -37,7 +37,7 @@ import SessionBridgeTesting
                 window.addEventListener('load', () => log.push('load:' + document.readyState));</script>
                 </body></html>
                 """, contentType: "text/html")
-            let recorder = EventRecorder()
+            let recorder = PageEventRecorder()
             let page = WebPage(configuration: WebPageConfiguration(eventHandler: recorder.handler))
             let navigation = try await page.load(server.url("/doc.html"))
             #expect(navigation.title == "Scripts")
@@ -85,7 +85,7 @@ import SessionBridgeTesting
         }
         try await withServer { server in
             server.serve(path: "/next", body: "<p>next</p>", contentType: "text/html")
-            let recorder = EventRecorder()
+            let recorder = PageEventRecorder()
             let store = WebsiteDataStore.nonPersistent()
             let page = WebPage(configuration: WebPageConfiguration(
                 websiteDataStore: store, navigationDelegate: Holder(jar: store.cookieJar, base: server.baseURL), eventHandler: recorder.handler))

@@ -1,0 +1,55 @@
+import Foundation
+import ScriptEngine
+import Synchronization
+import WebPage
+
+/// Keeps what a ``WebPage`` reported, safely from any thread, for assertions: pass ``handler``
+/// as the page's `eventHandler`.
+///
+/// ```swift
+/// let recorder = PageEventRecorder()
+/// let page = WebPage(configuration: configuration, eventHandler: recorder.handler)
+/// try await page.load(url)
+/// #expect(recorder.exchanges.map(\.statusCode) == [200])
+/// ```
+public final class PageEventRecorder: Sendable {
+    private let storage = Mutex<(events: [PageEvent], observers: [@Sendable (PageEvent) -> Void])>(([], []))
+
+    /// Creates an empty recorder.
+    public init() {}
+
+    /// Records an event and passes it to the observers.
+    public func record(_ event: PageEvent) {
+        let observers = storage.withLock { state in
+            state.events.append(event)
+            return state.observers
+        }
+        for observer in observers { observer(event) }
+    }
+
+    /// ``record(_:)`` as a page's event handler.
+    public var handler: @Sendable (PageEvent) -> Void { { event in self.record(event) } }
+
+    /// Calls `observer` with every event recorded from now on.
+    public func observe(_ observer: @escaping @Sendable (PageEvent) -> Void) {
+        storage.withLock { $0.observers.append(observer) }
+    }
+
+    /// Every event so far, oldest first.
+    public var events: [PageEvent] { storage.withLock { $0.events } }
+
+    /// The HTTP exchanges so far.
+    public var exchanges: [HTTPExchange] {
+        events.compactMap { if case .http(let exchange) = $0 { return exchange } else { return nil } }
+    }
+
+    /// The script errors so far.
+    public var scriptErrors: [ScriptError] {
+        events.compactMap { if case .scriptError(let error, _, _) = $0 { return error } else { return nil } }
+    }
+
+    /// The console lines so far.
+    public var consoleLines: [String] {
+        events.compactMap { if case .console(let message, _) = $0 { return message.text } else { return nil } }
+    }
+}
