@@ -61,10 +61,14 @@ struct RefreshTokenStore: Sendable {
         }
         switch record.state {
         case .rotated:
-            if !family.revoked, let rotation = record.rotation, now.timeIntervalSince(rotation.at) <= reuseGrace.timeInterval {
+            if reuseGrace > .zero, !family.revoked, let rotation = record.rotation,
+                now.timeIntervalSince(rotation.at) <= reuseGrace.timeInterval
+            {
                 // A repeat within the grace is never taken for theft: it gets the same successor
                 // while that is unused, and a plain refusal once the client has moved on (the
-                // late original of a request the client already asked again).
+                // late original of a request the client already asked again). `now` was read
+                // before the lock, so it may even precede the rotation: a zero grace is checked
+                // on its own, never by comparing times.
                 guard self.records[rotation.successor]?.state == .current, family.refreshExpiresAt > now else {
                     return .invalid(reason: "The refresh token was already rotated.")
                 }
