@@ -1,9 +1,9 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
     name: "SessionBridge",
-    platforms: [.macOS(.v15)],
+    // Linux only today: JavaScriptCore and WebKitGTK come from Debian packages.
     products: [
         .library(name: "ScriptEngine", targets: ["ScriptEngine"]),
         .library(name: "Cookies", targets: ["Cookies"]),
