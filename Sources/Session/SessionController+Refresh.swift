@@ -70,7 +70,7 @@ extension SessionController {
         }
         guard let stored else {
             // Another process signed out.
-            endSessionLocally()
+            await endSessionLocally()
             return (.failure(SessionError.signedOut), "signed_out")
         }
         if let known = record, stored.refreshToken != known.refreshToken,
@@ -80,8 +80,8 @@ extension SessionController {
             // result instead of spending the old token (which would revoke the family).
             record = stored
             reloadCookiesFromStore()
-            if hasValidSessionCookie(in: cookieJar, for: configuration.sessionURL) {
-                for jar in pageJars { copyCookies(from: cookieJar, to: jar, for: configuration.sessionURL, overwrite: true) }
+            if hasValidSessionCookie(in: cookieJar.cookies(for: configuration.sessionURL)) {
+                for store in pageStores { await copyCookies(to: store, for: configuration.sessionURL, overwrite: true) }
                 adoptedRotationCount += 1
                 logger.debug("used the refresh token another process rotated")
                 return (.success(currentStatus), nil)
@@ -96,7 +96,7 @@ extension SessionController {
         } catch {
             if error.code == .invalidGrant {
                 logger.notice("the server refused the refresh token; the session ended")
-                endSessionLocally()
+                await endSessionLocally()
                 return (.failure(error), "invalid_grant")
             }
             logger.warning("refresh failed", metadata: ["code": "\(error.code.rawValue)"])
@@ -113,7 +113,7 @@ extension SessionController {
             logger.error("the rotated refresh token could not be stored durably: \(error)")
         }
         record = rotated
-        applySetCookies(response.setCookies)
+        await applySetCookies(response.setCookies)
         logger.debug("refreshed the session")
         return (.success(currentStatus), nil)
     }
@@ -136,56 +136,66 @@ extension SessionController {
     /// - Returns: always ``NavigationActionPolicy/allow``: a failed refresh lets the server
     ///   answer as it does for a signed-out user.
     @discardableResult
-    public func prepareNavigation(to url: URL, in page: WebPage) async -> NavigationActionPolicy {
+    public func prepareNavigation(to url: URL, in page: any WebView) async -> NavigationActionPolicy {
         attach(page)
         do { try start() } catch { return .allow }
         guard isInSessionScope(url) else { return .allow }
-        copyCookies(from: cookieJar, to: page.cookieJar, for: url, overwrite: false)
+        let store = page.httpCookieStore
+        guard !isNativeStore(store) else {
+            if record != nil, !hasValidSessionCookie(in: cookieJar.cookies(for: url)) { await refreshBeforeNavigation() }
+            return .allow
+        }
+        await copyCookies(to: store, for: url, overwrite: false)
         guard record != nil else { return .allow }
-        if !hasValidSessionCookie(in: page.cookieJar, for: url) {
-            do {
-                try await refresh()
-            } catch {
-                logger.warning("refresh before navigation failed", metadata: ["code": "\(error.code.rawValue)"])
-            }
-            copyCookies(from: cookieJar, to: page.cookieJar, for: url, overwrite: false)
+        if !hasValidSessionCookie(in: await store.cookies(for: url)) {
+            await refreshBeforeNavigation()
+            await copyCookies(to: store, for: url, overwrite: false)
         }
         return .allow
     }
 
-    /// Writes back into every attached page the session cookies its store lost (the seeds'
-    /// "web store randomly loses its cookies").
-    public func restoreCookies() throws(SessionError) {
+    private func refreshBeforeNavigation() async {
+        do {
+            try await refresh()
+        } catch {
+            logger.warning("refresh before navigation failed", metadata: ["code": "\(error.code.rawValue)"])
+        }
+    }
+
+    /// Writes back into every attached page the session cookies its store lost (the
+    /// "web store randomly loses its cookies" case).
+    public func restoreCookies() async throws(SessionError) {
         try start()
-        for jar in pageJars { copyCookies(from: cookieJar, to: jar, for: configuration.sessionURL, overwrite: false) }
+        for store in pageStores { await copyCookies(to: store, for: configuration.sessionURL, overwrite: false) }
     }
 
     func isInSessionScope(_ url: URL) -> Bool {
         url.host?.lowercased() == configuration.sessionURL.host?.lowercased()
     }
 
-    /// Whether `jar` sends an unexpired session cookie to `url` that lives past the margin.
-    func hasValidSessionCookie(in jar: CookieJar, for url: URL) -> Bool {
+    /// Whether `cookies` hold an unexpired session cookie that lives past the margin.
+    func hasValidSessionCookie(in cookies: [Cookie]) -> Bool {
         let limit = Date() + configuration.refreshMargin.timeInterval
-        return jar.cookies(for: url).contains { cookie in
+        return cookies.contains { cookie in
             cookie.name == configuration.sessionCookieName && !cookie.value.isEmpty
                 && (cookie.expiresAt.map { $0 > limit } ?? true)
         }
     }
 
-    /// Copies the cookies `source` would send to `url` into `target` where `target` lacks them,
-    /// or (the session cookie, or everything with `overwrite`) holds an older copy.
-    func copyCookies(from source: CookieJar, to target: CookieJar, for url: URL, overwrite: Bool) {
-        guard source !== target else { return }
-        let existing = target.cookies(for: url)
-        for cookie in source.cookies(for: url) {
+    /// Copies the cookies the native store would send to `url` into `target` where `target`
+    /// lacks them, or (the session cookie, or everything with `overwrite`) holds an older copy.
+    func copyCookies(to target: any HTTPCookieStore, for url: URL, overwrite: Bool) async {
+        let existing = await target.cookies(for: url)
+        var writes: [CookieWriteOperation] = []
+        for cookie in cookieJar.cookies(for: url) {
             if let mine = existing.first(where: { $0.hasSameIdentity(as: cookie) }) {
                 guard mine.value != cookie.value else { continue }
                 let newer = (cookie.expiresAt ?? .distantFuture) > (mine.expiresAt ?? .distantFuture)
                 guard overwrite || (cookie.name == configuration.sessionCookieName && newer) else { continue }
             }
-            target.insert(cookie)
+            writes.append(.set(cookie))
         }
+        if !writes.isEmpty { await target.apply(writes) }
     }
 }
 

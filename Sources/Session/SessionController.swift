@@ -51,7 +51,7 @@ public actor SessionController {
     var record: VaultRecord?
     var inFlight: Task<Result<SessionStatus, SessionError>, Never>?
     var lastRefresh: (status: SessionStatus, at: ContinuousClock.Instant)?
-    var pages: [ObjectIdentifier: WeakPage] = [:]
+    var pages: [ObjectIdentifier: AttachedPage] = [:]
     /// Names of the cookies the token endpoint set (deleted when the session ends).
     var tokenEndpointCookieNames: Set<String> = []
     /// How many refresh requests this controller sent to the token endpoint (attempts with retries count once).
@@ -59,9 +59,10 @@ public actor SessionController {
     /// How many refreshes were satisfied by a rotation another process (sharing the vault) made.
     public internal(set) var adoptedRotationCount = 0
 
-    struct WeakPage {
-        weak var page: WebPage?
-        let jar: CookieJar
+    /// A page the session fans out to, held weakly, with its cookie store.
+    struct AttachedPage {
+        weak var page: (any WebView)?
+        let store: any HTTPCookieStore
     }
 
     /// Creates a controller. Nothing is read until first use (or ``start()``), which loads the
@@ -147,7 +148,7 @@ public actor SessionController {
         do { try vault.store(newRecord) } catch { throw SessionError(.storage, "\(error)") }
         record = newRecord
         lastRefresh = nil
-        applySetCookies(response.setCookies)
+        await applySetCookies(response.setCookies)
         publish()
         logger.info("signed in")
         return currentStatus
@@ -168,52 +169,85 @@ public actor SessionController {
     // MARK: Pages
 
     /// Makes refreshes, restores and logout reach `page`'s cookie store. The page is held
-    /// weakly; a closed page is dropped at the next fan-out.
-    public func attach(_ page: WebPage) {
-        pages[ObjectIdentifier(page)] = WeakPage(page: page, jar: page.cookieJar)
+    /// weakly; a closed page is dropped at the next fan-out. Pages of either engine attach the
+    /// same way.
+    public func attach(_ page: any WebView) {
+        pages[ObjectIdentifier(page)] = AttachedPage(page: page, store: page.httpCookieStore)
     }
 
     /// Stops fanning out to `page`.
-    public func detach(_ page: WebPage) {
+    public func detach(_ page: any WebView) {
         pages[ObjectIdentifier(page)] = nil
     }
 
     /// The attached pages still alive.
-    var livePages: [WebPage] {
+    var livePages: [any WebView] {
         pages = pages.filter { $0.value.page != nil }
         return pages.values.compactMap(\.page)
     }
 
-    /// The cookie stores of the attached pages (alive ones), without the native store.
-    var pageJars: [CookieJar] {
-        livePages.map(\.cookieJar).filter { $0 !== cookieJar }
+    /// The cookie stores of the attached pages (alive ones), without the native store, each once.
+    var pageStores: [any HTTPCookieStore] {
+        pages = pages.filter { $0.value.page != nil }
+        var seen = Set<ObjectIdentifier>()
+        return pages.values.map(\.store).filter { store in
+            !isNativeStore(store) && seen.insert(ObjectIdentifier(store)).inserted
+        }
     }
 
-    /// Parses each `Set-Cookie` field (never comma-split), deletions included, into the native
-    /// store and every attached page's store. Garbage lines are rejected by the parser; the
-    /// rest are applied.
-    func applySetCookies(_ lines: [String]) {
-        let origin = configuration.tokenEndpoint
-        var rejected = 0
-        for outcome in cookieJar.setCookies(lines, from: origin) {
-            switch outcome {
-            case .stored(let cookie), .replaced(let cookie, _): tokenEndpointCookieNames.insert(cookie.name)
-            case .deleted(let cookie): if let cookie { tokenEndpointCookieNames.insert(cookie.name) }
-            case .rejected: rejected += 1
-            }
+    /// Whether `store` is the native jar itself (the web store as the single source of truth).
+    func isNativeStore(_ store: any HTTPCookieStore) -> Bool {
+        (store as? CookieJarStore)?.jar === cookieJar
+    }
+
+    /// Parses each `Set-Cookie` field (never comma-split) once, deletions included, into the
+    /// native store, then replays what it did on every attached page's store, all stores at
+    /// once; returns when every store has it. Garbage lines are rejected by the parser; the rest
+    /// are applied.
+    func applySetCookies(_ lines: [String], from origin: URL? = nil) async {
+        guard !lines.isEmpty else { return }
+        let applied = cookieJar.applyResponseCookies(lines, from: origin ?? configuration.tokenEndpoint)
+        tokenEndpointCookieNames.formUnion(applied.names)
+        await fanOut(applied.operations)
+        if applied.rejectedCount > 0 {
+            logger.warning("rejected Set-Cookie lines from the token endpoint", metadata: ["count": "\(applied.rejectedCount)"])
         }
-        for jar in pageJars { jar.setCookies(lines, from: origin) }
-        if rejected > 0 { logger.warning("rejected Set-Cookie lines from the token endpoint", metadata: ["count": "\(rejected)"]) }
+    }
+
+    /// Applies `operations` to every attached page's store concurrently and waits for all.
+    func fanOut(_ operations: [CookieWriteOperation]) async {
+        guard !operations.isEmpty else { return }
+        let stores = pageStores
+        if stores.count == 1 {
+            await stores[0].apply(operations)
+            return
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for store in stores { group.addTask { await store.apply(operations) } }
+        }
     }
 
     /// Tells every attached page that the session ended, through a
-    /// `sessionbridge:signedout` event on `window` with `detail.reason`.
+    /// `sessionbridge:signedout` event on `window` with `detail.reason`. Pages are told
+    /// concurrently, each within ``SessionConfiguration/requestTimeout``: a page whose
+    /// listener stalls holds no other page and not the caller.
     func notifySignedOut(reason: String) async {
         let literal = String(decoding: (try? JSONEncoder().encode(reason)) ?? Data("\"\"".utf8), as: UTF8.self)
-        for page in livePages {
-            guard await !page.isClosed, await page.url != nil else { continue }
-            _ = try? await page.evaluateJavaScript(
-                "typeof window.dispatchEvent === 'function' && window.dispatchEvent({type: 'sessionbridge:signedout', detail: {reason: \(literal)}})")
+        let body = """
+            if (typeof window.dispatchEvent !== 'function') return false;
+            const type = 'sessionbridge:signedout', detail = {reason: \(literal)};
+            window.dispatchEvent(typeof CustomEvent === 'function' ? new CustomEvent(type, {detail}) : {type, detail});
+            return true;
+            """
+        let pages = livePages
+        let limit = configuration.requestTimeout
+        await withTaskGroup(of: Void.self) { group in
+            for page in pages {
+                group.addTask {
+                    guard await !page.isClosed, await page.url != nil else { return }
+                    _ = try? await page.callAsyncJavaScript(body, in: .page, timeout: limit)
+                }
+            }
         }
     }
 
@@ -228,23 +262,29 @@ public actor SessionController {
         return names
     }
 
-    /// Deletes the session's cookies from `jar`.
-    func deleteSessionCookies(in jar: CookieJar, names: Set<String>) {
+    /// The deletions of the session's cookies among `cookies`.
+    nonisolated func sessionCookieDeletions(in cookies: [Cookie], names: Set<String>) -> [CookieWriteOperation] {
         let host = configuration.sessionURL.host?.lowercased() ?? ""
-        for cookie in jar.allCookies where names.contains(cookie.name) && (cookie.domain == host || host.hasSuffix("." + cookie.domain)) {
-            jar.remove(name: cookie.name, domain: cookie.domain, path: cookie.path)
-        }
+        return cookies.filter { cookie in
+            names.contains(cookie.name) && (cookie.domain == host || host.hasSuffix("." + cookie.domain))
+        }.map { .delete($0) }
     }
 
     /// Ends the session locally: vault emptied, session cookies deleted on both sides.
-    func endSessionLocally() {
+    func endSessionLocally() async {
         let names = sessionCookieNames
         do { try vault.clear() } catch { logger.error("the vault could not be cleared: \(error)") }
         record = nil
         lastRefresh = nil
-        deleteSessionCookies(in: cookieJar, names: names)
-        for jar in pageJars { deleteSessionCookies(in: jar, names: names) }
+        cookieJar.write(sessionCookieDeletions(in: cookieJar.allCookies, names: names))
         publish()
+        await withTaskGroup(of: Void.self) { group in
+            for store in pageStores {
+                group.addTask {
+                    await store.apply(self.sessionCookieDeletions(in: await store.allCookies(), names: names))
+                }
+            }
+        }
     }
 
     /// Signs out everywhere: deletes the session cookies in every attached page's store and
@@ -259,9 +299,9 @@ public actor SessionController {
         if let inFlight { _ = await inFlight.value }
         let lock = try? await vault.lock(timeout: configuration.vaultLockTimeout)
         let token = ((try? vault.load()) ?? nil)?.refreshToken ?? record?.refreshToken
-        endSessionLocally()
+        await endSessionLocally()
         if removeAllWebsiteData {
-            for page in livePages { page.configuration.websiteDataStore.removeAllData() }
+            for store in pageStores { await store.removeAllCookies() }
             cookieJar.removeAll()
         }
         lock?.unlock()

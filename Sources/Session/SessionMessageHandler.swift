@@ -84,20 +84,20 @@ public struct SessionNavigationDelegate: NavigationDelegate {
         self.wrapped = delegate
     }
 
-    public func webPage(_ page: WebPage, decidePolicyFor action: NavigationAction) async -> NavigationActionPolicy {
+    public func webPage(_ page: any WebView, decidePolicyFor action: NavigationAction) async -> NavigationActionPolicy {
         if let wrapped, await wrapped.webPage(page, decidePolicyFor: action) == .cancel { return .cancel }
         return await controller.prepareNavigation(to: action.request.url, in: page)
     }
 
-    public func webPage(_ page: WebPage, decidePolicyFor response: NavigationResponse) async -> NavigationResponsePolicy {
+    public func webPage(_ page: any WebView, decidePolicyFor response: NavigationResponse) async -> NavigationResponsePolicy {
         await wrapped?.webPage(page, decidePolicyFor: response) ?? .allow
     }
 
-    public func webPage(_ page: WebPage, didFinish navigation: Navigation) async {
+    public func webPage(_ page: any WebView, didFinish navigation: Navigation) async {
         await wrapped?.webPage(page, didFinish: navigation)
     }
 
-    public func webPage(_ page: WebPage, didFail error: PageError) async {
+    public func webPage(_ page: any WebView, didFail error: PageError) async {
         await wrapped?.webPage(page, didFail: error)
     }
 }

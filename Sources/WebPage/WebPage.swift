@@ -321,7 +321,11 @@ public actor WebPage {
         let policy = await configuration.navigationDelegate?.webPage(self, decidePolicyFor: action) ?? .allow
         emit(.navigationPolicy(action, policy: policy, waited: .zero))
         guard policy == .allow, let newPage = await configuration.uiDelegate?.webPage(self, createWebPageFor: action) else { return }
-        _ = try? await newPage.load(action.request)
+        if let headless = newPage as? WebPage {
+            _ = try? await headless.load(action.request)
+        } else {
+            _ = try? await newPage.load(action.request.url)
+        }
     }
 
     func emit(_ event: PageEvent) {

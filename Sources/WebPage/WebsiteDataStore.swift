@@ -8,6 +8,8 @@ import Foundation
 public final class WebsiteDataStore: Sendable {
     /// The cookies.
     public let cookieJar: CookieJar
+    /// The cookies as pages and a session owner reach them. (WebKit's `httpCookieStore`.)
+    public let httpCookieStore: CookieJarStore
     /// Whether the cookies outlive the process.
     public var isPersistent: Bool { attachment != nil }
     /// The profile file the cookies are saved to, for a persistent store.
@@ -16,6 +18,7 @@ public final class WebsiteDataStore: Sendable {
     /// A store over `cookieJar` (share one store between pages to share their cookies).
     public init(cookieJar: CookieJar = CookieJar()) {
         self.cookieJar = cookieJar
+        self.httpCookieStore = CookieJarStore(cookieJar)
         self.attachment = nil
     }
 
@@ -25,6 +28,7 @@ public final class WebsiteDataStore: Sendable {
     public init(directory: URL, profile: String = "default", includeSessionCookies: Bool = false) throws(CookieStoreError) {
         let jar = CookieJar()
         self.cookieJar = jar
+        self.httpCookieStore = CookieJarStore(jar)
         self.attachment = try jar.attach(to: PersistentCookieStore(directory: directory, profile: profile),
                                          includeSessionCookies: includeSessionCookies)
     }

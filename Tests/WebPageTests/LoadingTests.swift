@@ -76,7 +76,7 @@ import SessionBridgeTesting
         struct Holder: NavigationDelegate {
             let jar: CookieJar
             let base: URL
-            func webPage(_ page: WebPage, decidePolicyFor action: NavigationAction) async -> NavigationActionPolicy {
+            func webPage(_ page: any WebView, decidePolicyFor action: NavigationAction) async -> NavigationActionPolicy {
                 guard action.request.url.path == "/next" else { return .allow }
                 try? await Task.sleep(for: .milliseconds(50))
                 jar.setCookie("written_while_held=1; Path=/", from: base)
@@ -111,12 +111,12 @@ import SessionBridgeTesting
         final class Opener: UIDelegate, NavigationDelegate {
             let opened = Mutex<[WebPage]>([])
             let actions = Mutex<[NavigationAction]>([])
-            func webPage(_ page: WebPage, createWebPageFor action: NavigationAction) async -> WebPage? {
+            func webPage(_ page: any WebView, createWebPageFor action: NavigationAction) async -> (any WebView)? {
                 let child = WebPage()
                 opened.withLock { $0.append(child) }
                 return child
             }
-            func webPage(_ page: WebPage, decidePolicyFor action: NavigationAction) async -> NavigationActionPolicy {
+            func webPage(_ page: any WebView, decidePolicyFor action: NavigationAction) async -> NavigationActionPolicy {
                 actions.withLock { $0.append(action) }
                 return .allow
             }

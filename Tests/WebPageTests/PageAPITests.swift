@@ -10,9 +10,9 @@ import SessionBridgeTesting
     @Test func panelsGoToTheUIDelegate() async throws {
         final class Panels: UIDelegate {
             let seen = Locked<[String]>([])
-            func webPage(_ page: WebPage, runAlertPanelWithMessage message: String, frame: FrameInfo) async { seen.update { $0.append("alert:" + message) } }
-            func webPage(_ page: WebPage, runConfirmPanelWithMessage message: String, frame: FrameInfo) async -> Bool { seen.update { $0.append("confirm:" + message) }; return true }
-            func webPage(_ page: WebPage, runTextInputPanelWithPrompt prompt: String, defaultText: String?, frame: FrameInfo) async -> String? {
+            func webPage(_ page: any WebView, runAlertPanelWithMessage message: String, frame: FrameInfo) async { seen.update { $0.append("alert:" + message) } }
+            func webPage(_ page: any WebView, runConfirmPanelWithMessage message: String, frame: FrameInfo) async -> Bool { seen.update { $0.append("confirm:" + message) }; return true }
+            func webPage(_ page: any WebView, runTextInputPanelWithPrompt prompt: String, defaultText: String?, frame: FrameInfo) async -> String? {
                 seen.update { $0.append("prompt:" + prompt) }
                 return (defaultText ?? "") + "!"
             }

@@ -1,0 +1,85 @@
+import Foundation
+
+/// A cookie store a page's requests and `document.cookie` use, as native code sees it.
+/// (WebKit's `WKHTTPCookieStore`.)
+///
+/// Every operation is asynchronous because a web view's store may live in another process:
+/// a ``CookieJar`` answers at once, a WebKit engine's store once WebKit's network process has.
+/// When ``apply(_:)`` returns, a request the page sends next carries the change.
+public protocol HTTPCookieStore: AnyObject, Sendable {
+    /// Every cookie held, expired ones excluded.
+    func allCookies() async -> [Cookie]
+    /// The cookies a request to `url` would carry, HttpOnly ones included.
+    func cookies(for url: URL) async -> [Cookie]
+    /// Stores and deletes cookies in order, as one change.
+    func apply(_ operations: [CookieWriteOperation]) async
+    /// Removes every cookie.
+    func removeAllCookies() async
+}
+
+extension HTTPCookieStore {
+    /// Stores `cookie`, replacing one with the same name, domain and path.
+    public func setCookie(_ cookie: Cookie) async {
+        await apply([.set(cookie)])
+    }
+
+    /// Deletes the cookie with `cookie`'s name, domain and path.
+    public func deleteCookie(_ cookie: Cookie) async {
+        await apply([.delete(cookie)])
+    }
+}
+
+/// One step of a write to an ``HTTPCookieStore``.
+public enum CookieWriteOperation: Sendable, Hashable {
+    /// Store the cookie, replacing one with the same identity.
+    case set(Cookie)
+    /// Delete the cookie with this cookie's identity (name, domain, path), whatever its value.
+    case delete(Cookie)
+
+    /// The cookie stored or named for deletion.
+    public var cookie: Cookie {
+        switch self {
+        case .set(let cookie), .delete(let cookie): cookie
+        }
+    }
+}
+
+/// A ``CookieJar`` seen as an ``HTTPCookieStore``: what the headless page's data store hands
+/// out, answering at once.
+public final class CookieJarStore: HTTPCookieStore {
+    /// The jar.
+    public let jar: CookieJar
+
+    /// A store over `jar`.
+    public init(_ jar: CookieJar) {
+        self.jar = jar
+    }
+
+    public func allCookies() async -> [Cookie] {
+        jar.allCookies
+    }
+
+    public func cookies(for url: URL) async -> [Cookie] {
+        jar.cookies(for: url)
+    }
+
+    public func apply(_ operations: [CookieWriteOperation]) async {
+        jar.write(operations)
+    }
+
+    public func removeAllCookies() async {
+        jar.removeAll()
+    }
+}
+
+extension CookieJar {
+    /// Stores and deletes cookies in order.
+    public func write(_ operations: [CookieWriteOperation]) {
+        for operation in operations {
+            switch operation {
+            case .set(let cookie): insert(cookie)
+            case .delete(let cookie): remove(name: cookie.name, domain: cookie.domain, path: cookie.path)
+            }
+        }
+    }
+}
