@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
@@ -40,7 +41,8 @@ let package = Package(
             name: "Cookies",
             dependencies: [
                 .product(name: "Collections", package: "swift-collections"),
-            ]
+            ],
+            resources: [.copy("Resources/public_suffix_list.dat")]
         ),
         .target(
             name: "Bridge",
@@ -71,6 +73,7 @@ let package = Package(
             dependencies: [
                 "ScriptEngine", "Cookies", "WebPage", "Session",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]

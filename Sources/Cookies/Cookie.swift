@@ -93,10 +93,12 @@ public struct Cookie: Sendable, Hashable, Codable {
     }
 }
 
-extension Cookie: CustomStringConvertible {
-    /// A `Set-Cookie`-like rendering with every attribute, for logs and the CLI.
+extension Cookie: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// A `Set-Cookie`-like rendering with every attribute, for logs and the CLI. The value is
+    /// never shown, only its length (a session cookie's value is a credential): read
+    /// ``value`` explicitly where it is needed.
     public var description: String {
-        var s = headerPair
+        var s = name.isEmpty ? "<\(value.utf8.count) bytes>" : "\(name)=<\(value.utf8.count) bytes>"
         s += isHostOnly ? "; HostOnly=\(domain)" : "; Domain=\(domain)"
         s += "; Path=\(path)"
         if let expiresAt { s += "; Expires=\(expiresAt.timeIntervalSince1970)" }
@@ -105,5 +107,17 @@ extension Cookie: CustomStringConvertible {
         if sameSite != .unspecified { s += "; SameSite=\(sameSite.rawValue)" }
         if isPartitioned { s += "; Partitioned" }
         return s
+    }
+
+    /// The same as ``description``: the value stays hidden.
+    public var debugDescription: String { description }
+
+    /// What `dump` and debuggers show: every field but the value, which appears as its length.
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "name": name, "value": "<\(value.utf8.count) bytes>", "domain": domain, "path": path,
+            "expiresAt": expiresAt as Any, "isSecure": isSecure, "isHttpOnly": isHttpOnly,
+            "isHostOnly": isHostOnly, "sameSite": sameSite, "isPartitioned": isPartitioned,
+        ], displayStyle: .struct)
     }
 }

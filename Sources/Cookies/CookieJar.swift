@@ -21,6 +21,21 @@ public final class CookieJar: Sendable {
     let state: Mutex<State>
 
     typealias Observer = @Sendable (CookieChange) -> Void
+    typealias BatchObserver = @Sendable ([CookieChange]) -> Void
+
+    /// The observers to call for one commit, taken under the lock.
+    struct Listeners {
+        var each: [Observer] = []
+        var batch: [BatchObserver] = []
+
+        init() {}
+
+        init(_ state: State, _ changes: [CookieChange]) {
+            guard !changes.isEmpty else { return }
+            each = Array(state.observers.values)
+            batch = Array(state.batchObservers.values)
+        }
+    }
 
     struct Entry {
         var cookie: Cookie
@@ -33,6 +48,7 @@ public final class CookieJar: Sendable {
         var count = 0
         var sequence: UInt64 = 0
         var observers: [UInt64: Observer] = [:]
+        var batchObservers: [UInt64: BatchObserver] = [:]
         var nextObserver: UInt64 = 0
 
         mutating func nextSequence() -> UInt64 {
@@ -207,68 +223,76 @@ public final class CookieJar: Sendable {
 
     /// Steps of the storage model that read or change the jar, under the lock.
     func commit(_ cookie: Cookie, request: CookieURL, fromScript: Bool, now: Date) -> SetCookieOutcome {
+        let key = groupKey(for: cookie)
+        let (outcome, changes, listeners) = state.withLock { state -> (SetCookieOutcome, [CookieChange], Listeners) in
+            let (outcome, changes) = Self.commitLocked(&state, cookie, key: key, request: request, fromScript: fromScript,
+                                                       limits: limits, now: now)
+            return (outcome, changes, Listeners(state, changes))
+        }
+        Self.notify(listeners, changes)
+        return outcome
+    }
+
+    static func commitLocked(
+        _ state: inout State, _ cookie: Cookie, key: String, request: CookieURL, fromScript: Bool, limits: CookieJarLimits, now: Date
+    ) -> (SetCookieOutcome, [CookieChange]) {
         var cookie = cookie
         let cause: CookieChange.Cause = fromScript ? .script : .httpResponse
-        let key = groupKey(for: cookie)
-        let (outcome, changes, observers) = state.withLock { state -> (SetCookieOutcome, [CookieChange], [Observer]) in
-            var changes: [CookieChange] = []
-            // Secure cookies are not overwritten or shadowed from insecure origins.
-            if !cookie.isSecure, !request.isSecure, let group = state.groups[key] {
-                for (domain, entries) in group
-                where CookieURL.domainMatches(host: domain, isIP: false, domain: cookie.domain)
-                    || CookieURL.domainMatches(host: cookie.domain, isIP: false, domain: domain)
+        var changes: [CookieChange] = []
+        // Secure cookies are not overwritten or shadowed from insecure origins.
+        if !cookie.isSecure, !request.isSecure, let group = state.groups[key] {
+            for (domain, entries) in group
+            where CookieURL.domainMatches(host: domain, isIP: false, domain: cookie.domain)
+                || CookieURL.domainMatches(host: cookie.domain, isIP: false, domain: domain)
+            {
+                for entry in entries
+                where entry.cookie.isSecure && entry.cookie.name == cookie.name
+                    && CookieURL.pathMatches(requestPath: cookie.path, cookiePath: entry.cookie.path)
+                    && !entry.cookie.isExpired(at: now)
                 {
-                    for entry in entries
-                    where entry.cookie.isSecure && entry.cookie.name == cookie.name
-                        && CookieURL.pathMatches(requestPath: cookie.path, cookiePath: entry.cookie.path)
-                        && !entry.cookie.isExpired(at: now)
-                    {
-                        return (.rejected(.wouldOverwriteSecureCookie), [], [])
-                    }
+                    return (.rejected(.wouldOverwriteSecureCookie), [])
                 }
             }
-            var bucket = state.groups[key]?[cookie.domain] ?? []
-            // Drop expired cookies of this domain first.
-            bucket.removeAll { entry in
-                if entry.cookie.isExpired(at: now) {
-                    changes.append(CookieChange(kind: .expired, cookie: entry.cookie, cause: .expiry))
-                    return true
-                }
-                return false
-            }
-            let oldIndex = bucket.firstIndex { $0.cookie.hasSameIdentity(as: cookie) }
-            if let oldIndex, fromScript, bucket[oldIndex].cookie.isHttpOnly {
-                return (.rejected(.wouldOverwriteHttpOnlyCookie), [], [])
-            }
-            let outcome: SetCookieOutcome
-            if cookie.isExpired(at: now) {
-                if let oldIndex {
-                    let old = bucket.remove(at: oldIndex).cookie
-                    changes.append(CookieChange(kind: .deleted, cookie: old, cause: cause))
-                    outcome = .deleted(old)
-                } else {
-                    outcome = .deleted(nil)
-                }
-            } else if let oldIndex {
-                let old = bucket[oldIndex]
-                cookie.creationTime = old.cookie.creationTime
-                bucket[oldIndex] = Entry(cookie: cookie, sequence: old.sequence)
-                changes.append(CookieChange(kind: .replaced, cookie: cookie, previous: old.cookie, cause: cause))
-                outcome = .replaced(cookie, previous: old.cookie)
-            } else {
-                bucket.append(Entry(cookie: cookie, sequence: state.nextSequence()))
-                changes.append(CookieChange(kind: .added, cookie: cookie, cause: cause))
-                outcome = .stored(cookie)
-            }
-            let removed = changes.count { $0.kind != .added && $0.kind != .replaced }
-            let added = (oldIndex == nil && !cookie.isExpired(at: now)) ? 1 : 0
-            state.count += added - removed
-            Self.setBucket(&state, key: key, domain: cookie.domain, bucket)
-            changes += Self.evict(&state, key: key, domain: cookie.domain, limits: limits, now: now)
-            return (outcome, changes, changes.isEmpty ? [] : Array(state.observers.values))
         }
-        Self.notify(observers, changes)
-        return outcome
+        var bucket = state.groups[key]?[cookie.domain] ?? []
+        // Drop expired cookies of this domain first.
+        bucket.removeAll { entry in
+            if entry.cookie.isExpired(at: now) {
+                changes.append(CookieChange(kind: .expired, cookie: entry.cookie, cause: .expiry))
+                return true
+            }
+            return false
+        }
+        let oldIndex = bucket.firstIndex { $0.cookie.hasSameIdentity(as: cookie) }
+        if let oldIndex, fromScript, bucket[oldIndex].cookie.isHttpOnly {
+            return (.rejected(.wouldOverwriteHttpOnlyCookie), [])
+        }
+        let outcome: SetCookieOutcome
+        if cookie.isExpired(at: now) {
+            if let oldIndex {
+                let old = bucket.remove(at: oldIndex).cookie
+                changes.append(CookieChange(kind: .deleted, cookie: old, cause: cause))
+                outcome = .deleted(old)
+            } else {
+                outcome = .deleted(nil)
+            }
+        } else if let oldIndex {
+            let old = bucket[oldIndex]
+            cookie.creationTime = old.cookie.creationTime
+            bucket[oldIndex] = Entry(cookie: cookie, sequence: old.sequence)
+            changes.append(CookieChange(kind: .replaced, cookie: cookie, previous: old.cookie, cause: cause))
+            outcome = .replaced(cookie, previous: old.cookie)
+        } else {
+            bucket.append(Entry(cookie: cookie, sequence: state.nextSequence()))
+            changes.append(CookieChange(kind: .added, cookie: cookie, cause: cause))
+            outcome = .stored(cookie)
+        }
+        let removed = changes.count { $0.kind != .added && $0.kind != .replaced }
+        let added = (oldIndex == nil && !cookie.isExpired(at: now)) ? 1 : 0
+        state.count += added - removed
+        setBucket(&state, key: key, domain: cookie.domain, bucket)
+        changes += evict(&state, key: key, domain: cookie.domain, limits: limits, now: now)
+        return (outcome, changes)
     }
 
     static func setBucket(_ state: inout State, key: String, domain: String, _ bucket: [Entry]) {
@@ -280,11 +304,15 @@ public final class CookieJar: Sendable {
         }
     }
 
-    static func notify(_ observers: [Observer], _ changes: [CookieChange]) {
-        guard !observers.isEmpty else { return }
-        for change in changes {
-            for observer in observers { observer(change) }
+    /// Calls every observer for each change, then every batch observer once with all of them.
+    static func notify(_ listeners: Listeners, _ changes: [CookieChange]) {
+        guard !changes.isEmpty else { return }
+        if !listeners.each.isEmpty {
+            for change in changes {
+                for observer in listeners.each { observer(change) }
+            }
         }
+        for observer in listeners.batch { observer(changes) }
     }
 
     // MARK: - Eviction
@@ -368,9 +396,9 @@ public final class CookieJar: Sendable {
     /// Drops every expired cookie now (expired cookies are otherwise dropped lazily).
     public func removeExpiredCookies() {
         let now = clock()
-        let (changes, observers) = state.withLock { state -> ([CookieChange], [Observer]) in
+        let (changes, observers) = state.withLock { state -> ([CookieChange], Listeners) in
             let changes = Self.removeExpired(&state, now: now)
-            return (changes, changes.isEmpty ? [] : Array(state.observers.values))
+            return (changes, Listeners(state, changes))
         }
         Self.notify(observers, changes)
     }
@@ -384,8 +412,8 @@ public final class CookieJar: Sendable {
         let key = groupKey(for: request.host, isIP: request.isIPAddress)
         let candidates = Self.candidateDomains(of: request.host, isIP: request.isIPAddress)
         let (found, changes, observers) = state.withLock {
-            state -> ([Entry], [CookieChange], [Observer]) in
-            guard state.groups[key] != nil else { return ([], [], []) }
+            state -> ([Entry], [CookieChange], Listeners) in
+            guard state.groups[key] != nil else { return ([], [], Listeners()) }
             var found: [Entry] = []
             var changes: [CookieChange] = []
             for candidate in candidates {
@@ -415,7 +443,7 @@ public final class CookieJar: Sendable {
                 if modified { Self.setBucket(&state, key: key, domain: domain, bucket) }
             }
             state.count -= changes.count
-            return (found, changes, changes.isEmpty ? [] : Array(state.observers.values))
+            return (found, changes, Listeners(state, changes))
         }
         Self.notify(observers, changes)
         return found.sorted(by: Self.sendOrder).map(\.cookie)
@@ -507,51 +535,68 @@ public final class CookieJar: Sendable {
     func insert(_ cookies: [Cookie], cause: CookieChange.Cause) {
         let now = clock()
         let keyed = cookies.map { (groupKey(for: $0), $0) }
-        let (changes, observers) = state.withLock { state -> ([CookieChange], [Observer]) in
+        let (changes, listeners) = state.withLock { state -> ([CookieChange], Listeners) in
             var changes: [CookieChange] = []
             for (key, cookie) in keyed {
-                var bucket = state.groups[key]?[cookie.domain] ?? []
-                if let i = bucket.firstIndex(where: { $0.cookie.hasSameIdentity(as: cookie) }) {
-                    let old = bucket[i].cookie
-                    bucket[i].cookie = cookie
-                    changes.append(CookieChange(kind: .replaced, cookie: cookie, previous: old, cause: cause))
-                } else {
-                    bucket.append(Entry(cookie: cookie, sequence: state.nextSequence()))
-                    state.count += 1
-                    changes.append(CookieChange(kind: .added, cookie: cookie, cause: cause))
-                }
-                Self.setBucket(&state, key: key, domain: cookie.domain, bucket)
-                changes += Self.evict(&state, key: key, domain: cookie.domain, limits: limits, now: now)
+                changes += Self.insertLocked(&state, cookie, key: key, cause: cause, limits: limits, now: now)
             }
-            return (changes, changes.isEmpty ? [] : Array(state.observers.values))
+            return (changes, Listeners(state, changes))
         }
-        Self.notify(observers, changes)
+        Self.notify(listeners, changes)
+    }
+
+    static func insertLocked(
+        _ state: inout State, _ cookie: Cookie, key: String, cause: CookieChange.Cause, limits: CookieJarLimits, now: Date
+    ) -> [CookieChange] {
+        var changes: [CookieChange] = []
+        var bucket = state.groups[key]?[cookie.domain] ?? []
+        if let i = bucket.firstIndex(where: { $0.cookie.hasSameIdentity(as: cookie) }) {
+            let old = bucket[i].cookie
+            bucket[i].cookie = cookie
+            changes.append(CookieChange(kind: .replaced, cookie: cookie, previous: old, cause: cause))
+        } else {
+            bucket.append(Entry(cookie: cookie, sequence: state.nextSequence()))
+            state.count += 1
+            changes.append(CookieChange(kind: .added, cookie: cookie, cause: cause))
+        }
+        setBucket(&state, key: key, domain: cookie.domain, bucket)
+        changes += evict(&state, key: key, domain: cookie.domain, limits: limits, now: now)
+        return changes
     }
 
     /// Removes the cookies with this name, domain and path (host-only or not).
     public func remove(name: String, domain: String, path: String) {
-        let domain = CookieURL.asciiLowercased(domain.hasPrefix(".") ? String(domain.dropFirst()) : domain)
-        let key = groupKey(for: domain, isIP: CookieURL.isIPAddress(domain))
-        let (changes, observers) = state.withLock { state -> ([CookieChange], [Observer]) in
-            var changes: [CookieChange] = []
-            guard var bucket = state.groups[key]?[domain] else { return (changes, []) }
-            bucket.removeAll { entry in
-                guard entry.cookie.name == name && entry.cookie.path == path else { return false }
-                changes.append(CookieChange(kind: .deleted, cookie: entry.cookie, cause: .api))
-                return true
-            }
-            state.count -= changes.count
-            Self.setBucket(&state, key: key, domain: domain, bucket)
-            return (changes, changes.isEmpty ? [] : Array(state.observers.values))
+        let (domain, key) = removalKey(domain)
+        let (changes, listeners) = state.withLock { state -> ([CookieChange], Listeners) in
+            let changes = Self.removeLocked(&state, name: name, domain: domain, path: path, key: key)
+            return (changes, Listeners(state, changes))
         }
-        Self.notify(observers, changes)
+        Self.notify(listeners, changes)
+    }
+
+    func removalKey(_ domain: String) -> (domain: String, key: String) {
+        let domain = CookieURL.asciiLowercased(domain.hasPrefix(".") ? String(domain.dropFirst()) : domain)
+        return (domain, groupKey(for: domain, isIP: CookieURL.isIPAddress(domain)))
+    }
+
+    static func removeLocked(_ state: inout State, name: String, domain: String, path: String, key: String) -> [CookieChange] {
+        var changes: [CookieChange] = []
+        guard var bucket = state.groups[key]?[domain] else { return changes }
+        bucket.removeAll { entry in
+            guard entry.cookie.name == name && entry.cookie.path == path else { return false }
+            changes.append(CookieChange(kind: .deleted, cookie: entry.cookie, cause: .api))
+            return true
+        }
+        state.count -= changes.count
+        setBucket(&state, key: key, domain: domain, bucket)
+        return changes
     }
 
     /// Removes every cookie.
     public func removeAll() {
-        let (changes, observers) = state.withLock { state -> ([CookieChange], [Observer]) in
+        let (changes, observers) = state.withLock { state -> ([CookieChange], Listeners) in
             let changes = Self.takeAll(&state)
-            return (changes, changes.isEmpty ? [] : Array(state.observers.values))
+            return (changes, Listeners(state, changes))
         }
         Self.notify(observers, changes)
     }
@@ -571,10 +616,17 @@ public final class CookieJar: Sendable {
     /// Replaces the whole contents with `cookies` (for example, those loaded from a store).
     /// Observers see the old cookies deleted and the new ones added.
     public func replaceAll(with cookies: [Cookie]) {
-        let removals = state.withLock { state in Self.takeAll(&state) }
-        let observers = state.withLock { Array($0.observers.values) }
-        Self.notify(observers, removals)
-        insert(cookies.sorted { $0.creationTime < $1.creationTime }, cause: .api)
+        let now = clock()
+        let sorted = cookies.sorted { $0.creationTime < $1.creationTime }
+        let keyed = sorted.map { (groupKey(for: $0), $0) }
+        let (changes, listeners) = state.withLock { state -> ([CookieChange], Listeners) in
+            var changes = Self.takeAll(&state)
+            for (key, cookie) in keyed {
+                changes += Self.insertLocked(&state, cookie, key: key, cause: .api, limits: limits, now: now)
+            }
+            return (changes, Listeners(state, changes))
+        }
+        Self.notify(listeners, changes)
     }
 
     // MARK: - Observation
@@ -589,6 +641,21 @@ public final class CookieJar: Sendable {
         }
         return CookieObservation { [weak self] in
             _ = self?.state.withLock { $0.observers.removeValue(forKey: id) }
+        }
+    }
+
+    /// Calls `handler` once per commit with all the changes it made, after the jar's lock is
+    /// released: a response's `Set-Cookie` fields (``applyResponseCookies(_:from:context:)``),
+    /// a ``write(_:)`` or a ``replaceAll(with:)`` is one call. A persistent attachment saves
+    /// once per call.
+    public func observeBatches(_ handler: @escaping @Sendable ([CookieChange]) -> Void) -> CookieObservation {
+        let id = state.withLock { state in
+            state.nextObserver += 1
+            state.batchObservers[state.nextObserver] = handler
+            return state.nextObserver
+        }
+        return CookieObservation { [weak self] in
+            _ = self?.state.withLock { $0.batchObservers.removeValue(forKey: id) }
         }
     }
 }

@@ -14,7 +14,8 @@ import Synchronization
 public final class CookieStoreAttachment: Sendable {
     /// When the jar is written to the store.
     public enum SaveMode: Sendable, Hashable {
-        /// After every change of the jar (synchronously, on the thread that made it).
+        /// After every commit of the jar (synchronously, on the thread that made it): one
+        /// write for a whole response's `Set-Cookie` fields or a ``CookieJar/write(_:)``.
         case onChange
         /// Only when ``CookieStoreAttachment/save()`` is called.
         case manual
@@ -40,7 +41,7 @@ public final class CookieStoreAttachment: Sendable {
         let now = jar.clock()
         jar.replaceAll(with: result.cookies.filter { !$0.isExpired(at: now) })
         if mode == .onChange {
-            let observation = jar.observe { [weak self] _ in
+            let observation = jar.observeBatches { [weak self] _ in
                 guard let self else { return }
                 do throws(CookieStoreError) {
                     try self.save()

@@ -73,13 +73,31 @@ public final class CookieJarStore: HTTPCookieStore {
 }
 
 extension CookieJar {
-    /// Stores and deletes cookies in order.
+    /// Stores and deletes cookies in order, as one commit: observers see the changes after
+    /// the last one, and a batch observer (a persistent attachment) is called once.
     public func write(_ operations: [CookieWriteOperation]) {
-        for operation in operations {
+        guard !operations.isEmpty else { return }
+        let now = clock()
+        let keyed = operations.map { operation -> (CookieWriteOperation, domain: String, key: String) in
             switch operation {
-            case .set(let cookie): insert(cookie)
-            case .delete(let cookie): remove(name: cookie.name, domain: cookie.domain, path: cookie.path)
+            case .set(let cookie): return (operation, cookie.domain, groupKey(for: cookie))
+            case .delete(let cookie):
+                let (domain, key) = removalKey(cookie.domain)
+                return (operation, domain, key)
             }
         }
+        let (changes, listeners) = state.withLock { state -> ([CookieChange], Listeners) in
+            var changes: [CookieChange] = []
+            for (operation, domain, key) in keyed {
+                switch operation {
+                case .set(let cookie):
+                    changes += Self.insertLocked(&state, cookie, key: key, cause: .api, limits: limits, now: now)
+                case .delete(let cookie):
+                    changes += Self.removeLocked(&state, name: cookie.name, domain: domain, path: cookie.path, key: key)
+                }
+            }
+            return (changes, Listeners(state, changes))
+        }
+        Self.notify(listeners, changes)
     }
 }

@@ -232,6 +232,9 @@ public struct PersistentCookieStore: Sendable {
                             unlink(temporary)
                             throw .io(operation: "rename", path: backupPath, errno: e)
                         }
+                        // When the backup already is the current file (a writer killed between
+                        // its two renames), rename(2) does nothing and leaves the new link.
+                        unlink(backupTemporary)
                     }
                 }
                 if rename(temporary, path) != 0 {

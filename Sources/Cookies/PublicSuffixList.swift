@@ -41,8 +41,22 @@ public struct PublicSuffixList: Sendable {
         try PublicSuffixList(contentsOfFile: systemPath)
     }.mapError { $0 as? LoadError ?? .unreadable(path: systemPath, reason: "\($0)") }
 
-    /// The system list, or `nil` when it is missing (see ``systemResult`` for the error).
-    public static var system: PublicSuffixList? { try? systemResult.get() }
+    /// The list the jar uses by default: the system list, or when that is missing the
+    /// ``bundled`` snapshot, so `Domain=` attributes on public suffixes are refused either way.
+    /// `nil` only when neither can be read.
+    public static var system: PublicSuffixList? { (try? systemResult.get()) ?? bundled }
+
+    /// The date of the ``bundled`` snapshot (Debian's `publicsuffix` 20230209.2326). Point
+    /// `SESSIONBRIDGE_PUBLIC_SUFFIX_LIST` at a newer file, or install the package, to replace it.
+    public static let bundledSnapshotDate = "2023-02-09"
+
+    /// The snapshot shipped with the package, used when the system list is missing.
+    public static let bundled: PublicSuffixList? = {
+        guard let url = Bundle.module.url(forResource: "public_suffix_list", withExtension: "dat"),
+            let list = try? PublicSuffixList(contentsOfFile: url.path)
+        else { return nil }
+        return list
+    }()
 
     /// The system list, or the load error.
     public static func requireSystem() throws(LoadError) -> PublicSuffixList {

@@ -15,7 +15,8 @@ public struct ResponseCookies: Sendable {
 
 extension CookieJar {
     /// Stores each `Set-Cookie` field (never comma-split) from `url`, as ``setCookies(_:from:context:)``
-    /// does, and returns what happened as operations to replay on other stores. A deletion
+    /// does but as one commit (observers see every change, a batch observer is called once),
+    /// and returns what happened as operations to replay on other stores. A deletion
     /// (`Max-Age=0`, a past `Expires`) is reported with its identity even when this jar held no
     /// such cookie, so a store that does hold one deletes it too.
     public func applyResponseCookies(_ lines: [String], from url: URL, context: RequestContext = .sameSite) -> ResponseCookies {
@@ -24,23 +25,38 @@ extension CookieJar {
             result.rejectedCount = lines.count
             return result
         }
-        result.operations.reserveCapacity(lines.count)
+        let now = clock()
+        var made: [(cookie: Cookie, key: String)] = []
+        made.reserveCapacity(lines.count)
         for line in lines {
-            guard case .success(let parsed) = SetCookieParser.parse(line) else {
+            guard case .success(let parsed) = SetCookieParser.parse(line),
+                case .success(let cookie) = makeCookie(parsed, request: request, context: context, fromScript: false, now: now)
+            else {
                 result.rejectedCount += 1
                 continue
             }
-            let now = clock()
-            guard case .success(let cookie) = makeCookie(parsed, request: request, context: context, fromScript: false, now: now) else {
-                result.rejectedCount += 1
-                continue
-            }
-            switch commit(cookie, request: request, fromScript: false, now: now) {
-            case .stored(let stored), .replaced(let stored, _): result.operations.append(.set(stored))
-            case .deleted: result.operations.append(.delete(cookie))
-            case .rejected: result.rejectedCount += 1
-            }
+            made.append((cookie, groupKey(for: cookie)))
         }
+        let (operations, rejected, changes, listeners) = state.withLock {
+            state -> ([CookieWriteOperation], Int, [CookieChange], Listeners) in
+            var operations: [CookieWriteOperation] = []
+            var rejected = 0
+            var changes: [CookieChange] = []
+            for (cookie, key) in made {
+                let (outcome, changed) = Self.commitLocked(&state, cookie, key: key, request: request, fromScript: false,
+                                                           limits: limits, now: now)
+                changes += changed
+                switch outcome {
+                case .stored(let stored), .replaced(let stored, _): operations.append(.set(stored))
+                case .deleted: operations.append(.delete(cookie))
+                case .rejected: rejected += 1
+                }
+            }
+            return (operations, rejected, changes, Listeners(state, changes))
+        }
+        Self.notify(listeners, changes)
+        result.operations = operations
+        result.rejectedCount += rejected
         return result
     }
 }

@@ -53,16 +53,29 @@ public actor SessionController {
     var lastRefresh: (status: SessionStatus, at: ContinuousClock.Instant)?
     var pages: [ObjectIdentifier: AttachedPage] = [:]
     /// Names of the cookies the token endpoint set (deleted when the session ends).
-    var tokenEndpointCookieNames: Set<String> = []
+    var tokenEndpointCookieNames: Set<String> = [] {
+        didSet { ownedCookieNames.names.withLock { $0 = configuration.sessionCookieNames.union(tokenEndpointCookieNames) } }
+    }
+    /// The session's own cookie names besides the session cookie, readable from a page store's
+    /// observer (see ``observeWebChanges(of:)``).
+    nonisolated let ownedCookieNames: OwnedCookieNames
+
+    /// A set of cookie names shared with observers on other threads.
+    final class OwnedCookieNames: Sendable {
+        let names: Mutex<Set<String>>
+        init(_ names: Set<String>) { self.names = Mutex(names) }
+    }
     /// How many refresh requests this controller sent to the token endpoint (attempts with retries count once).
     public internal(set) var networkRefreshCount = 0
     /// How many refreshes were satisfied by a rotation another process (sharing the vault) made.
     public internal(set) var adoptedRotationCount = 0
 
-    /// A page the session fans out to, held weakly, with its cookie store.
+    /// A page the session fans out to, held weakly, with its cookie store and the observation
+    /// that carries the page's own cookie changes to the native store.
     struct AttachedPage {
         weak var page: (any WebView)?
         let store: any HTTPCookieStore
+        let observation: CookieObservation?
     }
 
     /// Creates a controller. Nothing is read until first use (or ``start()``), which loads the
@@ -82,6 +95,7 @@ public actor SessionController {
         self.vault = vault
         self.cookieJar = cookieJar
         self.cookieStore = cookieStore
+        self.ownedCookieNames = OwnedCookieNames(configuration.sessionCookieNames)
         self.client = TokenEndpointClient(
             client: configuration.httpClient, endpoint: configuration.tokenEndpoint, clientID: configuration.clientID,
             timeout: configuration.requestTimeout, retry: configuration.retry,
@@ -172,23 +186,34 @@ public actor SessionController {
     /// weakly; a closed page is dropped at the next fan-out. Pages of either engine attach the
     /// same way.
     public func attach(_ page: any WebView) {
-        pages[ObjectIdentifier(page)] = AttachedPage(page: page, store: page.httpCookieStore)
+        let id = ObjectIdentifier(page)
+        guard pages[id]?.page == nil else { return }
+        let store = page.httpCookieStore
+        pages[id] = AttachedPage(page: page, store: store, observation: observeWebChanges(of: store))
     }
 
     /// Stops fanning out to `page`.
     public func detach(_ page: any WebView) {
-        pages[ObjectIdentifier(page)] = nil
+        pages.removeValue(forKey: ObjectIdentifier(page))?.observation?.cancel()
+    }
+
+    /// Drops the pages that went away.
+    func pruneClosedPages() {
+        for (id, attached) in pages where attached.page == nil {
+            attached.observation?.cancel()
+            pages[id] = nil
+        }
     }
 
     /// The attached pages still alive.
     var livePages: [any WebView] {
-        pages = pages.filter { $0.value.page != nil }
+        pruneClosedPages()
         return pages.values.compactMap(\.page)
     }
 
     /// The cookie stores of the attached pages (alive ones), without the native store, each once.
     var pageStores: [any HTTPCookieStore] {
-        pages = pages.filter { $0.value.page != nil }
+        pruneClosedPages()
         var seen = Set<ObjectIdentifier>()
         return pages.values.map(\.store).filter { store in
             !isNativeStore(store) && seen.insert(ObjectIdentifier(store)).inserted

@@ -107,6 +107,7 @@ import Glibc
             var recoveredByRefresh = 0, reuseEvents = 0, childRefreshes = 0, sessionsEnded = 0, leftovers = 0
             while kills < 400 && clock.now < deadline {
                 let refreshesBefore = server.stats().refreshes
+                let connectionsBefore = server.stats().openConnections
                 let child = Process()
                 child.executableURL = executable
                 child.arguments = ["--testing-library", "swift-testing", "--filter", "refreshLoopChild"]
@@ -135,7 +136,7 @@ import Glibc
 
                 // The dead child's last request may still be on the server: let it finish, so
                 // what is on disk is compared with everything the server did.
-                #expect(await server.waitUntilIdle())
+                #expect(await server.waitUntilIdle(openConnections: connectionsBefore))
                 // 1. The stores load, each holding one complete record.
                 let disk = try Self.readDisk(directory)
                 let token = try #require(disk.refreshToken, "the vault is empty after a kill")

@@ -78,6 +78,7 @@ public final class ReferenceServer: Sendable {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let application = Application(
             router: router,
+            server: .http1(additionalChannelHandlers: [ConnectionCounter(core: core)]),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? configuration.port)
@@ -140,9 +141,14 @@ public final class ReferenceServer: Sendable {
     /// Waits until no request is being handled (``ServerStats/requestsInFlight`` is zero), for
     /// at most `timeout`: a test that killed a client mid-request waits here until the server
     /// has finished with that request. Returns whether the server became idle.
-    public func waitUntilIdle(timeout: Duration = .seconds(10)) async -> Bool {
+    ///
+    /// - Parameter openConnections: also wait until at most this many connections are open:
+    ///   pass the count read before a client was started, and the wait also covers a request the
+    ///   killed client wrote that the server had not read yet (it is handled before the kernel's
+    ///   close of that connection reaches the server).
+    public func waitUntilIdle(openConnections: Int? = nil, timeout: Duration = .seconds(10)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
-        while self.stats().requestsInFlight > 0 {
+        while self.stats().requestsInFlight > 0 || openConnections.map({ self.stats().openConnections > $0 }) ?? false {
             guard ContinuousClock.now < deadline else { return false }
             try? await Task.sleep(for: .milliseconds(2))
         }

@@ -1,0 +1,62 @@
+import Cookies
+import Foundation
+
+extension SessionController {
+    // MARK: Changes the web side makes
+
+    /// Observes `store` so that what the page itself does to its cookies — a `document.cookie`
+    /// write, a `Set-Cookie` on one of its fetches or navigations, a deletion by the web
+    /// product's own logout route — reaches the native store, instead of being lost or undone
+    /// by the next write-back. Only changes the web made are followed: the session's own writes
+    /// (``CookieChange/Cause-swift.enum/api``), expiry and eviction are not, so nothing echoes.
+    ///
+    /// The session's own cookies (the session cookie, the configured names and those the token
+    /// endpoint set) belong to native code: a page's writes to them are not followed — a script
+    /// cannot plant a session into the native store. One change of theirs is: when a response to
+    /// the page deletes the session cookie, the web product signed the user out, and the session
+    /// ends everywhere (see ``webSignedOut()``), so the next navigation does not bring it back.
+    nonisolated func observeWebChanges(of store: any HTTPCookieStore) -> CookieObservation? {
+        guard let jar = (store as? CookieJarStore)?.jar, jar !== cookieJar else { return nil }
+        let native = cookieJar
+        let sessionCookieName = configuration.sessionCookieName
+        let owned = ownedCookieNames
+        return jar.observeBatches { [weak self] changes in
+            var writes: [CookieWriteOperation] = []
+            var signedOut = false
+            let ownedNames = owned.names.withLock { $0 }
+            for change in changes where change.cause == .script || change.cause == .httpResponse {
+                if change.cookie.name == sessionCookieName || ownedNames.contains(change.cookie.name) {
+                    if change.kind == .deleted && change.cause == .httpResponse && change.cookie.name == sessionCookieName {
+                        writes.append(.delete(change.cookie))
+                        signedOut = true
+                    }
+                    continue
+                }
+                switch change.kind {
+                case .added, .replaced: writes.append(.set(change.cookie))
+                case .deleted: writes.append(.delete(change.cookie))
+                case .expired, .evicted: break
+                }
+            }
+            native.write(writes)
+            if signedOut, let self { Task { await self.webSignedOut() } }
+        }
+    }
+
+    /// The web product deleted the session cookie in a response to a page (its logout route):
+    /// the native session ends too — vault emptied, the refresh token revoked, the session's
+    /// cookies deleted on every side, the pages told (`sessionbridge:signedout` with reason
+    /// `web_logout`).
+    func webSignedOut() async {
+        guard record != nil else { return }
+        if let inFlight { _ = await inFlight.value }
+        guard record != nil else { return }
+        logger.info("the web product deleted the session cookie; signing out natively")
+        let token = record?.refreshToken
+        await endSessionLocally()
+        if let token, let endpoint = configuration.revocationEndpoint {
+            await client.revoke(token, at: endpoint)
+        }
+        await notifySignedOut(reason: "web_logout")
+    }
+}
