@@ -98,7 +98,8 @@ struct TokenEndpointClient: Sendable {
         do {
             request = try await oauth.tokenRequest(grant)
         } catch {
-            return .failure(Failure(error: SessionError(error), retryable: error.code == .network))
+            // Discovery already waited out its own timeout: not repeated within this request.
+            return .failure(Failure(error: SessionError(error), retryable: false))
         }
         var response: HTTPClientResponse
         var body: [UInt8]

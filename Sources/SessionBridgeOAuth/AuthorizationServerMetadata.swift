@@ -112,6 +112,8 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
             } catch {
                 lastFailure = OAuthError(error.code == .network ? .network : .discoveryFailed,
                                          "the discovery document at \(url.absoluteString) could not be fetched: \(error.message)")
+                // Both places are on the issuer's origin: one it cannot reach, it cannot reach twice.
+                if error.code == .network { break }
                 continue
             }
             guard answer.status == 200 else {
