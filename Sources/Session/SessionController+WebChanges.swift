@@ -54,9 +54,7 @@ extension SessionController {
         logger.info("the web product deleted the session cookie; signing out natively")
         let token = record?.refreshToken
         await endSessionLocally()
-        if let token, let endpoint = configuration.revocationEndpoint {
-            await client.revoke(token, at: endpoint)
-        }
+        if let token { await client.revoke(token) }
         await notifySignedOut(reason: "web_logout")
     }
 }

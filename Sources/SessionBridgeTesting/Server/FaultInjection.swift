@@ -110,8 +110,12 @@ struct FaultMiddleware: RouterMiddleware {
         if let error = plan.serverError {
             var headers: HTTPFields = [.cacheControl: "no-store"]
             if let retryAfter = error.retryAfterSeconds { headers[.retryAfter] = String(retryAfter) }
+            // RFC 6749's codes: `temporarily_unavailable` for a server that says it did not
+            // handle the request (503), `server_error` for one that failed while handling it.
+            let unavailable = error.status == 503
             return HTTPHelpers.json(
-                OAuthError(error: "temporarily_unavailable", error_description: "The server is temporarily unavailable."),
+                OAuthError(error: unavailable ? "temporarily_unavailable" : "server_error",
+                           error_description: unavailable ? "The server is temporarily unavailable." : "The server failed."),
                 status: HTTPResponse.Status(code: error.status),
                 headers: headers
             )
