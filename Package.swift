@@ -126,7 +126,7 @@ let package = Package(
         .testTarget(name: "CookiesTests", dependencies: [
             "Cookies",
             .product(name: "PropertyBased", package: "swift-property-based"),
-        ]),
+        ], resources: [.copy("Conformance")]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge", "ScriptEngine"]),
         .testTarget(name: "WebPageTests", dependencies: ["WebPage", "SessionBridgeTesting"]),
         .testTarget(name: "SessionTests", dependencies: ["Session", "SessionBridgeTesting"]),

@@ -85,10 +85,19 @@ public struct SessionConfiguration: Sendable {
     public var refreshTokenReuseGrace: Duration
     /// The longest wait for the vault lock another process holds.
     public var vaultLockTimeout: Duration
-    /// The HTTP client; it must not follow redirects. Defaults to ``WebPage/defaultHTTPClient``.
+    /// The HTTP client; it must not follow redirects. Defaults to ``defaultHTTPClient``.
+    ///
+    /// Give it a client of its own: a token answer must never travel on a connection that
+    /// page traffic shares.
     public var httpClient: HTTPClient
     /// Where the controller logs; tokens are never logged.
     public var logger: Logger
+
+    /// The client token requests use unless configured otherwise: its own connection pool,
+    /// never shared with pages (not ``WebPage/defaultHTTPClient``), and no redirects.
+    public static let defaultHTTPClient = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(30))))
 
     /// Creates a configuration for explicit endpoints.
     public init(
@@ -106,7 +115,7 @@ public struct SessionConfiguration: Sendable {
         retry: RetryPolicy = RetryPolicy(),
         refreshTokenReuseGrace: Duration = .zero,
         vaultLockTimeout: Duration = .seconds(30),
-        httpClient: HTTPClient = WebPage.defaultHTTPClient,
+        httpClient: HTTPClient = SessionConfiguration.defaultHTTPClient,
         logger: Logger = Logger(label: "sessionbridge.session")
     ) {
         self.authorizationServer = AuthorizationServer(tokenEndpoint: tokenEndpoint, revocationEndpoint: revocationEndpoint)

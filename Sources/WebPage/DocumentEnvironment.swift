@@ -111,14 +111,23 @@ extension DocumentEnvironment {
                 throw ScriptThrow("TypeError", "fetch: '\(target)' is not a valid URL")
             }
             var headers: [HTTPHeader] = []
-            if case .array(let pairs) = headerPairs {
-                for pair in pairs {
-                    if case .array(let kv) = pair, kv.count == 2, let name = kv[0].stringValue, let value = kv[1].stringValue {
-                        headers.append(HTTPHeader(name, value))
+            let checkedMethod: String
+            do throws(FetchRequestRules.Violation) {
+                checkedMethod = try FetchRequestRules.method(method)
+                if case .array(let pairs) = headerPairs {
+                    for pair in pairs {
+                        guard case .array(let kv) = pair, kv.count == 2, let name = kv[0].stringValue, let value = kv[1].stringValue else {
+                            throw FetchRequestRules.Violation(message: "a header must be a name and a value")
+                        }
+                        if let field = try FetchRequestRules.header(name: name, value: value) {
+                            headers.append(HTTPHeader(field.name, field.value))
+                        }
                     }
                 }
+            } catch {
+                throw ScriptThrow("TypeError", "fetch: \(error.message)")
             }
-            let request = PageRequest(url: url, method: method, headers: headers, body: body.map { Array($0.utf8) })
+            let request = PageRequest(url: url, method: checkedMethod, headers: headers, body: body.map { Array($0.utf8) })
             let (promise, deferred) = try context.makeDeferredPromise()
             context.startTask {
                 let result: Result<ScriptValue, any Error>

@@ -115,7 +115,7 @@ enum DocumentPrelude {
       g.fetch = function fetch(input, init) {
         init = init || {};
         const url = typeof input === "string" ? input : (input && input.url) || String(input);
-        const method = String(init.method || (input && input.method) || "GET").toUpperCase();
+        const method = String(init.method !== undefined ? init.method : (input && input.method) || "GET");
         const headers = [...new Headers(init.headers || (input && input.headers))];
         const body = init.body == null ? null : String(init.body);
         const credentials = String(init.credentials || "same-origin");
@@ -124,7 +124,9 @@ enum DocumentPrelude {
           const error = new Error("the request was aborted"); error.name = "AbortError";
           return PromiseCtor.reject(error);
         }
-        const request = then.call(native.fetch(url, method, headers, body, credentials),
+        let started;
+        try { started = native.fetch(url, method, headers, body, credentials); } catch (error) { return PromiseCtor.reject(error); }
+        const request = then.call(started,
           r => new Response(r.body, { status: r.status, statusText: r.statusText, headers: r.headers, url: r.url, redirected: r.redirected }));
         if (!signal || typeof signal.addEventListener !== "function") return request;
         return new PromiseCtor((resolve, reject) => {

@@ -78,10 +78,18 @@ struct HTTPLoader: Sendable {
         let clock = ContinuousClock()
         let started = clock.now
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
-        outgoing.method = HTTPMethod(rawValue: request.method)
-        outgoing.headers.add(name: "User-Agent", value: userAgent)
-        for header in request.headers where !["cookie", "host", "content-length"].contains(header.name.lowercased()) {
-            outgoing.headers.add(name: header.name, value: header.value)
+        // Nothing the page chose reaches the wire unchecked: a method or field with a space,
+        // CR, LF or NUL would rewrite the request line or add a request to the connection.
+        do throws(FetchRequestRules.Violation) {
+            outgoing.method = HTTPMethod(rawValue: try FetchRequestRules.method(request.method))
+            outgoing.headers.add(name: "User-Agent", value: userAgent)
+            for header in request.headers {
+                if let field = try FetchRequestRules.header(name: header.name, value: header.value) {
+                    outgoing.headers.add(name: field.name, value: field.value)
+                }
+            }
+        } catch {
+            throw PageError(.invalidRequest, error.message, url: request.url)
         }
         var cookiesSent: [String] = []
         if case .include(let context) = mode, let header = jar.cookieHeader(for: request.url, context: context) {

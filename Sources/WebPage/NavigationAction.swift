@@ -10,7 +10,8 @@ public struct PageRequest: Sendable, Hashable {
 
     public init(url: URL, method: String = "GET", headers: [HTTPHeader] = [], body: [UInt8]? = nil) {
         self.url = url
-        self.method = method.uppercased()
+        // Browsers normalise the case of the six standard methods only.
+        self.method = FetchRequestRules.normalizedMethods.contains(method.uppercased()) ? method.uppercased() : method
         self.headers = headers
         self.body = body
     }

@@ -5,6 +5,9 @@ public struct PageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A stable code for programs.
     public enum Code: String, Sendable, Hashable {
         case invalidURL = "invalid_url"
+        /// A method or header field that cannot be sent (not an HTTP token, a control
+        /// character in a value, a forbidden method).
+        case invalidRequest = "invalid_request"
         case unsupportedScheme = "unsupported_scheme"
         case network
         case timeout

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite struct RunCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct RunCommandTests {
     @Test func refreshThroughTheBridgeSucceeds() throws {
         let script = try RunnerProcess.temporaryFile("refresh.js", """
             (async () => {
@@ -112,9 +112,9 @@ import Testing
     }
 }
 
-@Suite struct OtherCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct OtherCommandTests {
     static let conformance = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../../shared/conformance/cookies/").standardizedFileURL
+        .appendingPathComponent("../CookiesTests/Conformance/").standardizedFileURL
 
     @Test func cookiesParseExplainsEachAttribute() throws {
         let result = try RunnerProcess.run(["cookies", "parse", "sid=abc; Expires=Wed, 09 Jun 2038 10:18:14 GMT; Max-Age=0; Domain=.Example.COM; Secure; HttpOnly; SameSite=Bogus; Foo=bar", "--url", "https://www.example.com/a/b"])

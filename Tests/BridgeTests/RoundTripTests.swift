@@ -3,7 +3,7 @@ import Testing
 @testable import Bridge
 import ScriptEngine
 
-@Suite struct RoundTripTests {
+@Suite(.timeLimit(.minutes(5))) struct RoundTripTests {
     static let values: [ScriptValue] = [
         .null, true, 42, -0.5, "text with \u{1F511}", [1, "two", [3]], ["a": 1, "nested": ["b": [true]]], .bytes([1, 2, 3]),
     ]

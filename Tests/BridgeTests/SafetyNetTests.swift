@@ -4,7 +4,7 @@ import Testing
 @testable import Bridge
 import ScriptEngine
 
-@Suite struct SafetyNetTests {
+@Suite(.timeLimit(.minutes(5))) struct SafetyNetTests {
     @Test func originAllowListComesFromTheDocumentURL() async throws {
         let controller = UserContentController()
         let calls = Counter()
@@ -93,6 +93,41 @@ import ScriptEngine
         let values = (result.array ?? []).compactMap(\.stringValue)
         #expect(values.filter { $0 == "done" }.count == 4)
         #expect(values.filter { $0 == "overloaded" }.count == 6)
+        await page.close()
+    }
+
+    /// Getters the page controls (`options.signal`, `signal.aborted`, the body's) post again
+    /// from inside a call; the cap still holds.
+    @Test(arguments: ["signal", "aborted", "body"])
+    func capHoldsUnderReentry(through getter: String) async throws {
+        let controller = UserContentController(limits: BridgeLimits(maxCallsInFlight: 4))
+        let load = Mutex((running: 0, peak: 0))
+        controller.addScriptMessageHandler(ClosureMessageHandler { _ in
+            load.withLock { $0.running += 1; $0.peak = max($0.peak, $0.running) }
+            defer { load.withLock { $0.running -= 1 } }
+            try await Task.sleep(for: .milliseconds(300))
+            return "done"
+        }, name: "slow")
+        let page = try await makeDocument(controller)
+        let result = try await awaitScript(page, """
+            const h = webkit.messageHandlers.slow, calls = [];
+            let depth = 0;
+            const again = () => { if (depth++ < 40) calls.push(post()); };
+            const post = () => {
+              const signal = { addEventListener() {}, get aborted() { if ("\(getter)" === "aborted") again(); return false; } };
+              const options = { get signal() { if ("\(getter)" === "signal") again(); return signal; } };
+              const body = { get n() { if ("\(getter)" === "body") again(); return depth; } };
+              return h.postMessage(body, options).catch(e => e.code);
+            };
+            calls.push(post());
+            while (calls.length < 41) await null;
+            return await Promise.all(calls);
+            """)
+        let values = (result.array ?? []).compactMap(\.stringValue)
+        #expect(values.count == 41)
+        #expect(values.filter { $0 == "done" }.count == 4)
+        #expect(values.filter { $0 == "overloaded" }.count == 37)
+        #expect(load.withLock { $0.peak } <= 4)
         await page.close()
     }
 

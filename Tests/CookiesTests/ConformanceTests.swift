@@ -3,15 +3,12 @@ import Foundation
 import Testing
 
 /// The IETF http-state parser suite, with the rfc6265bis adjustments, run against `CookieJar`.
-struct ConformanceTests {
+@Suite(.timeLimit(.minutes(2))) struct ConformanceTests {
     static let directory: URL = {
         if let override = ProcessInfo.processInfo.environment["COOKIES_CONFORMANCE_DIR"] {
             return URL(fileURLWithPath: override)
         }
-        return URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()
-            .appendingPathComponent("../../../shared/conformance/cookies/")
-            .standardizedFileURL
+        return Bundle.module.url(forResource: "Conformance", withExtension: nil)!
     }()
 
     static func loadCases() throws -> [CookieConformance.Case] {

@@ -3,7 +3,7 @@ import Foundation
 import PropertyBased
 import Testing
 
-struct ParserTests {
+@Suite(.timeLimit(.minutes(5))) struct ParserTests {
     func parsed(_ header: String) throws -> ParsedSetCookie {
         try SetCookieParser.parse(header).get()
     }

@@ -32,7 +32,7 @@ let everyAttribute: [Cookie] = [
         creationTime: Date(timeIntervalSinceReferenceDate: 700_000_003), sameSite: .unspecified),
 ]
 
-struct StoreTests {
+@Suite(.timeLimit(.minutes(5))) struct StoreTests {
     @Test func roundTripOfEveryAttribute() throws {
         let store = PersistentCookieStore(directory: temporaryDirectory(), profile: "main")
         #expect(try store.load().cookies.isEmpty)  // never saved: empty, no error
@@ -150,7 +150,7 @@ struct StoreTests {
 
 /// Kills a writer process with SIGKILL while it saves in a loop; every time, the store must load
 /// and hold one complete generation.
-struct StoreCrashTests {
+@Suite(.timeLimit(.minutes(5))) struct StoreCrashTests {
     static let writerEnvironment = "COOKIES_KILL_TEST_WRITER_DIR"
     static let cookiesPerGeneration = 150
 

@@ -6,9 +6,11 @@ import Testing
 /// `fuzz-script-value` executables (this target depends on both, so they sit next to the test
 /// binary). Each target runs once over all its files, in a child process: a broken invariant
 /// traps, which must fail this test rather than the test runner.
-@Suite("Fuzz regressions")
+@Suite("Fuzz regressions", .timeLimit(.minutes(5)))
 struct FuzzRegressionTests {
     static let targets = ["fuzz-set-cookie", "fuzz-script-value"]
+    /// The longest one replay of every input may take before it is killed.
+    static let replaySeconds = 180
 
     /// The package root, from this file's path (Tests/ReliabilityTests/<file>).
     static let packageRoot = URL(fileURLWithPath: #filePath)
@@ -32,9 +34,11 @@ struct FuzzRegressionTests {
         let inputs = Self.inputs(for: target)
         try #require(!inputs.isEmpty, "no inputs for \(target) under Fuzz/")
 
+        // `timeout -s KILL` ends a replay that hangs (an engine thread stuck in JIT code
+        // ignores SIGTERM), so the test fails instead of never ending.
         let process = Process()
-        process.executableURL = executable
-        process.arguments = inputs.map(\.path)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        process.arguments = ["-s", "KILL", "\(Self.replaySeconds)", executable.path] + inputs.map(\.path)
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"  // a crash reports at once instead of symbolicating
         process.environment = environment
@@ -45,6 +49,7 @@ struct FuzzRegressionTests {
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
 
+        #expect(process.terminationStatus != 137, "\(target) did not finish within \(Self.replaySeconds) s and was killed")
         #expect(process.terminationReason == .exit && process.terminationStatus == 0,
                 "\(target) failed on one of \(inputs.count) inputs (status \(process.terminationStatus)):\n\(text.suffix(4000))")
         #expect(text.contains("\(inputs.count) input(s) passed"), "\(target) output: \(text.suffix(2000))")
@@ -53,7 +58,8 @@ struct FuzzRegressionTests {
     @Test("with no arguments a replay driver prints its usage and exits 0", arguments: targets)
     func usage(target: String) throws {
         let process = Process()
-        process.executableURL = Self.buildFolder.appendingPathComponent(target)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        process.arguments = ["-s", "KILL", "60", Self.buildFolder.appendingPathComponent(target).path]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -1,7 +1,7 @@
 import Testing
 @testable import ScriptEngine
 
-@Suite struct EvaluationTests {
+@Suite(.timeLimit(.minutes(5))) struct EvaluationTests {
     @Test func evaluatesAndReturnsValues() async throws {
         let context = await ScriptContext()
         #expect(try await context.evaluate("1 + 2") == .number(3))
@@ -71,7 +71,7 @@ import Testing
     }
 }
 
-@Suite struct AwaitTests {
+@Suite(.timeLimit(.minutes(5))) struct AwaitTests {
     @Test func evaluateAsyncWaitsForPromisesAndTimers() async throws {
         let context = await ScriptContext()
         #expect(try await context.evaluateAsync("new Promise(r => setTimeout(() => r({done: true}), 10))") == ["done": true])

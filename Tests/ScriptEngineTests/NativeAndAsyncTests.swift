@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ScriptEngine
 
-@Suite struct NativeFunctionTests {
+@Suite(.timeLimit(.minutes(5))) struct NativeFunctionTests {
     @Test func nativeFunctionsReceiveArgumentsAndThrowIntoJavaScript() async throws {
         let context = await ScriptContext()
         await context.defineFunction("sum", in: "native.math") { _, arguments in
@@ -79,7 +79,7 @@ import Testing
     }
 }
 
-@Suite struct TimerTests {
+@Suite(.timeLimit(.minutes(5))) struct TimerTests {
     @Test func timersRunInOrderAndCanBeCleared() async throws {
         let context = await ScriptContext()
         try await context.run("""
@@ -123,7 +123,7 @@ import Testing
     }
 }
 
-@Suite struct EventTests {
+@Suite(.timeLimit(.minutes(5))) struct EventTests {
     @Test func consoleIsCaptured() async throws {
         let context = await ScriptContext()
         try await context.run("console.log('hello', 42, {a: [1]}); console.warn('careful'); console.error(new TypeError('x'))")

@@ -2,7 +2,7 @@ import Testing
 import Synchronization
 @testable import ScriptEngine
 
-@Suite struct SafetyTests {
+@Suite(.timeLimit(.minutes(5))) struct SafetyTests {
     @Test func infiniteLoopEndsWithTimeLimitAndContextStaysUsable() async throws {
         let context = await ScriptContext(thread: EngineThread(name: "time-limit"), configuration: .init(timeLimit: .milliseconds(200)))
         let clock = ContinuousClock()

@@ -1,7 +1,7 @@
 import Testing
 @testable import ScriptEngine
 
-@Suite struct ScriptValueTests {
+@Suite(.timeLimit(.minutes(5))) struct ScriptValueTests {
     static let samples: [ScriptValue] = [
         .undefined, .null, .bool(true), .bool(false), .number(0), .number(-1.5), .number(1e300),
         .string(""), .string("héllo \u{1F600} \"quoted\""), .string("nul\u{0}inside"),
@@ -77,7 +77,7 @@ import Testing
     }
 }
 
-@Suite struct PollutionTests {
+@Suite(.timeLimit(.minutes(5))) struct PollutionTests {
     @Test func prototypePollutionDoesNotLeakIntoConvertedObjects() async throws {
         let context = await ScriptContext()
         try await context.run("Object.prototype.injected = 'x'; Object.prototype.toJSON = function () { return 1 }; Object.keys = () => ['forged']")
@@ -86,7 +86,7 @@ import Testing
     }
 }
 
-@Suite struct ProtoKeyTests {
+@Suite(.timeLimit(.minutes(5))) struct ProtoKeyTests {
     @Test func protoKeysStayOwnPropertiesAndNeverBecomePrototypes() async throws {
         let context = await ScriptContext()
         await context.defineFunction("reply") { _, _ in ["__proto__": ["polluted": true], "ok": 1] }
@@ -107,7 +107,7 @@ import Testing
     }
 }
 
-@Suite struct WatchdogTests {
+@Suite(.timeLimit(.minutes(5))) struct WatchdogTests {
     @Test func aScriptThatCatchesTheStopInsideANativeCallIsStillEnded() async throws {
         let context = await ScriptContext(thread: EngineThread(name: "time-limit"), configuration: .init(timeLimit: .milliseconds(50)))
         await context.defineFunction("take") { _, arguments in arguments.first ?? .undefined }

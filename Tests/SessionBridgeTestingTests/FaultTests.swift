@@ -3,7 +3,7 @@ import SessionBridgeTesting
 import Testing
 
 extension ReferenceServerTests {
-    @Suite struct Faults {
+    @Suite(.timeLimit(.minutes(5))) struct Faults {
         @Test func latency() async throws {
             try await withServer(.init(faults: .init(latency: .milliseconds(300)))) { server, client async throws in
                 let start = ContinuousClock.now

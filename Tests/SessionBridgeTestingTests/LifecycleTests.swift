@@ -27,7 +27,7 @@ func socketsOnPort(_ port: Int) -> Int {
 }
 
 extension ReferenceServerTests {
-    @Suite struct Lifecycle {
+    @Suite(.timeLimit(.minutes(5))) struct Lifecycle {
         @Test func startsAndStopsCleanlyManyTimes() async throws {
             // Warm up the shared event loop threads and the client before counting.
             let http = makeHTTPClient()

@@ -4,10 +4,10 @@ import Testing
 
 /// Every suite of this target runs one test at a time, so that the file descriptor count of the
 /// start/stop test is not disturbed by the other tests' connections.
-@Suite(.serialized) enum ReferenceServerTests {}
+@Suite(.serialized, .timeLimit(.minutes(5))) enum ReferenceServerTests {}
 
 extension ReferenceServerTests {
-    @Suite struct OAuth {
+    @Suite(.timeLimit(.minutes(5))) struct OAuth {
         @Test func passwordGrantIssuesTokens() async throws {
             try await withServer { server, client async throws in
                 let answer = try await client.login()

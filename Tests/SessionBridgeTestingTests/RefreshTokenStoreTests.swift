@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Rotation and reuse in the server's token store, with times chosen by the test.
-@Suite struct RefreshTokenStoreTests {
+@Suite(.timeLimit(.minutes(5))) struct RefreshTokenStoreTests {
     /// A request reads the clock before it takes the server's lock, so its time can precede a
     /// rotation another request made meanwhile: without a grace that is still reuse.
     @Test func aRequestTimedBeforeTheRotationIsReuseOnAStrictServer() {

@@ -4,7 +4,7 @@ import Bridge
 import SessionBridgeTesting
 import WebPage
 
-@Suite struct SessionFixtureTests {
+@Suite(.timeLimit(.minutes(5))) struct SessionFixtureTests {
     @Test func oneCallGivesASignedInPageAndWhatCrossedTheBridge() async throws {
         let fixture = try await SessionFixture.start()
         let reply = try await fixture.page.loadHTMLString("<p>app</p>", baseURL: fixture.url("/home"))

@@ -3,7 +3,7 @@ import SessionBridgeTesting
 import Testing
 
 extension ReferenceServerTests {
-    @Suite struct WebSession {
+    @Suite(.timeLimit(.minutes(5))) struct WebSession {
         /// Sign in the web way and return the answer.
         func webLogin(_ client: TestClient, next: String = "/app") async throws -> HTTPResult {
             try await client.postForm("/login", [("username", "demo"), ("password", "demo"), ("next", next)])

@@ -4,7 +4,7 @@ import Bridge
 import SessionBridgeTesting
 @testable import WebPage
 
-@Suite struct BadPageTests {
+@Suite(.timeLimit(.minutes(5))) struct BadPageTests {
     @Test func syntaxErrorsAndUncaughtExceptionsAreReportedAndLaterScriptsStillRun() async throws {
         let recorder = PageEventRecorder()
         let page = WebPage(configuration: WebPageConfiguration(eventHandler: recorder.handler))

@@ -6,7 +6,7 @@ import Cookies
 import SessionBridgeTesting
 @testable import WebPage
 
-@Suite struct LoadingTests {
+@Suite(.timeLimit(.minutes(5))) struct LoadingTests {
     @Test func redirectChainAppliesEachHopsCookiesInOrder() async throws {
         try await withServer { server in
             let recorder = PageEventRecorder()

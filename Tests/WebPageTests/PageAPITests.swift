@@ -6,7 +6,7 @@ import Cookies
 import SessionBridgeTesting
 @testable import WebPage
 
-@Suite struct PageAPITests {
+@Suite(.timeLimit(.minutes(5))) struct PageAPITests {
     @Test func panelsGoToTheUIDelegate() async throws {
         final class Panels: UIDelegate {
             let seen = Locked<[String]>([])

@@ -1,0 +1,112 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// A TCP listener on 127.0.0.1 (random port) that records every byte it receives and answers
+/// each request it can parse with `200 ok`: what went out on the wire, not what a server
+/// framework made of it.
+final class RawHTTPListener: Sendable {
+    private let socket: Int32
+    let port: Int
+    private let received = Mutex<[Int: [UInt8]]>([:])
+    private let nextConnection = Mutex(0)
+
+    init() throws {
+        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 16) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        socket = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let listener = socket
+        Thread.detachNewThread { [self] in
+            while true {
+                let connection = accept(listener, nil, nil)
+                guard connection >= 0 else { return }
+                let id = nextConnection.withLock { value -> Int in value += 1; return value }
+                Thread.detachNewThread { [self] in serve(connection, id: id) }
+            }
+        }
+    }
+
+    var url: URL { URL(string: "http://127.0.0.1:\(port)/")! }
+
+    /// The bytes each connection sent, in connection order.
+    var connections: [[UInt8]] {
+        received.withLock { map in map.keys.sorted().map { map[$0]! } }
+    }
+
+    /// Every request line received, across connections (a request is a header block ending
+    /// in an empty line, then as many body bytes as its `Content-Length` says).
+    var requestLines: [String] {
+        connections.flatMap { Self.requests(in: $0).map(\.line) }
+    }
+
+    func stop() {
+        shutdown(socket, Int32(SHUT_RDWR))
+        close(socket)
+    }
+
+    private func serve(_ connection: Int32, id: Int) {
+        defer { close(connection) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var answered = 0
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return }
+            let all = received.withLock { map -> [UInt8] in
+                map[id, default: []] += buffer[0..<count]
+                return map[id]!
+            }
+            let complete = Self.requests(in: all).count
+            while answered < complete {
+                let answer = Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok".utf8)
+                _ = answer.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                answered += 1
+            }
+        }
+    }
+
+    static func requests(in bytes: [UInt8]) -> [(line: String, head: String)] {
+        var result: [(String, String)] = []
+        var start = 0
+        let terminator: [UInt8] = [13, 10, 13, 10]
+        while start < bytes.count {
+            guard let end = firstIndex(of: terminator, in: bytes, from: start) else { break }
+            let head = String(decoding: bytes[start..<end], as: UTF8.self)
+            let line = head.components(separatedBy: "\r\n").first ?? ""
+            var length = 0
+            for field in head.components(separatedBy: "\r\n").dropFirst() {
+                let parts = field.split(separator: ":", maxSplits: 1)
+                if parts.count == 2, parts[0].lowercased() == "content-length" { length = Int(parts[1].trimmingCharacters(in: .whitespaces)) ?? 0 }
+            }
+            result.append((line, head))
+            start = end + 4 + length
+        }
+        return result
+    }
+
+    private static func firstIndex(of needle: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
+        guard bytes.count >= needle.count else { return nil }
+        var index = from
+        while index + needle.count <= bytes.count {
+            if bytes[index..<index + needle.count].elementsEqual(needle) { return index }
+            index += 1
+        }
+        return nil
+    }
+}
