@@ -126,7 +126,9 @@ let package = Package(
         ]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge", "ScriptEngine"]),
         .testTarget(name: "WebPageTests", dependencies: ["WebPage", "SessionBridgeTesting"]),
-        .testTarget(name: "SessionTests", dependencies: ["Session", "SessionBridgeTesting"]),
+        .testTarget(name: "SessionTests", dependencies: [
+            "Session", "SessionBridgeTesting", .product(name: "JWTKit", package: "jwt-kit"),
+        ]),
         .testTarget(name: "SessionBridgeOAuthTests", dependencies: [
             "SessionBridgeOAuth", "SessionBridgeTesting",
             .product(name: "JWTKit", package: "jwt-kit"),
