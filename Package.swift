@@ -139,7 +139,9 @@ let package = Package(
             "SessionBridgeTesting",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
-        .testTarget(name: "BridgeRunnerTests", dependencies: ["bridge-runner", "SessionBridgeTesting"]),
+        .testTarget(name: "BridgeRunnerTests", dependencies: [
+            "bridge-runner", "SessionBridgeTesting", .product(name: "JWTKit", package: "jwt-kit"),
+        ]),
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [

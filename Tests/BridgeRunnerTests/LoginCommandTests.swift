@@ -1,4 +1,5 @@
 import Foundation
+import JWTKit
 import SessionBridgeTesting
 import Testing
 
@@ -64,6 +65,30 @@ import Testing
             #expect(refused.exitCode == 5, "\(refused.stdout)\(refused.stderr)")
             #expect(refused.stderr.contains("sign-in refused (invalid_client)"))
             #expect(!(refused.stdout + refused.stderr).contains("wrong-secret-71"))
+        }
+    }
+
+    @Test func privateKeyJWTFromAPEMFileWithResourceAndParameters() async throws {
+        let key = ES256PrivateKey()
+        var configuration = configuration()
+        configuration.clients.append(RegisteredClient(id: "jwt", authentication: .privateKeyJWT(publicKeyPEM: key.publicKey.pemRepresentation)))
+        try await ReferenceServer.withRunning(configuration) { server in
+            let pem = try RunnerProcess.temporaryFile("client.pem", key.pemRepresentation)
+            let vault = pem.deletingLastPathComponent().appendingPathComponent("session.vault")
+            let arguments = ["login", "--issuer", server.issuer, "--client-id", "jwt", "--client-auth", "private_key_jwt", "--client-key", pem.path,
+                             "--resource", "https://api.example", "--param", "audience=https://api.example", "--scope", "openid offline_access",
+                             "--user", "demo", "--refresh-token-file", vault.path]
+            let login = try await runner(arguments, environment: ["SESSIONBRIDGE_PASSWORD": "demo"])
+            #expect(login.exitCode == 0, "\(login.stdout)\(login.stderr)")
+            #expect(!(login.stdout + login.stderr).contains("PRIVATE KEY"))
+            let wrongKey = try RunnerProcess.temporaryFile("other.pem", ES256PrivateKey().pemRepresentation)
+            let refused = try await runner(arguments.map { $0 == pem.path ? wrongKey.path : $0 }, environment: ["SESSIONBRIDGE_PASSWORD": "demo"])
+            #expect(refused.exitCode == 5, "\(refused.stdout)\(refused.stderr)")
+            #expect(refused.stderr.contains("invalid_client"))
+            let badMethod = try await runner(["login", "--issuer", server.issuer, "--client-id", "jwt", "--client-auth", "magic", "--user", "demo",
+                                              "--refresh-token-file", vault.path], environment: ["SESSIONBRIDGE_PASSWORD": "demo"])
+            #expect(badMethod.exitCode == 64)
+            #expect(badMethod.stderr.contains("--client-auth must be one of"))
         }
     }
 
