@@ -104,6 +104,17 @@ import Testing
         }
     }
 
+    @Test func aConfigurationErrorReachesThePageAsNotRetryable() async throws {
+        let script = try RunnerProcess.temporaryFile("refused.js", """
+            try { await window.webkit.messageHandlers.session.postMessage({action: "refresh"}); console.log("refreshed"); }
+            catch (e) { console.log("refused", e.code, e.retryable); }
+            """)
+        let result = try await runner(["run", script.path, "--token-error", "invalid_client"])
+        #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("signed in natively as the demo user"))
+        #expect(result.stdout.contains("console.log refused invalid_client false"))
+    }
+
     @Test func anUnreachableIssuerExitsFour() async throws {
         let vault = FileManager.default.temporaryDirectory.appendingPathComponent("unreachable-\(UUID().uuidString).vault")
         let result = try await runner(
