@@ -145,20 +145,21 @@ struct TokenEndpointClient: Sendable {
             setCookies: response.headers["set-cookie"]))
     }
 
-    /// How an error answer is retried: `429`, `502`–`504` and `temporarily_unavailable` were
-    /// not processed (retried with backoff and `Retry-After`); another `5xx` may have been
-    /// (ambiguous); an unreadable `200` may have rotated the token (ambiguous); every other
-    /// error is final.
+    /// How an error answer is retried: `429`, `502`–`504` and a `4xx` `temporarily_unavailable`
+    /// were not processed (retried with backoff and `Retry-After`); another `5xx` may have been,
+    /// and is final; an unreadable `200` may have rotated the token (ambiguous: asked again only
+    /// within the reuse grace); every other error is final.
     static func classify(_ error: OAuthError, status: Int, retryAfter: String?) -> Failure {
         if status == 200 {
             return Failure(error: SessionError(.serverError, "the token endpoint answered without a readable token"), retryable: false, ambiguous: true)
         }
-        if [429, 502, 503, 504].contains(status) || error.code == .temporarilyUnavailable {
+        if [429, 502, 503, 504].contains(status) || (error.code == .temporarilyUnavailable && status < 500) {
             return Failure(error: SessionError(.serverError, "the token endpoint is unavailable (HTTP \(status))"),
                            retryable: true, retryAfter: RetryPolicy.parseRetryAfter(retryAfter))
         }
         if status >= 500 {
-            return Failure(error: SessionError(.serverError, "the token endpoint failed (HTTP \(status))"), retryable: false, ambiguous: true)
+            // A 500 may come after the grant was processed: not sent again.
+            return Failure(error: SessionError(.serverError, "the token endpoint failed (HTTP \(status))"), retryable: false)
         }
         switch error.code {
         case .invalidGrant:
