@@ -58,22 +58,33 @@ struct CookiesCommand: AsyncParsableCommand {
         @Option(help: "The profile directory.")
         var profile: String
 
-        @Option(help: "The profile name inside the directory.")
-        var name: String = "default"
+        @Option(help: "One profile name inside the directory (default: every profile in it, e.g. the 'native' and 'page' stores 'run --profile' writes).")
+        var name: String?
 
         @Flag(help: "Print the values too (they are hidden by default).")
         var showValues = false
 
         func run() throws {
             let directory = URL(fileURLWithPath: profile)
-            guard FileManager.default.fileExists(atPath: directory.path) else {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else {
                 throw RunnerFailure(description: "no profile directory at \(profile)", exitCode: .missingInput)
             }
-            let store = PersistentCookieStore(directory: directory, profile: name)
+            guard isDirectory.boolValue else {
+                throw RunnerFailure(description: "\(profile) is a file; --profile takes the profile directory", exitCode: .missingInput)
+            }
+            let names = name.map { [$0] } ?? PersistentCookieStore.profiles(in: directory)
+            guard !names.isEmpty else {
+                throw RunnerFailure(description: "no cookie profile in \(profile)", exitCode: .missingInput)
+            }
+            for name in names { try show(PersistentCookieStore(directory: directory, profile: name), name: name) }
+        }
+
+        private func show(_ store: PersistentCookieStore, name: String) throws {
             let result: PersistentCookieStore.LoadResult
             do { result = try store.load() } catch { throw RunnerFailure(description: "\(error)", exitCode: .failure) }
             if let warning = result.warning { print("warning: \(warning)") }
-            print("\(result.cookies.count) cookies (generation \(result.generation)) in \(store.fileURL?.path ?? profile)")
+            print("\(name): \(result.cookies.count) cookies (generation \(result.generation)) in \(store.fileURL?.path ?? profile)")
             for cookie in result.cookies.sorted(by: { ($0.domain, $0.path, $0.name) < ($1.domain, $1.path, $1.name) }) {
                 let value = showValues ? cookie.value : "<\(cookie.value.utf8.count) bytes>"
                 var flags: [String] = []

@@ -109,6 +109,12 @@ import Testing
         #expect(show.exitCode == 0, "\(show.stdout)\(show.stderr)")
         #expect(show.stdout.contains("kept=<1 bytes>"))
         #expect(show.stdout.contains("__Host-session=<"))
+        // Without --name: every profile run wrote, the native store included, which followed
+        // the page's own document.cookie write.
+        let all = try RunnerProcess.run(["cookies", "show", "--profile", profile.path])
+        #expect(all.exitCode == 0, "\(all.stdout)\(all.stderr)")
+        let sections = all.stdout.components(separatedBy: "\npage: ")
+        #expect(sections.count == 2 && sections[0].hasPrefix("native: ") && sections[0].contains("kept=<1 bytes>"), "\(all.stdout)")
     }
 }
 
