@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Session", targets: ["Session"]),
         .library(name: "SessionBridgeTesting", targets: ["SessionBridgeTesting"]),
         .executable(name: "bridge-runner", targets: ["bridge-runner"]),
+        .library(name: "SessionBridgeWebKit", targets: ["SessionBridgeWebKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -84,6 +85,22 @@ let package = Package(
             ]
         ),
 
+        // MARK: The WebKitGTK engine (real DOM pages; needs a display, started when none is set)
+        .systemLibrary(
+            name: "CWebKitGTK",
+            pkgConfig: "webkit2gtk-4.1",
+            providers: [.apt(["libwebkit2gtk-4.1-dev"])]
+        ),
+        .target(name: "WebKitGTKShim", dependencies: ["CWebKitGTK"]),
+        .target(
+            name: "SessionBridgeWebKit",
+            dependencies: [
+                "CWebKitGTK", "WebKitGTKShim", "ScriptEngine", "Cookies", "Bridge", "WebPage",
+                .product(name: "Collections", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         // MARK: Benchmarks (never tests: they print figures, nothing fails because a machine is slow)
         .target(
             name: "CBaselines",
@@ -116,6 +133,10 @@ let package = Package(
         .testTarget(name: "SessionBridgeTestingTests", dependencies: [
             "SessionBridgeTesting",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
+        .testTarget(name: "WebKitTests", dependencies: [
+            "SessionBridgeWebKit", "Session", "SessionBridgeTesting", "WebPage", "Bridge", "Cookies",
+            .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         .testTarget(name: "BridgeRunnerTests", dependencies: ["bridge-runner"]),
         .testTarget(
