@@ -109,8 +109,7 @@ extension WebKitWebView {
         lastPolicyWait = waited
         configuration.eventHandler?(.navigationPolicy(action, policy: policy, waited: waited))
         settle(decision, use: policy == .allow)
-        if policy == .cancel, action.isMainFrame, action.navigationType != .newWindow, let load = pendingLoad,
-           action.request.url == provisionalURL || provisionalURL == nil {
+        if policy == .cancel, action.isMainFrame, action.navigationType != .newWindow, let load = pendingLoad, !load.started {
             load.once.resume(.failure(WebKitError(.webKit, "cancelled")))
         }
     }
@@ -193,6 +192,7 @@ extension WebKitWebView {
         let current = webkit_web_view_get_uri(webView).flatMap { URL(string: String(cString: $0)) }
         switch event {
         case WEBKIT_LOAD_STARTED.rawValue:
+            pendingLoad?.started = true
             redirects = []
             provisionalURL = current
         case WEBKIT_LOAD_REDIRECTED.rawValue:

@@ -53,6 +53,8 @@ public final class WebKitWebView: WebView {
     final class PendingLoad {
         let once = OneShot<Navigation>()
         var failed = false
+        /// Whether WebKit started loading it (its navigation action was allowed).
+        var started = false
     }
 
     /// Creates a view on the WebKit thread (starting the thread, and a display, on first use).

@@ -28,7 +28,8 @@ import WebPage
                     }
                     return {ok, failure};
                     """)
-                #expect(reply["ok"] == ["echo": ["n": 1, "s": "two", "list": [true, nil]], "origin": .string(site.origin.description)])
+                // WebKitGTK's message path does not keep object key order.
+                #expect(reply["ok"]?.sortedKeys == ["echo": ["list": [true, nil], "n": 1, "s": "two"], "origin": .string(site.origin.description)])
                 #expect(reply["failure"] == [true, "Error", "refused on purpose", "nope", true, "later"])
                 let entries = log.entries
                 #expect(entries.count == 2)

@@ -45,7 +45,8 @@ import WebPage
             let delegate = ClosureNavigationDelegate { _, action in action.request.url.path == "/forbidden" ? .cancel : .allow }
             try await withView(WebKitWebViewConfiguration(navigationDelegate: delegate)) { view in
                 try await view.load(site.url("/allowed"))
-                await #expect(throws: PageError.self) { try await view.load(site.url("/forbidden")) }
+                let error = await #expect(throws: PageError.self) { try await view.load(site.url("/forbidden")) }
+                #expect(error?.code == .cancelled)
                 #expect(site.requests(to: "/forbidden").isEmpty)
                 #expect(await view.url?.path == "/allowed")
             }

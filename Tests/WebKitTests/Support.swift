@@ -1,4 +1,5 @@
 import Bridge
+import ScriptEngine
 import Foundation
 import SessionBridgeWebKit
 import Testing
@@ -50,5 +51,19 @@ struct ClosureNavigationDelegate: NavigationDelegate {
 
     func webPage(_ page: any WebView, decidePolicyFor action: NavigationAction) async -> NavigationActionPolicy {
         await decide(page, action)
+    }
+}
+
+extension ScriptValue {
+    /// The value with every object's keys sorted, for comparisons that ignore key order.
+    var sortedKeys: ScriptValue {
+        switch self {
+        case .object(let members):
+            return .object(.init(uniqueKeysWithValues: members.sorted { $0.key < $1.key }.map { ($0.key, $0.value.sortedKeys) }))
+        case .array(let elements):
+            return .array(elements.map(\.sortedKeys))
+        default:
+            return self
+        }
     }
 }
