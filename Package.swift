@@ -72,6 +72,7 @@ let package = Package(
             dependencies: [
                 "ScriptEngine", "Cookies", "WebPage", "Session",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -137,6 +138,8 @@ let package = Package(
         .testTarget(name: "WebKitTests", dependencies: [
             "SessionBridgeWebKit", "Session", "SessionBridgeTesting", "WebPage", "Bridge", "Cookies",
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTLS", package: "hummingbird"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .testTarget(name: "BridgeRunnerTests", dependencies: ["bridge-runner"]),
         .testTarget(
