@@ -28,7 +28,7 @@ struct LoopbackTLS: Sendable {
         try openssl.run()
         openssl.waitUntilExit()
         guard openssl.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
-        let certificate = try NIOSSLCertificate(file: certificateFile, format: .pem)
+        guard let certificate = try NIOSSLCertificate.fromPEMFile(certificateFile).first else { throw CocoaError(.fileReadCorruptFile) }
         let key = try NIOSSLPrivateKey(file: keyFile, format: .pem)
         var client = TLSConfiguration.makeClientConfiguration()
         client.trustRoots = .certificates([certificate])

@@ -21,10 +21,10 @@ import WebPage
                 try await view.load(site.url("/start"))
                 _ = try await view.evaluateJavaScript("location.href = '/next'; true")
                 for _ in 0..<100 {
-                    if await view.url?.path == "/next" { break }
+                    if view.url?.path == "/next" { break }
                     try await Task.sleep(for: .milliseconds(50))
                 }
-                #expect(await view.url?.path == "/next")
+                #expect(view.url?.path == "/next")
                 let requests = site.requests(to: "/next")
                 #expect(requests.count == 1)
                 #expect(requests.first?.cookies["held"] == "during-hold")
@@ -48,7 +48,7 @@ import WebPage
                 let error = await #expect(throws: PageError.self) { try await view.load(site.url("/forbidden")) }
                 #expect(error?.code == .cancelled)
                 #expect(site.requests(to: "/forbidden").isEmpty)
-                #expect(await view.url?.path == "/allowed")
+                #expect(view.url?.path == "/allowed")
             }
         }
     }
