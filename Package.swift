@@ -80,8 +80,9 @@ let package = Package(
         .executableTarget(
             name: "bridge-runner",
             dependencies: [
-                "Cookies", "WebPage", "Session", "SessionBridgeTesting",
+                "Cookies", "WebPage", "Session", "SessionBridgeTesting", "SessionBridgeWebKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

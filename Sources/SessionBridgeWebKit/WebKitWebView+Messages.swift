@@ -33,8 +33,8 @@ extension WebKitWebView {
                     } else {
                         webkit_user_content_manager_register_script_message_handler(manager, name)
                     }
-                    sb_connect_script_message(manager, name, { _, value, data in
-                        guard let data, let value else { return }
+                    sb_connect_script_message(manager, name, { _, result, data in
+                        guard let data, let result, let value = webkit_javascript_result_get_js_value(result) else { return }
                         let route = Unmanaged<MessageRoute>.fromOpaque(data).takeUnretainedValue()
                         let body = GPointer(value)
                         WebKitActor.assumeIsolated { route.target.view?.receive(route, body: body, reply: nil) }

@@ -149,7 +149,9 @@ extension WebKitWebView {
             case WEBKIT_NAVIGATION_TYPE_FORM_SUBMITTED, WEBKIT_NAVIGATION_TYPE_FORM_RESUBMITTED: type = .formSubmitted
             case WEBKIT_NAVIGATION_TYPE_BACK_FORWARD: type = .backForward
             case WEBKIT_NAVIGATION_TYPE_RELOAD: type = .reload
-            default: type = pendingLoad != nil && webkit_navigation_action_is_redirect(action) == 0 && url == provisionalURL ? .other : .scriptInitiated
+            default:
+                let asked = pendingLoad.map { !$0.started && $0.target == url } ?? false
+                type = asked || webkit_navigation_action_is_redirect(action) != 0 ? .other : .scriptInitiated
             }
         }
         return NavigationAction(

@@ -45,16 +45,22 @@ public final class WebKitWebView: WebView {
     var redirects: [URL] = []
     var lastPolicyWait: Duration = .zero
     /// Calls from the page awaiting a reply.
-    var callsInFlight = 0
+    public internal(set) var callsInFlight = 0
     let signals: SignalTarget
     var signalTarget: SignalTarget { signals }
 
     /// A ``load(_:)`` waiting for its document.
     final class PendingLoad {
         let once = OneShot<Navigation>()
+        /// The URL asked for (`nil` for a reload).
+        let target: URL?
         var failed = false
         /// Whether WebKit started loading it (its navigation action was allowed).
         var started = false
+
+        init(target: URL?) {
+            self.target = target
+        }
     }
 
     /// Creates a view on the WebKit thread (starting the thread, and a display, on first use).
@@ -105,7 +111,7 @@ public final class WebKitWebView: WebView {
     private func startLoad(_ target: URL?, _ start: () -> Void) async throws(PageError) -> Navigation {
         guard !isClosed else { throw PageError(.closed, "the view was closed", url: target) }
         pendingLoad?.once.resume(.failure(WebKitError(.webKit, "superseded")))
-        let load = PendingLoad()
+        let load = PendingLoad(target: target)
         pendingLoad = load
         let limit = configuration.loadTimeout
         let timer = Task { @WebKitActor [weak self] in

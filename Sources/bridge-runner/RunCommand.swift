@@ -55,6 +55,8 @@ struct RunCommand: AsyncParsableCommand {
     /// Applied to the embedded server once the runner has signed in.
     @OptionGroup(title: "Embedded server faults") var faults: FaultOptions
 
+    @OptionGroup var engineOption: EngineOption
+
     func validate() throws {
         if (user == nil) != (password == nil) { throw ValidationError("--user and --password go together") }
         if refreshTokenFile != nil && user != nil { throw ValidationError("use either --user/--password or --refresh-token-file") }
@@ -66,6 +68,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if engineOption.engine == .webkit { return try await WebKitRun(command: self).run() }
         let transcript = Transcript(json: json)
         let source = try PageSource(target)
         let profileURL = profile.map { URL(fileURLWithPath: $0) }

@@ -15,12 +15,12 @@ final class SessionHarness {
     let server: ReferenceServer
     let session: SessionController
     let client: HTTPClient
-    let tls: LoopbackTLS
+    let tls: LoopbackCertificate
     let log = MessageLog(capacity: 10_000, redaction: RedactionPolicy(secretPrefixes: ["sbrt_"]))
     let recorder = PageEventRecorder()
     private(set) var views: [WebKitWebView] = []
 
-    private init(server: ReferenceServer, session: SessionController, client: HTTPClient, tls: LoopbackTLS) {
+    private init(server: ReferenceServer, session: SessionController, client: HTTPClient, tls: LoopbackCertificate) {
         self.server = server
         self.session = session
         self.client = client
@@ -35,7 +35,7 @@ final class SessionHarness {
     ) async throws -> T {
         let tls = try LoopbackTLS.shared.get()
         var serverConfiguration = configuration
-        serverConfiguration.tlsConfiguration = tls.server
+        serverConfiguration.tlsConfiguration = tls.serverTLS
         let server = try await ReferenceServer.start(serverConfiguration)
         let client = tls.makeHTTPClient()
         var sessionConfiguration = SessionConfiguration(server: server.baseURL)

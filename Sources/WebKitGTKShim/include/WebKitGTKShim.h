@@ -29,7 +29,8 @@ typedef void (*SBWebProcessTerminatedHandler)(WebKitWebView *view, WebKitWebProc
                                               gpointer data);
 typedef gboolean (*SBScriptMessageWithReplyHandler)(WebKitUserContentManager *manager, JSCValue *value,
                                                     WebKitScriptMessageReply *reply, gpointer data);
-typedef void (*SBScriptMessageHandler)(WebKitUserContentManager *manager, JSCValue *value, gpointer data);
+/* In the 4.1 API a message without reply arrives as a WebKitJavascriptResult. */
+typedef void (*SBScriptMessageHandler)(WebKitUserContentManager *manager, WebKitJavascriptResult *result, gpointer data);
 typedef void (*SBCookiesChangedHandler)(WebKitCookieManager *manager, gpointer data);
 typedef gboolean (*SBScriptDialogHandler)(WebKitWebView *view, WebKitScriptDialog *dialog, gpointer data);
 
