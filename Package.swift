@@ -108,12 +108,14 @@ let package = Package(
             name: "CBaselines",
             dependencies: ["CJavaScriptCore"],
             path: "Benchmarks/CBaselines",
+            exclude: ["WebKit"],
             linkerSettings: [.linkedLibrary("soup-3.0"), .linkedLibrary("glib-2.0")]
         ),
+        .target(name: "CWebKitBaselines", dependencies: ["CWebKitGTK"], path: "Benchmarks/CBaselines/WebKit"),
         .executableTarget(
             name: "bridge-bench",
             dependencies: [
-                "CBaselines", "ScriptEngine", "Bridge", "Cookies", "WebPage", "Session", "SessionBridgeTesting",
+                "CBaselines", "CWebKitBaselines", "ScriptEngine", "Bridge", "Cookies", "WebPage", "Session", "SessionBridgeTesting", "SessionBridgeWebKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Benchmarks/bridge-bench"

@@ -59,6 +59,12 @@ public final class WebKitWebsiteDataStore {
         webkit_web_context_allow_tls_certificate_for_host(context, certificate, host)
     }
 
+    /// The store's WebKit web context (a `WebKitWebContext *`), for benchmarks that drive
+    /// WebKitGTK directly in the same context.
+    package func rawWebContext() throws(WebKitError) -> OpaquePointer {
+        OpaquePointer(try data.webContext())
+    }
+
     /// Removes every cookie and all other website data.
     public func removeAllData(timeout: Duration = .seconds(10)) async throws(WebKitError) {
         try await data.clear(WEBKIT_WEBSITE_DATA_ALL, timeout: timeout)
