@@ -23,6 +23,35 @@ extension UserContentController {
         return true
     }
 
+    /// Answers `message` without suspending when that is possible: a refusal (no such
+    /// handler, origin not allowed), a handler without reply, or an immediate handler that
+    /// answered. `nil` means the async ``dispatch(_:started:)`` must run (nothing was recorded).
+    package func dispatchImmediately(_ message: ScriptMessage, started: ContinuousClock.Instant = .now) -> DispatchOutcome? {
+        let origin = message.frameInfo.securityOrigin?.description ?? "null"
+        guard let registration = registration(named: message.name, in: message.world) else {
+            return refuse(message, origin: origin, .removed, started: started)
+        }
+        guard registration.options.allows(message.frameInfo) else {
+            return refuse(message, origin: origin, .notAllowed, started: started)
+        }
+        switch registration.kind {
+        case .noReply(let noReply):
+            noReply.userContentController(self, didReceive: message)
+            log?.record(name: message.name, world: message.world, origin: origin, body: message.body, outcome: .delivered, started: started)
+            return .delivered
+        case .immediate(let immediate):
+            do {
+                guard let value = try immediate.immediateReply(to: message) else { return nil }
+                log?.record(name: message.name, world: message.world, origin: origin, body: message.body, outcome: .replied(value), started: started)
+                return .replied(value)
+            } catch {
+                return reject(message, origin: origin, publicScriptMessageError(error, handler: message.name), started: started)
+            }
+        case .reply:
+            return nil
+        }
+    }
+
     /// Delivers `message` as the engine attested it (its frame and world, never the body's
     /// claims): checks the registration and the frame's allow-list, runs the handler within its
     /// timeout, maps its error to what the page may see, and records the call in the log.

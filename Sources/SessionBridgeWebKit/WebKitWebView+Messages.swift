@@ -143,6 +143,12 @@ extension WebKitWebView {
             Task { @WebKitActor in _ = await controller.dispatch(message, started: started) }
             return
         }
+        if let outcome = controller.dispatchImmediately(message, started: started) {
+            // Answered inside the signal: no task, no hop (the fast path of immediate handlers).
+            let context = jsc_value_get_context(jsValue).map(GPointer.init)
+            Self.send(outcome, reply: reply, context: context)
+            return
+        }
         webkit_script_message_reply_ref(reply.opaque)
         let context = GPointer(jsc_value_get_context(jsValue)!)
         g_object_ref(context.raw)
