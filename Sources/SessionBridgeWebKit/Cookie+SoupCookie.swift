@@ -9,9 +9,13 @@ extension Cookie {
         let soupDomain = isHostOnly ? domain : "." + domain
         let cookie = soup_cookie_new(name, value, soupDomain, path, -1)!
         if let expiresAt {
-            let date = g_date_time_new_from_unix_utc(Int(expiresAt.timeIntervalSince1970.rounded(.up)))
-            soup_cookie_set_expires(cookie, date)
-            g_date_time_unref(date)
+            // Whole seconds, then the microseconds, so the expiry is the one asked for.
+            let seconds = expiresAt.timeIntervalSince1970.rounded(.down)
+            let whole = g_date_time_new_from_unix_utc(Int(seconds))
+            let date = g_date_time_add(whole, GTimeSpan((expiresAt.timeIntervalSince1970 - seconds) * 1_000_000))
+            soup_cookie_set_expires(cookie, date ?? whole)
+            if let date { g_date_time_unref(date) }
+            g_date_time_unref(whole)
         }
         soup_cookie_set_secure(cookie, isSecure ? 1 : 0)
         soup_cookie_set_http_only(cookie, isHttpOnly ? 1 : 0)
@@ -27,7 +31,9 @@ extension Cookie {
     /// The cookie a `SoupCookie` holds.
     init(soupCookie cookie: OpaquePointer) {
         let rawDomain = String(cString: soup_cookie_get_domain(cookie))
-        let expires = soup_cookie_get_expires(cookie).map { Date(timeIntervalSince1970: TimeInterval(g_date_time_to_unix($0))) }
+        let expires = soup_cookie_get_expires(cookie).map {
+            Date(timeIntervalSince1970: TimeInterval(g_date_time_to_unix($0)) + TimeInterval(g_date_time_get_microsecond($0)) / 1_000_000)
+        }
         let sameSite: SameSite = switch soup_cookie_get_same_site_policy(cookie) {
         case SOUP_SAME_SITE_POLICY_STRICT: .strict
         case SOUP_SAME_SITE_POLICY_LAX: .lax

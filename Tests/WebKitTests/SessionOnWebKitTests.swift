@@ -29,13 +29,15 @@ import WebPage
     }
 
     @Test func pageNativeAndNavigationRefreshesShareOneRequest() async throws {
+        // Three-second access tokens: a WebKit race takes longer than the headless one, and the
+        // refreshed cookie must outlive it, or a late caller would rightly refresh again.
         var configuration = ReferenceServerConfiguration()
-        configuration.accessTokenLifetime = .seconds(1)
+        configuration.accessTokenLifetime = .seconds(3)
         try await SessionHarness.with(configuration) { harness in
             let scripted = try await harness.makeView()
             try await scripted.load(harness.url("/app"))
             let navigating = try await harness.makeView()
-            try await Task.sleep(for: .milliseconds(1100))  // the access cookie has expired
+            try await Task.sleep(for: .milliseconds(3200))  // the access cookie has expired
             let session = harness.session
 
             async let fromPage = scripted.callAsyncJavaScript("""
@@ -69,7 +71,9 @@ import WebPage
             await harness.session.detach(plain)
             await plain.httpCookieStore.apply(harness.session.cookieJar.cookies(for: harness.url("/")).map { .set($0) })
             let view = try await harness.makeView()
-            try await Task.sleep(for: .milliseconds(1100))
+            // Expiry is in whole seconds (the token's `exp`, WebKit's cookie dates): two seconds
+            // make sure the one-second access cookie is gone everywhere.
+            try await Task.sleep(for: .milliseconds(2100))
             #expect(try await plain.load(harness.url("/app")).url.path == "/login")
             #expect(harness.server.stats().refreshes == 0)
 
