@@ -7,6 +7,7 @@ import ScriptEngine
 import Session
 import SessionBridgeTesting
 import SessionBridgeWebKit
+import Synchronization
 import WebPage
 
 /// Which engine renders the page.
@@ -57,6 +58,7 @@ struct WebKitRun {
         let store = try profileURL.map { try WebKitWebsiteDataStore(directory: $0.appendingPathComponent("webkit")) } ?? .nonPersistent()
 
         var server: ReferenceServer? = nil
+        var certificate: LoopbackCertificate? = nil
         var client = WebPage.defaultHTTPClient
         var ownClient: HTTPClient? = nil
         let baseURL: URL
@@ -64,18 +66,17 @@ struct WebKitRun {
             baseURL = URL(string: external)!
             transcript.note("using the server at \(external)")
         } else {
-            let certificate = try LoopbackCertificate.make()
+            let made = try LoopbackCertificate.make()
+            certificate = made
             var configuration = command.faults.configuration
             configuration.faults = .none
-            configuration.tlsConfiguration = certificate.serverTLS
+            configuration.tlsConfiguration = made.serverTLS
             let started = try await ReferenceServer.start(configuration)
             server = started
             baseURL = started.baseURL
-            let trusting = HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(
-                tlsConfiguration: certificate.clientTLS, redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(30))))
+            let trusting = Self.trustingClient(made)
             client = trusting
             ownClient = trusting
-            try store.allowTLSCertificate(pemCertificate: certificate.certificatePEM, for: "127.0.0.1")
             transcript.note("embedded reference server on \(baseURL.absoluteString) (HTTPS with a fresh loopback certificate; demo user: demo / demo)")
         }
         var sessionConfiguration = SessionConfiguration(server: baseURL)
@@ -86,18 +87,10 @@ struct WebKitRun {
             cookieStore: profileURL.map { PersistentCookieStore(directory: $0, profile: "native") })
 
         let log = MessageLog(capacity: 10_000, redaction: RedactionPolicy(secretPrefixes: ["sbrt_"]))
-        let contents = UserContentController(log: log)
         var origins = Set(command.handlerOrigin.compactMap(SecurityOrigin.init))
         if let origin = SecurityOrigin(url: baseURL) { origins.insert(origin) }
-        session.install(in: contents, allowedOrigins: origins)
-        contents.add(RunnerReports(transcript: transcript), name: Self.runnerHandler)
-        contents.addUserScript(UserScript(source: Self.reporter, injectionTime: .atDocumentStart, forMainFrameOnly: false))
-        log.observe { entry in if entry.name != Self.runnerHandler { transcript.bridge(entry) } }
-
-        let view = try WebKitWebView(configuration: WebKitWebViewConfiguration(
-            websiteDataStore: store, userContentController: contents,
-            navigationDelegate: SessionNavigationDelegate(controller: session),
-            eventHandler: { transcript.page($0) }))
+        let view = try Self.makeView(session: session, log: log, origins: origins, store: store, certificate: certificate,
+                                     transcript: transcript)
         await session.attach(view)
 
         let exit = await run(source, view: view, session: session, server: server, baseURL: baseURL, transcript: transcript)
@@ -147,29 +140,67 @@ struct WebKitRun {
             transcript.failure("\(error.message)")
             return error.code == .network || error.code == .timeout ? .serverUnreachable : .failure
         }
-        // WebKit does not say when a page is idle: the run ends after half a second without
-        // bridge calls, navigations or console output, or at --timeout.
-        let deadline = ContinuousClock.now + .milliseconds(Int64(command.timeout * 1000))
-        var lastActivity = ContinuousClock.now
-        var lastCount = -1
-        while ContinuousClock.now < deadline {
-            let count = transcript.counts.bridgeCalls + transcript.counts.strings.count
-            if count != lastCount || view.callsInFlight > 0 {
-                lastCount = count
-                lastActivity = .now
-            } else if ContinuousClock.now - lastActivity > .milliseconds(500) {
-                break
-            }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
+        let quiet = await Self.waitUntilQuiet(view, transcript: transcript, timeout: .milliseconds(Int64(command.timeout * 1000)))
         let counts = transcript.counts
         if counts.scriptErrors > 0 { return .scriptError }
         if counts.unhandledRejections > 0 { return .unhandledRejection }
-        if ContinuousClock.now >= deadline {
+        if !quiet {
             transcript.failure("the page was still busy after \(command.timeout) s; raise --timeout")
             return .timedOut
         }
         return .success
+    }
+}
+
+extension WebKitRun {
+    /// A client that trusts the loopback certificate and follows no redirects.
+    nonisolated static func trustingClient(_ certificate: LoopbackCertificate) -> HTTPClient {
+        HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(
+            tlsConfiguration: certificate.clientTLS, redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(30))))
+    }
+
+    /// A view wired to `session` (handler, standard scripts, navigation delegate) that reports
+    /// console lines, errors, navigations and bridge calls to `transcript`.
+    static func makeView(
+        session: SessionController, log: MessageLog, origins: Set<SecurityOrigin>, store: WebKitWebsiteDataStore,
+        certificate: LoopbackCertificate?, transcript: Transcript
+    ) throws -> WebKitWebView {
+        let contents = UserContentController(log: log)
+        session.install(in: contents, allowedOrigins: origins)
+        contents.add(RunnerReports(transcript: transcript), name: runnerHandler)
+        contents.addUserScript(UserScript(source: reporter, injectionTime: .atDocumentStart, forMainFrameOnly: false))
+        log.observe { entry in if entry.name != runnerHandler { transcript.bridge(entry) } }
+        if let certificate { try store.allowTLSCertificate(pemCertificate: certificate.certificatePEM, for: "127.0.0.1") }
+        return try WebKitWebView(configuration: WebKitWebViewConfiguration(
+            websiteDataStore: store, userContentController: contents,
+            navigationDelegate: SessionNavigationDelegate(controller: session),
+            eventHandler: { event in
+                pageEvents.add(1, ordering: .relaxed)
+                transcript.page(event)
+            }))
+    }
+
+    /// How many page events (navigations, commits, decisions) the runner's views reported.
+    nonisolated static let pageEvents = Atomic<Int>(0)
+
+    /// WebKit does not say when a page is idle: waits until half a second passed without bridge
+    /// calls, navigations or console output; `false` when `timeout` came first.
+    static func waitUntilQuiet(_ view: WebKitWebView, transcript: Transcript, timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        var lastActivity = ContinuousClock.now
+        var lastCount = -1
+        while ContinuousClock.now < deadline {
+            let counts = transcript.counts
+            let count = counts.bridgeCalls + counts.strings.count + pageEvents.load(ordering: .relaxed)
+            if count != lastCount || view.callsInFlight > 0 {
+                lastCount = count
+                lastActivity = .now
+            } else if ContinuousClock.now - lastActivity > .milliseconds(500) {
+                return true
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return false
     }
 }
 
