@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Session", targets: ["Session"]),
         .library(name: "SessionBridgeTesting", targets: ["SessionBridgeTesting"]),
         .executable(name: "bridge-runner", targets: ["bridge-runner"]),
+        .library(name: "SessionBridgeWebKit", targets: ["SessionBridgeWebKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -88,6 +89,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -95,8 +97,25 @@ let package = Package(
         .executableTarget(
             name: "bridge-runner",
             dependencies: [
-                "Cookies", "WebPage", "Session", "SessionBridgeTesting",
+                "Cookies", "WebPage", "Session", "SessionBridgeTesting", "SessionBridgeWebKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // MARK: The WebKitGTK engine (real DOM pages; needs a display, started when none is set)
+        .systemLibrary(
+            name: "CWebKitGTK",
+            pkgConfig: "webkit2gtk-4.1",
+            providers: [.apt(["libwebkit2gtk-4.1-dev"])]
+        ),
+        .target(name: "WebKitGTKShim", dependencies: ["CWebKitGTK"]),
+        .target(
+            name: "SessionBridgeWebKit",
+            dependencies: [
+                "CWebKitGTK", "WebKitGTKShim", "ScriptEngine", "Cookies", "Bridge", "WebPage",
+                .product(name: "Collections", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -106,12 +125,14 @@ let package = Package(
             name: "CBaselines",
             dependencies: ["CJavaScriptCore"],
             path: "Benchmarks/CBaselines",
+            exclude: ["WebKit"],
             linkerSettings: [.linkedLibrary("soup-3.0"), .linkedLibrary("glib-2.0")]
         ),
+        .target(name: "CWebKitBaselines", dependencies: ["CWebKitGTK"], path: "Benchmarks/CBaselines/WebKit"),
         .executableTarget(
             name: "bridge-bench",
             dependencies: [
-                "CBaselines", "ScriptEngine", "Bridge", "Cookies", "WebPage", "Session", "SessionBridgeTesting",
+                "CBaselines", "CWebKitBaselines", "ScriptEngine", "Bridge", "Cookies", "WebPage", "Session", "SessionBridgeTesting", "SessionBridgeWebKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Benchmarks/bridge-bench"
@@ -140,6 +161,12 @@ let package = Package(
         ]),
         .testTarget(name: "SessionBridgeTestingTests", dependencies: [
             "SessionBridgeTesting",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
+        .testTarget(name: "WebKitTests", dependencies: [
+            "SessionBridgeWebKit", "Session", "SessionBridgeTesting", "WebPage", "Bridge", "Cookies",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTLS", package: "hummingbird"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .testTarget(name: "BridgeRunnerTests", dependencies: [

@@ -9,7 +9,7 @@ let usage = """
       --json         print the report as JSON
       --filter NAME  run only groups whose name contains NAME: roundtrip (figure1), hop (figure2),
                      realistic (figure3), native (figure0), parse (figure4), lookup (figure5), refresh (figure6),
-                     memory (figure7), store (figure8); repeatable
+                     memory (figure7), store (figure8), webkit (figure9); repeatable
       --rounds N     interleaved rounds per figure (default 5, quick 2); the median is reported
     """
 
@@ -86,6 +86,12 @@ func runAll(_ options: BenchOptions, machine: [String: String]) async -> Report 
         try StoreBenchmarks.run(options, into: &report)
     } catch {
         report.notes.append("store figure failed: \(error)")
+    }
+    do {
+        progress("WebKit engine (figure 9)")
+        try await WebKitBenchmarks.run(options, into: &report)
+    } catch {
+        report.notes.append("WebKit figures failed: \(error)")
     }
     report.notes.append(String(format: "whole run took %.1f s", (ContinuousClock.now - started).nanoseconds / 1e9))
     return report

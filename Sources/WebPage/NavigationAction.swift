@@ -41,6 +41,12 @@ public struct NavigationAction: Sendable, Hashable {
         case reload
         /// `window.open` or a `target=_blank` request.
         case newWindow
+        /// A link was followed (reported by the WebKit engine).
+        case linkActivated
+        /// A form was submitted (reported by the WebKit engine).
+        case formSubmitted
+        /// Back or forward in the history (reported by the WebKit engine).
+        case backForward
     }
 
     public var request: PageRequest
@@ -51,6 +57,14 @@ public struct NavigationAction: Sendable, Hashable {
     public var isMainFrame: Bool
     /// The document that asked, if any.
     public var sourceURL: URL?
+
+    public init(request: PageRequest, navigationType: NavigationType, isUserInitiated: Bool, isMainFrame: Bool, sourceURL: URL?) {
+        self.request = request
+        self.navigationType = navigationType
+        self.isUserInitiated = isUserInitiated
+        self.isMainFrame = isMainFrame
+        self.sourceURL = sourceURL
+    }
 }
 
 /// What the delegate decides about a ``NavigationAction``.
@@ -68,6 +82,13 @@ public struct NavigationResponse: Sendable, Hashable {
     public var headers: [HTTPHeader]
     /// The names of the cookies the response set (values never shown).
     public var setCookieNames: [String]
+
+    public init(url: URL, statusCode: Int, headers: [HTTPHeader], setCookieNames: [String]) {
+        self.url = url
+        self.statusCode = statusCode
+        self.headers = headers
+        self.setCookieNames = setCookieNames
+    }
 }
 
 /// What the delegate decides about a ``NavigationResponse``.
@@ -85,4 +106,11 @@ public struct Navigation: Sendable, Hashable {
     public var redirects: [URL]
     /// The document's title, when its HTML has one.
     public var title: String?
+
+    public init(url: URL, statusCode: Int, redirects: [URL], title: String?) {
+        self.url = url
+        self.statusCode = statusCode
+        self.redirects = redirects
+        self.title = title
+    }
 }

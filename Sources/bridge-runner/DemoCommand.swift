@@ -15,6 +15,8 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per event.")
     var json = false
 
+    @OptionGroup var engineOption: EngineOption
+
     /// `Examples/` of the package this executable was built from.
     static var defaultExamples: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Examples").standardizedFileURL
@@ -22,6 +24,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let folder = examples.map { URL(fileURLWithPath: $0) } ?? Self.defaultExamples
+        if engineOption.engine == .webkit { return try await WebKitDemo(examples: folder, json: json).run() }
         func example(_ name: String) throws -> String {
             guard let text = try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) else {
                 throw RunnerFailure(description: "missing example \(name) in \(folder.path) (pass --examples DIR)", exitCode: .missingInput)

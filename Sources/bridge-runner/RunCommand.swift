@@ -60,6 +60,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Authorization server") var authorization: AuthorizationServerOptions
 
+    @OptionGroup var engineOption: EngineOption
+
     func validate() throws {
         if user == nil, password != nil || passwordFile != nil { throw ValidationError("--password and --password-file go with --user") }
         if user != nil, !SecretSource.available(value: password, file: passwordFile, environment: "SESSIONBRIDGE_PASSWORD") {
@@ -74,6 +76,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if engineOption.engine == .webkit { return try await WebKitRun(command: self).run() }
         let transcript = Transcript(json: json)
         let source = try PageSource(target)
         let profileURL = profile.map { URL(fileURLWithPath: $0) }

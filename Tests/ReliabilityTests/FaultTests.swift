@@ -57,9 +57,8 @@ import WebPage
              (.fails(.serverError), 3...3), routeRuns: false),
         Case("502 storm without Retry-After", FaultConfiguration(serverErrors: .init(status: 502, retryAfterSeconds: nil)),
              (.fails(.serverError), 3...3), routeRuns: false),
-        // A 500 may come after the server rotated the token: asked again only within a grace.
-        Case("500 storm (ambiguous)", FaultConfiguration(serverErrors: .init(status: 500, retryAfterSeconds: nil)),
-             (.fails(.serverError), 1...1), grace: (.fails(.serverError), 3...3), routeRuns: false),
+        Case("500 storm (not retried)", FaultConfiguration(serverErrors: .init(status: 500, retryAfterSeconds: nil)),
+             (.fails(.serverError), 1...1), routeRuns: false),
         Case("503 with Retry-After beyond the ceiling", FaultConfiguration(serverErrors: .init(status: 503, retryAfterSeconds: 60)),
              (.fails(.serverError), 1...1), routeRuns: false),
         Case("503 burst of two, then recovery", FaultConfiguration(serverErrors: .init(status: 503, retryAfterSeconds: 0, count: 2)),

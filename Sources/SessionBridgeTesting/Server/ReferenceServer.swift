@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdTLS
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -59,7 +60,7 @@ public final class ReferenceServer: Sendable {
     /// The server's origin, `http://HOST:PORT`.
     public var baseURL: URL {
         // The host comes from the configuration and the port is a number: always a valid URL.
-        URL(string: "http://\(self.core.configuration.host):\(self.port)")!
+        URL(string: "\(self.core.configuration.scheme)://\(self.core.configuration.host):\(self.port)")!
     }
 
     /// The configuration the server was started with.
@@ -86,7 +87,9 @@ public final class ReferenceServer: Sendable {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let application = Application(
             router: router,
-            server: .http1(additionalChannelHandlers: [ConnectionCounter(core: core)]),
+            server: try configuration.tlsConfiguration.map {
+                try .tls(.http1(additionalChannelHandlers: [ConnectionCounter(core: core)]), tlsConfiguration: $0)
+            } ?? .http1(additionalChannelHandlers: [ConnectionCounter(core: core)]),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? configuration.port)
@@ -107,7 +110,7 @@ public final class ReferenceServer: Sendable {
             try await task.value
             throw StartError.notListening
         }
-        core.issuer.withLock { $0 = "http://\(configuration.host):\(port)" }
+        core.issuer.withLock { $0 = "\(configuration.scheme)://\(configuration.host):\(port)" }
         configuration.logger.debug("reference server listening", metadata: ["port": "\(port)"])
         return ReferenceServer(core: core, serviceGroup: serviceGroup, task: task, port: port)
     }

@@ -1,3 +1,4 @@
+import HummingbirdTLS
 import Logging
 
 /// Configuration for a ``ReferenceServer``.
@@ -60,6 +61,10 @@ public struct ReferenceServerConfiguration: Sendable {
     public var oauthFaults: OAuthFaults
     /// Logger used by the server. Token values are never logged.
     public var logger: Logger
+    /// When set, the server speaks HTTPS with this configuration (its ``ReferenceServer/baseURL``
+    /// is `https://`). Its `Secure` cookies then reach engines that send them only over HTTPS,
+    /// as WebKit does.
+    public var tlsConfiguration: TLSConfiguration? = nil
 
     /// Create a configuration.
     public init(
@@ -105,6 +110,11 @@ public struct ReferenceServerConfiguration: Sendable {
             self.logger = logger
         }
     }
+}
+
+extension ReferenceServerConfiguration {
+    /// `https` when the server speaks TLS, `http` otherwise.
+    var scheme: String { tlsConfiguration == nil ? "http" : "https" }
 }
 
 extension Duration {

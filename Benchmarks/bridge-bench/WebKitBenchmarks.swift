@@ -1,0 +1,140 @@
+import Bridge
+import CWebKitBaselines
+import Foundation
+import SessionBridgeWebKit
+
+/// Figure 9: the WebKit engine. A page -> native -> page round trip through
+/// ``WebKitWebView`` and the Bridge, next to the same round trip on raw WebKitGTK in C in the
+/// same process and web context; time to a first loaded page; memory (PSS of this process and
+/// its WebKit children) per additional page.
+enum WebKitBenchmarks {
+    static func run(_ options: BenchOptions, into report: inout Report) async throws {
+        guard options.selects("webkit") || options.selects("figure9") else { return }
+        let figure = "9 WebKit engine"
+        let n = options.scale(1_000, quick: 200)
+
+        let firstPage = try await timeFirstPage()
+        report.add(Row(figure: figure, name: "time to a first loaded page (view created, web process started, load finished)",
+                       ours: firstPage, baseline: nil, unit: "ms", baselineName: nil))
+
+        var ours: [Double] = [], raw: [Double] = []
+        for _ in 0...options.rounds {
+            raw.append(try await rawRoundTrip(n))
+            ours.append(try await swiftRoundTrip(n))
+        }
+        var row = Row(figure: figure, name: "round trip page -> native -> page, immediate handler (WebKitWebView + Bridge)",
+                      ours: Stats.median(Array(ours.dropFirst())) / 1000, baseline: Stats.median(Array(raw.dropFirst())) / 1000,
+                      unit: "µs/call", baselineName: "C: WebKitGTK handler with reply, same page loop")
+        row.ratio = sameRoundRatio(Array(ours.dropFirst()), Array(raw.dropFirst()))
+        row.goal = "≤1.1x"
+        row.goalMet = (row.ratio ?? .infinity) <= 1.1
+        report.add(row)
+
+        let (one, more, count) = try await memoryPerPage()
+        report.add(Row(figure: figure, name: "memory per additional page (PSS of this process and its WebKit processes)",
+                       ours: (more - one) / Double(count - 1), baseline: nil, unit: "MB", baselineName: nil))
+    }
+
+    static let loop = """
+        const h = window.webkit.messageHandlers.bench;
+        for (let i = 0; i < 20; i++) await h.postMessage(i);
+        const t0 = performance.now();
+        for (let i = 0; i < N; i++) await h.postMessage(i);
+        return (performance.now() - t0) * 1e6 / N;
+        """
+
+    @WebKitActor
+    static func swiftRoundTrip(_ n: Int) async throws -> Double {
+        let contents = UserContentController(log: nil)
+        contents.addScriptMessageHandler(ImmediateClosureMessageHandler { message in message.body }, name: "bench")
+        let view = try SessionBridgeWebKit.WebKitWebView(configuration: WebKitWebViewConfiguration(websiteDataStore: store, userContentController: contents))
+        defer { Task { @WebKitActor in await view.close() } }
+        try await view.loadHTMLString("<title>bench</title>", baseURL: URL(string: "http://127.0.0.1/")!)
+        let value = try await view.callAsyncJavaScript(loop.replacingOccurrences(of: "N", with: String(n)), timeout: .seconds(120))
+        guard let nanoseconds = value.numberValue, nanoseconds > 0 else { throw BenchFailure("WebKit round trip: no figure") }
+        return nanoseconds
+    }
+
+    /// One data store for every view of the figure, as an app would share one.
+    @WebKitActor static let store = WebKitWebsiteDataStore.nonPersistent()
+
+    @WebKitActor
+    static func rawRoundTrip(_ n: Int) async throws -> Double {
+        let context = try store.rawWebContext()
+        let result: Double = await withCheckedContinuation { continuation in
+            let box = Unmanaged.passRetained(ContinuationBox(continuation)).toOpaque()
+            cb_webkit_round_trip_start(UnsafeMutablePointer(context), Int32(n), { nanoseconds, ok, data in
+                let box = Unmanaged<ContinuationBox>.fromOpaque(data!).takeRetainedValue()
+                box.continuation.resume(returning: ok == 1 ? nanoseconds : -1)
+            }, box)
+        }
+        guard result > 0 else { throw BenchFailure("C WebKit round trip: no figure") }
+        return result
+    }
+
+    @WebKitActor
+    static func timeFirstPage() async throws -> Double {
+        let start = ContinuousClock.now
+        let view = try SessionBridgeWebKit.WebKitWebView(configuration: WebKitWebViewConfiguration(websiteDataStore: .nonPersistent()))
+        try await view.loadHTMLString("<title>first</title><p>first page</p>", baseURL: URL(string: "http://127.0.0.1/")!)
+        let elapsed = ContinuousClock.now - start
+        await view.close()
+        return elapsed.nanoseconds / 1e6
+    }
+
+    @WebKitActor
+    static func memoryPerPage() async throws -> (one: Double, more: Double, count: Int) {
+        let count = 4
+        var views: [SessionBridgeWebKit.WebKitWebView] = []
+        func load() async throws {
+            let view = try SessionBridgeWebKit.WebKitWebView(configuration: WebKitWebViewConfiguration(websiteDataStore: store))
+            try await view.loadHTMLString("<title>m</title><p>\(views.count)</p>", baseURL: URL(string: "http://127.0.0.1/\(views.count)")!)
+            views.append(view)
+        }
+        try await load()
+        try await Task.sleep(for: .milliseconds(500))
+        let one = processTreePSS()
+        for _ in 1..<count { try await load() }
+        try await Task.sleep(for: .milliseconds(500))
+        let more = processTreePSS()
+        for view in views { await view.close() }
+        return (one, more, count)
+    }
+
+    /// PSS in MB of this process and every process whose parent chain leads to it.
+    static func processTreePSS() -> Double {
+        let me = getpid()
+        var parents: [Int32: Int32] = [:]
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries {
+            guard let pid = Int32(entry), let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { continue }
+            if let line = status.split(separator: "\n").first(where: { $0.hasPrefix("PPid:") }),
+               let ppid = Int32(line.dropFirst(5).trimmingCharacters(in: .whitespaces)) {
+                parents[pid] = ppid
+            }
+        }
+        func descends(_ pid: Int32) -> Bool {
+            var current = pid
+            for _ in 0..<16 {
+                if current == me { return true }
+                guard let parent = parents[current], parent > 1 else { return false }
+                current = parent
+            }
+            return false
+        }
+        var total = 0.0
+        for pid in parents.keys where descends(pid) {
+            guard let rollup = try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8),
+                  let line = rollup.split(separator: "\n").first(where: { $0.hasPrefix("Pss:") }) else { continue }
+            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+            total += kilobytes / 1024
+        }
+        return total
+    }
+}
+
+/// A continuation passed through C user data.
+private final class ContinuationBox {
+    let continuation: CheckedContinuation<Double, Never>
+    init(_ continuation: CheckedContinuation<Double, Never>) { self.continuation = continuation }
+}

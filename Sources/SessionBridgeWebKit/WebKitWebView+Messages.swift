@@ -1,0 +1,203 @@
+import Bridge
+import CWebKitGTK
+import Foundation
+import ScriptEngine
+import WebKitGTKShim
+
+/// Message handlers and user scripts: every handler of the ``UserContentController`` is
+/// registered with WebKit in its content world, and every message is dispatched into the same
+/// bridge machinery as the headless engine's (allow-lists, limits, timeouts, handler kinds, the
+/// message log), with the origin WebKit attests: the view's committed document.
+extension WebKitWebView {
+    /// The prefix of an encoded error reply. WebKitGTK rejects a reply's promise with a plain
+    /// string; the wrapper script below turns an encoded one back into an `Error` with `name`,
+    /// `code`, `retryable` and `data`, as the headless engine's bridge rejects.
+    static let errorMarker = "\u{1}sessionbridge-error:"
+
+    func installContent(_ controller: UserContentController) {
+        let manager: UnsafeMutablePointer<WebKitUserContentManager> = contentManager.typed()
+        var worlds = controller.contentWorlds
+        worlds.insert(.page)
+        for world in worlds.sorted(by: { $0.name < $1.name }) {
+            let names = controller.handlerNames(in: world)
+            guard !names.isEmpty else { continue }
+            let worldName = Self.worldName(world)
+            for name in names {
+                let route = Unmanaged.passRetained(MessageRoute(target: signalsTarget, name: name, world: world)).toOpaque()
+                let release: GClosureNotify = { data, _ in
+                    if let data { Unmanaged<MessageRoute>.fromOpaque(data).release() }
+                }
+                if controller.handlerReplies(name: name, in: world) == false {
+                    if let worldName {
+                        webkit_user_content_manager_register_script_message_handler_in_world(manager, name, worldName)
+                    } else {
+                        webkit_user_content_manager_register_script_message_handler(manager, name)
+                    }
+                    sb_connect_script_message(manager, name, { _, result, data in
+                        guard let data, let result, let value = webkit_javascript_result_get_js_value(result) else { return }
+                        let route = Unmanaged<MessageRoute>.fromOpaque(data).takeUnretainedValue()
+                        let body = GPointer(value)
+                        WebKitActor.assumeIsolated { route.target.view?.receive(route, body: body, reply: nil) }
+                    }, route, release)
+                } else {
+                    webkit_user_content_manager_register_script_message_handler_with_reply(manager, name, worldName)
+                    sb_connect_script_message_with_reply(manager, name, { _, value, reply, data in
+                        guard let data, let value, let reply else { return 0 }
+                        let route = Unmanaged<MessageRoute>.fromOpaque(data).takeUnretainedValue()
+                        let body = GPointer(value)
+                        let held = GPointer(reply)
+                        return WebKitActor.assumeIsolated {
+                            guard let view = route.target.view else { return 0 }
+                            view.receive(route, body: body, reply: held)
+                            return 1
+                        }
+                    }, route, release)
+                }
+            }
+            addScript(Self.wrapperSource(names: names), world: world, atStart: true, mainFrameOnly: false)
+        }
+        for script in controller.userScripts {
+            addScript(script.source, world: script.contentWorld, atStart: script.injectionTime == .atDocumentStart,
+                      mainFrameOnly: script.isForMainFrameOnly)
+        }
+    }
+
+    private var signalsTarget: SignalTarget { signalTarget }
+
+    private func addScript(_ source: String, world: ContentWorld, atStart: Bool, mainFrameOnly: Bool) {
+        let frames = mainFrameOnly ? WEBKIT_USER_CONTENT_INJECT_TOP_FRAME : WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES
+        let time = atStart ? WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START : WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_END
+        let script = if let worldName = Self.worldName(world) {
+            webkit_user_script_new_for_world(source, frames, time, worldName, nil, nil)
+        } else {
+            webkit_user_script_new(source, frames, time, nil, nil)
+        }
+        guard let script else { return }
+        webkit_user_content_manager_add_script(contentManager.typed(), script)
+        webkit_user_script_unref(script)
+    }
+
+    /// Makes each handler's `postMessage` reject with a real `Error` (name, message, `code`,
+    /// `retryable`, `data`) where WebKitGTK would reject with an encoded string.
+    static func wrapperSource(names: [String]) -> String {
+        let list = ScriptValue.array(names.map { .string($0) }).jsonText
+        let marker = ScriptValue.string(errorMarker).jsonText
+        return """
+        (() => {
+          "use strict";
+          const handlers = globalThis.webkit && globalThis.webkit.messageHandlers;
+          if (!handlers) return;
+          const marker = \(marker), parse = JSON.parse, define = Object.defineProperty, P = Promise;
+          const then = P.prototype.then;
+          const decode = (error) => {
+            const text = error && error.message;
+            if (typeof text !== "string" || !text.startsWith(marker)) throw error;
+            const info = parse(text.slice(marker.length));
+            const decoded = new Error(info.message);
+            define(decoded, "name", { value: info.name, writable: true, configurable: true });
+            decoded.code = info.code;
+            decoded.retryable = info.retryable;
+            if ("data" in info) decoded.data = info.data;
+            throw decoded;
+          };
+          for (const name of \(list)) {
+            const handler = handlers[name];
+            if (!handler) continue;
+            const raw = handler.postMessage;
+            define(handler, "postMessage", {
+              value: function postMessage(body) {
+                const result = raw.call(handler, body);
+                return result instanceof P ? then.call(result, (value) => value, decode) : result;
+              },
+              enumerable: true
+            });
+          }
+        })();
+        """
+    }
+
+    // MARK: Receiving
+
+    func receive(_ route: MessageRoute, body value: GPointer, reply: GPointer?) {
+        let started = ContinuousClock.now
+        let controller = configuration.userContentController
+        let frame = FrameInfo(url: url ?? URL(string: "about:blank")!, isMainFrame: true)
+        let origin = frame.securityOrigin?.description ?? "null"
+        let jsValue = value.typed(JSCValue.self)
+        let body: ScriptValue
+        var refusal: ScriptMessageError? = nil
+        do {
+            body = try Self.scriptValue(of: jsValue, limits: controller.limits.body)
+        } catch {
+            body = .undefined
+            refusal = ScriptMessageError(code: "data_clone", message: "postMessage: \(error.message)", name: "DataCloneError")
+        }
+        let message = ScriptMessage(name: route.name, body: body, frameInfo: frame, world: route.world)
+        if refusal == nil, reply != nil, callsInFlight >= controller.limits.maxCallsInFlight { refusal = .overloaded }
+        if let refusal {
+            _ = controller.refuse(message, origin: origin, refusal, started: started)
+            if let reply { Self.send(.rejected(refusal), reply: reply, context: nil) }
+            return
+        }
+        guard let reply else {
+            Task { @WebKitActor in _ = await controller.dispatch(message, started: started) }
+            return
+        }
+        if let outcome = controller.dispatchImmediately(message, started: started) {
+            // Answered inside the signal: no task, no hop (the fast path of immediate handlers).
+            let context = jsc_value_get_context(jsValue).map(GPointer.init)
+            Self.send(outcome, reply: reply, context: context)
+            return
+        }
+        webkit_script_message_reply_ref(reply.opaque)
+        let context = GPointer(jsc_value_get_context(jsValue)!)
+        g_object_ref(context.raw)
+        callsInFlight += 1
+        Task { @WebKitActor in
+            let outcome = await controller.dispatch(message, started: started)
+            self.callsInFlight = max(0, self.callsInFlight - 1)
+            Self.send(outcome, reply: reply, context: context)
+            webkit_script_message_reply_unref(reply.opaque)
+            g_object_unref(context.raw)
+        }
+    }
+
+    /// Answers the page's promise.
+    private static func send(_ outcome: UserContentController.DispatchOutcome, reply: GPointer, context: GPointer?) {
+        switch outcome {
+        case .replied(let value):
+            guard let context else { return }
+            let jsValue = value == .undefined
+                ? jsc_value_new_undefined(context.typed())
+                : jsc_value_new_from_json(context.typed(), value.jsonText)
+            guard let jsValue else { return }
+            webkit_script_message_reply_return_value(reply.opaque, jsValue)
+            g_object_unref(jsValue)
+        case .delivered:
+            guard let context, let jsValue = jsc_value_new_undefined(context.typed()) else { return }
+            webkit_script_message_reply_return_value(reply.opaque, jsValue)
+            g_object_unref(jsValue)
+        case .rejected(let error):
+            var info: [(String, ScriptValue)] = [
+                ("name", .string(error.name)), ("message", .string(error.message)),
+                ("code", .string(error.code)), ("retryable", .bool(error.retryable)),
+            ]
+            if let data = error.data { info.append(("data", data)) }
+            let encoded = ScriptValue.object(.init(info, uniquingKeysWith: { _, last in last })).jsonText
+            webkit_script_message_reply_return_error_message(reply.opaque, errorMarker + encoded)
+        }
+    }
+}
+
+/// Which handler a message signal belongs to.
+final class MessageRoute {
+    let target: SignalTarget
+    let name: String
+    let world: ContentWorld
+
+    init(target: SignalTarget, name: String, world: ContentWorld) {
+        self.target = target
+        self.name = name
+        self.world = world
+    }
+}

@@ -1,0 +1,228 @@
+import Bridge
+import CWebKitGTK
+import Cookies
+import Foundation
+import ScriptEngine
+import WebKitGTKShim
+import WebPage
+
+/// A real WebKit web view (WebKitGTK): a DOM, events, forms, `XMLHttpRequest`, `localStorage`,
+/// WebKit's own cookie store and held navigations. (WebKit's `WKWebView`.)
+///
+/// It serves the same ``UserContentController``, delegates and ``SessionController``-style
+/// owners as the headless ``WebPage``: both are ``WebView``s. The view lives on
+/// ``WebKitMainLoop``'s thread; every call from elsewhere hops there, and every wait is bounded
+/// by the configuration's timeouts.
+///
+/// ```swift
+/// let view = try await WebKitWebView(configuration: WebKitWebViewConfiguration(
+///     userContentController: contents, navigationDelegate: SessionNavigationDelegate(controller: session)))
+/// await session.attach(view)
+/// try await view.load(serverURL.appending(path: "app"))
+/// ```
+///
+/// What WebKitGTK 2.50 does not attest, and so this view cannot check: which frame posted a
+/// message. A message is attributed to the main frame's committed document, so a subframe's
+/// message is checked against the main frame's origin. Keep cross-origin frames away from
+/// pages whose handlers matter, or allow-list only origins whose subframes you trust.
+@WebKitActor
+public final class WebKitWebView: WebView {
+    /// The view's setup.
+    public nonisolated let configuration: WebKitWebViewConfiguration
+    /// The store the page's requests and `document.cookie` use.
+    public nonisolated var httpCookieStore: any HTTPCookieStore { configuration.websiteDataStore.httpCookieStore }
+    /// The committed document's URL, `nil` before the first commit.
+    public internal(set) var url: URL?
+    /// The document's title.
+    public internal(set) var title: String?
+    /// Whether ``close()`` was called (or the web process ended).
+    public private(set) var isClosed = false
+
+    var view: GPointer
+    let contentManager: GPointer
+    var pendingLoad: PendingLoad?
+    var provisionalURL: URL?
+    var redirects: [URL] = []
+    var lastPolicyWait: Duration = .zero
+    /// Calls from the page awaiting a reply.
+    public internal(set) var callsInFlight = 0
+    let signals: SignalTarget
+    var signalTarget: SignalTarget { signals }
+
+    /// A ``load(_:)`` waiting for its document.
+    final class PendingLoad {
+        let once = OneShot<Navigation>()
+        /// The URL asked for (`nil` for a reload).
+        let target: URL?
+        var failed = false
+        /// Whether WebKit started loading it (its navigation action was allowed).
+        var started = false
+
+        init(target: URL?) {
+            self.target = target
+        }
+    }
+
+    /// Creates a view on the WebKit thread (starting the thread, and a display, on first use).
+    public init(configuration: WebKitWebViewConfiguration = WebKitWebViewConfiguration()) throws(WebKitError) {
+        self.configuration = configuration
+        let context = try configuration.websiteDataStore.data.webContext()
+        let manager = webkit_user_content_manager_new()!
+        self.contentManager = GPointer(manager)
+        guard let created = sb_web_view_new(context, manager) else {
+            throw WebKitError(.webKit, "WebKit could not create a web view")
+        }
+        self.view = GPointer(created)
+        self.signals = SignalTarget()
+        signals.view = self
+        if let agent = configuration.userAgent {
+            webkit_settings_set_user_agent(webkit_web_view_get_settings(created), agent)
+        }
+        installContent(configuration.userContentController)
+        connectSignals()
+    }
+
+    isolated deinit {
+        if !isClosed { destroy() }
+    }
+
+    var webView: UnsafeMutablePointer<CWebKitGTK.WebKitWebView> { view.typed() }
+
+    // MARK: Loading
+
+    /// Loads `url` as a user-initiated top-level navigation and waits for its document.
+    @discardableResult
+    public func load(_ url: URL) async throws(PageError) -> Navigation {
+        try await startLoad(url) { webkit_web_view_load_uri(self.webView, url.absoluteString) }
+    }
+
+    /// Shows `html` as a document whose URL (and origin) is `baseURL`.
+    @discardableResult
+    public func loadHTMLString(_ html: String, baseURL: URL) async throws(PageError) -> Navigation {
+        try await startLoad(baseURL) { webkit_web_view_load_html(self.webView, html, baseURL.absoluteString) }
+    }
+
+    /// Reloads the current document.
+    @discardableResult
+    public func reload() async throws(PageError) -> Navigation {
+        try await startLoad(url) { webkit_web_view_reload(self.webView) }
+    }
+
+    private func startLoad(_ target: URL?, _ start: () -> Void) async throws(PageError) -> Navigation {
+        guard !isClosed else { throw PageError(.closed, "the view was closed", url: target) }
+        pendingLoad?.once.resume(.failure(WebKitError(.webKit, "superseded")))
+        let load = PendingLoad(target: target)
+        pendingLoad = load
+        let limit = configuration.loadTimeout
+        let timer = Task { @WebKitActor [weak self] in
+            guard (try? await Task.sleep(for: limit)) != nil else { return }
+            if load.once.resume(.failure(WebKitError(.timeout, "the load took longer than \(limit)"))) {
+                self?.stopLoading()
+            }
+        }
+        start()
+        let result = await withCheckedContinuation { continuation in load.once.install(continuation) }
+        timer.cancel()
+        if pendingLoad === load { pendingLoad = nil }
+        switch result {
+        case .success(let navigation): return navigation
+        case .failure(let error):
+            switch error.code {
+            case .timeout: throw PageError(.timeout, error.message, url: target)
+            case .closed: throw PageError(.closed, error.message, url: target)
+            default:
+                if error.message == "superseded" { throw PageError(.superseded, "another load started", url: target) }
+                if error.message == "cancelled" { throw PageError(.cancelled, "the navigation was cancelled", url: target) }
+                throw PageError(.network, error.message, url: target)
+            }
+        }
+    }
+
+    /// Stops the current load.
+    public func stopLoading() {
+        guard !isClosed else { return }
+        webkit_web_view_stop_loading(webView)
+    }
+
+    // MARK: Scripts
+
+    /// Evaluates `source` in the current document's `world` and returns its value as JSON
+    /// carries it (see ``ScriptValue``'s JSON notes).
+    public func evaluateJavaScript(_ source: String, in world: ContentWorld = .page) async throws -> ScriptValue {
+        try await evaluate(source, in: world, timeout: configuration.scriptTimeout)
+    }
+
+    /// Runs `body` as the body of an async function in `world` and returns what it resolves with.
+    public func callAsyncJavaScript(_ body: String, in world: ContentWorld = .page, timeout: Duration = .seconds(30)) async throws -> ScriptValue {
+        guard !isClosed else { throw WebKitError(.closed, "the view was closed") }
+        let view = self.view
+        let worldName = Self.worldName(world)
+        return try await awaitReady("an async script", timeout: timeout) { cancellable, callback, data in
+            webkit_web_view_call_async_javascript_function(view.typed(), body, -1, nil, worldName, nil, cancellable, callback, data)
+        } finish: { _, result in
+            var error: UnsafeMutablePointer<GError>? = nil
+            let value = webkit_web_view_call_async_javascript_function_finish(view.typed(), result, &error)
+            return Self.scriptResult(value, error)
+        }
+    }
+
+    /// Evaluates `source` with an explicit time limit.
+    public func evaluate(_ source: String, in world: ContentWorld, timeout: Duration) async throws(WebKitError) -> ScriptValue {
+        guard !isClosed else { throw WebKitError(.closed, "the view was closed") }
+        let view = self.view
+        let worldName = Self.worldName(world)
+        return try await awaitReady("a script", timeout: timeout) { cancellable, callback, data in
+            webkit_web_view_evaluate_javascript(view.typed(), source, -1, worldName, nil, cancellable, callback, data)
+        } finish: { _, result in
+            var error: UnsafeMutablePointer<GError>? = nil
+            let value = webkit_web_view_evaluate_javascript_finish(view.typed(), result, &error)
+            return Self.scriptResult(value, error)
+        }
+    }
+
+    static func scriptResult(_ value: UnsafeMutablePointer<JSCValue>?, _ error: UnsafeMutablePointer<GError>?) -> Result<ScriptValue, WebKitError> {
+        guard let value else { return .failure(WebKitError(.javaScript, takeMessage(error))) }
+        defer { g_object_unref(value) }
+        return Result { () throws(WebKitError) in try scriptValue(of: value, limits: .default) }
+    }
+
+    /// A JSC value as a ``ScriptValue``, through JSON.
+    static func scriptValue(of value: UnsafeMutablePointer<JSCValue>, limits: ConversionLimits) throws(WebKitError) -> ScriptValue {
+        if jsc_value_is_undefined(value) != 0 { return .undefined }
+        guard let json = jsc_value_to_json(value, 0) else { return .undefined }
+        defer { g_free(json) }
+        return try ScriptValue(json: String(cString: json), limits: limits)
+    }
+
+    /// WebKit's name for a content world: `nil` for the page's own world.
+    static func worldName(_ world: ContentWorld) -> String? {
+        world == .page ? nil : world.name
+    }
+
+    // MARK: Closing
+
+    /// Closes the view: its document stops, pending loads fail with ``PageError/Code/closed``.
+    public func close() async {
+        guard !isClosed else { return }
+        destroy()
+    }
+
+    private func destroy() {
+        isClosed = true
+        pendingLoad?.once.resume(.failure(WebKitError(.closed, "the view was closed")))
+        pendingLoad = nil
+        signals.view = nil
+        gtk_widget_destroy(gcast(webView, to: GtkWidget.self))
+        g_object_unref(view.raw)
+        g_object_unref(contentManager.raw)
+    }
+}
+
+/// The target of the view's GLib signals: a weak way back to the Swift view, so a signal that
+/// fires after the view went away does nothing.
+@WebKitActor
+final class SignalTarget {
+    weak var view: WebKitWebView?
+
+    nonisolated init() {}
+}

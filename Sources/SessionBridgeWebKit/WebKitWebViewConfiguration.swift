@@ -1,0 +1,49 @@
+import Bridge
+import WebPage
+
+/// How a ``WebKitWebView`` is set up. (WebKit's `WKWebViewConfiguration`.)
+///
+/// It takes the same ``UserContentController`` (handlers, content worlds, allow-lists, limits,
+/// timeouts, message log, user scripts) and the same ``NavigationDelegate`` and ``UIDelegate``
+/// as a headless ``WebPageConfiguration``, so one app setup serves pages of either engine.
+public struct WebKitWebViewConfiguration: Sendable {
+    /// Cookies and other website data: non-persistent or in a directory.
+    public var websiteDataStore: WebKitWebsiteDataStore
+    /// Message handlers and user scripts, read when the view is created.
+    public var userContentController: UserContentController
+    public var navigationDelegate: (any NavigationDelegate)?
+    public var uiDelegate: (any UIDelegate)?
+    /// Receives the ``PageEvent``s WebKit exposes (console messages, navigation decisions,
+    /// commits, finishes and failures), on the WebKit thread; keep it quick.
+    public var eventHandler: (@Sendable (PageEvent) -> Void)?
+    /// The `User-Agent` header and `navigator.userAgent`; `nil` keeps WebKit's own.
+    public var userAgent: String?
+    /// Longest a navigation may wait for the navigation delegate before it is cancelled.
+    public var policyTimeout: Duration
+    /// Longest ``WebKitWebView/load(_:)`` waits for the document to finish loading.
+    public var loadTimeout: Duration
+    /// Longest a script evaluation may take before it is abandoned.
+    public var scriptTimeout: Duration
+
+    public init(
+        websiteDataStore: WebKitWebsiteDataStore = .nonPersistent(),
+        userContentController: UserContentController = UserContentController(),
+        navigationDelegate: (any NavigationDelegate)? = nil,
+        uiDelegate: (any UIDelegate)? = nil,
+        eventHandler: (@Sendable (PageEvent) -> Void)? = nil,
+        userAgent: String? = nil,
+        policyTimeout: Duration = .seconds(30),
+        loadTimeout: Duration = .seconds(30),
+        scriptTimeout: Duration = .seconds(30)
+    ) {
+        self.websiteDataStore = websiteDataStore
+        self.userContentController = userContentController
+        self.navigationDelegate = navigationDelegate
+        self.uiDelegate = uiDelegate
+        self.eventHandler = eventHandler
+        self.userAgent = userAgent
+        self.policyTimeout = policyTimeout
+        self.loadTimeout = loadTimeout
+        self.scriptTimeout = scriptTimeout
+    }
+}

@@ -1,0 +1,162 @@
+import CWebKitGTK
+import Foundation
+import Logging
+import WebKitGTKShim
+
+/// Where WebKit views keep cookies and other website data: in memory only, or in a directory
+/// that outlives the process. (WebKit's `WKWebsiteDataStore`.)
+///
+/// Views configured with the same store share its cookies; each store is one WebKit web
+/// context (one network process session). Nothing is created until a view or the cookie store
+/// first needs it.
+///
+/// ```swift
+/// let store = try WebKitWebsiteDataStore(directory: profileURL)   // cookies in profileURL/cookies.sqlite
+/// let view = try await WebKitWebView(configuration: WebKitWebViewConfiguration(websiteDataStore: store))
+/// ```
+@WebKitActor
+public final class WebKitWebsiteDataStore {
+    /// The directory of a persistent store; `nil` for a non-persistent one.
+    public nonisolated let directory: URL?
+    /// The store's cookies. (WebKit's `httpCookieStore`.)
+    public nonisolated let httpCookieStore: WebKitCookieStore
+    nonisolated let data: WebsiteData
+
+    /// Whether the data outlives the process.
+    public nonisolated var isPersistent: Bool { directory != nil }
+
+    /// A store whose data lives only as long as it does. (WebKit's `nonPersistent()`.)
+    public nonisolated static func nonPersistent() -> WebKitWebsiteDataStore {
+        WebKitWebsiteDataStore(data: WebsiteData(directory: nil))
+    }
+
+    /// A persistent store in `directory` (created if missing): cookies in `cookies.sqlite`,
+    /// HttpOnly ones included, other website data under `data/` and `cache/`.
+    public nonisolated convenience init(directory: URL) throws(WebKitError) {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw WebKitError(.invalidArgument, "the data store directory \(directory.path) could not be created")
+        }
+        self.init(data: WebsiteData(directory: directory))
+    }
+
+    private nonisolated init(data: WebsiteData) {
+        self.data = data
+        self.directory = data.directory
+        self.httpCookieStore = WebKitCookieStore(data: data)
+    }
+
+    /// Trusts `pemCertificate` for `host` in views of this store (a test server's self-signed
+    /// certificate), as a browser would after the person accepted it.
+    public func allowTLSCertificate(pemCertificate: String, for host: String) throws(WebKitError) {
+        let context = try data.webContext()
+        var error: UnsafeMutablePointer<GError>? = nil
+        guard let certificate = g_tls_certificate_new_from_pem(pemCertificate, -1, &error) else {
+            throw WebKitError(.invalidArgument, "the certificate could not be read: \(takeMessage(error))")
+        }
+        defer { g_object_unref(certificate) }
+        webkit_web_context_allow_tls_certificate_for_host(context, certificate, host)
+    }
+
+    /// The store's WebKit web context (a `WebKitWebContext *`), for benchmarks that drive
+    /// WebKitGTK directly in the same context.
+    package func rawWebContext() throws(WebKitError) -> OpaquePointer {
+        OpaquePointer(try data.webContext())
+    }
+
+    /// Removes every cookie and all other website data.
+    public func removeAllData(timeout: Duration = .seconds(10)) async throws(WebKitError) {
+        try await data.clear(WEBKIT_WEBSITE_DATA_ALL, timeout: timeout)
+    }
+}
+
+/// The WebKit objects behind a data store, created on first use on the loop's thread and kept
+/// for the process's life (WebKit's network session of a context is not meant to be torn down
+/// while views may still use it).
+@WebKitActor
+final class WebsiteData {
+    nonisolated let directory: URL?
+    private var manager: GPointer?
+    private var context: GPointer?
+    private var changeObservers: [UInt64: AsyncStream<Void>.Continuation] = [:]
+    private var nextObserver: UInt64 = 0
+
+    nonisolated init(directory: URL?) {
+        self.directory = directory
+    }
+
+    /// The data manager, created on first use.
+    func dataManager() throws(WebKitError) -> OpaquePointer {
+        if let manager { return manager.opaque }
+        if let error = WebKitMainLoop.shared.startupError { throw error }
+        let created: OpaquePointer
+        if let directory {
+            guard let made = sb_website_data_manager_new(directory.appendingPathComponent("data").path,
+                                                         directory.appendingPathComponent("cache").path) else {
+                throw WebKitError(.webKit, "WebKit could not create a data manager in \(directory.path)")
+            }
+            created = OpaquePointer(made)
+        } else {
+            created = OpaquePointer(webkit_website_data_manager_new_ephemeral())
+        }
+        manager = GPointer(created)
+        let cookies = webkit_website_data_manager_get_cookie_manager(UnsafeMutablePointer(created))
+        if let directory {
+            webkit_cookie_manager_set_persistent_storage(
+                cookies, directory.appendingPathComponent("cookies.sqlite").path, WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
+        }
+        webkit_cookie_manager_set_accept_policy(cookies, WEBKIT_COOKIE_POLICY_ACCEPT_ALWAYS)
+        sb_connect_cookies_changed(cookies, { _, data in
+            guard let data else { return }
+            let store = Unmanaged<WebsiteData>.fromOpaque(data).takeUnretainedValue()
+            WebKitActor.assumeIsolated { store.cookiesChanged() }
+        }, Unmanaged.passRetained(self).toOpaque(), nil)
+        return created
+    }
+
+    /// The web context views of this store are created in.
+    func webContext() throws(WebKitError) -> UnsafeMutablePointer<WebKitWebContext> {
+        if let context { return context.typed() }
+        let manager = try dataManager()
+        guard let created = webkit_web_context_new_with_website_data_manager(UnsafeMutablePointer(manager)) else {
+            throw WebKitError(.webKit, "WebKit could not create a web context")
+        }
+        context = GPointer(created)
+        return created
+    }
+
+    /// The cookie manager.
+    func cookieManager() throws(WebKitError) -> UnsafeMutablePointer<WebKitCookieManager> {
+        webkit_website_data_manager_get_cookie_manager(UnsafeMutablePointer(try dataManager()))
+    }
+
+    func clear(_ types: WebKitWebsiteDataTypes, timeout: Duration) async throws(WebKitError) {
+        let manager = GPointer(try dataManager())
+        let _: Bool = try await awaitReady("clearing website data", timeout: timeout) { cancellable, callback, data in
+            webkit_website_data_manager_clear(manager.typed(), types, 0, cancellable, callback, data)
+        } finish: { _, result in
+            var error: UnsafeMutablePointer<GError>? = nil
+            let done = webkit_website_data_manager_clear_finish(manager.typed(), result, &error) != 0
+            return done ? .success(true) : .failure(WebKitError(.webKit, "clearing website data failed: \(takeMessage(error))"))
+        }
+    }
+
+    /// A stream that yields whenever WebKit says the cookies changed (the signal carries no
+    /// detail: read the store to see what).
+    func cookieChanges() -> AsyncStream<Void> {
+        _ = try? dataManager()
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let id = nextObserver
+        nextObserver += 1
+        changeObservers[id] = continuation
+        continuation.onTermination = { _ in
+            Task { @WebKitActor in self.changeObservers[id] = nil }
+        }
+        return stream
+    }
+
+    private func cookiesChanged() {
+        for continuation in changeObservers.values { continuation.yield() }
+    }
+}

@@ -1,0 +1,57 @@
+#ifndef SESSIONBRIDGE_WEBKITGTK_SHIM_H
+#define SESSIONBRIDGE_WEBKITGTK_SHIM_H
+
+/*
+ * What Swift cannot call directly: variadic constructors (g_object_new and
+ * webkit_website_data_manager_new take property lists) and signal connection (g_signal_connect
+ * is a macro over an untyped callback). Each connector takes a typed handler.
+ */
+
+#include <webkit2/webkit2.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// A web view in `context` using `manager`, owned by the caller (its floating reference sunk).
+WebKitWebView *sb_web_view_new(WebKitWebContext *context, WebKitUserContentManager *manager);
+
+/// A persistent data manager keeping its data in `data_directory` and its cache in `cache_directory`.
+WebKitWebsiteDataManager *sb_website_data_manager_new(const char *data_directory, const char *cache_directory);
+
+typedef gboolean (*SBDecidePolicyHandler)(WebKitWebView *view, WebKitPolicyDecision *decision,
+                                          WebKitPolicyDecisionType type, gpointer data);
+typedef void (*SBLoadChangedHandler)(WebKitWebView *view, WebKitLoadEvent event, gpointer data);
+typedef gboolean (*SBLoadFailedHandler)(WebKitWebView *view, WebKitLoadEvent event, const char *uri,
+                                        GError *error, gpointer data);
+typedef void (*SBNotifyHandler)(GObject *object, GParamSpec *spec, gpointer data);
+typedef void (*SBWebProcessTerminatedHandler)(WebKitWebView *view, WebKitWebProcessTerminationReason reason,
+                                              gpointer data);
+typedef gboolean (*SBScriptMessageWithReplyHandler)(WebKitUserContentManager *manager, JSCValue *value,
+                                                    WebKitScriptMessageReply *reply, gpointer data);
+/* In the 4.1 API a message without reply arrives as a WebKitJavascriptResult. */
+typedef void (*SBScriptMessageHandler)(WebKitUserContentManager *manager, WebKitJavascriptResult *result, gpointer data);
+typedef void (*SBCookiesChangedHandler)(WebKitCookieManager *manager, gpointer data);
+typedef gboolean (*SBScriptDialogHandler)(WebKitWebView *view, WebKitScriptDialog *dialog, gpointer data);
+
+gulong sb_connect_decide_policy(WebKitWebView *view, SBDecidePolicyHandler handler, gpointer data, GClosureNotify destroy);
+gulong sb_connect_load_changed(WebKitWebView *view, SBLoadChangedHandler handler, gpointer data, GClosureNotify destroy);
+gulong sb_connect_load_failed(WebKitWebView *view, SBLoadFailedHandler handler, gpointer data, GClosureNotify destroy);
+gulong sb_connect_notify(gpointer object, const char *property, SBNotifyHandler handler, gpointer data, GClosureNotify destroy);
+gulong sb_connect_web_process_terminated(WebKitWebView *view, SBWebProcessTerminatedHandler handler, gpointer data,
+                                         GClosureNotify destroy);
+gulong sb_connect_script_dialog(WebKitWebView *view, SBScriptDialogHandler handler, gpointer data, GClosureNotify destroy);
+/// Connects `script-message-with-reply-received::<name>`.
+gulong sb_connect_script_message_with_reply(WebKitUserContentManager *manager, const char *name,
+                                            SBScriptMessageWithReplyHandler handler, gpointer data, GClosureNotify destroy);
+/// Connects `script-message-received::<name>`.
+gulong sb_connect_script_message(WebKitUserContentManager *manager, const char *name, SBScriptMessageHandler handler,
+                                 gpointer data, GClosureNotify destroy);
+gulong sb_connect_cookies_changed(WebKitCookieManager *manager, SBCookiesChangedHandler handler, gpointer data,
+                                  GClosureNotify destroy);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,64 @@
+#include "WebKitGTKShim.h"
+
+WebKitWebView *sb_web_view_new(WebKitWebContext *context, WebKitUserContentManager *manager) {
+    GtkWidget *view = GTK_WIDGET(g_object_new(WEBKIT_TYPE_WEB_VIEW, "web-context", context,
+                                              "user-content-manager", manager, NULL));
+    return WEBKIT_WEB_VIEW(g_object_ref_sink(view));
+}
+
+WebKitWebsiteDataManager *sb_website_data_manager_new(const char *data_directory, const char *cache_directory) {
+    return webkit_website_data_manager_new("base-data-directory", data_directory,
+                                           "base-cache-directory", cache_directory, NULL);
+}
+
+#define SB_CONNECT(instance, signal, handler, data, destroy) \
+    g_signal_connect_data((instance), (signal), G_CALLBACK(handler), (data), (destroy), (GConnectFlags)0)
+
+gulong sb_connect_decide_policy(WebKitWebView *view, SBDecidePolicyHandler handler, gpointer data, GClosureNotify destroy) {
+    return SB_CONNECT(view, "decide-policy", handler, data, destroy);
+}
+
+gulong sb_connect_load_changed(WebKitWebView *view, SBLoadChangedHandler handler, gpointer data, GClosureNotify destroy) {
+    return SB_CONNECT(view, "load-changed", handler, data, destroy);
+}
+
+gulong sb_connect_load_failed(WebKitWebView *view, SBLoadFailedHandler handler, gpointer data, GClosureNotify destroy) {
+    return SB_CONNECT(view, "load-failed", handler, data, destroy);
+}
+
+gulong sb_connect_notify(gpointer object, const char *property, SBNotifyHandler handler, gpointer data, GClosureNotify destroy) {
+    gchar *signal = g_strconcat("notify::", property, NULL);
+    gulong id = SB_CONNECT(object, signal, handler, data, destroy);
+    g_free(signal);
+    return id;
+}
+
+gulong sb_connect_web_process_terminated(WebKitWebView *view, SBWebProcessTerminatedHandler handler, gpointer data,
+                                         GClosureNotify destroy) {
+    return SB_CONNECT(view, "web-process-terminated", handler, data, destroy);
+}
+
+gulong sb_connect_script_dialog(WebKitWebView *view, SBScriptDialogHandler handler, gpointer data, GClosureNotify destroy) {
+    return SB_CONNECT(view, "script-dialog", handler, data, destroy);
+}
+
+gulong sb_connect_script_message_with_reply(WebKitUserContentManager *manager, const char *name,
+                                            SBScriptMessageWithReplyHandler handler, gpointer data, GClosureNotify destroy) {
+    gchar *signal = g_strconcat("script-message-with-reply-received::", name, NULL);
+    gulong id = SB_CONNECT(manager, signal, handler, data, destroy);
+    g_free(signal);
+    return id;
+}
+
+gulong sb_connect_script_message(WebKitUserContentManager *manager, const char *name, SBScriptMessageHandler handler,
+                                 gpointer data, GClosureNotify destroy) {
+    gchar *signal = g_strconcat("script-message-received::", name, NULL);
+    gulong id = SB_CONNECT(manager, signal, handler, data, destroy);
+    g_free(signal);
+    return id;
+}
+
+gulong sb_connect_cookies_changed(WebKitCookieManager *manager, SBCookiesChangedHandler handler, gpointer data,
+                                  GClosureNotify destroy) {
+    return SB_CONNECT(manager, "changed", handler, data, destroy);
+}

@@ -1,0 +1,226 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Bridge
+import Cookies
+import Foundation
+import ScriptEngine
+import Session
+import SessionBridgeTesting
+import SessionBridgeWebKit
+import Synchronization
+import WebPage
+
+/// Which engine renders the page.
+enum Engine: String, ExpressibleByArgument, CaseIterable, Sendable {
+    /// JavaScriptCore alone: fast and small, no DOM.
+    case headless
+    /// A real WebKit web view (WebKitGTK): DOM, events, forms, XHR, localStorage.
+    case webkit
+}
+
+struct EngineOption: ParsableArguments {
+    @Option(help: "The page engine: headless (JavaScriptCore, no DOM) or webkit (WebKitGTK, a real DOM; starts its own Xvfb when DISPLAY is unset).")
+    var engine: Engine = .headless
+}
+
+/// `run --engine webkit`: the same run on a WebKit view. The embedded reference server speaks
+/// HTTPS here (a fresh loopback certificate the view and the native client trust), because
+/// WebKit keeps `Secure` cookies only over HTTPS.
+///
+/// WebKitGTK gives the embedder no console or network log: console lines and uncaught errors
+/// reach the transcript through a runner-only `sessionbridgeRunner` handler, navigations and
+/// their decisions through the view's events, and HTTP requests are not listed.
+@WebKitActor
+struct WebKitRun {
+    let command: RunCommand
+
+    nonisolated static let runnerHandler = "sessionbridgeRunner"
+    nonisolated static let reporter = """
+        (() => {
+          const post = (m) => { try { window.webkit.messageHandlers.\(runnerHandler).postMessage(m); } catch (e) {} };
+          for (const level of ["log", "info", "warn", "error", "debug"]) {
+            const original = console[level];
+            console[level] = function (...args) {
+              post({type: "console", level, text: args.map(a => typeof a === "string" ? a : (() => { try { return JSON.stringify(a); } catch (e) { return String(a); } })()).join(" ")});
+              return original.apply(this, args);
+            };
+          }
+          window.addEventListener("error", (e) => post({type: "error", name: (e.error && e.error.name) || "Error", message: e.message, source: e.filename, line: e.lineno}));
+          window.addEventListener("unhandledrejection", (e) => post({type: "rejection", name: (e.reason && e.reason.name) || "Error", message: String(e.reason && e.reason.message || e.reason)}));
+        })();
+        """
+
+    func run() async throws {
+        let transcript = Transcript(json: command.json)
+        let source = try PageSource(command.target)
+        let profileURL = command.profile.map { URL(fileURLWithPath: $0) }
+        let vault: any TokenVault = profileURL.map { FileTokenVault(url: $0.appendingPathComponent("vault")) } ?? InMemoryTokenVault()
+        let store = try profileURL.map { try WebKitWebsiteDataStore(directory: $0.appendingPathComponent("webkit")) } ?? .nonPersistent()
+
+        var server: ReferenceServer? = nil
+        var certificate: LoopbackCertificate? = nil
+        var client = WebPage.defaultHTTPClient
+        var ownClient: HTTPClient? = nil
+        let baseURL: URL
+        if let external = command.server {
+            baseURL = URL(string: external)!
+            transcript.note("using the server at \(external)")
+        } else {
+            let made = try LoopbackCertificate.make()
+            certificate = made
+            var configuration = command.faults.configuration
+            configuration.faults = .none
+            configuration.tlsConfiguration = made.serverTLS
+            let started = try await ReferenceServer.start(configuration)
+            server = started
+            baseURL = started.baseURL
+            let trusting = Self.trustingClient(made)
+            client = trusting
+            ownClient = trusting
+            transcript.note("embedded reference server on \(baseURL.absoluteString) (HTTPS with a fresh loopback certificate; demo user: demo / demo)")
+        }
+        var sessionConfiguration = SessionConfiguration(server: baseURL)
+        sessionConfiguration.httpClient = client
+        if let server { sessionConfiguration.refreshTokenReuseGrace = server.configuration.refreshTokenReuseGrace }
+        let session = SessionController(
+            configuration: sessionConfiguration, vault: vault,
+            cookieStore: profileURL.map { PersistentCookieStore(directory: $0, profile: "native") })
+
+        let log = MessageLog(capacity: 10_000, redaction: RedactionPolicy(secretPrefixes: ["sbrt_"]))
+        var origins = Set(command.handlerOrigin.compactMap(SecurityOrigin.init))
+        if let origin = SecurityOrigin(url: baseURL) { origins.insert(origin) }
+        let view = try Self.makeView(session: session, log: log, origins: origins, store: store, certificate: certificate,
+                                     transcript: transcript)
+        await session.attach(view)
+
+        let exit = await run(source, view: view, session: session, server: server, baseURL: baseURL, transcript: transcript)
+        transcript.stores(page: await store.httpCookieStore.allCookies(), native: session.cookieJar.allCookies)
+        if let stats = server?.stats() {
+            transcript.note("server: \(stats.logins) logins, \(stats.refreshes) refreshes, \(stats.graceReplays) grace replays, \(stats.reuseEvents) reuse events")
+        }
+        await view.close()
+        try? await server?.stop()
+        try? await ownClient?.shutdown()
+        if exit != .success { throw exit }
+    }
+
+    private func run(_ source: PageSource, view: WebKitWebView, session: SessionController, server: ReferenceServer?, baseURL: URL,
+                     transcript: Transcript) async -> ExitCode {
+        do {
+            if command.signedOut {
+                transcript.note("starting signed out")
+            } else if let user = command.user, let password = command.password {
+                try await session.login(username: user, password: password)
+                transcript.note("signed in natively as \(user)")
+            } else if let server {
+                try await session.login(username: server.configuration.username, password: server.configuration.password)
+                transcript.note("signed in natively as the demo user '\(server.configuration.username)'")
+            }
+        } catch {
+            transcript.failure("sign-in failed: \(error)")
+            return RunCommand.isUnreachable(error) ? .serverUnreachable : .failure
+        }
+        server?.setFaults(command.faults.configuration.faults)
+        let documentURL = command.url.map { URL(string: $0)! } ?? URL(string: "/run/\(source.name)", relativeTo: baseURL)!.absoluteURL
+        do {
+            switch source {
+            case .url(let target):
+                try await view.load(target)
+            case .file(_, let body, let isHTML):
+                if let server, command.url == nil {
+                    server.serve(path: documentURL.path, body: isHTML ? body : "<script src=\"\(documentURL.path).js\"></script>",
+                                 contentType: "text/html; charset=utf-8")
+                    if !isHTML { server.serve(path: documentURL.path + ".js", body: body, contentType: "text/javascript") }
+                    try await view.load(documentURL)
+                } else {
+                    try await view.loadHTMLString(isHTML ? body : "<script>\(body)</script>", baseURL: documentURL)
+                }
+            }
+        } catch {
+            transcript.failure("\(error.message)")
+            return error.code == .network || error.code == .timeout ? .serverUnreachable : .failure
+        }
+        let quiet = await Self.waitUntilQuiet(view, transcript: transcript, timeout: .milliseconds(Int64(command.timeout * 1000)))
+        let counts = transcript.counts
+        if counts.scriptErrors > 0 { return .scriptError }
+        if counts.unhandledRejections > 0 { return .unhandledRejection }
+        if !quiet {
+            transcript.failure("the page was still busy after \(command.timeout) s; raise --timeout")
+            return .timedOut
+        }
+        return .success
+    }
+}
+
+extension WebKitRun {
+    /// A client that trusts the loopback certificate and follows no redirects.
+    nonisolated static func trustingClient(_ certificate: LoopbackCertificate) -> HTTPClient {
+        HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(
+            tlsConfiguration: certificate.clientTLS, redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(30))))
+    }
+
+    /// A view wired to `session` (handler, standard scripts, navigation delegate) that reports
+    /// console lines, errors, navigations and bridge calls to `transcript`.
+    static func makeView(
+        session: SessionController, log: MessageLog, origins: Set<SecurityOrigin>, store: WebKitWebsiteDataStore,
+        certificate: LoopbackCertificate?, transcript: Transcript
+    ) throws -> WebKitWebView {
+        let contents = UserContentController(log: log)
+        session.install(in: contents, allowedOrigins: origins)
+        contents.add(RunnerReports(transcript: transcript), name: runnerHandler)
+        contents.addUserScript(UserScript(source: reporter, injectionTime: .atDocumentStart, forMainFrameOnly: false))
+        log.observe { entry in if entry.name != runnerHandler { transcript.bridge(entry) } }
+        if let certificate { try store.allowTLSCertificate(pemCertificate: certificate.certificatePEM, for: "127.0.0.1") }
+        return try WebKitWebView(configuration: WebKitWebViewConfiguration(
+            websiteDataStore: store, userContentController: contents,
+            navigationDelegate: SessionNavigationDelegate(controller: session),
+            eventHandler: { event in
+                pageEvents.add(1, ordering: .relaxed)
+                transcript.page(event)
+            }))
+    }
+
+    /// How many page events (navigations, commits, decisions) the runner's views reported.
+    nonisolated static let pageEvents = Atomic<Int>(0)
+
+    /// WebKit does not say when a page is idle: waits until half a second passed without bridge
+    /// calls, navigations or console output; `false` when `timeout` came first.
+    static func waitUntilQuiet(_ view: WebKitWebView, transcript: Transcript, timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        var lastActivity = ContinuousClock.now
+        var lastCount = -1
+        while ContinuousClock.now < deadline {
+            let counts = transcript.counts
+            let count = counts.bridgeCalls + counts.strings.count + pageEvents.load(ordering: .relaxed)
+            if count != lastCount || view.callsInFlight > 0 {
+                lastCount = count
+                lastActivity = .now
+            } else if ContinuousClock.now - lastActivity > .milliseconds(500) {
+                return true
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+}
+
+/// Console lines and uncaught errors the reporter script posts, into the transcript.
+struct RunnerReports: ScriptMessageHandler {
+    let transcript: Transcript
+
+    func userContentController(_ controller: UserContentController, didReceive message: ScriptMessage) {
+        let body = message.body
+        let url = message.frameInfo.url
+        switch body["type"]?.stringValue {
+        case "console":
+            let level = ConsoleMessage.Level(rawValue: body["level"]?.stringValue ?? "log") ?? .log
+            transcript.page(.console(ConsoleMessage(level: level, text: body["text"]?.stringValue ?? ""), url: url))
+        case "error", "rejection":
+            let error = ScriptError(kind: .exception, name: body["name"]?.stringValue ?? "Error", message: body["message"]?.stringValue ?? "",
+                                    sourceURL: body["source"]?.stringValue, line: body["line"]?.numberValue.map { Int($0) })
+            transcript.page(.scriptError(error, unhandledRejection: body["type"] == "rejection", url: url))
+        default:
+            break
+        }
+    }
+}

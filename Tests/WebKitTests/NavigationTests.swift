@@ -1,0 +1,55 @@
+import Cookies
+import Foundation
+import SessionBridgeWebKit
+import Synchronization
+import Testing
+import WebPage
+
+@Suite(.serialized, .timeLimit(.minutes(2))) struct NavigationTests {
+    @Test func aHeldNavigationLeavesWithTheCookieWrittenDuringTheHold() async throws {
+        try await withSite(pages: ["/start": "<title>start</title>"]) { site in
+            let decided = Mutex<[String]>([])
+            let delegate = ClosureNavigationDelegate { page, action in
+                decided.withLock { $0.append(action.request.url.path) }
+                guard action.request.url.path == "/next" else { return .allow }
+                try? await Task.sleep(for: .milliseconds(300))
+                await page.httpCookieStore.setCookie(Cookie(name: "held", value: "during-hold", domain: "127.0.0.1"))
+                return .allow
+            }
+            let events = Mutex<[PageEvent]>([])
+            try await withView(WebKitWebViewConfiguration(navigationDelegate: delegate, eventHandler: { event in events.withLock { $0.append(event) } })) { view in
+                try await view.load(site.url("/start"))
+                _ = try await view.evaluateJavaScript("location.href = '/next'; true")
+                for _ in 0..<100 {
+                    if view.url?.path == "/next" { break }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                #expect(view.url?.path == "/next")
+                let requests = site.requests(to: "/next")
+                #expect(requests.count == 1)
+                #expect(requests.first?.cookies["held"] == "during-hold")
+                #expect(decided.withLock { $0 }.contains("/next"))
+                let waited = events.withLock { events in
+                    events.compactMap { event -> Duration? in
+                        if case .navigationPolicy(let action, .allow, let waited) = event, action.request.url.path == "/next" { return waited }
+                        return nil
+                    }
+                }
+                #expect(waited.count == 1)
+            }
+        }
+    }
+
+    @Test func aCancelledNavigationNeverReachesTheServer() async throws {
+        try await withSite { site in
+            let delegate = ClosureNavigationDelegate { _, action in action.request.url.path == "/forbidden" ? .cancel : .allow }
+            try await withView(WebKitWebViewConfiguration(navigationDelegate: delegate)) { view in
+                try await view.load(site.url("/allowed"))
+                let error = await #expect(throws: PageError.self) { try await view.load(site.url("/forbidden")) }
+                #expect(error?.code == .cancelled)
+                #expect(site.requests(to: "/forbidden").isEmpty)
+                #expect(view.url?.path == "/allowed")
+            }
+        }
+    }
+}

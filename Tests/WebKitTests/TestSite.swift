@@ -1,0 +1,127 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// A small real HTTP server on 127.0.0.1 for the engine's tests: pages with a DOM, cookies set
+/// and echoed, and a log of what each request carried.
+final class TestSite: Sendable {
+    struct Request: Sendable {
+        var path: String
+        var method: String
+        /// The `Cookie` header as received.
+        var cookieHeader: String
+        var body: String
+
+        /// The names and values of the cookies sent.
+        var cookies: [String: String] {
+            var result: [String: String] = [:]
+            for pair in cookieHeader.split(separator: ";") {
+                let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+                if parts.count == 2 { result[String(parts[0])] = String(parts[1]) }
+            }
+            return result
+        }
+    }
+
+    let port: Int
+    private let log: RequestLog
+    private let group: ServiceGroup
+    private let task: Task<Void, any Error>
+
+    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+    var requests: [Request] { log.entries.withLock { $0 } }
+    func requests(to path: String) -> [Request] { requests.filter { $0.path == path } }
+
+    private init(port: Int, log: RequestLog, group: ServiceGroup, task: Task<Void, any Error>) {
+        self.port = port
+        self.log = log
+        self.group = group
+        self.task = task
+    }
+
+    /// Starts a site whose pages are `pages` (path → HTML); every other path answers a short
+    /// page. `/set-cookies` sets an HttpOnly and a script-readable cookie; `/echo` answers the
+    /// cookies it received as JSON.
+    static func start(pages: [String: String] = [:]) async throws -> TestSite {
+        let log = RequestLog()
+        let router = Router()
+        router.middlewares.add(RecordingMiddleware(record: { request in log.entries.withLock { $0.append(request) } }))
+        router.get("/set-cookies") { _, _ in
+            var headers = HTTPFields()
+            headers[values: .setCookie] = ["srv_httponly=h1; Path=/; HttpOnly", "srv_plain=p1; Path=/"]
+            headers[.contentType] = "text/html"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "<title>set</title><p>set</p>")))
+        }
+        router.get("/echo") { request, _ in
+            let cookie = request.headers[.cookie] ?? ""
+            let escaped = cookie.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "{\"cookie\":\"\(escaped)\"}")))
+        }
+        router.post("/submit") { request, _ in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+        }
+        for (path, html) in pages {
+            router.get(RouterPath(path)) { _, _ in
+                var headers = HTTPFields()
+                headers[.contentType] = "text/html; charset=utf-8"
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+            }
+        }
+        router.get("**") { request, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/html; charset=utf-8"
+            return Response(status: .ok, headers: headers,
+                            body: .init(byteBuffer: ByteBuffer(string: "<title>\(request.uri.path)</title><p>page</p>")))
+        }
+        var logger = Logger(label: "webkit-tests.site")
+        logger.logLevel = .warning
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let application = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            },
+            logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [], logger: logger))
+        let task = Task {
+            defer { portContinuation.finish() }
+            try await group.run()
+        }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else {
+            try await task.value
+            throw CancellationError()
+        }
+        return TestSite(port: port, log: log, group: group, task: task)
+    }
+
+    func stop() async {
+        await group.triggerGracefulShutdown()
+        _ = try? await task.value
+    }
+}
+
+/// What the site received, in order.
+final class RequestLog: Sendable {
+    let entries = Mutex<[TestSite.Request]>([])
+}
+
+/// Records each request's path, method, `Cookie` header and (for POST) body.
+struct RecordingMiddleware<Context: RequestContext>: RouterMiddleware {
+    let record: @Sendable (TestSite.Request) -> Void
+
+    func handle(_ request: HummingbirdCore.Request, context: Context, next: (HummingbirdCore.Request, Context) async throws -> Response) async throws -> Response {
+        record(TestSite.Request(path: request.uri.path, method: request.method.rawValue, cookieHeader: request.headers[.cookie] ?? "", body: ""))
+        return try await next(request, context)
+    }
+}
