@@ -126,5 +126,12 @@ let package = Package(
             ],
             resources: [.copy("Attacks")]
         ),
+        // Against django-oauth-toolkit, a third-party server that Scripts/setup installs.
+        .testTarget(
+            name: "InteropTests",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
     ]
 )
