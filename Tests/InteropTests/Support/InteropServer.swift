@@ -118,7 +118,7 @@ private final class ProcessHandle: Sendable {
         self.output = Pipe()
         self.logURL = FileManager.default.temporaryDirectory
             .appending(path: "interop-oauth-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: self.logURL.path, contents: nil)
+        try Data().write(to: self.logURL)
         let logHandle = try FileHandle(forWritingTo: self.logURL)
 
         self.process.executableURL = executable
