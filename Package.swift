@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "Cookies", targets: ["Cookies"]),
         .library(name: "Bridge", targets: ["Bridge"]),
         .library(name: "WebPage", targets: ["WebPage"]),
+        .library(name: "SessionBridgeOAuth", targets: ["SessionBridgeOAuth"]),
         .library(name: "Session", targets: ["Session"]),
         .library(name: "SessionBridgeTesting", targets: ["SessionBridgeTesting"]),
         .executable(name: "bridge-runner", targets: ["bridge-runner"]),
@@ -21,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
     ],
     targets: [
         // MARK: Layers, bottom up
@@ -58,9 +60,18 @@ let package = Package(
             ]
         ),
         .target(
+            name: "SessionBridgeOAuth",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(
             name: "Session",
             dependencies: [
-                "Cookies", "Bridge", "WebPage",
+                "Cookies", "Bridge", "WebPage", "SessionBridgeOAuth",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -69,7 +80,10 @@ let package = Package(
         .target(
             name: "SessionBridgeTesting",
             dependencies: [
-                "ScriptEngine", "Cookies", "WebPage", "Session",
+                "ScriptEngine", "Cookies", "WebPage", "Session", "SessionBridgeOAuth",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -113,11 +127,17 @@ let package = Package(
         .testTarget(name: "BridgeTests", dependencies: ["Bridge", "ScriptEngine"]),
         .testTarget(name: "WebPageTests", dependencies: ["WebPage", "SessionBridgeTesting"]),
         .testTarget(name: "SessionTests", dependencies: ["Session", "SessionBridgeTesting"]),
+        .testTarget(name: "SessionBridgeOAuthTests", dependencies: [
+            "SessionBridgeOAuth", "SessionBridgeTesting",
+            .product(name: "JWTKit", package: "jwt-kit"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
         .testTarget(name: "SessionBridgeTestingTests", dependencies: [
             "SessionBridgeTesting",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
-        .testTarget(name: "BridgeRunnerTests", dependencies: ["bridge-runner"]),
+        .testTarget(name: "BridgeRunnerTests", dependencies: ["bridge-runner", "SessionBridgeTesting"]),
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Bridge
 import Foundation
 import Logging
+import SessionBridgeOAuth
 import WebPage
 
 /// How a ``SessionController`` reaches its server and when it refreshes.
@@ -11,13 +12,47 @@ import WebPage
 /// configuration.refreshMargin = .seconds(60)
 /// let session = SessionController(configuration: configuration, vault: FileTokenVault(url: vaultURL))
 /// ```
+///
+/// For an identity provider, name its issuer (the endpoints come from its discovery document)
+/// and the client it registered:
+///
+/// ```swift
+/// var configuration = SessionConfiguration(
+///     issuer: URL(string: "https://sso.example/realms/app")!, clientID: "app",
+///     redirectURI: URL(string: "com.example.app:/callback")!, sessionURL: URL(string: "https://app.example")!)
+/// configuration.scope = "openid offline_access"
+/// configuration.clientAuthentication = .clientSecretBasic(Secret(secret))
+/// ```
 public struct SessionConfiguration: Sendable {
-    /// The OAuth 2.0 token endpoint (`grant_type=password` and `refresh_token`).
-    public var tokenEndpoint: URL
-    /// The RFC 7009 revocation endpoint; `nil` skips revocation on logout.
-    public var revocationEndpoint: URL?
+    /// The authorization server: an issuer to discover, explicit endpoints, or both (explicit
+    /// endpoints override the discovery document's).
+    public var authorizationServer: AuthorizationServer
+    /// The OAuth 2.0 token endpoint. Setting it overrides discovery. Read before discovery
+    /// with only an ``AuthorizationServer/issuer`` configured, it is the issuer.
+    public var tokenEndpoint: URL {
+        get { authorizationServer.tokenEndpoint ?? authorizationServer.issuer ?? Self.unconfigured }
+        set { authorizationServer.tokenEndpoint = newValue }
+    }
+    /// The RFC 7009 revocation endpoint, when configured; with an issuer, discovery may supply
+    /// one. Without either, logout revokes nothing.
+    public var revocationEndpoint: URL? {
+        get { authorizationServer.revocationEndpoint }
+        set { authorizationServer.revocationEndpoint = newValue }
+    }
     /// The `client_id` sent with every grant, if the server wants one.
     public var clientID: String?
+    /// How the client authenticates at the token and revocation endpoints (`none` by default).
+    public var clientAuthentication: ClientAuthentication
+    /// The scope asked for at sign-in (`openid offline_access …`).
+    public var scope: String?
+    /// RFC 8707 resource indicators sent with the authorization and token requests.
+    public var resources: [URL]
+    /// Further parameters the provider wants at sign-in (Auth0's `audience`, …).
+    public var additionalParameters: [String: String]
+    /// The registered redirect URI of ``SessionController/signIn(with:)``.
+    public var redirectURI: URL?
+    /// The clock difference tolerated on ID token times.
+    public var idTokenClockSkew: Duration
     /// The cookie that carries the access token (`__Host-session` by default): its absence or
     /// near expiry in a page's store makes a navigation refresh first.
     public var sessionCookieName: String
@@ -60,6 +95,8 @@ public struct SessionConfiguration: Sendable {
         tokenEndpoint: URL,
         revocationEndpoint: URL? = nil,
         clientID: String? = nil,
+        clientAuthentication: ClientAuthentication = .none,
+        scope: String? = nil,
         sessionCookieName: String = "__Host-session",
         sessionCookieNames: Set<String> = [],
         sessionURL: URL? = nil,
@@ -72,9 +109,14 @@ public struct SessionConfiguration: Sendable {
         httpClient: HTTPClient = WebPage.defaultHTTPClient,
         logger: Logger = Logger(label: "sessionbridge.session")
     ) {
-        self.tokenEndpoint = tokenEndpoint
-        self.revocationEndpoint = revocationEndpoint
+        self.authorizationServer = AuthorizationServer(tokenEndpoint: tokenEndpoint, revocationEndpoint: revocationEndpoint)
         self.clientID = clientID
+        self.clientAuthentication = clientAuthentication
+        self.scope = scope
+        self.resources = []
+        self.additionalParameters = [:]
+        self.redirectURI = nil
+        self.idTokenClockSkew = .seconds(60)
         self.sessionCookieName = sessionCookieName
         self.sessionCookieNames = sessionCookieNames
         self.sessionURL = sessionURL ?? URL(string: "/", relativeTo: tokenEndpoint)!.absoluteURL
@@ -93,6 +135,42 @@ public struct SessionConfiguration: Sendable {
         self.init(
             tokenEndpoint: URL(string: "/oauth/token", relativeTo: baseURL)!.absoluteURL,
             revocationEndpoint: URL(string: "/oauth/revoke", relativeTo: baseURL)!.absoluteURL)
+    }
+
+    /// A configuration for an authorization server found by discovery from `issuer` (RFC 8414
+    /// and OpenID Connect Discovery), with any explicit endpoint overriding the document's.
+    ///
+    /// - Parameters:
+    ///   - issuer: the issuer identifier, exactly as the provider's discovery document names it.
+    ///   - clientID: the registered client.
+    ///   - clientAuthentication: how the client authenticates (`none` for a public client).
+    ///   - scope: the scope asked for (`openid offline_access` for most providers).
+    ///   - redirectURI: the registered redirect URI, for ``SessionController/signIn(with:)``.
+    ///   - sessionURL: the web product's origin, whose navigations carry the session.
+    ///   - tokenEndpoint: overrides the discovered token endpoint.
+    ///   - authorizationEndpoint: overrides the discovered authorization endpoint.
+    ///   - revocationEndpoint: overrides the discovered revocation endpoint.
+    public init(
+        issuer: URL, clientID: String, clientAuthentication: ClientAuthentication = .none, scope: String? = nil,
+        redirectURI: URL? = nil, sessionURL: URL? = nil, tokenEndpoint: URL? = nil, authorizationEndpoint: URL? = nil,
+        revocationEndpoint: URL? = nil
+    ) {
+        self.init(tokenEndpoint: tokenEndpoint ?? issuer, clientID: clientID, clientAuthentication: clientAuthentication,
+                  scope: scope, sessionURL: sessionURL ?? URL(string: "/", relativeTo: issuer)!.absoluteURL)
+        self.authorizationServer = AuthorizationServer(
+            issuer: issuer, tokenEndpoint: tokenEndpoint, authorizationEndpoint: authorizationEndpoint, revocationEndpoint: revocationEndpoint)
+        self.redirectURI = redirectURI
+    }
+
+    /// What ``tokenEndpoint`` reads when nothing is configured.
+    static let unconfigured = URL(string: "http://invalid.invalid/")!
+
+    /// The settings of the OAuth client the controller uses.
+    var oauthConfiguration: OAuthClientConfiguration {
+        OAuthClientConfiguration(
+            server: authorizationServer, clientID: clientID, authentication: clientAuthentication, scope: scope, resources: resources,
+            additionalParameters: additionalParameters, redirectURI: redirectURI, clockSkew: idTokenClockSkew,
+            requestTimeout: requestTimeout, httpClient: httpClient, logger: logger)
     }
 }
 

@@ -1,5 +1,6 @@
 import Cookies
 import Foundation
+import SessionBridgeOAuth
 import WebPage
 
 extension SessionController {
@@ -91,8 +92,7 @@ extension SessionController {
         networkRefreshCount += 1
         let response: TokenResponse
         do {
-            response = try await client.requestTokens(
-                [("grant_type", "refresh_token"), ("refresh_token", stored.refreshToken.value)], repeatableWithinGrace: true)
+            response = try await client.requestTokens(.refreshToken(Secret(stored.refreshToken.value)), repeatableWithinGrace: true)
         } catch {
             if error.code == .invalidGrant {
                 logger.notice("the server refused the refresh token; the session ended")
@@ -102,9 +102,9 @@ extension SessionController {
             logger.warning("refresh failed", metadata: ["code": "\(error.code.rawValue)"])
             return (.failure(error), nil)
         }
-        guard let token = response.refreshToken else {
-            return (.failure(SessionError(.serverError, "no refresh token was issued")), nil)
-        }
+        // A server that does not rotate answers without a refresh token: the old one stays.
+        let token = response.refreshToken ?? stored.refreshToken
+        await acceptRefreshedIDToken(response.idToken)
         let rotated = VaultRecord(refreshToken: token, accessTokenExpiresAt: response.accessTokenExpiresAt, rotatedAt: Date())
         // Stored before anyone is released (and before the vault lock is).
         do {

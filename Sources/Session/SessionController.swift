@@ -2,6 +2,7 @@ import Bridge
 import Cookies
 import Foundation
 import Logging
+import SessionBridgeOAuth
 import Synchronization
 import WebPage
 
@@ -58,6 +59,9 @@ public actor SessionController {
     public internal(set) var networkRefreshCount = 0
     /// How many refreshes were satisfied by a rotation another process (sharing the vault) made.
     public internal(set) var adoptedRotationCount = 0
+    /// The validated ID token of the last sign-in or refresh that carried one (its claims say
+    /// who signed in); `nil` when none did. Kept in memory only.
+    public internal(set) var idToken: IDToken?
 
     struct WeakPage {
         weak var page: WebPage?
@@ -82,7 +86,7 @@ public actor SessionController {
         self.cookieJar = cookieJar
         self.cookieStore = cookieStore
         self.client = TokenEndpointClient(
-            client: configuration.httpClient, endpoint: configuration.tokenEndpoint, clientID: configuration.clientID,
+            client: configuration.httpClient, oauth: OAuthClient(configuration: configuration.oauthConfiguration),
             timeout: configuration.requestTimeout, retry: configuration.retry,
             reuseGrace: configuration.refreshTokenReuseGrace, logger: configuration.logger)
     }
@@ -139,14 +143,14 @@ public actor SessionController {
     @discardableResult
     public func login(username: String, password: String) async throws(SessionError) -> SessionStatus {
         try start()
-        let response = try await client.requestTokens([
-            ("grant_type", "password"), ("username", username), ("password", password),
-        ])
-        guard let token = response.refreshToken else { throw SessionError(.serverError, "no refresh token was issued") }
+        let response = try await client.requestTokens(.password(username: username, password: Secret(password)))
+        guard let token = response.refreshToken else { throw SessionError.noRefreshToken }
+        let validated = try await validateIDToken(response.idToken, nonce: nil)
         let newRecord = VaultRecord(refreshToken: token, accessTokenExpiresAt: response.accessTokenExpiresAt)
         do { try vault.store(newRecord) } catch { throw SessionError(.storage, "\(error)") }
         record = newRecord
         lastRefresh = nil
+        idToken = validated
         applySetCookies(response.setCookies)
         publish()
         logger.info("signed in")
@@ -265,9 +269,8 @@ public actor SessionController {
             cookieJar.removeAll()
         }
         lock?.unlock()
-        if let token, let endpoint = configuration.revocationEndpoint {
-            await client.revoke(token, at: endpoint)
-        }
+        idToken = nil
+        if let token { await client.revoke(token) }
         logger.info("signed out")
         await notifySignedOut(reason: "logout")
     }

@@ -11,8 +11,11 @@ import WebPage
 /// ```
 ///
 /// Actions: `refresh`, `status`, `logout`. `status`, and `refresh` right after a refresh
-/// finished, reply without suspending. Errors reject with a `code`: `invalid_grant`,
-/// `network`, `server_error` (both `retryable`), `signed_out`, `bad_request`.
+/// finished, reply without suspending. Errors reject with a `code`: `invalid_grant` (the
+/// session ended), `network`, `server_error` (both `retryable`), `signed_out`, `bad_request`,
+/// and the configuration errors `invalid_client`, `unauthorized_client`,
+/// `unsupported_grant_type`, `invalid_scope`, `invalid_request`, `invalid_configuration`
+/// (`retryable: false`; the session is kept: the app's settings need fixing, not the user).
 public struct SessionMessageHandler: ImmediateScriptMessageHandler {
     /// The session it speaks for.
     public let controller: SessionController

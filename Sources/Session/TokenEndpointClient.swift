@@ -1,21 +1,27 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import SessionBridgeOAuth
 
 /// What the token endpoint answered: the tokens (RFC 6749 §5.1) and every `Set-Cookie` field,
 /// each a separate value.
 struct TokenResponse: Sendable {
     var accessTokenExpiresAt: Date?
+    /// `nil` when the server did not rotate the refresh token (RFC 6749 §6): the old one stays.
     var refreshToken: RefreshToken?
+    /// The ID token, not yet validated.
+    var idToken: Secret?
     var setCookies: [String]
 }
 
-/// Posts grants to the token endpoint with bounded timeouts and retries. Redirects are never
-/// followed (the client must be configured so, as ``WebPage/defaultHTTPClient`` is).
+/// Posts grants to the token endpoint with bounded timeouts and retries. The request (form,
+/// client authentication, endpoint from discovery) is built and the answer read by the
+/// ``OAuthClient``. The HTTP client must follow no redirect (as ``WebPage/defaultHTTPClient``):
+/// a `307`/`308` to the same origin is followed once here, any other redirect is an error.
 struct TokenEndpointClient: Sendable {
     var client: HTTPClient
-    var endpoint: URL
-    var clientID: String?
+    /// Builds requests and reads answers.
+    var oauth: OAuthClient
     var timeout: Duration
     var retry: RetryPolicy
     /// How long the server accepts a rotated refresh token again
@@ -31,13 +37,13 @@ struct TokenEndpointClient: Sendable {
     /// retried only when `repeatableWithinGrace` (a refresh-token grant) and the server's
     /// ``reuseGrace`` has not passed since the first such attempt, so the server answers the
     /// repeat with the same rotation.
-    func requestTokens(_ form: [(String, String)], repeatableWithinGrace: Bool = false) async throws(SessionError) -> TokenResponse {
+    func requestTokens(_ grant: TokenGrant, repeatableWithinGrace: Bool = false) async throws(SessionError) -> TokenResponse {
         let clock = ContinuousClock()
         var firstAmbiguous: ContinuousClock.Instant?
         var attempt = 1
         while true {
             let sent = clock.now
-            let outcome = await attemptOnce(form)
+            let outcome = await attemptOnce(grant)
             switch outcome {
             case .success(let response):
                 if firstAmbiguous != nil {
@@ -75,64 +81,101 @@ struct TokenEndpointClient: Sendable {
         var ambiguous = false
     }
 
-    /// Posts a revocation (RFC 7009); failures are logged, never thrown.
-    func revoke(_ token: RefreshToken, at url: URL) async {
-        var form = [("token", token.value), ("token_type_hint", "refresh_token")]
-        if let clientID { form.append(("client_id", clientID)) }
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-        request.body = .bytes(Array(Self.encode(form).utf8))
+    /// Revokes `token` (RFC 7009) with the client's authentication, at the configured or
+    /// discovered revocation endpoint; skipped when there is none. Failures are logged, never thrown.
+    func revoke(_ token: RefreshToken) async {
         do {
-            let (response, _) = try await execute(request, upTo: 64 << 10)
-            logger.debug("revoked the refresh token", metadata: ["status": "\(response.status.code)"])
+            guard try await oauth.metadata().revocationEndpoint != nil else { return }
+            try await oauth.revoke(Secret(token.value))
+            logger.debug("revoked the refresh token")
         } catch {
-            logger.warning("revocation failed", metadata: ["error": "\(type(of: error))"])
+            logger.warning("revocation failed", metadata: ["code": "\(error.code.rawValue)"])
         }
     }
 
-    private func attemptOnce(_ form: [(String, String)]) async -> Result<TokenResponse, Failure> {
-        var fields = form
-        if let clientID { fields.append(("client_id", clientID)) }
-        var request = HTTPClientRequest(url: endpoint.absoluteString)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-        request.headers.add(name: "Accept", value: "application/json")
-        request.body = .bytes(Array(Self.encode(fields).utf8))
-        let response: HTTPClientResponse
-        let body: [UInt8]
+    private func attemptOnce(_ grant: TokenGrant) async -> Result<TokenResponse, Failure> {
+        var request: HTTPClientRequest
         do {
-            (response, body) = try await execute(request, upTo: 1 << 20)
+            request = try await oauth.tokenRequest(grant)
         } catch {
-            return .failure(Self.classify(error))
+            // Discovery already waited out its own timeout: not repeated within this request.
+            return .failure(Failure(error: SessionError(error), retryable: false))
+        }
+        var response: HTTPClientResponse
+        var body: [UInt8]
+        var redirected = false
+        while true {
+            do {
+                (response, body) = try await execute(request, upTo: 1 << 20)
+            } catch {
+                return .failure(Self.classify(error))
+            }
+            let status = Int(response.status.code)
+            guard status == 307 || status == 308, !redirected else { break }
+            // Followed once, to the same origin only: the form and credentials go nowhere else.
+            guard let location = response.headers.first(name: "location"),
+                let target = URL(string: location, relativeTo: URL(string: request.url))?.absoluteURL,
+                let from = URL(string: request.url), Self.sameOrigin(from, target)
+            else {
+                return .failure(Failure(error: SessionError(.serverError, "the token endpoint redirected (HTTP \(status)) to another origin; not followed"),
+                                        retryable: false))
+            }
+            do {
+                request = try await oauth.tokenRequest(grant, to: target)
+            } catch {
+                return .failure(Failure(error: SessionError(error), retryable: false))
+            }
+            redirected = true
+            logger.notice("the token endpoint moved (HTTP \(status)); followed once, same origin")
         }
         let status = Int(response.status.code)
-        let json = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
-        if status == 200 {
-            guard let json, let refresh = json["refresh_token"] as? String, !refresh.isEmpty else {
-                return .failure(Failure(error: SessionError(.serverError, "the token endpoint answered without a readable token"),
-                                        retryable: false, ambiguous: true))
-            }
-            let expiresIn = (json["expires_in"] as? NSNumber)?.doubleValue
-            return .success(TokenResponse(
-                accessTokenExpiresAt: expiresIn.map { Date().addingTimeInterval($0) },
-                refreshToken: RefreshToken(refresh),
-                setCookies: response.headers["set-cookie"]))
-        }
-        let oauthError = json?["error"] as? String
-        if oauthError == "invalid_grant" {
-            return .failure(Failure(error: SessionError(.invalidGrant, "the server ended the session"), retryable: false))
-        }
-        if [429, 502, 503, 504].contains(status) {
-            let retryAfter = RetryPolicy.parseRetryAfter(response.headers.first(name: "retry-after"))
-            return .failure(Failure(error: SessionError(.serverError, "the token endpoint is unavailable (HTTP \(status))"),
-                                    retryable: true, retryAfter: retryAfter))
-        }
         if (300..<400).contains(status) {
-            return .failure(Failure(error: SessionError(.serverError, "the token endpoint redirected (HTTP \(status)); redirects are not followed"), retryable: false))
+            return .failure(Failure(error: SessionError(.serverError, "the token endpoint redirected (HTTP \(status)); only one 307/308 to the same origin is followed"), retryable: false))
         }
-        let code = oauthError.map { " (\($0.filter { $0.isLetter || $0 == "_" }.prefix(40)))" } ?? ""
-        return .failure(Failure(error: SessionError(.serverError, "the token endpoint refused the request: HTTP \(status)\(code)"), retryable: false))
+        let answer: TokenEndpointResponse
+        do {
+            answer = try oauth.tokenResponse(status: status, body: Data(body))
+        } catch {
+            return .failure(Self.classify(error, status: status, retryAfter: response.headers.first(name: "retry-after")))
+        }
+        return .success(TokenResponse(
+            accessTokenExpiresAt: answer.expiresIn.map { Date().addingTimeInterval($0.timeInterval) },
+            refreshToken: answer.refreshToken.map { RefreshToken($0.exposedValue) },
+            idToken: answer.idToken,
+            setCookies: response.headers["set-cookie"]))
+    }
+
+    /// How an error answer is retried: `429`, `502`–`504` and a `4xx` `temporarily_unavailable`
+    /// were not processed (retried with backoff and `Retry-After`); another `5xx` may have been,
+    /// and is final; an unreadable `200` may have rotated the token (ambiguous: asked again only
+    /// within the reuse grace); every other error is final.
+    static func classify(_ error: OAuthError, status: Int, retryAfter: String?) -> Failure {
+        if status == 200 {
+            return Failure(error: SessionError(.serverError, "the token endpoint answered without a readable token"), retryable: false, ambiguous: true)
+        }
+        if [429, 502, 503, 504].contains(status) || (error.code == .temporarilyUnavailable && status < 500) {
+            return Failure(error: SessionError(.serverError, "the token endpoint is unavailable (HTTP \(status))"),
+                           retryable: true, retryAfter: RetryPolicy.parseRetryAfter(retryAfter))
+        }
+        if status >= 500 {
+            // A 500 may come after the grant was processed: not sent again.
+            return Failure(error: SessionError(.serverError, "the token endpoint failed (HTTP \(status))"), retryable: false)
+        }
+        switch error.code {
+        case .invalidGrant:
+            return Failure(error: SessionError(.invalidGrant, "the server ended the session"), retryable: false)
+        case _ where error.isConfigurationError:
+            return Failure(error: SessionError(SessionError(error).code,
+                                               "the token endpoint refused the client's request: \(error.code.rawValue) (HTTP \(status)); check the client's registration and settings"),
+                           retryable: false)
+        default:
+            return Failure(error: SessionError(.serverError, "the token endpoint refused the request: HTTP \(status) (\(error.code.rawValue))"), retryable: false)
+        }
+    }
+
+    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
+            && (a.port ?? (a.scheme == "https" ? 443 : 80)) == (b.port ?? (b.scheme == "https" ? 443 : 80))
     }
 
     /// Sends `request` and reads its whole answer, all within ``timeout``: the head under the
@@ -182,14 +225,5 @@ struct TokenEndpointClient: Sendable {
             return Failure(error: SessionError(.network, "could not connect to the token endpoint"), retryable: true)
         }
         return Failure(error: SessionError(.network, "the token endpoint connection failed"), retryable: false, ambiguous: true)
-    }
-
-    static func encode(_ form: [(String, String)]) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return form.map { key, value in
-            (key.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") + "="
-                + (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
-        }.joined(separator: "&")
     }
 }

@@ -9,6 +9,12 @@ extension ExitCode {
     static let timedOut = ExitCode(3)
     /// The server could not be reached (or failed the load).
     static let serverUnreachable = ExitCode(4)
+    /// The sign-in was refused: wrong credentials (`invalid_grant`), a refused or misconfigured
+    /// client (`invalid_client`, `unauthorized_client`, `invalid_scope`, …), an answer that failed
+    /// a check (issuer, state, `iss`, ID token). Not "unreachable": the server answered.
+    static let signInRefused = ExitCode(5)
+    /// The arguments or settings are unusable.
+    static let badArguments = ExitCode(64)
     /// A file named on the command line is missing or unreadable.
     static let missingInput = ExitCode(66)
 }

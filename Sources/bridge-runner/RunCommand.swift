@@ -13,7 +13,7 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             Runs until the page is quiet (no timers, fetches, bridge calls or navigations pending) or --timeout. \
             Exit codes: 0 finished, 1 uncaught script error, 2 unhandled rejection, 3 timeout, 4 server unreachable, \
-            64 bad arguments, 66 missing file.
+            5 sign-in refused, 64 bad arguments, 66 missing file.
             """)
 
     @Argument(help: "A .js or .html file, or an http(s) URL.")
@@ -28,8 +28,11 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Sign in natively with this user (with --password).")
     var user: String?
 
-    @Option(help: "The password for --user.")
+    @Option(help: "The password for --user (visible in the process list: prefer --password-file, SESSIONBRIDGE_PASSWORD or the prompt).")
     var password: String?
+
+    @Option(help: "A file holding the password for --user.")
+    var passwordFile: String?
 
     @Option(help: "A file holding a refresh token to adopt instead of signing in.")
     var refreshTokenFile: String?
@@ -55,8 +58,13 @@ struct RunCommand: AsyncParsableCommand {
     /// Applied to the embedded server once the runner has signed in.
     @OptionGroup(title: "Embedded server faults") var faults: FaultOptions
 
+    @OptionGroup(title: "Authorization server") var authorization: AuthorizationServerOptions
+
     func validate() throws {
-        if (user == nil) != (password == nil) { throw ValidationError("--user and --password go together") }
+        if user == nil, password != nil || passwordFile != nil { throw ValidationError("--password and --password-file go with --user") }
+        if user != nil, !SecretSource.available(value: password, file: passwordFile, environment: "SESSIONBRIDGE_PASSWORD") {
+            throw ValidationError("--user and --password go together (or --password-file, SESSIONBRIDGE_PASSWORD, a prompt on a terminal)")
+        }
         if refreshTokenFile != nil && user != nil { throw ValidationError("use either --user/--password or --refresh-token-file") }
         if profile != nil && ephemeral { throw ValidationError("use either --profile or --ephemeral") }
         if !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
@@ -81,23 +89,25 @@ struct RunCommand: AsyncParsableCommand {
             configuration.scriptTimeLimit = .seconds(max(1, Int(timeout)))
         }
 
-        let fixture: SessionFixture
-        if let server {
-            fixture = try await SessionFixture.connect(to: URL(string: server)!, vault: vault, nativeCookieStore: nativeStore,
-                                                       allowedOrigins: origins, configure: configure)
+        let settings = try authorization.settings()
+        let fixture: AppWiring
+        if let server = server ?? settings.server ?? (settings.describesAuthorizationServer ? settings.issuer?.absoluteString : nil) {
+            guard let serverURL = URL(string: server), serverURL.host != nil else { throw ValidationError("--server \(server) is not an absolute URL") }
+            fixture = await AppWiring(server: nil, baseURL: serverURL, configuration: settings.sessionConfiguration(server: serverURL),
+                                      vault: vault, nativeCookieStore: nativeStore, allowedOrigins: origins, configure: configure)
             transcript.note("using the server at \(server)")
         } else {
             // The faults start once the runner has signed in: they are for the page's run.
             var serverConfiguration = faults.configuration
             serverConfiguration.faults = .none
-            fixture = try await SessionFixture.start(server: serverConfiguration, signIn: false, vault: vault,
-                                                     nativeCookieStore: nativeStore, allowedOrigins: origins, configure: configure)
+            fixture = try await AppWiring.embedded(server: serverConfiguration, vault: vault, nativeCookieStore: nativeStore,
+                                                   allowedOrigins: origins, configure: configure)
             transcript.note("embedded reference server on \(fixture.baseURL.absoluteString) (demo user: demo / demo)")
         }
         fixture.observe { transcript.page($0) }
         fixture.messageLog.observe { transcript.bridge($0) }
 
-        let exit = await run(source, fixture: fixture, transcript: transcript)
+        let exit = await run(source, fixture: fixture, codeFlow: settings.redirectURI != nil, transcript: transcript)
         transcript.stores(page: fixture.pageCookies(), native: fixture.nativeCookies())
         if let stats = fixture.server?.stats() {
             transcript.note("server: \(stats.logins) logins, \(stats.refreshes) refreshes, \(stats.graceReplays) grace replays, \(stats.reuseEvents) reuse events")
@@ -106,9 +116,16 @@ struct RunCommand: AsyncParsableCommand {
         if exit != .success { throw exit }
     }
 
-    private func run(_ source: PageSource, fixture: SessionFixture, transcript: Transcript) async -> ExitCode {
+    private func run(_ source: PageSource, fixture: AppWiring, codeFlow: Bool, transcript: Transcript) async -> ExitCode {
         do {
-            try await signIn(fixture, transcript: transcript)
+            try await signIn(fixture, codeFlow: codeFlow, transcript: transcript)
+        } catch let error as SessionError {
+            let failure = SignIn.failure(error)
+            transcript.failure(failure.description)
+            return failure.exitCode
+        } catch let failure as RunnerFailure {
+            transcript.failure(failure.description)
+            return failure.exitCode
         } catch {
             transcript.failure("sign-in failed: \(error)")
             return Self.isUnreachable(error) ? .serverUnreachable : .failure
@@ -152,19 +169,17 @@ struct RunCommand: AsyncParsableCommand {
         return .success
     }
 
-    private func signIn(_ fixture: SessionFixture, transcript: Transcript) async throws {
+    private func signIn(_ fixture: AppWiring, codeFlow: Bool, transcript: Transcript) async throws {
         if signedOut { return transcript.note("starting signed out") }
         if let refreshTokenFile {
-            guard let text = try? String(contentsOfFile: refreshTokenFile, encoding: .utf8) else {
-                throw RunnerFailure(description: "cannot read \(refreshTokenFile)", exitCode: .missingInput)
-            }
-            _ = try await fixture.session.adopt(refreshToken: RefreshToken(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+            try await SignIn.adopt(fixture.session, from: refreshTokenFile)
             return transcript.note("adopted the refresh token from \(refreshTokenFile)")
         }
-        if let user, let password {
-            let status = try await fixture.session.login(username: user, password: password)
-            return transcript.note("signed in natively as \(user); access token expires \(status.accessTokenExpiresAt.map { "\($0)" } ?? "unknown")")
+        if let user {
+            let password = try SignIn.password(flag: password, file: passwordFile, user: user)
+            return transcript.note(try await SignIn.signIn(fixture.session, user: user, password: password, codeFlow: codeFlow))
         }
+        if try await fixture.session.status().isSignedIn { return transcript.note("using the session in the profile") }
         guard let server = fixture.server else { return transcript.note("no credentials given: starting signed out") }
         let configuration = server.configuration
         _ = try await fixture.session.login(username: configuration.username, password: configuration.password)

@@ -10,10 +10,12 @@ struct RunnerProcess {
         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("bridge-runner")
     }
 
-    static func run(_ arguments: [String], timeout: TimeInterval = 60) throws -> RunnerProcess {
+    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 60) throws -> RunnerProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardInput = FileHandle.nullDevice
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -18,7 +18,15 @@ import Synchronization
 /// Routes:
 /// - `POST /oauth/token`: `password` and `refresh_token` grants (RFC 6749); refresh tokens
 ///   rotate on every use and a reused one revokes its whole family.
+/// - `POST /oauth/token` also takes `authorization_code` (PKCE `S256` required) and, with
+///   ``ReferenceServerConfiguration/clients``, authenticates each client as registered
+///   (`none`, `client_secret_basic`, `client_secret_post`, `private_key_jwt`); an `openid`
+///   scope adds an ID token signed with the key published at `GET /oauth/jwks`.
 /// - `POST /oauth/revoke`: RFC 7009 revocation of a refresh or access token.
+/// - `GET /.well-known/openid-configuration`, `GET /.well-known/oauth-authorization-server`:
+///   discovery.
+/// - `GET`/`POST /oauth/authorize`: the authorization endpoint, a plain HTML sign-in form that
+///   redirects to the redirect URI with `code`, `state` and `iss` (RFC 9207).
 /// - `POST /session/refresh`: the web app's own refresh, by the `__Host-web_refresh` cookie.
 /// - `POST /session/logout`, `GET /logout`: end the session and delete the cookies.
 /// - `GET /app`, `GET /app/**`: protected pages, `302` to `/login?next=…` without a valid cookie.

@@ -97,6 +97,22 @@ struct RefreshTokenStore: Sendable {
         return .rotated(newToken: next, sessionID: family.id, username: family.username)
     }
 
+    /// Present a refresh token to a server that does not rotate: the same token stays valid
+    /// (its family's lifetime is extended) and is answered as the "new" one.
+    mutating func useWithoutRotation(_ token: String, lifetime: Duration, now: Date) -> RefreshOutcome {
+        guard let record = self.records[token], var family = self.families[record.sessionID], record.state == .current else {
+            return .invalid(reason: "The refresh token is unknown or revoked.")
+        }
+        if family.revoked { return .invalid(reason: "The session was revoked.") }
+        if family.refreshExpiresAt <= now {
+            self.revoke(sessionID: family.id, reason: "expired")
+            return .invalid(reason: "The refresh token has expired.")
+        }
+        family.refreshExpiresAt = now.addingTimeInterval(lifetime.timeInterval)
+        self.families[family.id] = family
+        return .rotated(newToken: token, sessionID: family.id, username: family.username)
+    }
+
     /// Revoke a whole family. Returns whether it was active.
     @discardableResult
     mutating func revoke(sessionID: String, reason: String) -> Bool {

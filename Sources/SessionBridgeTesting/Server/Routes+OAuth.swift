@@ -12,19 +12,30 @@ struct TokenAnswer: Encodable {
     var access_token: String
     var token_type = "Bearer"
     var expires_in: Int
-    var refresh_token: String
+    /// Absent when a non-rotating server keeps the client's refresh token.
+    var refresh_token: String?
+    var id_token: String?
+    var scope: String?
 }
 
 extension ServerCore {
     /// `POST /oauth/token` and `POST /oauth/revoke`.
     func addOAuthRoutes(to router: Router<ReferenceRequestContext>) {
+        self.addAuthorizationRoutes(to: router)
         router.post("/oauth/token") { request, _ in
             var request = request
-            return try await self.tokenEndpoint(&request)
+            return try await self.tokenEndpoint(&request, mayRedirect: true)
+        }
+        router.post("/oauth/token-moved") { request, _ in
+            var request = request
+            return try await self.tokenEndpoint(&request, mayRedirect: false)
         }
         router.post("/oauth/revoke") { request, _ in
             var request = request
             let form = try await HTTPHelpers.form(&request)
+            if !self.configuration.clients.isEmpty, case .refused(let refusal) = await self.authenticateClient(form: form, request: request) {
+                return refusal
+            }
             // RFC 7009: answer 200 whether or not the token was known.
             if let token = form["token"], let sessionID = self.withState({ $0.refreshTokens.sessionID(ofRefreshToken: token) }) {
                 self.endSession(sessionID: sessionID, reason: "revoked")
@@ -35,13 +46,25 @@ extension ServerCore {
         }
     }
 
-    func tokenEndpoint(_ request: inout Request) async throws -> Response {
+    func tokenEndpoint(_ request: inout Request, mayRedirect: Bool) async throws -> Response {
+        let faults = self.withState { $0.oauthFaults }
+        if let code = faults.tokenError {
+            return code == "invalid_client" ? self.invalidClient() : self.oauthError(code, "The server was told to answer \(code).")
+        }
+        if mayRedirect, let status = faults.tokenRedirectStatus {
+            return Response(status: HTTPResponse.Status(code: status),
+                            headers: [.location: faults.tokenRedirectLocation, .contentLength: "0", .cacheControl: "no-store"])
+        }
         let contentType = request.headers[.contentType]?.lowercased() ?? ""
         guard contentType.hasPrefix("application/x-www-form-urlencoded") else {
             return self.oauthError("invalid_request", "The request must be application/x-www-form-urlencoded.")
         }
         let form = try await HTTPHelpers.form(&request)
-        if let clientError = self.checkClient(form: form, request: request) { return clientError }
+        let clientID: String?
+        switch await self.authenticateClient(form: form, request: request) {
+        case .authenticated(let id): clientID = id
+        case .refused(let refusal): return refusal
+        }
         guard let grantType = form["grant_type"], !grantType.isEmpty else {
             return self.oauthError("invalid_request", "The grant_type parameter is missing.")
         }
@@ -53,14 +76,18 @@ extension ServerCore {
             guard let tokens = self.signIn(username: username, password: password) else {
                 return self.oauthError("invalid_grant", "The username or password is incorrect.")
             }
-            return self.tokenAnswer(tokens)
+            let scope = form["scope"]
+            let idToken = try await self.idToken(for: tokens, clientID: clientID, nonce: nil, scope: scope)
+            return self.tokenAnswer(tokens, idToken: idToken, scope: scope)
+        case "authorization_code":
+            return try await self.exchangeCode(form: form, clientID: clientID)
         case "refresh_token":
             guard let token = form["refresh_token"], !token.isEmpty else {
                 return self.oauthError("invalid_request", "The refresh_token parameter is missing.")
             }
             switch self.refresh(token, web: false) {
             case .success(let tokens):
-                return self.tokenAnswer(tokens)
+                return self.tokenAnswer(tokens, rotated: self.configuration.rotatesRefreshTokens)
             case .reuse:
                 return self.oauthError("invalid_grant", "The refresh token was already used; the session has been revoked.")
             case .invalid(let reason):
@@ -71,28 +98,7 @@ extension ServerCore {
         }
     }
 
-    /// `invalid_client` when a client id is configured and the request names another.
-    private func checkClient(form: [String: String], request: Request) -> Response? {
-        guard let expected = self.configuration.clientID else { return nil }
-        var presented = form["client_id"]
-        if let authorization = request.headers[.authorization], authorization.lowercased().hasPrefix("basic "),
-            let data = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
-            let text = String(data: data, encoding: .utf8)
-        {
-            presented = text.split(separator: ":", maxSplits: 1).first.map(String.init).flatMap { $0.removingPercentEncoding }
-        }
-        guard presented == expected else {
-            return self.oauthError(
-                "invalid_client",
-                "Client authentication failed.",
-                status: .unauthorized,
-                extraHeaders: [.wwwAuthenticate: "Basic realm=\"reference\""]
-            )
-        }
-        return nil
-    }
-
-    func tokenAnswer(_ tokens: IssuedTokens) -> Response {
+    func tokenAnswer(_ tokens: IssuedTokens, rotated: Bool = true, idToken: String? = nil, scope: String? = nil) -> Response {
         var headers: HTTPFields = [.cacheControl: "no-store", HTTPHelpers.pragma: "no-cache"]
         headers.appendSetCookies(
             SessionCookies.established(
@@ -102,7 +108,8 @@ extension ServerCore {
             )
         )
         return HTTPHelpers.json(
-            TokenAnswer(access_token: tokens.accessToken, expires_in: tokens.expiresIn, refresh_token: tokens.refreshToken),
+            TokenAnswer(access_token: tokens.accessToken, expires_in: tokens.expiresIn, refresh_token: rotated ? tokens.refreshToken : nil,
+                        id_token: idToken, scope: scope),
             headers: headers
         )
     }

@@ -45,6 +45,19 @@ public struct ReferenceServerConfiguration: Sendable {
     /// Turn it on to reproduce a backend whose web app refreshes by itself, where native and
     /// web refreshes of one family corrupt the session.
     public var tokenEndpointSetsWebRefreshCookie: Bool
+    /// Registered clients. When not empty, the token and revocation endpoints authenticate
+    /// every request as its client registered (``RegisteredClient/Authentication``), and the
+    /// authorization endpoint accepts only these clients and their redirect URIs. Empty (the
+    /// default): any client, or none, as ``clientID`` says.
+    public var clients: [RegisteredClient]
+    /// Whether each refresh rotates the refresh token (the default). Off, a refresh answers
+    /// without `refresh_token` and the same token stays valid, as Google and non-rotating Auth0
+    /// tenants do.
+    public var rotatesRefreshTokens: Bool
+    /// The algorithm ID tokens are signed with; the public key is published at `/oauth/jwks`.
+    public var idTokenAlgorithm: IDTokenAlgorithm
+    /// Protocol faults from the start. Change them later with ``ReferenceServer/setOAuthFaults(_:)``.
+    public var oauthFaults: OAuthFaults
     /// Logger used by the server. Token values are never logged.
     public var logger: Logger
 
@@ -62,6 +75,10 @@ public struct ReferenceServerConfiguration: Sendable {
         exposeDebugStats: Bool = true,
         clientID: String? = nil,
         tokenEndpointSetsWebRefreshCookie: Bool = false,
+        clients: [RegisteredClient] = [],
+        rotatesRefreshTokens: Bool = true,
+        idTokenAlgorithm: IDTokenAlgorithm = .es256,
+        oauthFaults: OAuthFaults = .none,
         logger: Logger? = nil
     ) {
         self.username = username
@@ -76,6 +93,10 @@ public struct ReferenceServerConfiguration: Sendable {
         self.exposeDebugStats = exposeDebugStats
         self.clientID = clientID
         self.tokenEndpointSetsWebRefreshCookie = tokenEndpointSetsWebRefreshCookie
+        self.clients = clients
+        self.rotatesRefreshTokens = rotatesRefreshTokens
+        self.idTokenAlgorithm = idTokenAlgorithm
+        self.oauthFaults = oauthFaults
         if let logger {
             self.logger = logger
         } else {

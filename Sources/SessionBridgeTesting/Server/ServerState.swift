@@ -20,6 +20,12 @@ struct ServerState: Sendable {
     /// Ids of every access token issued, with its session.
     var issuedAccessTokenIDs: Set<String> = []
     var documents: [String: StaticDocument] = [:]
+    /// Protocol faults (``OAuthFaults``).
+    var oauthFaults = OAuthFaults.none
+    /// Authorization codes issued and not yet expired.
+    var authorizationCodes: [String: AuthorizationGrant] = [:]
+    /// The `jti` of every client assertion accepted, with its expiry (replays are refused).
+    var usedAssertionIDs: [String: Date] = [:]
 
     init(faults: FaultConfiguration) {
         self.faults = faults

@@ -34,6 +34,8 @@ enum AccessTokenRejection: Error, Sendable, Equatable {
 final class ServerCore: Sendable {
     let configuration: ReferenceServerConfiguration
     let signingKey: SymmetricKey
+    /// Signs ID tokens; its public half is the published key set.
+    let idTokenKeys: IDTokenKeys
     let state: Mutex<ServerState>
     /// Set once the port is known; the JWT issuer.
     let issuer: Mutex<String>
@@ -43,7 +45,10 @@ final class ServerCore: Sendable {
     init(configuration: ReferenceServerConfiguration) {
         self.configuration = configuration
         self.signingKey = SymmetricKey(size: .bits256)
-        self.state = Mutex(ServerState(faults: configuration.faults))
+        self.idTokenKeys = IDTokenKeys(algorithm: configuration.idTokenAlgorithm)
+        var state = ServerState(faults: configuration.faults)
+        state.oauthFaults = configuration.oauthFaults
+        self.state = Mutex(state)
         self.issuer = Mutex("http://\(configuration.host)")
     }
 
@@ -100,8 +105,10 @@ final class ServerCore: Sendable {
     func refresh(_ token: String, web: Bool) -> RefreshResult {
         let now = Date()
         let outcome = self.withState { state in
-            let outcome = state.refreshTokens.use(
-                token, lifetime: self.configuration.refreshTokenLifetime, reuseGrace: self.configuration.refreshTokenReuseGrace, now: now)
+            let outcome = self.configuration.rotatesRefreshTokens
+                ? state.refreshTokens.use(
+                    token, lifetime: self.configuration.refreshTokenLifetime, reuseGrace: self.configuration.refreshTokenReuseGrace, now: now)
+                : state.refreshTokens.useWithoutRotation(token, lifetime: self.configuration.refreshTokenLifetime, now: now)
             switch outcome {
             case .rotated:
                 state.stats.refreshes += 1

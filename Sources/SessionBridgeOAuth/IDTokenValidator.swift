@@ -1,0 +1,120 @@
+import AsyncHTTPClient
+import Foundation
+import JWTKit
+import Logging
+
+/// Validates ID tokens as OpenID Connect Core §3.1.3.7 asks: the signature against the
+/// issuer's JSON Web Key Set, `iss`, `aud` (and `azp` when there are several audiences),
+/// `exp` and `iat` within a clock skew, and the `nonce` of the sign-in that asked for it.
+///
+/// The key set is fetched on first use and again, once, when a token names a key it lacks
+/// (the issuer rotated its keys).
+public actor IDTokenValidator {
+    /// The issuer the token must name.
+    public nonisolated let issuer: String
+    /// The client id the token must be issued to.
+    public nonisolated let clientID: String
+    /// Where the issuer publishes its keys.
+    public nonisolated let jwksURI: URL
+    /// The clock difference tolerated on `exp` and `iat`.
+    public nonisolated let clockSkew: Duration
+    private let httpClient: HTTPClient
+    private let timeout: Duration
+    private var keys: JWTKeyCollection?
+    private var keyIDs: Set<String> = []
+
+    /// Creates a validator.
+    public init(issuer: String, clientID: String, jwksURI: URL, clockSkew: Duration = .seconds(60),
+                httpClient: HTTPClient, timeout: Duration = .seconds(10)) {
+        self.issuer = issuer
+        self.clientID = clientID
+        self.jwksURI = jwksURI
+        self.clockSkew = clockSkew
+        self.httpClient = httpClient
+        self.timeout = timeout
+    }
+
+    /// The algorithms an ID token may be signed with; `none` and the HMAC family never.
+    static let acceptedAlgorithms: Set<String> = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"]
+
+    struct Payload: JWTPayload {
+        func verify(using algorithm: some JWTAlgorithm) async throws {}
+        init(from decoder: any Decoder) throws {}
+        func encode(to encoder: any Encoder) throws {}
+    }
+
+    /// Validates `token`.
+    ///
+    /// - Parameters:
+    ///   - token: the compact ID token.
+    ///   - nonce: the nonce the authorization request sent; `nil` on refresh.
+    ///   - now: the time to check `exp` and `iat` against.
+    /// - Throws: ``OAuthError`` with ``OAuthError/Code/invalidIDToken`` saying which check failed.
+    public func validate(_ token: String, nonce: String?, now: Date = Date()) async throws(OAuthError) -> IDToken {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let headerData = Base64URL.decode(parts[0]), let payloadData = Base64URL.decode(parts[1]),
+            let header = (try? JSONSerialization.jsonObject(with: headerData)) as? [String: Any],
+            let claims = (try? JSONSerialization.jsonObject(with: payloadData)) as? [String: Any]
+        else { throw Self.failure("it is not a compact JWS with JSON header and claims") }
+        guard let algorithm = header["alg"] as? String, Self.acceptedAlgorithms.contains(algorithm) else {
+            throw Self.failure("its algorithm \((header["alg"] as? String).map { OAuthError.sanitize($0) } ?? "(none)") is not accepted")
+        }
+        let kid = header["kid"] as? String
+        if keys == nil || (kid.map { !keyIDs.contains($0) } ?? false) { try await loadKeys() }
+        guard let keys else { throw Self.failure("the issuer's keys could not be loaded") }
+        if let kid, !keyIDs.contains(kid) { throw Self.failure("it is signed with a key the issuer does not publish") }
+        do {
+            _ = try await keys.verify(token, as: Payload.self, iteratingKeys: kid == nil)
+        } catch {
+            throw Self.failure("its signature does not verify with the issuer's keys")
+        }
+
+        guard let iss = claims["iss"] as? String, iss == issuer else {
+            throw OAuthError(.issuerMismatch, "the ID token names the issuer \((claims["iss"] as? String).map { "'\(OAuthError.sanitize($0))'" } ?? "(none)"), not '\(issuer)'")
+        }
+        guard let sub = claims["sub"] as? String, !sub.isEmpty else { throw Self.failure("it has no subject") }
+        let audience: [String] = (claims["aud"] as? String).map { [$0] } ?? ((claims["aud"] as? [Any])?.compactMap { $0 as? String } ?? [])
+        guard audience.contains(clientID) else { throw Self.failure("it is not issued to this client (aud)") }
+        let azp = claims["azp"] as? String
+        if let azp, azp != clientID { throw Self.failure("it is authorized for another party (azp)") }
+        if audience.count > 1, azp == nil { throw Self.failure("it has several audiences and no azp") }
+        let skew = Double(clockSkew.components.seconds)
+        guard let exp = (claims["exp"] as? NSNumber)?.doubleValue else { throw Self.failure("it has no exp") }
+        guard exp > now.timeIntervalSince1970 - skew else { throw Self.failure("it has expired") }
+        guard let iat = (claims["iat"] as? NSNumber)?.doubleValue else { throw Self.failure("it has no iat") }
+        guard iat <= now.timeIntervalSince1970 + skew else { throw Self.failure("it was issued in the future (iat)") }
+        let tokenNonce = claims["nonce"] as? String
+        if let nonce, tokenNonce != nonce { throw Self.failure("its nonce is not the one this sign-in sent") }
+
+        var texts: [String: String] = [:]
+        for (name, value) in claims {
+            if let text = value as? String { texts[name] = text } else if let number = value as? NSNumber { texts[name] = number.stringValue }
+        }
+        return IDToken(issuer: iss, subject: sub, audience: audience, expiresAt: Date(timeIntervalSince1970: exp),
+                       issuedAt: Date(timeIntervalSince1970: iat), nonce: tokenNonce, authorizedParty: azp, claims: texts, payload: payloadData)
+    }
+
+    private func loadKeys() async throws(OAuthError) {
+        let answer = try await OAuthHTTP.get(jwksURI, client: httpClient, timeout: timeout)
+        guard answer.status == 200, let json = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any],
+            let list = json["keys"] as? [[String: Any]]
+        else { throw Self.failure("the issuer's key set at \(jwksURI.absoluteString) could not be read") }
+        let collection = JWTKeyCollection()
+        var ids: Set<String> = []
+        for (index, var entry) in list.enumerated() where (entry["use"] as? String ?? "sig") == "sig" {
+            // A key without `kid` is still usable: it gets a local one.
+            if entry["kid"] == nil { entry["kid"] = "#\(index)" }
+            guard let data = try? JSONSerialization.data(withJSONObject: entry), let jwk = try? JSONDecoder().decode(JWK.self, from: data),
+                (try? await collection.add(jwk: jwk)) != nil
+            else { continue }
+            if let kid = entry["kid"] as? String { ids.insert(kid) }
+        }
+        guard !ids.isEmpty else { throw Self.failure("the issuer's key set holds no usable signing key") }
+        keys = collection
+        keyIDs = ids
+    }
+
+    static func failure(_ reason: String) -> OAuthError {
+        OAuthError(.invalidIDToken, "the ID token was refused: \(reason)")
+    }
+}

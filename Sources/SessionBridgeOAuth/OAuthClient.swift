@@ -1,0 +1,181 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+
+/// A standards OAuth 2.0 / OpenID Connect client for a native app: it discovers the server
+/// (once, then cached for its life), builds authorization and token requests with the
+/// client's authentication, reads token answers, validates ID tokens and revokes tokens.
+///
+/// Sending token requests and retrying them is left to the caller (the session's
+/// `TokenEndpointClient`), which knows which failures are safe to repeat.
+///
+/// ```swift
+/// let client = OAuthClient(configuration: configuration)
+/// let request = try await client.makeAuthorizationRequest()
+/// let callback = try await userAgent.authorize(request.url, redirectURI: request.redirectURI)
+/// let code = try request.authorizationCode(from: callback)
+/// let http = try await client.tokenRequest(.authorizationCode(code: Secret(code), codeVerifier: request.codeVerifier,
+///                                                            redirectURI: request.redirectURI))
+/// ```
+public actor OAuthClient {
+    /// The client's settings.
+    public nonisolated let configuration: OAuthClientConfiguration
+    private var discovered: AuthorizationServerMetadata?
+    private var discovery: Task<AuthorizationServerMetadata, any Error>?
+    private var validator: IDTokenValidator?
+
+    /// Creates a client. Nothing is fetched until first needed.
+    public init(configuration: OAuthClientConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// The server's metadata: the discovery document with the configured endpoints in place
+    /// of its own, or the configured endpoints alone when there is nothing to discover. The
+    /// document is fetched once; a failed fetch is tried again on the next call.
+    public func metadata() async throws(OAuthError) -> AuthorizationServerMetadata {
+        let server = configuration.server
+        guard server.needsDiscovery, let issuer = server.issuer else { return server.explicitMetadata }
+        if let discovered { return discovered }
+        let task: Task<AuthorizationServerMetadata, any Error>
+        if let discovery {
+            task = discovery
+        } else {
+            let client = configuration.httpClient, timeout = configuration.requestTimeout, logger = configuration.logger
+            task = Task { try await AuthorizationServerMetadata.discover(issuer: issuer, httpClient: client, timeout: timeout, logger: logger) }
+            discovery = task
+        }
+        do {
+            let metadata = server.overriding(try await task.value)
+            discovered = metadata
+            return metadata
+        } catch {
+            discovery = nil
+            throw (error as? OAuthError) ?? OAuthError(.discoveryFailed, "discovery failed")
+        }
+    }
+
+    /// The token endpoint.
+    public func tokenEndpoint() async throws(OAuthError) -> URL {
+        guard let url = try await metadata().tokenEndpoint else {
+            throw OAuthError(.invalidConfiguration, "no token endpoint: configure one or an issuer whose discovery document names it")
+        }
+        return url
+    }
+
+    /// A fresh authorization code request for the configured client, scope and redirect URI.
+    public func makeAuthorizationRequest() async throws(OAuthError) -> AuthorizationRequest {
+        let metadata = try await metadata()
+        guard let endpoint = metadata.authorizationEndpoint else {
+            throw OAuthError(.invalidConfiguration, "no authorization endpoint: configure one or an issuer whose discovery document names it")
+        }
+        guard let clientID = configuration.clientID else { throw OAuthError(.invalidConfiguration, "the authorization code flow needs a client id") }
+        guard let redirectURI = configuration.redirectURI else {
+            throw OAuthError(.invalidConfiguration, "the authorization code flow needs a registered redirect URI")
+        }
+        if !metadata.codeChallengeMethodsSupported.isEmpty, !metadata.codeChallengeMethodsSupported.contains("S256") {
+            configuration.logger.warning("the server does not list S256 among its PKCE methods; sending it anyway")
+        }
+        return AuthorizationRequest(
+            authorizationEndpoint: endpoint, clientID: clientID, redirectURI: redirectURI, scope: configuration.scope,
+            resources: configuration.resources, additionalParameters: configuration.additionalParameters,
+            issuer: metadata.issuer ?? configuration.server.issuer?.absoluteString,
+            requiresIssuerParameter: metadata.authorizationResponseIssParameterSupported)
+    }
+
+    /// The form fields of `grant` with the request parameters that go with it: `scope` on the
+    /// password grant, `resource` and the additional parameters on every grant but refresh.
+    public nonisolated func parameters(for grant: TokenGrant) -> [(String, String)] {
+        var fields = grant.fields
+        if case .refreshToken = grant {
+            fields += configuration.resources.map { ("resource", $0.absoluteString) }
+            return fields
+        }
+        if case .password = grant, let scope = configuration.scope { fields.append(("scope", scope)) }
+        fields += configuration.resources.map { ("resource", $0.absoluteString) }
+        fields += configuration.additionalParameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return fields
+    }
+
+    /// A ready-to-send token request for `grant`, authenticated as configured.
+    ///
+    /// - Parameter endpoint: where to send it; the token endpoint by default (a caller following
+    ///   a same-origin `307`/`308` passes the new location).
+    public func tokenRequest(_ grant: TokenGrant, to endpoint: URL? = nil) async throws(OAuthError) -> HTTPClientRequest {
+        let tokenEndpoint = try await self.tokenEndpoint()
+        return try await authenticatedRequest(to: endpoint ?? tokenEndpoint, fields: parameters(for: grant), audience: tokenEndpoint)
+    }
+
+    /// A `POST` of `fields` with the client's credentials; the assertion's audience is `audience`.
+    func authenticatedRequest(to url: URL, fields: [(String, String)], audience: URL) async throws(OAuthError) -> HTTPClientRequest {
+        var form = fields
+        var headers: [(String, String)] = []
+        try await configuration.authentication.authenticate(
+            form: &form, headers: &headers, clientID: configuration.clientID, audience: audience.absoluteString)
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .POST
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.headers.add(name: "Accept", value: "application/json")
+        request.body = .bytes(Array(FormEncoding.encode(form).utf8))
+        return request
+    }
+
+    /// Reads a token endpoint answer.
+    ///
+    /// - Returns: the tokens of a `200` answer.
+    /// - Throws: ``OAuthError``: the server's RFC 6749 §5.2 error (its `error` code, whatever
+    ///   the status), or ``OAuthError/Code/invalidResponse`` for an unreadable answer.
+    public nonisolated func tokenResponse(status: Int, body: Data) throws(OAuthError) -> TokenEndpointResponse {
+        if status == 200 { return try TokenEndpointResponse(json: body) }
+        let json = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+        if let error = OAuthError.fromServer(json, status: status, what: "the token endpoint") { throw error }
+        throw OAuthError(status >= 500 ? .serverError : .invalidResponse, "the token endpoint answered HTTP \(status)", status: status)
+    }
+
+    /// Validates an ID token from a token answer.
+    ///
+    /// - Parameters:
+    ///   - idToken: the compact token.
+    ///   - nonce: the sign-in's nonce (authorization code flow), `nil` otherwise.
+    public func validateIDToken(_ idToken: Secret, nonce: String?) async throws(OAuthError) -> IDToken {
+        try await idTokenValidator().validate(idToken.exposedValue, nonce: nonce)
+    }
+
+    private func idTokenValidator() async throws(OAuthError) -> IDTokenValidator {
+        if let validator { return validator }
+        let metadata = try await metadata()
+        guard let issuer = metadata.issuer else {
+            throw OAuthError(.invalidConfiguration, "an ID token cannot be validated without an issuer: configure one")
+        }
+        guard let clientID = configuration.clientID else {
+            throw OAuthError(.invalidConfiguration, "an ID token cannot be validated without a client id")
+        }
+        guard let jwksURI = metadata.jwksURI else {
+            throw OAuthError(.invalidConfiguration, "an ID token cannot be validated without the issuer's key set (jwks_uri)")
+        }
+        let made = IDTokenValidator(issuer: issuer, clientID: clientID, jwksURI: jwksURI, clockSkew: configuration.clockSkew,
+                                    httpClient: configuration.httpClient, timeout: configuration.requestTimeout)
+        validator = made
+        return made
+    }
+
+    /// Revokes `token` (RFC 7009) with the client's authentication.
+    ///
+    /// - Parameter hint: `refresh_token` or `access_token`.
+    /// - Throws: ``OAuthError`` when no revocation endpoint is known, the request fails or the
+    ///   server answers an error.
+    public func revoke(_ token: Secret, hint: String = "refresh_token") async throws(OAuthError) {
+        guard let endpoint = try await metadata().revocationEndpoint else {
+            throw OAuthError(.invalidConfiguration, "no revocation endpoint is configured or discovered")
+        }
+        let audience = (try? await tokenEndpoint()) ?? endpoint
+        let request = try await authenticatedRequest(
+            to: endpoint, fields: [("token", token.exposedValue), ("token_type_hint", hint)], audience: audience)
+        let answer = try await OAuthHTTP.send(request, client: configuration.httpClient, timeout: configuration.requestTimeout)
+        guard answer.status == 200 else {
+            let json = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any]
+            throw OAuthError.fromServer(json, status: answer.status, what: "the revocation endpoint")
+                ?? OAuthError(.serverError, "the revocation endpoint answered HTTP \(answer.status)", status: answer.status)
+        }
+    }
+}

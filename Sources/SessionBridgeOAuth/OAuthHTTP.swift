@@ -1,0 +1,53 @@
+import AsyncHTTPClient
+import Foundation
+
+/// The few HTTP exchanges the OAuth client makes itself (discovery, keys, revocation), each
+/// bounded in time and size.
+enum OAuthHTTP {
+    struct Answer: Sendable {
+        var status: Int
+        var headers: [(String, String)]
+        var body: Data
+    }
+
+    static func get(_ url: URL, client: HTTPClient, timeout: Duration) async throws(OAuthError) -> Answer {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.headers.add(name: "Accept", value: "application/json")
+        return try await send(request, client: client, timeout: timeout)
+    }
+
+    /// Sends `request`; the head and the body (at most 1 MiB) must arrive within `timeout`.
+    static func send(_ request: HTTPClientRequest, client: HTTPClient, timeout: Duration) async throws(OAuthError) -> Answer {
+        do {
+            return try await withThrowingTaskGroup(of: Answer?.self) { group in
+                group.addTask {
+                    let response = try await client.execute(request, timeout: .milliseconds(timeout.wholeMilliseconds))
+                    let buffer = try await response.body.collect(upTo: 1 << 20)
+                    return Answer(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
+                                  body: Data(buffer.readableBytesView))
+                }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let answer = first else {
+                    throw OAuthError(.network, "no answer within \(timeout)")
+                }
+                return answer
+            }
+        } catch let error as OAuthError {
+            throw error
+        } catch {
+            throw OAuthError(.network, "the request failed (\(type(of: error)))")
+        }
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, for NIO's `TimeAmount`.
+    var wholeMilliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

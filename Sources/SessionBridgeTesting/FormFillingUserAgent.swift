@@ -1,0 +1,184 @@
+import AsyncHTTPClient
+import Cookies
+import Foundation
+import SessionBridgeOAuth
+
+/// An ``AuthorizationUserAgent`` that signs in by itself, for tests and the CLI: it loads the
+/// authorization URL with its own cookie jar, fills the HTML sign-in form's `username` and
+/// `password` fields (keeping every hidden field), posts it, and follows redirects until one
+/// goes to the redirect URI, which it returns without ever requesting it.
+///
+/// ```swift
+/// let agent = FormFillingUserAgent(username: "demo", password: Secret("demo"))
+/// try await session.signIn(with: agent)
+/// ```
+public struct FormFillingUserAgent: AuthorizationUserAgent {
+    /// Why the agent could not finish.
+    public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong; never the password.
+        public var description: String
+    }
+
+    /// The user to sign in as.
+    public var username: String
+    /// The password.
+    public var password: Secret
+    /// The most redirects and forms followed before giving up.
+    public var maxSteps: Int
+    /// How long each request may take.
+    public var requestTimeout: Duration
+    /// The HTTP client; it must not follow redirects.
+    public var httpClient: HTTPClient
+
+    /// Creates an agent.
+    public init(username: String, password: Secret, maxSteps: Int = 10, requestTimeout: Duration = .seconds(10),
+                httpClient: HTTPClient = OAuthClientConfiguration.defaultHTTPClient) {
+        self.username = username
+        self.password = password
+        self.maxSteps = maxSteps
+        self.requestTimeout = requestTimeout
+        self.httpClient = httpClient
+    }
+
+    public func authorize(_ url: URL, redirectURI: URL) async throws -> URL {
+        let jar = CookieJar()
+        var next: (url: URL, form: [(String, String)]?) = (url, nil)
+        var formsPosted = 0
+        for _ in 0..<maxSteps {
+            if AuthorizationRequest.matches(next.url, redirectURI: redirectURI) { return next.url }
+            guard next.url.scheme == "http" || next.url.scheme == "https" else {
+                throw Failure(description: "the sign-in went to \(next.url.scheme ?? "?"):, not to the redirect URI")
+            }
+            var request = HTTPClientRequest(url: next.url.absoluteString)
+            request.headers.add(name: "Accept", value: "text/html")
+            if let cookies = jar.cookieHeader(for: next.url) { request.headers.add(name: "Cookie", value: cookies) }
+            if let form = next.form {
+                request.method = .POST
+                request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+                request.body = .bytes(Array(FormEncoding.encode(form).utf8))
+            }
+            let response: HTTPClientResponse
+            let body: String
+            do {
+                let (seconds, attoseconds) = requestTimeout.components
+                response = try await httpClient.execute(request, timeout: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+                body = String(buffer: try await response.body.collect(upTo: 1 << 20))
+            } catch {
+                throw Failure(description: "the sign-in page at \(next.url.host ?? "?") could not be loaded (\(type(of: error)))")
+            }
+            jar.setCookies(response.headers["set-cookie"], from: next.url)
+            let status = Int(response.status.code)
+            if (300..<400).contains(status) {
+                guard let location = response.headers.first(name: "location"), let target = URL(string: location, relativeTo: next.url)?.absoluteURL else {
+                    throw Failure(description: "a redirect without a usable Location (HTTP \(status))")
+                }
+                next = (target, nil)
+                continue
+            }
+            guard status == 200 || (status == 401 && formsPosted == 0) else {
+                throw Failure(description: formsPosted > 0 && status == 401
+                    ? "the sign-in form refused the username or password"
+                    : "the sign-in page answered HTTP \(status)")
+            }
+            guard formsPosted == 0, let form = HTMLForm(html: body, baseURL: next.url) else {
+                throw Failure(description: formsPosted > 0 ? "the sign-in form was shown again: the username or password was refused"
+                                                           : "the sign-in page has no form with username and password fields")
+            }
+            formsPosted += 1
+            next = (form.action, form.filled(username: username, password: password.exposedValue))
+        }
+        throw Failure(description: "the sign-in did not reach the redirect URI within \(maxSteps) steps")
+    }
+}
+
+/// The first `<form>` of a page that has a `password` input: its action and its fields.
+struct HTMLForm {
+    var action: URL
+    var fields: [(name: String, value: String, type: String)]
+
+    init?(html: String, baseURL: URL) {
+        let lower = html.lowercased()
+        var searchStart = lower.startIndex
+        while let open = lower.range(of: "<form", range: searchStart..<lower.endIndex) {
+            guard let close = lower.range(of: "</form>", range: open.upperBound..<lower.endIndex) else { return nil }
+            let tagEnd = lower.range(of: ">", range: open.upperBound..<close.lowerBound)?.lowerBound ?? close.lowerBound
+            let formTag = String(html[open.lowerBound..<tagEnd])
+            let inner = String(html[tagEnd..<close.lowerBound])
+            let inputs = Self.tags("input", in: inner)
+            let fields = inputs.compactMap { attributes -> (String, String, String)? in
+                guard let name = attributes["name"] else { return nil }
+                return (name, attributes["value"] ?? "", attributes["type"]?.lowercased() ?? "text")
+            }
+            if fields.contains(where: { $0.2 == "password" }) {
+                let attributes = Self.attributes(of: formTag)
+                action = URL(string: attributes["action"] ?? "", relativeTo: baseURL)?.absoluteURL ?? baseURL
+                self.fields = fields
+                return
+            }
+            searchStart = close.upperBound
+        }
+        return nil
+    }
+
+    /// The fields as posted: hidden fields kept, the text field named `username` (or the first
+    /// text or email field) and the password field filled.
+    func filled(username: String, password: String) -> [(String, String)] {
+        let userField = fields.first { $0.name == "username" }?.name ?? fields.first { ["text", "email"].contains($0.type) }?.name
+        return fields.compactMap { field in
+            switch field.type {
+            case "password": return (field.name, password)
+            case "submit", "button", "checkbox", "radio": return nil
+            default: return (field.name, field.name == userField ? username : field.value)
+            }
+        }
+    }
+
+    static func tags(_ name: String, in html: String) -> [[String: String]] {
+        var result: [[String: String]] = []
+        let lower = html.lowercased()
+        var start = lower.startIndex
+        while let open = lower.range(of: "<" + name, range: start..<lower.endIndex) {
+            let end = lower.range(of: ">", range: open.upperBound..<lower.endIndex)?.lowerBound ?? lower.endIndex
+            result.append(attributes(of: String(html[open.upperBound..<end])))
+            start = end
+        }
+        return result
+    }
+
+    /// `name="value"`, `name='value'` and `name=value` attributes, names lowercased, entities decoded.
+    static func attributes(of tag: String) -> [String: String] {
+        var attributes: [String: String] = [:]
+        let scalars = Array(tag)
+        var index = 0
+        while index < scalars.count {
+            while index < scalars.count, !(scalars[index].isLetter || scalars[index] == "-" || scalars[index] == "_") { index += 1 }
+            var name = ""
+            while index < scalars.count, scalars[index].isLetter || scalars[index].isNumber || scalars[index] == "-" || scalars[index] == "_" {
+                name.append(scalars[index]); index += 1
+            }
+            guard !name.isEmpty else { break }
+            while index < scalars.count, scalars[index] == " " { index += 1 }
+            var value = ""
+            if index < scalars.count, scalars[index] == "=" {
+                index += 1
+                while index < scalars.count, scalars[index] == " " { index += 1 }
+                if index < scalars.count, scalars[index] == "\"" || scalars[index] == "'" {
+                    let quote = scalars[index]
+                    index += 1
+                    while index < scalars.count, scalars[index] != quote { value.append(scalars[index]); index += 1 }
+                    index += 1
+                } else {
+                    while index < scalars.count, !scalars[index].isWhitespace { value.append(scalars[index]); index += 1 }
+                }
+            }
+            attributes[name.lowercased()] = decodeEntities(value)
+        }
+        return attributes
+    }
+
+    static func decodeEntities(_ text: String) -> String {
+        text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
+}

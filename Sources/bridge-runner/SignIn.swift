@@ -1,0 +1,55 @@
+import Foundation
+import Session
+import SessionBridgeOAuth
+import SessionBridgeTesting
+
+/// How `run` and `login` sign in: the authorization code flow with PKCE when a redirect URI is
+/// configured (the sign-in form filled with --user and the password), else the password grant.
+enum SignIn {
+    /// The password for `user`: --password, --password-file, SESSIONBRIDGE_PASSWORD or a prompt.
+    static func password(flag: String?, file: String?, user: String) throws -> String {
+        guard let password = try SecretSource.read(value: flag, file: file, environment: "SESSIONBRIDGE_PASSWORD", prompt: "password for \(user)") else {
+            throw RunnerFailure(description: "no password for \(user): use --password-file, SESSIONBRIDGE_PASSWORD or a terminal", exitCode: .badArguments)
+        }
+        return password
+    }
+
+    /// Signs `session` in as `user`; the returned line says how.
+    static func signIn(_ session: SessionController, user: String, password: String, codeFlow: Bool) async throws(SessionError) -> String {
+        if codeFlow {
+            try await session.signIn(with: FormFillingUserAgent(username: user, password: Secret(password)))
+            let subject = await session.idToken.map { " (ID token subject \($0.subject))" } ?? ""
+            return "signed in as \(user) with the authorization code flow and PKCE\(subject)"
+        }
+        let status = try await session.login(username: user, password: password)
+        return "signed in natively as \(user); access token expires \(status.accessTokenExpiresAt.map { "\($0)" } ?? "unknown")"
+    }
+
+    /// The exit code and message for a failed sign-in: refused (5) when the server answered,
+    /// unreachable (4) when it did not.
+    static func failure(_ error: SessionError) -> RunnerFailure {
+        switch error.code {
+        case .network:
+            return RunnerFailure(description: "sign-in failed, the server is unreachable: \(error.message)", exitCode: .serverUnreachable)
+        case .storage:
+            return RunnerFailure(description: "sign-in failed: \(error.message)", exitCode: .failure)
+        case .invalidGrant:
+            return RunnerFailure(description: "sign-in refused (invalid_grant): wrong username or password, or an expired grant", exitCode: .signInRefused)
+        default:
+            return RunnerFailure(description: "sign-in refused (\(error.code.rawValue)): \(error.message)", exitCode: .signInRefused)
+        }
+    }
+
+    /// Adopts the refresh token in `path`: a vault file `login` wrote, or the plain token.
+    static func adopt(_ session: SessionController, from path: String) async throws {
+        let vault = FileTokenVault(url: URL(fileURLWithPath: path))
+        if let record = try? vault.load() {
+            _ = try await session.adopt(refreshToken: record.refreshToken, accessTokenExpiresAt: record.accessTokenExpiresAt)
+            return
+        }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw RunnerFailure(description: "cannot read \(path)", exitCode: .missingInput)
+        }
+        _ = try await session.adopt(refreshToken: RefreshToken(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import SessionBridgeTesting
+import Testing
+
+/// `login` and `run` against a standards authorization server (the reference server on
+/// loopback, started by the test): discovery, client authentication, the code flow, refused
+/// sign-ins with their own exit code, secrets kept out of argv and output.
+@Suite(.serialized, .timeLimit(.minutes(4))) struct LoginCommandTests {
+    static let redirectURI = "com.example.app:/callback"
+
+    func configuration() -> ReferenceServerConfiguration {
+        var configuration = ReferenceServerConfiguration()
+        configuration.clients = [
+            RegisteredClient(id: "app", redirectURIs: [Self.redirectURI]),
+            RegisteredClient(id: "confidential", authentication: .clientSecretBasic(secret: "cli-secret-9f2"), redirectURIs: [Self.redirectURI]),
+        ]
+        return configuration
+    }
+
+    @Test func loginWithTheCodeFlowThenRunWithTheStoredSession() async throws {
+        try await ReferenceServer.withRunning(configuration()) { server in
+            let password = try RunnerProcess.temporaryFile("password.txt", "demo\n")
+            let vault = password.deletingLastPathComponent().appendingPathComponent("session.vault")
+            let login = try await runner([
+                "login", "--issuer", server.issuer, "--client-id", "app", "--redirect-uri", Self.redirectURI,
+                "--scope", "openid offline_access", "--user", "demo", "--password-file", password.path, "--refresh-token-file", vault.path,
+            ])
+            #expect(login.exitCode == 0, "\(login.stdout)\(login.stderr)")
+            #expect(login.stdout.contains("authorization code flow and PKCE (ID token subject demo)"))
+            #expect(FileManager.default.fileExists(atPath: vault.path))
+            #expect(server.stats().logins == 1)
+
+            let script = try RunnerProcess.temporaryFile("refresh.js", """
+                const reply = await window.webkit.messageHandlers.session.postMessage({action: "refresh"});
+                console.log("refreshed", reply.ok);
+                """)
+            let run = try await runner([
+                "run", script.path, "--url", server.url("/run/refresh.js").absoluteString, "--server", server.baseURL.absoluteString,
+                "--issuer", server.issuer, "--client-id", "app", "--refresh-token-file", vault.path,
+            ])
+            #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr)")
+            #expect(run.stdout.contains("refreshed true"))
+            #expect(server.stats().refreshes == 1)
+            for token in server.issuedRefreshTokens() { #expect(!run.stdout.contains(token) && !login.stdout.contains(token)) }
+        }
+    }
+
+    @Test func aConfidentialClientFromAConfigFileWithTheSecretInTheEnvironment() async throws {
+        try await ReferenceServer.withRunning(configuration()) { server in
+            let config = try RunnerProcess.temporaryFile("client.json", """
+                {"issuer": "\(server.issuer)", "client_id": "confidential", "client_auth": "client_secret_basic",
+                 "scope": "openid offline_access", "user": "demo"}
+                """)
+            let vault = config.deletingLastPathComponent().appendingPathComponent("session.vault")
+            let login = try await runner(
+                ["login", "--config", config.path, "--refresh-token-file", vault.path],
+                environment: ["SESSIONBRIDGE_CLIENT_SECRET": "cli-secret-9f2", "SESSIONBRIDGE_PASSWORD": "demo"])
+            #expect(login.exitCode == 0, "\(login.stdout)\(login.stderr)")
+            #expect(login.stdout.contains("signed in natively as demo"))
+
+            let refused = try await runner(
+                ["login", "--config", config.path, "--refresh-token-file", vault.path],
+                environment: ["SESSIONBRIDGE_CLIENT_SECRET": "wrong-secret-71", "SESSIONBRIDGE_PASSWORD": "demo"])
+            #expect(refused.exitCode == 5, "\(refused.stdout)\(refused.stderr)")
+            #expect(refused.stderr.contains("sign-in refused (invalid_client)"))
+            #expect(!(refused.stdout + refused.stderr).contains("wrong-secret-71"))
+        }
+    }
+
+    @Test func aWrongPasswordIsRefusedNotUnreachable() async throws {
+        try await ReferenceServer.withRunning(configuration()) { server in
+            let script = try RunnerProcess.temporaryFile("noop.js", "console.log('ran')")
+            let result = try await runner(
+                ["run", script.path, "--server", server.baseURL.absoluteString, "--client-id", "app", "--user", "demo"],
+                environment: ["SESSIONBRIDGE_PASSWORD": "not-the-password-3"])
+            #expect(result.exitCode == 5, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("sign-in refused (invalid_grant)"))
+            #expect(!result.stdout.contains("not-the-password-3"))
+        }
+    }
+
+    @Test func anUnreachableIssuerExitsFour() async throws {
+        let vault = FileManager.default.temporaryDirectory.appendingPathComponent("unreachable-\(UUID().uuidString).vault")
+        let result = try await runner(
+            ["login", "--issuer", "http://127.0.0.1:9", "--client-id", "app", "--user", "demo", "--refresh-token-file", vault.path],
+            environment: ["SESSIONBRIDGE_PASSWORD": "demo"])
+        #expect(result.exitCode == 4, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("unreachable"))
+    }
+
+    @Test func aMissingPasswordWithoutATerminalIsABadArgument() async throws {
+        let vault = FileManager.default.temporaryDirectory.appendingPathComponent("nopassword-\(UUID().uuidString).vault")
+        let result = try await runner(["login", "--issuer", "http://127.0.0.1:9", "--client-id", "app", "--user", "demo",
+                                            "--refresh-token-file", vault.path], environment: ["SESSIONBRIDGE_PASSWORD": ""])
+        #expect(result.exitCode == 64, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("no password"))
+    }
+}
+
+/// Runs the CLI on a dispatch thread, so the in-process server keeps the concurrency pool's
+/// threads while the test waits.
+func runner(_ arguments: [String], environment: [String: String] = [:]) async throws -> RunnerProcess {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async {
+            continuation.resume(with: Result { try RunnerProcess.run(arguments, environment: environment) })
+        }
+    }
+}

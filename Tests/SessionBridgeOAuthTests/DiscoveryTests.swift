@@ -1,0 +1,81 @@
+import Foundation
+import SessionBridgeOAuth
+import SessionBridgeTesting
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct DiscoveryTests {
+    @Test func bothWellKnownDocumentsNameTheServersEndpoints() async throws {
+        try await withServer { server in
+            let issuer = URL(string: server.issuer)!
+            let urls = AuthorizationServerMetadata.discoveryURLs(for: issuer)
+            #expect(urls.map(\.path) == ["/.well-known/openid-configuration", "/.well-known/oauth-authorization-server"])
+            let metadata = try await AuthorizationServerMetadata.discover(issuer: issuer, httpClient: OAuthClientConfiguration.defaultHTTPClient)
+            #expect(metadata.issuer == server.issuer)
+            #expect(metadata.tokenEndpoint == server.url("/oauth/token"))
+            #expect(metadata.authorizationEndpoint == server.url("/oauth/authorize"))
+            #expect(metadata.revocationEndpoint == server.url("/oauth/revoke"))
+            #expect(metadata.jwksURI == server.url("/oauth/jwks"))
+            #expect(metadata.codeChallengeMethodsSupported == ["S256"])
+            #expect(metadata.authorizationResponseIssParameterSupported)
+        }
+    }
+
+    @Test func rfc8414PathInsertionForAnIssuerWithAPath() {
+        let urls = AuthorizationServerMetadata.discoveryURLs(for: URL(string: "https://sso.example/realms/app")!)
+        #expect(urls.map(\.absoluteString) == [
+            "https://sso.example/realms/app/.well-known/openid-configuration",
+            "https://sso.example/.well-known/oauth-authorization-server/realms/app",
+        ])
+    }
+
+    @Test func theDocumentIsFetchedOnceAndCached() async throws {
+        try await withServer { server in
+            let client = makeClient(server)
+            let before = server.stats().requests
+            let first = try await client.metadata()
+            async let a = client.metadata()
+            async let b = client.tokenEndpoint()
+            _ = try await (a, b)
+            #expect(first.tokenEndpoint == server.url("/oauth/token"))
+            #expect(server.stats().requests - before == 1)
+        }
+    }
+
+    @Test func aDocumentNamingAnotherIssuerIsRefused() async throws {
+        try await withServer { server in
+            server.setOAuthFaults(OAuthFaults(discoveryIssuer: "https://evil.example"))
+            let error = await oauthError { _ = try await makeClient(server).metadata() }
+            #expect(error?.code == .issuerMismatch)
+            #expect(error?.message.contains("https://evil.example") == true)
+            // Nothing was cached: once the server is right, discovery succeeds.
+            server.setOAuthFaults(.none)
+            let metadata = try await makeClient(server).metadata()
+            #expect(metadata.issuer == server.issuer)
+        }
+    }
+
+    @Test func explicitEndpointsOverrideTheDocument() async throws {
+        try await withServer { server in
+            let moved = server.url("/oauth/token-moved")
+            let client = OAuthClient(configuration: OAuthClientConfiguration(
+                server: AuthorizationServer(issuer: URL(string: server.issuer)!, tokenEndpoint: moved), clientID: "app"))
+            let endpoint = try await client.tokenEndpoint()
+            let metadata = try await client.metadata()
+            #expect(endpoint == moved)
+            #expect(metadata.authorizationEndpoint == server.url("/oauth/authorize"))
+        }
+    }
+
+    @Test func explicitEndpointsAloneNeedNoDiscovery() async throws {
+        let client = OAuthClient(configuration: OAuthClientConfiguration(
+            server: AuthorizationServer(tokenEndpoint: URL(string: "http://127.0.0.1:9/token")!), clientID: "app"))
+        #expect(try await client.tokenEndpoint().absoluteString == "http://127.0.0.1:9/token")
+    }
+
+    @Test func anUnreachableIssuerIsANetworkError() async throws {
+        let client = OAuthClient(configuration: OAuthClientConfiguration(
+            server: AuthorizationServer(issuer: URL(string: "http://127.0.0.1:9")!), clientID: "app", requestTimeout: .seconds(3)))
+        let error = await oauthError { _ = try await client.metadata() }
+        #expect(error?.code == .network)
+    }
+}
