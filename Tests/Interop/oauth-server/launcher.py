@@ -34,12 +34,11 @@ class ThreadingWSGIServer(socketserver.ThreadingMixIn, WSGIServer):
 
 
 class QuietRequestHandler(WSGIRequestHandler):
-    """Logs the method, path and status only: no query string, nothing of a body."""
+    """Leaves request lines to the application's log (interop_server.middleware), which writes
+    them before the answer is sent."""
 
     def log_request(self, code="-", size="-"):
-        method, _, rest = self.requestline.partition(" ")
-        path = rest.split(" ")[0].split("?")[0]
-        sys.stderr.write(f"{method} {path} {code}\n")
+        pass
 
 
 def generate_rsa_key():
