@@ -150,6 +150,7 @@ let package = Package(
         .testTarget(
             name: "InteropTests",
             dependencies: [
+                "Session", "SessionBridgeOAuth", "SessionBridgeTesting", "bridge-runner",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),

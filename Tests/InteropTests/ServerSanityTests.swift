@@ -8,7 +8,7 @@ extension Interop {
     /// The third-party server itself, spoken to with plain HTTP: what the client tests rely on.
     @Suite(.timeLimit(.minutes(3))) struct ServerSanity {
         @Test func discoveryDocumentNamesTheIssuerAndItsEndpoints() async throws {
-            try await InteropServer.withRunning { server in
+            try await InteropServer.withRunning { server async throws in
                 try await HTTPExchange.withClient { http in
                     let answer = try await http.get(server.discoveryURL)
                     #expect(answer.status == 200)
@@ -34,7 +34,7 @@ extension Interop {
         }
 
         @Test func passwordGrantThenRefreshRotates() async throws {
-            try await InteropServer.withRunning { server in
+            try await InteropServer.withRunning { server async throws in
                 try await HTTPExchange.withClient { http in
                     let configuration = server.configuration
                     let login = try await http.postForm(server.tokenEndpoint, [
@@ -71,7 +71,7 @@ extension Interop {
         @Test func nonRotatingServerAnswersRefreshWithoutARefreshToken() async throws {
             var configuration = InteropServerConfiguration()
             configuration.rotatesRefreshTokens = false
-            try await InteropServer.withRunning(configuration) { server in
+            try await InteropServer.withRunning(configuration) { server async throws in
                 try await HTTPExchange.withClient { http in
                     let login = try await http.postForm(server.tokenEndpoint, [
                         ("grant_type", "password"), ("username", configuration.username),
@@ -92,7 +92,7 @@ extension Interop {
         }
 
         @Test func confidentialClientsAuthenticateWithBasicAndPost() async throws {
-            try await InteropServer.withRunning { server in
+            try await InteropServer.withRunning { server async throws in
                 try await HTTPExchange.withClient { http in
                     let configuration = server.configuration
                     let grant = [("grant_type", "password"), ("username", configuration.username), ("password", configuration.password)]
@@ -115,7 +115,7 @@ extension Interop {
         @Test func errorClasses() async throws {
             var configuration = InteropServerConfiguration()
             configuration.disabledGrantTypes = ["client_credentials"]
-            try await InteropServer.withRunning(configuration) { server in
+            try await InteropServer.withRunning(configuration) { server async throws in
                 try await HTTPExchange.withClient { http in
                     let user = [("username", configuration.username), ("password", configuration.password)]
                     func token(_ fields: [(String, String)]) async throws -> HTTPAnswer {
@@ -145,7 +145,7 @@ extension Interop {
         }
 
         @Test func revokedRefreshTokenNoLongerRefreshes() async throws {
-            try await InteropServer.withRunning { server in
+            try await InteropServer.withRunning { server async throws in
                 try await HTTPExchange.withClient { http in
                     let configuration = server.configuration
                     let login = try await http.postForm(server.tokenEndpoint, [
