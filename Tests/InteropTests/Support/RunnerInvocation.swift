@@ -1,6 +1,10 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// One run of the built `bridge-runner`, bounded in time, its output read whole.
 struct RunnerInvocation: Sendable {
     var exitCode: Int32
@@ -35,7 +39,9 @@ struct RunnerInvocation: Sendable {
         let deadline = clock.now + timeout
         while process.isRunning, clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         if process.isRunning { process.terminate() }
-        while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+        while process.isRunning, clock.now < deadline + .seconds(5) { try await Task.sleep(for: .milliseconds(20)) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        while process.isRunning, clock.now < deadline + .seconds(10) { try await Task.sleep(for: .milliseconds(20)) }
         while collected.withLock({ $0.count }) < 2, clock.now < deadline + .seconds(10) {
             try await Task.sleep(for: .milliseconds(10))
         }
