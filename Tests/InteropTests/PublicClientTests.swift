@@ -45,7 +45,9 @@ extension Interop {
                     issuer: URL(string: "http://localhost:\(server.port)/o")!, clientID: InteropClient.publicClient, scope: "openid read")
                 let session = SessionController(configuration: configuration, vault: vault)
                 let error = await sessionError { _ = try await session.login(username: server.configuration.username, password: server.configuration.password) }
-                #expect(error != nil)
+                // The document names http://127.0.0.1:PORT/o: an issuer mismatch, refused as an invalid answer.
+                #expect(error?.code == .invalidResponse)
+                #expect(error?.description.contains("issuer") == true)
                 #expect(error?.isRetryable == false)
                 #expect(try vault.storedToken() == nil)
                 #expect(server.tokenRequestCount == 0)
