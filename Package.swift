@@ -126,7 +126,9 @@ let package = Package(
         ]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge", "ScriptEngine"]),
         .testTarget(name: "WebPageTests", dependencies: ["WebPage", "SessionBridgeTesting"]),
-        .testTarget(name: "SessionTests", dependencies: ["Session", "SessionBridgeTesting"]),
+        .testTarget(name: "SessionTests", dependencies: [
+            "Session", "SessionBridgeTesting", .product(name: "JWTKit", package: "jwt-kit"),
+        ]),
         .testTarget(name: "SessionBridgeOAuthTests", dependencies: [
             "SessionBridgeOAuth", "SessionBridgeTesting",
             .product(name: "JWTKit", package: "jwt-kit"),
@@ -137,7 +139,9 @@ let package = Package(
             "SessionBridgeTesting",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
-        .testTarget(name: "BridgeRunnerTests", dependencies: ["bridge-runner", "SessionBridgeTesting"]),
+        .testTarget(name: "BridgeRunnerTests", dependencies: [
+            "bridge-runner", "SessionBridgeTesting", .product(name: "JWTKit", package: "jwt-kit"),
+        ]),
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [

@@ -7,8 +7,8 @@ import Logging
 /// issuer's JSON Web Key Set, `iss`, `aud` (and `azp` when there are several audiences),
 /// `exp` and `iat` within a clock skew, and the `nonce` of the sign-in that asked for it.
 ///
-/// The key set is fetched on first use and again, once, when a token names a key it lacks
-/// (the issuer rotated its keys).
+/// The key set is fetched on first use and again when a token names a key it lacks (the
+/// issuer rotated its keys), at most every ``reloadInterval``.
 public actor IDTokenValidator {
     /// The issuer the token must name.
     public nonisolated let issuer: String
@@ -22,6 +22,10 @@ public actor IDTokenValidator {
     private let timeout: Duration
     private var keys: JWTKeyCollection?
     private var keyIDs: Set<String> = []
+    private var loadedAt: ContinuousClock.Instant?
+    /// The shortest time between two fetches of the key set, so tokens naming unknown keys
+    /// cannot make the client hammer the issuer.
+    static let reloadInterval: Duration = .seconds(30)
 
     /// Creates a validator.
     public init(issuer: String, clientID: String, jwksURI: URL, clockSkew: Duration = .seconds(60),
@@ -60,7 +64,8 @@ public actor IDTokenValidator {
             throw Self.failure("its algorithm \((header["alg"] as? String).map { OAuthError.sanitize($0) } ?? "(none)") is not accepted")
         }
         let kid = header["kid"] as? String
-        if keys == nil || (kid.map { !keyIDs.contains($0) } ?? false) { try await loadKeys() }
+        let unknownKey = kid.map { !keyIDs.contains($0) } ?? false
+        if keys == nil || (unknownKey && loadedAt.map { ContinuousClock.now - $0 >= Self.reloadInterval } ?? true) { try await loadKeys() }
         guard let keys else { throw Self.failure("the issuer's keys could not be loaded") }
         if let kid, !keyIDs.contains(kid) { throw Self.failure("it is signed with a key the issuer does not publish") }
         do {
@@ -112,6 +117,7 @@ public actor IDTokenValidator {
         guard !ids.isEmpty else { throw Self.failure("the issuer's key set holds no usable signing key") }
         keys = collection
         keyIDs = ids
+        loadedAt = .now
     }
 
     static func failure(_ reason: String) -> OAuthError {

@@ -100,6 +100,7 @@ struct RunCommand: AsyncParsableCommand {
             // The faults start once the runner has signed in: they are for the page's run.
             var serverConfiguration = faults.configuration
             serverConfiguration.faults = .none
+            serverConfiguration.oauthFaults = .none
             fixture = try await AppWiring.embedded(server: serverConfiguration, vault: vault, nativeCookieStore: nativeStore,
                                                    allowedOrigins: origins, configure: configure)
             transcript.note("embedded reference server on \(fixture.baseURL.absoluteString) (demo user: demo / demo)")
@@ -131,6 +132,7 @@ struct RunCommand: AsyncParsableCommand {
             return Self.isUnreachable(error) ? .serverUnreachable : .failure
         }
         fixture.server?.setFaults(faults.configuration.faults)
+        fixture.server?.setOAuthFaults(faults.configuration.oauthFaults)
         let documentURL = url.map { URL(string: $0)! } ?? fixture.url("/run/\(source.name)")
         do {
             switch source {

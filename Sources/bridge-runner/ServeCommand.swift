@@ -39,15 +39,28 @@ struct FaultOptions: ParsableArguments {
     @Option(help: "Trickle response bodies, this many milliseconds per chunk.")
     var slowBody: Int?
 
+    @Flag(help: "Keep refresh tokens across refreshes (answers without refresh_token), as Google does.")
+    var nonRotating = false
+
+    @Option(help: "Answer every token request with this RFC 6749 §5.2 error (invalid_client, invalid_scope, …).")
+    var tokenError: String?
+
+    @Option(help: "Sign ID tokens with ES256 (default) or RS256.")
+    var idTokenAlg: String = "ES256"
+
     func validate() throws {
         if reuseGrace < 0 { throw ValidationError("--reuse-grace must be zero or more seconds") }
         if let faultLimit, faultLimit < 0 { throw ValidationError("--fault-limit must be zero or more") }
+        if IDTokenAlgorithm(rawValue: idTokenAlg) == nil { throw ValidationError("--id-token-alg must be ES256 or RS256") }
     }
 
     var configuration: ReferenceServerConfiguration {
         var configuration = ReferenceServerConfiguration()
         configuration.accessTokenLifetime = .seconds(accessTokenLifetime)
         configuration.refreshTokenReuseGrace = .seconds(reuseGrace)
+        configuration.rotatesRefreshTokens = !nonRotating
+        configuration.idTokenAlgorithm = IDTokenAlgorithm(rawValue: idTokenAlg) ?? .es256
+        configuration.oauthFaults = OAuthFaults(tokenError: tokenError)
         configuration.faults = FaultConfiguration(
             limit: faultLimit,
             latency: latency.map { .milliseconds($0) },
@@ -82,6 +95,7 @@ struct ServeCommand: AsyncParsableCommand {
         print("reference server listening on \(server.baseURL.absoluteString)")
         print("  demo user: \(configuration.username) / \(configuration.password)")
         print("  token endpoint: POST \(server.baseURL.absoluteString)/oauth/token   stats: GET /debug/stats")
+        print("  issuer: \(server.issuer)   discovery: GET /.well-known/openid-configuration   sign-in: GET /oauth/authorize")
         if let duration {
             try await Task.sleep(for: .seconds(duration))
         } else {

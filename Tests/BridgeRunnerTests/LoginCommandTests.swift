@@ -1,4 +1,5 @@
 import Foundation
+import JWTKit
 import SessionBridgeTesting
 import Testing
 
@@ -67,6 +68,30 @@ import Testing
         }
     }
 
+    @Test func privateKeyJWTFromAPEMFileWithResourceAndParameters() async throws {
+        let key = ES256PrivateKey()
+        var configuration = configuration()
+        configuration.clients.append(RegisteredClient(id: "jwt", authentication: .privateKeyJWT(publicKeyPEM: key.publicKey.pemRepresentation)))
+        try await ReferenceServer.withRunning(configuration) { server in
+            let pem = try RunnerProcess.temporaryFile("client.pem", key.pemRepresentation)
+            let vault = pem.deletingLastPathComponent().appendingPathComponent("session.vault")
+            let arguments = ["login", "--issuer", server.issuer, "--client-id", "jwt", "--client-auth", "private_key_jwt", "--client-key", pem.path,
+                             "--resource", "https://api.example", "--param", "audience=https://api.example", "--scope", "openid offline_access",
+                             "--user", "demo", "--refresh-token-file", vault.path]
+            let login = try await runner(arguments, environment: ["SESSIONBRIDGE_PASSWORD": "demo"])
+            #expect(login.exitCode == 0, "\(login.stdout)\(login.stderr)")
+            #expect(!(login.stdout + login.stderr).contains("PRIVATE KEY"))
+            let wrongKey = try RunnerProcess.temporaryFile("other.pem", ES256PrivateKey().pemRepresentation)
+            let refused = try await runner(arguments.map { $0 == pem.path ? wrongKey.path : $0 }, environment: ["SESSIONBRIDGE_PASSWORD": "demo"])
+            #expect(refused.exitCode == 5, "\(refused.stdout)\(refused.stderr)")
+            #expect(refused.stderr.contains("invalid_client"))
+            let badMethod = try await runner(["login", "--issuer", server.issuer, "--client-id", "jwt", "--client-auth", "magic", "--user", "demo",
+                                              "--refresh-token-file", vault.path], environment: ["SESSIONBRIDGE_PASSWORD": "demo"])
+            #expect(badMethod.exitCode == 64)
+            #expect(badMethod.stderr.contains("--client-auth must be one of"))
+        }
+    }
+
     @Test func aWrongPasswordIsRefusedNotUnreachable() async throws {
         try await ReferenceServer.withRunning(configuration()) { server in
             let script = try RunnerProcess.temporaryFile("noop.js", "console.log('ran')")
@@ -77,6 +102,17 @@ import Testing
             #expect(result.stdout.contains("sign-in refused (invalid_grant)"))
             #expect(!result.stdout.contains("not-the-password-3"))
         }
+    }
+
+    @Test func aConfigurationErrorReachesThePageAsNotRetryable() async throws {
+        let script = try RunnerProcess.temporaryFile("refused.js", """
+            try { await window.webkit.messageHandlers.session.postMessage({action: "refresh"}); console.log("refreshed"); }
+            catch (e) { console.log("refused", e.code, e.retryable); }
+            """)
+        let result = try await runner(["run", script.path, "--token-error", "invalid_client"])
+        #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("signed in natively as the demo user"))
+        #expect(result.stdout.contains("console.log refused invalid_client false"))
     }
 
     @Test func anUnreachableIssuerExitsFour() async throws {

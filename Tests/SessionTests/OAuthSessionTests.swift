@@ -1,5 +1,6 @@
 import Cookies
 import Foundation
+import JWTKit
 import Session
 import SessionBridgeOAuth
 import SessionBridgeTesting
@@ -156,6 +157,30 @@ import WebPage
             #expect(server.stats().refreshes == 1)
             await session.logout()
             #expect(server.stats().activeSessions == 0)
+        }
+    }
+
+    @Test func privateKeyJWTSignsInAndAnUnregisteredKeyKeepsTheSession() async throws {
+        let key = try ClientPrivateKey(pem: ES256PrivateKey().pemRepresentation, keyID: "k1")
+        var configuration = serverConfiguration()
+        configuration.clients.append(RegisteredClient(id: "jwt", authentication: .privateKeyJWT(publicKeyPEM: key.publicKeyPEM),
+                                                      redirectURIs: [Self.redirectURI.absoluteString]))
+        try await withServer(configuration) { server in
+            let session = SessionController(configuration: discoveryConfiguration(server, clientID: "jwt", authentication: .privateKeyJWT(key)))
+            try await session.signIn(with: agent)
+            try await session.refresh()
+            #expect(server.stats().refreshes == 1)
+            let before = try snapshot(session, server)
+            // The same vault, another key: the server refuses the client, the session stays.
+            let otherKey = try ClientPrivateKey(pem: ES256PrivateKey().pemRepresentation, keyID: "k1")
+            let impostor = SessionController(
+                configuration: discoveryConfiguration(server, clientID: "jwt", authentication: .privateKeyJWT(otherKey)), vault: session.vault,
+                cookieJar: session.cookieJar)
+            await #expect { try await impostor.refresh() } throws: { ($0 as? SessionError)?.code == .invalidClient }
+            let after = try snapshot(session, server)
+            #expect(after.0 == before.0)
+            #expect(after.1 == before.1)
+            #expect(try await session.refresh().isSignedIn)
         }
     }
 
