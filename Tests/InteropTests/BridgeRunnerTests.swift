@@ -125,5 +125,38 @@ extension Interop {
                 #expect(try String(contentsOf: folder.appending(path: "refresh-token"), encoding: .utf8) == token)
             }
         }
+
+        /// `login` with the code flow from a `--config` file stores the session in a profile;
+        /// a later `run --profile` uses it without credentials.
+        @Test func loginStoresTheSessionForALaterRun() async throws {
+            try await InteropServer.withRunning { server async throws in
+                let folder = try Self.files(server)
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let config = folder.appending(path: "provider.json")
+                try """
+                    {"issuer": "\(server.issuer.absoluteString)", "client_id": "\(InteropClient.codeClient)",
+                     "redirect_uri": "com.example.sessionbridge:/oauth/callback", "scope": "openid read"}
+                    """.write(to: config, atomically: true, encoding: .utf8)
+                let profile = folder.appending(path: "profile").path
+                let login = try await RunnerInvocation.run([
+                    "login", "--config", config.path, "--user", server.configuration.username,
+                    "--password-file", folder.appending(path: "password").path, "--profile", profile,
+                ])
+                #expect(login.exitCode == 0, "\(login.output)")
+                #expect(!login.output.contains(server.configuration.password))
+                #expect(server.log.contains("POST /accounts/login/ 302"))
+
+                let run = try await RunnerInvocation.run([
+                    "run", folder.appending(path: "refresh.js").path, "--config", config.path, "--profile", profile,
+                ])
+                #expect(run.exitCode == 0, "\(run.output)")
+                #expect(run.stdout.contains("using the session in the profile"))
+                #expect(run.stdout.contains("console.log signed in: true"))
+                #expect(run.stdout.contains("console.log refresh ok: true"))
+                // One code exchange by login, at least one refresh by run; no second sign-in.
+                #expect(server.log.components(separatedBy: "POST /accounts/login/").count == 2)
+                #expect(server.tokenRequestCount >= 2)
+            }
+        }
     }
 }
