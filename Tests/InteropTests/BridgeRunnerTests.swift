@@ -36,7 +36,8 @@ extension Interop {
                 #expect(run.stdout.contains("signed in natively as \(server.configuration.username)"))
                 #expect(run.stdout.contains("console.log signed in: true"))
                 #expect(run.stdout.contains("console.log refresh ok: true"))
-                #expect(server.tokenRequestCount == 2)
+                // The sign-in, then the refresh before the navigation (the page's may share it).
+                #expect(server.tokenRequestCount >= 2)
                 #expect(!run.output.contains(server.configuration.password))
             }
         }
