@@ -180,5 +180,13 @@ let package = Package(
             ],
             resources: [.copy("Attacks")]
         ),
+        // Against django-oauth-toolkit, a third-party server that Scripts/setup installs.
+        .testTarget(
+            name: "InteropTests",
+            dependencies: [
+                "Session", "SessionBridgeOAuth", "SessionBridgeTesting", "bridge-runner",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
     ]
 )

@@ -1,0 +1,1 @@
+"""A django-oauth-toolkit authorization server for SessionBridge's interop tests."""
