@@ -127,8 +127,25 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
                     "the discovery document at \(url.absoluteString) names the issuer \(metadata.issuer.map { "'\(OAuthError.sanitize($0))'" } ?? "(none)"), not '\(issuer.absoluteString)'")
             }
             logger?.debug("discovered the authorization server", metadata: ["document": "\(url.absoluteString)"])
-            return metadata
+            return await metadata.completed(from: discoveryURLs(for: issuer).filter { $0 != url }, issuer: issuer,
+                                             httpClient: httpClient, timeout: timeout)
         }
         throw lastFailure
+    }
+
+    /// Fills in what the first document left out from the issuer's other document: some
+    /// servers publish `revocation_endpoint` in their RFC 8414 document only. The other document
+    /// must name the same issuer; a missing or unreadable one changes nothing.
+    func completed(from others: [URL], issuer: URL, httpClient: HTTPClient, timeout: Duration) async -> AuthorizationServerMetadata {
+        guard revocationEndpoint == nil else { return self }
+        var metadata = self
+        for url in others {
+            guard let answer = try? await OAuthHTTP.get(url, client: httpClient, timeout: timeout), answer.status == 200,
+                let other = try? AuthorizationServerMetadata(json: answer.body), other.issuer == issuer.absoluteString
+            else { continue }
+            metadata.revocationEndpoint = other.revocationEndpoint
+            if metadata.revocationEndpoint != nil { break }
+        }
+        return metadata
     }
 }
