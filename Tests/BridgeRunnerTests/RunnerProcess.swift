@@ -10,10 +10,11 @@ struct RunnerProcess {
         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("bridge-runner")
     }
 
-    static func run(_ arguments: [String], timeout: TimeInterval = 60) throws -> RunnerProcess {
+    static func run(_ arguments: [String], timeout: TimeInterval = 60, environment: [String: String]? = nil) throws -> RunnerProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let environment { process.environment = environment }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -19,7 +19,10 @@ import Testing
             })();
             </script>
             """)
-        let result = try RunnerProcess.run(["run", "--engine", "webkit", page.path])
+        // No display set: the runner starts (and stops) an Xvfb of its own.
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["DISPLAY", "WAYLAND_DISPLAY", "GDK_BACKEND", "BROADWAY_DISPLAY"] { environment[name] = nil }
+        let result = try RunnerProcess.run(["run", "--engine", "webkit", page.path], environment: environment)
         #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("console.log items 1 clicks 1 form demo storage v xhr 200 refresh true"))
         #expect(result.stdout.contains("bridge session.postMessage({\"action\": \"refresh\"})"))
