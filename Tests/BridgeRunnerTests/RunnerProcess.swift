@@ -10,11 +10,15 @@ struct RunnerProcess {
         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("bridge-runner")
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 60) throws -> RunnerProcess {
+    /// Runs the runner with the test's environment, `environment` added and `removing` taken out.
+    static func run(_ arguments: [String], environment: [String: String] = [:], removing: [String] = [],
+                    timeout: TimeInterval = 60) throws -> RunnerProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        var merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        for name in removing { merged[name] = nil }
+        process.environment = merged
         process.standardInput = FileHandle.nullDevice
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

@@ -19,7 +19,9 @@ import Testing
             })();
             </script>
             """)
-        let result = try RunnerProcess.run(["run", "--engine", "webkit", page.path])
+        // No display set: the runner starts (and stops) an Xvfb of its own.
+        let result = try RunnerProcess.run(["run", "--engine", "webkit", page.path],
+                                           removing: ["DISPLAY", "WAYLAND_DISPLAY", "GDK_BACKEND", "BROADWAY_DISPLAY"])
         #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("console.log items 1 clicks 1 form demo storage v xhr 200 refresh true"))
         #expect(result.stdout.contains("bridge session.postMessage({\"action\": \"refresh\"})"))
