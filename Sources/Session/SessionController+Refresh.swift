@@ -74,6 +74,15 @@ extension SessionController {
             await endSessionLocally()
             return (.failure(SessionError.signedOut), "signed_out")
         }
+        if canRepeatExchangeOnly, stored.refreshToken == record?.refreshToken {
+            // The tokens are fresh; only the exchange failed: the refresh token is not spent again.
+            do {
+                try await exchangeWebSession()
+                return (.success(currentStatus), nil)
+            } catch {
+                return (.failure(error), nil)
+            }
+        }
         if let known = record, stored.refreshToken != known.refreshToken,
             let expiry = stored.accessTokenExpiresAt, expiry > Date() + configuration.refreshMargin.timeInterval
         {
@@ -114,6 +123,12 @@ extension SessionController {
         }
         record = rotated
         await applySetCookies(response.setCookies)
+        acceptAccessToken(response.accessToken, expiresAt: response.accessTokenExpiresAt)
+        do {
+            try await exchangeWebSession()
+        } catch {
+            return (.failure(error), nil)
+        }
         logger.debug("refreshed the session")
         return (.success(currentStatus), nil)
     }
@@ -177,7 +192,7 @@ extension SessionController {
     func hasValidSessionCookie(in cookies: [Cookie]) -> Bool {
         let limit = Date() + configuration.refreshMargin.timeInterval
         return cookies.contains { cookie in
-            cookie.name == configuration.sessionCookieName && !cookie.value.isEmpty
+            cookie.name == configuration.webSessionCookieName && !cookie.value.isEmpty
                 && (cookie.expiresAt.map { $0 > limit } ?? true)
         }
     }
@@ -191,7 +206,7 @@ extension SessionController {
             if let mine = existing.first(where: { $0.hasSameIdentity(as: cookie) }) {
                 guard mine.value != cookie.value else { continue }
                 let newer = (cookie.expiresAt ?? .distantFuture) > (mine.expiresAt ?? .distantFuture)
-                guard overwrite || (cookie.name == configuration.sessionCookieName && newer) else { continue }
+                guard overwrite || (cookie.name == configuration.webSessionCookieName && newer) else { continue }
             }
             writes.append(.set(cookie))
         }

@@ -73,6 +73,13 @@ public actor SessionController {
     /// The validated ID token of the last sign-in or refresh that carried one (its claims say
     /// who signed in); `nil` when none did. Kept in memory only.
     public internal(set) var idToken: IDToken?
+    /// The access token of the last sign-in or refresh, in memory only: sent to the session
+    /// exchange and by ``SessionHTTPClient``, never to a page, never logged.
+    var accessToken: Secret?
+    /// When ``accessToken`` expires, if known.
+    var accessTokenExpiry: Date?
+    /// Whether the current tokens still wait for a successful session exchange.
+    var exchangePending = false
 
     /// A page the session fans out to, held weakly, with its cookie store and the observation
     /// that carries the page's own cookie changes to the native store.
@@ -167,7 +174,9 @@ public actor SessionController {
         lastRefresh = nil
         idToken = validated
         await applySetCookies(response.setCookies)
+        acceptAccessToken(response.accessToken, expiresAt: response.accessTokenExpiresAt)
         publish()
+        try await exchangeWebSession()
         logger.info("signed in")
         return currentStatus
     }
@@ -287,6 +296,7 @@ public actor SessionController {
     var sessionCookieNames: Set<String> {
         var names = configuration.sessionCookieNames.union(tokenEndpointCookieNames)
         names.insert(configuration.sessionCookieName)
+        names.insert(configuration.webSessionCookieName)
         for cookie in cookieJar.cookies(for: configuration.sessionURL) { names.insert(cookie.name) }
         return names
     }
@@ -305,6 +315,7 @@ public actor SessionController {
         do { try vault.clear() } catch { logger.error("the vault could not be cleared: \(error)") }
         record = nil
         lastRefresh = nil
+        forgetAccessToken()
         cookieJar.write(sessionCookieDeletions(in: cookieJar.allCookies, names: names))
         publish()
         await withTaskGroup(of: Void.self) { group in
