@@ -17,6 +17,7 @@ extension SessionController {
         guard !lines.isEmpty else { return [] }
         let applied = cookieJar.applyResponseCookies(lines, from: url, context: context)
         await fanOut(applied.operations)
+        publish()  // a native sign-in to a cookie-refresh product starts the session
         return applied.operations
     }
 }

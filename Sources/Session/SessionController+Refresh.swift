@@ -24,9 +24,9 @@ extension SessionController {
         try start()
         if let fresh = freshResult() { return fresh }
         if let inFlight { return try await inFlight.value.get() }
-        if record == nil {
+        if !hasSession {
             record = (try? vault.load()) ?? nil
-            guard record != nil else { throw SessionError.signedOut }
+            guard hasSession else { throw SessionError.signedOut }
         }
         let task = Task { await self.performRefresh() }
         inFlight = task
@@ -35,14 +35,15 @@ extension SessionController {
 
     /// The result of a refresh that finished within the freshness window, if any.
     func freshResult() -> SessionStatus? {
-        guard let lastRefresh, record != nil, ContinuousClock.now - lastRefresh.at < configuration.freshnessWindow else { return nil }
+        guard let lastRefresh, hasSession, ContinuousClock.now - lastRefresh.at < configuration.freshnessWindow else { return nil }
         return lastRefresh.status
     }
 
     /// The one refresh all callers share. Clears ``inFlight`` and records the result in the
     /// same actor turn, so a caller arriving later sees either the task or the fresh result.
     func performRefresh() async -> Result<SessionStatus, SessionError> {
-        let (result, signedOutReason) = await refreshUnderVaultLock()
+        let (result, signedOutReason) =
+            if let cookieRefresh = configuration.cookieRefresh { await performCookieRefresh(cookieRefresh) } else { await refreshUnderVaultLock() }
         if case .success(let status) = result {
             lastRefresh = (status, ContinuousClock.now)
         }
@@ -157,11 +158,11 @@ extension SessionController {
         guard isInSessionScope(url) else { return .allow }
         let store = page.httpCookieStore
         guard !isNativeStore(store) else {
-            if record != nil, !hasValidSessionCookie(in: cookieJar.cookies(for: url)) { await refreshBeforeNavigation() }
+            if hasSession, !hasValidSessionCookie(in: cookieJar.cookies(for: url)) { await refreshBeforeNavigation() }
             return .allow
         }
         await copyCookies(to: store, for: url, overwrite: false)
-        guard record != nil else { return .allow }
+        guard hasSession else { return .allow }
         if !hasValidSessionCookie(in: await store.cookies(for: url)) {
             await refreshBeforeNavigation()
             await copyCookies(to: store, for: url, overwrite: false)
@@ -202,7 +203,8 @@ extension SessionController {
     func copyCookies(to target: any HTTPCookieStore, for url: URL, overwrite: Bool) async {
         let existing = await target.cookies(for: url)
         var writes: [CookieWriteOperation] = []
-        for cookie in cookieJar.cookies(for: url) {
+        let nativeOnly = nativeOnlyCookieNames
+        for cookie in cookieJar.cookies(for: url) where !nativeOnly.contains(cookie.name) {
             if let mine = existing.first(where: { $0.hasSameIdentity(as: cookie) }) {
                 guard mine.value != cookie.value else { continue }
                 let newer = (cookie.expiresAt ?? .distantFuture) > (mine.expiresAt ?? .distantFuture)

@@ -55,7 +55,7 @@ public actor SessionController {
     var pages: [ObjectIdentifier: AttachedPage] = [:]
     /// Names of the cookies the token endpoint set (deleted when the session ends).
     var tokenEndpointCookieNames: Set<String> = [] {
-        didSet { ownedCookieNames.names.withLock { $0 = configuration.sessionCookieNames.union(tokenEndpointCookieNames) } }
+        didSet { ownedCookieNames.names.withLock { $0 = configuration.ownedCookieNames.union(tokenEndpointCookieNames) } }
     }
     /// The session's own cookie names besides the session cookie, readable from a page store's
     /// observer (see ``observeWebChanges(of:)``).
@@ -106,7 +106,7 @@ public actor SessionController {
         self.vault = vault
         self.cookieJar = cookieJar
         self.cookieStore = cookieStore
-        self.ownedCookieNames = OwnedCookieNames(configuration.sessionCookieNames)
+        self.ownedCookieNames = OwnedCookieNames(configuration.ownedCookieNames)
         self.client = TokenEndpointClient(
             client: configuration.httpClient, oauth: OAuthClient(configuration: configuration.oauthConfiguration),
             timeout: configuration.requestTimeout, retry: configuration.retry,
@@ -144,7 +144,7 @@ public actor SessionController {
     }
 
     var currentStatus: SessionStatus {
-        SessionStatus(isSignedIn: record != nil, accessTokenExpiresAt: record?.accessTokenExpiresAt)
+        SessionStatus(isSignedIn: hasSession, accessTokenExpiresAt: record?.accessTokenExpiresAt)
     }
 
     func publish() {
@@ -254,6 +254,7 @@ public actor SessionController {
 
     /// Applies `operations` to every attached page's store concurrently and waits for all.
     func fanOut(_ operations: [CookieWriteOperation]) async {
+        let operations = withoutNativeOnlyCookies(operations)
         guard !operations.isEmpty else { return }
         let stores = pageStores
         if stores.count == 1 {
