@@ -75,6 +75,7 @@ public final class SessionHTTPClient: Sendable {
     /// - Throws: ``SessionError``: ``SessionError/Code/network`` when the server did not
     ///   answer; the refresh's own error when the session could not be refreshed after a `401`.
     public func send(_ request: SessionHTTPRequest) async throws(SessionError) -> SessionHTTPResponse {
+        try await session.start()  // the native store is loaded before it is read or written
         if configuration.sendsAccessToken, await session.freshAccessToken() == nil {
             try await session.refresh()
         }
