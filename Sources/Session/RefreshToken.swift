@@ -3,13 +3,28 @@
 /// Every way Swift has of turning a value into text shows `<redacted>`: `description`,
 /// `debugDescription`, `dump` (through `CustomReflectable`), string interpolation and log
 /// metadata. The type is deliberately not `Encodable`, so it cannot be put into a JSON reply
-/// or a `ScriptValue` by accident. Only the `Session` layer reads the value, to send it to the
-/// token endpoint and to write it into a ``TokenVault``.
+/// or a `ScriptValue` by accident. The `Session` layer reads the value to send it to the token
+/// endpoint; a ``TokenVault`` of the app's own (a keychain, a hardware-backed store) reads and
+/// writes it through the two explicit doors below, and nothing else does.
 ///
 /// ```swift
 /// let token = RefreshToken("rt_…")
 /// print(token)            // <redacted>
 /// logger.info("got \(token)")  // got <redacted>
+/// ```
+///
+/// A vault of the app's own stores the secret with ``withRevealedValue(_:)`` and wraps what it
+/// loads with ``init(revealing:)``:
+///
+/// ```swift
+/// func store(_ record: VaultRecord) throws(TokenVaultError) {
+///     record.refreshToken.withRevealedValue { keychain.set(Data($0.utf8), service: "app.session") }
+/// }
+/// func load() throws(TokenVaultError) -> VaultRecord? {
+///     guard let data = keychain.data(service: "app.session") else { return nil }
+///     return VaultRecord(refreshToken: RefreshToken(revealing: String(decoding: data, as: UTF8.self)),
+///                        accessTokenExpiresAt: nil)
+/// }
 /// ```
 public struct RefreshToken: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable, CustomLeafReflectable
@@ -20,6 +35,23 @@ public struct RefreshToken: Sendable, Hashable, CustomStringConvertible, CustomD
     /// Wraps a refresh token obtained elsewhere (for ``SessionController/adopt(refreshToken:accessTokenExpiresAt:)``).
     public init(_ value: String) {
         self.value = value
+    }
+
+    /// Wraps the secret a ``TokenVault`` loaded from its own store. The same as ``init(_:)``,
+    /// named for the reader: the string passed is a live refresh token.
+    public init(revealing value: String) {
+        self.value = value
+    }
+
+    /// Lends the secret to `body`, for a ``TokenVault`` that writes it into its own store.
+    ///
+    /// The only public way to read the token: the name makes every use stand out in review.
+    /// Keep the string inside `body` (write it to the store, hash it), never log it, never let
+    /// it reach a page.
+    public func withRevealedValue<Result, Failure: Error>(
+        _ body: (String) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try body(value)
     }
 
     /// Always `<redacted>`.

@@ -59,6 +59,14 @@ public struct SessionConfiguration: Sendable {
     /// Further cookie names that belong to the session and are deleted when it ends (the
     /// names the token endpoint sets are added automatically).
     public var sessionCookieNames: Set<String>
+    /// The web product's session exchange, called after every sign-in and every refresh, when
+    /// the token endpoint's answer does not itself sign the page in (identity providers answer
+    /// JSON only). `nil` (the default): the token endpoint's `Set-Cookie` lines are the web session.
+    public var sessionExchange: SessionExchange? = nil
+    /// A cookie-based refresh, for web products whose session is cookie-centred: when set,
+    /// refreshes send the native-only refresh cookie to its URL instead of a refresh token to
+    /// the token endpoint.
+    public var cookieRefresh: CookieRefresh? = nil
     /// The origin whose navigations carry the session; others are let through untouched.
     /// Defaults to the token endpoint's origin.
     public var sessionURL: URL
@@ -169,6 +177,18 @@ public struct SessionConfiguration: Sendable {
         self.authorizationServer = AuthorizationServer(
             issuer: issuer, tokenEndpoint: tokenEndpoint, authorizationEndpoint: authorizationEndpoint, revocationEndpoint: revocationEndpoint)
         self.redirectURI = redirectURI
+    }
+
+    /// The cookie whose absence or near expiry makes a navigation refresh first: the session
+    /// exchange's cookie when it names one, else ``sessionCookieName``.
+    public var webSessionCookieName: String { sessionExchange?.sessionCookieName ?? sessionCookieName }
+
+    /// The configured names of cookies native code owns: a page's writes to them are not
+    /// followed into the native store.
+    var ownedCookieNames: Set<String> {
+        var names = sessionCookieNames
+        if let cookieRefresh { names.insert(cookieRefresh.cookieName) }
+        return names
     }
 
     /// What ``tokenEndpoint`` reads when nothing is configured.

@@ -24,9 +24,9 @@ extension SessionController {
         try start()
         if let fresh = freshResult() { return fresh }
         if let inFlight { return try await inFlight.value.get() }
-        if record == nil {
+        if !hasSession {
             record = (try? vault.load()) ?? nil
-            guard record != nil else { throw SessionError.signedOut }
+            guard hasSession else { throw SessionError.signedOut }
         }
         let task = Task { await self.performRefresh() }
         inFlight = task
@@ -35,14 +35,15 @@ extension SessionController {
 
     /// The result of a refresh that finished within the freshness window, if any.
     func freshResult() -> SessionStatus? {
-        guard let lastRefresh, record != nil, ContinuousClock.now - lastRefresh.at < configuration.freshnessWindow else { return nil }
+        guard let lastRefresh, hasSession, ContinuousClock.now - lastRefresh.at < configuration.freshnessWindow else { return nil }
         return lastRefresh.status
     }
 
     /// The one refresh all callers share. Clears ``inFlight`` and records the result in the
     /// same actor turn, so a caller arriving later sees either the task or the fresh result.
     func performRefresh() async -> Result<SessionStatus, SessionError> {
-        let (result, signedOutReason) = await refreshUnderVaultLock()
+        let (result, signedOutReason) =
+            if let cookieRefresh = configuration.cookieRefresh { await performCookieRefresh(cookieRefresh) } else { await refreshUnderVaultLock() }
         if case .success(let status) = result {
             lastRefresh = (status, ContinuousClock.now)
         }
@@ -73,6 +74,15 @@ extension SessionController {
             // Another process signed out.
             await endSessionLocally()
             return (.failure(SessionError.signedOut), "signed_out")
+        }
+        if canRepeatExchangeOnly, stored.refreshToken == record?.refreshToken {
+            // The tokens are fresh; only the exchange failed: the refresh token is not spent again.
+            do {
+                try await exchangeWebSession()
+                return (.success(currentStatus), nil)
+            } catch {
+                return (.failure(error), nil)
+            }
         }
         if let known = record, stored.refreshToken != known.refreshToken,
             let expiry = stored.accessTokenExpiresAt, expiry > Date() + configuration.refreshMargin.timeInterval
@@ -114,6 +124,12 @@ extension SessionController {
         }
         record = rotated
         await applySetCookies(response.setCookies)
+        acceptAccessToken(response.accessToken, expiresAt: response.accessTokenExpiresAt)
+        do {
+            try await exchangeWebSession()
+        } catch {
+            return (.failure(error), nil)
+        }
         logger.debug("refreshed the session")
         return (.success(currentStatus), nil)
     }
@@ -142,11 +158,11 @@ extension SessionController {
         guard isInSessionScope(url) else { return .allow }
         let store = page.httpCookieStore
         guard !isNativeStore(store) else {
-            if record != nil, !hasValidSessionCookie(in: cookieJar.cookies(for: url)) { await refreshBeforeNavigation() }
+            if hasSession, !hasValidSessionCookie(in: cookieJar.cookies(for: url)) { await refreshBeforeNavigation() }
             return .allow
         }
         await copyCookies(to: store, for: url, overwrite: false)
-        guard record != nil else { return .allow }
+        guard hasSession else { return .allow }
         if !hasValidSessionCookie(in: await store.cookies(for: url)) {
             await refreshBeforeNavigation()
             await copyCookies(to: store, for: url, overwrite: false)
@@ -177,7 +193,7 @@ extension SessionController {
     func hasValidSessionCookie(in cookies: [Cookie]) -> Bool {
         let limit = Date() + configuration.refreshMargin.timeInterval
         return cookies.contains { cookie in
-            cookie.name == configuration.sessionCookieName && !cookie.value.isEmpty
+            cookie.name == configuration.webSessionCookieName && !cookie.value.isEmpty
                 && (cookie.expiresAt.map { $0 > limit } ?? true)
         }
     }
@@ -187,11 +203,12 @@ extension SessionController {
     func copyCookies(to target: any HTTPCookieStore, for url: URL, overwrite: Bool) async {
         let existing = await target.cookies(for: url)
         var writes: [CookieWriteOperation] = []
-        for cookie in cookieJar.cookies(for: url) {
+        let nativeOnly = nativeOnlyCookieNames
+        for cookie in cookieJar.cookies(for: url) where !nativeOnly.contains(cookie.name) {
             if let mine = existing.first(where: { $0.hasSameIdentity(as: cookie) }) {
                 guard mine.value != cookie.value else { continue }
                 let newer = (cookie.expiresAt ?? .distantFuture) > (mine.expiresAt ?? .distantFuture)
-                guard overwrite || (cookie.name == configuration.sessionCookieName && newer) else { continue }
+                guard overwrite || (cookie.name == configuration.webSessionCookieName && newer) else { continue }
             }
             writes.append(.set(cookie))
         }

@@ -59,7 +59,9 @@ extension SessionController {
         lastRefresh = nil
         idToken = validated
         await applySetCookies(response.setCookies)
+        acceptAccessToken(response.accessToken, expiresAt: response.accessTokenExpiresAt)
         publish()
+        try await exchangeWebSession()
         logger.info("signed in with the authorization code flow")
         return currentStatus
     }

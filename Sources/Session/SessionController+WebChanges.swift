@@ -18,7 +18,7 @@ extension SessionController {
     nonisolated func observeWebChanges(of store: any HTTPCookieStore) -> CookieObservation? {
         guard let jar = (store as? CookieJarStore)?.jar, jar !== cookieJar else { return nil }
         let native = cookieJar
-        let sessionCookieName = configuration.sessionCookieName
+        let sessionCookieName = configuration.webSessionCookieName
         let owned = ownedCookieNames
         return jar.observeBatches { [weak self] changes in
             var writes: [CookieWriteOperation] = []
@@ -48,9 +48,9 @@ extension SessionController {
     /// cookies deleted on every side, the pages told (`sessionbridge:signedout` with reason
     /// `web_logout`).
     func webSignedOut() async {
-        guard record != nil else { return }
+        guard hasSession else { return }
         if let inFlight { _ = await inFlight.value }
-        guard record != nil else { return }
+        guard hasSession else { return }
         logger.info("the web product deleted the session cookie; signing out natively")
         let token = record?.refreshToken
         await endSessionLocally()

@@ -55,7 +55,7 @@ public actor SessionController {
     var pages: [ObjectIdentifier: AttachedPage] = [:]
     /// Names of the cookies the token endpoint set (deleted when the session ends).
     var tokenEndpointCookieNames: Set<String> = [] {
-        didSet { ownedCookieNames.names.withLock { $0 = configuration.sessionCookieNames.union(tokenEndpointCookieNames) } }
+        didSet { ownedCookieNames.names.withLock { $0 = configuration.ownedCookieNames.union(tokenEndpointCookieNames) } }
     }
     /// The session's own cookie names besides the session cookie, readable from a page store's
     /// observer (see ``observeWebChanges(of:)``).
@@ -73,6 +73,13 @@ public actor SessionController {
     /// The validated ID token of the last sign-in or refresh that carried one (its claims say
     /// who signed in); `nil` when none did. Kept in memory only.
     public internal(set) var idToken: IDToken?
+    /// The access token of the last sign-in or refresh, in memory only: sent to the session
+    /// exchange and by ``SessionHTTPClient``, never to a page, never logged.
+    var accessToken: Secret?
+    /// When ``accessToken`` expires, if known.
+    var accessTokenExpiry: Date?
+    /// Whether the current tokens still wait for a successful session exchange.
+    var exchangePending = false
 
     /// A page the session fans out to, held weakly, with its cookie store and the observation
     /// that carries the page's own cookie changes to the native store.
@@ -99,7 +106,7 @@ public actor SessionController {
         self.vault = vault
         self.cookieJar = cookieJar
         self.cookieStore = cookieStore
-        self.ownedCookieNames = OwnedCookieNames(configuration.sessionCookieNames)
+        self.ownedCookieNames = OwnedCookieNames(configuration.ownedCookieNames)
         self.client = TokenEndpointClient(
             client: configuration.httpClient, oauth: OAuthClient(configuration: configuration.oauthConfiguration),
             timeout: configuration.requestTimeout, retry: configuration.retry,
@@ -137,7 +144,7 @@ public actor SessionController {
     }
 
     var currentStatus: SessionStatus {
-        SessionStatus(isSignedIn: record != nil, accessTokenExpiresAt: record?.accessTokenExpiresAt)
+        SessionStatus(isSignedIn: hasSession, accessTokenExpiresAt: record?.accessTokenExpiresAt)
     }
 
     func publish() {
@@ -167,7 +174,9 @@ public actor SessionController {
         lastRefresh = nil
         idToken = validated
         await applySetCookies(response.setCookies)
+        acceptAccessToken(response.accessToken, expiresAt: response.accessTokenExpiresAt)
         publish()
+        try await exchangeWebSession()
         logger.info("signed in")
         return currentStatus
     }
@@ -245,6 +254,7 @@ public actor SessionController {
 
     /// Applies `operations` to every attached page's store concurrently and waits for all.
     func fanOut(_ operations: [CookieWriteOperation]) async {
+        let operations = withoutNativeOnlyCookies(operations)
         guard !operations.isEmpty else { return }
         let stores = pageStores
         if stores.count == 1 {
@@ -287,6 +297,7 @@ public actor SessionController {
     var sessionCookieNames: Set<String> {
         var names = configuration.sessionCookieNames.union(tokenEndpointCookieNames)
         names.insert(configuration.sessionCookieName)
+        names.insert(configuration.webSessionCookieName)
         for cookie in cookieJar.cookies(for: configuration.sessionURL) { names.insert(cookie.name) }
         return names
     }
@@ -305,6 +316,7 @@ public actor SessionController {
         do { try vault.clear() } catch { logger.error("the vault could not be cleared: \(error)") }
         record = nil
         lastRefresh = nil
+        forgetAccessToken()
         cookieJar.write(sessionCookieDeletions(in: cookieJar.allCookies, names: names))
         publish()
         await withTaskGroup(of: Void.self) { group in

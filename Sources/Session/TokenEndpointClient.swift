@@ -6,6 +6,8 @@ import SessionBridgeOAuth
 /// What the token endpoint answered: the tokens (RFC 6749 §5.1) and every `Set-Cookie` field,
 /// each a separate value.
 struct TokenResponse: Sendable {
+    /// The access token: kept in memory for the session exchange and the native client.
+    var accessToken: Secret?
     var accessTokenExpiresAt: Date?
     /// `nil` when the server did not rotate the refresh token (RFC 6749 §6): the old one stays.
     var refreshToken: RefreshToken?
@@ -139,6 +141,7 @@ struct TokenEndpointClient: Sendable {
             return .failure(Self.classify(error, status: status, retryAfter: response.headers.first(name: "retry-after")))
         }
         return .success(TokenResponse(
+            accessToken: answer.accessToken,
             accessTokenExpiresAt: answer.expiresIn.map { Date().addingTimeInterval($0.timeInterval) },
             refreshToken: answer.refreshToken.map { RefreshToken($0.exposedValue) },
             idToken: answer.idToken,

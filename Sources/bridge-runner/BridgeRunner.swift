@@ -14,7 +14,7 @@ struct BridgeRunner: AsyncParsableCommand {
             and sign in natively as the demo user first.
             """,
         version: "1.0.0",
-        subcommands: [RunCommand.self, LoginCommand.self, DemoCommand.self, ServeCommand.self, CookiesCommand.self]
+        subcommands: [RunCommand.self, LoginCommand.self, FetchCommand.self, DemoCommand.self, ServeCommand.self, CookiesCommand.self]
     )
 
     /// Library logs go to standard error, warnings and worse unless `SESSIONBRIDGE_LOG_LEVEL` says otherwise.

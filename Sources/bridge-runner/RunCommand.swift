@@ -62,6 +62,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var engineOption: EngineOption
 
+    @OptionGroup(title: "Web session") var webSession: WebSessionOptions
+
     func validate() throws {
         if user == nil, password != nil || passwordFile != nil { throw ValidationError("--password and --password-file go with --user") }
         if user != nil, !SecretSource.available(value: password, file: passwordFile, environment: "SESSIONBRIDGE_PASSWORD") {
@@ -96,7 +98,9 @@ struct RunCommand: AsyncParsableCommand {
         let fixture: AppWiring
         if let server = server ?? settings.server ?? (settings.describesAuthorizationServer ? settings.issuer?.absoluteString : nil) {
             guard let serverURL = URL(string: server), serverURL.host != nil else { throw ValidationError("--server \(server) is not an absolute URL") }
-            fixture = await AppWiring(server: nil, baseURL: serverURL, configuration: settings.sessionConfiguration(server: serverURL),
+            var configuration = settings.sessionConfiguration(server: serverURL)
+            webSession.apply(to: &configuration, server: serverURL)
+            fixture = await AppWiring(server: nil, baseURL: serverURL, configuration: configuration,
                                       vault: vault, nativeCookieStore: nativeStore, allowedOrigins: origins, configure: configure)
             transcript.note("using the server at \(server)")
         } else {
@@ -104,7 +108,7 @@ struct RunCommand: AsyncParsableCommand {
             var serverConfiguration = faults.configuration
             serverConfiguration.faults = .none
             serverConfiguration.oauthFaults = .none
-            fixture = try await AppWiring.embedded(server: serverConfiguration, vault: vault, nativeCookieStore: nativeStore,
+            fixture = try await AppWiring.embedded(server: serverConfiguration, webSession: webSession, vault: vault, nativeCookieStore: nativeStore,
                                                    allowedOrigins: origins, configure: configure)
             transcript.note("embedded reference server on \(fixture.baseURL.absoluteString) (demo user: demo / demo)")
         }
@@ -114,7 +118,9 @@ struct RunCommand: AsyncParsableCommand {
         let exit = await run(source, fixture: fixture, codeFlow: settings.redirectURI != nil, transcript: transcript)
         transcript.stores(page: fixture.pageCookies(), native: fixture.nativeCookies())
         if let stats = fixture.server?.stats() {
-            transcript.note("server: \(stats.logins) logins, \(stats.refreshes) refreshes, \(stats.graceReplays) grace replays, \(stats.reuseEvents) reuse events")
+            transcript.note("server: \(stats.logins) logins, \(stats.refreshes) refreshes, \(stats.graceReplays) grace replays, \(stats.reuseEvents) reuse events"
+                + (webSession.sessionExchange != nil ? ", \(stats.sessionExchanges) session exchanges" : "")
+                + (webSession.refreshCookie != nil ? ", \(stats.webRefreshes) cookie refreshes" : ""))
         }
         await fixture.stop()
         if exit != .success { throw exit }

@@ -153,7 +153,7 @@ final class Transcript: Sendable {
         return "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m"
     }
 
-    private func emit(_ fields: [String: Any], text: String) {
+    func emit(_ fields: [String: Any], text: String) {
         let line = style == .json ? JSONLine.encode(fields) : text
         guard !line.isEmpty else { return }
         lock.withLock { _ in

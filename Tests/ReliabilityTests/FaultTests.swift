@@ -129,7 +129,7 @@ import WebPage
                 #expect(reply == ["ok", true])
                 let rotated = try #require(try fixture.session.vault.load()).refreshToken
                 #expect(rotated != tokenBefore)
-                #expect(rotated == server.issuedRefreshTokens().last.map(RefreshToken.init))
+                #expect(rotated == server.issuedRefreshTokens().last.map { RefreshToken($0) })
                 let cookie = try #require(fixture.session.cookieJar.value("__Host-session", for: root))
                 #expect(cookie != cookieBefore)
                 #expect(fixture.page.cookieJar.value("__Host-session", for: root) == cookie)
@@ -187,7 +187,7 @@ import WebPage
                 if spentOnServer { #expect(stats.graceReplays >= 1) }
                 let status = try recovery.get()
                 #expect(status.isSignedIn)
-                #expect(try fixture.session.vault.load()?.refreshToken == server.issuedRefreshTokens().last.map(RefreshToken.init))
+                #expect(try fixture.session.vault.load()?.refreshToken == server.issuedRefreshTokens().last.map { RefreshToken($0) })
                 #expect(fixture.page.cookieJar.value("__Host-session", for: root) == fixture.session.cookieJar.value("__Host-session", for: root))
                 #expect(try await fixture.page.load(server.url("/app")).statusCode == 200)
             }

@@ -82,6 +82,7 @@ public final class ReferenceServer: Sendable {
         router.add(middleware: FaultMiddleware(core: core))
         core.addOAuthRoutes(to: router)
         core.addSessionRoutes(to: router)
+        core.addSessionExchangeRoutes(to: router)
         core.addPageRoutes(to: router)
 
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)

@@ -100,13 +100,13 @@ extension ServerCore {
 
     func tokenAnswer(_ tokens: IssuedTokens, rotated: Bool = true, idToken: String? = nil, scope: String? = nil) -> Response {
         var headers: HTTPFields = [.cacheControl: "no-store", HTTPHelpers.pragma: "no-cache"]
-        headers.appendSetCookies(
+        if self.configuration.tokenEndpointSetsCookies { headers.appendSetCookies(
             SessionCookies.established(
                 tokens: tokens,
                 accessLifetime: self.accessLifetimeSeconds,
                 webRefreshLifetime: self.configuration.tokenEndpointSetsWebRefreshCookie ? self.refreshLifetimeSeconds : nil
             )
-        )
+        ) }
         return HTTPHelpers.json(
             TokenAnswer(access_token: tokens.accessToken, expires_in: tokens.expiresIn, refresh_token: rotated ? tokens.refreshToken : nil,
                         id_token: idToken, scope: scope),

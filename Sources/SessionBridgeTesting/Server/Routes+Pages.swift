@@ -51,7 +51,7 @@ extension ServerCore {
     /// A protected page: 200 with a valid access cookie, else 302 to the login page.
     func protectedPage(_ request: Request) -> Response {
         let path = request.uri.path
-        switch self.verifyAccessToken(HTTPHelpers.cookie(SessionCookies.session, in: request)) {
+        switch self.verifyAccessToken(HTTPHelpers.cookie(SessionCookies.session, in: request) ?? self.exchangedSessionCookie(in: request)) {
         case .success(let claims):
             return HTTPHelpers.html(Pages.app(path: path, user: claims.sub, expiresAt: claims.exp))
         case .failure:

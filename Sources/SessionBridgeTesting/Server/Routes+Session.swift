@@ -36,6 +36,7 @@ extension ServerCore {
         }
         router.get("/api/me") { request, _ in
             let token = HTTPHelpers.bearerToken(in: request) ?? HTTPHelpers.cookie(SessionCookies.session, in: request)
+                ?? self.exchangedSessionCookie(in: request)
             switch self.verifyAccessToken(token) {
             case .success(let claims):
                 return HTTPHelpers.json(

@@ -57,6 +57,10 @@ public struct ReferenceServerConfiguration: Sendable {
     public var rotatesRefreshTokens: Bool
     /// The algorithm ID tokens are signed with; the public key is published at `/oauth/jwks`.
     public var idTokenAlgorithm: IDTokenAlgorithm
+    /// Whether the token endpoint's answers set the web session's cookies (the default, the
+    /// reference server's own shortcut). Off, the token endpoint answers JSON only, as identity
+    /// providers do (RFC 6749 §5.1): the page gets its session from `POST /session/exchange`.
+    public var tokenEndpointSetsCookies = true
     /// Protocol faults from the start. Change them later with ``ReferenceServer/setOAuthFaults(_:)``.
     public var oauthFaults: OAuthFaults
     /// Logger used by the server. Token values are never logged.

@@ -27,6 +27,10 @@ struct ServerState: Sendable {
     /// The `jti` of every client assertion accepted, with its expiry (replays are refused).
     var usedAssertionIDs: [String: Date] = [:]
 
+    /// `POST /session/exchange` requests still to refuse with a `503`
+    /// (``ReferenceServer/failSessionExchanges(_:)``).
+    var sessionExchangeFailuresRemaining = 0
+
     init(faults: FaultConfiguration) {
         self.faults = faults
         self.serverErrorsRemaining = faults.serverErrors?.count

@@ -40,6 +40,11 @@ public struct ServerStats: Sendable, Equatable, Codable {
     public var tokenErrors = 0
     /// Successful `POST /session/refresh` rotations (a subset of ``refreshes``).
     public var webRefreshes = 0
+    /// Successful `POST /session/exchange` answers (a bearer access token for a web session cookie).
+    public var sessionExchanges = 0
+    /// Requests to protected resources that were let in by the `web_session` cookie
+    /// `POST /session/exchange` set.
+    public var exchangedCookieRequests = 0
     /// Logouts and revocations that ended a session.
     public var logouts = 0
     /// Requests to protected resources rejected for a missing, invalid or expired token.

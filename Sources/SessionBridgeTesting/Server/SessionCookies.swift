@@ -8,6 +8,8 @@ enum SessionCookies {
     static let csrf = "csrf_token"
     /// Name of the HttpOnly web refresh cookie (the web app's own refresh).
     static let webRefresh = "__Host-web_refresh"
+    /// Name of the HttpOnly web session cookie `POST /session/exchange` sets.
+    static let webSession = "web_session"
     /// Name of the long-lived preference cookie a realistic backend sets.
     static let theme = "theme"
 
@@ -39,6 +41,7 @@ enum SessionCookies {
             "\(session)=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Lax",
             "\(expires)=; Path=/; Expires=\(epoch); SameSite=Lax",
             "\(csrf)=; Path=/; Max-Age=0; SameSite=Strict",
+            "\(webSession)=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax",
             "\(webRefresh)=; Path=/; Expires=\(epoch); HttpOnly; Secure; SameSite=Strict",
         ]
     }

@@ -1,0 +1,57 @@
+import Foundation
+import SessionBridgeOAuth
+
+extension SessionController {
+    // MARK: Session exchange
+
+    /// Keeps a sign-in's or refresh's access token in memory and marks the web session as
+    /// still to be exchanged for it (when an exchange is configured).
+    func acceptAccessToken(_ token: Secret?, expiresAt: Date?) {
+        accessToken = token
+        accessTokenExpiry = expiresAt
+        exchangePending = configuration.sessionExchange != nil && token != nil
+    }
+
+    /// Drops the access token (the session ended).
+    func forgetAccessToken() {
+        accessToken = nil
+        accessTokenExpiry = nil
+        exchangePending = false
+    }
+
+    /// Whether the access token in memory is valid past ``SessionConfiguration/refreshMargin``.
+    var hasFreshAccessToken: Bool {
+        guard accessToken != nil else { return false }
+        return accessTokenExpiry.map { $0 > Date() + configuration.refreshMargin.timeInterval } ?? true
+    }
+
+    /// Whether a refresh only has to repeat a failed session exchange: the tokens it would
+    /// bring are the ones in memory, still fresh, so the refresh token is not spent again.
+    var canRepeatExchangeOnly: Bool { exchangePending && hasFreshAccessToken }
+
+    /// Calls the configured ``SessionExchange`` with the access token and applies every
+    /// `Set-Cookie` of its answer (deletions included) to the native store and every attached
+    /// page; returns when every store has them. Does nothing when no exchange is configured
+    /// or the current tokens were already exchanged.
+    ///
+    /// - Throws: ``SessionError`` as a failed refresh reports it: ``SessionError/Code/network``
+    ///   or ``SessionError/Code/serverError`` (retryable; the next refresh repeats only the
+    ///   exchange while the access token is fresh), ``SessionError/Code/invalidResponse``.
+    func exchangeWebSession() async throws(SessionError) {
+        guard let exchange = configuration.sessionExchange, exchangePending else { return }
+        guard let accessToken else {
+            throw SessionError(.invalidResponse, "the token endpoint issued no access token to exchange for a web session")
+        }
+        let client = SessionExchangeClient(exchange: exchange, client: configuration.httpClient, timeout: configuration.requestTimeout)
+        let lines: [String]
+        do {
+            lines = try await client.setCookies(for: accessToken)
+        } catch {
+            logger.warning("the session exchange failed", metadata: ["code": "\(error.code.rawValue)"])
+            throw error
+        }
+        await applySetCookies(lines, from: exchange.url)
+        exchangePending = false
+        logger.debug("exchanged the access token for a web session", metadata: ["cookies": "\(lines.count)"])
+    }
+}

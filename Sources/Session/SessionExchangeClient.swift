@@ -1,0 +1,47 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import SessionBridgeOAuth
+
+/// Calls a ``SessionExchange`` endpoint and returns its `Set-Cookie` fields. The access token
+/// goes in the configured header only; it is never logged and never part of an error.
+struct SessionExchangeClient: Sendable {
+    var exchange: SessionExchange
+    var client: HTTPClient
+    var timeout: Duration
+
+    /// Sends the access token and returns every `Set-Cookie` field of a `2xx` answer.
+    ///
+    /// - Throws: ``SessionError``: ``SessionError/Code/network`` (no answer in time, connection
+    ///   failed) and ``SessionError/Code/serverError`` for `429` and `5xx` are retryable;
+    ///   ``SessionError/Code/invalidResponse`` when the endpoint refused the token (another `4xx`)
+    ///   or redirected.
+    func setCookies(for accessToken: Secret) async throws(SessionError) -> [String] {
+        var request = HTTPClientRequest(url: exchange.url.absoluteString)
+        request.method = .init(rawValue: exchange.method.uppercased())
+        switch exchange.accessTokenPresentation {
+        case .authorizationBearer: request.headers.add(name: "Authorization", value: "Bearer \(accessToken.exposedValue)")
+        case .header(let name): request.headers.add(name: name, value: accessToken.exposedValue)
+        }
+        request.headers.add(name: "Accept", value: "application/json")
+        if request.method == .POST { request.headers.add(name: "Content-Length", value: "0") }
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(request, timeout: .init(timeout))
+            _ = try await response.body.collect(upTo: 1 << 20)
+        } catch {
+            throw SessionError(.network, "the session exchange endpoint did not answer")
+        }
+        let status = Int(response.status.code)
+        switch status {
+        case 200..<300:
+            return response.headers["set-cookie"]
+        case 429, 500..<600:
+            throw SessionError(.serverError, "the session exchange endpoint is unavailable (HTTP \(status))")
+        case 300..<400:
+            throw SessionError(.invalidResponse, "the session exchange endpoint redirected (HTTP \(status)); not followed")
+        default:
+            throw SessionError(.invalidResponse, "the session exchange endpoint refused the access token (HTTP \(status))")
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import Session
+import SessionBridgeTesting
+import Bridge
+import Cookies
+import WebPage
+
+/// How the page gets its web session when the token endpoint's answer does not sign it in:
+/// a session exchange, or a cookie-based refresh. URLs may be absolute or paths on the server.
+struct WebSessionOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "After every sign-in and refresh, exchange the access token (Authorization: Bearer) at this URL for the web session's cookies. With the embedded server, its token endpoint then sets no cookie.",
+        valueName: "URL"))
+    var sessionExchange: String?
+
+    @Option(help: ArgumentHelp("The web session cookie the exchange sets (navigations refresh when it is missing).", valueName: "NAME"))
+    var exchangeCookie: String = "web_session"
+
+    @Option(help: ArgumentHelp("Refresh with this native-only cookie (never copied to a page) sent to --refresh-url.", valueName: "NAME"))
+    var refreshCookie: String?
+
+    @Option(help: ArgumentHelp("Where --refresh-cookie is sent.", valueName: "URL"))
+    var refreshURL: String?
+
+    func validate() throws {
+        if (refreshCookie == nil) != (refreshURL == nil) { throw ValidationError("--refresh-cookie and --refresh-url go together") }
+        if sessionExchange != nil, refreshCookie != nil { throw ValidationError("use either --session-exchange or --refresh-cookie") }
+        for (flag, value) in [("--session-exchange", sessionExchange), ("--refresh-url", refreshURL)] {
+            if let value, Self.isInvalid(value) { throw ValidationError("\(flag) must be an absolute URL or a path such as /session/exchange") }
+        }
+        if let refreshCookie, refreshCookie.isEmpty || refreshCookie.contains(where: { ";=, \t".contains($0) }) {
+            throw ValidationError("--refresh-cookie must be a cookie name")
+        }
+    }
+
+    static func isInvalid(_ value: String) -> Bool {
+        value.hasPrefix("/") ? URL(string: value) == nil : URL(string: value)?.host == nil
+    }
+
+    /// Whether any option was given.
+    var isSet: Bool { sessionExchange != nil || refreshCookie != nil }
+
+    /// Adds the exchange or cookie refresh to `configuration`, with paths resolved on `server`.
+    func apply(to configuration: inout SessionConfiguration, server: URL) {
+        if let sessionExchange {
+            configuration.sessionExchange = SessionExchange(url: Self.resolve(sessionExchange, on: server), sessionCookieName: exchangeCookie)
+        }
+        if let refreshCookie, let refreshURL {
+            configuration.cookieRefresh = CookieRefresh(cookieName: refreshCookie, url: Self.resolve(refreshURL, on: server))
+        }
+    }
+
+    /// Makes the embedded server the backend these options describe: a token endpoint that sets
+    /// no cookie for an exchange; one that also sets `__Host-web_refresh` for a cookie refresh.
+    func apply(to configuration: inout ReferenceServerConfiguration) {
+        if sessionExchange != nil { configuration.tokenEndpointSetsCookies = false }
+        if refreshCookie != nil { configuration.tokenEndpointSetsWebRefreshCookie = true }
+    }
+
+    static func resolve(_ value: String, on server: URL) -> URL {
+        URL(string: value, relativeTo: server)!.absoluteURL
+    }
+}
+
+extension AppWiring {
+    /// Starts the embedded reference server shaped by `webSession` and wires a session for it
+    /// (not signed in).
+    static func embedded(
+        server configuration: ReferenceServerConfiguration, webSession: WebSessionOptions, vault: any TokenVault,
+        nativeCookieStore: PersistentCookieStore?, allowedOrigins: [SecurityOrigin], configure: @Sendable (inout WebPageConfiguration) -> Void
+    ) async throws -> AppWiring {
+        var serverConfiguration = configuration
+        webSession.apply(to: &serverConfiguration)
+        let server = try await ReferenceServer.start(serverConfiguration)
+        var session = SessionConfiguration(server: server.baseURL)
+        session.refreshTokenReuseGrace = configuration.refreshTokenReuseGrace
+        webSession.apply(to: &session, server: server.baseURL)
+        return await AppWiring(server: server, baseURL: server.baseURL, configuration: session, vault: vault,
+                               nativeCookieStore: nativeCookieStore, allowedOrigins: allowedOrigins, configure: configure)
+    }
+}
