@@ -19,7 +19,6 @@ final class Transcript: Sendable {
         var unhandledRejections = 0
         var bridgeCalls = 0
         var navigationFailures: [PageError] = []
-        var strings: [String] = []
     }
 
     init(json: Bool) {
@@ -45,14 +44,12 @@ final class Transcript: Sendable {
     func page(_ event: PageEvent) {
         switch event {
         case .console(let message, _):
-            lock.withLock { $0.strings.append(message.text) }
             let color: Color = message.level == .error ? .red : (message.level == .warn ? .yellow : .plain)
             emit(["type": "console", "level": message.level.rawValue, "text": message.text],
                  text: paint("console.\(message.level.rawValue)", .dim) + " " + paint(message.text, color))
         case .scriptError(let error, let unhandled, _):
             lock.withLock {
                 if unhandled { $0.unhandledRejections += 1 } else { $0.scriptErrors += 1 }
-                $0.strings.append(error.message)
             }
             let location = error.sourceURL.map { " at \($0)" + (error.line.map { ":\($0)" } ?? "") } ?? ""
             emit(["type": unhandled ? "unhandled-rejection" : "script-error", "name": error.name, "message": error.message,
@@ -61,9 +58,9 @@ final class Transcript: Sendable {
         case .navigationPolicy(let action, let policy, let waited):
             let held = waited >= .milliseconds(1)
             let verdict = policy == .allow ? (held ? "held \(Self.milliseconds(waited)) then allowed" : "allowed") : "cancelled"
-            emit(["type": "navigation", "url": action.request.url.absoluteString, "decision": policy == .allow ? "allow" : "cancel",
+            emit(["type": "navigation", "url": Self.shown(action.request.url), "decision": policy == .allow ? "allow" : "cancel",
                   "heldMs": Self.millisecondsValue(waited), "initiator": action.navigationType.rawValue],
-                 text: paint("navigate", .magenta) + " \(action.request.method) \(action.request.url.absoluteString) (\(action.navigationType.rawValue)): \(verdict)")
+                 text: paint("navigate", .magenta) + " \(action.request.method) \(Self.shown(action.request.url)) (\(action.navigationType.rawValue)): \(verdict)")
         case .http(let exchange):
             var parts: [String] = []
             if !exchange.cookiesSent.isEmpty { parts.append("sent " + exchange.cookiesSent.joined(separator: ",")) }
@@ -71,14 +68,14 @@ final class Transcript: Sendable {
             if !exchange.cookiesDeleted.isEmpty { parts.append("deleted " + exchange.cookiesDeleted.joined(separator: ",")) }
             if !exchange.cookiesRejected.isEmpty { parts.append("rejected " + exchange.cookiesRejected.joined(separator: "; ")) }
             let status = exchange.statusCode.map(String.init) ?? "no response"
-            emit(["type": "http", "initiator": exchange.initiator.rawValue, "method": exchange.method, "url": exchange.url.absoluteString,
+            emit(["type": "http", "initiator": exchange.initiator.rawValue, "method": exchange.method, "url": Self.shown(exchange.url),
                   "status": exchange.statusCode ?? 0, "cookiesSent": exchange.cookiesSent, "cookiesSet": exchange.cookiesSet,
                   "cookiesDeleted": exchange.cookiesDeleted, "ms": Self.millisecondsValue(exchange.duration)],
-                 text: paint("http", .blue) + " \(exchange.method) \(exchange.url.absoluteString) → \(status) [\(exchange.initiator.rawValue)]"
+                 text: paint("http", .blue) + " \(exchange.method) \(Self.shown(exchange.url)) → \(status) [\(exchange.initiator.rawValue)]"
                     + (parts.isEmpty ? "" : "  " + paint(parts.joined(separator: "  "), .dim)))
         case .documentCommitted(let navigation):
-            emit(["type": "document", "url": navigation.url.absoluteString, "status": navigation.statusCode],
-                 text: paint("document", .magenta) + " \(navigation.url.absoluteString) (\(navigation.statusCode))" + (navigation.title.map { " “\($0)”" } ?? ""))
+            emit(["type": "document", "url": Self.shown(navigation.url), "status": navigation.statusCode],
+                 text: paint("document", .magenta) + " \(Self.shown(navigation.url)) (\(navigation.statusCode))" + (navigation.title.map { " “\($0)”" } ?? ""))
         case .navigationFinished:
             break
         case .navigationFailed(let error):
@@ -134,6 +131,17 @@ final class Transcript: Sendable {
             let same = pageText == nativeText
             print("  \(key.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0))  \(pageText.padding(toLength: 34, withPad: " ", startingAt: 0)) | \(paint(nativeText, same ? .plain : .yellow))  \(paint(key.domain + key.path, .dim))")
         }
+    }
+
+    /// A URL as the transcript shows it: a user name and password in it are replaced.
+    static func shown(_ url: URL) -> String {
+        guard url.user != nil || url.password != nil,
+              var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
+        components.user = nil
+        components.password = nil
+        let text = components.string ?? ""
+        guard let schemeEnd = text.range(of: "://") else { return text }
+        return text.replacingCharacters(in: schemeEnd, with: "://<redacted>@")
     }
 
     static func shown(_ cookie: Cookie) -> String {
