@@ -146,11 +146,16 @@ package final class BridgeInstallation {
             handler = reply
         }
 
+        // Every read the page controls (getters on `options.signal` and `signal.aborted` may
+        // call postMessage again) happens before the cap is checked, and nothing between the
+        // check and the call's entry in `pending` runs page code: re-entrant calls cannot
+        // slip past the cap.
+        let signal = abortSignal(call)
+        let aborted = signal.map { isAborted($0, in: call.ctx) } ?? false
         guard pending.count < controller.limits.maxCallsInFlight else {
             return refuse(name, body, .overloaded, started, in: call.ctx)
         }
-        let signal = abortSignal(call)
-        if let signal, isAborted(signal, in: call.ctx) {
+        if aborted {
             return refuse(name, body, .aborted, started, in: call.ctx)
         }
         let (promise, deferred) = try context.makeDeferredPromise()

@@ -42,8 +42,6 @@ public struct RedactionPolicy: Sendable, Hashable {
                 members[key] = keys.contains(key.lowercased()) ? Self.placeholder : redact(member)
             }
             return .object(members)
-        default:
-            return value
         }
     }
 }

@@ -41,6 +41,15 @@ func stringOf(_ ctx: JSContextRef, _ value: JSValueRef?) -> String? {
     return swiftString(string)
 }
 
+/// The length in UTF-16 code units of a JavaScript string value, read from the engine without
+/// copying or flattening it (a string built by concatenation stays a rope until copied).
+func stringLength(_ ctx: JSContextRef, _ value: JSValueRef) -> Int {
+    guard JSValueIsString(ctx, value), let wrapper = JSValueToObject(ctx, value, nil),
+          let length = JSObjectGetProperty(ctx, wrapper, PropertyName.length.ref, nil) else { return 0 }
+    let number = JSValueToNumber(ctx, length, nil)
+    return number.isFinite && number > 0 ? Int(number) : 0
+}
+
 /// Reads `object[name]`; `nil` when the read throws.
 func property(_ ctx: JSContextRef, _ object: JSObjectRef, _ name: PropertyName) -> JSValueRef? {
     var exception: JSValueRef? = nil

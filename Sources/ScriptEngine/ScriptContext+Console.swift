@@ -13,11 +13,20 @@ extension ScriptContext {
         }
     }
 
+    /// The longest string argument a console line shows: 8 Mi UTF-16 code units, the 16 MiB
+    /// of the default ``ConversionLimits/maxBytes``.
+    static let maxConsoleStringLength = 8 << 20
+
     /// How a console shows one argument: strings as they are, other values as JSON where they
     /// have it, else as `String(value)`.
     private func consoleText(_ value: JSValueRef?) -> String {
         guard let value else { return "undefined" }
-        if JSValueIsString(ctx, value) { return stringOf(ctx, value) ?? "" }
+        if JSValueIsString(ctx, value) {
+            // Measured before the copy, as conversions are.
+            let length = stringLength(ctx, value)
+            if length > Self.maxConsoleStringLength { return "<a string of \(length) characters, not shown>" }
+            return stringOf(ctx, value) ?? ""
+        }
         if JSValueIsObject(ctx, value), let object = JSValueToObject(ctx, value, nil), !JSObjectIsFunction(ctx, object),
            JSValueGetTypedArrayType(ctx, value, nil) == kJSTypedArrayTypeNone,
            !isErrorObject(object) {

@@ -68,6 +68,7 @@ public actor ScriptContext {
     var closeHandlers: [(isolated ScriptContext) -> Void] = []
     /// The most recent events, oldest first (bounded by ``Configuration/eventBufferSize``).
     public private(set) var recentEvents = Deque<ScriptEvent>()
+    private var recentEventBytes = 0
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
         thread.asUnownedSerialExecutor()
@@ -343,10 +344,28 @@ public actor ScriptContext {
     }
 
     /// Records an event and passes it to the event handler.
+    ///
+    /// The handler sees every event whole; ``recentEvents`` keeps at most
+    /// ``Configuration/eventBufferSize`` of them and ``recentEventsMaxBytes`` of console text,
+    /// so a page that logs a large string many times does not keep it alive.
     package func report(_ event: ScriptEvent) {
-        if recentEvents.count >= configuration.eventBufferSize { recentEvents.removeFirst() }
+        if recentEvents.count >= configuration.eventBufferSize, let first = recentEvents.popFirst() {
+            recentEventBytes -= Self.retainedBytes(first)
+        }
         recentEvents.append(event)
+        recentEventBytes += Self.retainedBytes(event)
+        while recentEventBytes > Self.recentEventsMaxBytes, recentEvents.count > 1, let first = recentEvents.popFirst() {
+            recentEventBytes -= Self.retainedBytes(first)
+        }
         eventHandler?(event)
+    }
+
+    /// The most console text ``recentEvents`` keeps.
+    static let recentEventsMaxBytes = 4 << 20
+
+    private static func retainedBytes(_ event: ScriptEvent) -> Int {
+        if case .console(let message) = event { return message.text.utf8.count }
+        return 0
     }
 
     // MARK: Attachments

@@ -72,10 +72,12 @@ struct ValueReader {
             }
             return .number(number)
         case kJSTypeString:
+            // Counted before the copy: a rope of a gigabyte costs the page a few concatenations
+            // and would cost the copy all of it.
+            try count(bytes: stringLength(ctx, value) * 2)
             var exception: JSValueRef? = nil
             guard let string = JSValueToStringCopy(ctx, value, &exception) else { throw .conversion("unreadable string") }
             defer { JSStringRelease(string) }
-            try count(bytes: JSStringGetLength(string) * 2)
             return .string(swiftString(string))
         case kJSTypeSymbol:
             throw .conversion("a Symbol cannot be cloned")

@@ -13,7 +13,11 @@ import WebPage
 /// #expect(recorder.exchanges.map(\.statusCode) == [200])
 /// ```
 public final class PageEventRecorder: Sendable {
-    private let storage = Mutex<(events: [PageEvent], observers: [@Sendable (PageEvent) -> Void])>(([], []))
+    private let storage = Mutex<(events: [PageEvent], observers: [@Sendable (PageEvent) -> Void], consoleBytes: Int)>(([], [], 0))
+
+    /// How much console text the recorder keeps in all; past it, a console line is kept as
+    /// its level and length only (observers still see every line whole).
+    public static let maxConsoleBytes = 16 << 20
 
     /// Creates an empty recorder.
     public init() {}
@@ -21,7 +25,17 @@ public final class PageEventRecorder: Sendable {
     /// Records an event and passes it to the observers.
     public func record(_ event: PageEvent) {
         let observers = storage.withLock { state in
-            state.events.append(event)
+            if case .console(var message, let url) = event {
+                let bytes = message.text.utf8.count
+                if state.consoleBytes + bytes > Self.maxConsoleBytes {
+                    message.text = "<\(bytes) bytes of console text not kept>"
+                } else {
+                    state.consoleBytes += bytes
+                }
+                state.events.append(.console(message, url: url))
+            } else {
+                state.events.append(event)
+            }
             return state.observers
         }
         for observer in observers { observer(event) }

@@ -25,7 +25,7 @@ struct HTTPLoader: Sendable {
         var url: URL
         var statusCode: Int
         var statusText: String
-        /// Header fields, `Set-Cookie` removed.
+        /// Header fields, `Set-Cookie` and `Set-Cookie2` removed (scripts never read them).
         var headers: [HTTPHeader]
         var setCookieNames: [String]
         var body: [UInt8]
@@ -120,7 +120,11 @@ struct HTTPLoader: Sendable {
         var headers: [HTTPHeader] = []
         var setCookieLines: [String] = []
         for field in incoming.headers {
-            if field.name.lowercased() == "set-cookie" { setCookieLines.append(field.value) } else { headers.append(HTTPHeader(field.name, field.value)) }
+            switch field.name.lowercased() {
+            case "set-cookie": setCookieLines.append(field.value)
+            case "set-cookie2": continue  // obsolete (RFC 2965), never applied and never shown to scripts
+            default: headers.append(HTTPHeader(field.name, field.value))
+            }
         }
         var set: [String] = [], deleted: [String] = [], rejected: [String] = []
         if case .include(let context) = mode {

@@ -191,7 +191,7 @@ extension WebKitRun {
         var lastCount = -1
         while ContinuousClock.now < deadline {
             let counts = transcript.counts
-            let count = counts.bridgeCalls + counts.strings.count + pageEvents.load(ordering: .relaxed)
+            let count = counts.bridgeCalls + counts.lines + pageEvents.load(ordering: .relaxed)
             if count != lastCount || view.callsInFlight > 0 {
                 lastCount = count
                 lastActivity = .now

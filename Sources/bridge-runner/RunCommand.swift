@@ -49,8 +49,11 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Another origin allowed to call the session handler (repeatable).")
     var handlerOrigin: [String] = []
 
-    @Option(help: "Seconds to wait for the page to finish.")
+    @Option(help: "Seconds the whole run may take; past them it ends with code 3, whatever the page is doing.")
     var timeout: Double = 10
+
+    @Option(help: "Seconds one entry into the page's JavaScript (a script, a timer, a callback) may run before it is stopped.")
+    var entryTimeLimit: Double = 5
 
     @Flag(help: "One JSON object per event.")
     var json = false
@@ -71,7 +74,12 @@ struct RunCommand: AsyncParsableCommand {
         }
         if refreshTokenFile != nil && user != nil { throw ValidationError("use either --user/--password or --refresh-token-file") }
         if profile != nil && ephemeral { throw ValidationError("use either --profile or --ephemeral") }
+        var isDirectory: ObjCBool = false
+        if let profile, FileManager.default.fileExists(atPath: profile, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw ValidationError("--profile \(profile) is a file; give a directory (it is created when missing)")
+        }
         if !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
+        if !(entryTimeLimit > 0) { throw ValidationError("--entry-time-limit must be a positive number of seconds") }
         if let url, URL(string: url)?.host == nil { throw ValidationError("--url must be an absolute URL") }
         if let server, URL(string: server)?.host == nil { throw ValidationError("--server must be an absolute URL such as http://127.0.0.1:8080") }
         for origin in handlerOrigin where SecurityOrigin(origin) == nil { throw ValidationError("--handler-origin \(origin) is not an origin such as https://app.example") }
@@ -80,6 +88,10 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         if engineOption.engine == .webkit { return try await WebKitRun(command: self).run() }
         let transcript = Transcript(json: json)
+        let bound = timeout + RunDeadline.margin
+        RunDeadline.arm(seconds: bound) {
+            transcript.failure("the run did not end within --timeout \(timeout) s (+\(RunDeadline.margin) s): a script held its engine thread; ended the run")
+        }
         let source = try PageSource(target)
         let profileURL = profile.map { URL(fileURLWithPath: $0) }
         let vault: any TokenVault = profileURL.map { FileTokenVault(url: $0.appendingPathComponent("vault")) } ?? InMemoryTokenVault()
@@ -91,7 +103,7 @@ struct RunCommand: AsyncParsableCommand {
         let origins = handlerOrigin.compactMap(SecurityOrigin.init)
         let configure: @Sendable (inout WebPageConfiguration) -> Void = { configuration in
             configuration.websiteDataStore = pageStore
-            configuration.scriptTimeLimit = .seconds(max(1, Int(timeout)))
+            configuration.scriptTimeLimit = .milliseconds(Int64(min(entryTimeLimit, timeout) * 1000))
         }
 
         let settings = try authorization.settings()
@@ -102,7 +114,7 @@ struct RunCommand: AsyncParsableCommand {
             webSession.apply(to: &configuration, server: serverURL)
             fixture = await AppWiring(server: nil, baseURL: serverURL, configuration: configuration,
                                       vault: vault, nativeCookieStore: nativeStore, allowedOrigins: origins, configure: configure)
-            transcript.note("using the server at \(server)")
+            transcript.note("using the server at \(Transcript.shown(serverURL))")
         } else {
             // The faults start once the runner has signed in: they are for the page's run.
             var serverConfiguration = faults.configuration
@@ -216,6 +228,12 @@ enum PageSource {
         }
         guard FileManager.default.fileExists(atPath: target) else {
             throw RunnerFailure(description: "no such file: \(target)", exitCode: .missingInput)
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
+        let limit = WebPageConfiguration().maxResponseBytes
+        if size > limit {
+            throw RunnerFailure(description: "\(target) is \(size) bytes; a page or script may be at most \(limit) bytes (the page's response limit)",
+                                exitCode: .validationFailure)
         }
         guard let body = try? String(contentsOfFile: target, encoding: .utf8) else {
             throw RunnerFailure(description: "cannot read \(target) as UTF-8 text", exitCode: .missingInput)

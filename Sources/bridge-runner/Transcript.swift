@@ -19,8 +19,14 @@ final class Transcript: Sendable {
         var unhandledRejections = 0
         var bridgeCalls = 0
         var navigationFailures: [PageError] = []
-        var strings: [String] = []
+        /// Lines printed so far.
+        var lines = 0
+        /// The last ``tailLength`` lines printed (what a summary or a secrecy check reads; the
+        /// rest is streamed, not kept).
+        var tail: [String] = []
     }
+
+    static let tailLength = 500
 
     init(json: Bool) {
         if json { style = .json } else { style = isatty(STDOUT_FILENO) == 1 ? .color : .plain }
@@ -45,14 +51,12 @@ final class Transcript: Sendable {
     func page(_ event: PageEvent) {
         switch event {
         case .console(let message, _):
-            lock.withLock { $0.strings.append(message.text) }
             let color: Color = message.level == .error ? .red : (message.level == .warn ? .yellow : .plain)
             emit(["type": "console", "level": message.level.rawValue, "text": message.text],
                  text: paint("console.\(message.level.rawValue)", .dim) + " " + paint(message.text, color))
         case .scriptError(let error, let unhandled, _):
             lock.withLock {
                 if unhandled { $0.unhandledRejections += 1 } else { $0.scriptErrors += 1 }
-                $0.strings.append(error.message)
             }
             let location = error.sourceURL.map { " at \($0)" + (error.line.map { ":\($0)" } ?? "") } ?? ""
             emit(["type": unhandled ? "unhandled-rejection" : "script-error", "name": error.name, "message": error.message,
@@ -61,9 +65,9 @@ final class Transcript: Sendable {
         case .navigationPolicy(let action, let policy, let waited):
             let held = waited >= .milliseconds(1)
             let verdict = policy == .allow ? (held ? "held \(Self.milliseconds(waited)) then allowed" : "allowed") : "cancelled"
-            emit(["type": "navigation", "url": action.request.url.absoluteString, "decision": policy == .allow ? "allow" : "cancel",
+            emit(["type": "navigation", "url": Self.shown(action.request.url), "decision": policy == .allow ? "allow" : "cancel",
                   "heldMs": Self.millisecondsValue(waited), "initiator": action.navigationType.rawValue],
-                 text: paint("navigate", .magenta) + " \(action.request.method) \(action.request.url.absoluteString) (\(action.navigationType.rawValue)): \(verdict)")
+                 text: paint("navigate", .magenta) + " \(action.request.method) \(Self.shown(action.request.url)) (\(action.navigationType.rawValue)): \(verdict)")
         case .http(let exchange):
             var parts: [String] = []
             if !exchange.cookiesSent.isEmpty { parts.append("sent " + exchange.cookiesSent.joined(separator: ",")) }
@@ -71,14 +75,14 @@ final class Transcript: Sendable {
             if !exchange.cookiesDeleted.isEmpty { parts.append("deleted " + exchange.cookiesDeleted.joined(separator: ",")) }
             if !exchange.cookiesRejected.isEmpty { parts.append("rejected " + exchange.cookiesRejected.joined(separator: "; ")) }
             let status = exchange.statusCode.map(String.init) ?? "no response"
-            emit(["type": "http", "initiator": exchange.initiator.rawValue, "method": exchange.method, "url": exchange.url.absoluteString,
+            emit(["type": "http", "initiator": exchange.initiator.rawValue, "method": exchange.method, "url": Self.shown(exchange.url),
                   "status": exchange.statusCode ?? 0, "cookiesSent": exchange.cookiesSent, "cookiesSet": exchange.cookiesSet,
                   "cookiesDeleted": exchange.cookiesDeleted, "ms": Self.millisecondsValue(exchange.duration)],
-                 text: paint("http", .blue) + " \(exchange.method) \(exchange.url.absoluteString) → \(status) [\(exchange.initiator.rawValue)]"
+                 text: paint("http", .blue) + " \(exchange.method) \(Self.shown(exchange.url)) → \(status) [\(exchange.initiator.rawValue)]"
                     + (parts.isEmpty ? "" : "  " + paint(parts.joined(separator: "  "), .dim)))
         case .documentCommitted(let navigation):
-            emit(["type": "document", "url": navigation.url.absoluteString, "status": navigation.statusCode],
-                 text: paint("document", .magenta) + " \(navigation.url.absoluteString) (\(navigation.statusCode))" + (navigation.title.map { " “\($0)”" } ?? ""))
+            emit(["type": "document", "url": Self.shown(navigation.url), "status": navigation.statusCode],
+                 text: paint("document", .magenta) + " \(Self.shown(navigation.url)) (\(navigation.statusCode))" + (navigation.title.map { " “\($0)”" } ?? ""))
         case .navigationFinished:
             break
         case .navigationFailed(let error):
@@ -136,6 +140,17 @@ final class Transcript: Sendable {
         }
     }
 
+    /// A URL as the transcript shows it: a user name and password in it are replaced.
+    static func shown(_ url: URL) -> String {
+        guard url.user != nil || url.password != nil,
+              var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
+        components.user = nil
+        components.password = nil
+        let text = components.string ?? ""
+        guard let schemeEnd = text.range(of: "://") else { return text }
+        return text.replacingCharacters(in: schemeEnd, with: "://<redacted>@")
+    }
+
     static func shown(_ cookie: Cookie) -> String {
         let secret = cookie.isHttpOnly || ["session", "token", "refresh", "auth"].contains { cookie.name.lowercased().contains($0) }
         var text = secret ? "<\(cookie.value.utf8.count) bytes>" : String(cookie.value.prefix(24))
@@ -156,9 +171,12 @@ final class Transcript: Sendable {
     func emit(_ fields: [String: Any], text: String) {
         let line = style == .json ? JSONLine.encode(fields) : text
         guard !line.isEmpty else { return }
-        lock.withLock { _ in
+        lock.withLock { counts in
             print(line)
             fflush(nil)
+            counts.lines += 1
+            counts.tail.append(text)
+            if counts.tail.count > Self.tailLength { counts.tail.removeFirst(counts.tail.count - Self.tailLength) }
         }
     }
 

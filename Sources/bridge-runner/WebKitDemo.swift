@@ -77,7 +77,7 @@ struct WebKitDemo {
 
         transcript.section("5. a page trying to read the refresh token")
         try await runExample("06-steal-token.js", path: "/demo/steal")
-        var seen = transcript.counts.strings
+        var seen = transcript.counts.tail
         for entry in log.entries { seen.append(String(describing: entry)) }
         if let cookie = try? await view.evaluateJavaScript("document.cookie").stringValue { seen.append(cookie) }
         let leaks = server.issuedRefreshTokens().filter { token in seen.contains { $0.contains(token) } }

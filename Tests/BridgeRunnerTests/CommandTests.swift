@@ -100,6 +100,32 @@ import Testing
         #expect(unknown.exitCode == 64)
     }
 
+    /// A chain of promise jobs that never calls native code holds its engine thread where no
+    /// watchdog can see it; `--timeout` still ends the run, with code 3, and says so.
+    @Test func timeoutIsAHardBoundOnTheWholeRun() throws {
+        let script = try RunnerProcess.temporaryFile("chain.js", "(function f() { Promise.resolve().then(f); })();")
+        let run = try RunnerProcess.run(["run", script.path, "--timeout", "3", "--entry-time-limit", "1"], timeout: 120)
+        #expect(run.exitCode == 3, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("did not end within --timeout 3.0 s"), "\(run.stdout)")
+    }
+
+    @Test func profileThatIsAFileIsRefusedClearly() throws {
+        let file = try RunnerProcess.temporaryFile("not-a-directory", "x")
+        let script = try RunnerProcess.temporaryFile("p.js", "console.log(1)")
+        let run = try RunnerProcess.run(["run", script.path, "--profile", file.path])
+        #expect(run.exitCode == 64)
+        #expect(run.stderr.contains("is a file; give a directory"), "\(run.stderr)")
+        #expect(!run.stderr.contains("NSError") && !run.stderr.contains("Domain="))
+    }
+
+    @Test func scriptOverTheSizeLimitIsACommandLineError() throws {
+        let script = try RunnerProcess.temporaryFile("big.js", "//" + String(repeating: "x", count: 9 << 20))
+        let run = try RunnerProcess.run(["run", script.path])
+        #expect(run.exitCode == 64)
+        #expect((run.stdout + run.stderr).contains("may be at most 8388608 bytes"), "\(run.stderr)")
+        #expect(!(run.stdout + run.stderr).lowercased().contains("network"))
+    }
+
     @Test func profileKeepsCookiesForCookiesShow() throws {
         let script = try RunnerProcess.temporaryFile("p.js", "document.cookie = 'kept=1; Max-Age=3600; path=/'")
         let profile = script.deletingLastPathComponent().appendingPathComponent("profile")
