@@ -14,7 +14,7 @@
 /// ```
 ///
 /// A vault of the app's own stores the secret with ``withRevealedValue(_:)`` and wraps what it
-/// loads with ``init(revealing:)``:
+/// loads with ``init(_:)``:
 ///
 /// ```swift
 /// func store(_ record: VaultRecord) throws(TokenVaultError) {
@@ -22,7 +22,7 @@
 /// }
 /// func load() throws(TokenVaultError) -> VaultRecord? {
 ///     guard let data = keychain.data(service: "app.session") else { return nil }
-///     return VaultRecord(refreshToken: RefreshToken(revealing: String(decoding: data, as: UTF8.self)),
+///     return VaultRecord(refreshToken: RefreshToken(String(decoding: data, as: UTF8.self)),
 ///                        accessTokenExpiresAt: nil)
 /// }
 /// ```
@@ -32,14 +32,9 @@ public struct RefreshToken: Sendable, Hashable, CustomStringConvertible, CustomD
     /// The secret. Internal: only the token endpoint client and the vaults read it.
     let value: String
 
-    /// Wraps a refresh token obtained elsewhere (for ``SessionController/adopt(refreshToken:accessTokenExpiresAt:)``).
+    /// Wraps a refresh token obtained elsewhere (for ``SessionController/adopt(refreshToken:accessTokenExpiresAt:)``),
+    /// or loaded by a ``TokenVault`` from its own store.
     public init(_ value: String) {
-        self.value = value
-    }
-
-    /// Wraps the secret a ``TokenVault`` loaded from its own store. The same as ``init(_:)``,
-    /// named for the reader: the string passed is a live refresh token.
-    public init(revealing value: String) {
         self.value = value
     }
 

@@ -2,14 +2,22 @@ import Foundation
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct WebSessionCommandTests {
-    @Test func sessionExchangeSignsThePageInAgainstATokenEndpointWithoutCookies() throws {
+    /// Runs `bridge-runner` on a dispatch thread: waiting for it never holds one of the few
+    /// threads that async tests share.
+    func runRunner(_ arguments: [String]) async throws -> RunnerProcess {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try RunnerProcess.run(arguments) }) }
+        }
+    }
+
+    @Test func sessionExchangeSignsThePageInAgainstATokenEndpointWithoutCookies() async throws {
         let script = try RunnerProcess.temporaryFile("exchange.js", """
             const me = await fetch("/api/me");
             console.log("me before refresh", me.status);
             await window.webkit.messageHandlers.session.postMessage({action: "refresh"});
             console.log("me after refresh", (await fetch("/api/me")).status);
             """)
-        let result = try RunnerProcess.run(["run", script.path, "--session-exchange", "/session/exchange"])
+        let result = try await runRunner(["run", script.path, "--session-exchange", "/session/exchange"])
         #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("me before refresh 200"))
         #expect(result.stdout.contains("me after refresh 200"))
@@ -19,12 +27,12 @@ import Testing
         #expect(!result.stdout.contains("sbrt_"), "a refresh token reached the transcript")
     }
 
-    @Test func refreshCookieStaysNative() throws {
+    @Test func refreshCookieStaysNative() async throws {
         let script = try RunnerProcess.temporaryFile("cookie-refresh.js", """
             await window.webkit.messageHandlers.session.postMessage({action: "refresh"});
             console.log("me", (await fetch("/api/me")).status, document.cookie.includes("web_refresh"));
             """)
-        let result = try RunnerProcess.run(["run", script.path, "--refresh-cookie", "__Host-web_refresh", "--refresh-url", "/session/refresh"])
+        let result = try await runRunner(["run", script.path, "--refresh-cookie", "__Host-web_refresh", "--refresh-url", "/session/refresh"])
         #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("console.log me 200 false"))
         #expect(result.stdout.contains("1 cookie refreshes"))
@@ -34,19 +42,19 @@ import Testing
         #expect(!result.stdout.contains("sbrt_"), "a refresh token reached the transcript")
     }
 
-    @Test func fetchShowsTheCookiesSentAndSet() throws {
-        let result = try RunnerProcess.run(["fetch", "/session/logout", "--method", "POST"])
+    @Test func fetchShowsTheCookiesSentAndSet() async throws {
+        let result = try await runRunner(["fetch", "/session/logout", "--method", "POST"])
         #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("fetch POST http://127.0.0.1:"))
         #expect(result.stdout.contains("→ 200"))
         let line = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("fetch POST") })
         #expect(line.contains("sent ") && line.contains("__Host-session"))
         #expect(line.contains("deleted ") && line.contains("csrf_token"))
-        let me = try RunnerProcess.run(["fetch", "/api/me", "--bearer", "--ephemeral"])
+        let me = try await runRunner(["fetch", "/api/me", "--bearer", "--ephemeral"])
         #expect(me.exitCode == 0, "\(me.stdout)\(me.stderr)")
         #expect(me.stdout.contains("→ 200"))
         #expect(me.stdout.contains("sent —"))
-        let bad = try RunnerProcess.run(["fetch", "/api/me", "--refresh-cookie", "x"])
+        let bad = try await runRunner(["fetch", "/api/me", "--refresh-cookie", "x"])
         #expect(bad.exitCode == 64)
     }
 }

@@ -14,7 +14,7 @@ final class KeychainLikeStore: Sendable {
 }
 
 /// A third-party vault written only with the public API: the token goes in through
-/// `withRevealedValue`, comes out through `RefreshToken(revealing:)`.
+/// `withRevealedValue`, comes out through `RefreshToken(_:)`.
 struct KeychainTokenVault: TokenVault {
     let keychain: KeychainLikeStore
     let service: String
@@ -28,7 +28,7 @@ struct KeychainTokenVault: TokenVault {
     func load() throws(TokenVaultError) -> VaultRecord? {
         guard let data = keychain.data(service: service) else { return nil }
         guard let item = try? JSONDecoder().decode(Item.self, from: data) else { throw TokenVaultError(operation: "decode") }
-        return VaultRecord(refreshToken: RefreshToken(revealing: item.token), accessTokenExpiresAt: item.expiresAt, rotatedAt: item.rotatedAt)
+        return VaultRecord(refreshToken: RefreshToken(item.token), accessTokenExpiresAt: item.expiresAt, rotatedAt: item.rotatedAt)
     }
 
     func store(_ record: VaultRecord) throws(TokenVaultError) {
@@ -92,9 +92,9 @@ struct KeychainTokenVault: TokenVault {
         }
     }
 
-    @Test func revealingInitialiserWrapsTheSameSecret() {
-        let token = RefreshToken(revealing: "rt_secret_value")
-        #expect(token == RefreshToken("rt_secret_value"))
+    @Test func revealedValueIsLentOnlyToTheClosure() {
+        let token = RefreshToken("rt_secret_value")
+        #expect(token.withRevealedValue { $0 } == "rt_secret_value")
         #expect(token.withRevealedValue { $0.count } == 15)
         #expect(!renderings(of: token).contains { $0.contains("rt_secret_value") })
     }

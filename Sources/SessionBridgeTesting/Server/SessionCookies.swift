@@ -41,7 +41,6 @@ enum SessionCookies {
             "\(session)=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Lax",
             "\(expires)=; Path=/; Expires=\(epoch); SameSite=Lax",
             "\(csrf)=; Path=/; Max-Age=0; SameSite=Strict",
-            "\(webSession)=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax",
             "\(webRefresh)=; Path=/; Expires=\(epoch); HttpOnly; Secure; SameSite=Strict",
         ]
     }
