@@ -164,7 +164,7 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .testTarget(name: "WebKitTests", dependencies: [
-            "SessionBridgeWebKit", "Session", "SessionBridgeTesting", "WebPage", "Bridge", "Cookies",
+            "SessionBridgeWebKit", "Session", "SessionBridgeOAuth", "SessionBridgeTesting", "WebPage", "Bridge", "Cookies",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
