@@ -54,7 +54,7 @@ extension SessionController {
         guard let token = response.refreshToken else { throw SessionError.noRefreshToken }
         let validated = try await validateIDToken(response.idToken, nonce: request.nonce)
         let newRecord = VaultRecord(refreshToken: token, accessTokenExpiresAt: response.accessTokenExpiresAt)
-        do { try vault.store(newRecord) } catch { throw SessionError(.storage, "\(error)") }
+        try await storeNewSession(newRecord)
         record = newRecord
         lastRefresh = nil
         idToken = validated

@@ -169,7 +169,7 @@ public actor SessionController {
         guard let token = response.refreshToken else { throw SessionError.noRefreshToken }
         let validated = try await validateIDToken(response.idToken, nonce: nil)
         let newRecord = VaultRecord(refreshToken: token, accessTokenExpiresAt: response.accessTokenExpiresAt)
-        do { try vault.store(newRecord) } catch { throw SessionError(.storage, "\(error)") }
+        try await storeNewSession(newRecord)
         record = newRecord
         lastRefresh = nil
         idToken = validated
@@ -179,6 +179,19 @@ public actor SessionController {
         try await exchangeWebSession()
         logger.info("signed in")
         return currentStatus
+    }
+
+    /// Stores a just-issued session in the vault. When the vault cannot be written, the token
+    /// is revoked at the server before the error is thrown: a session nobody can use again is
+    /// not left open there.
+    func storeNewSession(_ newRecord: VaultRecord) async throws(SessionError) {
+        do {
+            try vault.store(newRecord)
+        } catch {
+            logger.error("the vault could not store the new session; revoking it at the server")
+            await client.revoke(newRecord.refreshToken)
+            throw SessionError(.storage, "the session could not be stored (\(error)); it was revoked at the server")
+        }
     }
 
     /// Takes over a session the app obtained another way (its own login flow).
