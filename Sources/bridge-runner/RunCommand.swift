@@ -101,6 +101,9 @@ struct RunCommand: AsyncParsableCommand {
             return try WebsiteDataStore(directory: directory, profile: "page", includeSessionCookies: true)
         } ?? WebsiteDataStore.nonPersistent()
         let origins = handlerOrigin.compactMap(SecurityOrigin.init)
+        // A damaged profile file fell back to its last good copy: say so, before anything runs.
+        if let warning = pageStore.attachment?.loadResult.warning { transcript.note("warning: page profile: \(warning)") }
+        if let warning = try? nativeStore?.load().warning { transcript.note("warning: native profile: \(warning)") }
         let configure: @Sendable (inout WebPageConfiguration) -> Void = { configuration in
             configuration.websiteDataStore = pageStore
             configuration.scriptTimeLimit = .milliseconds(Int64(min(entryTimeLimit, timeout) * 1000))

@@ -141,6 +141,13 @@ import Testing
         #expect(all.exitCode == 0, "\(all.stdout)\(all.stderr)")
         let sections = all.stdout.components(separatedBy: "\npage: ")
         #expect(sections.count == 2 && sections[0].hasPrefix("native: ") && sections[0].contains("kept=<1 bytes>"), "\(all.stdout)")
+        // A damaged page profile falls back to its last good copy, and the run says so.
+        let again = try RunnerProcess.run(["run", script.path, "--profile", profile.path])
+        #expect(again.exitCode == 0, "\(again.stdout)\(again.stderr)")
+        try Data("garbage".utf8).write(to: profile.appendingPathComponent("page.cookies"))
+        let damaged = try RunnerProcess.run(["run", script.path, "--profile", profile.path])
+        #expect(damaged.exitCode == 0, "\(damaged.stdout)\(damaged.stderr)")
+        #expect(damaged.stdout.contains("warning: page profile:"), "\(damaged.stdout)")
     }
 }
 
