@@ -51,17 +51,7 @@ extension SessionController {
         }
         let response = try await client.requestTokens(
             .authorizationCode(code: Secret(code), codeVerifier: request.codeVerifier, redirectURI: request.redirectURI))
-        guard let token = response.refreshToken else { throw SessionError.noRefreshToken }
-        let validated = try await validateIDToken(response.idToken, nonce: request.nonce)
-        let newRecord = VaultRecord(refreshToken: token, accessTokenExpiresAt: response.accessTokenExpiresAt)
-        try await storeNewSession(newRecord)
-        record = newRecord
-        lastRefresh = nil
-        idToken = validated
-        await applySetCookies(response.setCookies)
-        acceptAccessToken(response.accessToken, expiresAt: response.accessTokenExpiresAt)
-        publish()
-        try await exchangeWebSession()
+        try await beginSession(with: response, nonce: request.nonce)
         logger.info("signed in with the authorization code flow")
         return currentStatus
     }

@@ -166,8 +166,17 @@ public actor SessionController {
     public func login(username: String, password: String) async throws(SessionError) -> SessionStatus {
         try start()
         let response = try await client.requestTokens(.password(username: username, password: Secret(password)))
+        try await beginSession(with: response, nonce: nil)
+        logger.info("signed in")
+        return currentStatus
+    }
+
+    /// Makes a sign-in's token answer the session, for every grant: the ID token checked, the
+    /// refresh token stored (or revoked when it cannot be), the cookies applied to the native
+    /// store and every page, the access token kept in memory, the web session exchanged.
+    func beginSession(with response: TokenResponse, nonce: String?) async throws(SessionError) {
         guard let token = response.refreshToken else { throw SessionError.noRefreshToken }
-        let validated = try await validateIDToken(response.idToken, nonce: nil)
+        let validated = try await validateIDToken(response.idToken, nonce: nonce)
         let newRecord = VaultRecord(refreshToken: token, accessTokenExpiresAt: response.accessTokenExpiresAt)
         try await storeNewSession(newRecord)
         record = newRecord
@@ -177,8 +186,6 @@ public actor SessionController {
         acceptAccessToken(response.accessToken, expiresAt: response.accessTokenExpiresAt)
         publish()
         try await exchangeWebSession()
-        logger.info("signed in")
-        return currentStatus
     }
 
     /// Stores a just-issued session in the vault. When the vault cannot be written, the token

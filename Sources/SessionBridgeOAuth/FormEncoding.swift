@@ -49,16 +49,16 @@ extension String {
     }
 }
 
-/// Base64url without padding (RFC 4648 §5, RFC 7515 §2).
-enum Base64URL {
-    static func encode(_ bytes: some Sequence<UInt8>) -> String {
+/// Base64url without padding (RFC 4648 §5, RFC 7515 §2). Shared with the reference server.
+package enum Base64URL {
+    package static func encode(_ bytes: some Sequence<UInt8>) -> String {
         var text = Data(bytes).base64EncodedString()
         text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
         while text.hasSuffix("=") { text.removeLast() }
         return text
     }
 
-    static func decode(_ text: some StringProtocol) -> Data? {
+    package static func decode(_ text: some StringProtocol) -> Data? {
         guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         switch base64.count % 4 {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SessionBridgeOAuth
 
 /// An authorization code the authorization endpoint issued, and what its exchange must match.
 struct AuthorizationGrant: Sendable {

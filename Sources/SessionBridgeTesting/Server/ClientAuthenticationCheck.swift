@@ -1,4 +1,5 @@
 import Foundation
+import SessionBridgeOAuth
 import Hummingbird
 import JWTKit
 

@@ -1,5 +1,6 @@
 import CryptoExtras
 import Foundation
+import SessionBridgeOAuth
 import JWTKit
 
 /// The algorithms the ``ReferenceServer`` signs ID tokens with.

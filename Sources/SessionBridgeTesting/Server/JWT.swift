@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SessionBridgeOAuth
 
 /// Claims of an access token issued by the ``ReferenceServer``.
 public struct AccessTokenClaims: Sendable, Equatable, Codable {
@@ -74,28 +75,6 @@ enum JWT {
         guard let claims = try? JSONDecoder().decode(AccessTokenClaims.self, from: payloadData) else { throw .malformed }
         guard allowExpired || Double(claims.exp) > now.timeIntervalSince1970 else { throw .expired }
         return claims
-    }
-}
-
-/// Base64url without padding (RFC 4648 §5, RFC 7515 §2).
-enum Base64URL {
-    static func encode(_ data: Data) -> String {
-        var text = data.base64EncodedString()
-        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        while text.hasSuffix("=") { text.removeLast() }
-        return text
-    }
-
-    static func decode(_ text: some StringProtocol) -> Data? {
-        guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        switch base64.count % 4 {
-        case 0: break
-        case 2: base64 += "=="
-        case 3: base64 += "="
-        default: return nil
-        }
-        return Data(base64Encoded: base64)
     }
 }
 
