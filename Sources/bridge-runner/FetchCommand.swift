@@ -89,16 +89,8 @@ struct FetchCommand: AsyncParsableCommand {
     private func fetch(_ fixture: AppWiring, codeFlow: Bool, transcript: Transcript) async -> ExitCode {
         do {
             try await signIn(fixture, codeFlow: codeFlow, transcript: transcript)
-        } catch let error as SessionError {
-            let failure = SignIn.failure(error)
-            transcript.failure(failure.description)
-            return failure.exitCode
-        } catch let failure as RunnerFailure {
-            transcript.failure(failure.description)
-            return failure.exitCode
         } catch {
-            transcript.failure("sign-in failed: \(error)")
-            return .failure
+            return SignIn.report(error, to: transcript)
         }
         let url = WebSessionOptions.resolve(target, on: fixture.baseURL)
         let headers = header.map { line in

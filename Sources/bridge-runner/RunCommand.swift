@@ -144,16 +144,8 @@ struct RunCommand: AsyncParsableCommand {
     private func run(_ source: PageSource, fixture: AppWiring, codeFlow: Bool, transcript: Transcript) async -> ExitCode {
         do {
             try await signIn(fixture, codeFlow: codeFlow, transcript: transcript)
-        } catch let error as SessionError {
-            let failure = SignIn.failure(error)
-            transcript.failure(failure.description)
-            return failure.exitCode
-        } catch let failure as RunnerFailure {
-            transcript.failure(failure.description)
-            return failure.exitCode
         } catch {
-            transcript.failure("sign-in failed: \(error)")
-            return Self.isUnreachable(error) ? .serverUnreachable : .failure
+            return SignIn.report(error, to: transcript)
         }
         fixture.server?.setFaults(faults.configuration.faults)
         fixture.server?.setOAuthFaults(faults.configuration.oauthFaults)

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Session
 import SessionBridgeOAuth
@@ -38,6 +39,21 @@ enum SignIn {
         default:
             return RunnerFailure(description: "sign-in refused (\(error.code.rawValue)): \(error.message)", exitCode: .signInRefused)
         }
+    }
+
+    /// Prints why a sign-in failed and gives the exit code: ``failure(_:)`` for the session's
+    /// errors, the runner's own failures as they are, unreachable (4) or failure (1) otherwise.
+    static func report(_ error: any Error, to transcript: Transcript) -> ExitCode {
+        let failure: RunnerFailure
+        switch error {
+        case let error as SessionError: failure = Self.failure(error)
+        case let error as RunnerFailure: failure = error
+        default:
+            failure = RunnerFailure(description: "sign-in failed: \(error)",
+                                    exitCode: RunCommand.isUnreachable(error) ? .serverUnreachable : .failure)
+        }
+        transcript.failure(failure.description)
+        return failure.exitCode
     }
 
     /// Adopts the refresh token in `path`: a vault file `login` wrote, or the plain token.
