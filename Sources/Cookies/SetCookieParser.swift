@@ -104,12 +104,11 @@ public struct SetCookieParser: Sendable {
     /// Parses one `Set-Cookie` header value given as UTF-8 bytes.
     public static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Result<ParsedSetCookie, SetCookieError> {
         let count = bytes.count
-        // Step 1: any CTL other than HTAB ignores the whole string. Also find the first ';'.
-        var semicolon = -1
-        for i in 0..<count {
-            let c = bytes[i]
-            if (c < 0x20 && c != 0x09) || c == 0x7F { return .failure(.controlCharacter(offset: i)) }
-            if c == 0x3B, semicolon < 0 { semicolon = i }
+        // Step 1: any CTL other than HTAB ignores the whole string. Also find the first ';'
+        // and count them all (the attributes' storage is allocated once).
+        guard let (semicolon, semicolons) = scanControlsAndSemicolons(bytes) else {
+            let offset = bytes.firstIndex { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F } ?? 0
+            return .failure(.controlCharacter(offset: offset))
         }
         // Step 2: the name-value-pair runs to the first ';'.
         let pairEnd = semicolon < 0 ? count : semicolon
@@ -141,6 +140,7 @@ public struct SetCookieParser: Sendable {
             value: string(bytes, valueRange.0, valueRange.1)
         )
         guard semicolon >= 0 else { return .success(parsed) }
+        parsed.attributes.reserveCapacity(semicolons)
 
         // Attributes.
         var i = semicolon
@@ -177,6 +177,42 @@ public struct SetCookieParser: Sendable {
         }
         return .success(parsed)
     }
+
+    /// Step 1 eight bytes at a time: `nil` if a CTL other than HTAB is present, else the offset
+    /// of the first `;` (-1 when there is none) and the number of `;`.
+    @inline(__always)
+    static func scanControlsAndSemicolons(_ bytes: UnsafeBufferPointer<UInt8>) -> (first: Int, count: Int)? {
+        guard let base = bytes.baseAddress else { return (-1, 0) }
+        let count = bytes.count
+        var first = -1, semicolons = 0
+        var i = 0
+        while i + 8 <= count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            if SWAR.bytesBelow0x20(word) | SWAR.bytesEqual(word, 0x7F) != 0 {
+                // Rare (a tab, or a header to refuse): decide byte by byte.
+                for k in i..<(i + 8) where isRefusedControl(base[k]) { return nil }
+            }
+            let found = SWAR.bytesEqual(word, 0x3B)
+            if found != 0 {
+                if first < 0 { first = i + found.trailingZeroBitCount / 8 }
+                semicolons += found.nonzeroBitCount
+            }
+            i += 8
+        }
+        while i < count {
+            let c = base[i]
+            if isRefusedControl(c) { return nil }
+            if c == 0x3B {
+                if first < 0 { first = i }
+                semicolons += 1
+            }
+            i += 1
+        }
+        return (first, semicolons)
+    }
+
+    @inline(__always)
+    static func isRefusedControl(_ c: UInt8) -> Bool { (c < 0x20 && c != 0x09) || c == 0x7F }
 
     enum Known { case expires, maxAge, domain, path, secure, httpOnly, sameSite, partitioned }
 
@@ -328,5 +364,26 @@ public struct SetCookieParser: Sendable {
             }
             return e - s
         }
+    }
+}
+
+/// Byte tests on eight bytes at once; each returns a word whose high bit is set in exactly the
+/// bytes that pass.
+enum SWAR {
+    static let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    static let high: UInt64 = 0x8080_8080_8080_8080
+    static let ones: UInt64 = 0x0101_0101_0101_0101
+
+    /// Bytes below 0x20 (no carry crosses a byte: the low seven bits plus 0x60 stay below 0x100).
+    @inline(__always)
+    static func bytesBelow0x20(_ word: UInt64) -> UInt64 {
+        ~(((word & low7) &+ 0x6060_6060_6060_6060) | word) & high
+    }
+
+    /// Bytes equal to `byte`.
+    @inline(__always)
+    static func bytesEqual(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        let y = word ^ (ones &* UInt64(byte))
+        return ~(((y & low7) &+ low7) | y | low7)
     }
 }

@@ -21,6 +21,33 @@ import Testing
         #expect(p.ignored.isEmpty)
     }
 
+    /// The scan reads eight bytes at a time: every byte position of a long line, in every
+    /// alignment, must be seen exactly as a byte-by-byte scan sees it.
+    @Test func controlsAndSemicolonsAreFoundAtEveryOffsetOfALongLine() throws {
+        let base = "name=" + String(repeating: "v", count: 40) + "; Path=/; Secure"
+        let bytes = Array(base.utf8)
+        for position in 0..<bytes.count {
+            for control: UInt8 in [0x00, 0x0A, 0x0D, 0x1F, 0x7F] {
+                var line = bytes
+                line[position] = control
+                #expect(SetCookieParser.parse(String(decoding: line, as: UTF8.self)) == .failure(.controlCharacter(offset: position)))
+            }
+        }
+        // A tab anywhere in a value is kept; high bytes are not controls.
+        for position in 6..<44 {
+            var line = bytes
+            line[position] = 0x09
+            #expect(try parsed(String(decoding: line, as: UTF8.self)).value.contains("\t"))
+        }
+        #expect(try parsed("k=" + String(repeating: "é", count: 20) + "; Path=/x").path == "/x")
+        // Attributes after semicolons in any alignment.
+        for padding in 0..<9 {
+            let p = try parsed("a=" + String(repeating: "b", count: padding) + ";Secure;HttpOnly;Path=/p;SameSite=Lax;Max-Age=5")
+            #expect(p.isSecure && p.isHttpOnly && p.path == "/p" && p.sameSite == .lax && p.maxAge == 5)
+            #expect(p.value.count == padding)
+        }
+    }
+
     @Test func namelessCookies() throws {
         let a = try parsed("foo")
         #expect(a.name == "" && a.value == "foo")
