@@ -50,11 +50,6 @@ public final class CookieJar: Sendable {
         var observers: [UInt64: Observer] = [:]
         var batchObservers: [UInt64: BatchObserver] = [:]
         var nextObserver: UInt64 = 0
-
-        mutating func nextSequence() -> UInt64 {
-            sequence += 1
-            return sequence
-        }
     }
 
     /// Creates an empty jar.
@@ -254,45 +249,58 @@ public final class CookieJar: Sendable {
                 }
             }
         }
-        var bucket = state.groups[key]?[cookie.domain] ?? []
-        // Drop expired cookies of this domain first.
-        bucket.removeAll { entry in
-            if entry.cookie.isExpired(at: now) {
-                changes.append(CookieChange(kind: .expired, cookie: entry.cookie, cause: .expiry))
-                return true
+        // The domain's bucket is changed in place: copying it would cost a retain of every
+        // cookie it holds, for every cookie set.
+        let sequence = state.sequence &+ 1
+        let (outcome, appended) = withBucket(&state, key: key, domain: cookie.domain) { bucket -> (SetCookieOutcome, Bool) in
+            if fromScript, bucket.contains(where: {
+                $0.cookie.isHttpOnly && $0.cookie.hasSameIdentity(as: cookie) && !$0.cookie.isExpired(at: now)
+            }) {
+                return (.rejected(.wouldOverwriteHttpOnlyCookie), false)
             }
-            return false
-        }
-        let oldIndex = bucket.firstIndex { $0.cookie.hasSameIdentity(as: cookie) }
-        if let oldIndex, fromScript, bucket[oldIndex].cookie.isHttpOnly {
-            return (.rejected(.wouldOverwriteHttpOnlyCookie), [])
-        }
-        let outcome: SetCookieOutcome
-        if cookie.isExpired(at: now) {
-            if let oldIndex {
+            // Drop expired cookies of this domain first.
+            bucket.removeAll { entry in
+                if entry.cookie.isExpired(at: now) {
+                    changes.append(CookieChange(kind: .expired, cookie: entry.cookie, cause: .expiry))
+                    return true
+                }
+                return false
+            }
+            let oldIndex = bucket.firstIndex { $0.cookie.hasSameIdentity(as: cookie) }
+            if cookie.isExpired(at: now) {
+                guard let oldIndex else { return (.deleted(nil), false) }
                 let old = bucket.remove(at: oldIndex).cookie
                 changes.append(CookieChange(kind: .deleted, cookie: old, cause: cause))
-                outcome = .deleted(old)
-            } else {
-                outcome = .deleted(nil)
+                return (.deleted(old), false)
             }
-        } else if let oldIndex {
-            let old = bucket[oldIndex]
-            cookie.creationTime = old.cookie.creationTime
-            bucket[oldIndex] = Entry(cookie: cookie, sequence: old.sequence)
-            changes.append(CookieChange(kind: .replaced, cookie: cookie, previous: old.cookie, cause: cause))
-            outcome = .replaced(cookie, previous: old.cookie)
-        } else {
-            bucket.append(Entry(cookie: cookie, sequence: state.nextSequence()))
+            if let oldIndex {
+                let old = bucket[oldIndex].cookie
+                cookie.creationTime = old.creationTime
+                bucket[oldIndex].cookie = cookie
+                changes.append(CookieChange(kind: .replaced, cookie: cookie, previous: old, cause: cause))
+                return (.replaced(cookie, previous: old), false)
+            }
+            bucket.append(Entry(cookie: cookie, sequence: sequence))
             changes.append(CookieChange(kind: .added, cookie: cookie, cause: cause))
-            outcome = .stored(cookie)
+            return (.stored(cookie), true)
         }
+        if case .rejected = outcome { return (outcome, []) }
+        if appended { state.sequence = sequence }
         let removed = changes.count { $0.kind != .added && $0.kind != .replaced }
-        let added = (oldIndex == nil && !cookie.isExpired(at: now)) ? 1 : 0
-        state.count += added - removed
-        setBucket(&state, key: key, domain: cookie.domain, bucket)
+        state.count += (appended ? 1 : 0) - removed
         changes += evict(&state, key: key, domain: cookie.domain, limits: limits, now: now)
         return (outcome, changes)
+    }
+
+    /// Runs `body` on the bucket of `domain` in place, and drops the bucket (and its group)
+    /// when it is left empty.
+    @inline(__always)
+    static func withBucket<Result>(
+        _ state: inout State, key: String, domain: String, _ body: (inout [Entry]) -> Result
+    ) -> Result {
+        let result = body(&state.groups[key, default: [:]][domain, default: []])
+        if state.groups[key]?[domain]?.isEmpty ?? true { setBucket(&state, key: key, domain: domain, []) }
+        return result
     }
 
     static func setBucket(_ state: inout State, key: String, domain: String, _ bucket: [Entry]) {
@@ -549,17 +557,22 @@ public final class CookieJar: Sendable {
         _ state: inout State, _ cookie: Cookie, key: String, cause: CookieChange.Cause, limits: CookieJarLimits, now: Date
     ) -> [CookieChange] {
         var changes: [CookieChange] = []
-        var bucket = state.groups[key]?[cookie.domain] ?? []
-        if let i = bucket.firstIndex(where: { $0.cookie.hasSameIdentity(as: cookie) }) {
-            let old = bucket[i].cookie
-            bucket[i].cookie = cookie
-            changes.append(CookieChange(kind: .replaced, cookie: cookie, previous: old, cause: cause))
-        } else {
-            bucket.append(Entry(cookie: cookie, sequence: state.nextSequence()))
-            state.count += 1
+        let sequence = state.sequence &+ 1
+        let appended = withBucket(&state, key: key, domain: cookie.domain) { bucket -> Bool in
+            if let i = bucket.firstIndex(where: { $0.cookie.hasSameIdentity(as: cookie) }) {
+                let old = bucket[i].cookie
+                bucket[i].cookie = cookie
+                changes.append(CookieChange(kind: .replaced, cookie: cookie, previous: old, cause: cause))
+                return false
+            }
+            bucket.append(Entry(cookie: cookie, sequence: sequence))
             changes.append(CookieChange(kind: .added, cookie: cookie, cause: cause))
+            return true
         }
-        setBucket(&state, key: key, domain: cookie.domain, bucket)
+        if appended {
+            state.sequence = sequence
+            state.count += 1
+        }
         changes += evict(&state, key: key, domain: cookie.domain, limits: limits, now: now)
         return changes
     }
