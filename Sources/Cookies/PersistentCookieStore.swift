@@ -218,31 +218,25 @@ public struct PersistentCookieStore: Sendable {
                 } catch {
                     throw .encoding("\(error)")
                 }
-                let temporary = TemporaryFile.path(for: path)
-                try Self.writeSynced(bytes, to: temporary)
                 // Keep the previous good generation as the backup (a hard link: no copy, and
-                // the store file itself stays in place until the rename below).
-                if case .success = current {
+                // the store file itself stays in place until the new one is renamed over it).
+                let keepBackup = { () throws(CrashSafeFile.Failure) -> Void in
+                    guard case .success = current else { return }
                     let backupTemporary = backupPath + ".tmp-\(getpid())"
                     unlink(backupTemporary)
-                    if link(path, backupTemporary) == 0 {
-                        if rename(backupTemporary, backupPath) != 0 {
-                            let e = errno
-                            unlink(backupTemporary)
-                            unlink(temporary)
-                            throw .io(operation: "rename", path: backupPath, errno: e)
-                        }
-                        // When the backup already is the current file (a writer killed between
-                        // its two renames), rename(2) does nothing and leaves the new link.
-                        unlink(backupTemporary)
+                    guard link(path, backupTemporary) == 0 else { return }
+                    defer { unlink(backupTemporary) }
+                    // When the backup already is the current file (a writer killed between
+                    // its two renames), rename(2) does nothing and leaves the new link.
+                    guard rename(backupTemporary, backupPath) == 0 else {
+                        throw CrashSafeFile.Failure(operation: "rename", path: backupPath, errno: errno)
                     }
                 }
-                if rename(temporary, path) != 0 {
-                    let e = errno
-                    unlink(temporary)
-                    throw .io(operation: "rename", path: path, errno: e)
+                do throws(CrashSafeFile.Failure) {
+                    try CrashSafeFile.write(bytes, to: path, order: .durableBeforeVisible, beforeRename: keepBackup)
+                } catch {
+                    throw .io(operation: error.operation, path: error.path, errno: error.errno)
                 }
-                try Self.syncDirectory(directory.path)
             }
         }
     }
@@ -259,7 +253,11 @@ public struct PersistentCookieStore: Sendable {
             }
             TemporaryFile.removeStale(for: fileURL!.path)
             TemporaryFile.removeStale(for: backupURL!.path)
-            try Self.syncDirectory(directory.path)
+            do throws(CrashSafeFile.Failure) {
+                try CrashSafeFile.syncDirectory(directory.path)
+            } catch {
+                throw .io(operation: error.operation, path: error.path, errno: error.errno)
+            }
         }
     }
 
@@ -269,37 +267,6 @@ public struct PersistentCookieStore: Sendable {
         } catch {
             throw .io(operation: "mkdir", path: path, errno: EIO)
         }
-    }
-
-    static func writeSynced(_ bytes: [UInt8], to path: String) throws(CookieStoreError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        if fd < 0 { throw .io(operation: "open", path: path, errno: errno) }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let e = errno
-                close(fd)
-                unlink(path)
-                throw .io(operation: "write", path: path, errno: e)
-            }
-            offset += n
-        }
-        if fsync(fd) != 0 {
-            let e = errno
-            close(fd)
-            unlink(path)
-            throw .io(operation: "fsync", path: path, errno: e)
-        }
-        close(fd)
-    }
-
-    static func syncDirectory(_ path: String) throws(CookieStoreError) {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd < 0 { throw .io(operation: "open", path: path, errno: errno) }
-        defer { close(fd) }
-        if fsync(fd) != 0 { throw .io(operation: "fsync", path: path, errno: errno) }
     }
 }
 

@@ -80,7 +80,7 @@ public final class FileTokenVault: TokenVault {
             throw TokenVaultError(operation: "unlink", path: url.path, errno: errno)
         }
         TemporaryFile.removeStale(for: url.path)
-        Self.syncDirectory(of: url)
+        try? CrashSafeFile.syncDirectory(of: url.path)
     }
 
     public func lock(timeout: Duration) async throws(TokenVaultError) -> any TokenVaultLock {
@@ -148,60 +148,17 @@ public final class FileTokenVault: TokenVault {
     // MARK: Files
 
     static func writeAtomically(_ data: Data, to url: URL) throws(TokenVaultError) {
-        let directory = url.deletingLastPathComponent()
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        // Temporary files of writers killed before their rename are removed first.
-        TemporaryFile.removeStale(for: url.path)
-        let temporary = TemporaryFile.path(for: url.path)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw TokenVaultError(operation: "create", path: temporary, errno: errno) }
-        var ok = false
-        defer {
-            if !ok { unlink(temporary) }
-        }
-        // The umask may have narrowed the mode further but never widened it; make it exact.
-        fchmod(fd, 0o600)
-        let written = data.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += n
-            }
-            return true
-        }
-        guard written else {
-            let writeErrno = errno
-            close(fd)
-            throw TokenVaultError(operation: "write", path: temporary, errno: writeErrno)
-        }
+        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         // Renamed before the `fsync`: another process (or this one after a kill) sees the new
         // record as soon as it is written, so a process killed between the server's rotation
         // and the end of the store loses the token only in a window of microseconds, not the
         // milliseconds an `fsync` takes. Power loss is no worse off: nobody is told the record
         // is stored until the file and the directory are synced, and a power cut before that
         // loses the session either way (the old token is already spent on the server).
-        guard rename(temporary, url.path) == 0 else {
-            let renameErrno = errno
-            close(fd)
-            throw TokenVaultError(operation: "rename", path: url.path, errno: renameErrno)
-        }
-        ok = true
-        let synced = fsync(fd) == 0
-        let syncErrno = errno
-        close(fd)
-        guard synced else { throw TokenVaultError(operation: "fsync", path: url.path, errno: syncErrno) }
-        syncDirectory(of: url)
-    }
-
-    static func syncDirectory(of url: URL) {
-        let fd = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd >= 0 {
-            fsync(fd)
-            close(fd)
+        do throws(CrashSafeFile.Failure) {
+            try CrashSafeFile.write(data, to: url.path, order: .visibleBeforeDurable)
+        } catch {
+            throw TokenVaultError(operation: error.operation, path: error.path, errno: error.errno)
         }
     }
 }
