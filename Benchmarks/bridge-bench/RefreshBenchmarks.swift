@@ -27,6 +27,10 @@ enum RefreshBenchmarks {
                            note: "the server does not expose its own handling time (ServerStats has counters only)"))
             report.add(Row(figure: figure, name: "  of which Set-Cookie lines into the jar, median", ours: standIn.cookies / 1e3,
                            baseline: nil, unit: "µs", note: "\(standIn.lines) Set-Cookie lines per refresh"))
+            let breakdown = try await RefreshBreakdown.measure(cycles: options.scale(150, quick: 20))
+            for (name, median) in zip(breakdown.names, breakdown.medians) {
+                report.add(Row(figure: figure, name: "  step: " + name + ", median", ours: median / 1e3, baseline: nil, unit: "µs", note: nil))
+            }
             for callers in [1, 10, 100] {
                 let fullCycles = options.scale(callers == 100 ? 60 : 150, quick: 10)
                 let full = try await fullSessionRefreshCycle(callers: callers, cycles: fullCycles)
