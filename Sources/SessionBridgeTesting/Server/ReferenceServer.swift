@@ -86,11 +86,12 @@ public final class ReferenceServer: Sendable {
         core.addPageRoutes(to: router)
 
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [ConnectionCounter(core: core)])
         let application = Application(
             router: router,
             server: try configuration.tlsConfiguration.map {
-                try .tls(.http1(additionalChannelHandlers: [ConnectionCounter(core: core)]), tlsConfiguration: $0)
-            } ?? .http1(additionalChannelHandlers: [ConnectionCounter(core: core)]),
+                try .tls(.http1(configuration: http1), tlsConfiguration: $0)
+            } ?? .http1(configuration: http1),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? configuration.port)
