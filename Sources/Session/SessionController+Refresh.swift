@@ -124,7 +124,7 @@ extension SessionController {
         }
         record = rotated
         await applySetCookies(response.setCookies)
-        acceptAccessToken(response.accessToken, expiresAt: response.accessTokenExpiresAt)
+        acceptAccessToken(response.accessToken, type: response.tokenType, expiresAt: response.accessTokenExpiresAt)
         do {
             try await exchangeWebSession()
         } catch {

@@ -6,8 +6,9 @@ extension SessionController {
 
     /// Keeps a sign-in's or refresh's access token in memory and marks the web session as
     /// still to be exchanged for it (when an exchange is configured).
-    func acceptAccessToken(_ token: Secret?, expiresAt: Date?) {
+    func acceptAccessToken(_ token: Secret?, type: String = "bearer", expiresAt: Date?) {
         accessToken = token
+        accessTokenIsDPoP = type.lowercased() == "dpop"
         accessTokenExpiry = expiresAt
         exchangePending = configuration.sessionExchange != nil && token != nil
     }
@@ -45,7 +46,9 @@ extension SessionController {
         let client = SessionExchangeClient(exchange: exchange, client: configuration.httpClient, timeout: configuration.requestTimeout)
         let lines: [String]
         do {
-            lines = try await client.setCookies(for: accessToken)
+            let credential = AccessCredential(token: accessToken, isDPoP: accessTokenIsDPoP)
+            lines = try await client.setCookies(
+                for: accessToken, authorization: authorizationFields(for: credential, method: exchange.method, url: exchange.url))
         } catch {
             logger.warning("the session exchange failed", metadata: ["code": "\(error.code.rawValue)"])
             throw error

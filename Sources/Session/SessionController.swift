@@ -76,6 +76,8 @@ public actor SessionController {
     /// The access token of the last sign-in or refresh, in memory only: sent to the session
     /// exchange and by ``SessionHTTPClient``, never to a page, never logged.
     var accessToken: Secret?
+    /// Whether ``accessToken`` is DPoP-bound (`token_type` `DPoP`): presented with a proof.
+    var accessTokenIsDPoP = false
     /// When ``accessToken`` expires, if known.
     var accessTokenExpiry: Date?
     /// Whether the current tokens still wait for a successful session exchange.
@@ -183,7 +185,7 @@ public actor SessionController {
         lastRefresh = nil
         idToken = validated
         await applySetCookies(response.setCookies)
-        acceptAccessToken(response.accessToken, expiresAt: response.accessTokenExpiresAt)
+        acceptAccessToken(response.accessToken, type: response.tokenType, expiresAt: response.accessTokenExpiresAt)
         publish()
         try await exchangeWebSession()
     }

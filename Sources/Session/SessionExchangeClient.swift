@@ -12,15 +12,18 @@ struct SessionExchangeClient: Sendable {
 
     /// Sends the access token and returns every `Set-Cookie` field of a `2xx` answer.
     ///
+    /// - Parameter authorization: the `Authorization` (and `DPoP`) fields for the access
+    ///   token, from ``SessionController``.
+    ///
     /// - Throws: ``SessionError``: ``SessionError/Code/network`` (no answer in time, connection
     ///   failed) and ``SessionError/Code/serverError`` for `429` and `5xx` are retryable;
     ///   ``SessionError/Code/invalidResponse`` when the endpoint refused the token (another `4xx`)
     ///   or redirected.
-    func setCookies(for accessToken: Secret) async throws(SessionError) -> [String] {
+    func setCookies(for accessToken: Secret, authorization: [(String, String)]) async throws(SessionError) -> [String] {
         var request = HTTPClientRequest(url: exchange.url.absoluteString)
         request.method = .init(rawValue: exchange.method.uppercased())
         switch exchange.accessTokenPresentation {
-        case .authorizationBearer: request.headers.add(name: "Authorization", value: "Bearer \(accessToken.exposedValue)")
+        case .authorizationBearer: for (name, value) in authorization { request.headers.add(name: name, value: value) }
         case .header(let name): request.headers.add(name: name, value: accessToken.exposedValue)
         }
         request.headers.add(name: "Accept", value: "application/json")

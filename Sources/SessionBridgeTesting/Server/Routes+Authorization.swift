@@ -99,7 +99,7 @@ extension ServerCore {
 
     /// `grant_type=authorization_code`: the code is single-use, bound to its client, redirect
     /// URI and PKCE challenge.
-    func exchangeCode(form: [String: String], clientID: String?) async throws -> Response {
+    func exchangeCode(form: [String: String], clientID: String?, boundKey: String? = nil) async throws -> Response {
         guard let code = form["code"], let verifier = form["code_verifier"], let redirectURI = form["redirect_uri"] else {
             return self.oauthError("invalid_request", "code, code_verifier and redirect_uri are required.")
         }
@@ -113,18 +113,19 @@ extension ServerCore {
         guard grant.accepts(verifier: verifier) else {
             return self.oauthError("invalid_grant", "The code_verifier does not match the code_challenge.")
         }
-        let tokens = self.startSession(username: grant.username, now: now)
+        let tokens = self.startSession(username: grant.username, now: now, boundKey: boundKey)
         let idToken = try await self.idToken(for: tokens, clientID: grant.clientID, nonce: grant.nonce, scope: grant.scope ?? "openid")
         return self.tokenAnswer(tokens, idToken: idToken, scope: grant.scope)
     }
 
     /// Starts a session for a user who signed in at the authorization endpoint.
-    func startSession(username: String, now: Date) -> IssuedTokens {
+    func startSession(username: String, now: Date, boundKey: String? = nil) -> IssuedTokens {
         let (sessionID, refreshToken) = self.withState { state in
             state.stats.logins += 1
-            return state.refreshTokens.startSession(username: username, lifetime: self.configuration.refreshTokenLifetime, now: now)
+            return state.refreshTokens.startSession(
+                username: username, lifetime: self.configuration.refreshTokenLifetime, now: now, boundKey: boundKey)
         }
-        let (accessToken, claims) = self.makeAccessToken(username: username, sessionID: sessionID, now: now)
+        let (accessToken, claims) = self.makeAccessToken(username: username, sessionID: sessionID, now: now, boundKey: boundKey)
         return IssuedTokens(accessToken: accessToken, refreshToken: refreshToken, claims: claims, expiresIn: self.accessLifetimeSeconds)
     }
 
