@@ -207,10 +207,11 @@ public final class ReferenceServer: Sendable {
         return self.core.endSession(sessionID: sessionID, reason: "revoked")
     }
 
-    /// Verify an access token as the protected routes do: signature, expiry and session.
+    /// Verify an access token as the protected routes do: signature, expiry and session. A
+    /// DPoP-bound token is verified too (its `cnf` says to which key).
     /// - Returns: its claims, or `nil` when it is refused.
     public func verifyAccessToken(_ token: String) -> AccessTokenClaims? {
-        try? self.core.verifyAccessToken(token).get()
+        try? self.core.verifyAccessToken(token, binding: .any).get()
     }
 
     /// Serve a document at `path` (GET), from the server's own origin. Replaces an earlier
