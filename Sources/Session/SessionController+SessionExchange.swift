@@ -10,7 +10,7 @@ extension SessionController {
         accessToken = token
         accessTokenIsDPoP = type.lowercased() == "dpop"
         accessTokenExpiry = expiresAt
-        exchangePending = configuration.sessionExchange != nil && token != nil
+        exchangePending = !isIsolated && configuration.sessionExchange != nil && token != nil
     }
 
     /// Drops the access token (the session ended).
@@ -39,22 +39,30 @@ extension SessionController {
     ///   or ``SessionError/Code/serverError`` (retryable; the next refresh repeats only the
     ///   exchange while the access token is fresh), ``SessionError/Code/invalidResponse``.
     func exchangeWebSession() async throws(SessionError) {
-        guard let exchange = configuration.sessionExchange, exchangePending else { return }
-        guard let accessToken else {
-            throw SessionError(.invalidResponse, "the token endpoint issued no access token to exchange for a web session")
+        guard let exchange = configuration.sessionExchange else { return }
+        let credential: AccessCredential
+        if isIsolated {
+            // The page session's token buys the page's cookies; the native token never does.
+            guard pageExchangePending, let pageSession else { return }
+            credential = AccessCredential(token: pageSession.accessToken, isDPoP: pageSession.isDPoP)
+        } else {
+            guard exchangePending else { return }
+            guard let accessToken else {
+                throw SessionError(.invalidResponse, "the token endpoint issued no access token to exchange for a web session")
+            }
+            credential = AccessCredential(token: accessToken, isDPoP: accessTokenIsDPoP)
         }
         let client = SessionExchangeClient(exchange: exchange, client: configuration.httpClient, timeout: configuration.requestTimeout)
         let lines: [String]
         do {
-            let credential = AccessCredential(token: accessToken, isDPoP: accessTokenIsDPoP)
             lines = try await client.setCookies(
-                for: accessToken, authorization: authorizationFields(for: credential, method: exchange.method, url: exchange.url))
+                for: credential.token, authorization: authorizationFields(for: credential, method: exchange.method, url: exchange.url))
         } catch {
             logger.warning("the session exchange failed", metadata: ["code": "\(error.code.rawValue)"])
             throw error
         }
         await applySetCookies(lines, from: exchange.url)
-        exchangePending = false
+        if isIsolated { pageExchangePending = false } else { exchangePending = false }
         logger.debug("exchanged the access token for a web session", metadata: ["cookies": "\(lines.count)"])
     }
 }

@@ -82,6 +82,12 @@ public actor SessionController {
     var accessTokenExpiry: Date?
     /// Whether the current tokens still wait for a successful session exchange.
     var exchangePending = false
+    /// The page session of an ``IsolatedWebSession``, in memory only.
+    var pageSession: PageSessionTokens?
+    /// Whether the page session's tokens still wait for a successful session exchange.
+    var pageExchangePending = false
+    /// The native refresh in flight in an ``IsolatedWebSession`` (pages refresh apart).
+    var nativeInFlight: Task<Result<SessionStatus, SessionError>, Never>?
 
     /// A page the session fans out to, held weakly, with its cookie store and the observation
     /// that carries the page's own cookie changes to the native store.
@@ -184,10 +190,11 @@ public actor SessionController {
         record = newRecord
         lastRefresh = nil
         idToken = validated
-        await applySetCookies(response.setCookies)
+        // An isolated page never gets the native session's cookies: it gets a session of its own.
+        if !isIsolated { await applySetCookies(response.setCookies) }
         acceptAccessToken(response.accessToken, type: response.tokenType, expiresAt: response.accessTokenExpiresAt)
         publish()
-        try await exchangeWebSession()
+        if isIsolated { try await exchangeForPageSession() } else { try await exchangeWebSession() }
     }
 
     /// Stores a just-issued session in the vault. When the vault cannot be written, the token
@@ -228,8 +235,14 @@ public actor SessionController {
     }
 
     /// Stops fanning out to `page`.
+    ///
+    /// With an ``IsolatedWebSession`` that ``IsolatedWebSession/revokesWhenPagesDetach``, the
+    /// last page's detach ends the page session (``endWebSession()``).
     public func detach(_ page: any WebView) {
         pages.removeValue(forKey: ObjectIdentifier(page))?.observation?.cancel()
+        if configuration.isolatedWebSession?.revokesWhenPagesDetach == true, pageSession != nil, livePages.isEmpty {
+            Task { await self.endWebSession() }
+        }
     }
 
     /// Drops the pages that went away.
@@ -339,6 +352,8 @@ public actor SessionController {
         record = nil
         lastRefresh = nil
         forgetAccessToken()
+        pageSession = nil
+        pageExchangePending = false
         cookieJar.write(sessionCookieDeletions(in: cookieJar.allCookies, names: names))
         publish()
         await withTaskGroup(of: Void.self) { group in
@@ -362,6 +377,7 @@ public actor SessionController {
         if let inFlight { _ = await inFlight.value }
         let lock = try? await vault.lock(timeout: configuration.vaultLockTimeout)
         let token = ((try? vault.load()) ?? nil)?.refreshToken ?? record?.refreshToken
+        let pageToken = pageSession?.refreshToken
         await endSessionLocally()
         if removeAllWebsiteData {
             for store in pageStores { await store.removeAllCookies() }
@@ -370,6 +386,7 @@ public actor SessionController {
         lock?.unlock()
         idToken = nil
         if let token { await client.revoke(token) }
+        if let pageToken { await client.revoke(RefreshToken(pageToken.exposedValue)) }
         logger.info("signed out")
         await notifySignedOut(reason: "logout")
     }

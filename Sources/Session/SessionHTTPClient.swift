@@ -79,14 +79,14 @@ public final class SessionHTTPClient: Sendable {
     public func send(_ request: SessionHTTPRequest) async throws(SessionError) -> SessionHTTPResponse {
         try await session.start()  // the native store is loaded before it is read or written
         if configuration.sendsAccessToken, await session.freshAccessToken() == nil {
-            try await session.refresh()
+            try await session.refreshNativeSession()
         }
         var first = try await sendOnce(request)
         if first.status == 401, session.needsDPoPNonceRetry(status: first.status, headers: first.headers, from: request.url) {
             first = try await sendOnce(request)
         }
         guard first.status == 401 else { return first }
-        try await session.refresh()
+        try await session.refreshNativeSession()
         var second = try await sendOnce(request)
         second.retriedAfterRefresh = true
         return second
