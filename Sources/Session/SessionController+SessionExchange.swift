@@ -56,7 +56,11 @@ extension SessionController {
         let lines: [String]
         do {
             lines = try await client.setCookies(
-                for: credential.token, authorization: authorizationFields(for: credential, method: exchange.method, url: exchange.url))
+                for: credential.token,
+                authorization: { self.authorizationFields(for: credential, method: exchange.method, url: exchange.url) },
+                needsNonceRetry: { status, headers in
+                    credential.isDPoP && status == 401 && self.needsDPoPNonceRetry(status: status, headers: headers, from: exchange.url)
+                })
         } catch {
             logger.warning("the session exchange failed", metadata: ["code": "\(error.code.rawValue)"])
             throw error

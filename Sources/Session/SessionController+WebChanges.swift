@@ -51,6 +51,8 @@ extension SessionController {
     func webSignedOut() async {
         guard hasSession else { return }
         if isIsolated {
+            // A page session exchanged since the deletion is not the one the product ended.
+            guard !hasValidSessionCookie(in: cookieJar.cookies(for: configuration.sessionURL)) else { return }
             logger.info("the web product deleted the session cookie; the page session ends, the native one goes on")
             await endWebSession()
             return

@@ -152,7 +152,8 @@ public actor SessionController {
     }
 
     var currentStatus: SessionStatus {
-        SessionStatus(isSignedIn: hasSession, accessTokenExpiresAt: record?.accessTokenExpiresAt)
+        // An isolated page is told about its own session's token.
+        SessionStatus(isSignedIn: hasSession, accessTokenExpiresAt: isIsolated ? pageSession?.expiresAt ?? record?.accessTokenExpiresAt : record?.accessTokenExpiresAt)
     }
 
     func publish() {

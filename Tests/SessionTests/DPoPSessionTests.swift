@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Crypto
 import Foundation
 import SessionBridgeOAuth
 import SessionBridgeTesting
@@ -99,6 +100,31 @@ import Testing
             let refused = try await HTTPClient.shared.execute(bearer, timeout: .seconds(5))
             #expect(refused.status.code == 401)
             try await client.shutdown()
+        }
+    }
+
+    @Test func theKeyNeverAppearsInTheConfigurationLogsOrErrors() async throws {
+        try await withServer { server in
+            let privateKey = P256.Signing.PrivateKey()
+            let logs = LogCollector()
+            var configuration = dpopConfiguration(server, key: DPoPKey(privateKey: privateKey))
+            configuration.logger = logs.logger
+            let session = SessionController(configuration: configuration)
+            try await session.login(username: "demo", password: "demo")
+            server.revokeAllSessions()
+            var failure = ""
+            do { try await session.refresh() } catch { failure = "\(error) \(String(reflecting: error))" }
+            #expect(failure.contains("invalid_grant"))
+            var dumped = ""
+            dump(configuration, to: &dumped)
+            let text = [dumped, failure, "\(configuration)", logs.lines.withLock { $0.joined(separator: "\n") }].joined(separator: "\n")
+            let raw = privateKey.rawRepresentation
+            let base64url = raw.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            for rendering in [base64url, raw.base64EncodedString(), raw.map { String(format: "%02x", $0) }.joined(), privateKey.pemRepresentation] {
+                #expect(!text.contains(rendering))
+            }
+            #expect(!logs.lines.withLock { $0.joined(separator: "\n") }.isEmpty)
         }
     }
 }
