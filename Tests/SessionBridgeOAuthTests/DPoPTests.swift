@@ -116,4 +116,70 @@ import Testing
             #expect(server.stats().dpopNonceChallenges == 1)
         }
     }
+
+    /// A compact JWS of `header` and `claims` signed with `key`, for proofs the library would never make.
+    func sign(header: [String: Any], claims: [String: Any], with key: P256.Signing.PrivateKey) throws -> String {
+        let input = base64URL(try JSONSerialization.data(withJSONObject: header)) + "." + base64URL(try JSONSerialization.data(withJSONObject: claims))
+        return input + "." + base64URL(try key.signature(for: Data(input.utf8)).rawRepresentation)
+    }
+
+    /// Posts a password grant with `proof` in the `DPoP` header; returns the status and `error`.
+    func passwordGrant(_ server: ReferenceServer, proof: String) async throws -> (Int, String?) {
+        var request = HTTPClientRequest(url: server.url("/oauth/token").absoluteString)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.headers.add(name: "DPoP", value: proof)
+        request.body = .bytes(Array("grant_type=password&username=demo&password=demo".utf8))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(5))
+        let body = try await response.body.collect(upTo: 1 << 16)
+        let json = try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any]
+        return (Int(response.status.code), json?["error"] as? String)
+    }
+
+    @Test func theServerRefusesProofsThatDoNotProveThisRequest() async throws {
+        try await withServer { server in
+            let privateKey = P256.Signing.PrivateKey()
+            let key = DPoPKey(privateKey: privateKey)
+            let token = server.url("/oauth/token")
+            let now = Int(Date().timeIntervalSince1970)
+            func claims(_ changes: [String: Any] = [:]) -> [String: Any] {
+                ["jti": UUID().uuidString, "htm": "POST", "htu": token.absoluteString, "iat": now].merging(changes) { $1 }
+            }
+            let header: [String: Any] = ["typ": "dpop+jwt", "alg": "ES256", "jwk": key.publicJWK]
+            let refusals: [(String, String)] = [
+                ("typ", try sign(header: header.merging(["typ": "JWT"]) { $1 }, claims: claims(), with: privateKey)),
+                ("alg", try sign(header: header.merging(["alg": "HS256"]) { $1 }, claims: claims(), with: privateKey)),
+                ("key", try sign(header: header.merging(["jwk": DPoPKey().publicJWK]) { $1 }, claims: claims(), with: privateKey)),
+                ("htm", try sign(header: header, claims: claims(["htm": "GET"]), with: privateKey)),
+                ("htu", try sign(header: header, claims: claims(["htu": server.url("/oauth/revoke").absoluteString]), with: privateKey)),
+                ("iat", try sign(header: header, claims: claims(["iat": now - 600]), with: privateKey)),
+                ("jti", try sign(header: header, claims: claims(["jti": ""]), with: privateKey)),
+                ("garbage", "not.a.jwt"),
+            ]
+            for (what, proof) in refusals {
+                let (status, error) = try await passwordGrant(server, proof: proof)
+                #expect(status == 400 && error == "invalid_dpop_proof", "\(what)")
+            }
+            // A proof is good once: its replay is refused.
+            let proof = key.proof(method: "POST", url: token).exposedValue
+            #expect(try await passwordGrant(server, proof: proof) == (200, nil))
+            #expect(try await passwordGrant(server, proof: proof) == (400, "invalid_dpop_proof"))
+            #expect(server.stats().dpopRefusals == refusals.count + 1)
+            #expect(server.stats().logins == 1)
+
+            // At a resource, the proof's ath must be the hash of the token it comes with.
+            let client = dpopClient(server, key: key)
+            let answer = try await send(client, .password(username: "demo", password: Secret("demo")))
+            let me = server.url("/api/me")
+            for (proof, expected) in [(key.proof(method: "GET", url: me, accessToken: Secret("another token")), UInt(401)),
+                                      (key.proof(method: "GET", url: me, accessToken: answer.accessToken), 200)] {
+                var request = HTTPClientRequest(url: me.absoluteString)
+                request.headers.add(name: "Authorization", value: "DPoP \(answer.accessToken.exposedValue)")
+                request.headers.add(name: "DPoP", value: proof.exposedValue)
+                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(5))
+                #expect(response.status.code == expected)
+                if expected == 401 { #expect(response.headers.first(name: "www-authenticate")?.contains("invalid_dpop_proof") == true) }
+            }
+        }
+    }
 }
