@@ -79,7 +79,9 @@ public actor OAuthClient {
         }
         return AuthorizationRequest(
             authorizationEndpoint: endpoint, clientID: clientID, redirectURI: redirectURI, scope: configuration.scope,
-            resources: configuration.resources, additionalParameters: configuration.additionalParameters,
+            resources: configuration.resources,
+            // RFC 9449 §10: the code is bound to the key its exchange will prove.
+            additionalParameters: configuration.additionalParameters.merging(configuration.dpopKey.map { ["dpop_jkt": $0.thumbprint] } ?? [:]) { $1 },
             issuer: metadata.issuer ?? configuration.server.issuer?.absoluteString,
             requiresIssuerParameter: metadata.authorizationResponseIssParameterSupported)
     }

@@ -182,4 +182,31 @@ import Testing
             }
         }
     }
+
+    @Test func theAuthorizationCodeIsBoundToTheKeyByDPoPJKT() async throws {
+        try await withServer { server in
+            let agent = FormFillingUserAgent(username: "demo", password: Secret("demo"))
+            let key = DPoPKey()
+            func client(_ key: DPoPKey) -> OAuthClient {
+                var configuration = OAuthClientConfiguration(
+                    server: AuthorizationServer(issuer: URL(string: server.issuer)!), clientID: "app", scope: "openid offline_access",
+                    redirectURI: URL(string: "com.example.app:/callback")!, requestTimeout: .seconds(5))
+                configuration.dpopKey = key
+                return OAuthClient(configuration: configuration)
+            }
+            for (exchanger, bound) in [(client(DPoPKey()), false), (client(key), true)] {
+                let request = try await client(key).makeAuthorizationRequest()
+                let query = FormEncoding.decode(try #require(request.url.query))
+                #expect(query["dpop_jkt"] == key.thumbprint)
+                let code = try request.authorizationCode(from: try await agent.authorize(request.url, redirectURI: request.redirectURI))
+                let grant = TokenGrant.authorizationCode(code: Secret(code), codeVerifier: request.codeVerifier, redirectURI: request.redirectURI)
+                if bound {
+                    #expect(try await send(exchanger, grant).tokenType == "dpop")
+                } else {
+                    let error = await oauthError { _ = try await send(exchanger, grant) }
+                    #expect(error?.code == .invalidDPoPProof)
+                }
+            }
+        }
+    }
 }

@@ -92,7 +92,8 @@ extension ServerCore {
         }
         let code = RandomToken.make(prefix: "ac_", byteCount: 24)
         let grant = AuthorizationGrant(clientID: clientID, redirectURI: redirectURI, codeChallenge: challenge, nonce: fields["nonce"],
-                                       scope: fields["scope"], username: username, expiresAt: Date().addingTimeInterval(60))
+                                       scope: fields["scope"], username: username, expiresAt: Date().addingTimeInterval(60),
+                                       dpopKeyThumbprint: fields["dpop_jkt"])
         self.withState { $0.authorizationCodes[code] = grant }
         return callback([("code", code)])
     }
@@ -112,6 +113,9 @@ extension ServerCore {
         }
         guard grant.accepts(verifier: verifier) else {
             return self.oauthError("invalid_grant", "The code_verifier does not match the code_challenge.")
+        }
+        if let thumbprint = grant.dpopKeyThumbprint, thumbprint != boundKey {
+            return self.oauthError("invalid_dpop_proof", "The authorization code is bound to a DPoP key (dpop_jkt); a proof by that key is required.")
         }
         let tokens = self.startSession(username: grant.username, now: now, boundKey: boundKey)
         let idToken = try await self.idToken(for: tokens, clientID: grant.clientID, nonce: grant.nonce, scope: grant.scope ?? "openid")
@@ -150,7 +154,7 @@ extension Pages {
     /// `password` and the request's parameters as hidden fields.
     static func authorize(_ fields: [String: String], error: String?) -> String {
         let carried = ["response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge", "code_challenge_method",
-                       "resource", "audience"]
+                       "resource", "audience", "dpop_jkt"]
         let hidden = carried.compactMap { name in
             fields[name].map { "<input type=\"hidden\" name=\"\(name)\" value=\"\(escape($0))\">" }
         }.joined(separator: "\n")
