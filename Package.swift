@@ -184,8 +184,9 @@ let package = Package(
         .testTarget(
             name: "InteropTests",
             dependencies: [
-                "Session", "SessionBridgeOAuth", "SessionBridgeTesting", "bridge-runner",
+                "Session", "SessionBridgeOAuth", "SessionBridgeTesting", "bridge-runner", "WebPage", "Bridge",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
     ]

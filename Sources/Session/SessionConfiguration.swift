@@ -67,6 +67,15 @@ public struct SessionConfiguration: Sendable {
     /// refreshes send the native-only refresh cookie to its URL instead of a refresh token to
     /// the token endpoint.
     public var cookieRefresh: CookieRefresh? = nil
+    /// A page session of its own, cloned from the native session by token exchange (RFC
+    /// 8693), so pages can never rotate or revoke the native session. `nil` (the default):
+    /// pages share the native session.
+    public var isolatedWebSession: IsolatedWebSession? = nil
+    /// The key the session proves possession of its tokens with (DPoP, RFC 9449): sent with
+    /// every token request and with ``SessionHTTPClient``'s requests that carry a DPoP-bound
+    /// access token. The server binds the refresh token to it, so a stolen refresh token is
+    /// useless without the key. `nil` (the default): bearer tokens.
+    public var dpopKey: DPoPKey? = nil
     /// The origin whose navigations carry the session; others are let through untouched.
     /// Defaults to the token endpoint's origin.
     public var sessionURL: URL
@@ -199,7 +208,7 @@ public struct SessionConfiguration: Sendable {
         OAuthClientConfiguration(
             server: authorizationServer, clientID: clientID, authentication: clientAuthentication, scope: scope, resources: resources,
             additionalParameters: additionalParameters, redirectURI: redirectURI, clockSkew: idTokenClockSkew,
-            requestTimeout: requestTimeout, httpClient: httpClient, logger: logger)
+            requestTimeout: requestTimeout, httpClient: httpClient, logger: logger, dpopKey: dpopKey)
     }
 }
 

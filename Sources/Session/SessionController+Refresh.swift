@@ -6,7 +6,8 @@ import WebPage
 extension SessionController {
     // MARK: Single-flight refresh
 
-    /// Refreshes the session, once however many callers ask at the same time.
+    /// Refreshes the session, once however many callers ask at the same time. With an
+    /// ``IsolatedWebSession`` this is the pages' session (see ``refreshNativeSession()``).
     ///
     /// A caller joins the refresh in flight if there is one. A caller arriving within
     /// ``SessionConfiguration/freshnessWindow`` after one finished gets its result with no
@@ -43,7 +44,13 @@ extension SessionController {
     /// same actor turn, so a caller arriving later sees either the task or the fresh result.
     func performRefresh() async -> Result<SessionStatus, SessionError> {
         let (result, signedOutReason) =
-            if let cookieRefresh = configuration.cookieRefresh { await performCookieRefresh(cookieRefresh) } else { await refreshUnderVaultLock() }
+            if let cookieRefresh = configuration.cookieRefresh {
+                await performCookieRefresh(cookieRefresh)
+            } else if isIsolated {
+                await refreshPageSession()
+            } else {
+                await refreshUnderVaultLock()
+            }
         if case .success(let status) = result {
             lastRefresh = (status, ContinuousClock.now)
         }
@@ -56,7 +63,7 @@ extension SessionController {
         return result
     }
 
-    private func refreshUnderVaultLock() async -> (Result<SessionStatus, SessionError>, signedOutReason: String?) {
+    func refreshUnderVaultLock() async -> (Result<SessionStatus, SessionError>, signedOutReason: String?) {
         let lock: any TokenVaultLock
         do {
             lock = try await vault.lock(timeout: configuration.vaultLockTimeout)
@@ -84,7 +91,7 @@ extension SessionController {
                 return (.failure(error), nil)
             }
         }
-        if let known = record, stored.refreshToken != known.refreshToken,
+        if !isIsolated, let known = record, stored.refreshToken != known.refreshToken,
             let expiry = stored.accessTokenExpiresAt, expiry > Date() + configuration.refreshMargin.timeInterval
         {
             // Another process sharing the vault rotated the token while we waited: use its
@@ -123,10 +130,10 @@ extension SessionController {
             logger.error("the rotated refresh token could not be stored durably: \(error)")
         }
         record = rotated
-        await applySetCookies(response.setCookies)
-        acceptAccessToken(response.accessToken, expiresAt: response.accessTokenExpiresAt)
+        if !isIsolated { await applySetCookies(response.setCookies) }
+        acceptAccessToken(response.accessToken, type: response.tokenType, expiresAt: response.accessTokenExpiresAt)
         do {
-            try await exchangeWebSession()
+            if !isIsolated { try await exchangeWebSession() }
         } catch {
             return (.failure(error), nil)
         }

@@ -6,10 +6,11 @@ extension SessionController {
 
     /// Keeps a sign-in's or refresh's access token in memory and marks the web session as
     /// still to be exchanged for it (when an exchange is configured).
-    func acceptAccessToken(_ token: Secret?, expiresAt: Date?) {
+    func acceptAccessToken(_ token: Secret?, type: String = "bearer", expiresAt: Date?) {
         accessToken = token
+        accessTokenIsDPoP = type.lowercased() == "dpop"
         accessTokenExpiry = expiresAt
-        exchangePending = configuration.sessionExchange != nil && token != nil
+        exchangePending = !isIsolated && configuration.sessionExchange != nil && token != nil
     }
 
     /// Drops the access token (the session ended).
@@ -38,20 +39,34 @@ extension SessionController {
     ///   or ``SessionError/Code/serverError`` (retryable; the next refresh repeats only the
     ///   exchange while the access token is fresh), ``SessionError/Code/invalidResponse``.
     func exchangeWebSession() async throws(SessionError) {
-        guard let exchange = configuration.sessionExchange, exchangePending else { return }
-        guard let accessToken else {
-            throw SessionError(.invalidResponse, "the token endpoint issued no access token to exchange for a web session")
+        guard let exchange = configuration.sessionExchange else { return }
+        let credential: AccessCredential
+        if isIsolated {
+            // The page session's token buys the page's cookies; the native token never does.
+            guard pageExchangePending, let pageSession else { return }
+            credential = AccessCredential(token: pageSession.accessToken, isDPoP: pageSession.isDPoP)
+        } else {
+            guard exchangePending else { return }
+            guard let accessToken else {
+                throw SessionError(.invalidResponse, "the token endpoint issued no access token to exchange for a web session")
+            }
+            credential = AccessCredential(token: accessToken, isDPoP: accessTokenIsDPoP)
         }
         let client = SessionExchangeClient(exchange: exchange, client: configuration.httpClient, timeout: configuration.requestTimeout)
         let lines: [String]
         do {
-            lines = try await client.setCookies(for: accessToken)
+            lines = try await client.setCookies(
+                for: credential.token,
+                authorization: { self.authorizationFields(for: credential, method: exchange.method, url: exchange.url) },
+                needsNonceRetry: { status, headers in
+                    credential.isDPoP && status == 401 && self.needsDPoPNonceRetry(status: status, headers: headers, from: exchange.url)
+                })
         } catch {
             logger.warning("the session exchange failed", metadata: ["code": "\(error.code.rawValue)"])
             throw error
         }
         await applySetCookies(lines, from: exchange.url)
-        exchangePending = false
+        if isIsolated { pageExchangePending = false } else { exchangePending = false }
         logger.debug("exchanged the access token for a web session", metadata: ["cookies": "\(lines.count)"])
     }
 }

@@ -46,9 +46,17 @@ extension SessionController {
     /// The web product deleted the session cookie in a response to a page (its logout route):
     /// the native session ends too — vault emptied, the refresh token revoked, the session's
     /// cookies deleted on every side, the pages told (`sessionbridge:signedout` with reason
-    /// `web_logout`).
+    /// `web_logout`). With an ``IsolatedWebSession`` only the page session ends
+    /// (``endWebSession()``): the native session goes on.
     func webSignedOut() async {
         guard hasSession else { return }
+        if isIsolated {
+            // A page session exchanged since the deletion is not the one the product ended.
+            guard !hasValidSessionCookie(in: cookieJar.cookies(for: configuration.sessionURL)) else { return }
+            logger.info("the web product deleted the session cookie; the page session ends, the native one goes on")
+            await endWebSession()
+            return
+        }
         if let inFlight { _ = await inFlight.value }
         guard hasSession else { return }
         logger.info("the web product deleted the session cookie; signing out natively")

@@ -76,10 +76,18 @@ public actor SessionController {
     /// The access token of the last sign-in or refresh, in memory only: sent to the session
     /// exchange and by ``SessionHTTPClient``, never to a page, never logged.
     var accessToken: Secret?
+    /// Whether ``accessToken`` is DPoP-bound (`token_type` `DPoP`): presented with a proof.
+    var accessTokenIsDPoP = false
     /// When ``accessToken`` expires, if known.
     var accessTokenExpiry: Date?
     /// Whether the current tokens still wait for a successful session exchange.
     var exchangePending = false
+    /// The page session of an ``IsolatedWebSession``, in memory only.
+    var pageSession: PageSessionTokens?
+    /// Whether the page session's tokens still wait for a successful session exchange.
+    var pageExchangePending = false
+    /// The native refresh in flight in an ``IsolatedWebSession`` (pages refresh apart).
+    var nativeInFlight: Task<Result<SessionStatus, SessionError>, Never>?
 
     /// A page the session fans out to, held weakly, with its cookie store and the observation
     /// that carries the page's own cookie changes to the native store.
@@ -144,7 +152,8 @@ public actor SessionController {
     }
 
     var currentStatus: SessionStatus {
-        SessionStatus(isSignedIn: hasSession, accessTokenExpiresAt: record?.accessTokenExpiresAt)
+        // An isolated page is told about its own session's token.
+        SessionStatus(isSignedIn: hasSession, accessTokenExpiresAt: isIsolated ? pageSession?.expiresAt ?? record?.accessTokenExpiresAt : record?.accessTokenExpiresAt)
     }
 
     func publish() {
@@ -182,10 +191,11 @@ public actor SessionController {
         record = newRecord
         lastRefresh = nil
         idToken = validated
-        await applySetCookies(response.setCookies)
-        acceptAccessToken(response.accessToken, expiresAt: response.accessTokenExpiresAt)
+        // An isolated page never gets the native session's cookies: it gets a session of its own.
+        if !isIsolated { await applySetCookies(response.setCookies) }
+        acceptAccessToken(response.accessToken, type: response.tokenType, expiresAt: response.accessTokenExpiresAt)
         publish()
-        try await exchangeWebSession()
+        if isIsolated { try await exchangeForPageSession() } else { try await exchangeWebSession() }
     }
 
     /// Stores a just-issued session in the vault. When the vault cannot be written, the token
@@ -226,8 +236,14 @@ public actor SessionController {
     }
 
     /// Stops fanning out to `page`.
+    ///
+    /// With an ``IsolatedWebSession`` that ``IsolatedWebSession/revokesWhenPagesDetach``, the
+    /// last page's detach ends the page session (``endWebSession()``).
     public func detach(_ page: any WebView) {
         pages.removeValue(forKey: ObjectIdentifier(page))?.observation?.cancel()
+        if configuration.isolatedWebSession?.revokesWhenPagesDetach == true, pageSession != nil, livePages.isEmpty {
+            Task { await self.endWebSession() }
+        }
     }
 
     /// Drops the pages that went away.
@@ -337,6 +353,8 @@ public actor SessionController {
         record = nil
         lastRefresh = nil
         forgetAccessToken()
+        pageSession = nil
+        pageExchangePending = false
         cookieJar.write(sessionCookieDeletions(in: cookieJar.allCookies, names: names))
         publish()
         await withTaskGroup(of: Void.self) { group in
@@ -360,6 +378,7 @@ public actor SessionController {
         if let inFlight { _ = await inFlight.value }
         let lock = try? await vault.lock(timeout: configuration.vaultLockTimeout)
         let token = ((try? vault.load()) ?? nil)?.refreshToken ?? record?.refreshToken
+        let pageToken = pageSession?.refreshToken
         await endSessionLocally()
         if removeAllWebsiteData {
             for store in pageStores { await store.removeAllCookies() }
@@ -368,6 +387,7 @@ public actor SessionController {
         lock?.unlock()
         idToken = nil
         if let token { await client.revoke(token) }
+        if let pageToken { await client.revoke(RefreshToken(pageToken.exposedValue)) }
         logger.info("signed out")
         await notifySignedOut(reason: "logout")
     }

@@ -17,7 +17,8 @@ import Foundation
 public struct SessionExchange: Sendable, Hashable {
     /// How the access token travels to the exchange endpoint.
     public enum AccessTokenPresentation: Sendable, Hashable {
-        /// `Authorization: Bearer <access token>` (RFC 6750 §2.1).
+        /// `Authorization: Bearer <access token>` (RFC 6750 §2.1), or `Authorization: DPoP`
+        /// with a proof when the token is DPoP-bound (RFC 9449 §7.1).
         case authorizationBearer
         /// A header of the web product's choosing holding the bare access token.
         case header(String)

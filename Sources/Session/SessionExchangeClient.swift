@@ -12,15 +12,32 @@ struct SessionExchangeClient: Sendable {
 
     /// Sends the access token and returns every `Set-Cookie` field of a `2xx` answer.
     ///
+    /// - Parameters:
+    ///   - authorization: makes the `Authorization` (and `DPoP`) fields for the access token,
+    ///     from ``SessionController``; called again for the one repeat a DPoP nonce asks for.
+    ///   - needsNonceRetry: whether an answer (status, headers) asks for the request once more
+    ///     with the server's DPoP nonce (a `401` `use_dpop_nonce`).
+    ///
     /// - Throws: ``SessionError``: ``SessionError/Code/network`` (no answer in time, connection
     ///   failed) and ``SessionError/Code/serverError`` for `429` and `5xx` are retryable;
     ///   ``SessionError/Code/invalidResponse`` when the endpoint refused the token (another `4xx`)
     ///   or redirected.
-    func setCookies(for accessToken: Secret) async throws(SessionError) -> [String] {
+    func setCookies(
+        for accessToken: Secret, authorization: @Sendable () -> [(String, String)],
+        needsNonceRetry: @Sendable (Int, [(String, String)]) -> Bool = { _, _ in false }
+    ) async throws(SessionError) -> [String] {
+        let first = try await send(accessToken, authorization: authorization())
+        if needsNonceRetry(Int(first.status.code), first.headers.map { ($0.name, $0.value) }) {
+            return try Self.setCookies(of: try await send(accessToken, authorization: authorization()))
+        }
+        return try Self.setCookies(of: first)
+    }
+
+    private func send(_ accessToken: Secret, authorization: [(String, String)]) async throws(SessionError) -> HTTPClientResponse {
         var request = HTTPClientRequest(url: exchange.url.absoluteString)
         request.method = .init(rawValue: exchange.method.uppercased())
         switch exchange.accessTokenPresentation {
-        case .authorizationBearer: request.headers.add(name: "Authorization", value: "Bearer \(accessToken.exposedValue)")
+        case .authorizationBearer: for (name, value) in authorization { request.headers.add(name: name, value: value) }
         case .header(let name): request.headers.add(name: name, value: accessToken.exposedValue)
         }
         request.headers.add(name: "Accept", value: "application/json")
@@ -32,6 +49,10 @@ struct SessionExchangeClient: Sendable {
         } catch {
             throw SessionError(.network, "the session exchange endpoint did not answer")
         }
+        return response
+    }
+
+    private static func setCookies(of response: HTTPClientResponse) throws(SessionError) -> [String] {
         let status = Int(response.status.code)
         switch status {
         case 200..<300:

@@ -8,7 +8,9 @@ import Foundation
 /// Each request carries the cookies of the native store (``SessionController/cookieJar``) and
 /// every `Set-Cookie` of its answer (deletions included) is written back to it and to every
 /// attached page. With ``Configuration/sendsAccessToken`` it adds `Authorization: Bearer` with
-/// the access token the session holds in memory. A `401` joins the session's one single-flight
+/// the access token the session holds in memory (`Authorization: DPoP` with a proof, `ath`
+/// included, when the token is DPoP-bound; a `401` `use_dpop_nonce` is answered by sending the
+/// request once more with the server's nonce). A `401` joins the session's one single-flight
 /// refresh (shared with pages and other callers) and the request is sent once more.
 ///
 /// An ephemeral client (``Configuration/isEphemeral``) keeps its cookies in a store of its own,
@@ -77,11 +79,14 @@ public final class SessionHTTPClient: Sendable {
     public func send(_ request: SessionHTTPRequest) async throws(SessionError) -> SessionHTTPResponse {
         try await session.start()  // the native store is loaded before it is read or written
         if configuration.sendsAccessToken, await session.freshAccessToken() == nil {
-            try await session.refresh()
+            try await session.refreshNativeSession()
         }
-        let first = try await sendOnce(request)
+        var first = try await sendOnce(request)
+        if first.status == 401, session.needsDPoPNonceRetry(status: first.status, headers: first.headers, from: request.url) {
+            first = try await sendOnce(request)
+        }
         guard first.status == 401 else { return first }
-        try await session.refresh()
+        try await session.refreshNativeSession()
         var second = try await sendOnce(request)
         second.retriedAfterRefresh = true
         return second
@@ -96,8 +101,10 @@ public final class SessionHTTPClient: Sendable {
         if let header = cookieJar.cookieHeader(for: request.url, context: context) {
             outgoing.headers.replaceOrAdd(name: "Cookie", value: header)
         }
-        if configuration.sendsAccessToken, let token = await session.freshAccessToken() {
-            outgoing.headers.replaceOrAdd(name: "Authorization", value: "Bearer \(token.exposedValue)")
+        if configuration.sendsAccessToken, let credential = await session.freshAccessToken() {
+            for (name, value) in session.authorizationFields(for: credential, method: request.method, url: request.url) {
+                outgoing.headers.replaceOrAdd(name: name, value: value)
+            }
         }
         if let body = request.body {
             outgoing.body = .bytes(body)
@@ -110,6 +117,9 @@ public final class SessionHTTPClient: Sendable {
             body = Data(buffer.readBytes(length: buffer.readableBytes) ?? [])
         } catch {
             throw SessionError(.network, "the request to \(request.url.host ?? "the server") failed")
+        }
+        if session.configuration.dpopKey != nil {
+            session.client.oauth.dpopNonces.remember(headers: response.headers.map { ($0.name, $0.value) }, from: request.url)
         }
         let lines = response.headers["set-cookie"]
         let applied: [CookieWriteOperation]

@@ -63,6 +63,10 @@ public struct SessionMessageHandler: ImmediateScriptMessageHandler {
                 return try await controller.status().scriptValue
             case .refresh:
                 return try await controller.refresh().scriptValue
+            case .logout where controller.configuration.isolatedWebSession != nil:
+                // A page ends its own session only: the native one goes on.
+                await controller.endWebSession()
+                return ["ok": true, "signedIn": false]
             case .logout:
                 await controller.logout()
                 return ["ok": true, "signedIn": false]

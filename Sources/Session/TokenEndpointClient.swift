@@ -8,6 +8,8 @@ import SessionBridgeOAuth
 struct TokenResponse: Sendable {
     /// The access token: kept in memory for the session exchange and the native client.
     var accessToken: Secret?
+    /// `token_type`, lowercased: `bearer`, or `dpop` for a token bound to the DPoP key.
+    var tokenType = "bearer"
     var accessTokenExpiresAt: Date?
     /// `nil` when the server did not rotate the refresh token (RFC 6749 §6): the old one stays.
     var refreshToken: RefreshToken?
@@ -106,6 +108,7 @@ struct TokenEndpointClient: Sendable {
         var response: HTTPClientResponse
         var body: [UInt8]
         var redirected = false
+        var nonceRetried = false
         while true {
             do {
                 (response, body) = try await execute(request, upTo: 1 << 20)
@@ -113,6 +116,19 @@ struct TokenEndpointClient: Sendable {
                 return .failure(Self.classify(error))
             }
             let status = Int(response.status.code)
+            if let url = URL(string: request.url),
+                oauth.needsNonceRetry(status: status, headers: response.headers.map { ($0.name, $0.value) }, body: Data(body), from: url),
+                !nonceRetried
+            {
+                // The server wants its DPoP nonce: the request was refused unprocessed, sent once more.
+                nonceRetried = true
+                do {
+                    request = try await oauth.tokenRequest(grant, to: url)
+                } catch {
+                    return .failure(Failure(error: SessionError(error), retryable: false))
+                }
+                continue
+            }
             guard status == 307 || status == 308, !redirected else { break }
             // Followed once, to the same origin only: the form and credentials go nowhere else.
             guard let location = response.headers.first(name: "location"),
@@ -142,6 +158,7 @@ struct TokenEndpointClient: Sendable {
         }
         return .success(TokenResponse(
             accessToken: answer.accessToken,
+            tokenType: answer.tokenType,
             accessTokenExpiresAt: answer.expiresIn.map { Date().addingTimeInterval($0.timeInterval) },
             refreshToken: answer.refreshToken.map { RefreshToken($0.exposedValue) },
             idToken: answer.idToken,
@@ -167,6 +184,8 @@ struct TokenEndpointClient: Sendable {
         switch error.code {
         case .invalidGrant:
             return Failure(error: SessionError(.invalidGrant, "the server ended the session"), retryable: false)
+        case .invalidDPoPProof, .useDPoPNonce:
+            return Failure(error: SessionError(.serverError, "the token endpoint refused the DPoP proof (\(error.code.rawValue))"), retryable: false)
         case _ where error.isConfigurationError:
             return Failure(error: SessionError(SessionError(error).code,
                                                "the token endpoint refused the client's request: \(error.code.rawValue) (HTTP \(status)); check the client's registration and settings"),

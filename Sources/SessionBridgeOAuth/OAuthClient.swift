@@ -23,6 +23,8 @@ public actor OAuthClient {
     private var discovered: AuthorizationServerMetadata?
     private var discovery: Task<AuthorizationServerMetadata, any Error>?
     private var validator: IDTokenValidator?
+    /// The latest `DPoP-Nonce` of each server origin, shared with resource requests.
+    public nonisolated let dpopNonces = DPoPNonces()
 
     /// Creates a client. Nothing is fetched until first needed.
     public init(configuration: OAuthClientConfiguration) {
@@ -77,18 +79,24 @@ public actor OAuthClient {
         }
         return AuthorizationRequest(
             authorizationEndpoint: endpoint, clientID: clientID, redirectURI: redirectURI, scope: configuration.scope,
-            resources: configuration.resources, additionalParameters: configuration.additionalParameters,
+            resources: configuration.resources,
+            // RFC 9449 §10: the code is bound to the key its exchange will prove.
+            additionalParameters: configuration.additionalParameters.merging(configuration.dpopKey.map { ["dpop_jkt": $0.thumbprint] } ?? [:]) { $1 },
             issuer: metadata.issuer ?? configuration.server.issuer?.absoluteString,
             requiresIssuerParameter: metadata.authorizationResponseIssParameterSupported)
     }
 
     /// The form fields of `grant` with the request parameters that go with it: `scope` on the
-    /// password grant, `resource` and the additional parameters on every grant but refresh.
+    /// password grant, `resource` and the additional parameters on every grant but refresh and
+    /// token exchange (`resource` only).
     public nonisolated func parameters(for grant: TokenGrant) -> [(String, String)] {
         var fields = grant.fields
-        if case .refreshToken = grant {
+        switch grant {
+        case .refreshToken, .tokenExchange:
             fields += configuration.resources.map { ("resource", $0.absoluteString) }
             return fields
+        default:
+            break
         }
         if case .password = grant, let scope = configuration.scope { fields.append(("scope", scope)) }
         fields += configuration.resources.map { ("resource", $0.absoluteString) }
@@ -114,10 +122,32 @@ public actor OAuthClient {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .POST
         for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let proof = dpopProof(method: "POST", url: url) { request.headers.add(name: "DPoP", value: proof.exposedValue) }
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.headers.add(name: "Accept", value: "application/json")
         request.body = .bytes(Array(FormEncoding.encode(form).utf8))
         return request
+    }
+
+    /// A DPoP proof for a request to `url` with the configured key and the latest nonce of
+    /// `url`'s origin; `nil` when no key is configured.
+    ///
+    /// - Parameter accessToken: the access token a resource request carries (`ath`).
+    public nonisolated func dpopProof(method: String, url: URL, accessToken: Secret? = nil) -> Secret? {
+        configuration.dpopKey?.proof(method: method, url: url, accessToken: accessToken, nonce: dpopNonces.nonce(for: url))
+    }
+
+    /// Whether an error answer from `url` asks for a DPoP nonce (`use_dpop_nonce`) and gave a
+    /// new one: the request is worth sending once more with a fresh proof. Any `DPoP-Nonce` of
+    /// the answer is remembered.
+    public nonisolated func needsNonceRetry(status: Int, headers: [(String, String)], body: Data, from url: URL) -> Bool {
+        let remembered = dpopNonces.remember(headers: headers, from: url)
+        guard configuration.dpopKey != nil, remembered, status == 400 || status == 401 else { return false }
+        if status == 401 {
+            return headers.contains { $0.0.lowercased() == "www-authenticate" && $0.1.contains("use_dpop_nonce") }
+        }
+        let json = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+        return json?["error"] as? String == OAuthError.Code.useDPoPNonce.rawValue
     }
 
     /// Reads a token endpoint answer.
@@ -169,9 +199,15 @@ public actor OAuthClient {
             throw OAuthError(.invalidConfiguration, "no revocation endpoint is configured or discovered")
         }
         let audience = (try? await tokenEndpoint()) ?? endpoint
-        let request = try await authenticatedRequest(
-            to: endpoint, fields: [("token", token.exposedValue), ("token_type_hint", hint)], audience: audience)
-        let answer = try await OAuthHTTP.send(request, client: configuration.httpClient, timeout: configuration.requestTimeout)
+        let fields = [("token", token.exposedValue), ("token_type_hint", hint)]
+        var answer = try await OAuthHTTP.send(
+            try await authenticatedRequest(to: endpoint, fields: fields, audience: audience), client: configuration.httpClient,
+            timeout: configuration.requestTimeout)
+        if needsNonceRetry(status: answer.status, headers: answer.headers, body: answer.body, from: endpoint) {
+            answer = try await OAuthHTTP.send(
+                try await authenticatedRequest(to: endpoint, fields: fields, audience: audience), client: configuration.httpClient,
+                timeout: configuration.requestTimeout)
+        }
         guard answer.status == 200 else {
             let json = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any]
             throw OAuthError.fromServer(json, status: answer.status, what: "the revocation endpoint")

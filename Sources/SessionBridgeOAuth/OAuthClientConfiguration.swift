@@ -33,6 +33,9 @@ public struct OAuthClientConfiguration: Sendable {
     public var requestTimeout: Duration
     /// The HTTP client; it must not follow redirects.
     public var httpClient: HTTPClient
+    /// The key token requests prove possession of (DPoP, RFC 9449), when the server should
+    /// bind the tokens to it; `nil` (the default) sends no proof.
+    public var dpopKey: DPoPKey?
 
     /// A shared client that follows no redirect: a token endpoint's redirect is the caller's
     /// decision (see ``OAuthClient/tokenRequest(_:to:)``).
@@ -46,8 +49,10 @@ public struct OAuthClientConfiguration: Sendable {
         server: AuthorizationServer, clientID: String? = nil, authentication: ClientAuthentication = .none, scope: String? = nil,
         resources: [URL] = [], additionalParameters: [String: String] = [:], redirectURI: URL? = nil,
         clockSkew: Duration = .seconds(60), requestTimeout: Duration = .seconds(10),
-        httpClient: HTTPClient = OAuthClientConfiguration.defaultHTTPClient, logger: Logger = Logger(label: "sessionbridge.oauth")
+        httpClient: HTTPClient = OAuthClientConfiguration.defaultHTTPClient, logger: Logger = Logger(label: "sessionbridge.oauth"),
+        dpopKey: DPoPKey? = nil
     ) {
+        self.dpopKey = dpopKey
         self.server = server
         self.clientID = clientID
         self.authentication = authentication

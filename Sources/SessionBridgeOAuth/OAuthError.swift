@@ -35,6 +35,11 @@ public struct OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let serverError = Code(rawValue: "server_error")
         /// The server is overloaded or down for maintenance.
         public static let temporarilyUnavailable = Code(rawValue: "temporarily_unavailable")
+        // RFC 9449 §5, §8
+        /// The DPoP proof was refused, or the token is bound to another key.
+        public static let invalidDPoPProof = Code(rawValue: "invalid_dpop_proof")
+        /// The server wants its `DPoP-Nonce` in the proof.
+        public static let useDPoPNonce = Code(rawValue: "use_dpop_nonce")
 
         // This client's checks
         /// The discovery document could not be fetched or read.

@@ -134,8 +134,7 @@ struct RunCommand: AsyncParsableCommand {
         transcript.stores(page: fixture.pageCookies(), native: fixture.nativeCookies())
         if let stats = fixture.server?.stats() {
             transcript.note("server: \(stats.logins) logins, \(stats.refreshes) refreshes, \(stats.graceReplays) grace replays, \(stats.reuseEvents) reuse events"
-                + (webSession.sessionExchange != nil ? ", \(stats.sessionExchanges) session exchanges" : "")
-                + (webSession.refreshCookie != nil ? ", \(stats.webRefreshes) cookie refreshes" : ""))
+                + webSession.statistics(stats))
         }
         await fixture.stop()
         if exit != .success { throw exit }

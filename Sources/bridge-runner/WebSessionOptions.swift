@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Session
+import SessionBridgeOAuth
 import SessionBridgeTesting
 import Bridge
 import Cookies
@@ -23,9 +24,18 @@ struct WebSessionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Where --refresh-cookie is sent.", valueName: "URL"))
     var refreshURL: String?
 
+    @Flag(help: "Prove possession of the tokens with a DPoP key (RFC 9449) generated for the run and held natively; the server binds the refresh token to it. With the embedded server, its DPoP nonces are required.")
+    var dpop = false
+
+    @Flag(help: "Give the page a session of its own, obtained from the native one by token exchange (RFC 8693): the page's refreshes and logout never touch the native session.")
+    var isolatedSession = false
+
     func validate() throws {
         if (refreshCookie == nil) != (refreshURL == nil) { throw ValidationError("--refresh-cookie and --refresh-url go together") }
         if sessionExchange != nil, refreshCookie != nil { throw ValidationError("use either --session-exchange or --refresh-cookie") }
+        if refreshCookie != nil, dpop || isolatedSession {
+            throw ValidationError("--refresh-cookie refreshes with a cookie, not a token: it goes with neither --dpop nor --isolated-session")
+        }
         for (flag, value) in [("--session-exchange", sessionExchange), ("--refresh-url", refreshURL)] {
             if let value, Self.isInvalid(value) { throw ValidationError("\(flag) must be an absolute URL or a path such as /session/exchange") }
         }
@@ -39,7 +49,7 @@ struct WebSessionOptions: ParsableArguments {
     }
 
     /// Whether any option was given.
-    var isSet: Bool { sessionExchange != nil || refreshCookie != nil }
+    var isSet: Bool { sessionExchange != nil || refreshCookie != nil || dpop || isolatedSession }
 
     /// Adds the exchange or cookie refresh to `configuration`, with paths resolved on `server`.
     func apply(to configuration: inout SessionConfiguration, server: URL) {
@@ -49,6 +59,8 @@ struct WebSessionOptions: ParsableArguments {
         if let refreshCookie, let refreshURL {
             configuration.cookieRefresh = CookieRefresh(cookieName: refreshCookie, url: Self.resolve(refreshURL, on: server))
         }
+        if dpop { configuration.dpopKey = DPoPKey() }
+        if isolatedSession { configuration.isolatedWebSession = IsolatedWebSession() }
     }
 
     /// Makes the embedded server the backend these options describe: a token endpoint that sets
@@ -56,6 +68,15 @@ struct WebSessionOptions: ParsableArguments {
     func apply(to configuration: inout ReferenceServerConfiguration) {
         if sessionExchange != nil { configuration.tokenEndpointSetsCookies = false }
         if refreshCookie != nil { configuration.tokenEndpointSetsWebRefreshCookie = true }
+        if dpop { configuration.dpopNonces = true }
+    }
+
+    /// The server counters these options make worth showing.
+    func statistics(_ stats: ServerStats) -> String {
+        (sessionExchange != nil ? ", \(stats.sessionExchanges) session exchanges" : "")
+            + (refreshCookie != nil ? ", \(stats.webRefreshes) cookie refreshes" : "")
+            + (dpop ? ", \(stats.dpopProofs) DPoP proofs, \(stats.dpopNonceChallenges) nonce challenges" : "")
+            + (isolatedSession ? ", \(stats.tokenExchanges) token exchanges" : "")
     }
 
     static func resolve(_ value: String, on server: URL) -> URL {

@@ -57,4 +57,24 @@ import Testing
         let bad = try await runRunner(["fetch", "/api/me", "--refresh-cookie", "x"])
         #expect(bad.exitCode == 64)
     }
+
+    @Test func dpopAndAnIsolatedSessionSignThePageInWithASessionOfItsOwn() async throws {
+        let script = try RunnerProcess.temporaryFile("isolated.js", """
+            console.log("me before refresh", (await fetch("/api/me")).status);
+            const reply = await window.webkit.messageHandlers.session.postMessage({action: "refresh"});
+            console.log("refreshed", reply.ok, "me after refresh", (await fetch("/api/me")).status);
+            """)
+        let result = try await runRunner(["run", script.path, "--dpop", "--isolated-session"])
+        #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("me before refresh 200"))
+        #expect(result.stdout.contains("refreshed true me after refresh 200"))
+        #expect(result.stdout.contains("1 token exchanges"))
+        #expect(result.stdout.contains("1 nonce challenges"))
+        #expect(!result.stdout.contains("sbrt_"), "a refresh token reached the transcript")
+        let native = try await runRunner(["fetch", "/api/me", "--bearer", "--dpop"])
+        #expect(native.exitCode == 0, "\(native.stdout)\(native.stderr)")
+        #expect(native.stdout.contains("→ 200"))
+        let bad = try await runRunner(["run", script.path, "--dpop", "--refresh-cookie", "x", "--refresh-url", "/session/refresh"])
+        #expect(bad.exitCode == 64)
+    }
 }

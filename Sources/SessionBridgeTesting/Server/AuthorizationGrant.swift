@@ -11,6 +11,9 @@ struct AuthorizationGrant: Sendable {
     var scope: String?
     var username: String
     var expiresAt: Date
+    /// The `dpop_jkt` of the authorization request (RFC 9449 §10): the code is exchanged only
+    /// with a proof by that key.
+    var dpopKeyThumbprint: String? = nil
 
     /// Whether `verifier` is the one whose `S256` challenge was sent (RFC 7636 §4.6).
     func accepts(verifier: String) -> Bool {

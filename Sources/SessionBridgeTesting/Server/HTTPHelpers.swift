@@ -93,6 +93,14 @@ enum HTTPHelpers {
         return parts[1].trimmingCharacters(in: .whitespaces)
     }
 
+    /// The scheme (lowercased) and token of an `Authorization` header, such as `Bearer` or `DPoP`.
+    static func authorization(in request: Request) -> (scheme: String, token: String)? {
+        guard let value = request.headers[.authorization] else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2 else { return nil }
+        return (parts[0].lowercased(), parts[1].trimmingCharacters(in: .whitespaces))
+    }
+
     /// Percent-encode a value for a query string.
     static func queryEscape(_ text: String) -> String {
         var allowed = CharacterSet.alphanumerics

@@ -16,9 +16,21 @@ public struct AccessTokenClaims: Sendable, Equatable, Codable {
     public var sid: String
     /// Token id, unique per token.
     public var jti: String
+    /// The confirmation of a DPoP-bound token (RFC 9449 §6.1): the key's thumbprint, `jkt`.
+    public var cnf: Confirmation?
+
+    /// The `cnf` claim.
+    public struct Confirmation: Sendable, Equatable, Codable {
+        /// The RFC 7638 thumbprint of the key the token is bound to.
+        public var jkt: String
+
+        /// Create a confirmation.
+        public init(jkt: String) { self.jkt = jkt }
+    }
 
     /// Create claims.
-    public init(iss: String, sub: String, iat: Int, exp: Int, sid: String, jti: String) {
+    public init(iss: String, sub: String, iat: Int, exp: Int, sid: String, jti: String, cnf: Confirmation? = nil) {
+        self.cnf = cnf
         self.iss = iss
         self.sub = sub
         self.iat = iat

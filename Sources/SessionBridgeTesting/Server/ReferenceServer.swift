@@ -23,6 +23,11 @@ import Synchronization
 ///   ``ReferenceServerConfiguration/clients``, authenticates each client as registered
 ///   (`none`, `client_secret_basic`, `client_secret_post`, `private_key_jwt`); an `openid`
 ///   scope adds an ID token signed with the key published at `GET /oauth/jwks`.
+/// - `POST /oauth/token` checks a DPoP proof when one is sent (RFC 9449: signature, `typ`,
+///   `htm`/`htu`, `iat` window, `jti` replay, the nonce with ``ReferenceServerConfiguration/dpopNonces``)
+///   and binds the session's tokens to its key (`token_type` `DPoP`, `cnf.jkt`); a bound refresh
+///   token without a proof by that key is refused. It also takes token exchange (RFC 8693): a
+///   valid access token buys a session of its own for the same user.
 /// - `POST /oauth/revoke`: RFC 7009 revocation of a refresh or access token.
 /// - `GET /.well-known/openid-configuration`, `GET /.well-known/oauth-authorization-server`:
 ///   discovery.
@@ -31,7 +36,8 @@ import Synchronization
 /// - `POST /session/refresh`: the web app's own refresh, by the `__Host-web_refresh` cookie.
 /// - `POST /session/logout`, `GET /logout`: end the session and delete the cookies.
 /// - `GET /app`, `GET /app/**`: protected pages, `302` to `/login?next=…` without a valid cookie.
-/// - `GET /api/me`: the user, by `__Host-session` cookie or `Authorization: Bearer`.
+/// - `GET /api/me`: the user, by `__Host-session` cookie, `Authorization: Bearer`, or
+///   `Authorization: DPoP` with a proof carrying `ath` (a bound token is refused as a bearer).
 /// - `GET /login`, `POST /login`: the web sign-in form.
 /// - `GET /redirect-chain` (three hops setting and deleting cookies), `GET /redirect-loop`.
 /// - `GET /debug/stats`: ``ServerStats`` as JSON when ``ReferenceServerConfiguration/exposeDebugStats``.
@@ -208,10 +214,11 @@ public final class ReferenceServer: Sendable {
         return self.core.endSession(sessionID: sessionID, reason: "revoked")
     }
 
-    /// Verify an access token as the protected routes do: signature, expiry and session.
+    /// Verify an access token as the protected routes do: signature, expiry and session. A
+    /// DPoP-bound token is verified too (its `cnf` says to which key).
     /// - Returns: its claims, or `nil` when it is refused.
     public func verifyAccessToken(_ token: String) -> AccessTokenClaims? {
-        try? self.core.verifyAccessToken(token).get()
+        try? self.core.verifyAccessToken(token, binding: .any).get()
     }
 
     /// Serve a document at `path` (GET), from the server's own origin. Replaces an earlier

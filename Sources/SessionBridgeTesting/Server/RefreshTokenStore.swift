@@ -8,6 +8,10 @@ struct SessionFamily: Sendable {
     var refreshExpiresAt: Date
     var revoked = false
     var revocationReason: String?
+    /// The RFC 7638 thumbprint of the DPoP key the family's tokens are bound to, if any.
+    var boundKey: String?
+    /// The session this one was obtained from by token exchange, if any.
+    var parentSessionID: String?
 }
 
 /// What is known of one refresh token ever issued.
@@ -41,14 +45,18 @@ struct RefreshTokenStore: Sendable {
     private(set) var issued: [String] = []
 
     /// Start a new family for `username`; returns the session id and its first refresh token.
-    mutating func startSession(username: String, lifetime: Duration, now: Date) -> (sessionID: String, refreshToken: String) {
+    mutating func startSession(
+        username: String, lifetime: Duration, now: Date, boundKey: String? = nil, parentSessionID: String? = nil
+    ) -> (sessionID: String, refreshToken: String) {
         let sessionID = RandomToken.make(prefix: "sid_", byteCount: 12)
         let token = self.mint(sessionID: sessionID)
         self.families[sessionID] = SessionFamily(
             id: sessionID,
             username: username,
             currentRefreshToken: token,
-            refreshExpiresAt: now.addingTimeInterval(lifetime.timeInterval)
+            refreshExpiresAt: now.addingTimeInterval(lifetime.timeInterval),
+            boundKey: boundKey,
+            parentSessionID: parentSessionID
         )
         return (sessionID, token)
     }
@@ -129,6 +137,16 @@ struct RefreshTokenStore: Sendable {
     /// The session a refresh token belongs to, whatever its state.
     func sessionID(ofRefreshToken token: String) -> String? {
         self.records[token]?.sessionID
+    }
+
+    /// The family of a refresh token, whatever the token's state.
+    func family(ofRefreshToken token: String) -> SessionFamily? {
+        self.records[token].flatMap { self.families[$0.sessionID] }
+    }
+
+    /// The state of a refresh token ever issued.
+    func state(ofRefreshToken token: String) -> RefreshTokenRecord.State? {
+        self.records[token]?.state
     }
 
     func isActive(sessionID: String, now: Date) -> Bool {

@@ -92,14 +92,15 @@ extension ServerCore {
         }
         let code = RandomToken.make(prefix: "ac_", byteCount: 24)
         let grant = AuthorizationGrant(clientID: clientID, redirectURI: redirectURI, codeChallenge: challenge, nonce: fields["nonce"],
-                                       scope: fields["scope"], username: username, expiresAt: Date().addingTimeInterval(60))
+                                       scope: fields["scope"], username: username, expiresAt: Date().addingTimeInterval(60),
+                                       dpopKeyThumbprint: fields["dpop_jkt"])
         self.withState { $0.authorizationCodes[code] = grant }
         return callback([("code", code)])
     }
 
     /// `grant_type=authorization_code`: the code is single-use, bound to its client, redirect
     /// URI and PKCE challenge.
-    func exchangeCode(form: [String: String], clientID: String?) async throws -> Response {
+    func exchangeCode(form: [String: String], clientID: String?, boundKey: String? = nil) async throws -> Response {
         guard let code = form["code"], let verifier = form["code_verifier"], let redirectURI = form["redirect_uri"] else {
             return self.oauthError("invalid_request", "code, code_verifier and redirect_uri are required.")
         }
@@ -113,18 +114,22 @@ extension ServerCore {
         guard grant.accepts(verifier: verifier) else {
             return self.oauthError("invalid_grant", "The code_verifier does not match the code_challenge.")
         }
-        let tokens = self.startSession(username: grant.username, now: now)
+        if let thumbprint = grant.dpopKeyThumbprint, thumbprint != boundKey {
+            return self.oauthError("invalid_dpop_proof", "The authorization code is bound to a DPoP key (dpop_jkt); a proof by that key is required.")
+        }
+        let tokens = self.startSession(username: grant.username, now: now, boundKey: boundKey)
         let idToken = try await self.idToken(for: tokens, clientID: grant.clientID, nonce: grant.nonce, scope: grant.scope ?? "openid")
         return self.tokenAnswer(tokens, idToken: idToken, scope: grant.scope)
     }
 
     /// Starts a session for a user who signed in at the authorization endpoint.
-    func startSession(username: String, now: Date) -> IssuedTokens {
+    func startSession(username: String, now: Date, boundKey: String? = nil) -> IssuedTokens {
         let (sessionID, refreshToken) = self.withState { state in
             state.stats.logins += 1
-            return state.refreshTokens.startSession(username: username, lifetime: self.configuration.refreshTokenLifetime, now: now)
+            return state.refreshTokens.startSession(
+                username: username, lifetime: self.configuration.refreshTokenLifetime, now: now, boundKey: boundKey)
         }
-        let (accessToken, claims) = self.makeAccessToken(username: username, sessionID: sessionID, now: now)
+        let (accessToken, claims) = self.makeAccessToken(username: username, sessionID: sessionID, now: now, boundKey: boundKey)
         return IssuedTokens(accessToken: accessToken, refreshToken: refreshToken, claims: claims, expiresIn: self.accessLifetimeSeconds)
     }
 
@@ -149,7 +154,7 @@ extension Pages {
     /// `password` and the request's parameters as hidden fields.
     static func authorize(_ fields: [String: String], error: String?) -> String {
         let carried = ["response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge", "code_challenge_method",
-                       "resource", "audience"]
+                       "resource", "audience", "dpop_jkt"]
         let hidden = carried.compactMap { name in
             fields[name].map { "<input type=\"hidden\" name=\"\(name)\" value=\"\(escape($0))\">" }
         }.joined(separator: "\n")

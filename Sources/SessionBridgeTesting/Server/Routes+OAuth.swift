@@ -16,6 +16,8 @@ struct TokenAnswer: Encodable {
     var refresh_token: String?
     var id_token: String?
     var scope: String?
+    /// The type of the token a token exchange issued (RFC 8693 §2.2.1).
+    var issued_token_type: String?
 }
 
 extension ServerCore {
@@ -39,7 +41,7 @@ extension ServerCore {
             // RFC 7009: answer 200 whether or not the token was known.
             if let token = form["token"], let sessionID = self.withState({ $0.refreshTokens.sessionID(ofRefreshToken: token) }) {
                 self.endSession(sessionID: sessionID, reason: "revoked")
-            } else if let token = form["token"], case .success(let claims) = self.verifyAccessToken(token) {
+            } else if let token = form["token"], case .success(let claims) = self.verifyAccessToken(token, binding: .any) {
                 self.endSession(sessionID: claims.sid, reason: "revoked")
             }
             return Response(status: .ok, headers: [.cacheControl: "no-store", .contentLength: "0"])
@@ -68,22 +70,46 @@ extension ServerCore {
         guard let grantType = form["grant_type"], !grantType.isEmpty else {
             return self.oauthError("invalid_request", "The grant_type parameter is missing.")
         }
+        let boundKey: String?
+        switch self.dpopProof(of: request) {
+        case .none: boundKey = nil
+        case .proven(let thumbprint): boundKey = thumbprint
+        case .refused(let refusal): return self.tokenEndpointRefusal(refusal)
+        }
         switch grantType {
         case "password":
             guard let username = form["username"], let password = form["password"] else {
                 return self.oauthError("invalid_request", "The username and password parameters are required.")
             }
-            guard let tokens = self.signIn(username: username, password: password) else {
+            guard let tokens = self.signIn(username: username, password: password, boundKey: boundKey) else {
                 return self.oauthError("invalid_grant", "The username or password is incorrect.")
             }
             let scope = form["scope"]
             let idToken = try await self.idToken(for: tokens, clientID: clientID, nonce: nil, scope: scope)
             return self.tokenAnswer(tokens, idToken: idToken, scope: scope)
         case "authorization_code":
-            return try await self.exchangeCode(form: form, clientID: clientID)
+            return try await self.exchangeCode(form: form, clientID: clientID, boundKey: boundKey)
+        case TokenExchange.grantType:
+            return self.exchangeToken(form: form, boundKey: boundKey)
         case "refresh_token":
             guard let token = form["refresh_token"], !token.isEmpty else {
                 return self.oauthError("invalid_request", "The refresh_token parameter is missing.")
+            }
+            let family = self.withState { state in
+                state.presentedRefreshTokens.append(token)
+                return state.refreshTokens.family(ofRefreshToken: token)
+            }
+            if let bound = family?.boundKey {
+                // Checked before the token is used: a stolen token replayed without its key
+                // neither rotates nor revokes the session.
+                guard let boundKey else {
+                    self.withState { $0.stats.dpopRefusals += 1 }
+                    return self.oauthError("invalid_grant", "The refresh token is bound to a DPoP key; a proof by that key is required.")
+                }
+                guard boundKey == bound else {
+                    self.withState { $0.stats.dpopRefusals += 1 }
+                    return self.oauthError("invalid_dpop_proof", "The refresh token is bound to another DPoP key.")
+                }
             }
             switch self.refresh(token, web: false) {
             case .success(let tokens):
@@ -98,18 +124,25 @@ extension ServerCore {
         }
     }
 
-    func tokenAnswer(_ tokens: IssuedTokens, rotated: Bool = true, idToken: String? = nil, scope: String? = nil) -> Response {
+    func tokenAnswer(
+        _ tokens: IssuedTokens, rotated: Bool = true, idToken: String? = nil, scope: String? = nil, issuedTokenType: String? = nil
+    ) -> Response {
         var headers: HTTPFields = [.cacheControl: "no-store", HTTPHelpers.pragma: "no-cache"]
+        var webTokens = tokens
+        if tokens.claims.cnf != nil {
+            // A cookie cannot carry a proof: the web session gets an unbound token of its own.
+            (webTokens.accessToken, webTokens.claims) = self.makeAccessToken(username: tokens.claims.sub, sessionID: tokens.claims.sid, now: Date())
+        }
         if self.configuration.tokenEndpointSetsCookies { headers.appendSetCookies(
             SessionCookies.established(
-                tokens: tokens,
+                tokens: webTokens,
                 accessLifetime: self.accessLifetimeSeconds,
                 webRefreshLifetime: self.configuration.tokenEndpointSetsWebRefreshCookie ? self.refreshLifetimeSeconds : nil
             )
         ) }
         return HTTPHelpers.json(
-            TokenAnswer(access_token: tokens.accessToken, expires_in: tokens.expiresIn, refresh_token: rotated ? tokens.refreshToken : nil,
-                        id_token: idToken, scope: scope),
+            TokenAnswer(access_token: tokens.accessToken, token_type: tokens.claims.cnf == nil ? "Bearer" : "DPoP", expires_in: tokens.expiresIn,
+                        refresh_token: rotated ? tokens.refreshToken : nil, id_token: idToken, scope: scope, issued_token_type: issuedTokenType),
             headers: headers
         )
     }

@@ -35,24 +35,17 @@ extension ServerCore {
             return HTTPHelpers.redirect(to: "/login", headers: headers)
         }
         router.get("/api/me") { request, _ in
-            let token = HTTPHelpers.bearerToken(in: request) ?? HTTPHelpers.cookie(SessionCookies.session, in: request)
-                ?? self.exchangedSessionCookie(in: request)
-            switch self.verifyAccessToken(token) {
+            let outcome = self.authorizeResource(request)
+                ?? self.verifyAccessToken(HTTPHelpers.cookie(SessionCookies.session, in: request) ?? self.exchangedSessionCookie(in: request))
+                .mapError { .token($0) }
+            switch outcome {
             case .success(let claims):
                 return HTTPHelpers.json(
                     MeAnswer(sub: claims.sub, name: self.configuration.displayName, sid: claims.sid, exp: claims.exp),
                     headers: [.cacheControl: "no-store"]
                 )
-            case .failure(let rejection):
-                self.countUnauthorized()
-                let challenge =
-                    rejection == .missing
-                    ? "Bearer realm=\"reference\"" : "Bearer realm=\"reference\", error=\"invalid_token\""
-                return HTTPHelpers.json(
-                    OAuthError(error: "invalid_token", error_description: rejection.description),
-                    status: .unauthorized,
-                    headers: [.wwwAuthenticate: challenge, .cacheControl: "no-store"]
-                )
+            case .failure(let refusal):
+                return self.unauthorized(refusal)
             }
         }
         router.get("/debug/stats") { _, _ in

@@ -11,7 +11,8 @@ struct SessionExchangeAnswer: Encodable {
 extension ServerCore {
     /// `POST /session/exchange`: the web product's side of a session exchange. A valid bearer
     /// access token (`Authorization: Bearer`) buys a web session: an HttpOnly `web_session`
-    /// cookie holding a new access token of the same session, and `session_expires`.
+    /// cookie holding a new access token of the same session, and `session_expires`. A
+    /// DPoP-bound access token is accepted with its proof (`Authorization: DPoP`).
     func addSessionExchangeRoutes(to router: Router<ReferenceRequestContext>) {
         router.post("/session/exchange") { request, _ in
             self.exchangeSession(request)
@@ -28,7 +29,7 @@ extension ServerCore {
             return HTTPHelpers.json(SessionExchangeAnswer(ok: false, error: "temporarily_unavailable"), status: .serviceUnavailable,
                                     headers: [.cacheControl: "no-store"])
         }
-        switch self.verifyAccessToken(HTTPHelpers.bearerToken(in: request)) {
+        switch self.authorizeResource(request) ?? .failure(.token(.missing)) {
         case .success(let claims):
             let (token, issued) = self.makeAccessToken(username: claims.sub, sessionID: claims.sid, now: Date())
             self.withState { $0.stats.sessionExchanges += 1 }
@@ -38,7 +39,9 @@ extension ServerCore {
                 "\(SessionCookies.expires)=\(issued.exp); Path=/; Max-Age=\(self.accessLifetimeSeconds); SameSite=Lax",
             ])
             return HTTPHelpers.json(SessionExchangeAnswer(ok: true, expiresAt: issued.exp), headers: headers)
-        case .failure(let rejection):
+        case .failure(.proof(let refusal)):
+            return self.unauthorized(.proof(refusal))
+        case .failure(.token(let rejection)):
             self.countUnauthorized()
             return HTTPHelpers.json(
                 SessionExchangeAnswer(ok: false, error: "invalid_token"), status: .unauthorized,

@@ -61,6 +61,12 @@ public struct ReferenceServerConfiguration: Sendable {
     /// reference server's own shortcut). Off, the token endpoint answers JSON only, as identity
     /// providers do (RFC 6749 §5.1): the page gets its session from `POST /session/exchange`.
     public var tokenEndpointSetsCookies = true
+    /// Whether DPoP proofs must carry the server's nonce (RFC 9449 §8, §9): a proof without it
+    /// is answered `use_dpop_nonce` with a `DPoP-Nonce`. Proofs are checked and tokens bound
+    /// whenever a client sends one, nonce or not.
+    public var dpopNonces = false
+    /// How far a DPoP proof's `iat` may be from the server's clock, either way.
+    public var dpopProofWindow: Duration = .seconds(60)
     /// Protocol faults from the start. Change them later with ``ReferenceServer/setOAuthFaults(_:)``.
     public var oauthFaults: OAuthFaults
     /// Logger used by the server. Token values are never logged.

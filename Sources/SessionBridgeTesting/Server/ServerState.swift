@@ -31,6 +31,14 @@ struct ServerState: Sendable {
     /// (``ReferenceServer/failSessionExchanges(_:)``).
     var sessionExchangeFailuresRemaining = 0
 
+    /// The DPoP nonce the server hands out now, and the one before it (still accepted).
+    var dpopNonce = RandomToken.make(prefix: "n_", byteCount: 12)
+    var previousDPoPNonce: String?
+    /// The `jti` of every DPoP proof accepted, with when it may be forgotten (replays are refused).
+    var usedDPoPProofIDs: [String: Date] = [:]
+    /// Every refresh token presented to the token endpoint, in order.
+    var presentedRefreshTokens: [String] = []
+
     init(faults: FaultConfiguration) {
         self.faults = faults
         self.serverErrorsRemaining = faults.serverErrors?.count

@@ -45,6 +45,14 @@ public struct ServerStats: Sendable, Equatable, Codable {
     /// Requests to protected resources that were let in by the `web_session` cookie
     /// `POST /session/exchange` set.
     public var exchangedCookieRequests = 0
+    /// DPoP proofs accepted (token endpoint and resources).
+    public var dpopProofs = 0
+    /// Proofs answered `use_dpop_nonce` (sent without the server's current nonce).
+    public var dpopNonceChallenges = 0
+    /// Proofs refused as invalid (signature, type, method, URL, time, replay, hash, key).
+    public var dpopRefusals = 0
+    /// Successful token exchanges (RFC 8693), each a new session of its own.
+    public var tokenExchanges = 0
     /// Logouts and revocations that ended a session.
     public var logouts = 0
     /// Requests to protected resources rejected for a missing, invalid or expired token.

@@ -17,6 +17,8 @@ enum AccessTokenRejection: Error, Sendable, Equatable {
     case badSignature
     case expired
     case revoked
+    /// A DPoP-bound token presented without its proof.
+    case boundToKey
 
     var description: String {
         switch self {
@@ -25,6 +27,7 @@ enum AccessTokenRejection: Error, Sendable, Equatable {
         case .badSignature: "The access token signature is invalid."
         case .expired: "The access token has expired."
         case .revoked: "The session of the access token was revoked."
+        case .boundToKey: "The access token is bound to a DPoP key; present it with a proof."
         }
     }
 }
@@ -60,7 +63,7 @@ final class ServerCore: Sendable {
     }
 
     /// Sign an access token for a session; records its id.
-    func makeAccessToken(username: String, sessionID: String, now: Date) -> (String, AccessTokenClaims) {
+    func makeAccessToken(username: String, sessionID: String, now: Date, boundKey: String? = nil) -> (String, AccessTokenClaims) {
         let iat = Int(now.timeIntervalSince1970)
         // Round the expiry up so that a token lives at least its configured lifetime.
         let exp = Int((now.timeIntervalSince1970 + self.configuration.accessTokenLifetime.timeInterval).rounded(.up))
@@ -70,14 +73,15 @@ final class ServerCore: Sendable {
             iat: iat,
             exp: exp,
             sid: sessionID,
-            jti: RandomToken.make(prefix: "", byteCount: 12)
+            jti: RandomToken.make(prefix: "", byteCount: 12),
+            cnf: boundKey.map { AccessTokenClaims.Confirmation(jkt: $0) }
         )
         _ = self.withState { $0.issuedAccessTokenIDs.insert(claims.jti) }
         return (JWT.sign(claims, key: self.signingKey), claims)
     }
 
     /// Check a password sign-in; on success start a session and issue tokens.
-    func signIn(username: String, password: String) -> IssuedTokens? {
+    func signIn(username: String, password: String, boundKey: String? = nil) -> IssuedTokens? {
         guard Self.constantTimeEquals(username, self.configuration.username),
             Self.constantTimeEquals(password, self.configuration.password)
         else { return nil }
@@ -87,10 +91,11 @@ final class ServerCore: Sendable {
             return state.refreshTokens.startSession(
                 username: username,
                 lifetime: self.configuration.refreshTokenLifetime,
-                now: now
+                now: now,
+                boundKey: boundKey
             )
         }
-        let (accessToken, claims) = self.makeAccessToken(username: username, sessionID: sessionID, now: now)
+        let (accessToken, claims) = self.makeAccessToken(username: username, sessionID: sessionID, now: now, boundKey: boundKey)
         self.configuration.logger.debug("sign-in", metadata: ["sid": "\(sessionID)", "refresh_token": "<redacted>"])
         return IssuedTokens(accessToken: accessToken, refreshToken: refreshToken, claims: claims, expiresIn: self.accessLifetimeSeconds)
     }
@@ -124,7 +129,8 @@ final class ServerCore: Sendable {
         }
         switch outcome {
         case .rotated(let newToken, let sessionID, let username), .replayed(let newToken, let sessionID, let username):
-            let (accessToken, claims) = self.makeAccessToken(username: username, sessionID: sessionID, now: now)
+            let boundKey = self.withState { $0.refreshTokens.families[sessionID]?.boundKey }
+            let (accessToken, claims) = self.makeAccessToken(username: username, sessionID: sessionID, now: now, boundKey: boundKey)
             self.configuration.logger.debug("refresh", metadata: ["sid": "\(sessionID)", "refresh_token": "<redacted>"])
             return .success(
                 IssuedTokens(accessToken: accessToken, refreshToken: newToken, claims: claims, expiresIn: self.accessLifetimeSeconds)
@@ -138,7 +144,15 @@ final class ServerCore: Sendable {
     }
 
     /// Verify an access token: signature, expiry, early expiry and session revocation.
-    func verifyAccessToken(_ token: String?) -> Result<AccessTokenClaims, AccessTokenRejection> {
+    /// Which access tokens a check accepts.
+    enum Binding {
+        /// Only tokens bound to no key (a bearer token, a cookie).
+        case unbound
+        /// Bound or not: the caller checks the binding (a DPoP request, a revocation).
+        case any
+    }
+
+    func verifyAccessToken(_ token: String?, binding: Binding = .unbound) -> Result<AccessTokenClaims, AccessTokenRejection> {
         guard let token, !token.isEmpty else { return .failure(.missing) }
         let claims: AccessTokenClaims
         do {
@@ -150,6 +164,7 @@ final class ServerCore: Sendable {
             case .malformed, .unsupportedAlgorithm: return .failure(.malformed)
             }
         }
+        if binding == .unbound, claims.cnf != nil { return .failure(.boundToKey) }
         let now = Date()
         return self.withState { state in
             if state.expiredAccessTokenIDs.contains(claims.jti) { return .failure(.expired) }
