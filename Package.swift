@@ -84,6 +84,7 @@ let package = Package(
             name: "SessionBridgeTesting",
             dependencies: [
                 "ScriptEngine", "Cookies", "WebPage", "Session", "SessionBridgeOAuth",
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
