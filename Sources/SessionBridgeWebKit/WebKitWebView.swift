@@ -80,6 +80,7 @@ public final class WebKitWebView: WebView {
         }
         installContent(configuration.userContentController)
         connectSignals()
+        connectResourceLoads()
     }
 
     isolated deinit {
