@@ -121,8 +121,7 @@ extension WebKitWebView {
     func receive(_ route: MessageRoute, body value: GPointer, reply: GPointer?) {
         let started = ContinuousClock.now
         let controller = configuration.userContentController
-        let frame = FrameInfo(url: url ?? URL(string: "about:blank")!, isMainFrame: true)
-        let origin = frame.securityOrigin?.description ?? "null"
+        let (frame, origin) = attributedFrame()
         let jsValue = value.typed(JSCValue.self)
         let body: ScriptValue
         var refusal: ScriptMessageError? = nil
@@ -162,15 +161,33 @@ extension WebKitWebView {
         }
     }
 
+    /// The committed document's frame and origin, which every message of the document shares.
+    private func attributedFrame() -> (frame: FrameInfo, origin: String) {
+        if let committedFrame { return committedFrame }
+        let frame = FrameInfo(url: url ?? URL(string: "about:blank")!, isMainFrame: true)
+        let made = (frame: frame, origin: frame.securityOrigin?.description ?? "null")
+        committedFrame = made
+        return made
+    }
+
+    /// A JSC value for `value` in `context`: a number, a boolean, `null` or `undefined`
+    /// directly, anything else through its JSON text.
+    private static func makeJSValue(_ value: ScriptValue, in context: GPointer) -> UnsafeMutablePointer<JSCValue>? {
+        switch value {
+        case .undefined: jsc_value_new_undefined(context.typed())
+        case .null: jsc_value_new_null(context.typed())
+        case .bool(let bool): jsc_value_new_boolean(context.typed(), bool ? 1 : 0)
+        case .number(let number) where number.isFinite: jsc_value_new_number(context.typed(), number)
+        default: jsc_value_new_from_json(context.typed(), value.jsonText)
+        }
+    }
+
     /// Answers the page's promise.
     private static func send(_ outcome: UserContentController.DispatchOutcome, reply: GPointer, context: GPointer?) {
         switch outcome {
         case .replied(let value):
             guard let context else { return }
-            let jsValue = value == .undefined
-                ? jsc_value_new_undefined(context.typed())
-                : jsc_value_new_from_json(context.typed(), value.jsonText)
-            guard let jsValue else { return }
+            guard let jsValue = makeJSValue(value, in: context) else { return }
             webkit_script_message_reply_return_value(reply.opaque, jsValue)
             g_object_unref(jsValue)
         case .delivered:

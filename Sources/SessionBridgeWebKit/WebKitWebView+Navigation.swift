@@ -164,6 +164,9 @@ extension WebKitWebView {
             sourceURL: self.url)
     }
 
+    /// The response as the delegate sees it. WebKitGTK 2.50 strips `Set-Cookie` before the
+    /// embedder sees a response, so `setCookieNames` is empty in practice on this engine; the
+    /// names a response set reach the ``PageEvent/http(_:)`` events, read from the store.
     private func navigationResponse(_ response: UnsafeMutablePointer<WebKitURIResponse>?) -> NavigationResponse? {
         guard let response, let uri = webkit_uri_response_get_uri(response), let url = URL(string: String(cString: uri)) else { return nil }
         var headers: [HTTPHeader] = []

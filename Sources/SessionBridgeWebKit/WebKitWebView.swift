@@ -32,7 +32,12 @@ public final class WebKitWebView: WebView {
     /// The store the page's requests and `document.cookie` use.
     public nonisolated var httpCookieStore: any HTTPCookieStore { configuration.websiteDataStore.httpCookieStore }
     /// The committed document's URL, `nil` before the first commit.
-    public internal(set) var url: URL?
+    public internal(set) var url: URL? {
+        didSet { if url != oldValue { committedFrame = nil } }
+    }
+    /// The frame messages are attributed to, and its origin as the message log writes it: made
+    /// once per committed document, not once per message.
+    var committedFrame: (frame: FrameInfo, origin: String)?
     /// The document's title.
     public internal(set) var title: String?
     /// Whether ``close()`` was called (or the web process ended).
@@ -80,6 +85,7 @@ public final class WebKitWebView: WebView {
         }
         installContent(configuration.userContentController)
         connectSignals()
+        connectResourceLoads()
     }
 
     isolated deinit {
@@ -186,9 +192,16 @@ public final class WebKitWebView: WebView {
         return Result { () throws(WebKitError) in try scriptValue(of: value, limits: .default) }
     }
 
-    /// A JSC value as a ``ScriptValue``, through JSON.
+    /// A JSC value as a ``ScriptValue``, through JSON (a number, a boolean or `null` directly,
+    /// as JSON would carry it: a number that is not finite becomes `null`, `-0` becomes `0`).
     static func scriptValue(of value: UnsafeMutablePointer<JSCValue>, limits: ConversionLimits) throws(WebKitError) -> ScriptValue {
         if jsc_value_is_undefined(value) != 0 { return .undefined }
+        if jsc_value_is_number(value) != 0 {
+            let number = jsc_value_to_double(value)
+            return number.isFinite ? .number(number == 0 ? 0 : number) : .null
+        }
+        if jsc_value_is_boolean(value) != 0 { return .bool(jsc_value_to_boolean(value) != 0) }
+        if jsc_value_is_null(value) != 0 { return .null }
         guard let json = jsc_value_to_json(value, 0) else { return .undefined }
         defer { g_free(json) }
         return try ScriptValue(json: String(cString: json), limits: limits)

@@ -13,8 +13,9 @@ public struct WebKitWebViewConfiguration: Sendable {
     public var userContentController: UserContentController
     public var navigationDelegate: (any NavigationDelegate)?
     public var uiDelegate: (any UIDelegate)?
-    /// Receives the ``PageEvent``s WebKit exposes (console messages, navigation decisions,
-    /// commits, finishes and failures), on the WebKit thread; keep it quick.
+    /// Receives the ``PageEvent``s WebKit exposes (navigation decisions, commits, finishes and
+    /// failures, HTTP exchanges with the cookie names the store sent and changed), on the WebKit
+    /// thread; keep it quick.
     public var eventHandler: (@Sendable (PageEvent) -> Void)?
     /// The `User-Agent` header and `navigator.userAgent`; `nil` keeps WebKit's own.
     public var userAgent: String?

@@ -42,6 +42,16 @@ gulong sb_connect_script_dialog(WebKitWebView *view, SBScriptDialogHandler handl
     return SB_CONNECT(view, "script-dialog", handler, data, destroy);
 }
 
+gulong sb_connect_resource_load_started(WebKitWebView *view, SBResourceLoadStartedHandler handler, gpointer data,
+                                        GClosureNotify destroy) {
+    return SB_CONNECT(view, "resource-load-started", handler, data, destroy);
+}
+
+gulong sb_connect_resource_finished(WebKitWebResource *resource, SBResourceFinishedHandler handler, gpointer data,
+                                    GClosureNotify destroy) {
+    return SB_CONNECT(resource, "finished", handler, data, destroy);
+}
+
 gulong sb_connect_script_message_with_reply(WebKitUserContentManager *manager, const char *name,
                                             SBScriptMessageWithReplyHandler handler, gpointer data, GClosureNotify destroy) {
     gchar *signal = g_strconcat("script-message-with-reply-received::", name, NULL);

@@ -34,4 +34,20 @@ public struct HTTPExchange: Sendable, Hashable {
     /// `Set-Cookie` lines the jar refused, with the reason (values never shown).
     public var cookiesRejected: [String]
     public var duration: Duration
+
+    /// An exchange as an engine saw it (engines other than ``WebPage`` report theirs too).
+    public init(
+        initiator: Initiator, method: String, url: URL, statusCode: Int?, cookiesSent: [String], cookiesSet: [String],
+        cookiesDeleted: [String], cookiesRejected: [String], duration: Duration
+    ) {
+        self.initiator = initiator
+        self.method = method
+        self.url = url
+        self.statusCode = statusCode
+        self.cookiesSent = cookiesSent
+        self.cookiesSet = cookiesSet
+        self.cookiesDeleted = cookiesDeleted
+        self.cookiesRejected = cookiesRejected
+        self.duration = duration
+    }
 }

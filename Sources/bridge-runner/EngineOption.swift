@@ -27,9 +27,10 @@ struct EngineOption: ParsableArguments {
 /// HTTPS here (a fresh loopback certificate the view and the native client trust), because
 /// WebKit keeps `Secure` cookies only over HTTPS.
 ///
-/// WebKitGTK gives the embedder no console or network log: console lines and uncaught errors
-/// reach the transcript through a runner-only `sessionbridgeRunner` handler, navigations and
-/// their decisions through the view's events, and HTTP requests are not listed.
+/// WebKitGTK gives the embedder no console log: console lines and uncaught errors reach the
+/// transcript through a runner-only `sessionbridgeRunner` handler; navigations, their decisions
+/// and HTTP exchanges through the view's events (WebKit hides the `Cookie` and `Set-Cookie`
+/// headers, so the cookie names come from the view's store: see ``WebKitWebView``).
 @WebKitActor
 struct WebKitRun {
     let command: RunCommand

@@ -29,6 +29,47 @@ import Testing
         #expect(!result.stdout.contains("sbrt_"), "a refresh token reached the transcript")
     }
 
+    @Test func theWebKitTranscriptListsHTTPExchangesWithCookieNamesButNoValues() throws {
+        let page = try RunnerProcess.temporaryFile("exchanges.html", """
+            <!doctype html><title>exchanges</title>
+            <script>
+            (async () => {
+              const me = await fetch('/api/me');
+              const xhr = await new Promise(r => { const x = new XMLHttpRequest(); x.open('GET', '/redirect-chain'); x.onload = () => r(x.status); x.send(); });
+              console.log('me', me.status, 'chain', xhr);
+            })();
+            </script>
+            """)
+        let result = try RunnerProcess.run(["run", "--engine", "webkit", "--json", page.path])
+        #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
+        let events = result.stdout.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }
+        let exchanges = events.filter { $0["type"] as? String == "http" }
+        func exchange(_ path: String) -> [String: Any]? {
+            exchanges.first { ($0["url"] as? String).flatMap(URL.init(string:))?.path == path }
+        }
+        let document = try #require(exchange("/run/exchanges.html"), "\(result.stdout)")
+        #expect(document["initiator"] as? String == "navigation")
+        #expect(document["status"] as? Int == 200)
+        #expect((document["cookiesSent"] as? [String])?.contains("__Host-session") == true)
+        let me = try #require(exchange("/api/me"))
+        #expect(me["initiator"] as? String == "fetch")
+        #expect(me["method"] as? String == "GET")
+        #expect(me["status"] as? Int == 200)
+        #expect((me["cookiesSent"] as? [String])?.contains("__Host-session") == true)
+        // The XHR follows /redirect-chain to its end: hop2 and hop3 stay, hop1 is set and deleted on the way.
+        let chain = try #require(exchange("/redirect-chain"))
+        #expect(Set(chain["cookiesSet"] as? [String] ?? []) == ["hop2", "hop3"])
+        #expect(result.stdout.contains("\"me 200 chain 200\""))
+        // Names only: no value of a cookie the page's store holds reaches the transcript.
+        let plain = try RunnerProcess.run(["run", "--engine", "webkit", page.path])
+        #expect(plain.exitCode == 0, "\(plain.stdout)\(plain.stderr)")
+        #expect(plain.stdout.contains("http GET"))
+        #expect(plain.stdout.contains("[fetch]  sent "))
+        #expect(!plain.stdout.contains("hop3=3") && !plain.stdout.contains("sbrt_"))
+    }
+
     @Test func anUncaughtErrorInAWebKitPageEndsWithExitCodeOne() throws {
         let script = try RunnerProcess.temporaryFile("throws.js", """
             document.title = "x";

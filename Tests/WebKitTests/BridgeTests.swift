@@ -39,6 +39,30 @@ import WebPage
         }
     }
 
+    @Test func primitiveBodiesAndRepliesCrossAsJSONWouldCarryThem() async throws {
+        try await withSite(pages: ["/app": "<title>app</title>"]) { site in
+            let contents = UserContentController()
+            contents.addScriptMessageHandler(ImmediateClosureMessageHandler { message in message.body }, name: "echo")
+            contents.addScriptMessageHandler(ImmediateClosureMessageHandler { message in
+                .array([.number(.nan), .number(-0.0), .number(2.5), .bool(false), .null, .undefined])
+            }, name: "odd")
+            try await withView(WebKitWebViewConfiguration(userContentController: contents)) { view in
+                try await view.load(site.url("/app"))
+                let reply = try await view.callAsyncJavaScript("""
+                    const h = window.webkit.messageHandlers.echo;
+                    const echoed = [];
+                    for (const body of [42, -0, 1.5e300, NaN, Infinity, true, false, null, "text"]) echoed.push(await h.postMessage(body));
+                    const odd = await window.webkit.messageHandlers.odd.postMessage(0);
+                    return {echoed, negativeZero: Object.is(echoed[1], -0), undefinedReply: await h.postMessage(undefined) === undefined, odd};
+                    """)
+                #expect(reply["echoed"] == [42, 0, 1.5e300, nil, nil, true, false, nil, "text"])
+                #expect(reply["negativeZero"] == false)
+                #expect(reply["undefinedReply"] == true)
+                #expect(reply["odd"] == [nil, 0, 2.5, false, nil, nil])
+            }
+        }
+    }
+
     @Test func aDisallowedOriginIsRefusedAndTheHandlerNeverRuns() async throws {
         try await withSite { site in
             let contents = UserContentController()

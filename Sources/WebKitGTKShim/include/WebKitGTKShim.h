@@ -32,6 +32,9 @@ typedef gboolean (*SBScriptMessageWithReplyHandler)(WebKitUserContentManager *ma
 /* In the 4.1 API a message without reply arrives as a WebKitJavascriptResult. */
 typedef void (*SBScriptMessageHandler)(WebKitUserContentManager *manager, WebKitJavascriptResult *result, gpointer data);
 typedef void (*SBCookiesChangedHandler)(WebKitCookieManager *manager, gpointer data);
+typedef void (*SBResourceLoadStartedHandler)(WebKitWebView *view, WebKitWebResource *resource, WebKitURIRequest *request,
+                                             gpointer data);
+typedef void (*SBResourceFinishedHandler)(WebKitWebResource *resource, gpointer data);
 typedef gboolean (*SBScriptDialogHandler)(WebKitWebView *view, WebKitScriptDialog *dialog, gpointer data);
 
 gulong sb_connect_decide_policy(WebKitWebView *view, SBDecidePolicyHandler handler, gpointer data, GClosureNotify destroy);
@@ -41,6 +44,11 @@ gulong sb_connect_notify(gpointer object, const char *property, SBNotifyHandler 
 gulong sb_connect_web_process_terminated(WebKitWebView *view, SBWebProcessTerminatedHandler handler, gpointer data,
                                          GClosureNotify destroy);
 gulong sb_connect_script_dialog(WebKitWebView *view, SBScriptDialogHandler handler, gpointer data, GClosureNotify destroy);
+gulong sb_connect_resource_load_started(WebKitWebView *view, SBResourceLoadStartedHandler handler, gpointer data,
+                                        GClosureNotify destroy);
+/// Connects a resource's `finished` (emitted after a load succeeded or failed).
+gulong sb_connect_resource_finished(WebKitWebResource *resource, SBResourceFinishedHandler handler, gpointer data,
+                                    GClosureNotify destroy);
 /// Connects `script-message-with-reply-received::<name>`.
 gulong sb_connect_script_message_with_reply(WebKitUserContentManager *manager, const char *name,
                                             SBScriptMessageWithReplyHandler handler, gpointer data, GClosureNotify destroy);

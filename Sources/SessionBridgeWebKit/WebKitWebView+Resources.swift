@@ -1,0 +1,117 @@
+import CWebKitGTK
+import Cookies
+import Foundation
+import WebKitGTKShim
+import WebPage
+
+/// HTTP exchanges: WebKit's `resource-load-started` and each resource's `finished`, reported as
+/// ``PageEvent/http(_:)`` to the configuration's event handler (nothing is read without one).
+///
+/// What WebKitGTK 2.50 does not attest, and how the cookie names are found instead: WebKit hands
+/// the embedder neither the `Cookie` request header nor the response's `Set-Cookie` lines (its
+/// network process adds the one and strips the other). So the names *sent* are those the view's
+/// cookie store holds for the URL when the load starts, and the names *set* and *deleted* are
+/// what changed in the store, for that URL, between the start and the end of the load. A change
+/// made meanwhile by something else (another load ending at the same time, `document.cookie`, a
+/// native write) is listed too, and a cookie set and deleted within one redirect chain is not.
+/// No cookie value goes into an event.
+///
+/// WebKit does not say what started a subresource load either: the request's `Sec-Fetch-Dest`
+/// does (`document` or `iframe`: a navigation; `script`: a script; anything else: a fetch, which
+/// covers `XMLHttpRequest`, images and styles).
+extension WebKitWebView {
+    func connectResourceLoads() {
+        let release: GClosureNotify = { data, _ in
+            if let data { Unmanaged<SignalTarget>.fromOpaque(data).release() }
+        }
+        sb_connect_resource_load_started(webView, { view, resource, request, data in
+            guard let data, let view, let resource, let request, let uri = webkit_uri_request_get_uri(request) else { return }
+            let target = Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
+            let url = String(cString: uri)
+            let method = webkit_uri_request_get_http_method(request).map { String(cString: $0) } ?? "GET"
+            let destination = webkit_uri_request_get_http_headers(request)
+                .flatMap { soup_message_headers_get_one($0, "Sec-Fetch-Dest") }.map { String(cString: $0) }
+            let isMainResource = webkit_web_view_get_main_resource(view) == resource
+            let held = GPointer(resource)
+            WebKitActor.assumeIsolated {
+                target.view?.resourceLoadStarted(held, url: url, method: method, destination: destination, isMainResource: isMainResource)
+            }
+        }, Unmanaged.passRetained(signals).toOpaque(), release)
+    }
+
+    func resourceLoadStarted(_ resource: GPointer, url: String, method: String, destination: String?, isMainResource: Bool) {
+        guard let report = configuration.eventHandler, let url = URL(string: url),
+              let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return }
+        let initiator: HTTPExchange.Initiator
+        switch isMainResource ? "document" : destination ?? "" {
+        case "document", "iframe", "frame": initiator = .navigation
+        case "script": initiator = .script
+        default: initiator = .fetch
+        }
+        let load = ResourceLoad(url: url, method: method, initiator: initiator, store: configuration.websiteDataStore.httpCookieStore,
+                                report: report)
+        let releaseLoad: GClosureNotify = { data, _ in
+            if let data { Unmanaged<ResourceLoad>.fromOpaque(data).release() }
+        }
+        sb_connect_resource_finished(resource.typed(), { resource, data in
+            guard let data, let resource else { return }
+            let load = Unmanaged<ResourceLoad>.fromOpaque(data).takeUnretainedValue()
+            var status: Int? = nil
+            if let response = webkit_web_resource_get_response(resource) {
+                let code = Int(webkit_uri_response_get_status_code(response))
+                if code > 0 { status = code }
+            }
+            WebKitActor.assumeIsolated { load.finished(status: status) }
+        }, Unmanaged.passRetained(load).toOpaque(), releaseLoad)
+    }
+}
+
+/// One resource load being watched: the store's cookies for its URL when it started, read again
+/// when it ends, and the exchange reported with the names (never the values).
+@WebKitActor
+final class ResourceLoad {
+    let url: URL
+    let method: String
+    let initiator: HTTPExchange.Initiator
+    let started = ContinuousClock.now
+    let store: WebKitCookieStore
+    let report: @Sendable (PageEvent) -> Void
+    let before: Task<[Cookie]?, Never>
+    private var reported = false
+
+    /// How long one read of the store may take before the names are left out.
+    static let readTimeout: Duration = .seconds(5)
+
+    init(url: URL, method: String, initiator: HTTPExchange.Initiator, store: WebKitCookieStore, report: @escaping @Sendable (PageEvent) -> Void) {
+        self.url = url
+        self.method = method
+        self.initiator = initiator
+        self.store = store
+        self.report = report
+        before = Task { @WebKitActor in try? await store.cookies(for: url, timeout: Self.readTimeout) }
+    }
+
+    func finished(status: Int?) {
+        guard !reported else { return }
+        reported = true
+        let duration = ContinuousClock.now - started
+        Task { @WebKitActor in
+            let before = await self.before.value ?? []
+            let after = (try? await self.store.cookies(for: self.url, timeout: Self.readTimeout)) ?? before
+            let changes = Self.changes(from: before, to: after)
+            self.report(.http(HTTPExchange(
+                initiator: self.initiator, method: self.method, url: self.url, statusCode: status,
+                cookiesSent: before.map(\.name), cookiesSet: changes.set, cookiesDeleted: changes.deleted,
+                cookiesRejected: [], duration: duration)))
+        }
+    }
+
+    /// Names of the cookies stored or replaced (a new value or expiry) and of those gone.
+    nonisolated static func changes(from before: [Cookie], to after: [Cookie]) -> (set: [String], deleted: [String]) {
+        let set = after.filter { cookie in
+            !before.contains { $0.hasSameIdentity(as: cookie) && $0.value == cookie.value && $0.expiresAt == cookie.expiresAt }
+        }
+        let deleted = before.filter { cookie in !after.contains { $0.hasSameIdentity(as: cookie) } }
+        return (set.map(\.name), deleted.map(\.name))
+    }
+}

@@ -1,0 +1,196 @@
+import AsyncHTTPClient
+import Bridge
+import Cookies
+import Foundation
+import Session
+import SessionBridgeTesting
+import SessionBridgeWebKit
+import Synchronization
+import Testing
+import WebPage
+
+/// The page engines a session scenario runs on, from the same test code.
+enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// The headless page: JavaScriptCore, no DOM, the library's own cookie jar.
+    case headless
+    /// A WebKitGTK web view: a real DOM, WebKit's own (asynchronous) cookie store.
+    case webkit
+
+    var testDescription: String { rawValue }
+}
+
+/// The reference server over HTTPS (WebKit keeps `Secure` cookies only there; the headless page
+/// gets a client that trusts the same loopback certificate), a signed-in ``SessionController``,
+/// and views of one ``Engine`` wired to it: the `session` handler, the standard scripts, the
+/// navigation delegate, attached.
+final class EngineHarness: Sendable {
+    let engine: Engine
+    let server: ReferenceServer
+    let session: SessionController
+    let client: HTTPClient
+    let tls: LoopbackCertificate
+    let log = MessageLog(capacity: 10_000, redaction: RedactionPolicy(secretPrefixes: ["sbrt_"]))
+    let recorder = PageEventRecorder()
+    private let views = Mutex<[any WebView]>([])
+
+    private init(engine: Engine, server: ReferenceServer, session: SessionController, client: HTTPClient, tls: LoopbackCertificate) {
+        self.engine = engine
+        self.server = server
+        self.session = session
+        self.client = client
+        self.tls = tls
+    }
+
+    static func with<T: Sendable>(
+        _ engine: Engine,
+        _ configuration: ReferenceServerConfiguration = ReferenceServerConfiguration(),
+        session configure: (inout SessionConfiguration) -> Void = { _ in },
+        signIn: Bool = true,
+        _ body: (EngineHarness) async throws -> T
+    ) async throws -> T {
+        let tls = try LoopbackTLS.shared.get()
+        var serverConfiguration = configuration
+        serverConfiguration.tlsConfiguration = tls.serverTLS
+        let server = try await ReferenceServer.start(serverConfiguration)
+        let client = tls.makeHTTPClient()
+        var sessionConfiguration = SessionConfiguration(server: server.baseURL)
+        sessionConfiguration.httpClient = client
+        sessionConfiguration.requestTimeout = .seconds(5)
+        sessionConfiguration.retry = RetryPolicy(baseDelay: .milliseconds(50))
+        sessionConfiguration.refreshMargin = .milliseconds(200)
+        sessionConfiguration.freshnessWindow = .milliseconds(500)
+        sessionConfiguration.refreshTokenReuseGrace = configuration.refreshTokenReuseGrace
+        configure(&sessionConfiguration)
+        let harness = EngineHarness(engine: engine, server: server, session: SessionController(configuration: sessionConfiguration),
+                                    client: client, tls: tls)
+        do {
+            if signIn { try await harness.session.login(username: configuration.username, password: configuration.password) }
+            let result = try await body(harness)
+            await harness.tearDown()
+            return result
+        } catch {
+            await harness.tearDown()
+            throw error
+        }
+    }
+
+    private func tearDown() async {
+        for view in views.withLock({ $0 }) { await view.close() }
+        try? await server.stop()
+        try? await client.shutdown()
+    }
+
+    var origin: SecurityOrigin { SecurityOrigin(url: server.baseURL)! }
+
+    func url(_ path: String) -> URL { server.url(path) }
+
+    /// A view of the harness's engine. With `session`, it is wired to the session (handler,
+    /// `scripts`, and with `delegate` the navigation delegate) and attached; `userScripts` are
+    /// added either way.
+    func makeView(
+        session wired: Bool = true, delegate: Bool = true, scripts: StandardScripts.Selection = [.refresh, .fetchRetry],
+        userScripts: [UserScript] = []
+    ) async throws -> any WebView {
+        let contents = UserContentController(log: log)
+        if wired { session.install(in: contents, allowedOrigins: [origin], scripts: scripts) }
+        for script in userScripts { contents.addUserScript(script) }
+        let navigationDelegate: (any NavigationDelegate)? = wired && delegate ? SessionNavigationDelegate(controller: session) : nil
+        let view: any WebView
+        switch engine {
+        case .headless:
+            var configuration = WebPageConfiguration(
+                userContentController: contents, navigationDelegate: navigationDelegate, eventHandler: recorder.handler)
+            configuration.httpClient = client
+            view = WebPage(configuration: configuration)
+        case .webkit:
+            view = try await Self.makeWebKitView(WebKitWebViewConfiguration(
+                userContentController: contents, navigationDelegate: navigationDelegate, eventHandler: recorder.handler), tls: tls)
+        }
+        views.withLock { $0.append(view) }
+        if wired { await session.attach(view) }
+        return view
+    }
+
+    @WebKitActor
+    private static func makeWebKitView(_ configuration: WebKitWebViewConfiguration, tls: LoopbackCertificate) throws -> WebKitWebView {
+        try configuration.websiteDataStore.allowTLSCertificate(pemCertificate: tls.certificatePEM, for: "127.0.0.1")
+        return try WebKitWebView(configuration: configuration)
+    }
+
+    /// The value of the cookie `name` the native store would send to the server.
+    func nativeValue(_ name: String) -> String? {
+        session.cookieJar.cookies(for: url("/")).first { $0.name == name }?.value
+    }
+}
+
+extension WebView {
+    /// Runs `body` as an async function in the page's world (30 seconds at most).
+    func run(_ body: String) async throws -> ScriptValue {
+        try await callAsyncJavaScript(body, in: .page, timeout: .seconds(30))
+    }
+
+    func evaluate(_ source: String) async throws -> ScriptValue {
+        try await evaluateJavaScript(source, in: .page)
+    }
+
+    /// The value of the cookie `name` this view's store would send to `url`.
+    func cookieValue(_ name: String, for url: URL) async -> String? {
+        await httpCookieStore.cookies(for: url).first { $0.name == name }?.value
+    }
+
+    /// Waits until the committed document's path is `path`; `false` after `timeout`.
+    func waitForPath(_ path: String, timeout: Duration = .seconds(10)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if await url?.path == path { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+}
+
+extension WebView {
+    /// The reference server's app page's `appState.expiresAt` (the expiry of the access token
+    /// the server saw on the document's request), once the document at `path` has run its
+    /// script; `nil` after ten seconds.
+    func appStateExpiry(path: String) async throws -> Double? {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            let probe = "window.appState && appState.path === '\(path)' ? appState.expiresAt : null"
+            if let expiry = try? await evaluate(probe).numberValue { return expiry }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        return nil
+    }
+}
+
+extension ScriptValue {
+    /// The element at `index` of an array; `nil` for anything else.
+    func element(_ index: Int) -> ScriptValue? {
+        guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
+        return elements[index]
+    }
+}
+
+/// The repository's example page scripts (`Examples/`), read from the checkout.
+enum ExampleScripts {
+    static var directory: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Examples")
+    }
+
+    static func source(_ name: String) throws -> String {
+        try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    /// An example as the body of an async function that returns its console lines (the same on
+    /// both engines: WebKit gives the embedder no console).
+    static func body(_ name: String) throws -> String {
+        """
+        const __lines = [];
+        const console = { log: (...args) => __lines.push(args.map(String).join(" ")) };
+        \(try source(name))
+        return __lines;
+        """
+    }
+}

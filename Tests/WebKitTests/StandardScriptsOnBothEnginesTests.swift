@@ -1,0 +1,157 @@
+import Bridge
+import Cookies
+import Foundation
+import Session
+import SessionBridgeTesting
+import Testing
+import WebPage
+
+/// The standard web-side scripts (context-aware refresh, fetch retry, cookie injection) and the
+/// example pages, on the headless page and on a WebKit view, from the same code.
+@Suite(.serialized, .timeLimit(.minutes(5))) struct StandardScriptsOnBothEnginesTests {
+    @Test(arguments: Engine.allCases)
+    func theRefreshScriptUsesTheBridgeAndSharesOnePromise(engine: Engine) async throws {
+        try await EngineHarness.with(engine) { harness in
+            let view = try await harness.makeView(scripts: [.refresh])
+            #expect(try await view.load(harness.url("/app")).statusCode == 200)
+            let before = try #require(harness.nativeValue("__Host-session"))
+            let result = try await view.run("""
+                const a = sessionBridge.refresh(), b = sessionBridge.refresh();
+                const same = a === b;
+                const [ra, rb] = await Promise.all([a, b]);
+                const me = await fetch('/api/me');
+                return [same, sessionBridge.native, ra.ok, rb.ok, typeof ra.expiresAt, me.status, document.cookie.includes('__Host-session')];
+                """)
+            #expect(result == [true, true, true, true, "number", 200, false])
+            #expect(harness.server.stats().refreshes == 1)
+            #expect(harness.server.stats().webRefreshes == 0)
+            #expect(harness.log.entries.filter { $0.name == "session" }.count == 1)
+            // The reply came after the write-back: the page's store holds the new session cookie.
+            let after = try #require(harness.nativeValue("__Host-session"))
+            #expect(after != before)
+            #expect(await view.cookieValue("__Host-session", for: harness.url("/")) == after)
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func theRefreshScriptPostsTheWebEndpointWithoutTheBridge(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeView(session: false, userScripts: [StandardScripts.refreshUserScript()])
+            try await view.load(harness.url("/login"))
+            let result = try await view.run("""
+                await fetch('/login', {method: 'POST', headers: {'content-type': 'application/x-www-form-urlencoded'}, body: 'username=demo&password=demo&next=/app'});
+                const a = sessionBridge.refresh(), b = sessionBridge.refresh(), c = sessionBridge.refresh();
+                const replies = await Promise.all([a, b, c]);
+                return [a === b && b === c, sessionBridge.native, replies.every(r => r.ok), replies[0].expiresAt > Date.now()];
+                """)
+            #expect(result == [true, false, true, true])
+            #expect(harness.server.stats().webRefreshes == 1)
+            #expect(harness.server.stats().reuseEvents == 0)
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func theFetchWrapperRefreshesOnceOn401AndRetries(engine: Engine) async throws {
+        try await EngineHarness.with(engine) { harness in
+            let view = try await harness.makeView()
+            #expect(try await view.load(harness.url("/app")).statusCode == 200)
+            harness.server.expireAccessTokens()
+            let result = try await view.run("""
+                const responses = await Promise.all([fetch('/api/me'), fetch('/api/me'), fetch('/api/me')]);
+                const bodies = await Promise.all(responses.map(r => r.json()));
+                return [responses.map(r => r.status), bodies[0].sub];
+                """)
+            #expect(result == [[200, 200, 200], "demo"])
+            #expect(harness.server.stats().refreshes == 1)
+            // Signed out at the server: one refresh attempt, then the 401 is returned as is.
+            _ = harness.server.revokeAllSessions()
+            #expect(try await view.run("return (await fetch('/api/me')).status") == 401)
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func cookieInjectionSetsOnlyMissingScriptVisibleCookiesWithEscaping(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let host = "127.0.0.1"
+            let tricky = #"a"b\c</script>'${x}"#
+            let cookies = [
+                Cookie(name: "prefs", value: tricky, domain: host),
+                Cookie(name: "secret", value: "httponly", domain: host, isHttpOnly: true),
+                Cookie(name: "existing", value: "native", domain: host),
+                Cookie(name: "stale", value: "old", domain: host, expiresAt: Date(timeIntervalSinceNow: -60)),
+                Cookie(name: "evil", value: "x; Domain=example", domain: host),
+            ]
+            let view = try await harness.makeView(session: false, userScripts: [StandardScripts.cookieInjectionUserScript(for: cookies)])
+            await view.httpCookieStore.apply([.set(Cookie(name: "existing", value: "page", domain: host))])
+            harness.server.serve(path: "/injected", body: "<!doctype html><script>window.seen = document.cookie;</script>",
+                                 contentType: "text/html; charset=utf-8")
+            try await view.load(harness.url("/injected"))
+            let seen = try #require(try await view.evaluate("window.seen").stringValue)
+            #expect(Set(seen.components(separatedBy: "; ")) == ["existing=page", "prefs=\(tricky)"])
+            let url = harness.url("/")
+            #expect(await view.cookieValue("prefs", for: url) == tricky)
+            #expect(await view.cookieValue("existing", for: url) == "page")
+            #expect(await view.cookieValue("secret", for: url) == nil)
+            #expect(await view.cookieValue("stale", for: url) == nil)
+            #expect(await view.cookieValue("evil", for: url) == nil)
+        }
+    }
+
+    // MARK: The example pages
+
+    @Test(arguments: Engine.allCases)
+    func theExamplePagesRunAsTheirCommentsSay(engine: Engine) async throws {
+        try await EngineHarness.with(engine) { harness in
+            let view = try await harness.makeView()
+            #expect(try await view.load(harness.url("/app")).statusCode == 200)
+
+            let status = try await view.run(ExampleScripts.body("01-session-status.js"))
+            #expect(status.element(0)?.stringValue?.hasPrefix("signed in: true access token expires in") == true)
+            let readable = try #require(status.element(1)?.stringValue)
+            #expect(readable.contains("csrf_token") && !readable.contains("__Host-session"))
+
+            let refresh = try await view.run(ExampleScripts.body("02-page-refresh.js"))
+            #expect(refresh.element(0)?.stringValue?.hasPrefix("refresh replied {") == true)
+            #expect(refresh.element(0)?.stringValue?.contains("\"ok\":true") == true)
+            #expect(refresh.element(1) == "csrf_token rotated before the reply: true")
+            #expect(refresh.element(2) == "GET /api/me with the new cookie: 200 demo")
+
+            let refreshesBefore = harness.server.stats().refreshes
+            let race = try await view.run(ExampleScripts.body("05-refresh-race.js"))
+            #expect(race.element(0) == "20 page refreshes resolved, all with the same expiry: true")
+            #expect(race.element(1)?.stringValue?.hasSuffix("refresh(es) and 0 reuse event(s)") == true)
+            #expect(harness.server.stats().refreshes - refreshesBefore <= 1)
+
+            let steal = try await view.run(ExampleScripts.body("06-steal-token.js"))
+            #expect(steal == ["places where a refresh token was found: none"])
+
+            let logout = try await view.run(ExampleScripts.body("04-logout.js"))
+            #expect(logout.element(0)?.stringValue?.contains("\"ok\":true") == true)
+            #expect(logout.element(1)?.stringValue?.contains("csrf_token") == false)
+            #expect(logout.element(2) == "signed in: false")
+            #expect(harness.server.stats().logouts == 1)
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func theExpiredNavigationExampleIsHeldUntilTheRefreshedCookieIsWritten(engine: Engine) async throws {
+        var configuration = ReferenceServerConfiguration()
+        configuration.accessTokenLifetime = .seconds(1)
+        try await EngineHarness.with(engine, configuration) { harness in
+            let view = try await harness.makeView()
+            #expect(try await view.load(harness.url("/app/start")).statusCode == 200)
+            let expiredAt = try #require(try await harness.session.status().accessTokenExpiresAt).timeIntervalSince1970
+            try await Task.sleep(for: .milliseconds(2100))  // expiry is in whole seconds
+            let lines = try await view.run(ExampleScripts.body("03-expired-navigation.js"))
+            // (session_expires has expired with the access cookie: the second line says so.)
+            #expect(lines.element(0) == "has __Host-session? (HttpOnly, so the page cannot tell): false")
+            #expect(lines.element(1)?.stringValue?.hasPrefix("session_expires present:") == true)
+            #expect(await view.waitForPath("/app"))
+            // The server rendered /app from the cookie on the held request: the refreshed one.
+            let seenAt = try #require(try await view.appStateExpiry(path: "/app"))
+            #expect(seenAt >= expiredAt.rounded(.down) + 1)
+            #expect(harness.server.stats().refreshes >= 1)
+            #expect(harness.server.stats().reuseEvents == 0)
+        }
+    }
+}
