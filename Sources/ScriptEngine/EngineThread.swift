@@ -37,6 +37,14 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// The execution time limit currently set on the group (seconds, `.infinity` for none),
     /// only read and written on the thread.
     private let currentTimeLimit = Atomic<UInt64>(Double.infinity.bitPattern)
+    /// Whether the current entry into JavaScript was stopped: from then on every further
+    /// JavaScript instruction of the entry is ended (see `ScriptContext.stopEntry()`).
+    /// Only read and written on the thread.
+    let entryStopped = Atomic<Bool>(false)
+    /// How many native callbacks, called from JavaScript, are running on the thread right now.
+    let nativeDepth = Atomic<Int>(0)
+    /// When the current outermost entry into JavaScript began (uptime, nanoseconds).
+    let entryStart = Atomic<UInt64>(0)
 
     private struct State: ~Copyable {
         var jobs = Deque<UnownedJob>()
