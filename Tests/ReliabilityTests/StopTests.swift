@@ -38,8 +38,14 @@ struct StopTests {
         case rejectionMessageGetter
         case thenGetterWhileAReplyResolves
         case conversionGetterCaught
+        case consoleToJSONThenLoop
+        case timerDelayValueOfThenLoop
+        case thenGetterThenLoop
 
         var testDescription: String { rawValue }
+
+        /// Page code that keeps running for a while without calling anything native.
+        static let busy = "{ const start = Date.now(); while (Date.now() - start < 1000) {} }"
 
         var source: String {
             switch self {
@@ -71,6 +77,19 @@ struct StopTests {
                     """
             case .conversionGetterCaught:
                 return "try { console.log([{ get x() { for (;;) {} } }].map(o => o.x)) } catch (e) {} after()"
+            case .consoleToJSONThenLoop:
+                return "console.log({ toJSON() { for (;;) {} } }); \(Self.busy) after()"
+            case .timerDelayValueOfThenLoop:
+                return "setTimeout(() => {}, { valueOf() { for (;;) {} } }); \(Self.busy) after()"
+            case .thenGetterThenLoop:
+                return """
+                    Object.defineProperty(Object.prototype, "then", { configurable: true, get() {
+                      if (globalThis.thenRead) { \(Self.busy) after(); }
+                      globalThis.thenRead = true;
+                      for (;;) {}
+                    } });
+                    reply().then(() => { \(Self.busy) after() }, () => { \(Self.busy) after() });
+                    """
             }
         }
     }
