@@ -49,7 +49,9 @@ struct MemoryTests {
     static func peak(of script: String) throws -> (peak: Int, status: Int32, output: String) {
         let file = try RunnerProcess.temporaryFile("page.js", script)
         let output = file.deletingLastPathComponent().appendingPathComponent("output.txt")
-        let arguments = [RunnerProcess.executable.path, "run", file.path, "--timeout", "120"]
+        // The entry limit is raised so that a slow (debug) build logs every line: this test is
+        // about memory, and the whole run is still bounded by --timeout.
+        let arguments = [RunnerProcess.executable.path, "run", file.path, "--timeout", "240", "--entry-time-limit", "200"]
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
