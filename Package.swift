@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // MARK: Layers, bottom up
@@ -51,6 +52,7 @@ let package = Package(
             name: "Bridge",
             dependencies: [
                 "ScriptEngine",
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -59,6 +61,8 @@ let package = Package(
             dependencies: [
                 "ScriptEngine", "Cookies", "Bridge",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -83,7 +87,7 @@ let package = Package(
         .target(
             name: "SessionBridgeTesting",
             dependencies: [
-                "ScriptEngine", "Cookies", "WebPage", "Session", "SessionBridgeOAuth",
+                "ScriptEngine", "Cookies", "Bridge", "WebPage", "Session", "SessionBridgeOAuth",
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -93,6 +97,7 @@ let package = Package(
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
@@ -135,6 +140,7 @@ let package = Package(
             dependencies: [
                 "CBaselines", "CWebKitBaselines", "ScriptEngine", "Bridge", "Cookies", "WebPage", "Session", "SessionBridgeTesting", "SessionBridgeWebKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Benchmarks/bridge-bench"
         ),

@@ -289,18 +289,18 @@ package final class BridgeInstallation {
 
     private func abortSignal(_ call: RawCall) -> JSValueRef? {
         guard let options = call[1], JSValueIsObject(call.ctx, options), let object = JSValueToObject(call.ctx, options, nil) else { return nil }
-        let key = JSStringCreateWithUTF8CString("signal")
-        defer { JSStringRelease(key) }
-        guard let signal = JSObjectGetProperty(call.ctx, object, key, nil), JSValueIsObject(call.ctx, signal) else { return nil }
+        guard let signal = JSObjectGetProperty(call.ctx, object, Self.signal.ref, nil), JSValueIsObject(call.ctx, signal) else { return nil }
         return signal
     }
 
     private func isAborted(_ signal: JSValueRef, in ctx: JSContextRef) -> Bool {
-        let key = JSStringCreateWithUTF8CString("aborted")
-        defer { JSStringRelease(key) }
         guard let object = JSValueToObject(ctx, signal, nil) else { return false }
-        return JSValueToBoolean(ctx, JSObjectGetProperty(ctx, object, key, nil))
+        return JSValueToBoolean(ctx, JSObjectGetProperty(ctx, object, Self.aborted.ref, nil))
     }
+
+    /// The names read from a call's options on every call, interned once.
+    private static let signal = PropertyName("signal")
+    private static let aborted = PropertyName("aborted")
 
     /// What the page may see of a handler's error.
     private func publicError(_ error: any Error, handler: String) -> ScriptMessageError {

@@ -37,6 +37,14 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// The execution time limit currently set on the group (seconds, `.infinity` for none),
     /// only read and written on the thread.
     private let currentTimeLimit = Atomic<UInt64>(Double.infinity.bitPattern)
+    /// Whether the current entry into JavaScript was stopped: from then on every further
+    /// JavaScript instruction of the entry is ended (see `ScriptContext.stopEntry()`).
+    /// Only read and written on the thread.
+    let entryStopped = Atomic<Bool>(false)
+    /// How many native callbacks, called from JavaScript, are running on the thread right now.
+    let nativeDepth = Atomic<Int>(0)
+    /// When the current outermost entry into JavaScript began (uptime, nanoseconds).
+    let entryStart = Atomic<UInt64>(0)
 
     private struct State: ~Copyable {
         var jobs = Deque<UnownedJob>()
@@ -52,6 +60,7 @@ public final class EngineThread: SerialExecutor, Sendable {
     ///   - spin: how long to poll for work before blocking (`.zero` never polls).
     public init(name: String = "ScriptEngine", spin: Duration = EngineThread.defaultSpin) {
         self.name = name
+        _ = Self.configureEngine
         self.group = JSContextGroup(ref: JSContextGroupCreate())
         self.state = Mutex(State())
         let (seconds, attoseconds) = spin.components
@@ -66,6 +75,20 @@ public final class EngineThread: SerialExecutor, Sendable {
     deinit {
         JSContextGroupRelease(group.ref)
     }
+
+    /// Makes JavaScriptCore stop runaway scripts by polling, before the process's first VM.
+    ///
+    /// By default JavaScriptCore stops a script that runs in optimized machine code by
+    /// suspending its thread with a signal and patching the code it is in. For a loop in
+    /// optimized code entered through the C API (a getter that a native conversion reads) that
+    /// patching can fail again and again: the watchdog's stop then never arrives and the thread
+    /// runs forever (seen about once in eight stops of such a loop under load). With polling
+    /// traps every loop and call checks for a stop itself. The option is read from the
+    /// environment once, when JavaScriptCore initializes; a value set by the user is kept, and
+    /// if JavaScriptCore was initialized earlier in the process this changes nothing.
+    private static let configureEngine: Void = {
+        setenv("JSC_usePollingTraps", "true", 0)
+    }()
 
     /// Stops the thread after the jobs already queued have run. Contexts on it must be closed first.
     public func shutdown() {

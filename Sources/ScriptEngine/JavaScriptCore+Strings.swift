@@ -57,13 +57,14 @@ func property(_ ctx: JSContextRef, _ object: JSObjectRef, _ name: PropertyName) 
     return exception == nil ? value : nil
 }
 
-/// A property name created once and reused.
+/// A property name created once and reused, so that reading a property on a hot path makes
+/// and releases no string.
 ///
 /// `@unchecked Sendable` is safe: a `JSStringRef` is immutable after creation and its reference
 /// count is atomic, so one may be shared by every thread.
-struct PropertyName: @unchecked Sendable {
-    let ref: JSStringRef
-    init(_ name: String) { ref = makeJSString(name) }
+package struct PropertyName: @unchecked Sendable {
+    package let ref: JSStringRef
+    package init(_ name: String) { ref = makeJSString(name) }
 
     static let length = PropertyName("length")
     static let name = PropertyName("name")

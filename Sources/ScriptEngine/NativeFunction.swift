@@ -62,15 +62,26 @@ private func nativeFunctionTrampoline(
     let boxBits = UInt(bitPattern: pointer), ctxBits = UInt(bitPattern: ctx), thisBits = UInt(bitPattern: this)
     let argumentBits = UInt(bitPattern: arguments)
     let (resultBits, thrownBits) = context.assumeIsolated { context -> (UInt, UInt) in
-        let box = Unmanaged<NativeFunctionBox>.fromOpaque(UnsafeRawPointer(bitPattern: boxBits)!).takeUnretainedValue()
         let ctx = JSContextRef(bitPattern: ctxBits)!
+        // A stopped entry runs no more native code, and a stop that happened inside this call
+        // (a getter, `toJSON`, `valueOf` or `then` it ran) ends the entry: the call throws
+        // JavaScriptCore's own termination, so the stop is never swallowed here.
+        let thread = context.thread
+        if thread.entryStopped.load(ordering: .relaxed) { return (0, UInt(bitPattern: makeTermination(in: ctx))) }
+        let box = Unmanaged<NativeFunctionBox>.fromOpaque(UnsafeRawPointer(bitPattern: boxBits)!).takeUnretainedValue()
         let call = RawCall(ctx: ctx, this: JSObjectRef(bitPattern: thisBits),
                            arguments: UnsafeBufferPointer(start: UnsafePointer<JSValueRef?>(bitPattern: argumentBits), count: argumentCount))
+        thread.nativeDepth.add(1, ordering: .relaxed)
+        defer { thread.nativeDepth.subtract(1, ordering: .relaxed) }
+        let outcome: (UInt, UInt)
         do {
-            return (UInt(bitPattern: try box.body(context, call)), 0)
+            outcome = (UInt(bitPattern: try box.body(context, call)), 0)
         } catch {
-            return (0, UInt(bitPattern: makeError(in: ctx, error)))
+            outcome = (0, UInt(bitPattern: makeError(in: ctx, error)))
         }
+        if thread.watchdogFired.exchange(false, ordering: .relaxed) { context.stopEntry() }
+        if thread.entryStopped.load(ordering: .relaxed) { return (0, UInt(bitPattern: makeTermination(in: ctx))) }
+        return outcome
     }
     let result = JSValueRef(bitPattern: resultBits)
     let thrown = JSValueRef(bitPattern: thrownBits)
@@ -97,6 +108,18 @@ package func makeError(in ctx: JSContextRef, _ error: any Error) -> JSValueRef {
     default:
         return makeError(in: ctx, name: "Error", message: String(describing: error))
     }
+}
+
+/// The message of JavaScriptCore's termination, the uncatchable exception that ends a script
+/// stopped by its time limit.
+let terminationMessage = "JavaScript execution terminated."
+
+/// A value that, thrown from a native call, ends the calling script as JavaScriptCore's own
+/// termination does: its next call or loop iteration is ended, and no native function runs.
+func makeTermination(in ctx: JSContextRef) -> JSValueRef {
+    let message = makeJSString(terminationMessage)
+    defer { JSStringRelease(message) }
+    return JSValueMakeString(ctx, message)
 }
 
 /// Makes a JavaScript `Error` with the given name and message.

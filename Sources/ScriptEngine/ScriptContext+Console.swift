@@ -6,6 +6,8 @@ extension ScriptContext {
         for level in [ConsoleMessage.Level.log, .info, .warn, .error, .debug] {
             let function = makeFunction { context, call in
                 let text = call.arguments.map { context.consoleText($0) }.joined(separator: " ")
+                // A `toJSON` or `toString` stopped by the time limit: the line is not shown.
+                if context.thread.watchdogFired.load(ordering: .relaxed) || context.stoppedInThisEntry { return nil }
                 context.report(.console(ConsoleMessage(level: level, text: text)))
                 return nil
             }

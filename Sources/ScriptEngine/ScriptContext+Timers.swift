@@ -99,3 +99,31 @@ extension ScriptContext {
         }
     }
 }
+
+extension ScriptContext {
+    /// Bounds chains of microtasks as a whole.
+    ///
+    /// JavaScriptCore times each microtask as an entry of its own, so a chain of short ones
+    /// (`function f() { Promise.resolve().then(f) } f()`) never meets the time limit and keeps
+    /// the thread forever. Every `then` (which `catch`, `finally`, `Promise.all` and
+    /// `queueMicrotask` go through) first checks how long the current entry has run, and stops
+    /// it past the limit.
+    func installMicrotaskBound() {
+        let check = makeFunction { context, _ in
+            context.checkEntryTime()
+            return nil
+        }
+        let install = try? evaluateRaw("""
+            (function (check) {
+              "use strict";
+              const then = Promise.prototype.then, apply = Reflect.apply;
+              const checked = { then(onFulfilled, onRejected) { check(); return apply(then, this, [onFulfilled, onRejected]); } }.then;
+              Object.defineProperty(Promise.prototype, "then", { value: checked, writable: true, enumerable: false, configurable: true });
+            })
+            """, sourceURL: "sessionbridge://prelude/microtasks.js")
+        if let install, let installer = JSValueToObject(ctx, install, nil) {
+            var argument: JSValueRef? = check
+            _ = JSObjectCallAsFunction(ctx, installer, nil, 1, &argument, nil)
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import CJavaScriptCore
 import DequeModule
+import Dispatch
 
 /// A JavaScript global context bound to one ``EngineThread``.
 ///
@@ -61,8 +62,10 @@ public actor ScriptContext {
     var awaiting: [Int: CheckedContinuation<Result<ScriptValue, ScriptError>, Never>] = [:]
     var nextAwaitID = 1
     var awaitHelperFunction: JSObjectRef?
-    /// Whether the watchdog stopped a script inside a native call during the current entry.
-    var stoppedInThisEntry = false
+    /// Whether the current entry into JavaScript on this context's thread was stopped.
+    var stoppedInThisEntry: Bool { thread.entryStopped.load(ordering: .relaxed) }
+    /// Whether the current entry's stop was already handed to the caller as an error.
+    var stopTold = false
     /// The pristine `Object.keys`, captured before any page script ran.
     var objectKeys: JSObjectRef?
     var closeHandlers: [(isolated ScriptContext) -> Void] = []
@@ -84,6 +87,7 @@ public actor ScriptContext {
         ScriptEngineStatistics.liveContexts.add(1, ordering: .relaxed)
         captureObjectKeys()
         installConsole()
+        installMicrotaskBound()
         installTimers()
         installRejectionTracking()
     }
@@ -237,25 +241,21 @@ public actor ScriptContext {
     // MARK: Values and errors
 
     /// Converts a raw value with this context's limits.
+    ///
+    /// A conversion can run page code (getters, Proxy traps, `valueOf`); when the time limit
+    /// stops it there, the whole entry is stopped (``stopEntry()``) and the conversion throws
+    /// ``ScriptError/Kind/timeLimitExceeded``, whatever the reader made of the stop.
     package func scriptValue(_ value: JSValueRef?, limits: ConversionLimits? = nil) throws(ScriptError) -> ScriptValue {
         if stoppedInThisEntry { throw .timeLimitExceeded }
         var reader = ValueReader(ctx: ctx, limits: limits ?? configuration.conversionLimits, ownKeys: objectKeys)
-        do {
-            return try reader.read(value)
-        } catch {
-            // A getter that ran past the time limit: report that, and do not leave the flag set
-            // for an unrelated later exception.
-            if thread.watchdogFired.exchange(false, ordering: .relaxed) {
-                // The watchdog stops a script once per entry into JavaScript, and this stop was
-                // caught inside a native call. Re-arm it, and refuse every further conversion in
-                // this entry, so a script that catches the error ends in plain JavaScript,
-                // where the next stop cannot be caught.
-                stoppedInThisEntry = true
-                thread.ensureTimeLimit(timeLimitSeconds, force: true)
-                throw .timeLimitExceeded
-            }
-            throw error
+        let result = Result { () throws(ScriptError) in try reader.read(value) }
+        var stopped = thread.watchdogFired.exchange(false, ordering: .relaxed) || stoppedInThisEntry
+        if case .failure(let error) = result, error.kind == .timeLimitExceeded { stopped = true }
+        if stopped {
+            stopEntry()
+            throw .timeLimitExceeded
         }
+        return try result.get()
     }
 
     /// Makes the raw value for a ``ScriptValue``.
@@ -264,36 +264,83 @@ public actor ScriptContext {
     }
 
     /// Turns a thrown JavaScript value into a ``ScriptError``.
+    ///
+    /// Reading an error's `name` or `message` can run page code (getters); once the entry is
+    /// stopped nothing more is read, and a stop during a read stops the entry.
     package func scriptError(from exception: JSValueRef) -> ScriptError {
-        if thread.watchdogFired.exchange(false, ordering: .relaxed) { return .timeLimitExceeded }
-        // JavaScriptCore's own termination, when the watchdog's stop was already reported inside
-        // a native call and the script was ended as it tried to go on.
-        if !JSValueIsObject(ctx, exception), stringOf(ctx, exception) == "JavaScript execution terminated." { return .timeLimitExceeded }
+        if thread.watchdogFired.exchange(false, ordering: .relaxed) || isTermination(exception) {
+            stopEntry()
+            return stopReported()
+        }
+        if stoppedInThisEntry { return stopReported() }
         guard JSValueIsObject(ctx, exception), let object = JSValueToObject(ctx, exception, nil) else {
             return ScriptError(kind: .exception, name: "Error", message: stringOf(ctx, exception) ?? "unknown exception")
         }
+        var stopped = false
         func text(_ name: PropertyName) -> String? {
-            guard let value = property(ctx, object, name), !JSValueIsUndefined(ctx, value) else { return nil }
-            return stringOf(ctx, value)
+            guard !stopped else { return nil }
+            let text = property(ctx, object, name).flatMap { JSValueIsUndefined(ctx, $0) ? nil : stringOf(ctx, $0) }
+            if thread.watchdogFired.exchange(false, ordering: .relaxed) { stopped = true }
+            return stopped ? nil : text
         }
         func number(_ name: PropertyName) -> Int? {
-            guard let value = property(ctx, object, name), JSValueIsNumber(ctx, value) else { return nil }
+            guard !stopped, let value = property(ctx, object, name), JSValueIsNumber(ctx, value) else { return nil }
             let number = JSValueToNumber(ctx, value, nil)
             return number.isFinite ? Int(number) : nil
         }
-        return ScriptError(
+        let error = ScriptError(
             kind: .exception,
             name: text(.name) ?? "Error",
-            message: text(.message) ?? stringOf(ctx, exception) ?? "",
+            message: text(.message) ?? (stopped ? nil : stringOf(ctx, exception)) ?? "",
             sourceURL: text(.sourceURL), line: number(.line), column: number(.column), stack: text(.stack))
+        if stopped {
+            stopEntry()
+            return stopReported()
+        }
+        return error
+    }
+
+    /// The error of a stop, which the caller of an outermost entry throws or reports.
+    private func stopReported() -> ScriptError {
+        if thread.nativeDepth.load(ordering: .relaxed) == 0 { stopTold = true }
+        return .timeLimitExceeded
+    }
+
+    /// Whether `exception` is JavaScriptCore's termination of a stopped script.
+    private func isTermination(_ exception: JSValueRef) -> Bool {
+        JSValueIsString(ctx, exception) && stringLength(ctx, exception) == terminationMessage.utf16.count
+            && stringOf(ctx, exception) == terminationMessage
+    }
+
+    /// The limit that ends every further JavaScript instruction of a stopped entry.
+    static let stoppedEntryLimitSeconds = 0.000_1
+
+    /// Makes a stop terminal for the current entry into JavaScript, wherever it landed.
+    ///
+    /// JavaScriptCore's watchdog ends a script once, with an exception that page code cannot
+    /// catch; but when the stop lands inside a native call (a conversion, a getter it read, a
+    /// `toJSON`), the C API hands that exception to the native code, and the watchdog is then
+    /// disarmed for the rest of the entry. Here the entry is marked stopped, so every native
+    /// callback refuses to run and throws JavaScriptCore's termination instead, and the
+    /// watchdog is re-armed with a tiny limit for the rest of the entry, so every further
+    /// loop iteration, call or microtask of it is ended as well.
+    package func stopEntry() {
+        thread.entryStopped.store(true, ordering: .relaxed)
+        thread.ensureTimeLimit(Self.stoppedEntryLimitSeconds, force: true)
     }
 
     /// Call before every entry into JavaScript from outside a JavaScript call.
+    ///
+    /// Inside a native callback (a nested entry) it does nothing: the outer entry's limit and
+    /// stop hold.
     @inline(__always)
     package func enterJavaScript() {
-        // A stop left pending by an entry that could not absorb it (its context closed in it).
-        if thread.watchdogFired.load(ordering: .relaxed) { absorbStop(reporting: false) }
-        stoppedInThisEntry = false
+        guard thread.nativeDepth.load(ordering: .relaxed) == 0 else { return }
+        // A stop left pending by an earlier entry (reported already, or its context closed).
+        if thread.watchdogFired.load(ordering: .relaxed) || stoppedInThisEntry { absorbStop(reporting: false) }
+        thread.entryStopped.store(false, ordering: .relaxed)
+        stopTold = false
+        thread.entryStart.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
         thread.ensureTimeLimit(timeLimitSeconds)
     }
 
@@ -303,31 +350,42 @@ public actor ScriptContext {
     /// continuations) as the entry's API call returns. When the watchdog stops one of them,
     /// nobody is told, and the VM keeps the stop pending: the next entry on this thread, from
     /// any context, would be ended at once. Here such a stop is reported as this context's
-    /// uncaught ``ScriptError/Kind/timeLimitExceeded`` and absorbed by a throwaway entry, which
-    /// also runs this context's other leftover microtasks under its own limit (a few rounds at
-    /// most; a page queueing more runaway jobs than that should have its own ``EngineThread``).
+    /// uncaught ``ScriptError/Kind/timeLimitExceeded`` and absorbed by a throwaway entry, in
+    /// which every leftover job of the stopped entry is ended at once.
     @inline(__always)
     package func leaveJavaScript() {
-        guard thread.watchdogFired.load(ordering: .relaxed) else { return }
-        absorbStop(reporting: true)
+        guard thread.nativeDepth.load(ordering: .relaxed) == 0,
+              thread.watchdogFired.load(ordering: .relaxed) || stoppedInThisEntry else { return }
+        absorbStop(reporting: !stopTold)
     }
 
-    /// The longest a job left by a stopped script may run in the entry that absorbs the stop.
-    static let leftoverJobLimitSeconds = 1.0
-
     private func absorbStop(reporting: Bool) {
+        if reporting { report(.uncaughtError(.timeLimitExceeded)) }
+        stopTold = false
         var rounds = 0
-        while !isClosed, rounds < 4, thread.watchdogFired.exchange(false, ordering: .relaxed) {
+        repeat {
+            guard !isClosed else { break }
             rounds += 1
-            if reporting { report(.uncaughtError(.timeLimitExceeded)) }
-            stoppedInThisEntry = false
-            // The stopped script's leftover jobs may run in this entry: never without a limit.
-            thread.ensureTimeLimit(min(timeLimitSeconds, Self.leftoverJobLimitSeconds), force: true)
+            // The stopped entry's leftover jobs run in this entry: each is ended at once, and
+            // the native functions they call refuse to run.
+            stopEntry()
             let script = makeJSString("void 0")
             var exception: JSValueRef? = nil
             JSEvaluateScript(ctx, script, nil, nil, 1, &exception)
             JSStringRelease(script)
-        }
+        } while rounds < 4 && thread.watchdogFired.exchange(false, ordering: .relaxed)
+        thread.watchdogFired.store(false, ordering: .relaxed)
+        thread.entryStopped.store(false, ordering: .relaxed)
+        thread.ensureTimeLimit(timeLimitSeconds, force: true)
+    }
+
+    /// Stops the current entry when it has run past this context's time limit. Called from
+    /// the promise machinery, so that a chain of short microtasks (each of which JavaScriptCore
+    /// times on its own) is bounded as a whole.
+    func checkEntryTime() {
+        guard timeLimitSeconds.isFinite, !stoppedInThisEntry else { return }
+        let elapsed = DispatchTime.now().uptimeNanoseconds &- thread.entryStart.load(ordering: .relaxed)
+        if Double(elapsed) * 1e-9 > timeLimitSeconds { stopEntry() }
     }
 
     /// Forces a full garbage collection of this context's VM (tests and benchmarks).

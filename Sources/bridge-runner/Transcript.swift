@@ -21,12 +21,25 @@ final class Transcript: Sendable {
         var navigationFailures: [PageError] = []
         /// Lines printed so far.
         var lines = 0
-        /// The last ``tailLength`` lines printed (what a summary or a secrecy check reads; the
-        /// rest is streamed, not kept).
+        /// The last ``tailLength`` lines printed, at most ``tailMaxBytes`` in all (what a
+        /// summary or a secrecy check reads; the rest is streamed, not kept).
         var tail: [String] = []
+        var tailBytes = 0
     }
 
     static let tailLength = 500
+    /// The most text the tail keeps, so that a page logging long lines does not keep them.
+    static let tailMaxBytes = 1 << 20
+    /// A longer line is kept as its first and last halves of this many bytes.
+    static let tailMaxLineBytes = 64 << 10
+
+    /// `line` as the tail keeps it: whole, or its beginning and end around an ellipsis.
+    static func tailEntry(_ line: String) -> String {
+        let utf8 = line.utf8
+        guard utf8.count > tailMaxLineBytes else { return line }
+        let half = tailMaxLineBytes / 2
+        return String(decoding: utf8.prefix(half), as: UTF8.self) + " … " + String(decoding: utf8.suffix(half), as: UTF8.self)
+    }
 
     init(json: Bool) {
         if json { style = .json } else { style = isatty(STDOUT_FILENO) == 1 ? .color : .plain }
@@ -175,8 +188,12 @@ final class Transcript: Sendable {
             print(line)
             fflush(nil)
             counts.lines += 1
-            counts.tail.append(text)
-            if counts.tail.count > Self.tailLength { counts.tail.removeFirst(counts.tail.count - Self.tailLength) }
+            let entry = Self.tailEntry(text)
+            counts.tail.append(entry)
+            counts.tailBytes += entry.utf8.count
+            while counts.tail.count > Self.tailLength || (counts.tailBytes > Self.tailMaxBytes && counts.tail.count > 1) {
+                counts.tailBytes -= counts.tail.removeFirst().utf8.count
+            }
         }
     }
 

@@ -100,10 +100,11 @@ import Testing
         #expect(unknown.exitCode == 64)
     }
 
-    /// A chain of promise jobs that never calls native code holds its engine thread where no
-    /// watchdog can see it; `--timeout` still ends the run, with code 3, and says so.
+    /// An `await` loop resumes as one short microtask after another, never calls `then` or
+    /// native code, and so holds its engine thread where neither the watchdog nor the
+    /// microtask bound can see it; `--timeout` still ends the run, with code 3, and says so.
     @Test func timeoutIsAHardBoundOnTheWholeRun() throws {
-        let script = try RunnerProcess.temporaryFile("chain.js", "(function f() { Promise.resolve().then(f); })();")
+        let script = try RunnerProcess.temporaryFile("await-loop.js", "(async () => { for (;;) await 0; })();")
         let run = try RunnerProcess.run(["run", script.path, "--timeout", "3", "--entry-time-limit", "1"], timeout: 120)
         #expect(run.exitCode == 3, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("did not end within --timeout 3.0 s"), "\(run.stdout)")

@@ -34,19 +34,9 @@ struct FuzzRegressionTests {
         let inputs = Self.inputs(for: target)
         try #require(!inputs.isEmpty, "no inputs for \(target) under Fuzz/")
 
-        // `timeout -s KILL` ends a replay that hangs (an engine thread stuck in JIT code
-        // ignores SIGTERM), so the test fails instead of never ending. A replay killed that way
-        // is the open stop-escape (a time-limit stop that lands inside a native conversion can
-        // be swallowed, now and then, for `looping-getter-crash`): it is recorded as a known
-        // issue and the replay runs once more, which must pass every input.
-        var outcome = try Self.replay(executable, inputs)
-        if outcome.killed {
-            withKnownIssue("a time-limit stop inside a native conversion was swallowed and the replay hung", isIntermittent: true) {
-                Issue.record("\(target) did not finish within \(Self.replaySeconds) s and was killed")
-            }
-            outcome = try Self.replay(executable, inputs)
-        }
-        #expect(!outcome.killed, "\(target) did not finish within \(Self.replaySeconds) s and was killed, twice")
+        // `timeout -s KILL` ends a replay that hangs, so the test fails instead of never ending.
+        let outcome = try Self.replay(executable, inputs)
+        #expect(!outcome.killed, "\(target) did not finish within \(Self.replaySeconds) s and was killed")
         #expect(outcome.exitedCleanly,
                 "\(target) failed on one of \(inputs.count) inputs (status \(outcome.status)):\n\(outcome.text.suffix(4000))")
         #expect(outcome.text.contains("\(inputs.count) input(s) passed"), "\(target) output: \(outcome.text.suffix(2000))")

@@ -10,8 +10,20 @@ final class RawHTTPListener: Sendable {
     let port: Int
     private let received = Mutex<[Int: [UInt8]]>([:])
     private let nextConnection = Mutex(0)
+    private let unsolicited: Unsolicited?
 
-    init() throws {
+    /// An answer no request asked for, sent after the first request's answer.
+    enum Unsolicited: Sendable {
+        /// In the same write as the first answer.
+        case sameWrite
+        /// A moment later, while the connection is idle.
+        case later
+    }
+
+    /// Answers every request with `200 ok`; with `unsolicited`, the first request of the first
+    /// connection gets a second answer (body `smuggled`) that no request asked for.
+    init(unsolicited: Unsolicited? = nil) throws {
+        self.unsolicited = unsolicited
         let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var one: Int32 = 1
@@ -74,8 +86,15 @@ final class RawHTTPListener: Sendable {
             }
             let complete = Self.requests(in: all).count
             while answered < complete {
-                let answer = Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok".utf8)
+                var answer = Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok".utf8)
+                let extra = Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 8\r\n\r\nsmuggled".utf8)
+                let first = id == 1 && answered == 0
+                if first, unsolicited == .sameWrite { answer += extra }
                 _ = answer.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if first, unsolicited == .later {
+                    usleep(100_000)
+                    _ = extra.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                }
                 answered += 1
             }
         }

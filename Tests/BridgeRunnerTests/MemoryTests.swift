@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Peak memory of `bridge-runner run` on pages that try to make it copy or keep far more than
+/// they allocate: a body built as a rope (`s = s + s`, about 1 GiB nominal, a few kilobytes
+/// real) sent through the bridge and through `fetch`, and one shared 4 MiB string logged 300
+/// times. Each must stay within 100 MB of a blank page's peak. This asserts memory, not time.
+@Suite(.serialized, .timeLimit(.minutes(10)))
+struct MemoryTests {
+    /// How far above a blank page's peak a memory case may go.
+    static let allowance = 100 << 20
+
+    static let blank = "console.log('blank');"
+
+    static let rope = """
+        let s = "x".repeat(1024);
+        while (s.length < (1 << 29)) s = s + s;
+        try { window.webkit.messageHandlers.session.postMessage({ action: "refresh", pad: s }).catch(e => console.log("bridge refused:", e.message)); }
+        catch (e) { console.log("bridge refused:", e.message); }
+        fetch("/", { method: "POST", body: s }).then(() => console.log("fetch sent"), e => console.log("fetch refused:", e.message));
+        console.log("rope of", s.length, "code units");
+        """
+
+    static let console = """
+        const line = "y".repeat(4 << 20);
+        for (let i = 0; i < 300; i++) console.log(line);
+        console.log("logged 300 lines");
+        """
+
+    @Test func ropeBodiesAndRepeatedConsoleLinesStayNearABlankPage() throws {
+        let blank = try Self.peak(of: Self.blank)
+        let rope = try Self.peak(of: Self.rope)
+        let console = try Self.peak(of: Self.console)
+        print("peak RSS: blank \(blank.peak >> 20) MiB, rope \(rope.peak >> 20) MiB, console \(console.peak >> 20) MiB")
+        #expect(blank.status == 0, "blank page run failed (\(blank.status))")
+        #expect(rope.peak - blank.peak < Self.allowance, "rope body: \(rope.peak >> 20) MiB against \(blank.peak >> 20) MiB blank")
+        #expect(console.peak - blank.peak < Self.allowance, "console: \(console.peak >> 20) MiB against \(blank.peak >> 20) MiB blank")
+        // The pages really did what they were meant to.
+        #expect(rope.output.contains("rope of 536870912 code units"), "\(rope.output.suffix(2000))")
+        #expect(console.output.contains("logged 300 lines"), "\(console.output.suffix(2000))")
+    }
+
+    /// Runs `bridge-runner run` on `script` and returns the child's peak resident set size
+    /// (`ru_maxrss` from `wait4`), its exit status and its output.
+    static func peak(of script: String) throws -> (peak: Int, status: Int32, output: String) {
+        let file = try RunnerProcess.temporaryFile("page.js", script)
+        let output = file.deletingLastPathComponent().appendingPathComponent("output.txt")
+        // The entry limit is raised so that a slow (debug) build logs every line: this test is
+        // about memory, and the whole run is still bounded by --timeout.
+        let arguments = [RunnerProcess.executable.path, "run", file.path, "--timeout", "240", "--entry-time-limit", "200"]
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ)
+        try #require(spawned == 0, "could not start bridge-runner: \(spawned)")
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        // ru_maxrss is in kilobytes on Linux.
+        return (usage.ru_maxrss * 1024, (status >> 8) & 0xff, text)
+    }
+}
