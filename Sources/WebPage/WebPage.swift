@@ -112,10 +112,12 @@ public actor WebPage {
             } else {
                 let source = action.sourceURL
                 let list = cookieJar.publicSuffixList
-                let response = try await loader.load(action.request, initiator: .navigation) { target in
+                let response = try await loader.load(action.request, initiator: .navigation, cookies: { target in
                     let crossSite = action.navigationType == .scriptInitiated && source.map { !DocumentEnvironment.isSameSite($0, target, list) } ?? false
                     return .include(RequestContext(isCrossSite: crossSite, isTopLevelNavigation: true, method: action.request.method))
-                }
+                }, willRedirect: { next throws(PageError) in
+                    try await self.decidePolicy(forRedirectTo: next, of: action, navigation: id)
+                })
                 try checkCurrent(id, response.url)
                 navigation = Navigation(url: response.url, statusCode: response.statusCode, redirects: response.redirects, title: nil)
                 let decision = await configuration.navigationDelegate?.webPage(self, decidePolicyFor: NavigationResponse(
@@ -130,6 +132,22 @@ public actor WebPage {
             if error.code != .cancelled && error.code != .superseded { await configuration.navigationDelegate?.webPage(self, didFail: error) }
             throw error
         }
+    }
+
+    /// Offers one server redirect hop to the delegate as a navigation action with
+    /// ``NavigationAction/isRedirect``, as WebKit offers server redirects: the delegate can
+    /// prepare it (refresh a session, write cookies) or cancel it (catch an OAuth redirect URI).
+    private func decidePolicy(forRedirectTo request: PageRequest, of action: NavigationAction, navigation id: Int) async throws(PageError) {
+        try checkCurrent(id, request.url)
+        var hop = action
+        hop.request = request
+        hop.isRedirect = true
+        let clock = ContinuousClock()
+        let asked = clock.now
+        let policy = await configuration.navigationDelegate?.webPage(self, decidePolicyFor: hop) ?? .allow
+        emit(.navigationPolicy(hop, policy: policy, waited: clock.now - asked))
+        guard policy == .allow else { throw PageError(.cancelled, "the navigation delegate cancelled the redirect", url: request.url) }
+        try checkCurrent(id, request.url)
     }
 
     private func checkCurrent(_ id: Int, _ url: URL) throws(PageError) {
