@@ -155,6 +155,7 @@ extension SessionController {
     public func prepareNavigation(to url: URL, in page: any WebView) async -> NavigationActionPolicy {
         attach(page)
         do { try start() } catch { return .allow }
+        if webSignOutPending.load(ordering: .acquiring) { await webSignedOut() }
         guard isInSessionScope(url) else { return .allow }
         let store = page.httpCookieStore
         guard !isNativeStore(store) else {

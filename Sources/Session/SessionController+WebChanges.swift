@@ -39,7 +39,9 @@ extension SessionController {
                 }
             }
             native.write(writes)
-            if signedOut, let self { Task { await self.webSignedOut() } }
+            guard signedOut, let self else { return }
+            self.webSignOutPending.store(true, ordering: .releasing)
+            Task { await self.webSignedOut() }
         }
     }
 
@@ -48,6 +50,7 @@ extension SessionController {
     /// cookies deleted on every side, the pages told (`sessionbridge:signedout` with reason
     /// `web_logout`).
     func webSignedOut() async {
+        webSignOutPending.store(false, ordering: .relaxed)
         guard hasSession else { return }
         if let inFlight { _ = await inFlight.value }
         guard hasSession else { return }
