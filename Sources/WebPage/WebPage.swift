@@ -16,7 +16,9 @@ import Foundation
 /// _ = await page.runUntilQuiescent(timeout: .seconds(5))
 /// ```
 ///
-/// The page is an actor on its engine thread: every script runs there.
+/// The page is an actor on its engine thread: every script runs there. A page with a
+/// ``UIDelegate`` gets a thread of its own unless one is configured, so that its panels
+/// suspend that page only (see ``WebPageConfiguration/thread``).
 public actor WebPage {
     /// The client pages use unless configured otherwise; it never follows redirects itself.
     public static let defaultHTTPClient = HTTPClient(
@@ -26,6 +28,8 @@ public actor WebPage {
     public nonisolated let configuration: WebPageConfiguration
     /// The engine thread the page's scripts run on.
     public nonisolated let thread: EngineThread
+    /// The thread the page made for itself, stopped when the page is released.
+    private nonisolated let ownedThread: OwnedEngineThread?
     let tracker = ActivityTracker()
     private var documents: [ContentWorld: ScriptContext] = [:]
     private var latestNavigation = 0
@@ -42,7 +46,7 @@ public actor WebPage {
 
     public init(configuration: WebPageConfiguration = WebPageConfiguration()) {
         self.configuration = configuration
-        self.thread = configuration.thread ?? EnginePool.shared.nextThread()
+        (self.thread, self.ownedThread) = PageThread.choose(for: configuration)
     }
 
     /// The page's cookie jar.
