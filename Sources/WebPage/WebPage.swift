@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Bridge
 import Cookies
 import Foundation
+import Synchronization
 
 /// A headless embedded web view: what a `WKWebView` is to an app, minus rendering.
 ///
@@ -39,6 +40,10 @@ public actor WebPage {
     public private(set) var title: String?
     /// Whether ``close()`` was called.
     public private(set) var isClosed = false
+    /// ``isClosed``, readable from any thread (a window proxy's `closed`).
+    nonisolated let isClosedFlag = Atomic<Bool>(false)
+    /// The windows this page opened (`window.open`).
+    nonisolated let openedWindows = OpenedWindows()
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
         thread.asUnownedSerialExecutor()
@@ -332,6 +337,7 @@ public actor WebPage {
     public func close() async {
         guard !isClosed else { return }
         isClosed = true
+        isClosedFlag.store(true, ordering: .releasing)
         latestNavigation += 1
         for context in documents.values { await context.close() }
         documents.removeAll()
@@ -339,18 +345,28 @@ public actor WebPage {
 
     // MARK: New windows
 
-    func openWindow(_ action: NavigationAction) async {
+    /// Asks the navigation delegate about a new window's action, then the UI delegate for the
+    /// view to open it in (WebKit's `createWebViewWith`); `nil` when either refuses. Runs while
+    /// the opener's script waits, so it touches nothing isolated to the page.
+    nonisolated func createWindow(for action: NavigationAction) async -> (any WebView)? {
+        let clock = ContinuousClock()
+        let asked = clock.now
         let policy = await configuration.navigationDelegate?.webPage(self, decidePolicyFor: action) ?? .allow
-        emit(.navigationPolicy(action, policy: policy, waited: .zero))
-        guard policy == .allow, let newPage = await configuration.uiDelegate?.webPage(self, createWebPageFor: action) else { return }
-        if let headless = newPage as? WebPage {
-            _ = try? await headless.load(action.request)
+        emit(.navigationPolicy(action, policy: policy, waited: clock.now - asked))
+        guard policy == .allow else { return nil }
+        return await configuration.uiDelegate?.webPage(self, createWebPageFor: action)
+    }
+
+    /// Loads `request` into a window this page opened.
+    nonisolated static func load(_ request: PageRequest, into view: any WebView) async {
+        if let headless = view as? WebPage {
+            _ = try? await headless.load(request)
         } else {
-            _ = try? await newPage.load(action.request.url)
+            _ = try? await view.load(request.url)
         }
     }
 
-    func emit(_ event: PageEvent) {
+    nonisolated func emit(_ event: PageEvent) {
         configuration.eventHandler?(event)
     }
 }

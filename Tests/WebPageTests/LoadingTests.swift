@@ -127,7 +127,7 @@ import SessionBridgeTesting
             let page = WebPage(configuration: WebPageConfiguration(navigationDelegate: opener, uiDelegate: opener))
             try await page.loadHTMLString("<script>var result = window.open('/popup', '_blank')</script>", baseURL: server.url("/home"))
             #expect(await page.runUntilQuiescent(timeout: .seconds(60)))
-            #expect(try await page.evaluateJavaScript("result") == .null)
+            #expect(try await page.evaluateJavaScript("result !== null && result.closed === false") == true)
             let child = try #require(opener.opened.withLock { $0.first })
             #expect(await child.url?.path == "/popup")
             #expect(try await child.evaluateJavaScript("popup") == true)
