@@ -16,9 +16,11 @@ struct DocumentEnvironment: Sendable {
     let page: PageReference
     let configuration: WebPageConfiguration
 
-    /// The request context for a subresource request from this document to `target`.
+    /// The request context for a subresource request from this document to `target`; the
+    /// document is top-level, so its site keys partitioned cookies.
     func subresourceContext(for target: URL, method: String) -> RequestContext {
-        RequestContext(isCrossSite: !Self.isSameSite(url, target, jar.publicSuffixList), isTopLevelNavigation: false, method: method)
+        RequestContext(isCrossSite: !Self.isSameSite(url, target, jar.publicSuffixList), isTopLevelNavigation: false, method: method,
+                       topLevelSite: jar.site(of: url))
     }
 
     static func isSameSite(_ a: URL, _ b: URL, _ list: PublicSuffixList?) -> Bool {
