@@ -156,6 +156,7 @@ extension SessionController {
         attach(page)
         do { try start() } catch { return .allow }
         if webSignOutPending.load(ordering: .acquiring) { await webSignedOut() }
+        await noticeSignOutElsewhere()
         guard isInSessionScope(url) else { return .allow }
         let store = page.httpCookieStore
         guard !isNativeStore(store) else {

@@ -67,6 +67,10 @@ public actor SessionController {
     /// signed-out session back into being.
     nonisolated let webSignOutPending = Atomic<Bool>(false)
 
+    /// The vault's change mark when this controller last read the vault for a change made
+    /// elsewhere (see ``noticeSignOutElsewhere()``); readable by the session handler's fast path.
+    nonisolated let seenVaultMark = Mutex<VaultChangeMark?>(nil)
+
     /// A set of cookie names shared with observers on other threads.
     final class OwnedCookieNames: Sendable {
         let names: Mutex<Set<String>>
