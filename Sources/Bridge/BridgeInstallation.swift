@@ -26,7 +26,8 @@ package final class BridgeInstallation {
     /// A handler as this document sees it.
     struct Installed {
         var registration: UserContentController.Registration?
-        var allowed: Bool
+        /// Why this document may not call it, `nil` when it may.
+        var refusal: ScriptMessageError?
     }
 
     /// A call waiting for its handler.
@@ -84,7 +85,8 @@ package final class BridgeInstallation {
         }
         var entries: [JSValueRef?] = [abort]
         for registration in controller.registrations(in: world) {
-            installation.handlers[registration.name] = Installed(registration: registration, allowed: registration.options.allows(frame))
+            installation.handlers[registration.name] = Installed(
+                registration: registration, refusal: registration.options.refusal(for: frame, handler: registration.name))
             let name = registration.name
             // The installation lives as long as the context and its native functions, and this
             // function only runs on the context's thread.
@@ -120,7 +122,7 @@ package final class BridgeInstallation {
         guard let installed = handlers[name], let registration = installed.registration else {
             return refuse(name, body, .removed, started, in: call.ctx)
         }
-        guard installed.allowed else { return refuse(name, body, .notAllowed, started, in: call.ctx) }
+        if let refusal = installed.refusal { return refuse(name, body, refusal, started, in: call.ctx) }
         let message = ScriptMessage(name: name, body: body, frameInfo: frame, world: world)
 
         let handler: any ScriptMessageHandlerWithReply
@@ -265,7 +267,7 @@ package final class BridgeInstallation {
         generation = current
         for name in handlers.keys {
             let registration = controller.registration(named: name, in: world)
-            handlers[name] = Installed(registration: registration, allowed: registration?.options.allows(frame) ?? false)
+            handlers[name] = Installed(registration: registration, refusal: registration?.options.refusal(for: frame, handler: name))
         }
     }
 

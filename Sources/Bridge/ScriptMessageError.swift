@@ -35,6 +35,14 @@ public struct ScriptMessageError: Error, Sendable, Hashable {
     public static let overloaded = ScriptMessageError(code: "overloaded", message: "too many calls in flight", retryable: true)
     /// The frame's origin is not allowed to use this handler.
     public static let notAllowed = ScriptMessageError(code: "not_allowed", message: "this origin may not use this handler", name: "NotAllowedError")
+    /// The frame's `origin` is not on the allow-list of the handler `name` (handlers deny
+    /// every origin they do not list).
+    public static func originNotAllowed(_ origin: String, handler name: String) -> ScriptMessageError {
+        ScriptMessageError(
+            code: "not_allowed",
+            message: "the origin \(origin) may not use the handler '\(name)': it is not in the handler's allowedOrigins",
+            data: ["origin": .string(origin), "handler": .string(name)], name: "NotAllowedError")
+    }
     /// The handler was removed.
     public static let removed = ScriptMessageError(code: "handler_removed", message: "the handler was removed")
     /// The generic rejection for errors that are not ``ScriptMessageError``s.

@@ -15,7 +15,8 @@ public protocol ScriptMessageHandler: Sendable {
 ///         ["echo": message.body]
 ///     }
 /// }
-/// controller.addScriptMessageHandler(Echo(), name: "echo")
+/// controller.addScriptMessageHandler(Echo(), name: "echo",
+///     options: HandlerOptions(allowedOrigins: [SecurityOrigin("https://app.example")!]))
 /// ```
 public protocol ScriptMessageHandlerWithReply: Sendable {
     /// Runs on the page's engine thread until it awaits something elsewhere (it is

@@ -31,8 +31,8 @@ extension UserContentController {
         guard let registration = registration(named: message.name, in: message.world) else {
             return refuse(message, origin: origin, .removed, started: started)
         }
-        guard registration.options.allows(message.frameInfo) else {
-            return refuse(message, origin: origin, .notAllowed, started: started)
+        if let refusal = registration.options.refusal(for: message.frameInfo, handler: message.name) {
+            return refuse(message, origin: origin, refusal, started: started)
         }
         switch registration.kind {
         case .noReply(let noReply):
@@ -60,8 +60,8 @@ extension UserContentController {
         guard let registration = registration(named: message.name, in: message.world) else {
             return refuse(message, origin: origin, .removed, started: started)
         }
-        guard registration.options.allows(message.frameInfo) else {
-            return refuse(message, origin: origin, .notAllowed, started: started)
+        if let refusal = registration.options.refusal(for: message.frameInfo, handler: message.name) {
+            return refuse(message, origin: origin, refusal, started: started)
         }
         let handler: any ScriptMessageHandlerWithReply
         switch registration.kind {

@@ -57,11 +57,13 @@ public final class UserContentController: Sendable {
     // MARK: Handlers
 
     /// Registers a handler without reply as `window.webkit.messageHandlers.<name>` in `contentWorld`.
+    /// No origin may call it unless `options` allows it (see ``HandlerOptions``).
     public func add(_ handler: any ScriptMessageHandler, contentWorld: ContentWorld = .page, name: String, options: HandlerOptions = HandlerOptions()) {
         register(Registration(name: name, world: contentWorld, kind: .noReply(handler), options: options))
     }
 
     /// Registers a handler with reply as `window.webkit.messageHandlers.<name>` in `contentWorld`.
+    /// No origin may call it unless `options` allows it (see ``HandlerOptions``).
     public func addScriptMessageHandler(
         _ handler: any ScriptMessageHandlerWithReply, contentWorld: ContentWorld = .page, name: String,
         options: HandlerOptions = HandlerOptions()

@@ -43,6 +43,10 @@ public struct Cookie: Sendable, Hashable, Codable {
     public var sameSite: SameSite
     /// The cookie carried the `Partitioned` attribute (CHIPS).
     public var isPartitioned: Bool
+    /// The top-level site a partitioned cookie was set under (`https://example.com`: scheme and
+    /// registrable domain), the only one it is sent under (CHIPS); `nil` for an unpartitioned
+    /// cookie. Part of the cookie's identity: one name may live in several partitions.
+    public var partitionKey: String?
 
     /// A persistent cookie has an expiry time; a session cookie does not.
     public var isPersistent: Bool { expiresAt != nil }
@@ -60,7 +64,8 @@ public struct Cookie: Sendable, Hashable, Codable {
         isHttpOnly: Bool = false,
         isHostOnly: Bool = true,
         sameSite: SameSite = .unspecified,
-        isPartitioned: Bool = false
+        isPartitioned: Bool = false,
+        partitionKey: String? = nil
     ) {
         self.name = name
         self.value = value
@@ -74,6 +79,7 @@ public struct Cookie: Sendable, Hashable, Codable {
         self.isHostOnly = isHostOnly
         self.sameSite = sameSite
         self.isPartitioned = isPartitioned
+        self.partitionKey = partitionKey
     }
 
     /// Whether the cookie has expired at `date`.
@@ -87,9 +93,10 @@ public struct Cookie: Sendable, Hashable, Codable {
         name.isEmpty ? value : name + "=" + value
     }
 
-    /// Whether `other` has the same identity (name, domain, host-only flag and path).
+    /// Whether `other` has the same identity (name, domain, host-only flag, path and partition key).
     public func hasSameIdentity(as other: Cookie) -> Bool {
         name == other.name && domain == other.domain && isHostOnly == other.isHostOnly && path == other.path
+            && partitionKey == other.partitionKey
     }
 }
 
@@ -105,7 +112,7 @@ extension Cookie: CustomStringConvertible, CustomDebugStringConvertible, CustomR
         if isSecure { s += "; Secure" }
         if isHttpOnly { s += "; HttpOnly" }
         if sameSite != .unspecified { s += "; SameSite=\(sameSite.rawValue)" }
-        if isPartitioned { s += "; Partitioned" }
+        if isPartitioned { s += partitionKey.map { "; Partitioned=\($0)" } ?? "; Partitioned" }
         return s
     }
 
@@ -118,6 +125,7 @@ extension Cookie: CustomStringConvertible, CustomDebugStringConvertible, CustomR
             "name": name, "value": "<\(value.utf8.count) bytes>", "domain": domain, "path": path,
             "expiresAt": expiresAt as Any, "isSecure": isSecure, "isHttpOnly": isHttpOnly,
             "isHostOnly": isHostOnly, "sameSite": sameSite, "isPartitioned": isPartitioned,
+            "partitionKey": partitionKey as Any,
         ], displayStyle: .struct)
     }
 }

@@ -203,7 +203,8 @@ public final class CookieJar: Sendable {
             Cookie(
                 name: parsed.name, value: parsed.value, domain: domain, path: path, expiresAt: expiresAt,
                 creationTime: now, lastAccessTime: now, isSecure: isSecure, isHttpOnly: isHttpOnly,
-                isHostOnly: isHostOnly, sameSite: sameSite, isPartitioned: parsed.isPartitioned))
+                isHostOnly: isHostOnly, sameSite: sameSite, isPartitioned: parsed.isPartitioned,
+                partitionKey: parsed.isPartitioned ? partitionKey(for: request, context: context) : nil))
     }
 
     static func hasPrefixIgnoringCase(_ s: String, _ lowerPrefix: String) -> Bool {
@@ -419,6 +420,7 @@ public final class CookieJar: Sendable {
         let now = clock()
         let key = groupKey(for: request.host, isIP: request.isIPAddress)
         let candidates = Self.candidateDomains(of: request.host, isIP: request.isIPAddress)
+        let partition = partitionKey(for: request, context: context)
         let (found, changes, observers) = state.withLock {
             state -> ([Entry], [CookieChange], Listeners) in
             guard state.groups[key] != nil else { return ([], [], Listeners()) }
@@ -438,7 +440,8 @@ public final class CookieJar: Sendable {
                         continue
                     }
                     if Self.shouldSend(cookie, to: request, domainIsHost: domain == request.host,
-                                       context: context, httpAPI: httpAPI)
+                                       context: context, httpAPI: httpAPI),
+                       cookie.partitionKey == nil || cookie.partitionKey == partition
                     {
                         if touch {
                             bucket[i].cookie.lastAccessTime = now
@@ -455,6 +458,26 @@ public final class CookieJar: Sendable {
         }
         Self.notify(observers, changes)
         return found.sorted(by: Self.sendOrder).map(\.cookie)
+    }
+
+    /// The partition a request's cookies are read from and set into: the context's top-level
+    /// site, or the request's own site for a top-level navigation.
+    func partitionKey(for request: CookieURL, context: RequestContext) -> String {
+        context.topLevelSite ?? Self.site(scheme: request.scheme, host: request.host, publicSuffixList)
+    }
+
+    /// The site of `host` under `scheme`: `scheme://registrable-domain` (the host itself for IP
+    /// addresses and hosts without a registrable domain).
+    public static func site(scheme: String, host: String, _ list: PublicSuffixList?) -> String {
+        let host = host.lowercased()
+        let domain = CookieURL.isIPAddress(host) ? host : (list?.registrableDomain(of: host) ?? host)
+        return scheme.lowercased() + "://" + domain
+    }
+
+    /// The site of `url` (see ``site(scheme:host:_:)``), `nil` without a host.
+    public func site(of url: URL) -> String? {
+        guard let request = CookieURL(url) else { return nil }
+        return Self.site(scheme: request.scheme, host: request.host, publicSuffixList)
     }
 
     static func sendOrder(_ a: Entry, _ b: Entry) -> Bool {

@@ -1,11 +1,11 @@
 import Foundation
 
-/// The on-disk format of ``PersistentCookieStore``, version 1.
+/// The on-disk format of ``PersistentCookieStore``, version 2.
 ///
 /// ```
 /// offset  size  field
 ///      0     8  magic "SBCOOKIE"
-///      8     4  format version, big-endian (1)
+///      8     4  format version, big-endian (2; 1 is still read)
 ///     12     8  generation, big-endian (incremented by every save)
 ///     20     8  payload length in bytes, big-endian
 ///     28     4  CRC-32 (IEEE) of bytes 8..<28 followed by the payload, big-endian
@@ -13,9 +13,15 @@ import Foundation
 ///               seconds since 2001-01-01T00:00:00Z, exactly as `Date` holds them)
 /// ```
 /// A file shorter or longer than its header says, or whose checksum does not match, is refused.
+///
+/// Version 2 adds a record's `partitionKey` (CHIPS). A version 1 file reads as it was written;
+/// its partitioned cookies, which had no key, are keyed by the site of their own domain (the
+/// partition they were set in when their site was the top-level one).
 enum CookieStoreFormat {
     static let magic: [UInt8] = Array("SBCOOKIE".utf8)
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
+    /// Every version this code reads.
+    static let readableVersions: ClosedRange<UInt32> = 1...2
     static let headerSize = 32
 
     struct Record: Codable {
@@ -31,6 +37,7 @@ enum CookieStoreFormat {
         var hostOnly: Bool
         var sameSite: SameSite
         var partitioned: Bool
+        var partitionKey: String?
         var persistent: Bool
 
         init(_ c: Cookie) {
@@ -46,6 +53,7 @@ enum CookieStoreFormat {
             hostOnly = c.isHostOnly
             sameSite = c.sameSite
             partitioned = c.isPartitioned
+            partitionKey = c.partitionKey
             persistent = c.isPersistent
         }
 
@@ -55,11 +63,20 @@ enum CookieStoreFormat {
                 expiresAt: persistent ? expiresAt.map { Date(timeIntervalSinceReferenceDate: $0) } : nil,
                 creationTime: Date(timeIntervalSinceReferenceDate: creationTime),
                 lastAccessTime: Date(timeIntervalSinceReferenceDate: lastAccessTime), isSecure: secure, isHttpOnly: httpOnly,
-                isHostOnly: hostOnly, sameSite: sameSite, isPartitioned: partitioned)
+                isHostOnly: hostOnly, sameSite: sameSite, isPartitioned: partitioned, partitionKey: partitionKey)
+        }
+
+        /// The cookie of a version 1 record: a partitioned one is keyed by its own domain's site.
+        var versionOneCookie: Cookie {
+            var cookie = self.cookie
+            if partitioned && partitionKey == nil {
+                cookie.partitionKey = CookieJar.site(scheme: secure ? "https" : "http", host: domain, PublicSuffixList.system)
+            }
+            return cookie
         }
     }
 
-    static func encode(_ cookies: [Cookie], generation: UInt64) throws -> [UInt8] {
+    static func encode(_ cookies: [Cookie], generation: UInt64, version: UInt32 = version) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let payload = try [UInt8](encoder.encode(cookies.map(Record.init)))
@@ -82,7 +99,7 @@ enum CookieStoreFormat {
         }
         guard Array(bytes[0..<8]) == magic else { return .failure(.notACookieStore) }
         let version = UInt32(readBigEndian(bytes, 8, 4))
-        guard version == Self.version else { return .failure(.unsupportedVersion(version)) }
+        guard readableVersions.contains(version) else { return .failure(.unsupportedVersion(version)) }
         let generation = readBigEndian(bytes, 12, 8)
         let length = readBigEndian(bytes, 20, 8)
         let expected = UInt64(headerSize) + length
@@ -95,7 +112,7 @@ enum CookieStoreFormat {
         guard crc.value == UInt32(readBigEndian(bytes, 28, 4)) else { return .failure(.checksumMismatch) }
         do {
             let records = try JSONDecoder().decode([Record].self, from: Data(bytes[headerSize...]))
-            return .success((generation, records.map(\.cookie)))
+            return .success((generation, records.map { version == 1 ? $0.versionOneCookie : $0.cookie }))
         } catch {
             return .failure(.undecodable("\(error)"))
         }

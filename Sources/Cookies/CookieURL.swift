@@ -10,6 +10,8 @@ struct CookieURL: Sendable {
     var path: String
     /// A secure origin: https/wss, or loopback (127.0.0.0/8, ::1, localhost).
     var isSecure: Bool
+    /// The scheme, lower-case.
+    var scheme: String
 
     init?(_ url: URL) {
         guard var host = url.host(percentEncoded: true), !host.isEmpty else { return nil }
@@ -21,6 +23,7 @@ struct CookieURL: Sendable {
         let p = url.path(percentEncoded: true)
         self.path = p.isEmpty ? "/" : Self.normalizingPercentEncoding(p)
         let scheme = url.scheme?.lowercased() ?? ""
+        self.scheme = scheme
         self.isSecure = scheme == "https" || scheme == "wss" || Self.isLoopback(host)
     }
 

@@ -7,12 +7,17 @@ public struct RequestContext: Sendable, Hashable {
     public var isTopLevelNavigation: Bool
     /// The HTTP method, upper-case.
     public var method: String
+    /// The site of the top-level document the request is made for (`https://example.com`:
+    /// scheme and registrable domain), which keys `Partitioned` cookies (CHIPS); `nil` means the
+    /// request's own site, as for a top-level navigation.
+    public var topLevelSite: String?
 
     /// Creates a context; the defaults describe a same-site top-level `GET` navigation.
-    public init(isCrossSite: Bool = false, isTopLevelNavigation: Bool = true, method: String = "GET") {
+    public init(isCrossSite: Bool = false, isTopLevelNavigation: Bool = true, method: String = "GET", topLevelSite: String? = nil) {
         self.isCrossSite = isCrossSite
         self.isTopLevelNavigation = isTopLevelNavigation
         self.method = method
+        self.topLevelSite = topLevelSite
     }
 
     /// A same-site top-level `GET` navigation.

@@ -75,6 +75,15 @@ public final class FileTokenVault: TokenVault {
         try Self.writeAtomically(data, to: url)
     }
 
+    /// The vault file's existence, inode, size and modification time: every store renames a
+    /// new file over the old one and a clear removes it, so any change made by any process
+    /// changes the mark. One `stat` call.
+    public func changeMark() -> VaultChangeMark? {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return errno == ENOENT ? VaultChangeMark([0]) : nil }
+        return VaultChangeMark([1, Int64(info.st_ino), Int64(info.st_size), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec)])
+    }
+
     public func clear() throws(TokenVaultError) {
         if unlink(url.path) != 0 && errno != ENOENT {
             throw TokenVaultError(operation: "unlink", path: url.path, errno: errno)

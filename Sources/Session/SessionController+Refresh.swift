@@ -162,6 +162,8 @@ extension SessionController {
     public func prepareNavigation(to url: URL, in page: any WebView) async -> NavigationActionPolicy {
         attach(page)
         do { try start() } catch { return .allow }
+        if webSignOutPending.load(ordering: .acquiring) { await webSignedOut() }
+        await noticeSignOutElsewhere()
         guard isInSessionScope(url) else { return .allow }
         let store = page.httpCookieStore
         guard !isNativeStore(store) else {

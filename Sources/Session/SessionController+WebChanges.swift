@@ -39,7 +39,9 @@ extension SessionController {
                 }
             }
             native.write(writes)
-            if signedOut, let self { Task { await self.webSignedOut() } }
+            guard signedOut, let self else { return }
+            self.webSignOutPending.store(true, ordering: .releasing)
+            Task { await self.webSignedOut() }
         }
     }
 
@@ -49,6 +51,7 @@ extension SessionController {
     /// `web_logout`). With an ``IsolatedWebSession`` only the page session ends
     /// (``endWebSession()``): the native session goes on.
     func webSignedOut() async {
+        webSignOutPending.store(false, ordering: .relaxed)
         guard hasSession else { return }
         if isIsolated {
             // A page session exchanged since the deletion is not the one the product ended.

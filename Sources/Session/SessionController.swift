@@ -61,6 +61,16 @@ public actor SessionController {
     /// observer (see ``observeWebChanges(of:)``).
     nonisolated let ownedCookieNames: OwnedCookieNames
 
+    /// Set by a page store's observer, on the page's thread, the moment a response to a page
+    /// deletes the session cookie; the next navigation (a redirect hop from the web product's
+    /// logout route included) ends the session before it is prepared, so nothing refreshes the
+    /// signed-out session back into being.
+    nonisolated let webSignOutPending = Atomic<Bool>(false)
+
+    /// The vault's change mark when this controller last read the vault for a change made
+    /// elsewhere (see ``noticeSignOutElsewhere()``); readable by the session handler's fast path.
+    nonisolated let seenVaultMark = Mutex<VaultChangeMark?>(nil)
+
     /// A set of cookie names shared with observers on other threads.
     final class OwnedCookieNames: Sendable {
         let names: Mutex<Set<String>>

@@ -39,7 +39,7 @@ public struct SessionMessageHandler: ImmediateScriptMessageHandler {
     public func immediateReply(to message: ScriptMessage) throws -> ScriptValue? {
         let action = try Self.action(of: message)
         let facts = controller.published.withLock { $0 }
-        guard facts.isReady else { return nil }
+        guard facts.isReady, !(facts.isSignedIn && controller.vaultChangedSinceSeen()) else { return nil }
         let status = SessionStatus(isSignedIn: facts.isSignedIn, accessTokenExpiresAt: facts.accessTokenExpiresAt)
         switch action {
         case .status:
@@ -57,6 +57,7 @@ public struct SessionMessageHandler: ImmediateScriptMessageHandler {
 
     public func userContentController(_ userContentController: UserContentController, didReceive message: ScriptMessage) async throws -> ScriptValue {
         if let reply = try immediateReply(to: message) { return reply }
+        await controller.noticeSignOutElsewhere()
         do {
             switch try Self.action(of: message) {
             case .status:

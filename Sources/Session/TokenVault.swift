@@ -68,6 +68,27 @@ public protocol TokenVault: Sendable {
     func clear() throws(TokenVaultError)
     /// Waits (at most `timeout`) for exclusive access among all users of the vault.
     func lock(timeout: Duration) async throws(TokenVaultError) -> any TokenVaultLock
+    /// A cheap mark that changes whenever any user of the vault (another process, another
+    /// controller) stores or clears it, so a controller notices a logout made elsewhere before
+    /// its next page action without reading the record each time; `nil` (the default) when the
+    /// vault cannot tell, and the record is read instead.
+    func changeMark() -> VaultChangeMark?
+}
+
+extension TokenVault {
+    public func changeMark() -> VaultChangeMark? { nil }
+}
+
+/// What ``TokenVault/changeMark()`` returns: equal marks mean nothing changed in between.
+public struct VaultChangeMark: Sendable, Hashable {
+    /// The facts the mark is made of (for a file: whether it exists, its inode, size and
+    /// modification time).
+    public var parts: [Int64]
+
+    /// Creates a mark.
+    public init(_ parts: [Int64]) {
+        self.parts = parts
+    }
 }
 
 /// A vault in memory: lost with the process. Its lock is a no-op (a ``SessionController``

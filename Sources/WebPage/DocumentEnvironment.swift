@@ -16,9 +16,11 @@ struct DocumentEnvironment: Sendable {
     let page: PageReference
     let configuration: WebPageConfiguration
 
-    /// The request context for a subresource request from this document to `target`.
+    /// The request context for a subresource request from this document to `target`; the
+    /// document is top-level, so its site keys partitioned cookies.
     func subresourceContext(for target: URL, method: String) -> RequestContext {
-        RequestContext(isCrossSite: !Self.isSameSite(url, target, jar.publicSuffixList), isTopLevelNavigation: false, method: method)
+        RequestContext(isCrossSite: !Self.isSameSite(url, target, jar.publicSuffixList), isTopLevelNavigation: false, method: method,
+                       topLevelSite: jar.site(of: url))
     }
 
     static func isSameSite(_ a: URL, _ b: URL, _ list: PublicSuffixList?) -> Bool {
@@ -92,7 +94,42 @@ extension DocumentEnvironment {
         }
         add("open") { context, call in
             let target = try context.scriptValue(call[0]).stringValue ?? ""
-            if let url = URL(string: target, relativeTo: env.url)?.absoluteURL { env.openWindow(url) }
+            let name = try context.scriptValue(call[1]).stringValue ?? "_blank"
+            var url: URL? = nil
+            if !target.isEmpty {
+                guard let resolved = URL(string: target, relativeTo: env.url)?.absoluteURL else {
+                    throw ScriptThrow("SyntaxError", "'\(target)' is not a valid URL")
+                }
+                url = resolved
+            }
+            return context.jsValue(env.openWindow(url, name: name).map { .number(Double($0)) } ?? .null)
+        }
+        add("windowClosed") { context, call in
+            let id = Int(try context.scriptValue(call[0]).numberValue ?? 0)
+            return context.jsValue(.bool(env.page.page?.openedWindows.isClosed(id) ?? true))
+        }
+        add("windowClose") { context, call in
+            env.closeWindow(Int(try context.scriptValue(call[0]).numberValue ?? 0))
+            return nil
+        }
+        add("windowHref") { context, call in
+            let id = Int(try context.scriptValue(call[0]).numberValue ?? 0)
+            return context.jsValue(.string(env.page.page?.openedWindows.href(of: id) ?? "about:blank"))
+        }
+        add("windowNavigate") { context, call in
+            let id = Int(try context.scriptValue(call[0]).numberValue ?? 0)
+            let target = try context.scriptValue(call[1]).stringValue ?? ""
+            guard let url = URL(string: target, relativeTo: env.url)?.absoluteURL else {
+                throw ScriptThrow("SyntaxError", "'\(target)' is not a valid URL")
+            }
+            env.navigateWindow(id, to: url)
+            return nil
+        }
+        add("windowPost") { context, call in
+            let id = Int(try context.scriptValue(call[0]).numberValue ?? 0)
+            let json = try context.scriptValue(call[1]).stringValue ?? "null"
+            let targetOrigin = try context.scriptValue(call[2]).stringValue ?? "/"
+            env.postMessage(to: id, json: json, targetOrigin: targetOrigin)
             return nil
         }
         add("panel") { context, call in
@@ -212,41 +249,21 @@ extension DocumentEnvironment {
         }
     }
 
-    func openWindow(_ target: URL) {
-        tracker.begin()
-        let page = self.page
-        let source = url
-        Task {
-            defer { tracker.end() }
-            guard let page = page.page else { return }
-            await page.openWindow(NavigationAction(request: PageRequest(url: target), navigationType: .newWindow,
-                                                   isUserInitiated: false, isMainFrame: false, sourceURL: source))
-        }
-    }
-
-    /// Runs an `alert`/`confirm`/`prompt` through the UI delegate, blocking the script as a
+    /// Runs an `alert`/`confirm`/`prompt` through the UI delegate, suspending the script as a
     /// browser does, for at most the panel timeout.
     func runPanel(_ kind: String, _ message: String, _ defaultText: String?) -> ScriptValue {
         guard let delegate = configuration.uiDelegate, let page = page.page else {
             return kind == "confirm" ? false : (kind == "prompt" ? .null : .undefined)
         }
         let frame = FrameInfo(url: url)
-        let semaphore = DispatchSemaphore(value: 0)
-        let answer = Mutex<ScriptValue?>(nil)
-        Task.detached {
-            let value: ScriptValue
+        return waitForDelegate(kind == "confirm" ? false : (kind == "prompt" ? .null : .undefined)) {
             switch kind {
-            case "confirm": value = .bool(await delegate.webPage(page, runConfirmPanelWithMessage: message, frame: frame))
-            case "prompt": value = await delegate.webPage(page, runTextInputPanelWithPrompt: message, defaultText: defaultText, frame: frame).map(ScriptValue.string) ?? .null
+            case "confirm": return .bool(await delegate.webPage(page, runConfirmPanelWithMessage: message, frame: frame))
+            case "prompt": return await delegate.webPage(page, runTextInputPanelWithPrompt: message, defaultText: defaultText, frame: frame).map(ScriptValue.string) ?? .null
             default:
                 await delegate.webPage(page, runAlertPanelWithMessage: message, frame: frame)
-                value = .undefined
+                return .undefined
             }
-            answer.withLock { $0 = value }
-            semaphore.signal()
         }
-        let (seconds, attoseconds) = configuration.panelTimeout.components
-        _ = semaphore.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
-        return answer.withLock { $0 } ?? (kind == "confirm" ? false : (kind == "prompt" ? .null : .undefined))
     }
 }

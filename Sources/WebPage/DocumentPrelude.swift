@@ -62,7 +62,39 @@ enum DocumentPrelude {
       g.alert = message => { native.panel("alert", String(message === undefined ? "" : message), null); };
       g.confirm = message => native.panel("confirm", String(message === undefined ? "" : message), null);
       g.prompt = (message, value) => native.panel("prompt", String(message === undefined ? "" : message), value === undefined ? null : String(value));
-      g.open = (url, target) => { native.open(String(url === undefined ? "" : url), String(target === undefined ? "_blank" : target)); return null; };
+      const proxies = new Map();
+      function windowProxy(id) {
+        if (proxies.has(id)) return proxies.get(id);
+        const proxyLocation = {};
+        define(proxyLocation, "href", { get: () => native.windowHref(id), set: v => native.windowNavigate(id, String(v)), enumerable: true });
+        define(proxyLocation, "assign", { value: v => native.windowNavigate(id, String(v)) });
+        define(proxyLocation, "replace", { value: v => native.windowNavigate(id, String(v)) });
+        define(proxyLocation, "toString", { value: () => native.windowHref(id) });
+        freeze(proxyLocation);
+        const proxy = {};
+        define(proxy, "closed", { get: () => native.windowClosed(id), enumerable: true });
+        define(proxy, "close", { value: () => native.windowClose(id) });
+        define(proxy, "location", { get: () => proxyLocation, set: v => native.windowNavigate(id, String(v)), enumerable: true });
+        define(proxy, "postMessage", { value(message, targetOrigin) {
+          const options = targetOrigin !== null && typeof targetOrigin === "object" ? targetOrigin : { targetOrigin };
+          const origin = options.targetOrigin === undefined ? "/" : String(options.targetOrigin);
+          const json = JSON.stringify(message === undefined ? null : message);
+          native.windowPost(id, json === undefined ? "null" : json, origin === "/" ? loc.origin : origin);
+        } });
+        freeze(proxy);
+        proxies.set(id, proxy);
+        return proxy;
+      }
+      g.open = (url, target) => {
+        const href = url === undefined ? "" : String(url);
+        const name = target === undefined || target === null || String(target) === "" ? "_blank" : String(target);
+        if (name === "_self" || name === "_top" || name === "_parent") {
+          if (href !== "") native.navigate("assign", href);
+          return g;
+        }
+        const id = native.open(href, name);
+        return id === null ? null : windowProxy(id);
+      };
 
       class Headers {
         #list = [];

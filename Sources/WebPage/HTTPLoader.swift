@@ -33,10 +33,13 @@ struct HTTPLoader: Sendable {
     }
 
     /// Loads `request`, following redirects when `followRedirects`; `cookies` decides per hop
-    /// (the context may change as the URL does).
+    /// (the context may change as the URL does). `willRedirect`, when given, is offered each
+    /// redirect hop's request before it is sent (or refused for its scheme), after the previous
+    /// hop's `Set-Cookie` lines were applied; it throws to stop the load.
     func load(
         _ request: PageRequest, initiator: HTTPExchange.Initiator, followRedirects: Bool = true,
-        cookies: @Sendable (URL) -> CookieMode
+        cookies: @Sendable (URL) -> CookieMode,
+        willRedirect: (@Sendable (PageRequest) async throws(PageError) -> Void)? = nil
     ) async throws(PageError) -> Response {
         var request = request
         var redirects: [URL] = []
@@ -70,6 +73,7 @@ struct HTTPLoader: Sendable {
                 request.headers.removeAll { ["content-type", "content-length"].contains($0.name.lowercased()) }
             }
             request.url = next
+            if let willRedirect { try await willRedirect(request) }
         }
     }
 

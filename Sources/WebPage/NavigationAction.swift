@@ -57,13 +57,21 @@ public struct NavigationAction: Sendable, Hashable {
     public var isMainFrame: Bool
     /// The document that asked, if any.
     public var sourceURL: URL?
+    /// Whether a server redirected the navigation here: each hop of a navigation's redirect
+    /// chain is offered to the delegate as its own action, with the request the hop will send
+    /// (a hop to a custom scheme, such as an OAuth redirect URI, included, so it can be caught).
+    public var isRedirect: Bool
 
-    public init(request: PageRequest, navigationType: NavigationType, isUserInitiated: Bool, isMainFrame: Bool, sourceURL: URL?) {
+    public init(
+        request: PageRequest, navigationType: NavigationType, isUserInitiated: Bool, isMainFrame: Bool, sourceURL: URL?,
+        isRedirect: Bool = false
+    ) {
         self.request = request
         self.navigationType = navigationType
         self.isUserInitiated = isUserInitiated
         self.isMainFrame = isMainFrame
         self.sourceURL = sourceURL
+        self.isRedirect = isRedirect
     }
 }
 

@@ -27,8 +27,10 @@ extension NavigationDelegate {
 /// Shows what a page asks of the person: `alert`, `confirm`, `prompt`, new windows.
 /// (WebKit's `WKUIDelegate`.)
 ///
-/// Panels block the page's script, as in a browser, for at most
-/// ``WebPageConfiguration/panelTimeout``; a delegate must not wait on the same page meanwhile.
+/// Panels suspend the page's script, as in a browser, for at most
+/// ``WebPageConfiguration/panelTimeout``; a page with a UI delegate runs on its own engine
+/// thread, so other pages (and the delegate's work with them) go on meanwhile. A delegate must
+/// not wait on the same page while its panel is open.
 public protocol UIDelegate: Sendable {
     func webPage(_ page: any WebView, runAlertPanelWithMessage message: String, frame: FrameInfo) async
     func webPage(_ page: any WebView, runConfirmPanelWithMessage message: String, frame: FrameInfo) async -> Bool

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Bridge
 import Cookies
 import Foundation
+import Synchronization
 
 /// A headless embedded web view: what a `WKWebView` is to an app, minus rendering.
 ///
@@ -16,7 +17,9 @@ import Foundation
 /// _ = await page.runUntilQuiescent(timeout: .seconds(5))
 /// ```
 ///
-/// The page is an actor on its engine thread: every script runs there.
+/// The page is an actor on its engine thread: every script runs there. A page with a
+/// ``UIDelegate`` gets a thread of its own unless one is configured, so that its panels
+/// suspend that page only (see ``WebPageConfiguration/thread``).
 public actor WebPage {
     /// The client pages use unless configured otherwise; it never follows redirects itself.
     public static let defaultHTTPClient = HTTPClient(
@@ -26,6 +29,8 @@ public actor WebPage {
     public nonisolated let configuration: WebPageConfiguration
     /// The engine thread the page's scripts run on.
     public nonisolated let thread: EngineThread
+    /// The thread the page made for itself, stopped when the page is released.
+    private nonisolated let ownedThread: OwnedEngineThread?
     let tracker = ActivityTracker()
     private var documents: [ContentWorld: ScriptContext] = [:]
     private var latestNavigation = 0
@@ -35,6 +40,10 @@ public actor WebPage {
     public private(set) var title: String?
     /// Whether ``close()`` was called.
     public private(set) var isClosed = false
+    /// ``isClosed``, readable from any thread (a window proxy's `closed`).
+    nonisolated let isClosedFlag = Atomic<Bool>(false)
+    /// The windows this page opened (`window.open`).
+    nonisolated let openedWindows = OpenedWindows()
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
         thread.asUnownedSerialExecutor()
@@ -42,7 +51,7 @@ public actor WebPage {
 
     public init(configuration: WebPageConfiguration = WebPageConfiguration()) {
         self.configuration = configuration
-        self.thread = configuration.thread ?? EnginePool.shared.nextThread()
+        (self.thread, self.ownedThread) = PageThread.choose(for: configuration)
     }
 
     /// The page's cookie jar.
@@ -112,10 +121,12 @@ public actor WebPage {
             } else {
                 let source = action.sourceURL
                 let list = cookieJar.publicSuffixList
-                let response = try await loader.load(action.request, initiator: .navigation) { target in
+                let response = try await loader.load(action.request, initiator: .navigation, cookies: { target in
                     let crossSite = action.navigationType == .scriptInitiated && source.map { !DocumentEnvironment.isSameSite($0, target, list) } ?? false
                     return .include(RequestContext(isCrossSite: crossSite, isTopLevelNavigation: true, method: action.request.method))
-                }
+                }, willRedirect: { next throws(PageError) in
+                    try await self.decidePolicy(forRedirectTo: next, of: action, navigation: id)
+                })
                 try checkCurrent(id, response.url)
                 navigation = Navigation(url: response.url, statusCode: response.statusCode, redirects: response.redirects, title: nil)
                 let decision = await configuration.navigationDelegate?.webPage(self, decidePolicyFor: NavigationResponse(
@@ -130,6 +141,22 @@ public actor WebPage {
             if error.code != .cancelled && error.code != .superseded { await configuration.navigationDelegate?.webPage(self, didFail: error) }
             throw error
         }
+    }
+
+    /// Offers one server redirect hop to the delegate as a navigation action with
+    /// ``NavigationAction/isRedirect``, as WebKit offers server redirects: the delegate can
+    /// prepare it (refresh a session, write cookies) or cancel it (catch an OAuth redirect URI).
+    private func decidePolicy(forRedirectTo request: PageRequest, of action: NavigationAction, navigation id: Int) async throws(PageError) {
+        try checkCurrent(id, request.url)
+        var hop = action
+        hop.request = request
+        hop.isRedirect = true
+        let clock = ContinuousClock()
+        let asked = clock.now
+        let policy = await configuration.navigationDelegate?.webPage(self, decidePolicyFor: hop) ?? .allow
+        emit(.navigationPolicy(hop, policy: policy, waited: clock.now - asked))
+        guard policy == .allow else { throw PageError(.cancelled, "the navigation delegate cancelled the redirect", url: request.url) }
+        try checkCurrent(id, request.url)
     }
 
     private func checkCurrent(_ id: Int, _ url: URL) throws(PageError) {
@@ -310,6 +337,7 @@ public actor WebPage {
     public func close() async {
         guard !isClosed else { return }
         isClosed = true
+        isClosedFlag.store(true, ordering: .releasing)
         latestNavigation += 1
         for context in documents.values { await context.close() }
         documents.removeAll()
@@ -317,18 +345,28 @@ public actor WebPage {
 
     // MARK: New windows
 
-    func openWindow(_ action: NavigationAction) async {
+    /// Asks the navigation delegate about a new window's action, then the UI delegate for the
+    /// view to open it in (WebKit's `createWebViewWith`); `nil` when either refuses. Runs while
+    /// the opener's script waits, so it touches nothing isolated to the page.
+    nonisolated func createWindow(for action: NavigationAction) async -> (any WebView)? {
+        let clock = ContinuousClock()
+        let asked = clock.now
         let policy = await configuration.navigationDelegate?.webPage(self, decidePolicyFor: action) ?? .allow
-        emit(.navigationPolicy(action, policy: policy, waited: .zero))
-        guard policy == .allow, let newPage = await configuration.uiDelegate?.webPage(self, createWebPageFor: action) else { return }
-        if let headless = newPage as? WebPage {
-            _ = try? await headless.load(action.request)
+        emit(.navigationPolicy(action, policy: policy, waited: clock.now - asked))
+        guard policy == .allow else { return nil }
+        return await configuration.uiDelegate?.webPage(self, createWebPageFor: action)
+    }
+
+    /// Loads `request` into a window this page opened.
+    nonisolated static func load(_ request: PageRequest, into view: any WebView) async {
+        if let headless = view as? WebPage {
+            _ = try? await headless.load(request)
         } else {
-            _ = try? await newPage.load(action.request.url)
+            _ = try? await view.load(request.url)
         }
     }
 
-    func emit(_ event: PageEvent) {
+    nonisolated func emit(_ event: PageEvent) {
         configuration.eventHandler?(event)
     }
 }

@@ -15,7 +15,10 @@ public struct WebPageConfiguration: Sendable {
     public var httpClient: HTTPClient
     /// Receives every ``PageEvent``, on the page's thread; keep it quick.
     public var eventHandler: (@Sendable (PageEvent) -> Void)?
-    /// The engine thread; defaults to the next thread of the shared pool.
+    /// The engine thread. By default a page takes the next thread of the shared pool, or, when
+    /// it has a ``uiDelegate``, a thread of its own: a panel (`alert`, `confirm`, `prompt`)
+    /// holds its page's thread until answered, and a page that shares its thread with others
+    /// holds them too.
     public var thread: EngineThread?
     /// How long one entry into a script may run before it is ended.
     public var scriptTimeLimit: Duration
@@ -25,7 +28,8 @@ public struct WebPageConfiguration: Sendable {
     public var maxRedirects: Int
     /// Largest response body a page loads (documents, scripts, fetch).
     public var maxResponseBytes: Int
-    /// Longest an `alert`, `confirm` or `prompt` blocks the script.
+    /// Longest an `alert`, `confirm` or `prompt` waits for the ``uiDelegate``'s answer; then
+    /// the script goes on as if the person dismissed it.
     public var panelTimeout: Duration
     /// The `navigator.userAgent` string and `User-Agent` header.
     public var userAgent: String

@@ -168,7 +168,7 @@ extension WebKitRun {
     ) throws -> WebKitWebView {
         let contents = UserContentController(log: log)
         session.install(in: contents, allowedOrigins: origins)
-        contents.add(RunnerReports(transcript: transcript), name: runnerHandler)
+        contents.add(RunnerReports(transcript: transcript), name: runnerHandler, options: HandlerOptions(allowedOrigins: origins))
         contents.addUserScript(UserScript(source: reporter, injectionTime: .atDocumentStart, forMainFrameOnly: false))
         log.observe { entry in if entry.name != runnerHandler { transcript.bridge(entry) } }
         if let certificate { try store.allowTLSCertificate(pemCertificate: certificate.certificatePEM, for: "127.0.0.1") }

@@ -14,7 +14,7 @@ import ScriptEngine
         controller.addScriptMessageHandler(ClosureMessageHandler { message in
             try await Task.sleep(for: .milliseconds(1))
             return message.body
-        }, name: "echo")
+        }, name: "echo", options: .appExample)
         let page = try await makeDocument(controller)
         try await page.run("var sent = \(jsLiteral(value))")
         let reply = try await awaitScript(page, "return await window.webkit.messageHandlers.echo.postMessage(sent)")
@@ -26,7 +26,7 @@ import ScriptEngine
         let controller = UserContentController()
         controller.addScriptMessageHandler(ImmediateClosureMessageHandler { message in
             ["ok": true, "got": message.body["n"] ?? .null]
-        }, name: "fast")
+        }, name: "fast", options: .appExample)
         let page = try await makeDocument(controller)
         let reply = try await awaitScript(page, "const p = webkit.messageHandlers.fast.postMessage({n: 7}); return [p instanceof Promise, await p]")
         #expect(reply == [true, ["ok": true, "got": 7]])
@@ -36,7 +36,7 @@ import ScriptEngine
     @Test func handlerWithoutReplyReturnsUndefined() async throws {
         let controller = UserContentController()
         let recorder = Recorder()
-        controller.add(recorder, name: "notify")
+        controller.add(recorder, name: "notify", options: .appExample)
         let page = try await makeDocument(controller)
         #expect(try await page.evaluate("typeof webkit.messageHandlers.notify.postMessage({event: 'x'})") == "undefined")
         let messages = recorder.messages.withLock { $0 }
@@ -55,7 +55,7 @@ import ScriptEngine
                 throw ScriptMessageError(code: "invalid_grant", message: "sign in again", retryable: false, data: ["hint": "login"])
             }
             throw Secret()
-        }, name: "session")
+        }, name: "session", options: .appExample)
         let page = try await makeDocument(controller)
         do {
             _ = try await awaitScript(page, "return await webkit.messageHandlers.session.postMessage('public')")
@@ -76,8 +76,8 @@ import ScriptEngine
 
     @Test func unknownHandlersAreUndefinedAndOnlyRegisteredNamesAreListed() async throws {
         let controller = UserContentController()
-        controller.addScriptMessageHandler(ClosureMessageHandler { _ in .null }, name: "a")
-        controller.add(Recorder(), name: "b")
+        controller.addScriptMessageHandler(ClosureMessageHandler { _ in .null }, name: "a", options: .appExample)
+        controller.add(Recorder(), name: "b", options: .appExample)
         let page = try await makeDocument(controller)
         #expect(try await page.evaluate("typeof webkit.messageHandlers.missing") == "undefined")
         #expect(try await page.evaluate("Object.keys(webkit.messageHandlers)") == ["a", "b"])
@@ -92,7 +92,7 @@ import ScriptEngine
     func nonCloneableBodiesThrowSynchronouslyAndReachNothing(body: String) async throws {
         let controller = UserContentController()
         let calls = Counter()
-        controller.addScriptMessageHandler(ClosureMessageHandler { _ in calls.increment(); return .null }, name: "h")
+        controller.addScriptMessageHandler(ClosureMessageHandler { _ in calls.increment(); return .null }, name: "h", options: .appExample)
         let page = try await makeDocument(controller)
         let result = try await page.evaluate("""
             (() => { try { webkit.messageHandlers.h.postMessage(\(body)); return 'no throw' } catch (e) { return e.name } })()
@@ -106,7 +106,7 @@ import ScriptEngine
     @Test func messageLogRedactsSecrets() async throws {
         let log = MessageLog(redaction: RedactionPolicy(secretPrefixes: ["sbrt_"]))
         let controller = UserContentController(log: log)
-        controller.addScriptMessageHandler(ImmediateClosureMessageHandler { _ in ["access_token": "abc", "ok": true, "note": "sbrt_leak"] }, name: "h")
+        controller.addScriptMessageHandler(ImmediateClosureMessageHandler { _ in ["access_token": "abc", "ok": true, "note": "sbrt_leak"] }, name: "h", options: .appExample)
         let page = try await makeDocument(controller)
         _ = try await awaitScript(page, "return await webkit.messageHandlers.h.postMessage({password: 'hunter2', user: 'demo'})")
         let entry = try #require(log.entries.last)

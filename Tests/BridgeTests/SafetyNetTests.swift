@@ -24,7 +24,7 @@ import ScriptEngine
 
     @Test func mainFrameOnlyRefusesSubframes() async throws {
         let controller = UserContentController()
-        controller.addScriptMessageHandler(ClosureMessageHandler { _ in "ok" }, name: "h", options: HandlerOptions(mainFrameOnly: true))
+        controller.addScriptMessageHandler(ClosureMessageHandler { _ in "ok" }, name: "h", options: HandlerOptions(allowedOrigins: [.appExample], mainFrameOnly: true))
         let frame = try await makeDocument(controller, isMainFrame: false)
         do {
             _ = try await awaitScript(frame, "return await webkit.messageHandlers.h.postMessage(1)")
@@ -41,7 +41,7 @@ import ScriptEngine
         controller.addScriptMessageHandler(ClosureMessageHandler { _ in
             do { try await Task.sleep(for: .seconds(30)) } catch { cancelled.increment(); throw error }
             return "late"
-        }, name: "slow", options: HandlerOptions(timeout: .milliseconds(50)))
+        }, name: "slow", options: HandlerOptions(allowedOrigins: [.appExample], timeout: .milliseconds(50)))
         let page = try await makeDocument(controller)
         let clock = ContinuousClock()
         let start = clock.now
@@ -63,7 +63,7 @@ import ScriptEngine
         controller.addScriptMessageHandler(ClosureMessageHandler { _ in
             do { try await Task.sleep(for: .seconds(30)) } catch { cancelled.increment(); throw error }
             return "late"
-        }, name: "slow")
+        }, name: "slow", options: .appExample)
         let page = try await makeDocument(controller)
         let result = try await awaitScript(page, """
             const controller = new AbortController();
@@ -83,7 +83,7 @@ import ScriptEngine
         controller.addScriptMessageHandler(ClosureMessageHandler { _ in
             try await Task.sleep(for: .milliseconds(30))
             return "done"
-        }, name: "slow")
+        }, name: "slow", options: .appExample)
         let page = try await makeDocument(controller)
         let result = try await awaitScript(page, """
             const calls = [];
@@ -107,7 +107,7 @@ import ScriptEngine
             defer { load.withLock { $0.running -= 1 } }
             try await Task.sleep(for: .milliseconds(300))
             return "done"
-        }, name: "slow")
+        }, name: "slow", options: .appExample)
         let page = try await makeDocument(controller)
         let result = try await awaitScript(page, """
             const h = webkit.messageHandlers.slow, calls = [];
@@ -137,7 +137,7 @@ import ScriptEngine
         controller.addScriptMessageHandler(ClosureMessageHandler { _ in
             try? await Task.sleep(for: .milliseconds(100))
             return "late"
-        }, name: "slow")
+        }, name: "slow", options: .appExample)
         let page = try await makeDocument(controller)
         await page.defineFunction("record") { _, arguments in
             seen.withLock { $0.append(arguments.first?.stringValue ?? "?") }
@@ -153,8 +153,8 @@ import ScriptEngine
 
     @Test func isolatedWorldHandlersAreInvisibleToThePage() async throws {
         let controller = UserContentController()
-        controller.addScriptMessageHandler(ClosureMessageHandler { _ in "secret-world reply" }, contentWorld: .defaultClient, name: "native")
-        controller.addScriptMessageHandler(ClosureMessageHandler { _ in "page reply" }, name: "public")
+        controller.addScriptMessageHandler(ClosureMessageHandler { _ in "secret-world reply" }, contentWorld: .defaultClient, name: "native", options: .appExample)
+        controller.addScriptMessageHandler(ClosureMessageHandler { _ in "page reply" }, name: "public", options: .appExample)
         let thread = EngineThread(name: "worlds")
         let page = try await makeDocument(controller, world: .page, thread: thread)
         let client = try await makeDocument(controller, world: .defaultClient, thread: thread)
@@ -169,7 +169,7 @@ import ScriptEngine
     @Test func pageScriptsCannotReplaceOrWrapTheBridge() async throws {
         let controller = UserContentController()
         let calls = Counter()
-        controller.addScriptMessageHandler(ImmediateClosureMessageHandler { _ in calls.increment(); return "native" }, name: "session")
+        controller.addScriptMessageHandler(ImmediateClosureMessageHandler { _ in calls.increment(); return "native" }, name: "session", options: .appExample)
         let page = try await makeDocument(controller)
         let result = try await awaitScript(page, """
             "use strict";
@@ -200,7 +200,7 @@ import ScriptEngine
 
     @Test func removedHandlersRejectLaterCalls() async throws {
         let controller = UserContentController()
-        controller.addScriptMessageHandler(ImmediateClosureMessageHandler { _ in "ok" }, name: "h")
+        controller.addScriptMessageHandler(ImmediateClosureMessageHandler { _ in "ok" }, name: "h", options: .appExample)
         let page = try await makeDocument(controller)
         #expect(try await awaitScript(page, "return await webkit.messageHandlers.h.postMessage(1)") == "ok")
         controller.removeScriptMessageHandler(forName: "h")
@@ -210,8 +210,8 @@ import ScriptEngine
 
     @Test func hundredThousandRoundTripsArriveInOrderAndLeakNothing() async throws {
         let controller = UserContentController(log: nil)
-        controller.addScriptMessageHandler(ImmediateClosureMessageHandler { message in message.body }, name: "echo")
-        controller.addScriptMessageHandler(ClosureMessageHandler { message in message.body }, name: "async")
+        controller.addScriptMessageHandler(ImmediateClosureMessageHandler { message in message.body }, name: "echo", options: .appExample)
+        controller.addScriptMessageHandler(ClosureMessageHandler { message in message.body }, name: "async", options: .appExample)
         let page = try await makeDocument(controller)
         let protectedBefore = await page.protectedCount
         let result = try await awaitScript(page, """

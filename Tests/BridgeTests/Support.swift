@@ -65,3 +65,13 @@ func eventually(_ timeout: Duration = .seconds(30), _ condition: () async -> Boo
     }
     return await condition()
 }
+
+extension SecurityOrigin {
+    /// The origin of the documents ``makeDocument(_:url:world:isMainFrame:thread:)`` makes by default.
+    static let appExample = SecurityOrigin("https://app.example")!
+}
+
+extension HandlerOptions {
+    /// Allows the default test document's origin only.
+    static let appExample = HandlerOptions(allowedOrigins: [.appExample])
+}

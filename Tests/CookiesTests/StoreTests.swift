@@ -19,7 +19,7 @@ let everyAttribute: [Cookie] = [
         expiresAt: Date(timeIntervalSinceReferenceDate: 812_345_678.123_456),
         creationTime: Date(timeIntervalSinceReferenceDate: 700_000_000.5),
         lastAccessTime: Date(timeIntervalSinceReferenceDate: 700_000_100.25), isSecure: true, isHttpOnly: true,
-        isHostOnly: false, sameSite: .strict, isPartitioned: true),
+        isHostOnly: false, sameSite: .strict, isPartitioned: true, partitionKey: "https://top.example"),
     Cookie(
         name: "", value: "nameless", domain: "www.example.com", path: "/",
         creationTime: Date(timeIntervalSinceReferenceDate: 700_000_001), sameSite: .lax),

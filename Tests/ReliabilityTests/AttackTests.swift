@@ -177,7 +177,8 @@ import WebPage
                 fixture.contentController.addUserScript(UserScript(
                     source: "globalThis.appWorldMarker = \"\(marker)\";", injectionTime: .atDocumentStart, in: .world(name: "app")))
                 fixture.contentController.addScriptMessageHandler(
-                    ClosureMessageHandler { _ in ["marker": .string(marker)] }, contentWorld: .world(name: "app"), name: "nativeStatus")
+                    ClosureMessageHandler { _ in ["marker": .string(marker)] }, contentWorld: .world(name: "app"), name: "nativeStatus",
+                    options: HandlerOptions(allowedOrigins: [SecurityOrigin(url: server.baseURL)!]))
                 let before = server.stats()
                 let verbose = ProcessInfo.processInfo.environment["RELIABILITY_VERBOSE"] != nil
                 if verbose { FileHandle.standardError.write(Data("[attacks] start \(attack.name)\n".utf8)) }

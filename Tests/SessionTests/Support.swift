@@ -50,3 +50,11 @@ extension CookieJar {
         cookies(for: url).first { $0.name == name }?.value
     }
 }
+
+/// A value shared with closures that run on other threads.
+final class Locked<Value: Sendable>: Sendable {
+    private let storage: Mutex<Value>
+    init(_ value: Value) { storage = Mutex(value) }
+    var value: Value { storage.withLock { $0 } }
+    func update(_ body: (inout Value) -> Void) { storage.withLock { body(&$0) } }
+}

@@ -85,7 +85,8 @@ import WebPage
     @Test func handlersOfAnIsolatedWorldAreInvisibleToThePage() async throws {
         try await withSite { site in
             let contents = UserContentController()
-            contents.addScriptMessageHandler(ImmediateClosureMessageHandler { _ in "secret-world" }, contentWorld: .defaultClient, name: "native")
+            contents.addScriptMessageHandler(ImmediateClosureMessageHandler { _ in "secret-world" }, contentWorld: .defaultClient, name: "native",
+                                             options: HandlerOptions(allowedOrigins: [site.origin]))
             try await withView(WebKitWebViewConfiguration(userContentController: contents)) { view in
                 try await view.load(site.url("/page"))
                 let pageSees = try await view.evaluateJavaScript("typeof (window.webkit && window.webkit.messageHandlers.native)")
@@ -102,7 +103,7 @@ import WebPage
             contents.addScriptMessageHandler(ClosureMessageHandler { _ in
                 try await Task.sleep(for: .seconds(20))
                 return "late"
-            }, name: "slow", options: HandlerOptions(timeout: .milliseconds(200)))
+            }, name: "slow", options: HandlerOptions(allowedOrigins: [site.origin], timeout: .milliseconds(200)))
             try await withView(WebKitWebViewConfiguration(userContentController: contents)) { view in
                 try await view.load(site.url("/page"))
                 let result = try await view.callAsyncJavaScript("""

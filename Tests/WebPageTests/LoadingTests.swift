@@ -127,7 +127,7 @@ import SessionBridgeTesting
             let page = WebPage(configuration: WebPageConfiguration(navigationDelegate: opener, uiDelegate: opener))
             try await page.loadHTMLString("<script>var result = window.open('/popup', '_blank')</script>", baseURL: server.url("/home"))
             #expect(await page.runUntilQuiescent(timeout: .seconds(60)))
-            #expect(try await page.evaluateJavaScript("result") == .null)
+            #expect(try await page.evaluateJavaScript("result !== null && result.closed === false") == true)
             let child = try #require(opener.opened.withLock { $0.first })
             #expect(await child.url?.path == "/popup")
             #expect(try await child.evaluateJavaScript("popup") == true)
@@ -141,12 +141,13 @@ import SessionBridgeTesting
         let ticks = Locked(0)
         let outcomes = Locked<[String]>([])
         let controller = UserContentController()
-        controller.add(ClosureNotify { _ in ticks.update { $0 += 1 } }, name: "tick")
-        controller.add(ClosureNotify { message in outcomes.update { $0.append(message.body.stringValue ?? "") } }, name: "outcome")
+        let app = HandlerOptions(allowedOrigins: [SecurityOrigin("https://app.example")!])
+        controller.add(ClosureNotify { _ in ticks.update { $0 += 1 } }, name: "tick", options: app)
+        controller.add(ClosureNotify { message in outcomes.update { $0.append(message.body.stringValue ?? "") } }, name: "outcome", options: app)
         controller.addScriptMessageHandler(ClosureMessageHandler { _ in
             try? await Task.sleep(for: .seconds(5))
             return "late"
-        }, name: "slow")
+        }, name: "slow", options: app)
         let page = WebPage(configuration: WebPageConfiguration(userContentController: controller))
         try await page.loadHTMLString("""
             <script>

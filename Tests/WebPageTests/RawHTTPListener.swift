@@ -3,14 +3,15 @@ import Glibc
 import Synchronization
 
 /// A TCP listener on 127.0.0.1 (random port) that records every byte it receives and answers
-/// each request it can parse with `200 ok`: what went out on the wire, not what a server
-/// framework made of it.
+/// each request it can parse with `200 ok` (or what `answer` makes of its request line): what
+/// went out on the wire, not what a server framework made of it.
 final class RawHTTPListener: Sendable {
     private let socket: Int32
     let port: Int
     private let received = Mutex<[Int: [UInt8]]>([:])
     private let nextConnection = Mutex(0)
     private let unsolicited: Unsolicited?
+    private let answer: @Sendable (String) -> String
 
     /// An answer no request asked for, sent after the first request's answer.
     enum Unsolicited: Sendable {
@@ -20,10 +21,15 @@ final class RawHTTPListener: Sendable {
         case later
     }
 
-    /// Answers every request with `200 ok`; with `unsolicited`, the first request of the first
-    /// connection gets a second answer (body `smuggled`) that no request asked for.
-    init(unsolicited: Unsolicited? = nil) throws {
+    /// A plain `200 ok`.
+    static let ok = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok"
+
+    /// `answer` maps a request line to the whole response (status line, header fields, body);
+    /// with `unsolicited`, the first request of the first connection gets a second answer (body
+    /// `smuggled`) that no request asked for.
+    init(unsolicited: Unsolicited? = nil, answer: @escaping @Sendable (String) -> String = { _ in RawHTTPListener.ok }) throws {
         self.unsolicited = unsolicited
+        self.answer = answer
         let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var one: Int32 = 1
@@ -84,9 +90,9 @@ final class RawHTTPListener: Sendable {
                 map[id, default: []] += buffer[0..<count]
                 return map[id]!
             }
-            let complete = Self.requests(in: all).count
-            while answered < complete {
-                var answer = Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok".utf8)
+            let requests = Self.requests(in: all)
+            while answered < requests.count {
+                var answer = Array(self.answer(requests[answered].line).utf8)
                 let extra = Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 8\r\n\r\nsmuggled".utf8)
                 let first = id == 1 && answered == 0
                 if first, unsolicited == .sameWrite { answer += extra }
