@@ -42,10 +42,11 @@ import WebPage
     @Test func primitiveBodiesAndRepliesCrossAsJSONWouldCarryThem() async throws {
         try await withSite(pages: ["/app": "<title>app</title>"]) { site in
             let contents = UserContentController()
-            contents.addScriptMessageHandler(ImmediateClosureMessageHandler { message in message.body }, name: "echo")
+            contents.addScriptMessageHandler(ImmediateClosureMessageHandler { message in message.body }, name: "echo",
+                                             options: HandlerOptions(allowedOrigins: [site.origin]))
             contents.addScriptMessageHandler(ImmediateClosureMessageHandler { message in
                 .array([.number(.nan), .number(-0.0), .number(2.5), .bool(false), .null, .undefined])
-            }, name: "odd")
+            }, name: "odd", options: HandlerOptions(allowedOrigins: [site.origin]))
             try await withView(WebKitWebViewConfiguration(userContentController: contents)) { view in
                 try await view.load(site.url("/app"))
                 let reply = try await view.callAsyncJavaScript("""
