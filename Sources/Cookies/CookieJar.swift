@@ -19,6 +19,8 @@ public final class CookieJar: Sendable {
     public let limits: CookieJarLimits
     let clock: @Sendable () -> Date
     let state: Mutex<State>
+    /// Domain → ``groupKey(for:isIP:)``, bounded by ``groupKeyCacheSize``.
+    let groupKeys = Mutex<[String: String]>([:])
 
     typealias Observer = @Sendable (CookieChange) -> Void
     typealias BatchObserver = @Sendable ([CookieChange]) -> Void
@@ -47,6 +49,10 @@ public final class CookieJar: Sendable {
         var groups: [String: [String: [Entry]]] = [:]
         var count = 0
         var sequence: UInt64 = 0
+        /// No stored cookie expires before this (a lower bound: it may be earlier than the
+        /// earliest expiry, never later). Until `now` reaches it, setting a cookie skips the
+        /// scan for expired ones.
+        var earliestExpiry = Date.distantFuture
         var observers: [UInt64: Observer] = [:]
         var batchObservers: [UInt64: BatchObserver] = [:]
         var nextObserver: UInt64 = 0
@@ -74,6 +80,20 @@ public final class CookieJar: Sendable {
 
     func groupKey(for domain: String, isIP: Bool) -> String {
         if isIP { return domain }
+        // A jar sees few distinct domains; the list walk allocates and hashes each candidate.
+        if let known = groupKeys.withLock({ $0[domain] }) { return known }
+        let key = registrableGroupKey(for: domain)
+        groupKeys.withLock { keys in
+            if keys.count >= Self.groupKeyCacheSize { keys.removeAll(keepingCapacity: true) }
+            keys[domain] = key
+        }
+        return key
+    }
+
+    /// How many domains' group keys the jar remembers.
+    static let groupKeyCacheSize = 1024
+
+    private func registrableGroupKey(for domain: String) -> String {
         if let publicSuffixList {
             return publicSuffixList.registrableDomain(of: domain) ?? domain
         }
@@ -250,6 +270,8 @@ public final class CookieJar: Sendable {
                 }
             }
         }
+        // Expired cookies are dropped lazily, all at once when the earliest expiry has passed.
+        let swept = sweepIfDue(&state, now: now)
         // The domain's bucket is changed in place: copying it would cost a retain of every
         // cookie it holds, for every cookie set.
         let sequence = state.sequence &+ 1
@@ -258,14 +280,6 @@ public final class CookieJar: Sendable {
                 $0.cookie.isHttpOnly && $0.cookie.hasSameIdentity(as: cookie) && !$0.cookie.isExpired(at: now)
             }) {
                 return (.rejected(.wouldOverwriteHttpOnlyCookie), false)
-            }
-            // Drop expired cookies of this domain first.
-            bucket.removeAll { entry in
-                if entry.cookie.isExpired(at: now) {
-                    changes.append(CookieChange(kind: .expired, cookie: entry.cookie, cause: .expiry))
-                    return true
-                }
-                return false
             }
             let oldIndex = bucket.firstIndex { $0.cookie.hasSameIdentity(as: cookie) }
             if cookie.isExpired(at: now) {
@@ -285,12 +299,32 @@ public final class CookieJar: Sendable {
             changes.append(CookieChange(kind: .added, cookie: cookie, cause: cause))
             return (.stored(cookie), true)
         }
-        if case .rejected = outcome { return (outcome, []) }
+        if case .rejected = outcome { return (outcome, swept) }
         if appended { state.sequence = sequence }
+        switch outcome {
+        case .stored, .replaced:
+            if let expiresAt = cookie.expiresAt { state.earliestExpiry = min(state.earliestExpiry, expiresAt) }
+        default: break
+        }
         let removed = changes.count { $0.kind != .added && $0.kind != .replaced }
         state.count += (appended ? 1 : 0) - removed
         changes += evict(&state, key: key, domain: cookie.domain, limits: limits, now: now)
-        return (outcome, changes)
+        return (outcome, swept.isEmpty ? changes : swept + changes)
+    }
+
+    /// Drops every expired cookie once `now` has reached ``State/earliestExpiry``, and moves
+    /// that mark to the earliest expiry left.
+    static func sweepIfDue(_ state: inout State, now: Date) -> [CookieChange] {
+        guard now >= state.earliestExpiry else { return [] }
+        let changes = removeExpired(&state, now: now)
+        var earliest = Date.distantFuture
+        for group in state.groups.values {
+            for entries in group.values {
+                for entry in entries { if let expiresAt = entry.cookie.expiresAt, expiresAt < earliest { earliest = expiresAt } }
+            }
+        }
+        state.earliestExpiry = earliest
+        return changes
     }
 
     /// Runs `body` on the bucket of `domain` in place, and drops the bucket (and its group)
@@ -581,6 +615,7 @@ public final class CookieJar: Sendable {
     ) -> [CookieChange] {
         var changes: [CookieChange] = []
         let sequence = state.sequence &+ 1
+        if let expiresAt = cookie.expiresAt { state.earliestExpiry = min(state.earliestExpiry, expiresAt) }
         let appended = withBucket(&state, key: key, domain: cookie.domain) { bucket -> Bool in
             if let i = bucket.firstIndex(where: { $0.cookie.hasSameIdentity(as: cookie) }) {
                 let old = bucket[i].cookie

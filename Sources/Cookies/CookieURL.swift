@@ -68,13 +68,16 @@ struct CookieURL: Sendable {
         return String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
+    /// An IPv6 address (it holds a colon) or a dotted-quad IPv4 address. Reads the UTF-8 bytes
+    /// once: `String.contains(_:)` would go through Foundation's string search.
     static func isIPAddress(_ host: String) -> Bool {
-        if host.contains(":") { return true }
         var dots = 0
+        var digitsAndDotsOnly = true
         for c in host.utf8 {
-            if c == UInt8(ascii: ".") { dots += 1 } else if !(c >= 0x30 && c <= 0x39) { return false }
+            if c == UInt8(ascii: ":") { return true }
+            if c == UInt8(ascii: ".") { dots += 1 } else if !(c >= 0x30 && c <= 0x39) { digitsAndDotsOnly = false }
         }
-        return dots == 3
+        return digitsAndDotsOnly && dots == 3
     }
 
     static func isLoopback(_ host: String) -> Bool {

@@ -63,12 +63,20 @@ public struct PublicSuffixList: Sendable {
         try systemResult.get()
     }
 
-    private let rules: Set<String>
-    private let wildcards: Set<String>
-    private let exceptions: Set<String>
+    /// What the list says of one name: a rule, the parent of a wildcard rule, an exception.
+    struct Kinds: OptionSet, Sendable {
+        let rawValue: UInt8
+        static let rule = Kinds(rawValue: 1)
+        static let wildcardParent = Kinds(rawValue: 2)
+        static let exception = Kinds(rawValue: 4)
+    }
+
+    /// Every name the list mentions, with what it says of it: one hash lookup answers all three
+    /// questions a candidate asks.
+    private let names: [String: Kinds]
 
     /// The number of rules.
-    public var ruleCount: Int { rules.count + wildcards.count + exceptions.count }
+    public let ruleCount: Int
 
     /// Loads the list from a file in the publicsuffix.org format.
     public init(contentsOfFile path: String) throws(LoadError) {
@@ -85,24 +93,23 @@ public struct PublicSuffixList: Sendable {
 
     /// Parses the list from its text (UTF-8, one rule a line, `//` comments).
     public init(data: Data) {
-        var rules = Set<String>(), wildcards = Set<String>(), exceptions = Set<String>()
+        var names: [String: Kinds] = [:]
+        var count = 0
         let text = String(decoding: data, as: UTF8.self)
         for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
             // A rule ends at the first whitespace.
             let rule = line.prefix { $0 != " " && $0 != "\t" }
             if rule.isEmpty || rule.hasPrefix("//") { continue }
             let lower = rule.lowercased()
-            if lower.hasPrefix("!") {
-                exceptions.insert(String(lower.dropFirst()))
-            } else if lower.hasPrefix("*.") {
-                wildcards.insert(String(lower.dropFirst(2)))
-            } else {
-                rules.insert(lower)
-            }
+            let (name, kind): (String, Kinds) =
+                if lower.hasPrefix("!") { (String(lower.dropFirst()), .exception) }
+                else if lower.hasPrefix("*.") { (String(lower.dropFirst(2)), .wildcardParent) }
+                else { (lower, .rule) }
+            if !names[name, default: []].contains(kind) { count += 1 }
+            names[name, default: []].insert(kind)
         }
-        self.rules = rules
-        self.wildcards = wildcards
-        self.exceptions = exceptions
+        self.names = names
+        self.ruleCount = count
     }
 
     /// Creates a list from rules written as in the file (`com`, `*.ck`, `!www.ck`).
@@ -120,11 +127,11 @@ public struct PublicSuffixList: Sendable {
 
     func isPublicSuffix(_ domain: Substring) -> Bool {
         if domain.isEmpty { return true }
-        let key = String(domain)
-        if exceptions.contains(key) { return false }
-        if rules.contains(key) { return true }
-        if let dot = domain.firstIndex(of: ".") {
-            return wildcards.contains(String(domain[domain.index(after: dot)...]))
+        let kinds = names[String(domain)] ?? []
+        if kinds.contains(.exception) { return false }
+        if kinds.contains(.rule) { return true }
+        if let dot = domain.utf8.firstIndex(of: UInt8(ascii: ".")) {
+            return names[String(domain[domain.index(after: dot)...])]?.contains(.wildcardParent) ?? false
         }
         return true  // implicit "*" rule
     }
@@ -140,7 +147,7 @@ public struct PublicSuffixList: Sendable {
             if isPublicSuffix(candidate) {
                 return previous.map(String.init)
             }
-            guard let dot = candidate.firstIndex(of: ".") else { return previous.map(String.init) }
+            guard let dot = candidate.utf8.firstIndex(of: UInt8(ascii: ".")) else { return previous.map(String.init) }
             previous = candidate
             candidate = candidate[candidate.index(after: dot)...]
         }

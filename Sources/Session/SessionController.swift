@@ -17,11 +17,7 @@ import WebPage
 /// ```swift
 /// let session = SessionController(configuration: SessionConfiguration(server: serverURL))
 /// try await session.login(username: "demo", password: "demo")
-/// let contents = UserContentController()
-/// session.install(in: contents, allowedOrigins: [SecurityOrigin(url: serverURL)!])
-/// let page = WebPage(configuration: WebPageConfiguration(
-///     userContentController: contents, navigationDelegate: SessionNavigationDelegate(controller: session)))
-/// await session.attach(page)
+/// let page = await session.makeWebPage(allowedOrigins: [SecurityOrigin(url: serverURL)!])
 /// try await page.load(serverURL.appending(path: "app"))
 /// ```
 public actor SessionController {

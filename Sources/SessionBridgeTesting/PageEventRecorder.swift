@@ -1,3 +1,4 @@
+import Bridge
 import Foundation
 import ScriptEngine
 import Synchronization
@@ -65,5 +66,25 @@ public final class PageEventRecorder: Sendable {
     /// The console lines so far.
     public var consoleLines: [String] {
         events.compactMap { if case .console(let message, _) = $0 { return message.text } else { return nil } }
+    }
+
+    /// Every string that reached `page`'s scripts or its observers: the recorded console lines
+    /// and errors, the bodies and replies of `bridgeCalls`, and the page's `document.cookie`.
+    public func stringsSeenByPage(_ page: WebPage, bridgeCalls: [MessageLog.Entry]) async -> [String] {
+        var strings: [String] = []
+        for event in events {
+            switch event {
+            case .console(let message, _): strings.append(message.text)
+            case .scriptError(let error, _, _): strings += [error.name, error.message, error.stack ?? ""]
+            default: break
+            }
+        }
+        for entry in bridgeCalls {
+            entry.body.forEachString { strings.append($0) }
+            if case .replied(let value) = entry.outcome { value.forEachString { strings.append($0) } }
+            if case .rejected(_, let message) = entry.outcome { strings.append(message) }
+        }
+        if let cookie = try? await page.evaluateJavaScript("document.cookie").stringValue { strings.append(cookie) }
+        return strings
     }
 }

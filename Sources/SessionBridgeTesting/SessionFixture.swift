@@ -83,18 +83,13 @@ public final class SessionFixture: Sendable {
         let contents = UserContentController(log: log)
         var origins = Set(allowedOrigins)
         if let origin = SecurityOrigin(url: baseURL) { origins.insert(origin) }
-        session.install(in: contents, allowedOrigins: origins)
         self.session = session
         self.contentController = contents
         self.messageLog = log
         let recorder = self.recorder
-        var configuration = WebPageConfiguration(
-            userContentController: contents, navigationDelegate: SessionNavigationDelegate(controller: session),
-            eventHandler: { event in recorder.record(event) })
+        var configuration = WebPageConfiguration(userContentController: contents, eventHandler: { event in recorder.record(event) })
         configure(&configuration)
-        let page = WebPage(configuration: configuration)
-        self.page = page
-        await session.attach(page)
+        self.page = await session.makeWebPage(configuration: configuration, allowedOrigins: origins)
     }
 
     /// Stops the page and the embedded server.
@@ -130,21 +125,7 @@ public final class SessionFixture: Sendable {
     /// Every string that reached the page's scripts or its observers: console lines, errors,
     /// bridge bodies and replies, and the page's `document.cookie`.
     public func stringsSeenByPage() async -> [String] {
-        var strings: [String] = []
-        for event in pageEvents {
-            switch event {
-            case .console(let message, _): strings.append(message.text)
-            case .scriptError(let error, _, _): strings += [error.name, error.message, error.stack ?? ""]
-            default: break
-            }
-        }
-        for entry in bridgeCalls {
-            entry.body.forEachString { strings.append($0) }
-            if case .replied(let value) = entry.outcome { value.forEachString { strings.append($0) } }
-            if case .rejected(_, let message) = entry.outcome { strings.append(message) }
-        }
-        if let cookie = try? await page.evaluateJavaScript("document.cookie").stringValue { strings.append(cookie) }
-        return strings
+        await recorder.stringsSeenByPage(page, bridgeCalls: bridgeCalls)
     }
 
     /// The refresh tokens the embedded server ever issued that appear in `strings` (or in

@@ -5,9 +5,9 @@ import Session
 import SessionBridgeTesting
 import WebPage
 
-/// What `run` drives: a ``SessionController``, a ``UserContentController`` with the session
-/// handler and a ``WebPage`` with the session's navigation delegate, wired as an app wires
-/// them (README, "Wiring it in an app"), with the reference server when it is embedded.
+/// What `run` and `demo` drive: a ``SessionController`` and a ``WebPage`` wired to it by
+/// ``SessionController/makeWebPage(configuration:allowedOrigins:handlerName:scripts:)``, as an
+/// app wires them, with the reference server when it is embedded.
 final class AppWiring: Sendable {
     /// The embedded server, or `nil` for `--server`.
     let server: ReferenceServer?
@@ -31,14 +31,11 @@ final class AppWiring: Sendable {
         let contents = UserContentController(log: log)
         var origins = Set(allowedOrigins)
         if let origin = SecurityOrigin(url: baseURL) { origins.insert(origin) }
-        session.install(in: contents, allowedOrigins: origins)
         let recorder = self.recorder
         var pageConfiguration = WebPageConfiguration(
-            userContentController: contents, navigationDelegate: SessionNavigationDelegate(controller: session),
-            eventHandler: { event in recorder.record(event) })
+            userContentController: contents, eventHandler: { event in recorder.record(event) })
         configure(&pageConfiguration)
-        let page = WebPage(configuration: pageConfiguration)
-        await session.attach(page)
+        let page = await session.makeWebPage(configuration: pageConfiguration, allowedOrigins: origins)
         self.session = session
         self.contentController = contents
         self.messageLog = log
@@ -78,4 +75,12 @@ final class AppWiring: Sendable {
 
     /// What the native store holds.
     func nativeCookies() -> [Cookie] { session.cookieJar.allCookies }
+
+    /// The refresh tokens the embedded server ever issued that reached the page: its console,
+    /// errors, bridge bodies and replies, or `document.cookie`. Empty means nothing leaked.
+    func leakedRefreshTokens() async -> [String] {
+        guard let server else { return [] }
+        let seen = await recorder.stringsSeenByPage(page, bridgeCalls: messageLog.entries)
+        return server.issuedRefreshTokens().filter { token in seen.contains { $0.contains(token) } }
+    }
 }

@@ -34,7 +34,8 @@ struct DemoCommand: AsyncParsableCommand {
         let transcript = Transcript(json: json)
         var configuration = ReferenceServerConfiguration()
         configuration.accessTokenLifetime = .seconds(3)
-        let fixture = try await SessionFixture.start(server: configuration, signIn: false)
+        let fixture = try await AppWiring.embedded(server: configuration, vault: InMemoryTokenVault(), nativeCookieStore: nil,
+                                                  allowedOrigins: [], configure: { _ in })
         fixture.observe { transcript.page($0) }
         fixture.messageLog.observe { transcript.bridge($0) }
         guard let server = fixture.server else { return }

@@ -195,7 +195,7 @@ func url(_ s: String) -> URL { URL(string: s)! }
         }
         _ = jar.cookieHeader(for: u)  // touches c0..c2
         clock.advance(1)
-        jar.setCookie("s=1; Max-Age=1", from: url("http://b.example.com/"))
+        jar.setCookie("s=1; Max-Age=5", from: url("http://b.example.com/"))
         clock.advance(1)
         jar.setCookie("c3=1", from: u)  // a.example.com over 3: the least recently used goes
         #expect(jar.cookieHeader(for: u) == "c1=1; c2=1; c3=1")
@@ -208,6 +208,28 @@ func url(_ s: String) -> URL { URL(string: s)! }
         #expect(jar.count == 5)
         let evictedOrExpired = changes.get().filter { $0.kind == .evicted || $0.kind == .expired }.map(\.cookie.name)
         #expect(evictedOrExpired == ["c0", "s", "c1"])
+    }
+
+    @Test func expiredCookiesOfEveryDomainGoOnceTheEarliestExpiryHasPassed() {
+        let changes = LockedValue<[CookieChange]>([])
+        let jar = self.jar
+        let observation = jar.observe { change in changes.update { $0.append(change) } }
+        defer { observation.cancel() }
+        jar.setCookie("short=1; Max-Age=5", from: url("http://a.example.com/"))
+        jar.setCookie("long=1; Max-Age=60", from: url("http://b.example.com/"))
+        clock.advance(4)
+        jar.setCookie("x=1", from: url("http://c.example.com/"))
+        #expect(changes.get().filter { $0.kind == .expired }.isEmpty)
+        #expect(jar.count == 3)
+        clock.advance(2)  // "short" has expired; setting a cookie on another site drops it
+        jar.setCookie("y=1", from: url("http://c.example.com/"))
+        #expect(changes.get().filter { $0.kind == .expired }.map(\.cookie.name) == ["short"])
+        #expect(jar.count == 3)
+        clock.advance(60)  // the mark moved to "long", which goes next
+        jar.setCookie("z=1", from: url("http://c.example.com/"))
+        #expect(changes.get().filter { $0.kind == .expired }.map(\.cookie.name) == ["short", "long"])
+        #expect(jar.cookieHeader(for: url("http://b.example.com/")) == nil)
+        #expect(jar.count == 3)
     }
 
     @Test func observationReportsEveryKindWithCause() {

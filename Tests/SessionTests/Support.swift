@@ -30,11 +30,12 @@ func makePage(
     delegate: Bool = true, scripts: StandardScripts.Selection = [.refresh, .fetchRetry]
 ) async -> (WebPage, UserContentController) {
     let contents = UserContentController()
+    let configuration = WebPageConfiguration(userContentController: contents, eventHandler: recorder?.handler)
+    if delegate {
+        return (await session.makeWebPage(configuration: configuration, allowedOrigins: [server.origin], scripts: scripts), contents)
+    }
     session.install(in: contents, allowedOrigins: [server.origin], scripts: scripts)
-    let page = WebPage(configuration: WebPageConfiguration(
-        userContentController: contents,
-        navigationDelegate: delegate ? SessionNavigationDelegate(controller: session) : nil,
-        eventHandler: recorder?.handler))
+    let page = WebPage(configuration: configuration)
     await session.attach(page)
     return (page, contents)
 }
