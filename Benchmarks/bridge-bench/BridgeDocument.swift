@@ -55,8 +55,14 @@ final class BridgeDocument: Sendable {
         thread: EngineThread, url: String = "https://app.example/home"
     ) async throws -> BridgeDocument {
         let controller = UserContentController(log: log ? MessageLog() : nil)
-        controller.addScriptMessageHandler(handler, name: "h")
+        controller.addScriptMessageHandler(handler, name: "h", options: allowing(url))
         return try await make(controller: controller, body: body, thread: thread, url: url)
+    }
+
+    /// Handler options that allow the document at `url`, as an app allows its own origin
+    /// (handlers refuse every origin they were not given).
+    static func allowing(_ url: String = "https://app.example/home") -> HandlerOptions {
+        HandlerOptions(allowedOrigins: [SecurityOrigin(url: URL(string: url)!)!])
     }
 
     /// A document of `controller`, which must have a handler `h`.

@@ -19,7 +19,7 @@ enum MemoryBenchmarks {
         let thread = EngineThread(name: "bench-pages")
         defer { thread.shutdown() }
         let controller = UserContentController()
-        controller.addScriptMessageHandler(BenchHandlers.immediate(), name: "h")
+        controller.addScriptMessageHandler(BenchHandlers.immediate(), name: "h", options: BridgeDocument.allowing())
         // The first document also creates the VM; it is not counted.
         let first = try await BridgeDocument.make(controller: controller, body: .number, thread: thread)
         await first.context.collectGarbage()

@@ -46,7 +46,8 @@ enum WebKitBenchmarks {
     @WebKitActor
     static func swiftRoundTrip(_ n: Int) async throws -> Double {
         let contents = UserContentController(log: nil)
-        contents.addScriptMessageHandler(ImmediateClosureMessageHandler { message in message.body }, name: "bench")
+        contents.addScriptMessageHandler(ImmediateClosureMessageHandler { message in message.body }, name: "bench",
+                                         options: HandlerOptions(allowedOrigins: [SecurityOrigin(url: URL(string: "http://127.0.0.1/")!)!]))
         let view = try SessionBridgeWebKit.WebKitWebView(configuration: WebKitWebViewConfiguration(websiteDataStore: store, userContentController: contents))
         defer { Task { @WebKitActor in await view.close() } }
         try await view.loadHTMLString("<title>bench</title>", baseURL: URL(string: "http://127.0.0.1/")!)
