@@ -32,6 +32,9 @@ extension EngineThread {
     /// microtask that allocated, so the single watchdog timer fires while that microtask still
     /// runs: the termination lands there, and JavaScriptCore drains no further microtask.
     func checkEntryDeadlineAfterCollection() {
+        // JavaScriptCore may finish a collection on its collector thread, while this thread
+        // waits for it with the VM's lock held; nothing is done from there.
+        guard isCurrent else { return }
         let deadline = entryDeadline.load(ordering: .relaxed)
         // A stopped entry is checked again: if its termination missed the microtask that
         // allocated, the next collection repeats it.
