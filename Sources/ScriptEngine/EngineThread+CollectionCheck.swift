@@ -12,11 +12,15 @@ extension EngineThread {
     /// the entry once it is past its deadline. A chain that allocates nothing
     /// (`for (;;) await 0`) is not seen here: the hard bound of the process still ends it.
     ///
-    /// Why not the watchdog itself: a limit near zero while microtasks drain (so that each short
-    /// microtask reaches the callback) starts one watchdog timer per microtask, and at that rate
-    /// JavaScriptCore 2.50 aborts the process in `VMTraps::requestThreadStopIfNeeded` (a race
-    /// between the timer thread and the thread handling the trap), in about half of the runs of
-    /// 100,000 `await`s.
+    /// Why not the watchdog itself: it reaches its callback only once the running microtask has
+    /// used the whole limit, so a limit near zero is needed while microtasks drain; that starts
+    /// one watchdog timer per microtask (100,000 `await`s took 0.8 to 1.4 s instead of 0.7 s),
+    /// and at that rate JavaScriptCore 2.50 aborts the process in
+    /// `VMTraps::requestThreadStopIfNeeded` (a race between the timer thread and the thread
+    /// handling the trap), in about half of such runs. A sentinel microtask that re-queues
+    /// itself sees every round of the queue, but must leave once the page's microtasks are done,
+    /// and an `await` that touches nothing is only visible as time: the rounds with and without
+    /// one overlap too much, on a busy machine, to tell apart.
     func installCollectionCheck() {
         JSContextGroupAddHeapFinalizer(group.ref, engineCollectionCheck, Unmanaged.passUnretained(self).toOpaque())
     }

@@ -3,7 +3,7 @@ import Testing
 
 /// Chains of microtasks that never call `then` or native code: JavaScriptCore times each of
 /// their microtasks as an entry of its own, so only the check after garbage collections sees them.
-@Suite(.timeLimit(.minutes(5))) struct MicrotaskChainTests {
+@Suite(.timeLimit(.minutes(2))) struct MicrotaskChainTests {
     /// Endless chains, each counting its steps in `globalThis.steps`.
     enum Chain: String, CaseIterable, Sendable {
         case recursiveAsync = "async function f() { steps++; await null; f(); } f();"
