@@ -1,5 +1,4 @@
 import Bridge
-import CJavaScriptCore
 import Dispatch
 import Foundation
 import ScriptEngine
@@ -55,11 +54,11 @@ enum ScriptValueFuzz {
     /// What the fuzz body needs from inside the document; only touched on its engine thread.
     final class Harness {
         /// `run(source)`: indirect `eval` of the source, in global scope.
-        let run: JSObjectRef
+        let run: RawObject
         /// `post(value)`: `webkit.messageHandlers.fuzz.postMessage(value)`, true when it did not throw.
-        let post: JSObjectRef
+        let post: RawObject
 
-        init(run: JSObjectRef, post: JSObjectRef) {
+        init(run: RawObject, post: RawObject) {
             self.run = run
             self.post = post
         }
@@ -106,15 +105,9 @@ enum ScriptValueFuzz {
                   };
                 })()
                 """, sourceURL: "sessionbridge://fuzz/harness.js")
-            let ctx = context.ctx
-            guard let value, let object = JSValueToObject(ctx, value, nil) else { fatalError("fuzz harness did not load") }
-            func function(_ name: String) -> JSObjectRef {
-                let key = JSStringCreateWithUTF8CString(name)
-                defer { JSStringRelease(key) }
-                guard let member = JSObjectGetProperty(ctx, object, key, nil), let function = JSValueToObject(ctx, member, nil)
-                else { fatalError("fuzz harness has no \(name)") }
-                context.protect(function)  // held for the life of the process
-                return function
+            // Both functions are held for the life of the process.
+            func function(_ name: String) -> RawObject {
+                do { return try context.protectedFunction(name, of: value) } catch { fatalError("fuzz harness has no \(name)") }
             }
             context.attach(Harness(run: function("run"), post: function("post")))
         } catch {
@@ -126,15 +119,13 @@ enum ScriptValueFuzz {
 
     static func body(_ source: String, in context: isolated ScriptContext) {
         guard let harness = context.attachment(Harness.self) else { fatalError("fuzz harness missing") }
-        let ctx = context.ctx
         let started = ContinuousClock.now
 
-        var argument: JSValueRef? = context.jsValue(.string(source))
-        var exception: JSValueRef? = nil
         context.enterJavaScript()
-        let value = JSObjectCallAsFunction(ctx, harness.run, nil, 1, &argument, &exception)
-        if let exception {
-            _ = context.scriptError(from: exception)  // also clears a time-limit stop
+        let value: RawValue?
+        do {
+            value = try context.call(harness.run, [context.jsValue(.string(source))])  // a thrown error also clears a time-limit stop
+        } catch {
             checkTime(started, "evaluation")
             return
         }
@@ -154,10 +145,8 @@ enum ScriptValueFuzz {
             check(converted, within: .default)
         }
 
-        var posted: JSValueRef? = value
         context.enterJavaScript()
-        _ = JSObjectCallAsFunction(ctx, harness.post, nil, 1, &posted, &exception)
-        if let exception { _ = context.scriptError(from: exception) }
+        _ = try? context.call(harness.post, [value])
         precondition(context.protectedCount == protected, "postMessage left \(context.protectedCount - protected) value(s) protected")
         checkTime(started, "conversion")
     }

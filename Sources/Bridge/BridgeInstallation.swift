@@ -1,4 +1,3 @@
-import CJavaScriptCore
 import DequeModule
 import Logging
 import ScriptEngine
@@ -41,10 +40,10 @@ package final class BridgeInstallation {
 
     /// Functions captured from the pristine global object before any page script ran.
     struct Helpers {
-        let resolve: JSObjectRef
-        let reject: JSObjectRef
-        let listen: JSObjectRef
-        let build: JSObjectRef
+        let resolve: RawObject
+        let reject: RawObject
+        let listen: RawObject
+        let build: RawObject
     }
 
     private init(controller: UserContentController, world: ContentWorld, frame: FrameInfo, helpers: Helpers) {
@@ -62,16 +61,12 @@ package final class BridgeInstallation {
         _ controller: UserContentController, world: ContentWorld, frame: FrameInfo, in context: isolated ScriptContext
     ) throws(ScriptError) {
         let prelude = try context.evaluateRaw(preludeSource, sourceURL: "sessionbridge://prelude/bridge.js")
-        let ctx = context.ctx
-        func member(_ name: String) throws(ScriptError) -> JSObjectRef {
-            let key = JSStringCreateWithUTF8CString(name)
-            defer { JSStringRelease(key) }
-            guard let prelude, let object = JSValueToObject(ctx, prelude, nil),
-                  let value = JSObjectGetProperty(ctx, object, key, nil), let function = JSValueToObject(ctx, value, nil) else {
+        func member(_ name: String) throws(ScriptError) -> RawObject {
+            do {
+                return try context.protectedFunction(name, of: prelude)
+            } catch {
                 throw ScriptError(kind: .exception, name: "Error", message: "bridge prelude is incomplete")
             }
-            context.protect(function)
-            return function
         }
         let helpers = Helpers(resolve: try member("resolve"), reject: try member("reject"), listen: try member("listen"), build: try member("build"))
         let installation = BridgeInstallation(controller: controller, world: world, frame: frame, helpers: helpers)
@@ -79,11 +74,11 @@ package final class BridgeInstallation {
         context.onClose { context in context.attachment(BridgeInstallation.self)?.documentWillClose(in: context) }
 
         let abort = context.makeFunction { context, call in
-            let id = Int(JSValueToNumber(call.ctx, call[0], nil))
+            let id = Int(call.number(at: 0))
             context.attachment(BridgeInstallation.self)?.fail(id, with: .aborted, in: context)
             return nil
         }
-        var entries: [JSValueRef?] = [abort]
+        var entries: [RawValue?] = [abort]
         for registration in controller.registrations(in: world) {
             installation.handlers[registration.name] = Installed(
                 registration: registration, refusal: registration.options.refusal(for: frame, handler: registration.name))
@@ -97,17 +92,13 @@ package final class BridgeInstallation {
             entries.append(context.jsValue(.string(name)))
             entries.append(post)
         }
-        var exception: JSValueRef? = nil
-        entries.withUnsafeMutableBufferPointer { buffer in
-            _ = JSObjectCallAsFunction(ctx, helpers.build, nil, buffer.count, buffer.baseAddress, &exception)
-        }
-        if let exception { throw context.scriptError(from: exception) }
+        try context.call(helpers.build, entries)
     }
 
     // MARK: The call
 
     /// `postMessage(body, options)`: the hot path.
-    private func post(to name: String, _ call: RawCall, in context: isolated ScriptContext) throws -> JSValueRef? {
+    private func post(to name: String, _ call: RawCall, in context: isolated ScriptContext) throws -> RawValue? {
         let started = ContinuousClock.now
         let current = controller.generation.load(ordering: .acquiring)
         if current != generation { refreshRegistrations(current) }
@@ -120,9 +111,9 @@ package final class BridgeInstallation {
             throw ScriptThrow("DataCloneError", "postMessage: \(error.message)")
         }
         guard let installed = handlers[name], let registration = installed.registration else {
-            return refuse(name, body, .removed, started, in: call.ctx)
+            return refuse(name, body, .removed, started, in: call)
         }
-        if let refusal = installed.refusal { return refuse(name, body, refusal, started, in: call.ctx) }
+        if let refusal = installed.refusal { return refuse(name, body, refusal, started, in: call) }
         let message = ScriptMessage(name: name, body: body, frameInfo: frame, world: world)
 
         let handler: any ScriptMessageHandlerWithReply
@@ -135,13 +126,13 @@ package final class BridgeInstallation {
             do {
                 if let value = try immediate.immediateReply(to: message) {
                     controller.log?.record(name: name, world: world, origin: originText, body: body, outcome: .replied(value), started: started)
-                    return settled(resolving: true, context.jsValue(value), in: call.ctx)
+                    return call.settledPromise(resolving: true, with: context.jsValue(value))
                 }
             } catch {
                 let failure = publicError(error, handler: name)
                 controller.log?.record(name: name, world: world, origin: originText, body: body,
                                        outcome: .rejected(code: failure.code, message: failure.message), started: started)
-                return settled(resolving: false, makeError(in: call.ctx, failure.scriptThrow), in: call.ctx)
+                return call.settledPromise(resolving: false, with: call.makeError(failure.scriptThrow))
             }
             handler = immediate
         case .reply(let reply):
@@ -153,22 +144,19 @@ package final class BridgeInstallation {
         // check and the call's entry in `pending` runs page code: re-entrant calls cannot
         // slip past the cap.
         let signal = abortSignal(call)
-        let aborted = signal.map { isAborted($0, in: call.ctx) } ?? false
+        let aborted = signal.map { call.bool(Self.aborted, of: $0) } ?? false
         guard pending.count < controller.limits.maxCallsInFlight else {
-            return refuse(name, body, .overloaded, started, in: call.ctx)
+            return refuse(name, body, .overloaded, started, in: call)
         }
         if aborted {
-            return refuse(name, body, .aborted, started, in: call.ctx)
+            return refuse(name, body, .aborted, started, in: call)
         }
         let (promise, deferred) = try context.makeDeferredPromise()
         let id = nextCallID
         nextCallID += 1
         pending[id] = PendingCall(deferred: deferred, name: name, body: body, started: started)
         if let signal {
-            var arguments: [JSValueRef?] = [signal, JSValueMakeNumber(call.ctx, Double(id))]
-            arguments.withUnsafeMutableBufferPointer { buffer in
-                _ = JSObjectCallAsFunction(call.ctx, helpers.listen, nil, buffer.count, buffer.baseAddress, nil)
-            }
+            call.callIgnoringResult(helpers.listen, [signal, call.makeNumber(Double(id))])
         }
         addDeadline(started + (registration.options.timeout ?? controller.limits.defaultTimeout), for: id, in: context)
         let controller = self.controller
@@ -271,33 +259,14 @@ package final class BridgeInstallation {
         }
     }
 
-    private func refuse(_ name: String, _ body: ScriptValue, _ failure: ScriptMessageError, _ started: ContinuousClock.Instant, in ctx: JSContextRef) -> JSValueRef? {
+    private func refuse(_ name: String, _ body: ScriptValue, _ failure: ScriptMessageError, _ started: ContinuousClock.Instant, in call: RawCall) -> RawValue? {
         controller.log?.record(name: name, world: world, origin: originText, body: body,
                                outcome: .refused(code: failure.code, message: failure.message), started: started)
-        return settled(resolving: false, makeError(in: ctx, failure.scriptThrow), in: ctx)
+        return call.settledPromise(resolving: false, with: call.makeError(failure.scriptThrow))
     }
 
-    /// A promise already resolved or rejected with `value`: a deferred promise settled at once,
-    /// which is two C API calls and no call into JavaScript.
-    private func settled(resolving: Bool, _ value: JSValueRef, in ctx: JSContextRef) -> JSValueRef? {
-        var resolve: JSObjectRef? = nil
-        var reject: JSObjectRef? = nil
-        guard let promise = JSObjectMakeDeferredPromise(ctx, &resolve, &reject, nil),
-              let settle = resolving ? resolve : reject else { return nil }
-        var argument: JSValueRef? = value
-        JSObjectCallAsFunction(ctx, settle, nil, 1, &argument, nil)
-        return promise
-    }
-
-    private func abortSignal(_ call: RawCall) -> JSValueRef? {
-        guard let options = call[1], JSValueIsObject(call.ctx, options), let object = JSValueToObject(call.ctx, options, nil) else { return nil }
-        guard let signal = JSObjectGetProperty(call.ctx, object, Self.signal.ref, nil), JSValueIsObject(call.ctx, signal) else { return nil }
-        return signal
-    }
-
-    private func isAborted(_ signal: JSValueRef, in ctx: JSContextRef) -> Bool {
-        guard let object = JSValueToObject(ctx, signal, nil) else { return false }
-        return JSValueToBoolean(ctx, JSObjectGetProperty(ctx, object, Self.aborted.ref, nil))
+    private func abortSignal(_ call: RawCall) -> RawValue? {
+        call.objectProperty(Self.signal, ofArgument: 1)
     }
 
     /// The names read from a call's options on every call, interned once.
