@@ -78,6 +78,12 @@ extension ScriptContext {
         return function
     }
 
+    /// `value` as a function, `nil` when it is not one.
+    package func function(_ value: RawValue?) -> RawObject? {
+        guard let value, let object = JSValueToObject(ctx, value, nil), JSObjectIsFunction(ctx, object) else { return nil }
+        return object
+    }
+
     /// Calls `function` with `arguments` (no `this`); a thrown exception becomes the error.
     @discardableResult
     package func call(_ function: RawObject, _ arguments: [RawValue?]) throws(ScriptError) -> RawValue? {
