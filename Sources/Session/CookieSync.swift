@@ -2,7 +2,7 @@ import Cookies
 import Foundation
 import Synchronization
 
-/// The seeds' other ways of sharing cookies between the native store and a page's store, each
+/// The other ways apps share cookies between the native store and a page's store, each
 /// a configuration of the same parts.
 ///
 /// - **Native owner** (the default): a ``SessionController`` over its own jar fans changes out

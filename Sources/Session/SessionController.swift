@@ -378,7 +378,7 @@ public actor SessionController {
     /// reason `logout`).
     ///
     /// - Parameter removeAllWebsiteData: also wipe every cookie of the attached pages' data
-    ///   stores and of the native store (the seeds' "clear all web data on logout").
+    ///   stores and of the native store ("clear all web data on logout", as some apps do).
     public func logout(removeAllWebsiteData: Bool = false) async {
         try? start()
         if let inFlight { _ = await inFlight.value }
