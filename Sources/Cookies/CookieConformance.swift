@@ -8,7 +8,7 @@ import Synchronization
 /// let cases = try CookieConformance.load(contentsOf: url)
 /// for result in CookieConformance.run(cases) where !result.passed { print(result) }
 /// ```
-public enum CookieConformance {
+package enum CookieConformance {
     /// One `Set-Cookie` (or `document.cookie` write) of a case.
     public struct Entry: Decodable, Sendable, Hashable {
         public var value: String

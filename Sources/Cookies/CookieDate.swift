@@ -13,7 +13,7 @@ public enum CookieDate {
     }
 
     /// Parses a cookie-date from UTF-8 bytes; `nil` when the algorithm says to fail.
-    public static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+    package static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         guard let seconds = parseSeconds(bytes: bytes, from: 0, to: bytes.count) else { return nil }
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }

@@ -593,7 +593,7 @@ public final class CookieJar: Sendable {
     /// Stores `cookie` as given (no parsing or origin checks), replacing one with the same
     /// identity. Eviction limits apply. Note that a domain cookie on a public suffix inserted
     /// this way is only found for requests to that exact host.
-    public func insert(_ cookie: Cookie) {
+    package func insert(_ cookie: Cookie) {
         insert([cookie], cause: .api)
     }
 

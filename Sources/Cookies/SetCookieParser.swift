@@ -102,7 +102,7 @@ public struct SetCookieParser: Sendable {
     }
 
     /// Parses one `Set-Cookie` header value given as UTF-8 bytes.
-    public static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Result<ParsedSetCookie, SetCookieError> {
+    package static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Result<ParsedSetCookie, SetCookieError> {
         let count = bytes.count
         // Step 1: any CTL other than HTAB ignores the whole string. Also find the first ';'
         // and count them all (the attributes' storage is allocated once).

@@ -45,7 +45,7 @@ public actor ScriptContext {
     /// ``Configuration/timeLimit`` in nanoseconds, `nil` for no limit.
     let timeLimitNanoseconds: UInt64?
     /// Values this context protects from garbage collection right now (see ``protect(_:)``).
-    public internal(set) var protectedCount = 0
+    package internal(set) var protectedCount = 0
     /// Whether ``close()`` was called; a closed context runs nothing.
     public private(set) var isClosed = false
 
@@ -72,7 +72,7 @@ public actor ScriptContext {
     var objectKeys: JSObjectRef?
     var closeHandlers: [(isolated ScriptContext) -> Void] = []
     /// The most recent events, oldest first (bounded by ``Configuration/eventBufferSize``).
-    public private(set) var recentEvents = Deque<ScriptEvent>()
+    package private(set) var recentEvents = Deque<ScriptEvent>()
     private var recentEventBytes = 0
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {

@@ -4,7 +4,7 @@ import Synchronization
 
 /// Process-wide counters that tests and benchmarks read to prove the engine balances its
 /// resources.
-public enum ScriptEngineStatistics {
+package enum ScriptEngineStatistics {
     static let protectedValues = Atomic<Int>(0)
     static let liveContexts = Atomic<Int>(0)
 

@@ -73,9 +73,9 @@ public actor SessionController {
         init(_ names: Set<String>) { self.names = Mutex(names) }
     }
     /// How many refresh requests this controller sent to the token endpoint (attempts with retries count once).
-    public internal(set) var networkRefreshCount = 0
+    package internal(set) var networkRefreshCount = 0
     /// How many refreshes were satisfied by a rotation another process (sharing the vault) made.
-    public internal(set) var adoptedRotationCount = 0
+    package internal(set) var adoptedRotationCount = 0
     /// The validated ID token of the last sign-in or refresh that carried one (its claims say
     /// who signed in); `nil` when none did. Kept in memory only.
     public internal(set) var idToken: IDToken?

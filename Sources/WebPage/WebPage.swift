@@ -295,7 +295,7 @@ public actor WebPage {
     }
 
     /// The context of `world` in the current document, for layers that need it directly.
-    public func context(for world: ContentWorld = .page) async throws -> ScriptContext {
+    package func context(for world: ContentWorld = .page) async throws -> ScriptContext {
         if documents.isEmpty && !isClosed {
             // A blank document, as a new web view has: no request and no navigation policy.
             latestNavigation += 1
