@@ -161,7 +161,8 @@ extension WebKitWebView {
             // WebKitGTK does not say which frame a navigation targets; only new windows are
             // known not to be the main frame.
             isMainFrame: !newWindow,
-            sourceURL: self.url)
+            sourceURL: self.url,
+            isRedirect: webkit_navigation_action_is_redirect(action) != 0)
     }
 
     /// The response as the delegate sees it. WebKitGTK 2.50 strips `Set-Cookie` before the

@@ -52,4 +52,23 @@ import WebPage
             }
         }
     }
+
+    @Test func eachRedirectHopIsOfferedToTheDelegateAsARedirect() async throws {
+        try await withSite { site in
+            let decided = Mutex<[(path: String, isRedirect: Bool)]>([])
+            let delegate = ClosureNavigationDelegate { _, action in
+                decided.withLock { $0.append((action.request.url.path, action.isRedirect)) }
+                return .allow
+            }
+            try await withView(WebKitWebViewConfiguration(navigationDelegate: delegate)) { view in
+                try await view.load(site.url("/hop/1"))
+                #expect(view.url?.path == "/hop/3")
+                let hops = decided.withLock { $0 }
+                #expect(hops.map(\.path) == ["/hop/1", "/hop/2", "/hop/3"])
+                #expect(hops.map(\.isRedirect) == [false, true, true])
+                // Each hop's request carried the cookies the previous hops set.
+                #expect(site.requests(to: "/hop/3").first?.cookies.keys.sorted() == ["hop1", "hop2"])
+            }
+        }
+    }
 }

@@ -62,6 +62,18 @@ final class TestSite: Sendable {
             headers[.contentType] = "application/json"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "{\"cookie\":\"\(escaped)\"}")))
         }
+        // /hop/1 -> /hop/2 -> /hop/3, each answer setting a cookie named after its hop.
+        router.get("/hop/:n") { _, context in
+            let n = context.parameters.get("n", as: Int.self) ?? 3
+            var headers = HTTPFields()
+            headers[.setCookie] = "hop\(n)=1; Path=/"
+            if n < 3 {
+                headers[.location] = "/hop/\(n + 1)"
+                return Response(status: .found, headers: headers)
+            }
+            headers[.contentType] = "text/html"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "<title>hop 3</title>")))
+        }
         router.post("/submit") { request, _ in
             let body = try await request.body.collect(upTo: 1 << 20)
             var headers = HTTPFields()
