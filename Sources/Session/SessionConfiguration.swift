@@ -28,7 +28,7 @@ public struct SessionConfiguration: Sendable {
     /// endpoints override the discovery document's).
     public var authorizationServer: AuthorizationServer
     /// The OAuth 2.0 token endpoint. Setting it overrides discovery. Read before discovery
-    /// with only an ``AuthorizationServer/issuer`` configured, it is the issuer.
+    /// with only an `AuthorizationServer.issuer` configured, it is the issuer.
     public var tokenEndpoint: URL {
         get { authorizationServer.tokenEndpoint ?? authorizationServer.issuer ?? Self.unconfigured }
         set { authorizationServer.tokenEndpoint = newValue }
@@ -111,7 +111,7 @@ public struct SessionConfiguration: Sendable {
     public var logger: Logger
 
     /// The client token requests use unless configured otherwise: its own connection pool,
-    /// never shared with pages (not ``WebPage/defaultHTTPClient``), and no redirects.
+    /// never shared with pages (not `WebPage.defaultHTTPClient`), and no redirects.
     public static let defaultHTTPClient = HTTPClient(
         eventLoopGroupProvider: .singleton,
         configuration: HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(30))))

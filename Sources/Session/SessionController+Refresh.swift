@@ -156,7 +156,7 @@ extension SessionController {
     /// ``SessionConfiguration/refreshMargin`` the session is refreshed first, so the request
     /// carries the new cookies. The page is attached if it was not.
     ///
-    /// - Returns: always ``NavigationActionPolicy/allow``: a failed refresh lets the server
+    /// - Returns: always `NavigationActionPolicy.allow`: a failed refresh lets the server
     ///   answer as it does for a signed-out user.
     @discardableResult
     public func prepareNavigation(to url: URL, in page: any WebView) async -> NavigationActionPolicy {

@@ -9,7 +9,7 @@ import WebPage
 /// The native owner of a login session shared with embedded web pages.
 ///
 /// It keeps the refresh token in a ``TokenVault`` (never in a page), the session cookies in a
-/// native ``CookieJar`` (optionally backed by a ``PersistentCookieStore`` profile) and fans
+/// native `CookieJar` (optionally backed by a `PersistentCookieStore` profile) and fans
 /// every change out to the cookie stores of the pages attached to it. ``refresh()`` is
 /// single-flight: page scripts (through ``SessionMessageHandler``), native code and the
 /// navigation policy (``SessionNavigationDelegate``) share one request to the token endpoint.

@@ -20,7 +20,7 @@ struct TokenResponse: Sendable {
 
 /// Posts grants to the token endpoint with bounded timeouts and retries. The request (form,
 /// client authentication, endpoint from discovery) is built and the answer read by the
-/// ``OAuthClient``. The HTTP client must follow no redirect (as ``WebPage/defaultHTTPClient``):
+/// ``OAuthClient``. The HTTP client must follow no redirect (as `WebPage.defaultHTTPClient`):
 /// a `307`/`308` to the same origin is followed once here, any other redirect is an error.
 struct TokenEndpointClient: Sendable {
     var client: HTTPClient

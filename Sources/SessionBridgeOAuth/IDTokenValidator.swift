@@ -8,7 +8,7 @@ import Logging
 /// `exp` and `iat` within a clock skew, and the `nonce` of the sign-in that asked for it.
 ///
 /// The key set is fetched on first use and again when a token names a key it lacks (the
-/// issuer rotated its keys), at most every ``reloadInterval``.
+/// issuer rotated its keys), at most every `reloadInterval`.
 public actor IDTokenValidator {
     /// The issuer the token must name.
     public nonisolated let issuer: String

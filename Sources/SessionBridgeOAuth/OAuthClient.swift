@@ -106,8 +106,10 @@ public actor OAuthClient {
 
     /// A ready-to-send token request for `grant`, authenticated as configured.
     ///
-    /// - Parameter endpoint: where to send it; the token endpoint by default (a caller following
-    ///   a same-origin `307`/`308` passes the new location).
+    /// - Parameters:
+    ///   - grant: what the request asks the token endpoint for.
+    ///   - endpoint: where to send it; the token endpoint by default (a caller following a
+    ///     same-origin `307`/`308` passes the new location).
     public func tokenRequest(_ grant: TokenGrant, to endpoint: URL? = nil) async throws(OAuthError) -> HTTPClientRequest {
         let tokenEndpoint = try await self.tokenEndpoint()
         return try await authenticatedRequest(to: endpoint ?? tokenEndpoint, fields: parameters(for: grant), audience: tokenEndpoint)
@@ -132,7 +134,10 @@ public actor OAuthClient {
     /// A DPoP proof for a request to `url` with the configured key and the latest nonce of
     /// `url`'s origin; `nil` when no key is configured.
     ///
-    /// - Parameter accessToken: the access token a resource request carries (`ath`).
+    /// - Parameters:
+    ///   - method: the request's method.
+    ///   - url: the request's URL.
+    ///   - accessToken: the access token a resource request carries (`ath`).
     public nonisolated func dpopProof(method: String, url: URL, accessToken: Secret? = nil) -> Secret? {
         configuration.dpopKey?.proof(method: method, url: url, accessToken: accessToken, nonce: dpopNonces.nonce(for: url))
     }
@@ -191,7 +196,9 @@ public actor OAuthClient {
 
     /// Revokes `token` (RFC 7009) with the client's authentication.
     ///
-    /// - Parameter hint: `refresh_token` or `access_token`.
+    /// - Parameters:
+    ///   - token: the token to revoke.
+    ///   - hint: `refresh_token` or `access_token`.
     /// - Throws: ``OAuthError`` when no revocation endpoint is known, the request fails or the
     ///   server answers an error.
     public func revoke(_ token: Secret, hint: String = "refresh_token") async throws(OAuthError) {

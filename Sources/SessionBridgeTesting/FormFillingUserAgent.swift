@@ -3,7 +3,7 @@ import Cookies
 import Foundation
 import SessionBridgeOAuth
 
-/// An ``AuthorizationUserAgent`` that signs in by itself, for tests and the CLI: it loads the
+/// An `AuthorizationUserAgent` that signs in by itself, for tests and the CLI: it loads the
 /// authorization URL with its own cookie jar, fills the HTML sign-in form's `username` and
 /// `password` fields (keeping every hidden field), posts it, and follows redirects until one
 /// goes to the redirect URI, which it returns without ever requesting it.

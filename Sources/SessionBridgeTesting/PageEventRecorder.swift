@@ -4,7 +4,7 @@ import ScriptEngine
 import Synchronization
 import WebPage
 
-/// Keeps what a ``WebPage`` reported, safely from any thread, for assertions: pass ``handler``
+/// Keeps what a `WebPage` reported, safely from any thread, for assertions: pass ``handler``
 /// as the page's `eventHandler`.
 ///
 /// ```swift

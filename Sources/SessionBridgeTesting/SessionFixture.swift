@@ -5,8 +5,8 @@ import Session
 import Synchronization
 import WebPage
 
-/// A whole round trip in one call: the reference server on loopback, a ``SessionController``
-/// signed in natively, and a ``WebPage`` wired to it with the `session` handler and the
+/// A whole round trip in one call: the reference server on loopback, a `SessionController`
+/// signed in natively, and a `WebPage` wired to it with the `session` handler and the
 /// navigation delegate; and what each part saw, for assertions.
 ///
 /// ```swift

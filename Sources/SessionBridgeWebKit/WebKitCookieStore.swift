@@ -10,7 +10,7 @@ import Logging
 /// a request the page sends next carries them. `document.cookie` in a page may see a write
 /// 1 to 4 ms later (the web process caches cookies), as with `WKHTTPCookieStore`.
 ///
-/// The ``HTTPCookieStore`` methods cannot throw: when WebKit does not answer in time they log
+/// The `HTTPCookieStore` methods cannot throw: when WebKit does not answer in time they log
 /// the failure and answer empty; the throwing variants (``cookies(for:timeout:)`` and friends)
 /// report it.
 @WebKitActor

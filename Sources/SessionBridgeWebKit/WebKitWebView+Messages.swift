@@ -4,7 +4,7 @@ import Foundation
 import ScriptEngine
 import WebKitGTKShim
 
-/// Message handlers and user scripts: every handler of the ``UserContentController`` is
+/// Message handlers and user scripts: every handler of the `UserContentController` is
 /// registered with WebKit in its content world, and every message is dispatched into the same
 /// bridge machinery as the headless engine's (allow-lists, limits, timeouts, handler kinds, the
 /// message log), with the origin WebKit attests: the view's committed document.

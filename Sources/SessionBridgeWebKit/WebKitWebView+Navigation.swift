@@ -5,7 +5,7 @@ import WebKitGTKShim
 import WebPage
 
 /// Navigation: WebKit's `decide-policy` holds each decision (referenced, the handler returns
-/// TRUE) while the ``NavigationDelegate`` decides asynchronously, then uses or ignores it. So a
+/// TRUE) while the `NavigationDelegate` decides asynchronously, then uses or ignores it. So a
 /// session owner refreshes and writes cookies before the held request leaves.
 extension WebKitWebView {
     func connectSignals() {
@@ -167,7 +167,7 @@ extension WebKitWebView {
 
     /// The response as the delegate sees it. WebKitGTK 2.50 strips `Set-Cookie` before the
     /// embedder sees a response, so `setCookieNames` is empty in practice on this engine; the
-    /// names a response set reach the ``PageEvent/http(_:)`` events, read from the store.
+    /// names a response set reach the `PageEvent.http(_:)` events, read from the store.
     private func navigationResponse(_ response: UnsafeMutablePointer<WebKitURIResponse>?) -> NavigationResponse? {
         guard let response, let uri = webkit_uri_response_get_uri(response), let url = URL(string: String(cString: uri)) else { return nil }
         var headers: [HTTPHeader] = []

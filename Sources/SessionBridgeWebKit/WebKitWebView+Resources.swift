@@ -5,7 +5,7 @@ import WebKitGTKShim
 import WebPage
 
 /// HTTP exchanges: WebKit's `resource-load-started` and each resource's `finished`, reported as
-/// ``PageEvent/http(_:)`` to the configuration's event handler (nothing is read without one).
+/// `PageEvent.http(_:)` to the configuration's event handler (nothing is read without one).
 ///
 /// What WebKitGTK 2.50 does not attest, and how the cookie names are found instead: WebKit hands
 /// the embedder neither the `Cookie` request header nor the response's `Set-Cookie` lines (its

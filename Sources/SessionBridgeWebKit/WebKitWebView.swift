@@ -9,8 +9,8 @@ import WebPage
 /// A real WebKit web view (WebKitGTK): a DOM, events, forms, `XMLHttpRequest`, `localStorage`,
 /// WebKit's own cookie store and held navigations. (WebKit's `WKWebView`.)
 ///
-/// It serves the same ``UserContentController``, delegates and ``SessionController``-style
-/// owners as the headless ``WebPage``: both are ``WebView``s. The view lives on
+/// It serves the same `UserContentController`, delegates and `SessionController`-style
+/// owners as the headless `WebPage`: both are `WebView`s. The view lives on
 /// ``WebKitMainLoop``'s thread; every call from elsewhere hops there, and every wait is bounded
 /// by the configuration's timeouts.
 ///
@@ -153,7 +153,7 @@ public final class WebKitWebView: WebView {
     // MARK: Scripts
 
     /// Evaluates `source` in the current document's `world` and returns its value as JSON
-    /// carries it (see ``ScriptValue``'s JSON notes).
+    /// carries it (see `ScriptValue`'s JSON notes).
     public func evaluateJavaScript(_ source: String, in world: ContentWorld = .page) async throws -> ScriptValue {
         try await evaluate(source, in: world, timeout: configuration.scriptTimeout)
     }
@@ -192,7 +192,7 @@ public final class WebKitWebView: WebView {
         return Result { () throws(WebKitError) in try scriptValue(of: value, limits: .default) }
     }
 
-    /// A JSC value as a ``ScriptValue``, through JSON (a number, a boolean or `null` directly,
+    /// A JSC value as a `ScriptValue`, through JSON (a number, a boolean or `null` directly,
     /// as JSON would carry it: a number that is not finite becomes `null`, `-0` becomes `0`).
     static func scriptValue(of value: UnsafeMutablePointer<JSCValue>, limits: ConversionLimits) throws(WebKitError) -> ScriptValue {
         if jsc_value_is_undefined(value) != 0 { return .undefined }
@@ -214,7 +214,7 @@ public final class WebKitWebView: WebView {
 
     // MARK: Closing
 
-    /// Closes the view: its document stops, pending loads fail with ``PageError/Code/closed``.
+    /// Closes the view: its document stops, pending loads fail with `PageError.Code.closed`.
     public func close() async {
         guard !isClosed else { return }
         destroy()

@@ -3,9 +3,9 @@ import WebPage
 
 /// How a ``WebKitWebView`` is set up. (WebKit's `WKWebViewConfiguration`.)
 ///
-/// It takes the same ``UserContentController`` (handlers, content worlds, allow-lists, limits,
-/// timeouts, message log, user scripts) and the same ``NavigationDelegate`` and ``UIDelegate``
-/// as a headless ``WebPageConfiguration``, so one app setup serves pages of either engine.
+/// It takes the same `UserContentController` (handlers, content worlds, allow-lists, limits,
+/// timeouts, message log, user scripts) and the same `NavigationDelegate` and `UIDelegate`
+/// as a headless `WebPageConfiguration`, so one app setup serves pages of either engine.
 public struct WebKitWebViewConfiguration: Sendable {
     /// Cookies and other website data: non-persistent or in a directory.
     public var websiteDataStore: WebKitWebsiteDataStore
@@ -13,7 +13,7 @@ public struct WebKitWebViewConfiguration: Sendable {
     public var userContentController: UserContentController
     public var navigationDelegate: (any NavigationDelegate)?
     public var uiDelegate: (any UIDelegate)?
-    /// Receives the ``PageEvent``s WebKit exposes (navigation decisions, commits, finishes and
+    /// Receives the `PageEvent`s WebKit exposes (navigation decisions, commits, finishes and
     /// failures, HTTP exchanges with the cookie names the store sent and changed), on the WebKit
     /// thread; keep it quick.
     public var eventHandler: (@Sendable (PageEvent) -> Void)?

@@ -162,10 +162,12 @@ public final class ReferenceServer: Sendable {
     /// at most `timeout`: a test that killed a client mid-request waits here until the server
     /// has finished with that request. Returns whether the server became idle.
     ///
-    /// - Parameter openConnections: also wait until at most this many connections are open:
-    ///   pass the count read before a client was started, and the wait also covers a request the
-    ///   killed client wrote that the server had not read yet (it is handled before the kernel's
-    ///   close of that connection reaches the server).
+    /// - Parameters:
+    ///   - openConnections: also wait until at most this many connections are open: pass the
+    ///     count read before a client was started, and the wait also covers a request the killed
+    ///     client wrote that the server had not read yet (it is handled before the kernel's close
+    ///     of that connection reaches the server).
+    ///   - timeout: the longest wait.
     public func waitUntilIdle(openConnections: Int? = nil, timeout: Duration = .seconds(10)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while self.stats().requestsInFlight > 0 || openConnections.map({ self.stats().openConnections > $0 }) ?? false {
