@@ -9,8 +9,8 @@ extern "C" {
 
 /*
  * Functions exported by libjavascriptcoregtk-4.1 but declared only in WebKit's private headers.
- * Signatures copied from WebKit's Source/JavaScriptCore/API/JSContextRefPrivate.h,
- * JSBasePrivate.h and JSHeapFinalizerPrivate.h.
+ * Signatures copied from WebKit's Source/JavaScriptCore/API/JSContextRefPrivate.h and
+ * JSContextRefPrivate.h / JSBasePrivate.h.
  */
 
 /// JSContextRefPrivate.h: called while a script runs past the limit; return true to terminate it.
@@ -26,16 +26,6 @@ JS_EXPORT void JSContextGroupClearExecutionTimeLimit(JSContextGroupRef group);
 /// JSContextRefPrivate.h: `function` is called with (promise, reason) for each rejection left unhandled.
 JS_EXPORT bool JSGlobalContextSetUnhandledRejectionCallback(JSGlobalContextRef ctx, JSObjectRef function,
                                                             JSValueRef *exception);
-
-/// JSHeapFinalizerPrivate.h: called on the thread that runs JavaScript, with the VM's lock held,
-/// at the end of every garbage collection of the group.
-typedef void (*JSHeapFinalizer)(JSContextGroupRef group, void *userData);
-
-/// JSHeapFinalizerPrivate.h: adds a callback run at the end of every garbage collection of the group.
-JS_EXPORT void JSContextGroupAddHeapFinalizer(JSContextGroupRef group, JSHeapFinalizer finalizer, void *userData);
-
-/// JSHeapFinalizerPrivate.h: removes a callback added by JSContextGroupAddHeapFinalizer.
-JS_EXPORT void JSContextGroupRemoveHeapFinalizer(JSContextGroupRef group, JSHeapFinalizer finalizer, void *userData);
 
 /// JSBasePrivate.h: a full, synchronous garbage collection (used by memory tests and benchmarks).
 JS_EXPORT void JSSynchronousGarbageCollectForDebugging(JSContextRef ctx);

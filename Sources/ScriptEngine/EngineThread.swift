@@ -45,10 +45,6 @@ public final class EngineThread: SerialExecutor, Sendable {
     let nativeDepth = Atomic<Int>(0)
     /// When the current outermost entry into JavaScript began (uptime, nanoseconds).
     let entryStart = Atomic<UInt64>(0)
-    /// When the current outermost entry into JavaScript, microtasks included, must end (uptime,
-    /// nanoseconds); 0 between entries and for entries without a limit. Only read and written on
-    /// the thread.
-    let entryDeadline = Atomic<UInt64>(0)
 
     private struct State: ~Copyable {
         var jobs = Deque<UnownedJob>()
@@ -74,11 +70,9 @@ public final class EngineThread: SerialExecutor, Sendable {
         thread.stackSize = 8 << 20
         thread.start()
         while threadID.load(ordering: .acquiring) == 0 { sched_yield() }
-        installCollectionCheck()
     }
 
     deinit {
-        removeCollectionCheck()
         JSContextGroupRelease(group.ref)
     }
 

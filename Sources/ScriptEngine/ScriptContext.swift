@@ -42,8 +42,6 @@ public actor ScriptContext {
 
     nonisolated let globalContext: GlobalContext
     let timeLimitSeconds: Double
-    /// ``Configuration/timeLimit`` in nanoseconds, `nil` for no limit.
-    let timeLimitNanoseconds: UInt64?
     /// Values this context protects from garbage collection right now (see ``protect(_:)``).
     package internal(set) var protectedCount = 0
     /// Whether ``close()`` was called; a closed context runs nothing.
@@ -85,10 +83,6 @@ public actor ScriptContext {
         self.name = name
         self.configuration = configuration
         self.timeLimitSeconds = configuration.timeLimit.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 } ?? .infinity
-        self.timeLimitNanoseconds = configuration.timeLimit.map { limit in
-            let (seconds, attoseconds) = limit.components
-            return UInt64(clamping: max(0, seconds)) &* 1_000_000_000 &+ UInt64(clamping: max(0, attoseconds) / 1_000_000_000)
-        }
         self.globalContext = GlobalContext(JSGlobalContextCreateInGroup(thread.group.ref, nil))
         ScriptEngineStatistics.liveContexts.add(1, ordering: .relaxed)
         captureObjectKeys()
@@ -134,10 +128,7 @@ public actor ScriptContext {
         var exception: JSValueRef? = nil
         enterJavaScript()
         let value = JSEvaluateScript(ctx, script, nil, url, Int32(clamping: startingLine), &exception)
-        if let exception {
-            endJavaScriptEntry()
-            throw scriptError(from: exception)
-        }
+        if let exception { throw scriptError(from: exception) }
         leaveJavaScript()
         return value
     }
@@ -166,10 +157,7 @@ public actor ScriptContext {
         let values = arguments.map { Optional(makeJSValue($0, in: ctx)) }
         enterJavaScript()
         let result = callFunction(ctx, target, this: this, values, exception: &exception)
-        if let exception {
-            endJavaScriptEntry()
-            throw scriptError(from: exception)
-        }
+        if let exception { throw scriptError(from: exception) }
         leaveJavaScript()
         return try scriptValue(result)
     }
@@ -352,18 +340,8 @@ public actor ScriptContext {
         if thread.watchdogFired.load(ordering: .relaxed) || stoppedInThisEntry { absorbStop(reporting: false) }
         thread.entryStopped.store(false, ordering: .relaxed)
         stopTold = false
-        let start = DispatchTime.now().uptimeNanoseconds
-        thread.entryStart.store(start, ordering: .relaxed)
-        thread.entryDeadline.store(timeLimitNanoseconds.map { start &+ $0 } ?? 0, ordering: .relaxed)
+        thread.entryStart.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
         thread.ensureTimeLimit(timeLimitSeconds)
-    }
-
-    /// Marks the end of an entry into JavaScript from outside a JavaScript call, microtasks
-    /// included; ``leaveJavaScript()`` does it, and so must every path that skips it.
-    @inline(__always)
-    package func endJavaScriptEntry() {
-        guard thread.nativeDepth.load(ordering: .relaxed) == 0 else { return }
-        thread.entryDeadline.store(0, ordering: .relaxed)
     }
 
     /// Call after every entry into JavaScript from outside a JavaScript call has returned.
@@ -376,7 +354,6 @@ public actor ScriptContext {
     /// which every leftover job of the stopped entry is ended at once.
     @inline(__always)
     package func leaveJavaScript() {
-        endJavaScriptEntry()
         guard thread.nativeDepth.load(ordering: .relaxed) == 0,
               thread.watchdogFired.load(ordering: .relaxed) || stoppedInThisEntry else { return }
         absorbStop(reporting: !stopTold)
@@ -394,11 +371,7 @@ public actor ScriptContext {
             stopEntry()
             let script = makeJSString("void 0")
             var exception: JSValueRef? = nil
-            // Past its deadline from the start: a leftover chain that allocates is stopped
-            // again at the next collection.
-            thread.entryDeadline.store(1, ordering: .relaxed)
             JSEvaluateScript(ctx, script, nil, nil, 1, &exception)
-            thread.entryDeadline.store(0, ordering: .relaxed)
             JSStringRelease(script)
         } while rounds < 4 && thread.watchdogFired.exchange(false, ordering: .relaxed)
         thread.watchdogFired.store(false, ordering: .relaxed)
