@@ -24,7 +24,7 @@ public actor ScriptContext {
         public var timeLimit: Duration?
         /// Bounds on values converted from JavaScript.
         public var conversionLimits: ConversionLimits
-        /// How many recent events ``recentEvents`` keeps.
+        /// How many recent events `recentEvents` keeps.
         public var eventBufferSize: Int
 
         public init(timeLimit: Duration? = .seconds(10), conversionLimits: ConversionLimits = .default, eventBufferSize: Int = 1000) {
@@ -403,7 +403,7 @@ public actor ScriptContext {
 
     /// Records an event and passes it to the event handler.
     ///
-    /// The handler sees every event whole; ``recentEvents`` keeps at most
+    /// The handler sees every event whole; `recentEvents` keeps at most
     /// ``Configuration/eventBufferSize`` of them and ``recentEventsMaxBytes`` of console text,
     /// so a page that logs a large string many times does not keep it alive.
     package func report(_ event: ScriptEvent) {
@@ -418,7 +418,7 @@ public actor ScriptContext {
         eventHandler?(event)
     }
 
-    /// The most console text ``recentEvents`` keeps.
+    /// The most console text `recentEvents` keeps.
     static let recentEventsMaxBytes = 4 << 20
 
     private static func retainedBytes(_ event: ScriptEvent) -> Int {
