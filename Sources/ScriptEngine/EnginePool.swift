@@ -14,7 +14,9 @@ public final class EnginePool: Sendable {
     private let next = Atomic<Int>(0)
 
     /// Creates a pool.
-    /// - Parameter threadCount: how many engine threads; defaults to the number of active cores.
+    /// - Parameters:
+    ///   - threadCount: how many engine threads; defaults to the number of active cores.
+    ///   - spin: how long each thread polls for work before blocking (`.zero` never polls).
     public init(threadCount: Int = ProcessInfo.processInfo.activeProcessorCount, spin: Duration = EngineThread.defaultSpin) {
         let count = max(1, threadCount)
         self.threads = (0..<count).map { EngineThread(name: "ScriptEngine-\($0)", spin: spin) }
