@@ -1,5 +1,4 @@
 import Bridge
-import CJavaScriptCore
 import Cookies
 import Dispatch
 import Foundation
@@ -56,8 +55,8 @@ final class ActivityTracker: Sendable {
 
 /// The finish function of a document's prelude (fires `DOMContentLoaded` and `load`).
 final class DocumentControls {
-    let finish: JSObjectRef
-    init(finish: JSObjectRef) { self.finish = finish }
+    let finish: RawObject
+    init(finish: RawObject) { self.finish = finish }
 }
 
 extension DocumentEnvironment {
@@ -65,11 +64,9 @@ extension DocumentEnvironment {
     static func install(_ environment: DocumentEnvironment, world: ContentWorld, in context: isolated ScriptContext) throws(ScriptError) {
         try BridgeInstallation.install(environment.configuration.userContentController, world: world,
                                        frame: FrameInfo(url: environment.url), in: context)
-        let native = JSObjectMake(context.ctx, nil, nil)!
+        let native = context.makeObject()
         func add(_ name: String, _ body: @escaping RawNativeFunction) {
-            let key = JSStringCreateWithUTF8CString(name)
-            JSObjectSetProperty(context.ctx, native, key, context.makeFunction(body), JSPropertyAttributes(kJSPropertyAttributeReadOnly), nil)
-            JSStringRelease(key)
+            context.defineReadOnly(context.makeFunction(body), as: name, on: native)
         }
         let env = environment
         add("cookieGet") { context, _ in context.jsValue(.string(env.jar.documentCookie(for: env.url))) }
@@ -80,7 +77,7 @@ extension DocumentEnvironment {
             return nil
         }
         add("report") { context, call in
-            context.report(.uncaughtError(context.scriptError(from: call[0] ?? JSValueMakeUndefined(call.ctx)!)))
+            context.report(.uncaughtError(context.scriptError(from: call[0] ?? context.undefined)))
             return nil
         }
         add("navigate") { context, call in
@@ -193,16 +190,11 @@ extension DocumentEnvironment {
             "title": .string(env.title ?? ""),
         ])
         let factory = try context.evaluateRaw(DocumentPrelude.source, sourceURL: "sessionbridge://prelude/document.js")
-        guard let factory, let factoryObject = JSValueToObject(context.ctx, factory, nil) else {
+        guard let factoryFunction = context.function(factory) else {
             throw ScriptError(kind: .exception, name: "Error", message: "document prelude failed")
         }
-        var arguments: [JSValueRef?] = [native, context.jsValue(location), context.jsValue(.string(env.configuration.userAgent))]
-        var exception: JSValueRef? = nil
-        let finish = arguments.withUnsafeMutableBufferPointer { buffer in
-            JSObjectCallAsFunction(context.ctx, factoryObject, nil, buffer.count, buffer.baseAddress, &exception)
-        }
-        if let exception { throw context.scriptError(from: exception) }
-        if let finish, let function = JSValueToObject(context.ctx, finish, nil) {
+        let finish = try context.call(factoryFunction, [native, context.jsValue(location), context.jsValue(.string(env.configuration.userAgent))])
+        if let function = context.function(finish) {
             context.protect(function)
             context.attach(DocumentControls(finish: function))
             context.onClose { context in
@@ -214,10 +206,12 @@ extension DocumentEnvironment {
     /// Fires `DOMContentLoaded` and `load` in a world.
     static func finish(in context: isolated ScriptContext) {
         guard let controls = context.attachment(DocumentControls.self) else { return }
-        var exception: JSValueRef? = nil
         context.enterJavaScript()
-        JSObjectCallAsFunction(context.ctx, controls.finish, nil, 0, nil, &exception)
-        if let exception { context.report(.uncaughtError(context.scriptError(from: exception))) }
+        do {
+            try context.call(controls.finish, [])
+        } catch {
+            context.report(.uncaughtError(error))
+        }
         context.leaveJavaScript()
     }
 
