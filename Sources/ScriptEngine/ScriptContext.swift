@@ -312,8 +312,14 @@ public actor ScriptContext {
             && stringOf(ctx, exception) == terminationMessage
     }
 
-    /// The limit that ends every further JavaScript instruction of a stopped entry.
-    static let stoppedEntryLimitSeconds = 0.000_1
+    /// The limit that ends every further loop or microtask of a stopped entry.
+    ///
+    /// Short, but not tiny: each entry under a limit starts a watchdog timer, and with a limit
+    /// of 100 µs a stopped chain of microtasks started thousands a second, at which rate
+    /// JavaScriptCore 2.50 now and then aborted the process in its trap thread
+    /// (`VMTraps::requestThreadStopIfNeeded`). A stopped entry's native callbacks refuse to run
+    /// whatever the limit, so 5 ms bounds only pure JavaScript.
+    static let stoppedEntryLimitSeconds = 0.005
 
     /// Makes a stop terminal for the current entry into JavaScript, wherever it landed.
     ///
