@@ -105,8 +105,7 @@ public struct PublicSuffixList: Sendable {
                 if lower.hasPrefix("!") { (String(lower.dropFirst()), .exception) }
                 else if lower.hasPrefix("*.") { (String(lower.dropFirst(2)), .wildcardParent) }
                 else { (lower, .rule) }
-            if !names[name, default: []].contains(kind) { count += 1 }
-            names[name, default: []].insert(kind)
+            if names[name, default: []].insert(kind).inserted { count += 1 }
         }
         self.names = names
         self.ruleCount = count

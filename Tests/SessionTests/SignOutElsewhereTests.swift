@@ -10,7 +10,8 @@ import WebPage
 /// second controller with its own vault instance on the same file) reaches this controller
 /// before its pages' next action.
 @Suite(.timeLimit(.minutes(2))) struct SignOutElsewhereTests {
-    @Test func aLogoutInAnotherVaultUserEndsTheSessionBeforeTheNextNavigation() async throws {
+    /// Two controllers with their own vault instances on one vault file; `other` signed in.
+    func withSharedVault(_ body: (ReferenceServer, SessionController, SessionController) async throws -> Void) async throws {
         try await withServer { server in
             let directory = temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
@@ -18,6 +19,12 @@ import WebPage
             let app = SessionController(configuration: makeConfiguration(server), vault: FileTokenVault(url: url))
             let other = SessionController(configuration: makeConfiguration(server), vault: FileTokenVault(url: url))
             try await other.login(username: "demo", password: "demo")
+            try await body(server, app, other)
+        }
+    }
+
+    @Test func aLogoutInAnotherVaultUserEndsTheSessionBeforeTheNextNavigation() async throws {
+        try await withSharedVault { server, app, other in
             // The app restores the session from the shared vault; its page gets the cookie by
             // a refresh before its first navigation.
             let recorder = PageEventRecorder()
@@ -42,13 +49,7 @@ import WebPage
     }
 
     @Test func aBridgeCallNoticesTheLogoutToo() async throws {
-        try await withServer { server in
-            let directory = temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let url = directory.appendingPathComponent("shared.vault")
-            let app = SessionController(configuration: makeConfiguration(server), vault: FileTokenVault(url: url))
-            let other = SessionController(configuration: makeConfiguration(server), vault: FileTokenVault(url: url))
-            try await other.login(username: "demo", password: "demo")
+        try await withSharedVault { server, app, other in
             let (page, _) = await makePage(app, server)
             #expect(try await page.load(server.url("/app")).statusCode == 200)
             let before = try await page.callAsyncJavaScript("return await webkit.messageHandlers.session.postMessage({action: 'status'})")
