@@ -35,7 +35,7 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// The thread whose run loop runs a lane's work; `nil` for a thread.
     private let host: EngineThread?
 
-    let state: Mutex<State>
+    private let state: Mutex<State>
     private let wakeUp = DispatchSemaphore(value: 0)
     private let enqueued = Atomic<UInt64>(0)
     private let threadID = Atomic<UInt>(0)
@@ -57,7 +57,7 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// When the current outermost entry into JavaScript began (uptime, nanoseconds).
     let entryStart = Atomic<UInt64>(0)
 
-    struct State: ~Copyable {
+    private struct State: ~Copyable {
         var jobs = Deque<QueuedJob>()
         var timers = Heap<TimerEntry>()
         /// Due timers of paused lanes, kept (in order) until their lane runs again.
@@ -298,17 +298,18 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// nested loop sees everything queued), until `isFinished` returns true or `deadline`
     /// (uptime nanoseconds) passes; the outermost loop (not `nested`) runs until ``shutdown()``
     /// and no job is left.
-    func drive(until isFinished: () -> Bool, nested: Bool, deadline: UInt64?) {
+    private func drive(until isFinished: () -> Bool, nested: Bool, deadline: UInt64?) {
         var due: [TimerEntry] = []
         while true {
             // Read before the check: a wake-up (``wake()``) after it counts, so the loop does
             // not sleep past it.
             let seen = enqueued.load(ordering: .acquiring)
-            if nested && isFinished() { return }
+            let now = DispatchTime.now().uptimeNanoseconds
+            // A nested loop ends at its deadline even while other lanes keep the thread busy.
+            if nested && (isFinished() || deadline.map { now >= $0 } ?? false) { return }
             var sleepUntil: UInt64? = nil
             var shouldSleep = false
             var next: QueuedJob? = nil
-            let now = DispatchTime.now().uptimeNanoseconds
             let stop = state.withLock { state -> Bool in
                 next = state.takeRunnableJob()
                 while let first = state.timers.min, first.deadline <= now {
@@ -331,10 +332,7 @@ public final class EngineThread: SerialExecutor, Sendable {
             for entry in due { run(entry) }
             due.removeAll(keepingCapacity: true)
             guard shouldSleep else { continue }
-            if let deadline {
-                if now >= deadline { return }
-                sleepUntil = min(sleepUntil ?? deadline, deadline)
-            }
+            if let deadline { sleepUntil = min(sleepUntil ?? deadline, deadline) }
             if spin(from: seen, until: sleepUntil) { continue }
             let sleep = state.withLock { state -> Bool in
                 guard !state.hasRunnableJob, !state.stopped || nested,
