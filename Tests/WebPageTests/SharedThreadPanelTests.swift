@@ -194,6 +194,36 @@ final class ScriptedPanels: UIDelegate {
         thread.shutdown()
     }
 
+    @Test func thePanelTimeoutBoundsTheWaitWhileOtherPagesKeepTheThreadBusy() async throws {
+        let thread = EngineThread(name: "shared")
+        let panels = HeldPanels()
+        let a = WebPage(configuration: WebPageConfiguration(uiDelegate: panels, thread: thread, panelTimeout: .milliseconds(200)))
+        let b = WebPage(configuration: WebPageConfiguration(thread: thread))
+        try await a.loadHTMLString("<p>a</p>", baseURL: Self.app)
+        try await b.loadHTMLString("<p>b</p>", baseURL: Self.app)
+        let busy = (0..<3).map { _ in
+            Task {
+                var runs = 0
+                while !Task.isCancelled {
+                    _ = try? await b.evaluateJavaScript("1")
+                    runs += 1
+                }
+                return runs
+            }
+        }
+        // The delegate never answers: the script goes on as if the person dismissed the panel.
+        #expect(try await a.evaluateJavaScript("alert('never answered'); 'went on'") == "went on")
+        #expect(panels.isOpen)
+        for task in busy { task.cancel() }
+        var runs = 0
+        for task in busy { runs += await task.value }
+        #expect(runs > 0)
+        panels.dismiss()
+        await a.close()
+        await b.close()
+        thread.shutdown()
+    }
+
     @Test func otherPagesWorkDoesNotCountAgainstAPanelPagesTimeLimit() async throws {
         let thread = EngineThread(name: "shared")
         let panels = HeldPanels()
