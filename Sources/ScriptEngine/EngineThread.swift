@@ -13,6 +13,12 @@ import Synchronization
 /// happens here. Many contexts share one thread; they also share one JavaScriptCore context group
 /// (one VM), which makes each further context cheap (about 200 µs and 100 KB).
 ///
+/// A thread can also host *lanes* (``makeLane(name:)``): executors with a VM of their own whose
+/// jobs and timers run on the hosting thread, taking turns with its other work. Code on a lane
+/// can wait for something outside JavaScript (``runOthers(until:timeout:)``) while the thread
+/// runs every other lane's work, as a browser keeps its other pages running while one shows a
+/// modal panel.
+///
 /// ```swift
 /// let thread = EngineThread(name: "js-1")
 /// let context = await ScriptContext(thread: thread)
@@ -22,16 +28,21 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// cross-thread reply from an OS wake-up (about 12 µs on a VM) into about 1 µs.
     public static let defaultSpin: Duration = .microseconds(50)
 
-    /// The thread's name, as the OS shows it.
+    /// The thread's name, as the OS shows it (a lane's name is for logs only).
     public let name: String
-    /// The JavaScriptCore context group (one VM) shared by every context on this thread.
+    /// The JavaScriptCore context group (one VM) shared by every context on this thread or lane.
     let group: JSContextGroup
+    /// The thread whose run loop runs a lane's work; `nil` for a thread.
+    private let host: EngineThread?
 
     private let state: Mutex<State>
     private let wakeUp = DispatchSemaphore(value: 0)
     private let enqueued = Atomic<UInt64>(0)
     private let threadID = Atomic<UInt>(0)
     private let spinNanoseconds: UInt64
+    /// The lane whose job or timer the thread is running (``LaneTag``; `0` for the thread's own
+    /// executor). Only read and written on the thread.
+    private let runningLane = Atomic<UInt>(0)
     /// Set by the watchdog callback when it ends a script; read and cleared on the thread.
     let watchdogFired = Atomic<Bool>(false)
     /// The execution time limit currently set on the group (seconds, `.infinity` for none),
@@ -47,11 +58,26 @@ public final class EngineThread: SerialExecutor, Sendable {
     let entryStart = Atomic<UInt64>(0)
 
     private struct State: ~Copyable {
-        var jobs = Deque<UnownedJob>()
+        var jobs = Deque<QueuedJob>()
         var timers = Heap<TimerEntry>()
+        /// Due timers of paused lanes, kept (in order) until their lane runs again.
+        var heldTimers: [TimerEntry] = []
+        /// The lanes waiting in ``EngineThread/runOthers(until:timeout:)``, innermost last.
+        var paused: [UInt] = []
         var nextTimerSequence: UInt64 = 0
         var waiting = false
         var stopped = false
+
+        /// Takes the first job whose lane is not paused.
+        mutating func takeRunnableJob() -> QueuedJob? {
+            guard !paused.isEmpty else { return jobs.popFirst() }
+            guard let index = jobs.firstIndex(where: { !paused.contains($0.lane) }) else { return nil }
+            return jobs.remove(at: index)
+        }
+
+        var hasRunnableJob: Bool {
+            paused.isEmpty ? !jobs.isEmpty : jobs.contains { !paused.contains($0.lane) }
+        }
     }
 
     /// Creates and starts an engine thread.
@@ -62,6 +88,7 @@ public final class EngineThread: SerialExecutor, Sendable {
         self.name = name
         _ = Self.configureEngine
         self.group = JSContextGroup(ref: JSContextGroupCreate())
+        self.host = nil
         self.state = Mutex(State())
         let (seconds, attoseconds) = spin.components
         self.spinNanoseconds = UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
@@ -72,9 +99,35 @@ public final class EngineThread: SerialExecutor, Sendable {
         while threadID.load(ordering: .acquiring) == 0 { sched_yield() }
     }
 
+    /// Creates a lane hosted on `host`.
+    private init(lane name: String, on host: EngineThread) {
+        self.name = name
+        self.group = JSContextGroup(ref: JSContextGroupCreate())
+        self.host = host
+        self.state = Mutex(State())
+        self.spinNanoseconds = 0
+    }
+
     deinit {
         JSContextGroupRelease(group.ref)
     }
+
+    /// Makes a lane on this thread: an executor with a JavaScriptCore VM of its own, whose jobs
+    /// and timers run on this thread.
+    ///
+    /// Contexts on a lane cost a VM (a few megabytes) instead of sharing the thread's, and in
+    /// return can wait with ``runOthers(until:timeout:)`` while the thread's other work goes on.
+    /// A lane made on a lane is hosted on the same thread. A lane lives as long as something
+    /// refers to it, and stops with its thread.
+    public func makeLane(name: String) -> EngineThread {
+        EngineThread(lane: name, on: hostThread)
+    }
+
+    /// The thread that runs this executor's work: the thread itself, or the one hosting a lane.
+    public var hostThread: EngineThread { host ?? self }
+
+    /// Whether this is a lane hosted on another thread (``makeLane(name:)``).
+    public var isLane: Bool { host != nil }
 
     /// Makes JavaScriptCore stop runaway scripts by polling, before the process's first VM.
     ///
@@ -90,21 +143,32 @@ public final class EngineThread: SerialExecutor, Sendable {
         setenv("JSC_usePollingTraps", "true", 0)
     }()
 
-    /// Stops the thread after the jobs already queued have run. Contexts on it must be closed first.
+    /// Stops the thread after the jobs already queued have run. Contexts on it must be closed
+    /// first. A lane has nothing to stop: it stops with its thread.
     public func shutdown() {
+        guard host == nil else { return }
         state.withLock { $0.stopped = true }
         wakeUp.signal()
     }
 
-    /// Whether the caller is running on this thread.
+    /// Whether the caller is running on this thread (for a lane: on the thread hosting it).
     public var isCurrent: Bool {
-        pthread_equal(pthread_self(), pthread_t(threadID.load(ordering: .relaxed))) != 0
+        if let host { return host.isCurrent }
+        return pthread_equal(pthread_self(), pthread_t(threadID.load(ordering: .relaxed))) != 0
+    }
+
+    /// This executor's tag in its host's queue: `0` for a thread's own executor.
+    private var laneTag: UInt {
+        host == nil ? 0 : UInt(bitPattern: ObjectIdentifier(self))
     }
 
     // MARK: SerialExecutor
 
     public func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
+        hostThread.append(QueuedJob(job: UnownedJob(job), lane: laneTag, executor: host == nil ? nil : self))
+    }
+
+    private func append(_ job: QueuedJob) {
         let wake = state.withLock { state in
             state.jobs.append(job)
             defer { state.waiting = false }
@@ -119,27 +183,46 @@ public final class EngineThread: SerialExecutor, Sendable {
     }
 
     public func checkIsolated() {
-        precondition(isCurrent, "expected to run on engine thread \(name)")
+        precondition(isIsolatingCurrentContext() == true, "expected to run on engine thread \(name)")
     }
 
+    /// Whether the caller runs on this executor: on the thread, in a job or timer of this
+    /// thread's own executor or of this lane.
     public func isIsolatingCurrentContext() -> Bool? {
-        isCurrent
+        let thread = hostThread
+        return thread.isCurrent && thread.runningLane.load(ordering: .relaxed) == laneTag
     }
 
     // MARK: Timers
 
-    /// Runs `action` on this thread once `delay` has passed, after the jobs queued before it.
+    /// Runs `action` on this thread once `delay` has passed, after the jobs queued before it
+    /// (for a lane: on its thread, as the lane's work).
     func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) {
         let (seconds, attoseconds) = delay.components
         let nanos = max(0, seconds) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000
         let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(nanos)
-        let wake = state.withLock { state in
+        let lane = laneTag
+        let executor = host == nil ? nil : self
+        let thread = hostThread
+        let wake = thread.state.withLock { state in
             state.nextTimerSequence += 1
-            state.timers.insert(TimerEntry(deadline: deadline, sequence: state.nextTimerSequence, action: action))
+            state.timers.insert(TimerEntry(deadline: deadline, sequence: state.nextTimerSequence, lane: lane, executor: executor, action: action))
             defer { state.waiting = false }
             return state.waiting
         }
+        thread.enqueued.add(1, ordering: .releasing)
+        if wake { thread.wakeUp.signal() }
+    }
+
+    /// Wakes the thread so that a waiting ``runOthers(until:timeout:)`` checks its condition again;
+    /// call it, from any thread, after making the condition true.
+    package func wake() {
+        if let host { return host.wake() }
         enqueued.add(1, ordering: .releasing)
+        let wake = state.withLock { state in
+            defer { state.waiting = false }
+            return state.waiting
+        }
         if wake { wakeUp.signal() }
     }
 
@@ -163,52 +246,131 @@ public final class EngineThread: SerialExecutor, Sendable {
         }
     }
 
+    // MARK: Waiting while others run
+
+    /// Waits on the thread until `isFinished` returns true or `timeout` passes, running every
+    /// other lane's jobs and timers meanwhile; this executor's own jobs and timers wait, in order.
+    ///
+    /// Call it from a job of this executor, such as a native callback that can only answer
+    /// once something outside JavaScript happened. Contexts on other lanes keep running: their
+    /// VMs are not the one this call holds locked, so their calls enter at depth zero and their
+    /// promise reactions run. Waits nest: when a lane waits during another lane's wait, the
+    /// outer wait goes on only after the inner one ended.
+    ///
+    /// JavaScriptCore's watchdog measures the thread's CPU time, which the other lanes use
+    /// meanwhile; so the current entry's execution time limit is lifted for the wait and then
+    /// set to what the entry had left, and the wait does not count as the entry's own time.
+    /// - Returns: whether `isFinished` returned true (`false` when the timeout passed first).
+    package func runOthers(until isFinished: () -> Bool, timeout: Duration) -> Bool {
+        precondition(isIsolatingCurrentContext() == true, "runOthers(until:timeout:) must run on \(name)")
+        let thread = hostThread
+        let lane = laneTag
+        let limit = Double(bitPattern: currentTimeLimit.load(ordering: .relaxed))
+        let begin = DispatchTime.now().uptimeNanoseconds
+        let used = Double(begin &- entryStart.load(ordering: .relaxed)) * 1e-9
+        thread.state.withLock { $0.paused.append(lane) }
+        ensureTimeLimit(.infinity)
+        let (seconds, attoseconds) = timeout.components
+        let nanoseconds = UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+        thread.drive(until: isFinished, nested: true, deadline: begin &+ nanoseconds)
+        thread.state.withLock { state in
+            if let index = state.paused.lastIndex(of: lane) { state.paused.remove(at: index) }
+            let held = state.heldTimers
+            state.heldTimers = held.filter { state.paused.contains($0.lane) }
+            for entry in held where !state.paused.contains(entry.lane) { state.timers.insert(entry) }
+        }
+        entryStart.add(DispatchTime.now().uptimeNanoseconds &- begin, ordering: .relaxed)
+        if limit.isFinite { ensureTimeLimit(max(limit - used, Self.minimumRemainingLimit), force: true) }
+        return isFinished()
+    }
+
+    /// The least time limit an entry gets back after a wait, however long it ran before.
+    private static let minimumRemainingLimit = 0.001
+
     // MARK: Run loop
 
     private func runLoop() {
         threadID.store(UInt(pthread_self()), ordering: .releasing)
-        let executor = asUnownedSerialExecutor()
-        var batch = Deque<UnownedJob>()
+        drive(until: { false }, nested: false, deadline: nil)
+    }
+
+    /// Runs the thread's jobs and timers, except those of paused lanes, one at a time (so a
+    /// nested loop sees everything queued), until `isFinished` returns true or `deadline`
+    /// (uptime nanoseconds) passes; the outermost loop (not `nested`) runs until ``shutdown()``
+    /// and no job is left.
+    private func drive(until isFinished: () -> Bool, nested: Bool, deadline: UInt64?) {
         var due: [TimerEntry] = []
         while true {
+            // Read before the check: a wake-up (``wake()``) after it counts, so the loop does
+            // not sleep past it.
+            let seen = enqueued.load(ordering: .acquiring)
+            let now = DispatchTime.now().uptimeNanoseconds
+            // A nested loop ends at its deadline even while other lanes keep the thread busy.
+            if nested && (isFinished() || deadline.map { now >= $0 } ?? false) { return }
             var sleepUntil: UInt64? = nil
             var shouldSleep = false
-            let seen = enqueued.load(ordering: .acquiring)
+            var next: QueuedJob? = nil
             let stop = state.withLock { state -> Bool in
-                swap(&batch, &state.jobs)
-                let now = DispatchTime.now().uptimeNanoseconds
+                next = state.takeRunnableJob()
                 while let first = state.timers.min, first.deadline <= now {
-                    due.append(state.timers.removeMin())
+                    let entry = state.timers.removeMin()
+                    if state.paused.contains(entry.lane) {
+                        state.heldTimers.append(entry)
+                    } else {
+                        due.append(entry)
+                    }
                 }
-                if batch.isEmpty && due.isEmpty {
-                    if state.stopped { return true }
+                if next == nil && due.isEmpty {
+                    if !nested && state.stopped { return true }
                     shouldSleep = true
                     sleepUntil = state.timers.min?.deadline
                 }
                 return false
             }
             if stop { return }
-            while let job = batch.popFirst() {
-                job.runSynchronously(on: executor)
-            }
-            for entry in due { entry.action() }
+            if let next { run(next) }
+            for entry in due { run(entry) }
             due.removeAll(keepingCapacity: true)
             guard shouldSleep else { continue }
+            if let deadline { sleepUntil = min(sleepUntil ?? deadline, deadline) }
             if spin(from: seen, until: sleepUntil) { continue }
             let sleep = state.withLock { state -> Bool in
-                guard state.jobs.isEmpty, !state.stopped else { return false }
+                guard !state.hasRunnableJob, !state.stopped || nested,
+                      enqueued.load(ordering: .acquiring) == seen else { return false }
                 if let first = state.timers.min, first.deadline <= DispatchTime.now().uptimeNanoseconds { return false }
                 state.waiting = true
                 return true
             }
             guard sleep else { continue }
-            if let deadline = state.withLock({ $0.timers.min?.deadline }) {
-                _ = wakeUp.wait(timeout: DispatchTime(uptimeNanoseconds: deadline))
+            if let wakeAt = [state.withLock({ $0.timers.min?.deadline }), deadline].compactMap({ $0 }).min() {
+                _ = wakeUp.wait(timeout: DispatchTime(uptimeNanoseconds: wakeAt))
             } else {
                 wakeUp.wait()
             }
             state.withLock { $0.waiting = false }
         }
+    }
+
+    /// Runs one job on its executor, as the lane it was queued for.
+    ///
+    /// A job may run nested inside another executor's job (a lane's job while another lane
+    /// waits in ``runOthers(until:timeout:)``): the Swift runtime allows it, as nested run loops
+    /// and GLib-based executors rely on. `swift_job_run` (stdlib/public/Concurrency/Actor.cpp)
+    /// enters a fresh `ExecutorTrackingInfo` with `enterAndShadow`, which saves the tracking of
+    /// the job it is nested in and restores it on `leave()`; `runJobInEstablishedExecutorContext`
+    /// swaps the thread's active task (`ActiveTask::swap`) and sets the outer task back after.
+    /// The outer job's executor stays exclusive because the loop never runs a paused lane's job.
+    private func run(_ queued: QueuedJob) {
+        let previous = runningLane.exchange(queued.lane, ordering: .relaxed)
+        queued.job.runSynchronously(on: (queued.executor ?? self).asUnownedSerialExecutor())
+        runningLane.store(previous, ordering: .relaxed)
+    }
+
+    /// Runs one due timer as the lane that scheduled it.
+    private func run(_ timer: TimerEntry) {
+        let previous = runningLane.exchange(timer.lane, ordering: .relaxed)
+        withExtendedLifetime(timer.executor) { timer.action() }
+        runningLane.store(previous, ordering: .relaxed)
     }
 
     /// Polls for new work for up to `spinNanoseconds`; returns true when some arrived.
@@ -229,6 +391,9 @@ public final class EngineThread: SerialExecutor, Sendable {
 struct TimerEntry: Comparable, Sendable {
     var deadline: UInt64
     var sequence: UInt64
+    /// The lane that scheduled it (`0` for the thread's own executor), kept alive until it ran.
+    var lane: UInt
+    var executor: EngineThread?
     var action: @Sendable () -> Void
 
     static func < (lhs: TimerEntry, rhs: TimerEntry) -> Bool {
@@ -238,6 +403,14 @@ struct TimerEntry: Comparable, Sendable {
     static func == (lhs: TimerEntry, rhs: TimerEntry) -> Bool {
         lhs.deadline == rhs.deadline && lhs.sequence == rhs.sequence
     }
+}
+
+/// A job waiting in an ``EngineThread``'s queue, with the lane it belongs to (`0` for the
+/// thread's own executor; the lane is kept alive until the job ran).
+struct QueuedJob: Sendable {
+    var job: UnownedJob
+    var lane: UInt
+    var executor: EngineThread?
 }
 
 /// A JavaScriptCore context group (one VM).

@@ -14,7 +14,7 @@ extension DocumentEnvironment {
     ///
     /// - Returns: the id of the window's proxy, or `nil` (the script gets `null`) when there is
     ///   no UI delegate, either delegate refused, or they did not answer within the panel timeout.
-    func openWindow(_ target: URL?, name: String) -> Int? {
+    func openWindow(_ target: URL?, name: String, on thread: EngineThread) -> Int? {
         guard let page = page.page else { return nil }
         let windows = page.openedWindows
         let named = name == "_blank" ? nil : name
@@ -25,7 +25,7 @@ extension DocumentEnvironment {
         guard configuration.uiDelegate != nil else { return nil }
         let request = PageRequest(url: target ?? URL(string: "about:blank")!)
         let action = NavigationAction(request: request, navigationType: .newWindow, isUserInitiated: false, isMainFrame: false, sourceURL: url)
-        guard let view = waitForDelegate(nil, { await page.createWindow(for: action) }) else { return nil }
+        guard let view = waitForDelegate(nil, on: thread, { await page.createWindow(for: action) }) else { return nil }
         let id = windows.add(view, name: named, href: request.url.absoluteString)
         if let target { load(PageRequest(url: target), into: view) }
         return id
@@ -80,18 +80,20 @@ extension DocumentEnvironment {
     }
 
     /// Runs `work` (a delegate call) while the calling script waits, for at most the panel
-    /// timeout; `fallback` when it does not answer in time. The page runs on its own engine
-    /// thread when it has a UI delegate, so the wait suspends this page only.
-    func waitForDelegate<Value: Sendable>(_ fallback: Value, _ work: @escaping @Sendable () async -> Value) -> Value {
-        let semaphore = DispatchSemaphore(value: 0)
+    /// timeout; `fallback` when it does not answer in time.
+    ///
+    /// The wait keeps the page's executor `thread` (a lane, for a page with a UI delegate)
+    /// paused and runs the rest of its engine thread meanwhile, so the delegate may use other
+    /// pages on that thread; see ``EngineThread/runOthers(until:timeout:)``.
+    func waitForDelegate<Value: Sendable>(_ fallback: Value, on thread: EngineThread, _ work: @escaping @Sendable () async -> Value) -> Value {
         let answer = Mutex<Value?>(nil)
+        let host = thread.hostThread
         Task.detached {
             let value = await work()
             answer.withLock { $0 = value }
-            semaphore.signal()
+            host.wake()
         }
-        let (seconds, attoseconds) = configuration.panelTimeout.components
-        _ = semaphore.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
+        _ = thread.runOthers(until: { answer.withLock { $0 != nil } }, timeout: configuration.panelTimeout)
         return answer.withLock { $0 } ?? fallback
     }
 }

@@ -99,7 +99,7 @@ extension DocumentEnvironment {
                 }
                 url = resolved
             }
-            return context.jsValue(env.openWindow(url, name: name).map { .number(Double($0)) } ?? .null)
+            return context.jsValue(env.openWindow(url, name: name, on: context.thread).map { .number(Double($0)) } ?? .null)
         }
         add("windowClosed") { context, call in
             let id = Int(try context.scriptValue(call[0]).numberValue ?? 0)
@@ -130,10 +130,11 @@ extension DocumentEnvironment {
             return nil
         }
         add("panel") { context, call in
-            let kind = try context.scriptValue(call[0]).stringValue ?? "alert"
+            let name = try context.scriptValue(call[0]).stringValue ?? ""
+            guard let kind = PanelKind(rawValue: name) else { throw ScriptThrow("TypeError", "unknown panel '\(name)'") }
             let message = try context.scriptValue(call[1]).stringValue ?? ""
             let defaultText = try context.scriptValue(call[2]).stringValue
-            return context.jsValue(env.runPanel(kind, message, defaultText))
+            return context.jsValue(env.runPanel(kind, message, defaultText, on: context.thread))
         }
         add("fetch") { context, call in
             let target = try context.scriptValue(call[0]).stringValue ?? ""
@@ -243,20 +244,21 @@ extension DocumentEnvironment {
         }
     }
 
-    /// Runs an `alert`/`confirm`/`prompt` through the UI delegate, suspending the script as a
-    /// browser does, for at most the panel timeout.
-    func runPanel(_ kind: String, _ message: String, _ defaultText: String?) -> ScriptValue {
-        guard let delegate = configuration.uiDelegate, let page = page.page else {
-            return kind == "confirm" ? false : (kind == "prompt" ? .null : .undefined)
-        }
+    /// Runs an `alert`/`confirm`/`prompt` through the UI delegate, suspending the script (and
+    /// only this page, on `thread`) as a browser does, for at most the panel timeout.
+    func runPanel(_ kind: PanelKind, _ message: String, _ defaultText: String?, on thread: EngineThread) -> ScriptValue {
+        guard let delegate = configuration.uiDelegate, let page = page.page else { return kind.dismissedValue }
         let frame = FrameInfo(url: url)
-        return waitForDelegate(kind == "confirm" ? false : (kind == "prompt" ? .null : .undefined)) {
+        return waitForDelegate(kind.dismissedValue, on: thread) {
             switch kind {
-            case "confirm": return .bool(await delegate.webPage(page, runConfirmPanelWithMessage: message, frame: frame))
-            case "prompt": return await delegate.webPage(page, runTextInputPanelWithPrompt: message, defaultText: defaultText, frame: frame).map(ScriptValue.string) ?? .null
-            default:
+            case .alert:
                 await delegate.webPage(page, runAlertPanelWithMessage: message, frame: frame)
                 return .undefined
+            case .confirm:
+                return .bool(await delegate.webPage(page, runConfirmPanelWithMessage: message, frame: frame))
+            case .prompt:
+                return await delegate.webPage(page, runTextInputPanelWithPrompt: message, defaultText: defaultText, frame: frame)
+                    .map(ScriptValue.string) ?? .null
             }
         }
     }

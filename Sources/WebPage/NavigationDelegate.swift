@@ -28,9 +28,10 @@ extension NavigationDelegate {
 /// (WebKit's `WKUIDelegate`.)
 ///
 /// Panels suspend the page's script, as in a browser, for at most
-/// ``WebPageConfiguration/panelTimeout``; a page with a UI delegate runs on its own engine
-/// thread, so other pages (and the delegate's work with them) go on meanwhile. A delegate must
-/// not wait on the same page while its panel is open.
+/// ``WebPageConfiguration/panelTimeout``; a page with a UI delegate runs on a lane of its engine
+/// thread, so other pages (on that thread too) and the delegate's work with them go on
+/// meanwhile. A delegate must not wait on the same page while its panel is open: the page is
+/// paused until the panel closes.
 public protocol UIDelegate: Sendable {
     func webPage(_ page: any WebView, runAlertPanelWithMessage message: String, frame: FrameInfo) async
     func webPage(_ page: any WebView, runConfirmPanelWithMessage message: String, frame: FrameInfo) async -> Bool

@@ -3,30 +3,22 @@ import ScriptEngine
 /// Where a page's scripts run.
 ///
 /// `alert`, `confirm` and `prompt` are synchronous in JavaScript: the script that calls one
-/// waits on the engine thread until the person answers, and JavaScriptCore cannot suspend a
-/// native call and return to the run loop. Nor can another page on that thread run meanwhile:
-/// every context of an ``EngineThread`` shares one VM, whose lock the waiting call holds, and
-/// the VM runs a page's promise reactions only when its outermost call returns. So a page that
-/// can show panels — one with a ``UIDelegate`` — gets an engine thread (and VM) of its own
-/// unless the app chose a thread: its panel then suspends that page only, and the pages of
-/// the shared pool keep getting their bridge replies, timers and navigations.
+/// waits until the person answers, and JavaScriptCore cannot suspend a native call and return
+/// to the run loop. The waiting call holds its VM's lock, and a VM runs its promise reactions
+/// only when its outermost call returns, so no other context of that VM could go on meanwhile.
+///
+/// So a page that can show panels — one with a ``UIDelegate`` — runs on a lane of its engine
+/// thread (``EngineThread/makeLane(name:)``): a VM of its own, whose work runs on the shared
+/// thread. While its panel is open, the thread runs every other page's bridge replies, timers,
+/// fetch completions and navigations, and keeps this page's own work for after the panel, as a
+/// browser pauses the page that shows a modal panel. Pages without a UI delegate share their
+/// thread's VM, which keeps them cheap.
 enum PageThread {
-    /// The thread for a page configured as `configuration`, and the owner that stops it
-    /// when the page goes away (`nil` for a thread the page shares).
-    static func choose(for configuration: WebPageConfiguration) -> (EngineThread, OwnedEngineThread?) {
-        if let thread = configuration.thread { return (thread, nil) }
-        guard configuration.uiDelegate != nil else { return (EnginePool.shared.nextThread(), nil) }
-        let owned = OwnedEngineThread(EngineThread(name: "WebPage panels"))
-        return (owned.thread, owned)
+    /// The executor for a page configured as `configuration`: on the configured thread, or the
+    /// next thread of the shared pool; a lane of it when the page has a UI delegate.
+    static func choose(for configuration: WebPageConfiguration) -> EngineThread {
+        let thread = configuration.thread ?? EnginePool.shared.nextThread()
+        guard configuration.uiDelegate != nil else { return thread }
+        return thread.makeLane(name: "WebPage panels")
     }
-}
-
-/// An engine thread one page made for itself; it stops once the page is released (after the
-/// jobs already queued ran), never earlier, so a closed page still answers its callers.
-final class OwnedEngineThread: Sendable {
-    let thread: EngineThread
-
-    init(_ thread: EngineThread) { self.thread = thread }
-
-    deinit { thread.shutdown() }
 }

@@ -18,7 +18,7 @@ import Synchronization
 /// ```
 ///
 /// The page is an actor on its engine thread: every script runs there. A page with a
-/// ``UIDelegate`` gets a thread of its own unless one is configured, so that its panels
+/// ``UIDelegate`` runs on a lane of that thread, with a VM of its own, so that its panels
 /// suspend that page only (see ``WebPageConfiguration/thread``).
 public actor WebPage {
     /// The client pages use unless configured otherwise; it never follows redirects itself.
@@ -27,10 +27,9 @@ public actor WebPage {
         configuration: HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(30))))
 
     public nonisolated let configuration: WebPageConfiguration
-    /// The engine thread the page's scripts run on.
+    /// The executor the page's scripts run on: an engine thread, or for a page with a
+    /// ``UIDelegate`` a lane of one (its ``EngineThread/hostThread``).
     public nonisolated let thread: EngineThread
-    /// The thread the page made for itself, stopped when the page is released.
-    private nonisolated let ownedThread: OwnedEngineThread?
     let tracker = ActivityTracker()
     private var documents: [ContentWorld: ScriptContext] = [:]
     private var latestNavigation = 0
@@ -51,7 +50,7 @@ public actor WebPage {
 
     public init(configuration: WebPageConfiguration = WebPageConfiguration()) {
         self.configuration = configuration
-        (self.thread, self.ownedThread) = PageThread.choose(for: configuration)
+        self.thread = PageThread.choose(for: configuration)
     }
 
     /// The page's cookie jar.

@@ -15,10 +15,10 @@ public struct WebPageConfiguration: Sendable {
     public var httpClient: HTTPClient
     /// Receives every ``PageEvent``, on the page's thread; keep it quick.
     public var eventHandler: (@Sendable (PageEvent) -> Void)?
-    /// The engine thread. By default a page takes the next thread of the shared pool, or, when
-    /// it has a ``uiDelegate``, a thread of its own: a panel (`alert`, `confirm`, `prompt`)
-    /// holds its page's thread until answered, and a page that shares its thread with others
-    /// holds them too.
+    /// The engine thread. By default a page takes the next thread of the shared pool. A page
+    /// with a ``uiDelegate`` runs on a lane of the thread (a VM of its own): while one of its
+    /// panels (`alert`, `confirm`, `prompt`) is open, the thread keeps running the other pages
+    /// on it and holds this page's own work until the panel closes.
     public var thread: EngineThread?
     /// How long one entry into a script may run before it is ended.
     public var scriptTimeLimit: Duration

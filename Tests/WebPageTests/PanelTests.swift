@@ -45,9 +45,10 @@ final class HeldPanels: UIDelegate {
         #expect(Set(others.map { ObjectIdentifier($0.thread) }).count == EnginePool.shared.threads.count)
 
         let panels = HeldPanels()
-        // The panel stays open until dismissed: nothing but the page's own thread lets the others go on.
+        // The panel stays open until dismissed: only the page's lane lets the others go on.
         let page = WebPage(configuration: WebPageConfiguration(userContentController: controller, uiDelegate: panels, panelTimeout: .seconds(600)))
-        #expect(!EnginePool.shared.threads.contains { $0 === page.thread })
+        #expect(page.thread.isLane)
+        #expect(EnginePool.shared.threads.contains { $0 === page.thread.hostThread })
         try await page.loadHTMLString("<p>asks</p>", baseURL: app)
         let alerting = Task { try await page.evaluateJavaScript("alert('hold on'); 'answered'") }
         #expect(await panels.nextPanel() == "hold on")
@@ -71,10 +72,14 @@ final class HeldPanels: UIDelegate {
     @Test func anExplicitThreadIsHonoured() async throws {
         let thread = EngineThread(name: "chosen")
         let page = WebPage(configuration: WebPageConfiguration(uiDelegate: HeldPanels(), thread: thread))
-        #expect(page.thread === thread)
+        #expect(page.thread.hostThread === thread)
+        #expect(page.thread.isLane)
+        let quiet = WebPage(configuration: WebPageConfiguration(thread: thread))
+        #expect(quiet.thread === thread)
         let plain = WebPage()
         #expect(EnginePool.shared.threads.contains { $0 === plain.thread })
         await page.close()
+        await quiet.close()
         await plain.close()
         thread.shutdown()
     }
