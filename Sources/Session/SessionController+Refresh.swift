@@ -162,7 +162,7 @@ extension SessionController {
     public func prepareNavigation(to url: URL, in page: any WebView) async -> NavigationActionPolicy {
         attach(page)
         do { try start() } catch { return .allow }
-        if webSignOutPending.load(ordering: .acquiring) { await webSignedOut() }
+        if webSignOutPending.load(ordering: .acquiring) || webSignOut != nil { await webSignedOut() }
         await noticeSignOutElsewhere()
         guard isInSessionScope(url) else { return .allow }
         let store = page.httpCookieStore

@@ -50,8 +50,23 @@ extension SessionController {
     /// cookies deleted on every side, the pages told (`sessionbridge:signedout` with reason
     /// `web_logout`). With an ``IsolatedWebSession`` only the page session ends
     /// (``endWebSession()``): the native session goes on.
+    ///
+    /// Both the observer's task and the next navigation call it; one deletion ends the session
+    /// once, and every caller returns after that run, so a late call cannot end a session
+    /// exchanged since.
     func webSignedOut() async {
-        webSignOutPending.store(false, ordering: .relaxed)
+        if webSignOutPending.exchange(false, ordering: .acquiringAndReleasing) {
+            let previous = webSignOut
+            webSignOut = Task {
+                await previous?.value
+                await self.endSessionSignedOutOnTheWeb()
+            }
+        }
+        await webSignOut?.value
+    }
+
+    private func endSessionSignedOutOnTheWeb() async {
+        if let inFlight { _ = await inFlight.value }
         guard hasSession else { return }
         if isIsolated {
             // A page session exchanged since the deletion is not the one the product ended.
@@ -60,8 +75,6 @@ extension SessionController {
             await endWebSession()
             return
         }
-        if let inFlight { _ = await inFlight.value }
-        guard hasSession else { return }
         logger.info("the web product deleted the session cookie; signing out natively")
         let token = record?.refreshToken
         await endSessionLocally()

@@ -62,6 +62,9 @@ public actor SessionController {
     /// logout route included) ends the session before it is prepared, so nothing refreshes the
     /// signed-out session back into being.
     nonisolated let webSignOutPending = Atomic<Bool>(false)
+    /// The sign-out that follows the web product's deletion of the session cookie, once
+    /// started: the observer's task and the next navigation both wait for this one run.
+    var webSignOut: Task<Void, Never>?
 
     /// The vault's change mark when this controller last read the vault for a change made
     /// elsewhere (see ``noticeSignOutElsewhere()``); readable by the session handler's fast path.

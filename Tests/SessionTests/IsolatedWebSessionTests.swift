@@ -66,6 +66,15 @@ import WebPage
             let (page, _) = await makePage(session, server)
             #expect(try await page.load(server.url("/app")).statusCode == 200)
             let pageRefreshToken = try #require(await session.pageSession?.refreshToken).exposedValue
+            // The page's own start-up request (`/api/me`) settles first: answered 401 after the
+            // logout below, it would make the page ask for a refresh, and so a third exchange.
+            let started = try await page.callAsyncJavaScript("""
+                for (let i = 0; i < 400 && window.appState.status === undefined; i++) {
+                    await new Promise(resolve => setTimeout(resolve, 5));
+                }
+                return window.appState.status;
+                """)
+            #expect(started == "ready")
 
             // The web product's logout, then the bridge's: both end the page's session only.
             _ = try await page.callAsyncJavaScript("await fetch('/session/logout', {method: 'POST'});")
