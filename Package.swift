@@ -5,12 +5,12 @@ let package = Package(
     name: "SessionBridge",
     // Linux only today: JavaScriptCore and WebKitGTK come from Debian packages.
     products: [
-        .library(name: "ScriptEngine", targets: ["ScriptEngine"]),
-        .library(name: "Cookies", targets: ["Cookies"]),
-        .library(name: "Bridge", targets: ["Bridge"]),
-        .library(name: "WebPage", targets: ["WebPage"]),
+        .library(name: "SessionBridgeScriptEngine", targets: ["SessionBridgeScriptEngine"]),
+        .library(name: "SessionBridgeCookies", targets: ["SessionBridgeCookies"]),
+        .library(name: "SessionBridgeMessaging", targets: ["SessionBridgeMessaging"]),
+        .library(name: "SessionBridgeHeadless", targets: ["SessionBridgeHeadless"]),
         .library(name: "SessionBridgeOAuth", targets: ["SessionBridgeOAuth"]),
-        .library(name: "Session", targets: ["Session"]),
+        .library(name: "SessionBridge", targets: ["SessionBridge"]),
         .library(name: "SessionBridgeTesting", targets: ["SessionBridgeTesting"]),
         .executable(name: "bridge-runner", targets: ["bridge-runner"]),
         .library(name: "SessionBridgeWebKit", targets: ["SessionBridgeWebKit"]),
@@ -35,31 +35,31 @@ let package = Package(
             providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
         ),
         .target(
-            name: "ScriptEngine",
+            name: "SessionBridgeScriptEngine",
             dependencies: [
                 "CJavaScriptCore",
                 .product(name: "Collections", package: "swift-collections"),
             ]
         ),
         .target(
-            name: "Cookies",
+            name: "SessionBridgeCookies",
             dependencies: [
                 .product(name: "Collections", package: "swift-collections"),
             ],
             resources: [.copy("Resources/public_suffix_list.dat")]
         ),
         .target(
-            name: "Bridge",
+            name: "SessionBridgeMessaging",
             dependencies: [
-                "ScriptEngine",
+                "SessionBridgeScriptEngine",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
-            name: "WebPage",
+            name: "SessionBridgeHeadless",
             dependencies: [
-                "ScriptEngine", "Cookies", "Bridge",
+                "SessionBridgeScriptEngine", "SessionBridgeCookies", "SessionBridgeMessaging",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -76,9 +76,9 @@ let package = Package(
             ]
         ),
         .target(
-            name: "Session",
+            name: "SessionBridge",
             dependencies: [
-                "Cookies", "Bridge", "WebPage", "SessionBridgeOAuth",
+                "SessionBridgeScriptEngine", "SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeHeadless", "SessionBridgeOAuth",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -87,7 +87,7 @@ let package = Package(
         .target(
             name: "SessionBridgeTesting",
             dependencies: [
-                "ScriptEngine", "Cookies", "Bridge", "WebPage", "Session", "SessionBridgeOAuth",
+                "SessionBridgeScriptEngine", "SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeHeadless", "SessionBridge", "SessionBridgeOAuth",
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -103,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "bridge-runner",
             dependencies: [
-                "Cookies", "WebPage", "Session", "SessionBridgeTesting", "SessionBridgeWebKit",
+                "SessionBridgeCookies", "SessionBridgeHeadless", "SessionBridge", "SessionBridgeTesting", "SessionBridgeWebKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -120,7 +120,7 @@ let package = Package(
         .target(
             name: "SessionBridgeWebKit",
             dependencies: [
-                "CWebKitGTK", "WebKitGTKShim", "ScriptEngine", "Cookies", "Bridge", "WebPage",
+                "CWebKitGTK", "WebKitGTKShim", "SessionBridgeScriptEngine", "SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeHeadless",
                 .product(name: "Collections", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -138,7 +138,7 @@ let package = Package(
         .executableTarget(
             name: "bridge-bench",
             dependencies: [
-                "CBaselines", "CWebKitBaselines", "ScriptEngine", "Bridge", "Cookies", "WebPage", "Session", "SessionBridgeTesting", "SessionBridgeWebKit",
+                "CBaselines", "CWebKitBaselines", "SessionBridgeScriptEngine", "SessionBridgeMessaging", "SessionBridgeCookies", "SessionBridgeHeadless", "SessionBridge", "SessionBridgeTesting", "SessionBridgeWebKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -146,19 +146,19 @@ let package = Package(
         ),
 
         // MARK: Fuzzing (built with -sanitize=fuzzer by Scripts/fuzz; a plain build replays inputs)
-        .executableTarget(name: "fuzz-set-cookie", dependencies: ["Cookies"], path: "Fuzz/fuzz-set-cookie"),
-        .executableTarget(name: "fuzz-script-value", dependencies: ["ScriptEngine", "Bridge"], path: "Fuzz/fuzz-script-value"),
+        .executableTarget(name: "fuzz-set-cookie", dependencies: ["SessionBridgeCookies"], path: "Fuzz/fuzz-set-cookie"),
+        .executableTarget(name: "fuzz-script-value", dependencies: ["SessionBridgeScriptEngine", "SessionBridgeMessaging"], path: "Fuzz/fuzz-script-value"),
 
         // MARK: Tests
-        .testTarget(name: "ScriptEngineTests", dependencies: ["ScriptEngine"]),
-        .testTarget(name: "CookiesTests", dependencies: [
-            "Cookies",
+        .testTarget(name: "SessionBridgeScriptEngineTests", dependencies: ["SessionBridgeScriptEngine"]),
+        .testTarget(name: "SessionBridgeCookiesTests", dependencies: [
+            "SessionBridgeCookies",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ], resources: [.copy("Conformance")]),
-        .testTarget(name: "BridgeTests", dependencies: ["Bridge", "ScriptEngine"]),
-        .testTarget(name: "WebPageTests", dependencies: ["WebPage", "SessionBridgeTesting"]),
-        .testTarget(name: "SessionTests", dependencies: [
-            "Session", "SessionBridgeTesting", .product(name: "JWTKit", package: "jwt-kit"),
+        .testTarget(name: "SessionBridgeMessagingTests", dependencies: ["SessionBridgeMessaging", "SessionBridgeScriptEngine"]),
+        .testTarget(name: "SessionBridgeHeadlessTests", dependencies: ["SessionBridgeHeadless", "SessionBridgeTesting"]),
+        .testTarget(name: "SessionBridgeTests", dependencies: [
+            "SessionBridge", "SessionBridgeTesting", .product(name: "JWTKit", package: "jwt-kit"),
         ]),
         .testTarget(name: "SessionBridgeOAuthTests", dependencies: [
             "SessionBridgeOAuth", "SessionBridgeTesting",
@@ -171,7 +171,7 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .testTarget(name: "WebKitTests", dependencies: [
-            "SessionBridgeWebKit", "Session", "SessionBridgeOAuth", "SessionBridgeTesting", "WebPage", "Bridge", "Cookies",
+            "SessionBridgeWebKit", "SessionBridge", "SessionBridgeOAuth", "SessionBridgeTesting", "SessionBridgeHeadless", "SessionBridgeMessaging", "SessionBridgeCookies",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -182,7 +182,7 @@ let package = Package(
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "Session", "SessionBridgeTesting", "WebPage", "Bridge", "Cookies", "fuzz-set-cookie", "fuzz-script-value",
+                "SessionBridge", "SessionBridgeTesting", "SessionBridgeHeadless", "SessionBridgeMessaging", "SessionBridgeCookies", "fuzz-set-cookie", "fuzz-script-value",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             resources: [.copy("Attacks")]
@@ -191,7 +191,7 @@ let package = Package(
         .testTarget(
             name: "InteropTests",
             dependencies: [
-                "Session", "SessionBridgeOAuth", "SessionBridgeTesting", "bridge-runner", "WebPage", "Bridge",
+                "SessionBridge", "SessionBridgeOAuth", "SessionBridgeTesting", "bridge-runner", "SessionBridgeHeadless", "SessionBridgeMessaging",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]

@@ -1,6 +1,6 @@
 import CBaselines
 import Dispatch
-import ScriptEngine
+import SessionBridgeScriptEngine
 
 /// Figures 1–3: bridge round trips against the raw JavaScriptCore C API in the same process.
 enum BridgeBenchmarks {

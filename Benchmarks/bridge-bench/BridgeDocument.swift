@@ -1,6 +1,6 @@
-import Bridge
+import SessionBridgeMessaging
 import Foundation
-import ScriptEngine
+import SessionBridgeScriptEngine
 import Synchronization
 
 /// Where the page's `__done(sum)` delivers a timed run: the clock starts on the engine thread
@@ -36,7 +36,7 @@ final class RunProbe: Sendable {
 }
 
 /// A document with the bridge installed (a `ScriptContext` plus `BridgeInstallation`, as
-/// `Tests/BridgeTests/Support.swift` sets one up), a handler `h`, and the round-trip page code.
+/// `Tests/SessionBridgeMessagingTests/Support.swift` sets one up), a handler `h`, and the round-trip page code.
 final class BridgeDocument: Sendable {
     let context: ScriptContext
     let body: PageScripts.Body

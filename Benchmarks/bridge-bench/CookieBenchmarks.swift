@@ -1,4 +1,4 @@
-import Cookies
+import SessionBridgeCookies
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,7 +1,7 @@
-import Bridge
+import SessionBridgeMessaging
 import Dispatch
 import Foundation
-import ScriptEngine
+import SessionBridgeScriptEngine
 import Synchronization
 
 /// The reply the page expects for a body: the number itself, or `{ok: true, expiresAt: id}`

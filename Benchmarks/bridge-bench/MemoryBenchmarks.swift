@@ -1,6 +1,6 @@
-import Bridge
+import SessionBridgeMessaging
 import CBaselines
-import ScriptEngine
+import SessionBridgeScriptEngine
 
 /// Figure 7: resident memory per idle page, and its growth over many round trips.
 enum MemoryBenchmarks {

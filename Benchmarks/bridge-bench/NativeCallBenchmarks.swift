@@ -1,6 +1,6 @@
 import CBaselines
 import Foundation
-import ScriptEngine
+import SessionBridgeScriptEngine
 
 /// Figure 0: one synchronous native call from JavaScript, `s += f(1)`, the cost under every
 /// bridge call.

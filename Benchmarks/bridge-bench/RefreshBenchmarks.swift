@@ -1,6 +1,6 @@
 #if canImport(SessionBridgeTesting) && canImport(AsyncHTTPClient)
 import AsyncHTTPClient
-import Cookies
+import SessionBridgeCookies
 import Foundation
 import NIOCore
 import SessionBridgeTesting

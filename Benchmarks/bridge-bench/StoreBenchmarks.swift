@@ -1,4 +1,4 @@
-import Cookies
+import SessionBridgeCookies
 import Foundation
 
 /// Figure 8: the persistent cookie store, save and load of 3,000 cookies.

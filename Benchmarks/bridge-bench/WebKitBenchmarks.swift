@@ -1,4 +1,4 @@
-import Bridge
+import SessionBridgeMessaging
 import CWebKitBaselines
 import Foundation
 import SessionBridgeWebKit

@@ -1,7 +1,7 @@
-import Bridge
+import SessionBridgeMessaging
 import Dispatch
 import Foundation
-import ScriptEngine
+import SessionBridgeScriptEngine
 import Synchronization
 
 /// The fuzz body of `fuzz-script-value`: the input (UTF-8, lossy) is evaluated as JavaScript in

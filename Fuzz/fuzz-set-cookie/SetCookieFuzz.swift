@@ -1,4 +1,4 @@
-import Cookies
+import SessionBridgeCookies
 import Foundation
 
 /// The fuzz body of `fuzz-set-cookie`: one input is parsed as a `Set-Cookie` value through both

@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import Cookies
+import SessionBridgeCookies
 import Foundation
 import SessionBridgeOAuth
 

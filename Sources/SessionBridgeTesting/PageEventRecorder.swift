@@ -1,8 +1,8 @@
-import Bridge
+import SessionBridgeMessaging
 import Foundation
-import ScriptEngine
+import SessionBridgeScriptEngine
 import Synchronization
-import WebPage
+import SessionBridgeHeadless
 
 /// Keeps what a `WebPage` reported, safely from any thread, for assertions: pass ``handler``
 /// as the page's `eventHandler`.

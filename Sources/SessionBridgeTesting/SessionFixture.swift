@@ -1,9 +1,9 @@
-import Bridge
-import Cookies
+import SessionBridgeMessaging
+import SessionBridgeCookies
 import Foundation
-import Session
+import SessionBridge
 import Synchronization
-import WebPage
+import SessionBridgeHeadless
 
 /// A whole round trip in one call: the reference server on loopback, a `SessionController`
 /// signed in natively, and a `WebPage` wired to it with the `session` handler and the

@@ -1,5 +1,5 @@
 import OrderedCollections
-import ScriptEngine
+import SessionBridgeScriptEngine
 
 /// Values cross between WebKit's JavaScript and Swift as JSON text (`jsc_value_to_json` and
 /// `jsc_value_new_from_json`), so `undefined` inside arrays becomes `null`, members holding

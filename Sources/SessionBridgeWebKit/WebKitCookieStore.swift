@@ -1,5 +1,5 @@
 import CWebKitGTK
-import Cookies
+import SessionBridgeCookies
 import Foundation
 import Logging
 

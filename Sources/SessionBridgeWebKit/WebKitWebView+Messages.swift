@@ -1,7 +1,7 @@
-import Bridge
+import SessionBridgeMessaging
 import CWebKitGTK
 import Foundation
-import ScriptEngine
+import SessionBridgeScriptEngine
 import WebKitGTKShim
 
 /// Message handlers and user scripts: every handler of the `UserContentController` is

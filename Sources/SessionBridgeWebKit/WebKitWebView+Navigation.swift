@@ -1,8 +1,8 @@
-import Bridge
+import SessionBridgeMessaging
 import CWebKitGTK
 import Foundation
 import WebKitGTKShim
-import WebPage
+import SessionBridgeHeadless
 
 /// Navigation: WebKit's `decide-policy` holds each decision (referenced, the handler returns
 /// TRUE) while the `NavigationDelegate` decides asynchronously, then uses or ignores it. So a

@@ -1,8 +1,8 @@
 import CWebKitGTK
-import Cookies
+import SessionBridgeCookies
 import Foundation
 import WebKitGTKShim
-import WebPage
+import SessionBridgeHeadless
 
 /// HTTP exchanges: WebKit's `resource-load-started` and each resource's `finished`, reported as
 /// `PageEvent.http(_:)` to the configuration's event handler (nothing is read without one).

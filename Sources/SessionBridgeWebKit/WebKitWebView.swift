@@ -1,10 +1,10 @@
-import Bridge
+import SessionBridgeMessaging
 import CWebKitGTK
-import Cookies
+import SessionBridgeCookies
 import Foundation
-import ScriptEngine
+import SessionBridgeScriptEngine
 import WebKitGTKShim
-import WebPage
+import SessionBridgeHeadless
 
 /// A real WebKit web view (WebKitGTK): a DOM, events, forms, `XMLHttpRequest`, `localStorage`,
 /// WebKit's own cookie store and held navigations. (WebKit's `WKWebView`.)

@@ -1,5 +1,5 @@
-import Bridge
-import WebPage
+import SessionBridgeMessaging
+import SessionBridgeHeadless
 
 /// How a ``WebKitWebView`` is set up. (WebKit's `WKWebViewConfiguration`.)
 ///

@@ -1,9 +1,9 @@
-import Bridge
-import Cookies
+import SessionBridgeMessaging
+import SessionBridgeCookies
 import Foundation
-import Session
+import SessionBridge
 import SessionBridgeTesting
-import WebPage
+import SessionBridgeHeadless
 
 /// What `run` and `demo` drive: a ``SessionController`` and a ``WebPage`` wired to it by
 /// ``SessionController/makeWebPage(configuration:allowedOrigins:handlerName:scripts:)``, as an

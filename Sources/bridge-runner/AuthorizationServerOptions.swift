@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Session
+import SessionBridge
 import SessionBridgeOAuth
 
 /// The authorization server and client settings `run` and `login` share: flags, or the same

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Cookies
+import SessionBridgeCookies
 import Foundation
 
 struct CookiesCommand: AsyncParsableCommand {

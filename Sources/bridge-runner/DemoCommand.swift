@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import Session
+import SessionBridge
 import SessionBridgeTesting
-import WebPage
+import SessionBridgeHeadless
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,14 +1,14 @@
 import ArgumentParser
 import AsyncHTTPClient
-import Bridge
-import Cookies
+import SessionBridgeMessaging
+import SessionBridgeCookies
 import Foundation
-import ScriptEngine
-import Session
+import SessionBridgeScriptEngine
+import SessionBridge
 import SessionBridgeTesting
 import SessionBridgeWebKit
 import Synchronization
-import WebPage
+import SessionBridgeHeadless
 
 /// Which engine renders the page.
 enum Engine: String, ExpressibleByArgument, CaseIterable, Sendable {

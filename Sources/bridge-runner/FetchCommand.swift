@@ -1,9 +1,9 @@
 import ArgumentParser
-import Cookies
+import SessionBridgeCookies
 import Foundation
-import Session
+import SessionBridge
 import SessionBridgeTesting
-import WebPage
+import SessionBridgeHeadless
 
 /// `bridge-runner fetch URL`: one native request through the session's own client
 /// (``SessionHTTPClient``), printing the names of the cookies sent, set and deleted.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Session
+import SessionBridge
 
 /// `bridge-runner login`: signs in once and keeps the refresh token for later runs.
 struct LoginCommand: AsyncParsableCommand {

@@ -1,10 +1,10 @@
 import ArgumentParser
-import Bridge
-import Cookies
+import SessionBridgeMessaging
+import SessionBridgeCookies
 import Foundation
-import Session
+import SessionBridge
 import SessionBridgeTesting
-import WebPage
+import SessionBridgeHeadless
 
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Session
+import SessionBridge
 import SessionBridgeOAuth
 import SessionBridgeTesting
 

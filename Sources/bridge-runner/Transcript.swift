@@ -1,8 +1,8 @@
-import Bridge
-import Cookies
+import SessionBridgeMessaging
+import SessionBridgeCookies
 import Foundation
 import Synchronization
-import WebPage
+import SessionBridgeHeadless
 
 /// Prints what happened, in order: console lines, bridge calls, navigations, HTTP exchanges,
 /// and at the end the page store and the native store side by side. Colour on a terminal,

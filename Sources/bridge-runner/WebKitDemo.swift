@@ -1,10 +1,10 @@
 import ArgumentParser
-import Bridge
+import SessionBridgeMessaging
 import Foundation
-import Session
+import SessionBridge
 import SessionBridgeTesting
 import SessionBridgeWebKit
-import WebPage
+import SessionBridgeHeadless
 
 /// `demo --engine webkit`: the example flows on a WebKit view, against the embedded reference
 /// server over HTTPS (WebKit keeps `Secure` cookies only over HTTPS).

@@ -1,11 +1,11 @@
 import ArgumentParser
 import Foundation
-import Session
+import SessionBridge
 import SessionBridgeOAuth
 import SessionBridgeTesting
-import Bridge
-import Cookies
-import WebPage
+import SessionBridgeMessaging
+import SessionBridgeCookies
+import SessionBridgeHeadless
 
 /// How the page gets its web session when the token endpoint's answer does not sign it in:
 /// a session exchange, or a cookie-based refresh. URLs may be absolute or paths on the server.

@@ -154,7 +154,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct OtherCommandTests {
     static let conformance = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../CookiesTests/Conformance/").standardizedFileURL
+        .appendingPathComponent("../SessionBridgeCookiesTests/Conformance/").standardizedFileURL
 
     @Test func cookiesParseExplainsEachAttribute() throws {
         let result = try RunnerProcess.run(["cookies", "parse", "sid=abc; Expires=Wed, 09 Jun 2038 10:18:14 GMT; Max-Age=0; Domain=.Example.COM; Secure; HttpOnly; SameSite=Bogus; Foo=bar", "--url", "https://www.example.com/a/b"])

@@ -1,5 +1,5 @@
 import Foundation
-import Session
+import SessionBridge
 import Testing
 
 extension Interop {

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Session
+@testable import SessionBridge
 import SessionBridgeOAuth
 import Testing
 

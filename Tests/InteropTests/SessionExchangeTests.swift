@@ -1,9 +1,9 @@
-import Bridge
+import SessionBridgeMessaging
 import Foundation
-import Session
+import SessionBridge
 import SessionBridgeOAuth
 import Testing
-import WebPage
+import SessionBridgeHeadless
 
 extension Interop {
     /// The page signed in to a web product that trusts the third-party server's tokens, by the

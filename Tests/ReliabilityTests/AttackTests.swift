@@ -1,10 +1,10 @@
-import Bridge
-import Cookies
+import SessionBridgeMessaging
+import SessionBridgeCookies
 import Foundation
-import Session
+import SessionBridge
 import SessionBridgeTesting
 import Testing
-import WebPage
+import SessionBridgeHeadless
 
 /// Hostile pages: every script of `Attacks/` runs as a real page against the reference server
 /// with a signed-in session, and tries one avenue to learn or misuse the refresh token. Nothing

@@ -1,10 +1,10 @@
-import Bridge
-import Cookies
+import SessionBridgeMessaging
+import SessionBridgeCookies
 import Foundation
-import Session
+import SessionBridge
 import SessionBridgeTesting
 import Testing
-import WebPage
+import SessionBridgeHeadless
 
 /// Server faults from the reference server's switches, each run against a signed-in session with
 /// an attached page, once against a strict server (any second use of a refresh token revokes

@@ -1,6 +1,6 @@
-import Cookies
+import SessionBridgeCookies
 import Foundation
-import Session
+import SessionBridge
 import SessionBridgeTesting
 import Testing
 

@@ -1,12 +1,12 @@
-import Bridge
-import Cookies
+import SessionBridgeMessaging
+import SessionBridgeCookies
 import Foundation
 import PropertyBased
-import Session
+import SessionBridge
 import SessionBridgeTesting
 import Synchronization
 import Testing
-import WebPage
+import SessionBridgeHeadless
 
 /// Generated interleavings of page refreshes, native refreshes, navigations, `document.cookie`
 /// writes, server-side expiry and logout, each run against one shared reference server with a

@@ -1,5 +1,6 @@
-import Bridge
 import Foundation
+import SessionBridgeMessaging
+import SessionBridgeScriptEngine
 import Synchronization
 import Testing
 

@@ -1,10 +1,10 @@
-import Bridge
-import Cookies
+import SessionBridgeMessaging
+import SessionBridgeCookies
 import Foundation
-import Session
+import SessionBridge
 import SessionBridgeTesting
 import Testing
-import WebPage
+import SessionBridgeHeadless
 
 /// How the token server treats a refresh token presented again after its rotation.
 enum TokenServer: String, Sendable, CaseIterable, CustomTestStringConvertible {

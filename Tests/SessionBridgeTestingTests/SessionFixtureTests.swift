@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import Bridge
+import SessionBridgeMessaging
 import SessionBridgeTesting
-import WebPage
+import SessionBridgeHeadless
 
 @Suite(.timeLimit(.minutes(5))) struct SessionFixtureTests {
     @Test func oneCallGivesASignedInPageAndWhatCrossedTheBridge() async throws {

@@ -1,12 +1,12 @@
-import Bridge
+import SessionBridgeMessaging
 import Foundation
-import ScriptEngine
+import SessionBridgeScriptEngine
 import SessionBridgeWebKit
 import Testing
 import Synchronization
-import WebPage
+import SessionBridgeHeadless
 
-@Suite(.serialized, .timeLimit(.minutes(2))) struct BridgeTests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct SessionBridgeMessagingTests {
     @Test func messageRoundTripRepliesAndRejectsWithCodes() async throws {
         try await withSite(pages: ["/app": "<title>app</title>"]) { site in
             let log = MessageLog()

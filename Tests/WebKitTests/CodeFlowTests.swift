@@ -1,11 +1,11 @@
 import Foundation
-import Session
+import SessionBridge
 import SessionBridgeOAuth
 import SessionBridgeTesting
 import SessionBridgeWebKit
 import Synchronization
 import Testing
-import WebPage
+import SessionBridgeHeadless
 
 /// Authorization code + PKCE through a real HTML sign-in form on the WebKit engine: the
 /// authorization endpoint's page loads in a WebKit view, the test fills and submits its form,

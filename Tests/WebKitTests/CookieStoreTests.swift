@@ -1,8 +1,8 @@
-import Cookies
+import SessionBridgeCookies
 import Foundation
 import SessionBridgeWebKit
 import Testing
-import WebPage
+import SessionBridgeHeadless
 
 @Suite(.serialized, .timeLimit(.minutes(2))) struct CookieStoreTests {
     @Test func nativeWritesReachRequestsAndHttpOnlyStaysHiddenFromScripts() async throws {

@@ -1,7 +1,7 @@
 import Foundation
 import SessionBridgeWebKit
 import Testing
-import WebPage
+import SessionBridgeHeadless
 
 @Suite(.serialized, .timeLimit(.minutes(2))) struct DOMTests {
     static let page = """

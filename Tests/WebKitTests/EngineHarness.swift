@@ -1,13 +1,13 @@
 import AsyncHTTPClient
-import Bridge
-import Cookies
+import SessionBridgeMessaging
+import SessionBridgeCookies
 import Foundation
-import Session
+import SessionBridge
 import SessionBridgeTesting
 import SessionBridgeWebKit
 import Synchronization
 import Testing
-import WebPage
+import SessionBridgeHeadless
 
 /// The page engines a session scenario runs on, from the same test code.
 enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {

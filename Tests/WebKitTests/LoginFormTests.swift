@@ -3,7 +3,7 @@ import SessionBridgeTesting
 import SessionBridgeWebKit
 import Synchronization
 import Testing
-import WebPage
+import SessionBridgeHeadless
 
 /// A real HTML login form on the WebKit engine: the test fills and submits it, the server's
 /// answer sets the session cookies in WebKit's store, and the redirect that follows is caught

@@ -1,9 +1,9 @@
-import Cookies
+import SessionBridgeCookies
 import Foundation
 import SessionBridgeWebKit
 import Synchronization
 import Testing
-import WebPage
+import SessionBridgeHeadless
 
 @Suite(.serialized, .timeLimit(.minutes(2))) struct NavigationTests {
     @Test func aHeldNavigationLeavesWithTheCookieWrittenDuringTheHold() async throws {

@@ -1,11 +1,11 @@
 import AsyncHTTPClient
-import Bridge
-import Cookies
+import SessionBridgeMessaging
+import SessionBridgeCookies
 import Foundation
-import Session
+import SessionBridge
 import SessionBridgeTesting
 import SessionBridgeWebKit
-import WebPage
+import SessionBridgeHeadless
 
 /// The reference server over HTTPS, a signed-in ``SessionController`` and WebKit views wired
 /// to it (the `session` handler, the standard scripts, the navigation delegate, attached): the

@@ -1,10 +1,10 @@
-import Bridge
-import Cookies
+import SessionBridgeMessaging
+import SessionBridgeCookies
 import Foundation
-import Session
+import SessionBridge
 import SessionBridgeTesting
 import Testing
-import WebPage
+import SessionBridgeHeadless
 
 /// One ``SessionController`` owning the session for pages of either engine: the same scenarios,
 /// from the same code, on the headless page and on a WebKit view (WebKit's own asynchronous

@@ -1,10 +1,10 @@
-import Bridge
-import Cookies
+import SessionBridgeMessaging
+import SessionBridgeCookies
 import Foundation
-import Session
+import SessionBridge
 import SessionBridgeTesting
 import Testing
-import WebPage
+import SessionBridgeHeadless
 
 /// The standard web-side scripts (context-aware refresh, fetch retry, cookie injection) and the
 /// example pages, on the headless page and on a WebKit view, from the same code.

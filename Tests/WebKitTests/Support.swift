@@ -1,9 +1,9 @@
-import Bridge
-import ScriptEngine
+import SessionBridgeMessaging
+import SessionBridgeScriptEngine
 import Foundation
 import SessionBridgeWebKit
 import Testing
-import WebPage
+import SessionBridgeHeadless
 
 /// A view for one test, closed when the body ends (also when it throws).
 @WebKitActor

@@ -1,0 +1,232 @@
+import SessionBridgeCookies
+import Foundation
+import SessionBridgeOAuth
+import SessionBridgeHeadless
+
+extension SessionController {
+    // MARK: Single-flight refresh
+
+    /// Refreshes the session, once however many callers ask at the same time. With an
+    /// ``IsolatedWebSession`` this is the pages' session (see ``refreshNativeSession()``).
+    ///
+    /// A caller joins the refresh in flight if there is one. A caller arriving within
+    /// ``SessionConfiguration/freshnessWindow`` after one finished gets its result with no
+    /// request. Otherwise one `grant_type=refresh_token` request is made (under the vault's
+    /// lock, so another process sharing a ``FileTokenVault`` waits, then uses the token this
+    /// one rotated). The rotated token is stored and every `Set-Cookie` applied to the native
+    /// store and every attached page *before* any caller is released.
+    ///
+    /// - Throws: ``SessionError`` with ``SessionError/Code/invalidGrant`` (the session ended:
+    ///   cookies cleared on both sides, vault emptied, pages told), ``SessionError/Code/network``
+    ///   or ``SessionError/Code/serverError`` (retryable; nothing changed), or
+    ///   ``SessionError/Code/signedOut``.
+    @discardableResult
+    public func refresh() async throws(SessionError) -> SessionStatus {
+        try start()
+        if let fresh = freshResult() { return fresh }
+        if let inFlight { return try await inFlight.value.get() }
+        if !hasSession {
+            record = (try? vault.load()) ?? nil
+            guard hasSession else { throw SessionError.signedOut }
+        }
+        let task = Task { await self.performRefresh() }
+        inFlight = task
+        return try await task.value.get()
+    }
+
+    /// The result of a refresh that finished within the freshness window, if any.
+    func freshResult() -> SessionStatus? {
+        guard let lastRefresh, hasSession, ContinuousClock.now - lastRefresh.at < configuration.freshnessWindow else { return nil }
+        return lastRefresh.status
+    }
+
+    /// The one refresh all callers share. Clears ``inFlight`` and records the result in the
+    /// same actor turn, so a caller arriving later sees either the task or the fresh result.
+    func performRefresh() async -> Result<SessionStatus, SessionError> {
+        let (result, signedOutReason) =
+            if let cookieRefresh = configuration.cookieRefresh {
+                await performCookieRefresh(cookieRefresh)
+            } else if isIsolated {
+                await refreshPageSession()
+            } else {
+                await refreshUnderVaultLock()
+            }
+        if case .success(let status) = result {
+            lastRefresh = (status, ContinuousClock.now)
+        }
+        publish()
+        if let signedOutReason {
+            // The waiters are released after the pages were told.
+            await notifySignedOut(reason: signedOutReason)
+        }
+        inFlight = nil
+        return result
+    }
+
+    func refreshUnderVaultLock() async -> (Result<SessionStatus, SessionError>, signedOutReason: String?) {
+        let lock: any TokenVaultLock
+        do {
+            lock = try await vault.lock(timeout: configuration.vaultLockTimeout)
+        } catch {
+            return (.failure(SessionError(.storage, "\(error)")), nil)
+        }
+        defer { lock.unlock() }
+        let stored: VaultRecord?
+        do {
+            stored = try vault.load()
+        } catch {
+            return (.failure(SessionError(.storage, "\(error)")), nil)
+        }
+        guard let stored else {
+            // Another process signed out.
+            await endSessionLocally()
+            return (.failure(SessionError.signedOut), "signed_out")
+        }
+        if canRepeatExchangeOnly, stored.refreshToken == record?.refreshToken {
+            // The tokens are fresh; only the exchange failed: the refresh token is not spent again.
+            do {
+                try await exchangeWebSession()
+                return (.success(currentStatus), nil)
+            } catch {
+                return (.failure(error), nil)
+            }
+        }
+        if !isIsolated, let known = record, stored.refreshToken != known.refreshToken,
+            let expiry = stored.accessTokenExpiresAt, expiry > Date() + configuration.refreshMargin.timeInterval
+        {
+            // Another process sharing the vault rotated the token while we waited: use its
+            // result instead of spending the old token (which would revoke the family).
+            record = stored
+            reloadCookiesFromStore()
+            if hasValidSessionCookie(in: cookieJar.cookies(for: configuration.sessionURL)) {
+                for store in pageStores { await copyCookies(to: store, for: configuration.sessionURL, overwrite: true) }
+                adoptedRotationCount += 1
+                logger.debug("used the refresh token another process rotated")
+                return (.success(currentStatus), nil)
+            }
+        }
+        record = stored
+        networkRefreshCount += 1
+        let response: TokenResponse
+        do {
+            response = try await client.requestTokens(.refreshToken(Secret(stored.refreshToken.value)), repeatableWithinGrace: true)
+        } catch {
+            if error.code == .invalidGrant {
+                logger.notice("the server refused the refresh token; the session ended")
+                await endSessionLocally()
+                return (.failure(error), "invalid_grant")
+            }
+            logger.warning("refresh failed", metadata: ["code": "\(error.code.rawValue)"])
+            return (.failure(error), nil)
+        }
+        // A server that does not rotate answers without a refresh token: the old one stays.
+        let token = response.refreshToken ?? stored.refreshToken
+        await acceptRefreshedIDToken(response.idToken)
+        let rotated = VaultRecord(refreshToken: token, accessTokenExpiresAt: response.accessTokenExpiresAt, rotatedAt: Date())
+        // Stored before anyone is released (and before the vault lock is).
+        do {
+            try vault.store(rotated)
+        } catch {
+            logger.error("the rotated refresh token could not be stored durably: \(error)")
+        }
+        record = rotated
+        if !isIsolated { await applySetCookies(response.setCookies) }
+        acceptAccessToken(response.accessToken, type: response.tokenType, expiresAt: response.accessTokenExpiresAt)
+        do {
+            if !isIsolated { try await exchangeWebSession() }
+        } catch {
+            return (.failure(error), nil)
+        }
+        logger.debug("refreshed the session")
+        return (.success(currentStatus), nil)
+    }
+
+    /// Reloads the native store from its persistent profile (another process wrote it).
+    func reloadCookiesFromStore() {
+        guard let cookieStore, let loaded = try? cookieStore.load() else { return }
+        let now = Date()
+        cookieJar.replaceAll(with: loaded.cookies.filter { !$0.isExpired(at: now) })
+    }
+
+    // MARK: Navigation
+
+    /// Gets `page` ready to navigate to `url`, called by ``SessionNavigationDelegate`` before
+    /// the request leaves: cookies the page's store lost are written back from the native
+    /// store, and when the session cookie is missing or expires within
+    /// ``SessionConfiguration/refreshMargin`` the session is refreshed first, so the request
+    /// carries the new cookies. The page is attached if it was not.
+    ///
+    /// - Returns: always `NavigationActionPolicy.allow`: a failed refresh lets the server
+    ///   answer as it does for a signed-out user.
+    @discardableResult
+    public func prepareNavigation(to url: URL, in page: any WebView) async -> NavigationActionPolicy {
+        attach(page)
+        do { try start() } catch { return .allow }
+        if webSignOutPending.load(ordering: .acquiring) || webSignOut != nil { await webSignedOut() }
+        await noticeSignOutElsewhere()
+        guard isInSessionScope(url) else { return .allow }
+        let store = page.httpCookieStore
+        guard !isNativeStore(store) else {
+            if hasSession, !hasValidSessionCookie(in: cookieJar.cookies(for: url)) { await refreshBeforeNavigation() }
+            return .allow
+        }
+        await copyCookies(to: store, for: url, overwrite: false)
+        guard hasSession else { return .allow }
+        if !hasValidSessionCookie(in: await store.cookies(for: url)) {
+            await refreshBeforeNavigation()
+            await copyCookies(to: store, for: url, overwrite: false)
+        }
+        return .allow
+    }
+
+    private func refreshBeforeNavigation() async {
+        do {
+            try await refresh()
+        } catch {
+            logger.warning("refresh before navigation failed", metadata: ["code": "\(error.code.rawValue)"])
+        }
+    }
+
+    /// Writes back into every attached page the session cookies its store lost (the
+    /// "web store randomly loses its cookies" case).
+    public func restoreCookies() async throws(SessionError) {
+        try start()
+        for store in pageStores { await copyCookies(to: store, for: configuration.sessionURL, overwrite: false) }
+    }
+
+    func isInSessionScope(_ url: URL) -> Bool {
+        url.host?.lowercased() == configuration.sessionURL.host?.lowercased()
+    }
+
+    /// Whether `cookies` hold an unexpired session cookie that lives past the margin.
+    func hasValidSessionCookie(in cookies: [Cookie]) -> Bool {
+        let limit = Date() + configuration.refreshMargin.timeInterval
+        return cookies.contains { cookie in
+            cookie.name == configuration.webSessionCookieName && !cookie.value.isEmpty
+                && (cookie.expiresAt.map { $0 > limit } ?? true)
+        }
+    }
+
+    /// Copies the cookies the native store would send to `url` into `target` where `target`
+    /// lacks them, or (the session cookie, or everything with `overwrite`) holds an older copy.
+    func copyCookies(to target: any HTTPCookieStore, for url: URL, overwrite: Bool) async {
+        let existing = await target.cookies(for: url)
+        var writes: [CookieWriteOperation] = []
+        let nativeOnly = nativeOnlyCookieNames
+        for cookie in cookieJar.cookies(for: url) where !nativeOnly.contains(cookie.name) {
+            if let mine = existing.first(where: { $0.hasSameIdentity(as: cookie) }) {
+                guard mine.value != cookie.value else { continue }
+                let newer = (cookie.expiresAt ?? .distantFuture) > (mine.expiresAt ?? .distantFuture)
+                guard overwrite || (cookie.name == configuration.webSessionCookieName && newer) else { continue }
+            }
+            writes.append(.set(cookie))
+        }
+        if !writes.isEmpty { await target.apply(writes) }
+    }
+}
+
+extension Duration {
+    var timeInterval: TimeInterval {
+        Double(components.seconds) + Double(components.attoseconds) * 1e-18
+    }
+}

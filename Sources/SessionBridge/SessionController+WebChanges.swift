@@ -1,0 +1,84 @@
+import SessionBridgeCookies
+import Foundation
+
+extension SessionController {
+    // MARK: Changes the web side makes
+
+    /// Observes `store` so that what the page itself does to its cookies — a `document.cookie`
+    /// write, a `Set-Cookie` on one of its fetches or navigations, a deletion by the web
+    /// product's own logout route — reaches the native store, instead of being lost or undone
+    /// by the next write-back. Only changes the web made are followed: the session's own writes
+    /// (``CookieChange/Cause-swift.enum/api``), expiry and eviction are not, so nothing echoes.
+    ///
+    /// The session's own cookies (the session cookie, the configured names and those the token
+    /// endpoint set) belong to native code: a page's writes to them are not followed — a script
+    /// cannot plant a session into the native store. One change of theirs is: when a response to
+    /// the page deletes the session cookie, the web product signed the user out, and the session
+    /// ends everywhere (see ``webSignedOut()``), so the next navigation does not bring it back.
+    nonisolated func observeWebChanges(of store: any HTTPCookieStore) -> CookieObservation? {
+        guard let jar = (store as? CookieJarStore)?.jar, jar !== cookieJar else { return nil }
+        let native = cookieJar
+        let sessionCookieName = configuration.webSessionCookieName
+        let owned = ownedCookieNames
+        return jar.observeBatches { [weak self] changes in
+            var writes: [CookieWriteOperation] = []
+            var signedOut = false
+            let ownedNames = owned.names.withLock { $0 }
+            for change in changes where change.cause == .script || change.cause == .httpResponse {
+                if change.cookie.name == sessionCookieName || ownedNames.contains(change.cookie.name) {
+                    if change.kind == .deleted && change.cause == .httpResponse && change.cookie.name == sessionCookieName {
+                        writes.append(.delete(change.cookie))
+                        signedOut = true
+                    }
+                    continue
+                }
+                switch change.kind {
+                case .added, .replaced: writes.append(.set(change.cookie))
+                case .deleted: writes.append(.delete(change.cookie))
+                case .expired, .evicted: break
+                }
+            }
+            native.write(writes)
+            guard signedOut, let self else { return }
+            self.webSignOutPending.store(true, ordering: .releasing)
+            Task { await self.webSignedOut() }
+        }
+    }
+
+    /// The web product deleted the session cookie in a response to a page (its logout route):
+    /// the native session ends too — vault emptied, the refresh token revoked, the session's
+    /// cookies deleted on every side, the pages told (`sessionbridge:signedout` with reason
+    /// `web_logout`). With an ``IsolatedWebSession`` only the page session ends
+    /// (``endWebSession()``): the native session goes on.
+    ///
+    /// Both the observer's task and the next navigation call it; one deletion ends the session
+    /// once, and every caller returns after that run, so a late call cannot end a session
+    /// exchanged since.
+    func webSignedOut() async {
+        if webSignOutPending.exchange(false, ordering: .acquiringAndReleasing) {
+            let previous = webSignOut
+            webSignOut = Task {
+                await previous?.value
+                await self.endSessionSignedOutOnTheWeb()
+            }
+        }
+        await webSignOut?.value
+    }
+
+    private func endSessionSignedOutOnTheWeb() async {
+        if let inFlight { _ = await inFlight.value }
+        guard hasSession else { return }
+        if isIsolated {
+            // A page session exchanged since the deletion is not the one the product ended.
+            guard !hasValidSessionCookie(in: cookieJar.cookies(for: configuration.sessionURL)) else { return }
+            logger.info("the web product deleted the session cookie; the page session ends, the native one goes on")
+            await endWebSession()
+            return
+        }
+        logger.info("the web product deleted the session cookie; signing out natively")
+        let token = record?.refreshToken
+        await endSessionLocally()
+        if let token { await client.revoke(token) }
+        await notifySignedOut(reason: "web_logout")
+    }
+}

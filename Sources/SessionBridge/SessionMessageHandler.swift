@@ -1,0 +1,132 @@
+import SessionBridgeMessaging
+import Foundation
+import SessionBridgeHeadless
+
+/// The `session` message handler: lets page scripts ask native code to refresh, report the
+/// status or log out, and answers with non-secret facts only.
+///
+/// ```js
+/// const reply = await window.webkit.messageHandlers.session.postMessage({action: "refresh"});
+/// // {ok: true, signedIn: true, expiresAt: 1767225600000}
+/// ```
+///
+/// Actions: `refresh`, `status`, `logout`. `status`, and `refresh` right after a refresh
+/// finished, reply without suspending. Errors reject with a `code`: `invalid_grant` (the
+/// session ended), `network`, `server_error` (both `retryable`), `signed_out`, `bad_request`,
+/// and the configuration errors `invalid_client`, `unauthorized_client`,
+/// `unsupported_grant_type`, `invalid_scope`, `invalid_request`, `invalid_configuration`
+/// (`retryable: false`; the session is kept: the app's settings need fixing, not the user).
+public struct SessionMessageHandler: ImmediateScriptMessageHandler {
+    /// The session it speaks for.
+    public let controller: SessionController
+
+    /// Creates a handler for `controller`.
+    public init(controller: SessionController) {
+        self.controller = controller
+    }
+
+    enum Action: String {
+        case refresh, status, logout
+    }
+
+    static func action(of message: ScriptMessage) throws(ScriptMessageError) -> Action {
+        guard let name = message.body["action"]?.stringValue, let action = Action(rawValue: name) else {
+            throw SessionError(.badRequest, "expected {action: \"refresh\" | \"status\" | \"logout\"}").scriptMessageError
+        }
+        return action
+    }
+
+    public func immediateReply(to message: ScriptMessage) throws -> ScriptValue? {
+        let action = try Self.action(of: message)
+        let facts = controller.published.withLock { $0 }
+        guard facts.isReady, !(facts.isSignedIn && controller.vaultChangedSinceSeen()) else { return nil }
+        let status = SessionStatus(isSignedIn: facts.isSignedIn, accessTokenExpiresAt: facts.accessTokenExpiresAt)
+        switch action {
+        case .status:
+            return status.scriptValue
+        case .refresh:
+            guard facts.isSignedIn else { throw SessionError.signedOut.scriptMessageError }
+            if let last = facts.lastRefresh, ContinuousClock.now - last < controller.configuration.freshnessWindow {
+                return status.scriptValue
+            }
+            return nil
+        case .logout:
+            return nil
+        }
+    }
+
+    public func userContentController(_ userContentController: UserContentController, didReceive message: ScriptMessage) async throws -> ScriptValue {
+        if let reply = try immediateReply(to: message) { return reply }
+        await controller.noticeSignOutElsewhere()
+        do {
+            switch try Self.action(of: message) {
+            case .status:
+                return try await controller.status().scriptValue
+            case .refresh:
+                return try await controller.refresh().scriptValue
+            case .logout where controller.configuration.isolatedWebSession != nil:
+                // A page ends its own session only: the native one goes on.
+                await controller.endWebSession()
+                return ["ok": true, "signedIn": false]
+            case .logout:
+                await controller.logout()
+                return ["ok": true, "signedIn": false]
+            }
+        } catch let error as SessionError {
+            throw error.scriptMessageError
+        }
+    }
+}
+
+/// A navigation delegate that gets the session ready before each navigation (see
+/// ``SessionController/prepareNavigation(to:in:)``), wrapping the app's own delegate.
+public struct SessionNavigationDelegate: NavigationDelegate {
+    /// The session.
+    public let controller: SessionController
+    /// The app's delegate, asked first; its `cancel` wins.
+    public let wrapped: (any NavigationDelegate)?
+
+    /// Creates a delegate for `controller`, optionally wrapping `delegate`.
+    public init(controller: SessionController, wrapping delegate: (any NavigationDelegate)? = nil) {
+        self.controller = controller
+        self.wrapped = delegate
+    }
+
+    public func webPage(_ page: any WebView, decidePolicyFor action: NavigationAction) async -> NavigationActionPolicy {
+        if let wrapped, await wrapped.webPage(page, decidePolicyFor: action) == .cancel { return .cancel }
+        return await controller.prepareNavigation(to: action.request.url, in: page)
+    }
+
+    public func webPage(_ page: any WebView, decidePolicyFor response: NavigationResponse) async -> NavigationResponsePolicy {
+        await wrapped?.webPage(page, decidePolicyFor: response) ?? .allow
+    }
+
+    public func webPage(_ page: any WebView, didFinish navigation: Navigation) async {
+        await wrapped?.webPage(page, didFinish: navigation)
+    }
+
+    public func webPage(_ page: any WebView, didFail error: PageError) async {
+        await wrapped?.webPage(page, didFail: error)
+    }
+}
+
+extension SessionController {
+    /// Registers the ``SessionMessageHandler`` as `name` (`session`), callable only from
+    /// `allowedOrigins`, and adds the standard scripts chosen in `scripts` at document start.
+    ///
+    /// - Parameters:
+    ///   - controller: the pages' user content controller.
+    ///   - allowedOrigins: the origins whose documents may call the handler.
+    ///   - name: the handler's name.
+    ///   - scripts: which ``StandardScripts`` to inject (the refresh script and the `fetch`
+    ///     wrapper by default).
+    public nonisolated func install(
+        in controller: UserContentController, allowedOrigins: Set<SecurityOrigin>, name: String = "session",
+        scripts: StandardScripts.Selection = [.refresh, .fetchRetry]
+    ) {
+        controller.addScriptMessageHandler(
+            SessionMessageHandler(controller: self), name: name, options: HandlerOptions(allowedOrigins: allowedOrigins))
+        if scripts.contains(.refresh) { controller.addUserScript(StandardScripts.refreshUserScript(handlerName: name)) }
+        if scripts.contains(.fetchRetry) { controller.addUserScript(StandardScripts.fetchRetryUserScript()) }
+    }
+}

@@ -1,0 +1,99 @@
+import SessionBridgeMessaging
+import Dispatch
+import Foundation
+import SessionBridgeScriptEngine
+import Synchronization
+
+/// `window.open` and the window proxies it returns.
+extension DocumentEnvironment {
+    /// Opens `target` for `window.open(url, name)` with a name other than `_self`, `_top` or
+    /// `_parent` (those navigate this document): a named window this page opened and that is
+    /// still open is reused (loaded with `target` when one is given); otherwise the navigation
+    /// delegate and then the UI delegate are asked for a new view, as WebKit's
+    /// `createWebViewWith`, and the request is loaded there.
+    ///
+    /// - Returns: the id of the window's proxy, or `nil` (the script gets `null`) when there is
+    ///   no UI delegate, either delegate refused, or they did not answer within the panel timeout.
+    func openWindow(_ target: URL?, name: String, on thread: EngineThread) -> Int? {
+        guard let page = page.page else { return nil }
+        let windows = page.openedWindows
+        let named = name == "_blank" ? nil : name
+        if let named, let existing = windows.window(named: named) {
+            if let target { navigateWindow(existing.id, to: target) }
+            return existing.id
+        }
+        guard configuration.uiDelegate != nil else { return nil }
+        let request = PageRequest(url: target ?? URL(string: "about:blank")!)
+        let action = NavigationAction(request: request, navigationType: .newWindow, isUserInitiated: false, isMainFrame: false, sourceURL: url)
+        guard let view = waitForDelegate(nil, on: thread, { await page.createWindow(for: action) }) else { return nil }
+        let id = windows.add(view, name: named, href: request.url.absoluteString)
+        if let target { load(PageRequest(url: target), into: view) }
+        return id
+    }
+
+    /// `proxy.location.href = url`: loads `target` into the window.
+    func navigateWindow(_ id: Int, to target: URL) {
+        guard let windows = page.page?.openedWindows, !windows.isClosed(id), let view = windows.view(id) else { return }
+        windows.setHref(target.absoluteString, of: id)
+        load(PageRequest(url: target), into: view)
+    }
+
+    /// `proxy.close()`.
+    func closeWindow(_ id: Int) {
+        guard let view = page.page?.openedWindows.close(id) else { return }
+        tracker.begin()
+        Task {
+            defer { tracker.end() }
+            await view.close()
+        }
+    }
+
+    /// `proxy.postMessage(data, targetOrigin)`: a `message` event on the window's global, with
+    /// this document's origin, unless `targetOrigin` names another origin than the window's
+    /// document has (then it is dropped, as browsers do). `json` is the data as JSON.
+    func postMessage(to id: Int, json: String, targetOrigin: String) {
+        guard let windows = page.page?.openedWindows, !windows.isClosed(id), let view = windows.view(id),
+              let literal = Self.stringLiteral(json), let origin = Self.stringLiteral(SecurityOrigin(url: url)?.description ?? "null") else { return }
+        tracker.begin()
+        Task {
+            defer { tracker.end() }
+            if targetOrigin != "*" {
+                guard let current = await view.url, SecurityOrigin(url: current)?.description == targetOrigin else { return }
+            }
+            _ = try? await view.evaluateJavaScript(
+                "dispatchEvent({type: 'message', data: JSON.parse(\(literal)), origin: \(origin), source: null}); undefined", in: .page)
+        }
+    }
+
+    private func load(_ request: PageRequest, into view: any WebView) {
+        tracker.begin()
+        Task {
+            defer { tracker.end() }
+            await WebPage.load(request, into: view)
+        }
+    }
+
+    /// `text` as a JavaScript string literal.
+    static func stringLiteral(_ text: String) -> String? {
+        guard let data = try? JSONSerialization.data(withJSONObject: text, options: [.fragmentsAllowed]) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Runs `work` (a delegate call) while the calling script waits, for at most the panel
+    /// timeout; `fallback` when it does not answer in time.
+    ///
+    /// The wait keeps the page's executor `thread` (a lane, for a page with a UI delegate)
+    /// paused and runs the rest of its engine thread meanwhile, so the delegate may use other
+    /// pages on that thread; see ``EngineThread/runOthers(until:timeout:)``.
+    func waitForDelegate<Value: Sendable>(_ fallback: Value, on thread: EngineThread, _ work: @escaping @Sendable () async -> Value) -> Value {
+        let answer = Mutex<Value?>(nil)
+        let host = thread.hostThread
+        Task.detached {
+            let value = await work()
+            answer.withLock { $0 = value }
+            host.wake()
+        }
+        _ = thread.runOthers(until: { answer.withLock { $0 != nil } }, timeout: configuration.panelTimeout)
+        return answer.withLock { $0 } ?? fallback
+    }
+}

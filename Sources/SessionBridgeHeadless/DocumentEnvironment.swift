@@ -1,0 +1,266 @@
+import Dispatch
+import Foundation
+import SessionBridgeCookies
+import SessionBridgeMessaging
+import SessionBridgeScriptEngine
+import Synchronization
+
+/// What the native side of a document's page APIs works with. Shared by every world of the
+/// document, which is how isolated worlds see the same cookies and location.
+struct DocumentEnvironment: Sendable {
+    let url: URL
+    let title: String?
+    let jar: CookieJar
+    let loader: HTTPLoader
+    let tracker: ActivityTracker
+    let page: PageReference
+    let configuration: WebPageConfiguration
+
+    /// The request context for a subresource request from this document to `target`; the
+    /// document is top-level, so its site keys partitioned cookies.
+    func subresourceContext(for target: URL, method: String) -> RequestContext {
+        RequestContext(isCrossSite: !Self.isSameSite(url, target, jar.publicSuffixList), isTopLevelNavigation: false, method: method,
+                       topLevelSite: jar.site(of: url))
+    }
+
+    static func isSameSite(_ a: URL, _ b: URL, _ list: PublicSuffixList?) -> Bool {
+        guard let hostA = a.host?.lowercased(), let hostB = b.host?.lowercased() else { return false }
+        if hostA == hostB { return true }
+        guard let list, let siteA = list.registrableDomain(of: hostA) else { return false }
+        return siteA == list.registrableDomain(of: hostB)
+    }
+}
+
+/// The page a document belongs to, held weakly so documents never keep a closed page alive.
+final class PageReference: Sendable {
+    private let storage = Mutex<WeakPage>(WeakPage())
+
+    private struct WeakPage: @unchecked Sendable {
+        // `@unchecked Sendable` is safe: `WebPage` is an actor (Sendable); a weak reference to
+        // it is only read and written under the enclosing Mutex.
+        weak var page: WebPage?
+    }
+
+    init(_ page: WebPage) { storage.withLock { $0.page = page } }
+
+    var page: WebPage? { storage.withLock { $0.page } }
+}
+
+/// Counts work a page waits for outside JavaScript (navigations, new windows).
+final class ActivityTracker: Sendable {
+    private let count = Atomic<Int>(0)
+    func begin() { count.add(1, ordering: .relaxed) }
+    func end() { count.subtract(1, ordering: .relaxed) }
+    var isIdle: Bool { count.load(ordering: .relaxed) == 0 }
+}
+
+/// The finish function of a document's prelude (fires `DOMContentLoaded` and `load`).
+final class DocumentControls {
+    let finish: RawObject
+    init(finish: RawObject) { self.finish = finish }
+}
+
+extension DocumentEnvironment {
+    /// Installs the page APIs and the bridge into one world's context, before any script.
+    static func install(_ environment: DocumentEnvironment, world: ContentWorld, in context: isolated ScriptContext) throws(ScriptError) {
+        try BridgeInstallation.install(environment.configuration.userContentController, world: world,
+                                       frame: FrameInfo(url: environment.url), in: context)
+        let native = context.makeObject()
+        func add(_ name: String, _ body: @escaping RawNativeFunction) {
+            context.defineReadOnly(context.makeFunction(body), as: name, on: native)
+        }
+        let env = environment
+        add("cookieGet") { context, _ in context.jsValue(.string(env.jar.documentCookie(for: env.url))) }
+        add("cookieSet") { context, call in
+            if let value = call[0], let text = try context.scriptValue(value).stringValue {
+                env.jar.setDocumentCookie(text, for: env.url)
+            }
+            return nil
+        }
+        add("report") { context, call in
+            context.report(.uncaughtError(context.scriptError(from: call[0] ?? context.undefined)))
+            return nil
+        }
+        add("navigate") { context, call in
+            let kind = try context.scriptValue(call[0]).stringValue ?? "assign"
+            let target = try context.scriptValue(call[1]).stringValue ?? ""
+            guard let url = URL(string: target, relativeTo: env.url)?.absoluteURL else {
+                throw ScriptThrow("SyntaxError", "'\(target)' is not a valid URL")
+            }
+            env.startNavigation(to: url, type: kind == "reload" ? .reload : .scriptInitiated)
+            return nil
+        }
+        add("open") { context, call in
+            let target = try context.scriptValue(call[0]).stringValue ?? ""
+            let name = try context.scriptValue(call[1]).stringValue ?? "_blank"
+            var url: URL? = nil
+            if !target.isEmpty {
+                guard let resolved = URL(string: target, relativeTo: env.url)?.absoluteURL else {
+                    throw ScriptThrow("SyntaxError", "'\(target)' is not a valid URL")
+                }
+                url = resolved
+            }
+            return context.jsValue(env.openWindow(url, name: name, on: context.thread).map { .number(Double($0)) } ?? .null)
+        }
+        add("windowClosed") { context, call in
+            let id = Int(try context.scriptValue(call[0]).numberValue ?? 0)
+            return context.jsValue(.bool(env.page.page?.openedWindows.isClosed(id) ?? true))
+        }
+        add("windowClose") { context, call in
+            env.closeWindow(Int(try context.scriptValue(call[0]).numberValue ?? 0))
+            return nil
+        }
+        add("windowHref") { context, call in
+            let id = Int(try context.scriptValue(call[0]).numberValue ?? 0)
+            return context.jsValue(.string(env.page.page?.openedWindows.href(of: id) ?? "about:blank"))
+        }
+        add("windowNavigate") { context, call in
+            let id = Int(try context.scriptValue(call[0]).numberValue ?? 0)
+            let target = try context.scriptValue(call[1]).stringValue ?? ""
+            guard let url = URL(string: target, relativeTo: env.url)?.absoluteURL else {
+                throw ScriptThrow("SyntaxError", "'\(target)' is not a valid URL")
+            }
+            env.navigateWindow(id, to: url)
+            return nil
+        }
+        add("windowPost") { context, call in
+            let id = Int(try context.scriptValue(call[0]).numberValue ?? 0)
+            let json = try context.scriptValue(call[1]).stringValue ?? "null"
+            let targetOrigin = try context.scriptValue(call[2]).stringValue ?? "/"
+            env.postMessage(to: id, json: json, targetOrigin: targetOrigin)
+            return nil
+        }
+        add("panel") { context, call in
+            let name = try context.scriptValue(call[0]).stringValue ?? ""
+            guard let kind = PanelKind(rawValue: name) else { throw ScriptThrow("TypeError", "unknown panel '\(name)'") }
+            let message = try context.scriptValue(call[1]).stringValue ?? ""
+            let defaultText = try context.scriptValue(call[2]).stringValue
+            return context.jsValue(env.runPanel(kind, message, defaultText, on: context.thread))
+        }
+        add("fetch") { context, call in
+            let target = try context.scriptValue(call[0]).stringValue ?? ""
+            let method = try context.scriptValue(call[1]).stringValue ?? "GET"
+            let headerPairs = try context.scriptValue(call[2])
+            let body = try context.scriptValue(call[3]).stringValue
+            let credentials = try context.scriptValue(call[4]).stringValue ?? "same-origin"
+            guard let url = URL(string: target, relativeTo: env.url)?.absoluteURL else {
+                throw ScriptThrow("TypeError", "fetch: '\(target)' is not a valid URL")
+            }
+            var headers: [HTTPHeader] = []
+            let checkedMethod: String
+            do throws(FetchRequestRules.Violation) {
+                checkedMethod = try FetchRequestRules.method(method)
+                if case .array(let pairs) = headerPairs {
+                    for pair in pairs {
+                        guard case .array(let kv) = pair, kv.count == 2, let name = kv[0].stringValue, let value = kv[1].stringValue else {
+                            throw FetchRequestRules.Violation(message: "a header must be a name and a value")
+                        }
+                        if let field = try FetchRequestRules.header(name: name, value: value) {
+                            headers.append(HTTPHeader(field.name, field.value))
+                        }
+                    }
+                }
+            } catch {
+                throw ScriptThrow("TypeError", "fetch: \(error.message)")
+            }
+            let request = PageRequest(url: url, method: checkedMethod, headers: headers, body: body.map { Array($0.utf8) })
+            let (promise, deferred) = try context.makeDeferredPromise()
+            context.startTask {
+                let result: Result<ScriptValue, any Error>
+                do {
+                    let response = try await env.fetch(request, credentials: credentials)
+                    result = .success(.object([
+                        "status": .number(Double(response.statusCode)), "statusText": .string(response.statusText),
+                        "url": .string(response.url.absoluteString), "redirected": .bool(!response.redirects.isEmpty),
+                        "headers": .array(response.headers.map { .array([.string($0.name.lowercased()), .string($0.value)]) }),
+                        "body": .string(String(decoding: response.body, as: UTF8.self)),
+                    ]))
+                } catch {
+                    result = .failure(ScriptThrow("TypeError", "fetch failed: \(error)"))
+                }
+                await context.settle(deferred, with: result)
+            }
+            return promise
+        }
+
+        let location: ScriptValue = .object([
+            "href": .string(env.url.absoluteString), "origin": .string(SecurityOrigin(url: env.url)?.description ?? "null"),
+            "protocol": .string((env.url.scheme ?? "") + ":"), "host": .string(env.url.host.map { $0 + (env.url.port.map { ":\($0)" } ?? "") } ?? ""),
+            "hostname": .string(env.url.host ?? ""), "port": .string(env.url.port.map(String.init) ?? ""),
+            "pathname": .string(env.url.path.isEmpty ? "/" : env.url.path),
+            "search": .string(env.url.query.map { "?" + $0 } ?? ""), "hash": .string(env.url.fragment.map { "#" + $0 } ?? ""),
+            "title": .string(env.title ?? ""),
+        ])
+        let factory = try context.evaluateRaw(DocumentPrelude.source, sourceURL: "sessionbridge://prelude/document.js")
+        guard let factoryFunction = context.function(factory) else {
+            throw ScriptError(kind: .exception, name: "Error", message: "document prelude failed")
+        }
+        let finish = try context.call(factoryFunction, [native, context.jsValue(location), context.jsValue(.string(env.configuration.userAgent))])
+        if let function = context.function(finish) {
+            context.protect(function)
+            context.attach(DocumentControls(finish: function))
+            context.onClose { context in
+                if let controls = context.attachment(DocumentControls.self) { context.unprotect(controls.finish) }
+            }
+        }
+    }
+
+    /// Fires `DOMContentLoaded` and `load` in a world.
+    static func finish(in context: isolated ScriptContext) {
+        guard let controls = context.attachment(DocumentControls.self) else { return }
+        context.enterJavaScript()
+        do {
+            try context.call(controls.finish, [])
+        } catch {
+            context.report(.uncaughtError(error))
+        }
+        context.leaveJavaScript()
+    }
+
+    // MARK: Native work
+
+    func fetch(_ request: PageRequest, credentials: String) async throws(PageError) -> HTTPLoader.Response {
+        let documentOrigin = SecurityOrigin(url: url)
+        return try await loader.load(request, initiator: .fetch) { target in
+            switch credentials {
+            case "omit": return .omit
+            case "include": return .include(subresourceContext(for: target, method: request.method))
+            default:
+                return SecurityOrigin(url: target) == documentOrigin && documentOrigin != nil
+                    ? .include(subresourceContext(for: target, method: request.method)) : .omit
+            }
+        }
+    }
+
+    func startNavigation(to target: URL, type: NavigationAction.NavigationType) {
+        tracker.begin()
+        let page = self.page
+        let source = url
+        Task {
+            defer { tracker.end() }
+            guard let page = page.page else { return }
+            let action = NavigationAction(request: PageRequest(url: target), navigationType: type,
+                                          isUserInitiated: false, isMainFrame: true, sourceURL: source)
+            _ = try? await page.navigate(action)
+        }
+    }
+
+    /// Runs an `alert`/`confirm`/`prompt` through the UI delegate, suspending the script (and
+    /// only this page, on `thread`) as a browser does, for at most the panel timeout.
+    func runPanel(_ kind: PanelKind, _ message: String, _ defaultText: String?, on thread: EngineThread) -> ScriptValue {
+        guard let delegate = configuration.uiDelegate, let page = page.page else { return kind.dismissedValue }
+        let frame = FrameInfo(url: url)
+        return waitForDelegate(kind.dismissedValue, on: thread) {
+            switch kind {
+            case .alert:
+                await delegate.webPage(page, runAlertPanelWithMessage: message, frame: frame)
+                return .undefined
+            case .confirm:
+                return .bool(await delegate.webPage(page, runConfirmPanelWithMessage: message, frame: frame))
+            case .prompt:
+                return await delegate.webPage(page, runTextInputPanelWithPrompt: message, defaultText: defaultText, frame: frame)
+                    .map(ScriptValue.string) ?? .null
+            }
+        }
+    }
+}

@@ -1,0 +1,180 @@
+import AsyncHTTPClient
+import SessionBridgeCookies
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Sends a page's requests: cookies out by the jar's rules, every hop's `Set-Cookie` in, and
+/// redirects followed one hop at a time.
+struct HTTPLoader: Sendable {
+    let client: HTTPClient
+    let jar: CookieJar
+    let timeout: Duration
+    let maxRedirects: Int
+    let maxBytes: Int
+    let userAgent: String
+    let events: (@Sendable (PageEvent) -> Void)?
+
+    /// Whether cookies go out and come in.
+    enum CookieMode: Sendable {
+        case include(RequestContext)
+        case omit
+    }
+
+    struct Response: Sendable {
+        var url: URL
+        var statusCode: Int
+        var statusText: String
+        /// Header fields, `Set-Cookie` and `Set-Cookie2` removed (scripts never read them).
+        var headers: [HTTPHeader]
+        var setCookieNames: [String]
+        var body: [UInt8]
+        var redirects: [URL]
+    }
+
+    /// Loads `request`, following redirects when `followRedirects`; `cookies` decides per hop
+    /// (the context may change as the URL does). `willRedirect`, when given, is offered each
+    /// redirect hop's request before it is sent (or refused for its scheme), after the previous
+    /// hop's `Set-Cookie` lines were applied; it throws to stop the load.
+    func load(
+        _ request: PageRequest, initiator: HTTPExchange.Initiator, followRedirects: Bool = true,
+        cookies: @Sendable (URL) -> CookieMode,
+        willRedirect: (@Sendable (PageRequest) async throws(PageError) -> Void)? = nil
+    ) async throws(PageError) -> Response {
+        var request = request
+        var redirects: [URL] = []
+        var seen: [URL: Int] = [:]
+        while true {
+            guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+                throw PageError(.unsupportedScheme, "only http and https URLs can be loaded", url: request.url)
+            }
+            let mode = cookies(request.url)
+            let response = try await send(request, mode: mode, initiator: initiator)
+            let isRedirect = [301, 302, 303, 307, 308].contains(response.statusCode)
+            guard followRedirects, isRedirect,
+                  let location = response.headers.first(where: { $0.name.lowercased() == "location" })?.value,
+                  let next = URL(string: location, relativeTo: request.url)?.absoluteURL else {
+                var final = response
+                final.redirects = redirects
+                return final
+            }
+            redirects.append(next)
+            seen[next, default: 0] += 1
+            if seen[next, default: 0] > 2 {
+                throw PageError(.redirectLoop, "redirect loop through \(next.path.isEmpty ? "/" : next.path) after \(redirects.count) hops", url: next)
+            }
+            if redirects.count > maxRedirects {
+                throw PageError(.tooManyRedirects, "more than \(maxRedirects) redirects", url: next)
+            }
+            let keepsMethod = response.statusCode == 307 || response.statusCode == 308
+            if !keepsMethod && request.method != "HEAD" {
+                request.method = "GET"
+                request.body = nil
+                request.headers.removeAll { ["content-type", "content-length"].contains($0.name.lowercased()) }
+            }
+            request.url = next
+            if let willRedirect { try await willRedirect(request) }
+        }
+    }
+
+    /// One request and response; applies the response's cookies.
+    private func send(_ request: PageRequest, mode: CookieMode, initiator: HTTPExchange.Initiator) async throws(PageError) -> Response {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        // Nothing the page chose reaches the wire unchecked: a method or field with a space,
+        // CR, LF or NUL would rewrite the request line or add a request to the connection.
+        do throws(FetchRequestRules.Violation) {
+            outgoing.method = HTTPMethod(rawValue: try FetchRequestRules.method(request.method))
+            outgoing.headers.add(name: "User-Agent", value: userAgent)
+            for header in request.headers {
+                if let field = try FetchRequestRules.header(name: header.name, value: header.value) {
+                    outgoing.headers.add(name: field.name, value: field.value)
+                }
+            }
+        } catch {
+            throw PageError(.invalidRequest, error.message, url: request.url)
+        }
+        var cookiesSent: [String] = []
+        if case .include(let context) = mode, let header = jar.cookieHeader(for: request.url, context: context) {
+            outgoing.headers.add(name: "Cookie", value: header)
+            cookiesSent = header.split(separator: ";").map { $0.split(separator: "=", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
+        }
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+
+        let incoming: HTTPClientResponse
+        let body: ByteBuffer
+        do {
+            incoming = try await client.execute(outgoing, timeout: .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000))
+            body = try await incoming.body.collect(upTo: maxBytes)
+        } catch let error as NIOTooManyBytesError {
+            _ = error
+            report(initiator, request, nil, cookiesSent, [], [], [], clock.now - started)
+            throw PageError(.responseTooLarge, "the response is larger than \(maxBytes) bytes", url: request.url)
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+            report(initiator, request, nil, cookiesSent, [], [], [], clock.now - started)
+            throw PageError(.timeout, "no response within \(timeout)", url: request.url)
+        } catch is CancellationError {
+            throw PageError(.cancelled, "the load was cancelled", url: request.url)
+        } catch {
+            report(initiator, request, nil, cookiesSent, [], [], [], clock.now - started)
+            throw PageError(.network, Self.describe(error), url: request.url)
+        }
+
+        var headers: [HTTPHeader] = []
+        var setCookieLines: [String] = []
+        for field in incoming.headers {
+            switch field.name.lowercased() {
+            case "set-cookie": setCookieLines.append(field.value)
+            case "set-cookie2": continue  // obsolete (RFC 2965), never applied and never shown to scripts
+            default: headers.append(HTTPHeader(field.name, field.value))
+            }
+        }
+        var set: [String] = [], deleted: [String] = [], rejected: [String] = []
+        if case .include(let context) = mode {
+            for line in setCookieLines {
+                switch jar.setCookie(line, from: request.url, context: context) {
+                case .stored(let cookie), .replaced(let cookie, _): set.append(cookie.name)
+                case .deleted: deleted.append(Self.cookieName(line))
+                case .rejected(let error): rejected.append("\(Self.cookieName(line)): \(error)")
+                }
+            }
+        }
+        report(initiator, request, Int(incoming.status.code), cookiesSent, set, deleted, rejected, clock.now - started)
+        return Response(
+            url: request.url, statusCode: Int(incoming.status.code), statusText: incoming.status.reasonPhrase,
+            headers: headers, setCookieNames: set + deleted, body: Array(buffer: body), redirects: [])
+    }
+
+    private func report(
+        _ initiator: HTTPExchange.Initiator, _ request: PageRequest, _ status: Int?, _ sent: [String],
+        _ set: [String], _ deleted: [String], _ rejected: [String], _ duration: Duration
+    ) {
+        events?(.http(HTTPExchange(
+            initiator: initiator, method: request.method, url: request.url, statusCode: status, cookiesSent: sent,
+            cookiesSet: set, cookiesDeleted: deleted, cookiesRejected: rejected, duration: duration)))
+    }
+
+    /// The name part of a `Set-Cookie` line (for reports; the value is never shown).
+    static func cookieName(_ line: String) -> String {
+        let pair = line.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        guard let equals = pair.firstIndex(of: "=") else { return "" }
+        return pair[..<equals].trimmingCharacters(in: .whitespaces)
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .remoteConnectionClosed: return "the server closed the connection before the response was complete"
+            case .connectTimeout: return "could not connect in time"
+            default: return "HTTP error: \(error)"
+            }
+        }
+        let text = String(describing: error)
+        if text.contains("connectionRefused") || text.contains("Connection refused") { return "connection refused: is the server running?" }
+        if text.contains("uncleanShutdown") || text.contains("ioOnClosedChannel") || text.contains("EOF") {
+            return "the server closed the connection before the response was complete"
+        }
+        return "network error: \(text)"
+    }
+}

@@ -1,0 +1,372 @@
+import AsyncHTTPClient
+import Foundation
+import SessionBridgeCookies
+import SessionBridgeMessaging
+import SessionBridgeScriptEngine
+import Synchronization
+
+/// A headless embedded web view: what a `WKWebView` is to an app, minus rendering.
+///
+/// It loads pages over real HTTP with the cookies of its ``WebsiteDataStore``, runs their
+/// scripts in JavaScriptCore with `window.webkit.messageHandlers`, `fetch`, `document.cookie`,
+/// `location` and timers, and asks its ``NavigationDelegate`` before every navigation, so native
+/// code can refresh a session and write cookies before the request leaves.
+///
+/// ```swift
+/// let page = WebPage(configuration: WebPageConfiguration(userContentController: controller))
+/// try await page.load(URL(string: "http://127.0.0.1:8080/app")!)
+/// _ = await page.runUntilQuiescent(timeout: .seconds(5))
+/// ```
+///
+/// The page is an actor on its engine thread: every script runs there. A page with a
+/// ``UIDelegate`` runs on a lane of that thread, with a VM of its own, so that its panels
+/// suspend that page only (see ``WebPageConfiguration/thread``).
+public actor WebPage {
+    /// The client pages use unless configured otherwise; it never follows redirects itself.
+    public static let defaultHTTPClient = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(30))))
+
+    public nonisolated let configuration: WebPageConfiguration
+    /// The executor the page's scripts run on: an engine thread, or for a page with a
+    /// ``UIDelegate`` a lane of one (its ``EngineThread/hostThread``).
+    public nonisolated let thread: EngineThread
+    let tracker = ActivityTracker()
+    private var documents: [ContentWorld: ScriptContext] = [:]
+    private var latestNavigation = 0
+    /// The current document's URL.
+    public private(set) var url: URL?
+    /// The current document's title.
+    public private(set) var title: String?
+    /// Whether ``close()`` was called.
+    public private(set) var isClosed = false
+    /// ``isClosed``, readable from any thread (a window proxy's `closed`).
+    nonisolated let isClosedFlag = Atomic<Bool>(false)
+    /// The windows this page opened (`window.open`).
+    nonisolated let openedWindows = OpenedWindows()
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        thread.asUnownedSerialExecutor()
+    }
+
+    public init(configuration: WebPageConfiguration = WebPageConfiguration()) {
+        self.configuration = configuration
+        self.thread = PageThread.choose(for: configuration)
+    }
+
+    /// The page's cookie jar.
+    public nonisolated var cookieJar: CookieJar { configuration.websiteDataStore.cookieJar }
+
+    // MARK: Loading
+
+    /// Loads `url` as the app would: a user-initiated top-level navigation.
+    @discardableResult
+    public func load(_ url: URL) async throws(PageError) -> Navigation {
+        try await load(PageRequest(url: url))
+    }
+
+    /// Loads a request as a user-initiated top-level navigation.
+    @discardableResult
+    public func load(_ request: PageRequest) async throws(PageError) -> Navigation {
+        try await navigate(NavigationAction(request: request, navigationType: .other, isUserInitiated: true, isMainFrame: true, sourceURL: url))
+    }
+
+    /// Loads HTML as if `baseURL` had served it (no request is made).
+    @discardableResult
+    public func loadHTMLString(_ html: String, baseURL: URL) async throws(PageError) -> Navigation {
+        try await navigate(NavigationAction(request: PageRequest(url: baseURL), navigationType: .other, isUserInitiated: true, isMainFrame: true, sourceURL: url),
+                           preloaded: .html(html))
+    }
+
+    /// Runs a script as the document of `baseURL` (no request is made).
+    @discardableResult
+    public func loadScript(_ source: String, baseURL: URL) async throws(PageError) -> Navigation {
+        try await navigate(NavigationAction(request: PageRequest(url: baseURL), navigationType: .other, isUserInitiated: true, isMainFrame: true, sourceURL: url),
+                           preloaded: .script(source))
+    }
+
+    /// Reloads the current document.
+    @discardableResult
+    public func reload() async throws(PageError) -> Navigation {
+        guard let url else { throw PageError(.invalidURL, "nothing to reload") }
+        return try await navigate(NavigationAction(request: PageRequest(url: url), navigationType: .reload, isUserInitiated: true, isMainFrame: true, sourceURL: url))
+    }
+
+    /// What a document is made of.
+    enum Content {
+        case html(String)
+        case script(String)
+        case other
+    }
+
+    /// The navigation pipeline: policy, request with redirects, response policy, commit, scripts.
+    func navigate(_ action: NavigationAction, preloaded: Content? = nil) async throws(PageError) -> Navigation {
+        guard !isClosed else { throw PageError(.closed, "the page is closed") }
+        latestNavigation += 1
+        let id = latestNavigation
+        tracker.begin()
+        defer { tracker.end() }
+        do throws(PageError) {
+            let clock = ContinuousClock()
+            let asked = clock.now
+            let policy = await configuration.navigationDelegate?.webPage(self, decidePolicyFor: action) ?? .allow
+            emit(.navigationPolicy(action, policy: policy, waited: clock.now - asked))
+            guard policy == .allow else { throw PageError(.cancelled, "the navigation delegate cancelled the navigation", url: action.request.url) }
+            try checkCurrent(id, action.request.url)
+
+            var navigation = Navigation(url: action.request.url, statusCode: 200, redirects: [], title: nil)
+            let content: Content
+            if let preloaded {
+                content = preloaded
+            } else {
+                let source = action.sourceURL
+                let list = cookieJar.publicSuffixList
+                let response = try await loader.load(action.request, initiator: .navigation, cookies: { target in
+                    let crossSite = action.navigationType == .scriptInitiated && source.map { !DocumentEnvironment.isSameSite($0, target, list) } ?? false
+                    return .include(RequestContext(isCrossSite: crossSite, isTopLevelNavigation: true, method: action.request.method))
+                }, willRedirect: { next throws(PageError) in
+                    try await self.decidePolicy(forRedirectTo: next, of: action, navigation: id)
+                })
+                try checkCurrent(id, response.url)
+                navigation = Navigation(url: response.url, statusCode: response.statusCode, redirects: response.redirects, title: nil)
+                let decision = await configuration.navigationDelegate?.webPage(self, decidePolicyFor: NavigationResponse(
+                    url: response.url, statusCode: response.statusCode, headers: response.headers, setCookieNames: response.setCookieNames)) ?? .allow
+                guard decision == .allow else { throw PageError(.cancelled, "the navigation delegate refused the response", url: response.url) }
+                try checkCurrent(id, response.url)
+                content = Self.content(of: response)
+            }
+            return await commit(navigation, content: content)
+        } catch {
+            if error.code != .superseded { emit(.navigationFailed(error)) }
+            if error.code != .cancelled && error.code != .superseded { await configuration.navigationDelegate?.webPage(self, didFail: error) }
+            throw error
+        }
+    }
+
+    /// Offers one server redirect hop to the delegate as a navigation action with
+    /// ``NavigationAction/isRedirect``, as WebKit offers server redirects: the delegate can
+    /// prepare it (refresh a session, write cookies) or cancel it (catch an OAuth redirect URI).
+    private func decidePolicy(forRedirectTo request: PageRequest, of action: NavigationAction, navigation id: Int) async throws(PageError) {
+        try checkCurrent(id, request.url)
+        var hop = action
+        hop.request = request
+        hop.isRedirect = true
+        let clock = ContinuousClock()
+        let asked = clock.now
+        let policy = await configuration.navigationDelegate?.webPage(self, decidePolicyFor: hop) ?? .allow
+        emit(.navigationPolicy(hop, policy: policy, waited: clock.now - asked))
+        guard policy == .allow else { throw PageError(.cancelled, "the navigation delegate cancelled the redirect", url: request.url) }
+        try checkCurrent(id, request.url)
+    }
+
+    private func checkCurrent(_ id: Int, _ url: URL) throws(PageError) {
+        if isClosed { throw PageError(.closed, "the page is closed", url: url) }
+        if id != latestNavigation { throw PageError(.superseded, "a newer navigation replaced this one", url: url) }
+    }
+
+    private static func content(of response: HTTPLoader.Response) -> Content {
+        let type = response.headers.first { $0.name.lowercased() == "content-type" }?.value.lowercased() ?? ""
+        let text = String(decoding: response.body, as: UTF8.self)
+        if type.contains("javascript") || type.contains("ecmascript") { return .script(text) }
+        if type.contains("html") { return .html(text) }
+        if type.isEmpty, text.drop(while: \.isWhitespace).first == "<" { return .html(text) }
+        return .other
+    }
+
+    var loader: HTTPLoader {
+        HTTPLoader(client: configuration.httpClient, jar: cookieJar, timeout: configuration.requestTimeout,
+                   maxRedirects: configuration.maxRedirects, maxBytes: configuration.maxResponseBytes,
+                   userAgent: configuration.userAgent, events: configuration.eventHandler)
+    }
+
+    // MARK: Documents
+
+    /// Replaces the document: the old one's timers stop and its pending bridge calls reject
+    /// with `NavigationError`; then user scripts at document start, the document's scripts in
+    /// order, user scripts at document end, `DOMContentLoaded` and `load`.
+    private func commit(_ navigation: Navigation, content: Content) async -> Navigation {
+        var navigation = navigation
+        if case .html(let html) = content { navigation.title = HTMLDocumentScripts(html: html).title }
+        for context in documents.values { await context.close() }
+        documents.removeAll()
+        url = navigation.url
+        title = navigation.title
+
+        let environment = DocumentEnvironment(url: navigation.url, title: navigation.title, jar: cookieJar, loader: loader,
+                                              tracker: tracker, page: PageReference(self), configuration: configuration)
+        let controller = configuration.userContentController
+        let worlds = [ContentWorld.page] + controller.contentWorlds.filter { $0 != .page }.sorted { $0.name < $1.name }
+        let events = configuration.eventHandler
+        let url = navigation.url
+        for world in worlds {
+            let context = await ScriptContext(thread: thread, name: url.absoluteString, configuration: .init(timeLimit: configuration.scriptTimeLimit))
+            await context.setEventHandler { event in
+                switch event {
+                case .console(let message): events?(.console(message, url: url))
+                case .uncaughtError(let error): events?(.scriptError(error, unhandledRejection: false, url: url))
+                case .unhandledRejection(let error): events?(.scriptError(error, unhandledRejection: true, url: url))
+                }
+            }
+            do {
+                try await install(environment, world: world, into: context)
+            } catch {
+                events?(.scriptError(error, unhandledRejection: false, url: url))
+            }
+            documents[world] = context
+        }
+        emit(.documentCommitted(navigation))
+
+        let userScripts = controller.userScripts
+        for script in userScripts where script.injectionTime == .atDocumentStart {
+            await run(script.source, sourceURL: script.sourceURL, in: script.contentWorld)
+        }
+        switch content {
+        case .script(let source):
+            await run(source, sourceURL: url.absoluteString, in: .page)
+        case .html(let html):
+            for script in HTMLDocumentScripts(html: html).scripts {
+                switch script {
+                case .inline(let source, let line):
+                    await run(source, sourceURL: url.absoluteString, line: line, in: .page)
+                case .external(let src):
+                    await runExternal(src, environment: environment)
+                case .skipped(let type):
+                    emit(.console(ConsoleMessage(level: .warn, text: "script of type '\(type)' not run (only classic scripts are supported)"), url: url))
+                }
+            }
+        case .other:
+            break
+        }
+        for script in userScripts where script.injectionTime == .atDocumentEnd {
+            await run(script.source, sourceURL: script.sourceURL, in: script.contentWorld)
+        }
+        for context in documents.values { await finish(context) }
+        emit(.navigationFinished(navigation))
+        await configuration.navigationDelegate?.webPage(self, didFinish: navigation)
+        return navigation
+    }
+
+    private func install(_ environment: DocumentEnvironment, world: ContentWorld, into context: isolated ScriptContext) throws(ScriptError) {
+        try DocumentEnvironment.install(environment, world: world, in: context)
+    }
+
+    private func finish(_ context: isolated ScriptContext) {
+        DocumentEnvironment.finish(in: context)
+    }
+
+    private func run(_ source: String, sourceURL: String, line: Int = 1, in world: ContentWorld) async {
+        guard let context = documents[world], let url else { return }
+        do {
+            try await context.run(source, sourceURL: sourceURL, startingLine: line)
+        } catch {
+            emit(.scriptError(error, unhandledRejection: false, url: url))
+        }
+    }
+
+    private func runExternal(_ src: String, environment: DocumentEnvironment) async {
+        guard let base = url, let target = URL(string: src, relativeTo: base)?.absoluteURL else { return }
+        do {
+            let response = try await loader.load(PageRequest(url: target), initiator: .script) { target in
+                .include(environment.subresourceContext(for: target, method: "GET"))
+            }
+            guard (200..<300).contains(response.statusCode) else {
+                emit(.scriptError(ScriptError(kind: .exception, name: "NetworkError", message: "script \(target.absoluteString) answered \(response.statusCode)"),
+                                  unhandledRejection: false, url: base))
+                return
+            }
+            await run(String(decoding: response.body, as: UTF8.self), sourceURL: target.absoluteString, in: .page)
+        } catch {
+            emit(.scriptError(ScriptError(kind: .exception, name: "NetworkError", message: "script \(target.absoluteString): \(error.message)"),
+                              unhandledRejection: false, url: base))
+        }
+    }
+
+    // MARK: Scripts from the app
+
+    /// Evaluates a script in the current document (a blank one if nothing was loaded).
+    public func evaluateJavaScript(_ source: String, in world: ContentWorld = .page) async throws -> ScriptValue {
+        try await context(for: world).evaluate(source, sourceURL: "sessionbridge://app-script.js")
+    }
+
+    /// Runs `body` as the body of an async function and returns what it resolves with.
+    /// (WebKit's `callAsyncJavaScript`.)
+    public func callAsyncJavaScript(_ body: String, in world: ContentWorld = .page, timeout: Duration = .seconds(30)) async throws -> ScriptValue {
+        try await context(for: world).evaluateAsync("(async () => {\n\(body)\n})()", sourceURL: "sessionbridge://app-script.js", timeout: timeout)
+    }
+
+    /// The context of `world` in the current document, for layers that need it directly.
+    package func context(for world: ContentWorld = .page) async throws -> ScriptContext {
+        if documents.isEmpty && !isClosed {
+            // A blank document, as a new web view has: no request and no navigation policy.
+            latestNavigation += 1
+            _ = await commit(Navigation(url: URL(string: "about:blank")!, statusCode: 200, redirects: [], title: nil), content: .other)
+        }
+        guard let context = documents[world] else {
+            throw PageError(.invalidURL, "the document has no world \(world); register a handler or user script in it first")
+        }
+        return context
+    }
+
+    /// Lets timers, fetches, bridge replies and navigations run until nothing is pending or
+    /// `timeout` passes. Returns `true` when the page went quiet.
+    public func runUntilQuiescent(timeout: Duration) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while clock.now < deadline {
+            if !tracker.isIdle {
+                try? await Task.sleep(for: .milliseconds(2))
+                continue
+            }
+            var quiet = true
+            for context in documents.values {
+                let remaining = deadline - clock.now
+                guard remaining > .zero else { return false }
+                if await !context.runUntilQuiescent(timeout: remaining) { quiet = false }
+            }
+            if quiet && tracker.isIdle {
+                var stillQuiet = true
+                for context in documents.values where await !context.isQuiescent { stillQuiet = false }
+                if stillQuiet { return true }
+            }
+        }
+        return false
+    }
+
+    /// Closes the page: its document goes away (pending calls reject with `NavigationError`)
+    /// and nothing of it runs again.
+    public func close() async {
+        guard !isClosed else { return }
+        isClosed = true
+        isClosedFlag.store(true, ordering: .releasing)
+        latestNavigation += 1
+        for context in documents.values { await context.close() }
+        documents.removeAll()
+    }
+
+    // MARK: New windows
+
+    /// Asks the navigation delegate about a new window's action, then the UI delegate for the
+    /// view to open it in (WebKit's `createWebViewWith`); `nil` when either refuses. Runs while
+    /// the opener's script waits, so it touches nothing isolated to the page.
+    nonisolated func createWindow(for action: NavigationAction) async -> (any WebView)? {
+        let clock = ContinuousClock()
+        let asked = clock.now
+        let policy = await configuration.navigationDelegate?.webPage(self, decidePolicyFor: action) ?? .allow
+        emit(.navigationPolicy(action, policy: policy, waited: clock.now - asked))
+        guard policy == .allow else { return nil }
+        return await configuration.uiDelegate?.webPage(self, createWebPageFor: action)
+    }
+
+    /// Loads `request` into a window this page opened.
+    nonisolated static func load(_ request: PageRequest, into view: any WebView) async {
+        if let headless = view as? WebPage {
+            _ = try? await headless.load(request)
+        } else {
+            _ = try? await view.load(request.url)
+        }
+    }
+
+    nonisolated func emit(_ event: PageEvent) {
+        configuration.eventHandler?(event)
+    }
+}

@@ -1,0 +1,106 @@
+import SessionBridgeCookies
+import Foundation
+import Synchronization
+
+/// Where a page keeps its cookies: a shared jar, a non-persistent one, or a named profile.
+/// (WebKit's `WKWebsiteDataStore`.)
+///
+/// Several pages given the same store share its cookies, as web views sharing a data store do.
+/// A profile is live once per process: opening a profile that is already open (here or through
+/// another ``WebsiteDataStore`` instance) gives the same cookies and the same file writer, so
+/// two stores never overwrite each other's file.
+public final class WebsiteDataStore: Sendable {
+    /// The cookies.
+    public let cookieJar: CookieJar
+    /// The cookies as pages and a session owner reach them. (WebKit's `httpCookieStore`.)
+    public let httpCookieStore: CookieJarStore
+    /// Whether the cookies outlive the process.
+    public var isPersistent: Bool { attachment != nil }
+    /// The profile file the cookies are saved to, for a persistent store.
+    public let attachment: CookieStoreAttachment?
+    /// The open profile this store keeps alive, for a persistent store.
+    private let live: LiveProfile?
+
+    /// A store over `cookieJar` (share one store between pages to share their cookies).
+    public init(cookieJar: CookieJar = CookieJar()) {
+        self.cookieJar = cookieJar
+        self.httpCookieStore = CookieJarStore(cookieJar)
+        self.attachment = nil
+        self.live = nil
+    }
+
+    /// A persistent store: the named profile in `directory` is loaded now (a damaged file
+    /// falls back to its last good copy, reported in `attachment.loadResult.warning`), and
+    /// every change is saved crash-safely. If the profile is already open in this process, the
+    /// store shares that profile's cookies and writer instead of loading it again.
+    public init(directory: URL, profile: String = "default", includeSessionCookies: Bool = false) throws(CookieStoreError) {
+        let live = try Self.profiles.open(directory: directory, profile: profile, includeSessionCookies: includeSessionCookies)
+        self.cookieJar = live.jar
+        self.httpCookieStore = live.store
+        self.attachment = live.attachment
+        self.live = live
+    }
+
+    /// A fresh store whose cookies live only as long as it does.
+    public static func nonPersistent() -> WebsiteDataStore {
+        WebsiteDataStore(cookieJar: CookieJar())
+    }
+
+    /// The process's default store: one non-persistent store every caller shares, as web views
+    /// created without a store of their own share WebKit's default store.
+    public static func `default`() -> WebsiteDataStore {
+        defaultStore
+    }
+
+    private static let defaultStore = WebsiteDataStore()
+
+    /// Whether `other` holds the same cookies (the same jar).
+    public func isSameStore(as other: WebsiteDataStore) -> Bool {
+        cookieJar === other.cookieJar
+    }
+
+    /// Removes every cookie (the "clear all web data on logout" of earlier designs).
+    public func removeAllData() {
+        cookieJar.removeAll()
+    }
+
+    // MARK: Live profiles
+
+    /// One open profile: its jar, the writer attached to its file, the store view.
+    final class LiveProfile: Sendable {
+        let jar: CookieJar
+        let store: CookieJarStore
+        let attachment: CookieStoreAttachment
+
+        init(jar: CookieJar, attachment: CookieStoreAttachment) {
+            self.jar = jar
+            self.store = CookieJarStore(jar)
+            self.attachment = attachment
+        }
+    }
+
+    /// Open profiles by file path, held weakly: a profile closes when its last store goes away.
+    final class ProfileRegistry: Sendable {
+        private struct Entry {
+            weak var profile: LiveProfile?
+        }
+
+        private let entries = Mutex<[String: Entry]>([:])
+
+        func open(directory: URL, profile: String, includeSessionCookies: Bool) throws(CookieStoreError) -> LiveProfile {
+            let persistent = PersistentCookieStore(directory: directory, profile: profile)
+            let key = persistent.fileURL?.standardizedFileURL.path ?? directory.path + "/" + profile
+            return try entries.withLock { entries throws(CookieStoreError) -> LiveProfile in
+                if let live = entries[key]?.profile { return live }
+                let jar = CookieJar()
+                let attachment = try jar.attach(to: persistent, includeSessionCookies: includeSessionCookies)
+                let live = LiveProfile(jar: jar, attachment: attachment)
+                entries = entries.filter { $0.value.profile != nil }
+                entries[key] = Entry(profile: live)
+                return live
+            }
+        }
+    }
+
+    static let profiles = ProfileRegistry()
+}

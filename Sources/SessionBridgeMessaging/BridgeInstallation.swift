@@ -1,0 +1,344 @@
+import DequeModule
+import Logging
+import SessionBridgeScriptEngine
+
+/// The bridge inside one document's world: `window.webkit.messageHandlers`, the calls in flight
+/// and their timeouts, aborts and teardown.
+///
+/// Lives as an attachment of its ``ScriptContext`` and is only touched on that context's thread.
+package final class BridgeInstallation {
+    let controller: UserContentController
+    let world: ContentWorld
+    let frame: FrameInfo
+    private var generation: Int
+    private var handlers: [String: Installed] = [:]
+    private var pending: [Int: PendingCall] = [:]
+    private var nextCallID = 1
+    private let helpers: Helpers
+    /// The frame's origin as the message log shows it, computed once.
+    let originText: String
+    /// Deadlines of pending calls in order; one timer at a time sweeps them, so a call that
+    /// settles leaves no timer behind.
+    private var deadlines = Deque<(deadline: ContinuousClock.Instant, id: Int)>()
+    private var sweepScheduled = false
+
+    /// A handler as this document sees it.
+    struct Installed {
+        var registration: UserContentController.Registration?
+        /// Why this document may not call it, `nil` when it may.
+        var refusal: ScriptMessageError?
+    }
+
+    /// A call waiting for its handler.
+    struct PendingCall {
+        let deferred: DeferredPromise
+        let name: String
+        let body: ScriptValue
+        let started: ContinuousClock.Instant
+        var task: Task<Void, Never>?
+    }
+
+    /// Functions captured from the pristine global object before any page script ran.
+    struct Helpers {
+        let resolve: RawObject
+        let reject: RawObject
+        let listen: RawObject
+        let build: RawObject
+    }
+
+    private init(controller: UserContentController, world: ContentWorld, frame: FrameInfo, helpers: Helpers) {
+        self.controller = controller
+        self.world = world
+        self.frame = frame
+        self.helpers = helpers
+        self.generation = controller.generation.load(ordering: .acquiring)
+        self.originText = frame.securityOrigin?.description ?? "null"
+    }
+
+    /// Installs `window.webkit.messageHandlers` for `world` into `context`, before any page
+    /// script runs.
+    package static func install(
+        _ controller: UserContentController, world: ContentWorld, frame: FrameInfo, in context: isolated ScriptContext
+    ) throws(ScriptError) {
+        let prelude = try context.evaluateRaw(preludeSource, sourceURL: "sessionbridge://prelude/bridge.js")
+        func member(_ name: String) throws(ScriptError) -> RawObject {
+            do {
+                return try context.protectedFunction(name, of: prelude)
+            } catch {
+                throw ScriptError(kind: .exception, name: "Error", message: "bridge prelude is incomplete")
+            }
+        }
+        let helpers = Helpers(resolve: try member("resolve"), reject: try member("reject"), listen: try member("listen"), build: try member("build"))
+        let installation = BridgeInstallation(controller: controller, world: world, frame: frame, helpers: helpers)
+        context.attach(installation)
+        context.onClose { context in context.attachment(BridgeInstallation.self)?.documentWillClose(in: context) }
+
+        let abort = context.makeFunction { context, call in
+            let id = Int(call.number(at: 0))
+            context.attachment(BridgeInstallation.self)?.fail(id, with: .aborted, in: context)
+            return nil
+        }
+        var entries: [RawValue?] = [abort]
+        for registration in controller.registrations(in: world) {
+            installation.handlers[registration.name] = Installed(
+                registration: registration, refusal: registration.options.refusal(for: frame, handler: registration.name))
+            let name = registration.name
+            // The installation lives as long as the context and its native functions, and this
+            // function only runs on the context's thread.
+            let captured = EngineThreadOnly(installation)
+            let post = context.makeFunction { context, call in
+                try captured.value.post(to: name, call, in: context)
+            }
+            entries.append(context.jsValue(.string(name)))
+            entries.append(post)
+        }
+        try context.call(helpers.build, entries)
+    }
+
+    // MARK: The call
+
+    /// `postMessage(body, options)`: the hot path.
+    private func post(to name: String, _ call: RawCall, in context: isolated ScriptContext) throws -> RawValue? {
+        let started = ContinuousClock.now
+        let current = controller.generation.load(ordering: .acquiring)
+        if current != generation { refreshRegistrations(current) }
+        let body: ScriptValue
+        do {
+            body = try context.scriptValue(call[0], limits: controller.limits.body)
+        } catch {
+            controller.log?.record(name: name, world: world, origin: originText, body: .undefined,
+                                   outcome: .refused(code: "data_clone", message: error.message), started: started)
+            throw ScriptThrow("DataCloneError", "postMessage: \(error.message)")
+        }
+        guard let installed = handlers[name], let registration = installed.registration else {
+            return refuse(name, body, .removed, started, in: call)
+        }
+        if let refusal = installed.refusal { return refuse(name, body, refusal, started, in: call) }
+        let message = ScriptMessage(name: name, body: body, frameInfo: frame, world: world)
+
+        let handler: any ScriptMessageHandlerWithReply
+        switch registration.kind {
+        case .noReply(let noReply):
+            noReply.userContentController(controller, didReceive: message)
+            controller.log?.record(name: name, world: world, origin: originText, body: body, outcome: .delivered, started: started)
+            return nil
+        case .immediate(let immediate):
+            do {
+                if let value = try immediate.immediateReply(to: message) {
+                    controller.log?.record(name: name, world: world, origin: originText, body: body, outcome: .replied(value), started: started)
+                    return call.settledPromise(resolving: true, with: context.jsValue(value))
+                }
+            } catch {
+                let failure = publicError(error, handler: name)
+                controller.log?.record(name: name, world: world, origin: originText, body: body,
+                                       outcome: .rejected(code: failure.code, message: failure.message), started: started)
+                return call.settledPromise(resolving: false, with: call.makeError(failure.scriptThrow))
+            }
+            handler = immediate
+        case .reply(let reply):
+            handler = reply
+        }
+
+        // Every read the page controls (getters on `options.signal` and `signal.aborted` may
+        // call postMessage again) happens before the cap is checked, and nothing between the
+        // check and the call's entry in `pending` runs page code: re-entrant calls cannot
+        // slip past the cap.
+        let signal = abortSignal(call)
+        let aborted = signal.map { call.bool(Self.aborted, of: $0) } ?? false
+        guard pending.count < controller.limits.maxCallsInFlight else {
+            return refuse(name, body, .overloaded, started, in: call)
+        }
+        if aborted {
+            return refuse(name, body, .aborted, started, in: call)
+        }
+        let (promise, deferred) = try context.makeDeferredPromise()
+        let id = nextCallID
+        nextCallID += 1
+        pending[id] = PendingCall(deferred: deferred, name: name, body: body, started: started)
+        if let signal {
+            call.callIgnoringResult(helpers.listen, [signal, call.makeNumber(Double(id))])
+        }
+        addDeadline(started + (registration.options.timeout ?? controller.limits.defaultTimeout), for: id, in: context)
+        let controller = self.controller
+        let task = Task.immediate {
+            let result: Result<ScriptValue, any Error>
+            do {
+                result = .success(try await handler.userContentController(controller, didReceive: message))
+            } catch {
+                result = .failure(error)
+            }
+            BridgeInstallation.finish(id, result, in: context)
+        }
+        if pending[id] != nil { pending[id]?.task = task }
+        return promise
+    }
+
+    private static func finish(_ id: Int, _ result: Result<ScriptValue, any Error>, in context: isolated ScriptContext) {
+        guard let installation = context.attachment(BridgeInstallation.self),
+              let call = installation.pending.removeValue(forKey: id) else { return }
+        installation.trimDeadlines()
+        let log = installation.controller.log
+        switch result {
+        case .success(let value):
+            log?.record(name: call.name, world: installation.world, origin: installation.originText, body: call.body,
+                        outcome: .replied(value), started: call.started)
+            context.settle(call.deferred, with: .success(value))
+        case .failure(let error):
+            let failure = installation.publicError(error, handler: call.name)
+            log?.record(name: call.name, world: installation.world, origin: installation.originText, body: call.body,
+                        outcome: .rejected(code: failure.code, message: failure.message), started: call.started)
+            context.settle(call.deferred, with: .failure(failure.scriptThrow))
+        }
+    }
+
+    /// Rejects a pending call (timeout, abort) and cancels its handler.
+    func fail(_ id: Int, with failure: ScriptMessageError, in context: isolated ScriptContext) {
+        guard let call = pending.removeValue(forKey: id) else { return }
+        trimDeadlines()
+        call.task?.cancel()
+        controller.log?.record(name: call.name, world: world, origin: originText, body: call.body,
+                               outcome: .rejected(code: failure.code, message: failure.message), started: call.started)
+        context.settle(call.deferred, with: .failure(failure.scriptThrow))
+    }
+
+    // MARK: Timeouts
+
+    private func addDeadline(_ deadline: ContinuousClock.Instant, for id: Int, in context: isolated ScriptContext) {
+        if let last = deadlines.last, last.deadline > deadline {
+            let index = deadlines.firstIndex { $0.deadline > deadline } ?? deadlines.endIndex
+            deadlines.insert((deadline, id), at: index)
+        } else {
+            deadlines.append((deadline, id))
+        }
+        scheduleSweep(in: context)
+    }
+
+    private func scheduleSweep(in context: isolated ScriptContext) {
+        guard !sweepScheduled, let first = deadlines.first else { return }
+        sweepScheduled = true
+        context.schedule(after: max(.zero, first.deadline - .now)) { context in
+            context.attachment(BridgeInstallation.self)?.sweep(in: context)
+        }
+    }
+
+    /// Rejects the calls whose deadline passed, then waits for the next deadline.
+    private func sweep(in context: isolated ScriptContext) {
+        sweepScheduled = false
+        let now = ContinuousClock.now
+        while let first = deadlines.first, first.deadline <= now || pending[first.id] == nil {
+            deadlines.removeFirst()
+            if pending[first.id] != nil { fail(first.id, with: .timeout, in: context) }
+        }
+        scheduleSweep(in: context)
+    }
+
+    /// Drops the deadlines of calls that already settled from the front of the queue.
+    private func trimDeadlines() {
+        while let first = deadlines.first, pending[first.id] == nil { deadlines.removeFirst() }
+    }
+
+    /// Rejects every pending call with `NavigationError` as the document goes away.
+    private func documentWillClose(in context: isolated ScriptContext) {
+        for id in pending.keys.sorted() { fail(id, with: .navigation, in: context) }
+        for function in [helpers.resolve, helpers.reject, helpers.listen, helpers.build] { context.unprotect(function) }
+    }
+
+    /// Calls currently awaiting a reply.
+    package var pendingDeadlines: Int { deadlines.count }
+
+    /// Calls currently awaiting a reply (see also ``pendingDeadlines``).
+    package var callsInFlight: Int { pending.count }
+
+    // MARK: Helpers
+
+    private func refreshRegistrations(_ current: Int) {
+        generation = current
+        for name in handlers.keys {
+            let registration = controller.registration(named: name, in: world)
+            handlers[name] = Installed(registration: registration, refusal: registration?.options.refusal(for: frame, handler: name))
+        }
+    }
+
+    private func refuse(_ name: String, _ body: ScriptValue, _ failure: ScriptMessageError, _ started: ContinuousClock.Instant, in call: RawCall) -> RawValue? {
+        controller.log?.record(name: name, world: world, origin: originText, body: body,
+                               outcome: .refused(code: failure.code, message: failure.message), started: started)
+        return call.settledPromise(resolving: false, with: call.makeError(failure.scriptThrow))
+    }
+
+    private func abortSignal(_ call: RawCall) -> RawValue? {
+        call.objectProperty(Self.signal, ofArgument: 1)
+    }
+
+    /// The names read from a call's options on every call, interned once.
+    private static let signal = PropertyName("signal")
+    private static let aborted = PropertyName("aborted")
+
+    /// What the page may see of a handler's error.
+    private func publicError(_ error: any Error, handler: String) -> ScriptMessageError {
+        if let error = error as? ScriptMessageError { return error }
+        if error is CancellationError { return .aborted }
+        controller.logger.error("message handler failed", metadata: ["handler": "\(handler)", "error": "\(String(reflecting: error))"])
+        return .internalError
+    }
+
+    // MARK: Page side
+
+    /// Runs once per world before page scripts: captures pristine built-ins, provides a minimal
+    /// `AbortController` where the engine has none, and returns the builder of
+    /// `window.webkit.messageHandlers`.
+    static let preludeSource = """
+    (function () {
+      "use strict";
+      const P = Promise, freeze = Object.freeze, define = Object.defineProperty, global = globalThis;
+      const resolve = P.resolve.bind(P), reject = P.reject.bind(P);
+      if (typeof global.AbortController === "undefined") {
+        class AbortSignal {
+          #aborted = false; #reason = undefined; #listeners = [];
+          get aborted() { return this.#aborted; }
+          get reason() { return this.#reason; }
+          addEventListener(type, listener) { if (type === "abort" && typeof listener === "function") this.#listeners.push(listener); }
+          removeEventListener(type, listener) { this.#listeners = this.#listeners.filter(l => l !== listener); }
+          throwIfAborted() { if (this.#aborted) throw this.#reason; }
+          static _abort(signal, reason) {
+            if (signal.#aborted) return;
+            signal.#aborted = true;
+            signal.#reason = reason;
+            const listeners = signal.#listeners; signal.#listeners = [];
+            if (typeof signal.onabort === "function") listeners.unshift(signal.onabort);
+            for (const listener of listeners) { try { listener.call(signal, { type: "abort", target: signal }); } catch (e) { queueMicrotask(() => { throw e; }); } }
+          }
+        }
+        const abortSignal = AbortSignal._abort; delete AbortSignal._abort;
+        class AbortController {
+          #signal = new AbortSignal();
+          get signal() { return this.#signal; }
+          abort(reason) {
+            const error = reason !== undefined ? reason : (() => { const e = new Error("signal is aborted without reason"); e.name = "AbortError"; return e; })();
+            abortSignal(this.#signal, error);
+          }
+        }
+        define(global, "AbortController", { value: AbortController, writable: true, configurable: true });
+        define(global, "AbortSignal", { value: AbortSignal, writable: true, configurable: true });
+      }
+      let abortNative = null;
+      const listen = (signal, id) => {
+        try { signal.addEventListener("abort", () => abortNative(id), { once: true }); } catch (e) {}
+      };
+      const build = (abort, ...entries) => {
+        abortNative = abort;
+        const handlers = {};
+        for (let i = 0; i < entries.length; i += 2) {
+          const post = entries[i + 1];
+          freeze(post);
+          const handler = {};
+          define(handler, "postMessage", { value: post, enumerable: true });
+          define(handlers, entries[i], { value: freeze(handler), enumerable: true });
+        }
+        const webkit = {};
+        define(webkit, "messageHandlers", { value: freeze(handlers), enumerable: true });
+        define(global, "webkit", { value: freeze(webkit), enumerable: false });
+      };
+      return { resolve, reject, listen, build };
+    })()
+    """
+}

@@ -1,0 +1,85 @@
+import DequeModule
+import Foundation
+import SessionBridgeScriptEngine
+import Synchronization
+
+/// A bounded record of every bridge call: name, world, origin, timing and outcome, with values
+/// redacted by a ``RedactionPolicy``.
+public final class MessageLog: Sendable {
+    /// How a call ended.
+    public enum Outcome: Sendable, Hashable {
+        /// Delivered to a handler without reply.
+        case delivered
+        /// Resolved with this (redacted) value.
+        case replied(ScriptValue)
+        /// Rejected with this code and public message.
+        case rejected(code: String, message: String)
+        /// Refused before reaching a handler (body not cloneable, origin not allowed, overload).
+        case refused(code: String, message: String)
+    }
+
+    /// One call.
+    public struct Entry: Sendable, Hashable {
+        public var name: String
+        public var world: ContentWorld
+        public var origin: String
+        public var body: ScriptValue
+        public var outcome: Outcome
+        public var started: Date
+        public var duration: Duration
+    }
+
+    /// The policy that hides secrets before anything is stored.
+    public let redaction: RedactionPolicy
+    /// How many entries are kept (oldest dropped first).
+    public let capacity: Int
+    private let storage = Mutex<(entries: Deque<Entry>, total: Int)>((Deque(), 0))
+    private let observers = Mutex<[@Sendable (Entry) -> Void]>([])
+    private let hasObservers = Atomic<Bool>(false)
+    /// Wall-clock time of `origin`, so entries get dates without a system call each.
+    private let originDate = Date()
+    private let origin = ContinuousClock.now
+
+    public init(capacity: Int = 1000, redaction: RedactionPolicy = .default) {
+        self.capacity = capacity
+        self.redaction = redaction
+    }
+
+    /// The kept entries, oldest first.
+    public var entries: [Entry] { storage.withLock { Array($0.entries) } }
+
+    /// How many calls were recorded in all, dropped ones included.
+    public var totalCount: Int { storage.withLock { $0.total } }
+
+    /// Calls `observer` with every entry from now on.
+    public func observe(_ observer: @escaping @Sendable (Entry) -> Void) {
+        observers.withLock { $0.append(observer) }
+        hasObservers.store(true, ordering: .releasing)
+    }
+
+    func record(name: String, world: ContentWorld, origin originText: String, body: ScriptValue, outcome: Outcome, started: ContinuousClock.Instant) {
+        let now = ContinuousClock.now
+        let entry = Entry(
+            name: name, world: world, origin: originText,
+            body: redaction.redact(body), outcome: redacted(outcome),
+            started: originDate + (started - origin).timeInterval, duration: now - started)
+        storage.withLock { storage in
+            if storage.entries.count >= capacity { storage.entries.removeFirst() }
+            storage.entries.append(entry)
+            storage.total += 1
+        }
+        guard hasObservers.load(ordering: .acquiring) else { return }
+        for observer in observers.withLock({ $0 }) { observer(entry) }
+    }
+
+    private func redacted(_ outcome: Outcome) -> Outcome {
+        if case .replied(let value) = outcome { return .replied(redaction.redact(value)) }
+        return outcome
+    }
+}
+
+extension Duration {
+    var timeInterval: TimeInterval {
+        Double(components.seconds) + Double(components.attoseconds) * 1e-18
+    }
+}

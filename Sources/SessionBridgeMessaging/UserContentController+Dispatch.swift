@@ -1,0 +1,168 @@
+import Foundation
+import SessionBridgeScriptEngine
+import Synchronization
+
+/// The bridge for engines that receive messages themselves (WebKit's own
+/// `window.webkit.messageHandlers`): the same registrations, allow-lists, timeouts, handler
+/// kinds, error mapping and message log as the headless engine's installation.
+extension UserContentController {
+    /// How a dispatched message ended.
+    package enum DispatchOutcome: Sendable {
+        /// A handler without reply received it.
+        case delivered
+        /// The page's promise resolves with this value.
+        case replied(ScriptValue)
+        /// The page's promise rejects with this error (already public: no detail of the handler's own error).
+        case rejected(ScriptMessageError)
+    }
+
+    /// Whether the handler `name` of `world` replies (`nil` when there is none).
+    package func handlerReplies(name: String, in world: ContentWorld) -> Bool? {
+        guard let registration = registration(named: name, in: world) else { return nil }
+        if case .noReply = registration.kind { return false }
+        return true
+    }
+
+    /// Answers `message` without suspending when that is possible: a refusal (no such
+    /// handler, origin not allowed), a handler without reply, or an immediate handler that
+    /// answered. `nil` means the async ``dispatch(_:started:)`` must run (nothing was recorded).
+    package func dispatchImmediately(_ message: ScriptMessage, started: ContinuousClock.Instant = .now) -> DispatchOutcome? {
+        let origin = message.frameInfo.securityOrigin?.description ?? "null"
+        guard let registration = registration(named: message.name, in: message.world) else {
+            return refuse(message, origin: origin, .removed, started: started)
+        }
+        if let refusal = registration.options.refusal(for: message.frameInfo, handler: message.name) {
+            return refuse(message, origin: origin, refusal, started: started)
+        }
+        switch registration.kind {
+        case .noReply(let noReply):
+            noReply.userContentController(self, didReceive: message)
+            log?.record(name: message.name, world: message.world, origin: origin, body: message.body, outcome: .delivered, started: started)
+            return .delivered
+        case .immediate(let immediate):
+            do {
+                guard let value = try immediate.immediateReply(to: message) else { return nil }
+                log?.record(name: message.name, world: message.world, origin: origin, body: message.body, outcome: .replied(value), started: started)
+                return .replied(value)
+            } catch {
+                return reject(message, origin: origin, publicScriptMessageError(error, handler: message.name), started: started)
+            }
+        case .reply:
+            return nil
+        }
+    }
+
+    /// Delivers `message` as the engine attested it (its frame and world, never the body's
+    /// claims): checks the registration and the frame's allow-list, runs the handler within its
+    /// timeout, maps its error to what the page may see, and records the call in the log.
+    package func dispatch(_ message: ScriptMessage, started: ContinuousClock.Instant = .now) async -> DispatchOutcome {
+        let origin = message.frameInfo.securityOrigin?.description ?? "null"
+        guard let registration = registration(named: message.name, in: message.world) else {
+            return refuse(message, origin: origin, .removed, started: started)
+        }
+        if let refusal = registration.options.refusal(for: message.frameInfo, handler: message.name) {
+            return refuse(message, origin: origin, refusal, started: started)
+        }
+        let handler: any ScriptMessageHandlerWithReply
+        switch registration.kind {
+        case .noReply(let noReply):
+            noReply.userContentController(self, didReceive: message)
+            log?.record(name: message.name, world: message.world, origin: origin, body: message.body, outcome: .delivered, started: started)
+            return .delivered
+        case .immediate(let immediate):
+            do {
+                if let value = try immediate.immediateReply(to: message) {
+                    log?.record(name: message.name, world: message.world, origin: origin, body: message.body, outcome: .replied(value), started: started)
+                    return .replied(value)
+                }
+            } catch {
+                return reject(message, origin: origin, publicScriptMessageError(error, handler: message.name), started: started)
+            }
+            handler = immediate
+        case .reply(let reply):
+            handler = reply
+        }
+        let timeout = registration.options.timeout ?? limits.defaultTimeout
+        let result = await Self.run(handler, message, controller: self, timeout: timeout)
+        switch result {
+        case .success(let value):
+            log?.record(name: message.name, world: message.world, origin: origin, body: message.body, outcome: .replied(value), started: started)
+            return .replied(value)
+        case .failure(let error):
+            return reject(message, origin: origin, publicScriptMessageError(error, handler: message.name), started: started)
+        }
+    }
+
+    /// Records a call refused before it reached a handler (a body that could not be cloned,
+    /// too many calls in flight) and returns the error for the page.
+    package func refuse(_ message: ScriptMessage, origin: String, _ error: ScriptMessageError, started: ContinuousClock.Instant) -> DispatchOutcome {
+        log?.record(name: message.name, world: message.world, origin: origin, body: message.body,
+                    outcome: .refused(code: error.code, message: error.message), started: started)
+        return .rejected(error)
+    }
+
+    private func reject(_ message: ScriptMessage, origin: String, _ error: ScriptMessageError, started: ContinuousClock.Instant) -> DispatchOutcome {
+        log?.record(name: message.name, world: message.world, origin: origin, body: message.body,
+                    outcome: .rejected(code: error.code, message: error.message), started: started)
+        return .rejected(error)
+    }
+
+    /// What the page may see of a handler's error.
+    package func publicScriptMessageError(_ error: any Error, handler: String) -> ScriptMessageError {
+        if let error = error as? ScriptMessageError { return error }
+        if error is CancellationError { return .aborted }
+        logger.error("message handler failed", metadata: ["handler": "\(handler)", "error": "\(String(reflecting: error))"])
+        return .internalError
+    }
+
+    /// Runs the handler, giving up (and cancelling it) after `timeout`; a handler that ignores
+    /// cancellation holds nobody.
+    private static func run(
+        _ handler: any ScriptMessageHandlerWithReply, _ message: ScriptMessage, controller: UserContentController, timeout: Duration
+    ) async -> Result<ScriptValue, any Error> {
+        let race = HandlerRace()
+        return await withCheckedContinuation { continuation in
+            race.start(continuation)
+            let work = Task {
+                do {
+                    race.settle(.success(try await handler.userContentController(controller, didReceive: message)))
+                } catch {
+                    race.settle(.failure(error))
+                }
+            }
+            race.watch(work, timeout: timeout)
+        }
+    }
+}
+
+/// A handler's run against its timeout: whichever ends first answers the page.
+private final class HandlerRace: Sendable {
+    private let state = Mutex<(continuation: CheckedContinuation<Result<ScriptValue, any Error>, Never>?, timer: Task<Void, Never>?)>((nil, nil))
+
+    func start(_ continuation: CheckedContinuation<Result<ScriptValue, any Error>, Never>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    func settle(_ result: Result<ScriptValue, any Error>) {
+        let (continuation, timer) = state.withLock { state in
+            defer { state = (nil, nil) }
+            return (state.continuation, state.timer)
+        }
+        timer?.cancel()
+        continuation?.resume(returning: result)
+    }
+
+    func watch(_ work: Task<Void, Never>, timeout: Duration) {
+        let timer = Task {
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            self.settle(.failure(ScriptMessageError.timeout))
+            work.cancel()
+        }
+        let settled = state.withLock { state in
+            guard state.continuation != nil else { return true }
+            state.timer = timer
+            return false
+        }
+        if settled { timer.cancel() }
+    }
+}

@@ -1,0 +1,152 @@
+import CJavaScriptCore
+
+/// A native function's body: runs on the context's thread, inside JavaScript's call.
+/// Throw ``ScriptThrow`` to throw a specific error in JavaScript; any other error is thrown as a
+/// generic `Error` whose message is the error's description.
+public typealias NativeFunction = @Sendable (_ context: isolated ScriptContext, _ arguments: [ScriptValue]) throws -> ScriptValue
+
+/// The raw form of a native function, for layers that work with JavaScriptCore values directly
+/// (`SessionBridgeMessaging`, `SessionBridgeHeadless`): no conversion of arguments or result.
+package typealias RawNativeFunction = (_ context: isolated ScriptContext, _ call: RawCall) throws -> JSValueRef?
+
+/// The JavaScriptCore values of one native call.
+package struct RawCall {
+    /// The execution context of the call; use it for every C API call made while handling it.
+    package let ctx: JSContextRef
+    package let this: JSObjectRef?
+    package let arguments: UnsafeBufferPointer<JSValueRef?>
+
+    package subscript(index: Int) -> JSValueRef? {
+        index < arguments.count ? arguments[index] : nil
+    }
+}
+
+/// Keeps a native function's body alive for as long as its context.
+final class NativeFunctionBox {
+    weak var context: ScriptContext?
+    let body: RawNativeFunction
+
+    init(context: ScriptContext, body: @escaping RawNativeFunction) {
+        self.context = context
+        self.body = body
+    }
+}
+
+/// The single JavaScriptCore class behind every native function.
+///
+/// `@unchecked Sendable` is safe: a `JSClassRef` is immutable once created and is retained for
+/// the life of the process.
+struct NativeFunctionClass: @unchecked Sendable {
+    let ref: JSClassRef
+
+    static let shared: NativeFunctionClass = {
+        var definition = kJSClassDefinitionEmpty
+        definition.className = nil
+        definition.callAsFunction = nativeFunctionTrampoline
+        return NativeFunctionClass(ref: JSClassCreate(&definition))
+    }()
+}
+
+/// Entered by JavaScriptCore for every call of a native function.
+private func nativeFunctionTrampoline(
+    _ ctx: JSContextRef?, _ function: JSObjectRef?, _ this: JSObjectRef?,
+    _ argumentCount: Int, _ arguments: UnsafePointer<JSValueRef?>?, _ exception: UnsafeMutablePointer<JSValueRef?>?
+) -> JSValueRef? {
+    guard let ctx, let function, let pointer = JSObjectGetPrivate(function) else { return nil }
+    let box = Unmanaged<NativeFunctionBox>.fromOpaque(pointer).takeUnretainedValue()
+    guard let context = box.context else {
+        exception?.pointee = makeError(in: ctx, name: "Error", message: "the script context is closed")
+        return nil
+    }
+    // Pointers cross into the isolated closure as integers: Sendable, and no allocation per call.
+    let boxBits = UInt(bitPattern: pointer), ctxBits = UInt(bitPattern: ctx), thisBits = UInt(bitPattern: this)
+    let argumentBits = UInt(bitPattern: arguments)
+    let (resultBits, thrownBits) = context.assumeIsolated { context -> (UInt, UInt) in
+        let ctx = JSContextRef(bitPattern: ctxBits)!
+        // A stopped entry runs no more native code, and a stop that happened inside this call
+        // (a getter, `toJSON`, `valueOf` or `then` it ran) ends the entry: the call throws
+        // JavaScriptCore's own termination, so the stop is never swallowed here.
+        let thread = context.thread
+        if thread.entryStopped.load(ordering: .relaxed) { return (0, UInt(bitPattern: makeTermination(in: ctx))) }
+        let box = Unmanaged<NativeFunctionBox>.fromOpaque(UnsafeRawPointer(bitPattern: boxBits)!).takeUnretainedValue()
+        let call = RawCall(ctx: ctx, this: JSObjectRef(bitPattern: thisBits),
+                           arguments: UnsafeBufferPointer(start: UnsafePointer<JSValueRef?>(bitPattern: argumentBits), count: argumentCount))
+        thread.nativeDepth.add(1, ordering: .relaxed)
+        defer { thread.nativeDepth.subtract(1, ordering: .relaxed) }
+        let outcome: (UInt, UInt)
+        do {
+            outcome = (UInt(bitPattern: try box.body(context, call)), 0)
+        } catch {
+            outcome = (0, UInt(bitPattern: makeError(in: ctx, error)))
+        }
+        if thread.watchdogFired.exchange(false, ordering: .relaxed) { context.stopEntry() }
+        if thread.entryStopped.load(ordering: .relaxed) { return (0, UInt(bitPattern: makeTermination(in: ctx))) }
+        return outcome
+    }
+    let result = JSValueRef(bitPattern: resultBits)
+    let thrown = JSValueRef(bitPattern: thrownBits)
+    if let thrown {
+        exception?.pointee = thrown
+        return nil
+    }
+    return result ?? JSValueMakeUndefined(ctx)
+}
+
+/// Makes a JavaScript error object for a Swift error.
+package func makeError(in ctx: JSContextRef, _ error: any Error) -> JSValueRef {
+    switch error {
+    case let thrown as ScriptThrow:
+        let object = makeError(in: ctx, name: thrown.name, message: thrown.message)
+        for (key, value) in thrown.properties {
+            let name = makeJSString(key)
+            JSObjectSetProperty(ctx, object, name, makeJSValue(value, in: ctx), JSPropertyAttributes(kJSPropertyAttributeNone), nil)
+            JSStringRelease(name)
+        }
+        return object
+    case let scriptError as ScriptError:
+        return makeError(in: ctx, name: scriptError.name, message: scriptError.message)
+    default:
+        return makeError(in: ctx, name: "Error", message: String(describing: error))
+    }
+}
+
+/// The message of JavaScriptCore's termination, the uncatchable exception that ends a script
+/// stopped by its time limit.
+let terminationMessage = "JavaScript execution terminated."
+
+/// A value that, thrown from a native call, ends the calling script as JavaScriptCore's own
+/// termination does: its next call or loop iteration is ended, and no native function runs.
+func makeTermination(in ctx: JSContextRef) -> JSValueRef {
+    let message = makeJSString(terminationMessage)
+    defer { JSStringRelease(message) }
+    return JSValueMakeString(ctx, message)
+}
+
+/// Makes a JavaScript `Error` with the given name and message.
+package func makeError(in ctx: JSContextRef, name: String, message: String) -> JSObjectRef {
+    let messageString = makeJSString(message)
+    var argument: JSValueRef? = JSValueMakeString(ctx, messageString)
+    JSStringRelease(messageString)
+    // While JavaScriptCore is ending a script that ran past its time limit it refuses to make an
+    // error; a plain object carries the name and message then.
+    let error = JSObjectMakeError(ctx, 1, &argument, nil) ?? JSObjectMake(ctx, nil, nil)!
+    if name != "Error" {
+        let nameString = makeJSString(name)
+        JSObjectSetProperty(ctx, error, PropertyName.name.ref, JSValueMakeString(ctx, nameString),
+                            JSPropertyAttributes(kJSPropertyAttributeDontEnum), nil)
+        JSStringRelease(nameString)
+    }
+    return error
+}
+
+/// Carries values that belong to one engine thread (JavaScriptCore values, objects a layer
+/// attached to a context) into closures that the compiler cannot prove run there.
+///
+/// `@unchecked Sendable` is safe as used: it is only created on an engine thread and unwrapped
+/// by code that runs on that same thread (a native callback or a timer of the same context,
+/// which JavaScriptCore and ``EngineThread`` only ever invoke there), so the value never
+/// changes threads.
+package struct EngineThreadOnly<Value>: @unchecked Sendable {
+    package let value: Value
+    package init(_ value: Value) { self.value = value }
+}

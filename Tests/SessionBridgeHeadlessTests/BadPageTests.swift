@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import SessionBridgeMessaging
+import SessionBridgeTesting
+@testable import SessionBridgeHeadless
+import SessionBridgeScriptEngine
+
+@Suite(.timeLimit(.minutes(5))) struct BadPageTests {
+    @Test func syntaxErrorsAndUncaughtExceptionsAreReportedAndLaterScriptsStillRun() async throws {
+        let recorder = PageEventRecorder()
+        let page = WebPage(configuration: WebPageConfiguration(eventHandler: recorder.handler))
+        try await page.loadHTMLString("""
+            <script>function (</script>
+            <script>throw new RangeError('boom')</script>
+            <script>var survived = true</script>
+            """, baseURL: URL(string: "https://app.example/bad")!)
+        #expect(recorder.scriptErrors.map(\.name) == ["SyntaxError", "RangeError"])
+        #expect(recorder.scriptErrors.allSatisfy { $0.sourceURL == "https://app.example/bad" })
+        #expect(try await page.evaluateJavaScript("survived") == true)
+        await page.close()
+    }
+
+    @Test func infiniteLoopIsEndedByTheTimeLimit() async throws {
+        let recorder = PageEventRecorder()
+        let page = WebPage(configuration: WebPageConfiguration(eventHandler: recorder.handler, thread: EngineThread(name: "time-limit"), scriptTimeLimit: .milliseconds(200)))
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await page.loadScript("while (true) {}", baseURL: URL(string: "https://app.example/loop.js")!)
+        // The limit counts CPU time; the bound only proves the loop ended (a busy machine is slow).
+        #expect(clock.now - start < .seconds(120))
+        #expect(recorder.scriptErrors.map(\.kind) == [.timeLimitExceeded])
+        #expect(try await page.evaluateJavaScript("1 + 1") == 2)
+        await page.close()
+    }
+
+    @Test func redirectLoopIsAnError() async throws {
+        try await withServer { server in
+            let page = WebPage()
+            await #expect { try await page.load(server.url("/redirect-loop")) } throws: { error in
+                (error as? PageError)?.code == .redirectLoop
+            }
+            await page.close()
+        }
+    }
+
+    @Test func connectionClosedMidBodyIsANetworkError() async throws {
+        try await withServer { server in
+            server.serve(path: "/doc.html", body: String(repeating: "<p>some text</p>", count: 4000), contentType: "text/html")
+            server.setFaults(FaultConfiguration(routes: .pages, closeMidBody: true))
+            let page = WebPage()
+            await #expect { try await page.load(server.url("/doc.html")) } throws: { error in
+                (error as? PageError)?.code == .network
+            }
+            await page.close()
+        }
+    }
+
+    @Test func unreachableServerIsANetworkError() async throws {
+        let page = WebPage()
+        await #expect { try await page.load(URL(string: "http://127.0.0.1:9/nothing")!) } throws: { error in
+            (error as? PageError)?.code == .network
+        }
+        await page.close()
+    }
+
+    @Test func tenMegabyteScriptEndsCleanly() async throws {
+        try await withServer { server in
+            let big = "var big = '" + String(repeating: "x", count: 10 << 20) + "';"
+            server.serve(path: "/big.js", body: big, contentType: "text/javascript")
+            let page = WebPage()
+            await #expect { try await page.load(server.url("/big.js")) } throws: { error in
+                (error as? PageError)?.code == .responseTooLarge
+            }
+            let roomy = WebPage(configuration: WebPageConfiguration(maxResponseBytes: 16 << 20))
+            try await roomy.load(server.url("/big.js"))
+            #expect(try await roomy.evaluateJavaScript("big.length") == .number(Double(10 << 20)))
+            await page.close()
+            await roomy.close()
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+@testable import SessionBridgeMessaging
+import SessionBridgeScriptEngine
+
+@Suite(.timeLimit(.minutes(5))) struct RoundTripTests {
+    static let values: [ScriptValue] = [
+        .null, true, 42, -0.5, "text with \u{1F511}", [1, "two", [3]], ["a": 1, "nested": ["b": [true]]], .bytes([1, 2, 3]),
+    ]
+
+    @Test(arguments: values)
+    func asyncHandlerResolvesWithEveryValueKind(value: ScriptValue) async throws {
+        let controller = UserContentController()
+        controller.addScriptMessageHandler(ClosureMessageHandler { message in
+            try await Task.sleep(for: .milliseconds(1))
+            return message.body
+        }, name: "echo", options: .appExample)
+        let page = try await makeDocument(controller)
+        try await page.run("var sent = \(jsLiteral(value))")
+        let reply = try await awaitScript(page, "return await window.webkit.messageHandlers.echo.postMessage(sent)")
+        #expect(reply == (value == .undefined ? .null : value))
+        await page.close()
+    }
+
+    @Test func immediateHandlerRepliesInline() async throws {
+        let controller = UserContentController()
+        controller.addScriptMessageHandler(ImmediateClosureMessageHandler { message in
+            ["ok": true, "got": message.body["n"] ?? .null]
+        }, name: "fast", options: .appExample)
+        let page = try await makeDocument(controller)
+        let reply = try await awaitScript(page, "const p = webkit.messageHandlers.fast.postMessage({n: 7}); return [p instanceof Promise, await p]")
+        #expect(reply == [true, ["ok": true, "got": 7]])
+        await page.close()
+    }
+
+    @Test func handlerWithoutReplyReturnsUndefined() async throws {
+        let controller = UserContentController()
+        let recorder = Recorder()
+        controller.add(recorder, name: "notify", options: .appExample)
+        let page = try await makeDocument(controller)
+        #expect(try await page.evaluate("typeof webkit.messageHandlers.notify.postMessage({event: 'x'})") == "undefined")
+        let messages = recorder.messages.withLock { $0 }
+        #expect(messages.count == 1)
+        #expect(messages.first?.body == ["event": "x"])
+        #expect(messages.first?.frameInfo.securityOrigin?.description == "https://app.example")
+        #expect(messages.first?.world == .page)
+        await page.close()
+    }
+
+    @Test func publicErrorsRejectWithTheirCodeAndPrivateErrorsStayPrivate() async throws {
+        struct Secret: Error { let detail = "db password is hunter2" }
+        let controller = UserContentController()
+        controller.addScriptMessageHandler(ClosureMessageHandler { message in
+            if message.body == "public" {
+                throw ScriptMessageError(code: "invalid_grant", message: "sign in again", retryable: false, data: ["hint": "login"])
+            }
+            throw Secret()
+        }, name: "session", options: .appExample)
+        let page = try await makeDocument(controller)
+        do {
+            _ = try await awaitScript(page, "return await webkit.messageHandlers.session.postMessage('public')")
+            Issue.record("expected a rejection")
+        } catch let rejection as PageRejection {
+            #expect(rejection.value == ["name": "Error", "message": "sign in again", "code": "invalid_grant", "retryable": false, "data": ["hint": "login"]])
+        }
+        do {
+            _ = try await awaitScript(page, "return await webkit.messageHandlers.session.postMessage('private')")
+            Issue.record("expected a rejection")
+        } catch let rejection as PageRejection {
+            #expect(rejection.value["code"] == "internal_error")
+            #expect(rejection.value["message"] == "the handler failed")
+            #expect(!"\(rejection.value)".contains("hunter2"))
+        }
+        await page.close()
+    }
+
+    @Test func unknownHandlersAreUndefinedAndOnlyRegisteredNamesAreListed() async throws {
+        let controller = UserContentController()
+        controller.addScriptMessageHandler(ClosureMessageHandler { _ in .null }, name: "a", options: .appExample)
+        controller.add(Recorder(), name: "b", options: .appExample)
+        let page = try await makeDocument(controller)
+        #expect(try await page.evaluate("typeof webkit.messageHandlers.missing") == "undefined")
+        #expect(try await page.evaluate("Object.keys(webkit.messageHandlers)") == ["a", "b"])
+        await page.close()
+    }
+
+    @Test(arguments: [
+        "() => {}", "Symbol('x')", "(() => { const a = {}; a.a = a; return a })()",
+        "(() => { let v = 1; for (let i = 0; i < 100; i++) v = [v]; return v })()",
+        "'x'.repeat(2 * 1024 * 1024)", "({ get bad() { throw new Error('nope') } })", "NaN", "10n",
+    ])
+    func nonCloneableBodiesThrowSynchronouslyAndReachNothing(body: String) async throws {
+        let controller = UserContentController()
+        let calls = Counter()
+        controller.addScriptMessageHandler(ClosureMessageHandler { _ in calls.increment(); return .null }, name: "h", options: .appExample)
+        let page = try await makeDocument(controller)
+        let result = try await page.evaluate("""
+            (() => { try { webkit.messageHandlers.h.postMessage(\(body)); return 'no throw' } catch (e) { return e.name } })()
+            """)
+        #expect(result == "DataCloneError")
+        _ = await page.runUntilQuiescent(timeout: .seconds(2))
+        #expect(calls.count == 0)
+        await page.close()
+    }
+
+    @Test func messageLogRedactsSecrets() async throws {
+        let log = MessageLog(redaction: RedactionPolicy(secretPrefixes: ["sbrt_"]))
+        let controller = UserContentController(log: log)
+        controller.addScriptMessageHandler(ImmediateClosureMessageHandler { _ in ["access_token": "abc", "ok": true, "note": "sbrt_leak"] }, name: "h", options: .appExample)
+        let page = try await makeDocument(controller)
+        _ = try await awaitScript(page, "return await webkit.messageHandlers.h.postMessage({password: 'hunter2', user: 'demo'})")
+        let entry = try #require(log.entries.last)
+        #expect(entry.body == ["password": "<redacted>", "user": "demo"])
+        #expect(entry.outcome == .replied(["access_token": "<redacted>", "ok": true, "note": "<redacted>"]))
+        #expect(entry.origin == "https://app.example")
+        #expect(entry.name == "h")
+        await page.close()
+    }
+}
+
+/// The JavaScript source for a value.
+func jsLiteral(_ value: ScriptValue) -> String {
+    switch value {
+    case .bytes(let bytes): return "new Uint8Array([\(bytes.map(String.init).joined(separator: ","))])"
+    case .array(let elements): return "[" + elements.map(jsLiteral).joined(separator: ",") + "]"
+    case .object(let members): return "({" + members.map { "\(ScriptValue.string($0.key)): \(jsLiteral($0.value))" }.joined(separator: ",") + "})"
+    default: return value.description
+    }
+}

@@ -1,0 +1,93 @@
+import Testing
+@testable import SessionBridgeScriptEngine
+
+@Suite(.timeLimit(.minutes(5))) struct EvaluationTests {
+    @Test func evaluatesAndReturnsValues() async throws {
+        let context = await ScriptContext()
+        #expect(try await context.evaluate("1 + 2") == .number(3))
+        #expect(try await context.evaluate("'a' + 'b'") == .string("ab"))
+        #expect(try await context.evaluate("({b: 1, a: [true, null, undefined]})")
+            == .object(["b": .number(1), "a": .array([.bool(true), .null, .undefined])]))
+        await context.close()
+    }
+
+    @Test func exceptionsCarryNameMessageLocationAndStack() async throws {
+        let context = await ScriptContext()
+        do {
+            try await context.run("let x = 1;\nfunction f() { throw new TypeError('bad thing'); }\nf();", sourceURL: "https://app.example/page.js", startingLine: 10)
+            Issue.record("expected a throw")
+        } catch {
+            #expect(error.kind == .exception)
+            #expect(error.name == "TypeError")
+            #expect(error.message == "bad thing")
+            #expect(error.sourceURL == "https://app.example/page.js")
+            #expect(error.line == 11)
+            #expect(error.column != nil)
+            #expect(error.stack?.contains("f@") == true)
+        }
+        await context.close()
+    }
+
+    @Test func syntaxErrorsAreReported() async {
+        let context = await ScriptContext()
+        await #expect(throws: ScriptError.self) { try await context.run("function (", sourceURL: "bad.js") }
+        do { try await context.run("let = ;", sourceURL: "bad.js") } catch {
+            #expect(error.name == "SyntaxError")
+            #expect(error.sourceURL == "bad.js")
+        }
+        await context.close()
+    }
+
+    @Test func thrownPrimitivesBecomeErrors() async {
+        let context = await ScriptContext()
+        do { try await context.run("throw 'plain string'") } catch {
+            #expect(error.kind == .exception)
+            #expect(error.message == "plain string")
+        }
+        await context.close()
+    }
+
+    @Test func callsFunctionsByPath() async throws {
+        let context = await ScriptContext()
+        try await context.run("var app = { add(a, b) { return a + b + this.bias }, bias: 100 }")
+        #expect(try await context.call("app.add", [1, 2]) == .number(103))
+        await #expect(throws: ScriptError.self) { try await context.call("app.missing") }
+        await context.close()
+    }
+
+    @Test func deepRecursionIsARangeErrorNotACrash() async throws {
+        let context = await ScriptContext()
+        do { try await context.run("function r(n) { return r(n + 1) + 1 } r(0)") } catch {
+            #expect(error.name == "RangeError")
+        }
+        #expect(try await context.evaluate("2 * 21") == .number(42))
+        await context.close()
+    }
+
+    @Test func closedContextRefusesWork() async {
+        let context = await ScriptContext()
+        await context.close()
+        do { try await context.run("1") } catch { #expect(error.kind == .contextClosed) }
+    }
+}
+
+@Suite(.timeLimit(.minutes(5))) struct AwaitTests {
+    @Test func evaluateAsyncWaitsForPromisesAndTimers() async throws {
+        let context = await ScriptContext()
+        #expect(try await context.evaluateAsync("new Promise(r => setTimeout(() => r({done: true}), 10))") == ["done": true])
+        #expect(try await context.evaluateAsync("42") == 42)
+        do {
+            _ = try await context.evaluateAsync("Promise.reject(new TypeError('no'))")
+            Issue.record("expected a rejection")
+        } catch {
+            #expect(error.name == "TypeError")
+        }
+        do {
+            _ = try await context.evaluateAsync("new Promise(() => {})", timeout: .milliseconds(50))
+            Issue.record("expected a timeout")
+        } catch {
+            #expect(error.kind == .timeLimitExceeded)
+        }
+        await context.close()
+    }
+}

@@ -1,0 +1,119 @@
+import Testing
+import Synchronization
+@testable import SessionBridgeScriptEngine
+
+@Suite(.timeLimit(.minutes(5))) struct SafetyTests {
+    @Test func infiniteLoopEndsWithTimeLimitAndContextStaysUsable() async throws {
+        let context = await ScriptContext(thread: EngineThread(name: "time-limit"), configuration: .init(timeLimit: .milliseconds(200)))
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            try await context.run("while (true) {}")
+            Issue.record("expected the time limit")
+        } catch {
+            #expect(error.kind == .timeLimitExceeded)
+        }
+        #expect(clock.now - start < .seconds(120), "the loop must end; the bound is generous for a busy machine")
+        #expect(try await context.evaluate("6 * 7") == .number(42))
+        await context.close()
+    }
+
+    /// Where a runaway script loops when its time limit stops it.
+    enum Runaway: String, CaseIterable, Sendable {
+        case plain = "for (;;) {}"
+        case caughtInNative = "for (;;) { try { read({ get x() { for (;;) {} } }); } catch (e) {} }"
+        case timer = "setTimeout(() => { for (;;) {} }, 0)"
+        case microtask = "Promise.resolve().then(() => { for (;;) {} })"
+        case asyncFunction = "(async () => { await 0; for (;;) {} })()"
+        case promiseJobs = "for (let i = 0; i < 6; i++) Promise.resolve().then(() => { for (;;) {} })"
+    }
+
+    @Test(arguments: Runaway.allCases) func aStoppedScriptLeavesOtherContextsOnItsThreadAlone(_ runawaySource: Runaway) async throws {
+        let thread = EngineThread(name: "shared-time-limit")
+        let runaway = await ScriptContext(thread: thread, configuration: .init(timeLimit: .milliseconds(50)))
+        let neighbour = await ScriptContext(thread: thread, configuration: .init(timeLimit: .seconds(30)))
+        let unlimited = await ScriptContext(thread: thread)
+        await runaway.defineFunction("read") { _, arguments in arguments.first ?? .undefined }
+        for round in 0..<5 {
+            _ = try? await runaway.run(runawaySource.rawValue)
+            #expect(await runaway.runUntilQuiescent(timeout: .seconds(60)))
+            // Wherever it looped, the stop is reported against the runaway.
+            if runawaySource != .plain && runawaySource != .caughtInNative {
+                let stops = await runaway.recentEvents.count { event in
+                    if case .uncaughtError(let error) = event { return error.kind == .timeLimitExceeded }
+                    return false
+                }
+                #expect(stops >= round + 1, "round \(round)")
+            }
+            // The neighbours' work, each entry longer than the runaway's limit, is never stopped.
+            for context in [neighbour, unlimited] {
+                let sum = try await context.evaluate("let s\(round) = 0; const t\(round) = Date.now(); while (Date.now() - t\(round) < 120) s\(round)++; 'done'")
+                #expect(sum == "done", "round \(round)")
+                #expect(try await context.evaluate("(() => { try { throw new Error('plain'); } catch (e) { return e.message; } })()") == "plain")
+                let error = await #expect(throws: ScriptError.self) { try await context.run("throw new TypeError('mine')") }
+                #expect(error?.kind == .exception && error?.name == "TypeError", "round \(round): \(String(describing: error))")
+            }
+        }
+        for context in [runaway, neighbour, unlimited] { await context.close() }
+    }
+
+    @Test func infiniteLoopInATimerIsEndedAndReported() async throws {
+        let context = await ScriptContext(thread: EngineThread(name: "time-limit"), configuration: .init(timeLimit: .milliseconds(100)))
+        try await context.run("setTimeout(() => { for (;;) {} }, 0)")
+        #expect(await context.runUntilQuiescent(timeout: .seconds(60)))
+        let stopped = await context.recentEvents.contains { event in
+            if case .uncaughtError(let error) = event { return error.kind == .timeLimitExceeded }
+            return false
+        }
+        #expect(stopped)
+        await context.close()
+    }
+
+    @Test func teardownWithPendingWorkFiresNothing() async throws {
+        let context = await ScriptContext()
+        let fired = Atomic<Int>(0)
+        await context.defineFunction("mark") { _, _ in
+            fired.add(1, ordering: .relaxed)
+            return .undefined
+        }
+        await context.defineAsyncFunction("slow") { _ in
+            try? await Task.sleep(for: .milliseconds(50))
+            return "late"
+        }
+        try await context.run("""
+            setTimeout(mark, 20); setInterval(mark, 5, 'a', {b: 1});
+            slow().then(mark, mark);
+            """)
+        await context.close()
+        try await Task.sleep(for: .milliseconds(150))
+        #expect(fired.load(ordering: .relaxed) == 0)
+        #expect(await context.protectedCount == 0, "everything protected is released on close")
+    }
+
+    @Test func contextsOnDifferentThreadsRunInParallel() async throws {
+        let pool = EnginePool(threadCount: 2)
+        let first = await ScriptContext(thread: pool.threads[0])
+        let second = await ScriptContext(thread: pool.threads[1])
+        let source = "let s = 0; for (let i = 0; i < 3e7; i++) s += i % 7; s"
+        async let a = first.evaluate(source)
+        async let b = second.evaluate(source)
+        let (x, y) = try await (a, b)
+        #expect(x == y)
+        await first.close()
+        await second.close()
+    }
+
+    @Test func manyContextsShareOneThread() async throws {
+        let thread = EngineThread(name: "shared")
+        var contexts: [ScriptContext] = []
+        for index in 0..<50 {
+            let context = await ScriptContext(thread: thread, name: "page-\(index)")
+            try await context.run("var id = \(index)")
+            contexts.append(context)
+        }
+        for (index, context) in contexts.enumerated() {
+            #expect(try await context.evaluate("id") == .number(Double(index)))
+            await context.close()
+        }
+    }
+}

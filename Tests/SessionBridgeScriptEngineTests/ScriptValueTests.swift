@@ -1,0 +1,126 @@
+import Testing
+@testable import SessionBridgeScriptEngine
+
+@Suite(.timeLimit(.minutes(5))) struct ScriptValueTests {
+    static let samples: [ScriptValue] = [
+        .undefined, .null, .bool(true), .bool(false), .number(0), .number(-1.5), .number(1e300),
+        .string(""), .string("héllo \u{1F600} \"quoted\""), .string("nul\u{0}inside"),
+        .array([]), .array([.number(1), .string("two"), .array([.null])]),
+        .object([:]), .object(["z": .number(1), "a": .object(["nested": .bool(true)])]),
+        .bytes([0, 1, 2, 255]),
+    ]
+
+    @Test(arguments: samples)
+    func roundTripsThroughJavaScript(value: ScriptValue) async throws {
+        let context = await ScriptContext()
+        await context.defineFunction("echo") { _, arguments in arguments.first ?? .undefined }
+        try await context.run("var kept = null; function keep(v) { kept = v; return v }")
+        #expect(try await context.call("echo", [value]) == value)
+        #expect(try await context.call("keep", [value]) == value)
+        await context.close()
+    }
+
+    @Test func keepsObjectKeyOrder() async throws {
+        let context = await ScriptContext()
+        let value = try await context.evaluate("({zeta: 1, alpha: 2, mid: 3})")
+        guard case .object(let members) = value else { Issue.record("not an object"); return }
+        #expect(Array(members.keys) == ["zeta", "alpha", "mid"])
+        await context.close()
+    }
+
+    @Test func typedArraysAndBuffersBecomeBytes() async throws {
+        let context = await ScriptContext()
+        #expect(try await context.evaluate("new Uint8Array([1,2,3])") == .bytes([1, 2, 3]))
+        #expect(try await context.evaluate("new Uint8Array([9,1,2,3]).subarray(1, 3)") == .bytes([1, 2]))
+        #expect(try await context.evaluate("new Uint16Array([258]).buffer") == .bytes([2, 1]))
+        #expect(try await context.evaluate("typeof (function(){ return 0 })") == .string("function"))
+        await context.close()
+    }
+
+    @Test(arguments: [
+        ("(function f() {})", "function"),
+        ("Symbol('s')", "Symbol"),
+        ("10n", "BigInt"),
+        ("(() => { const a = {}; a.self = a; return a })()", "cycle"),
+        ("(() => { const a = []; a.push(a); return a })()", "cycle"),
+        ("(() => { let v = {}; for (let i = 0; i < 100; i++) v = {v}; return v })()", "deeper"),
+        ("new Date(0)", "Date"),
+        ("({ get boom() { throw new Error('getter says no') } })", "getter says no"),
+        ("({ nested: { fn() {} } })", "function"),
+    ])
+    func refusesValuesThatCannotCross(source: String, expected: String) async throws {
+        let context = await ScriptContext()
+        do {
+            _ = try await context.evaluate(source)
+            Issue.record("expected a conversion error for \(source)")
+        } catch {
+            #expect(error.kind == .conversion)
+            #expect(error.message.contains(expected), "\(error.message)")
+        }
+        #expect(try await context.evaluate("1") == .number(1))
+        await context.close()
+    }
+
+    @Test func enforcesSizeLimits() async throws {
+        let context = await ScriptContext(configuration: .init(conversionLimits: .init(maxDepth: 64, maxNodes: 1000, maxBytes: 10_000)))
+        do { _ = try await context.evaluate("new Array(5000).fill(1)") } catch { #expect(error.kind == .conversion) }
+        do { _ = try await context.evaluate("'x'.repeat(20000)") } catch { #expect(error.kind == .conversion) }
+        #expect(try await context.evaluate("new Array(10).fill(1).length") == .number(10))
+        await context.close()
+    }
+
+    @Test func collectsEveryStringForLeakSearches() {
+        let value: ScriptValue = ["k": ["inner", ["deep": "x"]]]
+        var strings: [String] = []
+        value.forEachString { strings.append($0) }
+        #expect(strings == ["k", "inner", "deep", "x"])
+    }
+}
+
+@Suite(.timeLimit(.minutes(5))) struct PollutionTests {
+    @Test func prototypePollutionDoesNotLeakIntoConvertedObjects() async throws {
+        let context = await ScriptContext()
+        try await context.run("Object.prototype.injected = 'x'; Object.prototype.toJSON = function () { return 1 }; Object.keys = () => ['forged']")
+        #expect(try await context.evaluate("({a: 1})") == ["a": 1])
+        await context.close()
+    }
+}
+
+@Suite(.timeLimit(.minutes(5))) struct ProtoKeyTests {
+    @Test func protoKeysStayOwnPropertiesAndNeverBecomePrototypes() async throws {
+        let context = await ScriptContext()
+        await context.defineFunction("reply") { _, _ in ["__proto__": ["polluted": true], "ok": 1] }
+        #expect(try await context.evaluate("const r = reply(); [r.polluted === undefined, Object.getPrototypeOf(r) === Object.prototype, Object.keys(r).includes('__proto__')]")
+            == [true, true, true])
+        #expect(try await context.evaluate("reply()") == ["__proto__": ["polluted": true], "ok": 1])
+        await context.close()
+    }
+
+    @Test func aGetterThatLoopsForeverEndsAsTimeLimitNotACrash() async throws {
+        let context = await ScriptContext(thread: EngineThread(name: "time-limit"), configuration: .init(timeLimit: .milliseconds(50)))
+        await context.defineFunction("take") { _, arguments in arguments.first ?? .undefined }
+        do { try await context.run("take({get loop() { for (;;) {} }})") } catch {
+            #expect(error.kind == .timeLimitExceeded || error.name == "TimeLimitExceeded")
+        }
+        #expect(try await context.evaluate("try { null.x } catch (e) { e.name }") == "TypeError")
+        await context.close()
+    }
+}
+
+@Suite(.timeLimit(.minutes(5))) struct WatchdogTests {
+    @Test func aScriptThatCatchesTheStopInsideANativeCallIsStillEnded() async throws {
+        let context = await ScriptContext(thread: EngineThread(name: "time-limit"), configuration: .init(timeLimit: .milliseconds(50)))
+        await context.defineFunction("take") { _, arguments in arguments.first ?? .undefined }
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            try await context.run("try { take({get loop() { for (;;) {} }}) } catch (e) {} for (;;) {}")
+            Issue.record("expected the time limit")
+        } catch {
+            #expect(error.kind == .timeLimitExceeded, "\(error)")
+        }
+        #expect(clock.now - start < .seconds(60))
+        #expect(try await context.evaluate("1 + 1") == 2)
+        await context.close()
+    }
+}

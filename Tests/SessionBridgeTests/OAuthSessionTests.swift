@@ -1,0 +1,237 @@
+import SessionBridgeCookies
+import Foundation
+import JWTKit
+import SessionBridge
+import SessionBridgeOAuth
+import SessionBridgeTesting
+import Testing
+import SessionBridgeHeadless
+
+/// The session as a standards OAuth client of the reference server: discovery, client
+/// authentication, the code flow, the §5.2 error classes, non-rotating servers, revocation.
+@Suite(.timeLimit(.minutes(3))) struct OAuthSessionTests {
+    static let redirectURI = URL(string: "com.example.app:/callback")!
+    let agent = FormFillingUserAgent(username: "demo", password: Secret("demo"))
+
+    func serverConfiguration() -> ReferenceServerConfiguration {
+        var configuration = ReferenceServerConfiguration()
+        configuration.clients = [
+            RegisteredClient(id: "app", redirectURIs: [Self.redirectURI.absoluteString]),
+            RegisteredClient(id: "basic", authentication: .clientSecretBasic(secret: "basic secret:1"), redirectURIs: [Self.redirectURI.absoluteString]),
+            RegisteredClient(id: "post", authentication: .clientSecretPost(secret: "post-secret-2"), redirectURIs: [Self.redirectURI.absoluteString]),
+        ]
+        return configuration
+    }
+
+    func discoveryConfiguration(_ server: ReferenceServer, clientID: String = "app", authentication: ClientAuthentication = .none) -> SessionConfiguration {
+        var configuration = SessionConfiguration(
+            issuer: URL(string: server.issuer)!, clientID: clientID, clientAuthentication: authentication, scope: "openid offline_access",
+            redirectURI: Self.redirectURI)
+        configuration.requestTimeout = .seconds(5)
+        configuration.retry = RetryPolicy(baseDelay: .milliseconds(20))
+        configuration.freshnessWindow = .milliseconds(100)
+        return configuration
+    }
+
+    /// What must survive a failed operation: the vault's token and the native cookies.
+    func snapshot(_ session: SessionController, _ server: ReferenceServer) throws -> (RefreshToken?, [String]) {
+        (try session.vault.load()?.refreshToken, session.cookieJar.cookies(for: server.url("/")).map { "\($0.name)=\($0.value)" }.sorted())
+    }
+
+    @Test func signInWithTheCodeFlowThenRefreshAndLogout() async throws {
+        try await withServer(serverConfiguration()) { server in
+            let session = SessionController(configuration: discoveryConfiguration(server))
+            let status = try await session.signIn(with: agent)
+            #expect(status.isSignedIn)
+            #expect(await session.idToken?.subject == "demo")
+            #expect(session.cookieJar.value("__Host-session", for: server.url("/")) != nil)
+            let (page, _) = await makePage(session, server)
+            #expect(try await page.load(server.url("/app")).statusCode == 200)
+            try await session.refresh()
+            #expect(server.stats().refreshes == 1)
+            await session.logout()
+            #expect(server.stats().activeSessions == 0)  // revoked at the discovered endpoint
+            #expect(await session.idToken == nil)
+            await page.close()
+        }
+    }
+
+    @Test(arguments: [
+        ("state", SessionError.Code.invalidResponse), ("iss", .invalidResponse), ("nonce", .invalidResponse),
+        ("signature", .invalidResponse), ("issuer", .invalidResponse), ("denied", .accessDenied),
+    ])
+    func aFailedCheckLosesNothing(check: String, code: SessionError.Code) async throws {
+        try await withServer(serverConfiguration()) { server in
+            let session = SessionController(configuration: discoveryConfiguration(server))
+            try await session.login(username: "demo", password: "demo")
+            let before = try snapshot(session, server)
+            let faults: OAuthFaults =
+                switch check {
+                case "state": OAuthFaults(wrongState: true)
+                case "iss": OAuthFaults(callbackIssuer: "https://evil.example")
+                case "nonce": OAuthFaults(idToken: .wrongNonce)
+                case "signature": OAuthFaults(idToken: .badSignature)
+                case "issuer": OAuthFaults(idToken: .wrongIssuer)
+                default: OAuthFaults(authorizationError: "access_denied")
+                }
+            server.setOAuthFaults(faults)
+            await #expect { try await session.signIn(with: agent) } throws: { error in
+                guard let error = error as? SessionError else { return false }
+                return error.code == code && !error.isRetryable
+            }
+            let after = try snapshot(session, server)
+            #expect(after.0 == before.0)
+            #expect(after.1 == before.1)
+            server.setOAuthFaults(.none)
+            #expect(try await session.refresh().isSignedIn)
+        }
+    }
+
+    @Test func aDiscoveryDocumentForAnotherIssuerStopsSignIn() async throws {
+        try await withServer(serverConfiguration()) { server in
+            server.setOAuthFaults(OAuthFaults(discoveryIssuer: "https://evil.example"))
+            let session = SessionController(configuration: discoveryConfiguration(server))
+            await #expect { try await session.login(username: "demo", password: "demo") } throws: {
+                ($0 as? SessionError)?.code == .invalidResponse
+            }
+            let stored = try session.vault.load()
+            #expect(stored == nil)
+            #expect(server.stats().logins == 0)
+        }
+    }
+
+    @Test(arguments: ["invalid_client", "unauthorized_client", "unsupported_grant_type", "invalid_scope", "invalid_request"])
+    func configurationErrorsAreNotRetriedAndKeepTheSession(code: String) async throws {
+        try await withServer(serverConfiguration()) { server in
+            let session = SessionController(configuration: discoveryConfiguration(server))
+            try await session.login(username: "demo", password: "demo")
+            let (page, _) = await makePage(session, server)
+            #expect(try await page.load(server.url("/app")).statusCode == 200)
+            let before = try snapshot(session, server)
+            server.setOAuthFaults(OAuthFaults(tokenError: code))
+            let requests = server.stats().tokenRequests
+            let reply = try await page.callAsyncJavaScript("""
+                try { await window.webkit.messageHandlers.session.postMessage({action: "refresh"}); return "ok"; }
+                catch (e) { return [e.code, e.retryable]; }
+                """)
+            #expect(reply == [.string(code), false])
+            #expect(server.stats().tokenRequests - requests == 1)  // not retried
+            let after = try snapshot(session, server)
+            #expect(after.0 == before.0)
+            #expect(after.1 == before.1)
+            #expect(page.cookieJar.value("__Host-session", for: server.url("/")) != nil)
+            server.setOAuthFaults(.none)
+            #expect(try await session.refresh().isSignedIn)
+            await page.close()
+        }
+    }
+
+    @Test func temporarilyUnavailableIsRetriedWithBackoff() async throws {
+        try await withServer(serverConfiguration()) { server in
+            let session = SessionController(configuration: discoveryConfiguration(server))
+            try await session.login(username: "demo", password: "demo")
+            let before = try snapshot(session, server)
+            server.setOAuthFaults(OAuthFaults(tokenError: "temporarily_unavailable"))
+            let requests = server.stats().tokenRequests
+            await #expect { try await session.refresh() } throws: { ($0 as? SessionError)?.isRetryable == true }
+            #expect(server.stats().tokenRequests - requests == 3)
+            #expect(try snapshot(session, server).0 == before.0)
+        }
+    }
+
+    @Test func aWrongPasswordIsInvalidGrantNotANetworkError() async throws {
+        try await withServer(serverConfiguration()) { server in
+            let session = SessionController(configuration: discoveryConfiguration(server))
+            await #expect { try await session.login(username: "demo", password: "nope") } throws: { ($0 as? SessionError)?.code == .invalidGrant }
+        }
+    }
+
+    @Test(arguments: ["basic", "post"])
+    func confidentialClientsSignInRefreshAndRevoke(clientID: String) async throws {
+        try await withServer(serverConfiguration()) { server in
+            let authentication: ClientAuthentication =
+                clientID == "basic" ? .clientSecretBasic(Secret("basic secret:1")) : .clientSecretPost(Secret("post-secret-2"))
+            let session = SessionController(configuration: discoveryConfiguration(server, clientID: clientID, authentication: authentication))
+            try await session.signIn(with: agent)
+            try await session.refresh()
+            #expect(server.stats().refreshes == 1)
+            await session.logout()
+            #expect(server.stats().activeSessions == 0)
+        }
+    }
+
+    @Test func privateKeyJWTSignsInAndAnUnregisteredKeyKeepsTheSession() async throws {
+        let key = try ClientPrivateKey(pem: ES256PrivateKey().pemRepresentation, keyID: "k1")
+        var configuration = serverConfiguration()
+        configuration.clients.append(RegisteredClient(id: "jwt", authentication: .privateKeyJWT(publicKeyPEM: key.publicKeyPEM),
+                                                      redirectURIs: [Self.redirectURI.absoluteString]))
+        try await withServer(configuration) { server in
+            let session = SessionController(configuration: discoveryConfiguration(server, clientID: "jwt", authentication: .privateKeyJWT(key)))
+            try await session.signIn(with: agent)
+            try await session.refresh()
+            #expect(server.stats().refreshes == 1)
+            let before = try snapshot(session, server)
+            // The same vault, another key: the server refuses the client, the session stays.
+            let otherKey = try ClientPrivateKey(pem: ES256PrivateKey().pemRepresentation, keyID: "k1")
+            let impostor = SessionController(
+                configuration: discoveryConfiguration(server, clientID: "jwt", authentication: .privateKeyJWT(otherKey)), vault: session.vault,
+                cookieJar: session.cookieJar)
+            await #expect { try await impostor.refresh() } throws: { ($0 as? SessionError)?.code == .invalidClient }
+            let after = try snapshot(session, server)
+            #expect(after.0 == before.0)
+            #expect(after.1 == before.1)
+            #expect(try await session.refresh().isSignedIn)
+        }
+    }
+
+    @Test func aNonRotatingServerKeepsTheRefreshToken() async throws {
+        var configuration = serverConfiguration()
+        configuration.rotatesRefreshTokens = false
+        try await withServer(configuration) { server in
+            let session = SessionController(configuration: discoveryConfiguration(server))
+            try await session.login(username: "demo", password: "demo")
+            let token = try session.vault.load()?.refreshToken
+            for _ in 0..<3 {
+                try await Task.sleep(for: .milliseconds(200))  // past the freshness window
+                #expect(try await session.refresh().isSignedIn)
+            }
+            #expect(try session.vault.load()?.refreshToken == token)
+            #expect(server.stats().refreshes == 3)
+        }
+    }
+
+    @Test func aSameOriginTemporaryRedirectIsFollowedOnce() async throws {
+        try await withServer(serverConfiguration()) { server in
+            let session = SessionController(configuration: discoveryConfiguration(server))
+            try await session.login(username: "demo", password: "demo")
+            server.setOAuthFaults(OAuthFaults(tokenRedirectStatus: 307))
+            #expect(try await session.refresh().isSignedIn)
+            #expect(server.stats().refreshes == 1)
+        }
+    }
+
+    @Test(arguments: [(302, "/oauth/token-moved"), (308, "http://localhost:1/oauth/token")])
+    func otherRedirectsAreClearNonRetryableErrors(status: Int, location: String) async throws {
+        try await withServer(serverConfiguration()) { server in
+            let session = SessionController(configuration: discoveryConfiguration(server))
+            try await session.login(username: "demo", password: "demo")
+            let before = try snapshot(session, server)
+            server.setOAuthFaults(OAuthFaults(tokenRedirectStatus: status, tokenRedirectLocation: location))
+            await #expect { try await session.refresh() } throws: { error in
+                guard let error = error as? SessionError else { return false }
+                return error.message.contains("redirect") && error.code == .serverError
+            }
+            #expect(try snapshot(session, server).0 == before.0)
+        }
+    }
+
+    @Test func existingInitialisersStillWork() async throws {
+        try await withServer { server in
+            let session = SessionController(configuration: SessionConfiguration(server: server.baseURL))
+            try await session.login(username: "demo", password: "demo")
+            #expect(session.configuration.tokenEndpoint == server.url("/oauth/token"))
+            #expect(await session.idToken == nil)
+            try await session.refresh()
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import SessionBridgeCookies
+import Foundation
+import SessionBridge
+import SessionBridgeTesting
+import Testing
+import SessionBridgeHeadless
+
+@Suite(.timeLimit(.minutes(2))) struct SessionHTTPClientTests {
+    @Test func unauthorizedNativeRequestJoinsOneRefreshWithThePages() async throws {
+        try await withServer { server in
+            let session = SessionController(configuration: makeConfiguration(server))
+            try await session.login(username: "demo", password: "demo")
+            let (page, _) = await makePage(session, server)
+            #expect(try await page.load(server.url("/app")).statusCode == 200)
+            let client = SessionHTTPClient(session: session, configuration: .init(sendsAccessToken: true))
+            server.expireAccessTokens()
+            let refreshesBefore = server.stats().refreshes
+
+            // The token endpoint answers slowly, so the pages ask while the native refresh is in flight.
+            server.setFaults(FaultConfiguration(latency: .milliseconds(400)))
+            let tokenRequests = server.stats().tokenRequests
+            let native = Task { try await client.send(SessionHTTPRequest(url: server.url("/api/me"))) }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while server.stats().tokenRequests == tokenRequests, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            #expect(server.stats().tokenRequests == tokenRequests + 1)
+            let pages = try await page.callAsyncJavaScript("""
+                const replies = await Promise.all([1, 2, 3].map(() =>
+                    window.webkit.messageHandlers.session.postMessage({action: "refresh"})));
+                return replies.every(r => r.ok);
+                """)
+            let answer = try await native.value
+            #expect(pages == true)
+            #expect(answer.status == 200)
+            #expect(answer.retriedAfterRefresh)
+            let me = try JSONSerialization.jsonObject(with: answer.body) as? [String: Any]
+            #expect(me?["sub"] as? String == "demo")
+            #expect(server.stats().refreshes - refreshesBefore == 1)
+            #expect(server.stats().reuseEvents == 0)
+            try await client.shutdown()
+            await page.close()
+        }
+    }
+
+    @Test func cookiesComeFromTheNativeStoreAndSetCookieGoesBack() async throws {
+        try await withServer { server in
+            let session = SessionController(configuration: makeConfiguration(server))
+            try await session.login(username: "demo", password: "demo")
+            let (page, _) = await makePage(session, server)
+            #expect(try await page.load(server.url("/app")).statusCode == 200)
+            let client = SessionHTTPClient(session: session)
+
+            let me = try await client.send(SessionHTTPRequest(url: server.url("/api/me")))
+            #expect(me.status == 200)
+            #expect(me.cookiesSent.contains("__Host-session"))
+            #expect(!me.retriedAfterRefresh)
+
+            // The web product's logout deletes the session cookies: natively and in the page.
+            let logout = try await client.send(SessionHTTPRequest(url: server.url("/session/logout"), method: "POST"))
+            #expect(logout.status == 200)
+            #expect(logout.cookiesDeleted.contains("__Host-session"))
+            #expect(session.cookieJar.value("__Host-session", for: server.url("/")) == nil)
+            #expect(page.cookieJar.value("__Host-session", for: server.url("/")) == nil)
+            try await client.shutdown()
+            await page.close()
+        }
+    }
+
+    @Test func ephemeralClientKeepsItsCookiesToItself() async throws {
+        try await withServer { server in
+            let session = SessionController(configuration: makeConfiguration(server))
+            try await session.login(username: "demo", password: "demo")
+            let native = session.cookieJar.allCookies.count
+            let client = SessionHTTPClient(session: session, configuration: .ephemeral)
+            let answer = try await client.send(SessionHTTPRequest(url: server.url("/redirect-chain/3")))
+            #expect(answer.cookiesSet == ["hop3"])
+            #expect(client.cookieJar.value("hop3", for: server.url("/")) == "3")
+            #expect(session.cookieJar.value("hop3", for: server.url("/")) == nil)
+            #expect(session.cookieJar.allCookies.count == native)
+            #expect(answer.cookiesSent.isEmpty)
+            try await client.shutdown()
+        }
+    }
+}

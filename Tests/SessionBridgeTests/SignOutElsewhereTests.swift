@@ -1,0 +1,67 @@
+import SessionBridgeMessaging
+import SessionBridgeCookies
+import Foundation
+import SessionBridge
+import SessionBridgeTesting
+import Testing
+import SessionBridgeHeadless
+
+/// A logout made by another user of the vault (another process sharing the vault file; here a
+/// second controller with its own vault instance on the same file) reaches this controller
+/// before its pages' next action.
+@Suite(.timeLimit(.minutes(2))) struct SignOutElsewhereTests {
+    /// Two controllers with their own vault instances on one vault file; `other` signed in.
+    func withSharedVault(_ body: (ReferenceServer, SessionController, SessionController) async throws -> Void) async throws {
+        try await withServer { server in
+            let directory = temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let url = directory.appendingPathComponent("shared.vault")
+            let app = SessionController(configuration: makeConfiguration(server), vault: FileTokenVault(url: url))
+            let other = SessionController(configuration: makeConfiguration(server), vault: FileTokenVault(url: url))
+            try await other.login(username: "demo", password: "demo")
+            try await body(server, app, other)
+        }
+    }
+
+    @Test func aLogoutInAnotherVaultUserEndsTheSessionBeforeTheNextNavigation() async throws {
+        try await withSharedVault { server, app, other in
+            // The app restores the session from the shared vault; its page gets the cookie by
+            // a refresh before its first navigation.
+            let recorder = PageEventRecorder()
+            let (page, _) = await makePage(app, server, recorder: recorder)
+            #expect(try await page.load(server.url("/app")).statusCode == 200)
+            #expect(try await app.status().isSignedIn)
+            let refreshes = server.stats().refreshes
+
+            await other.logout()
+
+            // The next navigation: the app notices first, so the page sends no session cookie
+            // and nothing refreshes the ended session back.
+            let next = try await page.load(server.url("/app"))
+            #expect(next.url.path == "/login")
+            #expect(recorder.exchanges.last { $0.url.path == "/app" }?.cookiesSent.contains("__Host-session") == false)
+            #expect(page.cookieJar.value("__Host-session", for: server.url("/")) == nil)
+            #expect(app.cookieJar.value("__Host-session", for: server.url("/")) == nil)
+            #expect(try await !app.status().isSignedIn)
+            #expect(server.stats().refreshes == refreshes)
+            await page.close()
+        }
+    }
+
+    @Test func aBridgeCallNoticesTheLogoutToo() async throws {
+        try await withSharedVault { server, app, other in
+            let (page, _) = await makePage(app, server)
+            #expect(try await page.load(server.url("/app")).statusCode == 200)
+            let before = try await page.callAsyncJavaScript("return await webkit.messageHandlers.session.postMessage({action: 'status'})")
+            #expect(before["signedIn"] == true)
+            await other.logout()
+            let after = try await page.callAsyncJavaScript("""
+                var reasons = []; addEventListener('sessionbridge:signedout', e => reasons.push(e.detail.reason));
+                const status = await webkit.messageHandlers.session.postMessage({action: 'status'});
+                return [status.signedIn, reasons];
+                """)
+            #expect(after == [false, ["signed_out_elsewhere"]])
+            await page.close()
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import SessionBridgeMessaging
+import SessionBridgeCookies
+import Foundation
+import SessionBridge
+import SessionBridgeTesting
+import Testing
+import SessionBridgeHeadless
+
+@Suite(.timeLimit(.minutes(2))) struct SingleFlightTests {
+    @Test(arguments: [1, 2, 10, 100])
+    func concurrentNativeRefreshesShareOneRequest(n: Int) async throws {
+        try await withServer { server in
+            let session = SessionController(configuration: makeConfiguration(server))
+            try await session.login(username: "demo", password: "demo")
+            let before = try #require(session.cookieJar.value("__Host-session", for: server.url("/")))
+            try await withThrowingTaskGroup(of: SessionStatus.self) { group in
+                for _ in 0..<n { group.addTask { try await session.refresh() } }
+                for try await status in group { #expect(status.isSignedIn) }
+            }
+            let stats = server.stats()
+            #expect(stats.refreshes == 1)
+            #expect(stats.reuseEvents == 0)
+            #expect(stats.tokenRequests == 2)  // the login and one refresh
+            #expect(await session.networkRefreshCount == 1)
+            #expect(session.cookieJar.value("__Host-session", for: server.url("/")) != before)
+        }
+    }
+
+    @Test func refreshesFromPageScriptsNativeCodeAndNavigationShareOneRequest() async throws {
+        var configuration = ReferenceServerConfiguration()
+        configuration.accessTokenLifetime = .seconds(1)
+        try await withServer(configuration) { server in
+            let session = SessionController(configuration: makeConfiguration(server))
+            try await session.login(username: "demo", password: "demo")
+            let (scripted, _) = await makePage(session, server)
+            try await scripted.loadHTMLString("<p>scripts</p>", baseURL: server.url("/start"))
+            let (navigating, _) = await makePage(session, server)
+            try await Task.sleep(for: .milliseconds(1100))  // the access cookie has expired
+
+            async let fromPage = scripted.callAsyncJavaScript("""
+                const replies = await Promise.all(Array.from({length: 40}, (_, i) =>
+                    i % 2 ? window.webkit.messageHandlers.session.postMessage({action: "refresh"}) : sessionBridge.refresh()));
+                return replies.map(r => r.ok);
+                """)
+            async let fromNative: [SessionStatus] = withThrowingTaskGroup(of: SessionStatus.self) { group in
+                for _ in 0..<40 { group.addTask { try await session.refresh() } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            async let navigation = navigating.load(server.url("/app"))
+
+            let pageReplies = try await fromPage
+            let nativeReplies = try await fromNative
+            let landed = try await navigation
+            #expect(pageReplies == .array(Array(repeating: true, count: 40)))
+            #expect(nativeReplies.count == 40)
+            #expect(landed.url.path == "/app")
+            #expect(landed.statusCode == 200)
+            let stats = server.stats()
+            #expect(stats.refreshes == 1)
+            #expect(stats.reuseEvents == 0)
+            await scripted.close()
+            await navigating.close()
+        }
+    }
+
+    @Test func callersAfterTheRefreshWithinTheFreshnessWindowGetItsResult() async throws {
+        try await withServer { server in
+            let session = SessionController(configuration: makeConfiguration(server))
+            try await session.login(username: "demo", password: "demo")
+            let first = try await session.refresh()
+            let second = try await session.refresh()
+            #expect(first == second)
+            #expect(server.stats().refreshes == 1)
+            try await Task.sleep(for: .milliseconds(600))
+            try await session.refresh()
+            #expect(server.stats().refreshes == 2)
+            #expect(server.stats().reuseEvents == 0)
+        }
+    }
+
+    @Test func statusRepliesImmediatelyWithNonSecretFacts() async throws {
+        try await withServer { server in
+            let session = SessionController(configuration: makeConfiguration(server))
+            try await session.login(username: "demo", password: "demo")
+            let (page, _) = await makePage(session, server)
+            try await page.loadHTMLString("<p>x</p>", baseURL: server.url("/start"))
+            let reply = try await page.callAsyncJavaScript("""
+                const s = await window.webkit.messageHandlers.session.postMessage({action: "status"});
+                let bad;
+                try { await window.webkit.messageHandlers.session.postMessage({action: "steal"}); } catch (e) { bad = e.code; }
+                return [Object.keys(s).sort(), s.signedIn, typeof s.expiresAt, s.expiresAt > Date.now(), bad];
+                """)
+            #expect(reply == [["expiresAt", "ok", "signedIn"], true, "number", true, "bad_request"])
+            await page.close()
+        }
+    }
+
+    @Test func otherOriginsCannotUseTheHandler() async throws {
+        try await withServer { server in
+            let session = SessionController(configuration: makeConfiguration(server))
+            try await session.login(username: "demo", password: "demo")
+            let (page, _) = await makePage(session, server)
+            try await page.loadHTMLString("<p>x</p>", baseURL: URL(string: "https://evil.example/")!)
+            let code = try await page.callAsyncJavaScript("""
+                try { await window.webkit.messageHandlers.session.postMessage({action: "refresh"}); return "allowed"; }
+                catch (e) { return e.code; }
+                """)
+            #expect(code == "not_allowed")
+            #expect(server.stats().refreshes == 0)
+            await page.close()
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import SessionBridgeMessaging
+import SessionBridgeCookies
+import Foundation
+import SessionBridge
+import SessionBridgeTesting
+import Synchronization
+import SessionBridgeHeadless
+
+/// A reference server for one test.
+func withServer<T>(_ configuration: ReferenceServerConfiguration = .init(), _ body: (ReferenceServer) async throws -> T) async throws -> T {
+    try await ReferenceServer.withRunning(configuration, body)
+}
+
+extension ReferenceServer {
+    var origin: SecurityOrigin { SecurityOrigin(url: baseURL)! }
+}
+
+func makeConfiguration(_ server: ReferenceServer, timeout: Duration = .seconds(5), retry: RetryPolicy = RetryPolicy(baseDelay: .milliseconds(50))) -> SessionConfiguration {
+    var configuration = SessionConfiguration(server: server.baseURL)
+    configuration.requestTimeout = timeout
+    configuration.retry = retry
+    configuration.refreshMargin = .milliseconds(200)
+    configuration.freshnessWindow = .milliseconds(500)
+    return configuration
+}
+
+/// A page wired to a session: handler, standard scripts, navigation delegate, attached.
+func makePage(
+    _ session: SessionController, _ server: ReferenceServer, recorder: PageEventRecorder? = nil,
+    delegate: Bool = true, scripts: StandardScripts.Selection = [.refresh, .fetchRetry]
+) async -> (WebPage, UserContentController) {
+    let contents = UserContentController()
+    let configuration = WebPageConfiguration(userContentController: contents, eventHandler: recorder?.handler)
+    if delegate {
+        return (await session.makeWebPage(configuration: configuration, allowedOrigins: [server.origin], scripts: scripts), contents)
+    }
+    session.install(in: contents, allowedOrigins: [server.origin], scripts: scripts)
+    let page = WebPage(configuration: configuration)
+    await session.attach(page)
+    return (page, contents)
+}
+
+func temporaryDirectory() -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("session-tests-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+extension CookieJar {
+    func value(_ name: String, for url: URL) -> String? {
+        cookies(for: url).first { $0.name == name }?.value
+    }
+}
+
+/// A value shared with closures that run on other threads.
+final class Locked<Value: Sendable>: Sendable {
+    private let storage: Mutex<Value>
+    init(_ value: Value) { storage = Mutex(value) }
+    var value: Value { storage.withLock { $0 } }
+    func update(_ body: (inout Value) -> Void) { storage.withLock { body(&$0) } }
+}

@@ -1,0 +1,105 @@
+import SessionBridgeMessaging
+import SessionBridgeCookies
+import Foundation
+import SessionBridge
+import SessionBridgeTesting
+import Testing
+import SessionBridgeHeadless
+
+/// What a page does to its own cookies reaches the native store, and a refresh costs one
+/// durable write per store.
+@Suite(.timeLimit(.minutes(2))) struct WebChangesTests {
+    @Test func aDocumentCookieWriteAndDeletionReachTheNativeStore() async throws {
+        try await withServer { server in
+            let session = SessionController(configuration: makeConfiguration(server))
+            try await session.login(username: "demo", password: "demo")
+            let (page, _) = await makePage(session, server)
+            #expect(try await page.load(server.url("/app")).statusCode == 200)
+            _ = try await page.evaluateJavaScript("document.cookie = 'pref=dark; Path=/'")
+            #expect(session.cookieJar.value("pref", for: server.url("/")) == "dark")
+            _ = try await page.evaluateJavaScript("document.cookie = 'pref=; Path=/; Max-Age=0'")
+            #expect(session.cookieJar.value("pref", for: server.url("/")) == nil)
+            // The session's own write-back does not echo: the native store holds one copy.
+            try await session.refresh()
+            #expect(session.cookieJar.allCookies.count { $0.name == "__Host-session" } == 1)
+            await page.close()
+        }
+    }
+
+    @Test func theWebProductsLogoutRouteEndsTheSessionAndTheNextNavigationDoesNotResurrectIt() async throws {
+        try await withServer { server in
+            let session = SessionController(configuration: makeConfiguration(server))
+            try await session.login(username: "demo", password: "demo")
+            let (page, _) = await makePage(session, server)
+            #expect(try await page.load(server.url("/app")).statusCode == 200)
+            // The web product's own logout route deletes the session cookie in its answer.
+            _ = try await page.callAsyncJavaScript("await fetch('/session/logout', {method: 'POST'})")
+            #expect(page.cookieJar.value("__Host-session", for: server.url("/")) == nil)
+            #expect(session.cookieJar.value("__Host-session", for: server.url("/")) == nil)
+            try await waitUntil { try await !session.status().isSignedIn }
+            // The next navigation neither copies the cookie back nor refreshes it into being.
+            let next = try await page.load(server.url("/app"))
+            #expect(next.url.path == "/login")
+            #expect(page.cookieJar.value("__Host-session", for: server.url("/")) == nil)
+            #expect(server.stats().refreshes == 0)
+            await page.close()
+        }
+    }
+
+    @Test func aRefreshWritesEachPersistentStoreOnce() async throws {
+        try await withServer { server in
+            let directory = temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let nativeProfile = PersistentCookieStore(directory: directory, profile: "native")
+            let session = SessionController(configuration: makeConfiguration(server), cookieStore: nativeProfile)
+            try await session.login(username: "demo", password: "demo")
+            var pages: [WebPage] = []
+            var profiles: [PersistentCookieStore] = [nativeProfile]
+            for index in 0..<3 {
+                let contents = UserContentController()
+                session.install(in: contents, allowedOrigins: [server.origin])
+                let store = try WebsiteDataStore(directory: directory, profile: "page\(index)", includeSessionCookies: true)
+                let page = WebPage(configuration: WebPageConfiguration(websiteDataStore: store, userContentController: contents))
+                await session.attach(page)
+                pages.append(page)
+                profiles.append(PersistentCookieStore(directory: directory, profile: "page\(index)"))
+            }
+            try await session.restoreCookies()
+            let before = try profiles.map { try $0.load().generation }
+            try await session.refresh()
+            let after = try profiles.map { try $0.load().generation }
+            // The token answer sets several cookies: still one crash-safe write per store.
+            #expect(zip(before, after).map { $1 - $0 } == [1, 1, 1, 1])
+            for page in pages {
+                #expect(page.cookieJar.value("__Host-session", for: server.url("/")) == session.cookieJar.value("__Host-session", for: server.url("/")))
+                await page.close()
+            }
+        }
+    }
+}
+
+/// Polls `condition` until it holds (bounded by the test's time limit).
+func waitUntil(_ condition: () async throws -> Bool) async throws {
+    while try await !condition() {
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}
+
+@Suite(.timeLimit(.minutes(2))) struct WebChangesOwnershipTests {
+    @Test func aScriptCannotPlantTheSessionsOwnCookiesInTheNativeStore() async throws {
+        try await withServer { server in
+            let session = SessionController(configuration: makeConfiguration(server))
+            try await session.login(username: "demo", password: "demo")
+            let (page, _) = await makePage(session, server)
+            #expect(try await page.load(server.url("/app")).statusCode == 200)
+            let csrf = session.cookieJar.value("csrf_token", for: server.url("/"))
+            _ = try await page.evaluateJavaScript("document.cookie = 'csrf_token=page-made; Path=/'")
+            #expect(page.cookieJar.value("csrf_token", for: server.url("/")) == "page-made")
+            #expect(session.cookieJar.value("csrf_token", for: server.url("/")) == csrf)
+            await session.logout()
+            _ = try await page.evaluateJavaScript("document.cookie = '__Host-session=forged; Path=/; Secure'")
+            #expect(session.cookieJar.value("__Host-session", for: server.url("/")) == nil)
+            await page.close()
+        }
+    }
+}
