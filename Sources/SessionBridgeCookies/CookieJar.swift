@@ -19,11 +19,10 @@ public final class CookieJar: Sendable {
     public let limits: CookieJarLimits
     let clock: @Sendable () -> Date
     let state: Mutex<State>
-    /// Domain → ``groupKey(for:isIP:)``, bounded by ``groupKeyCacheSize``.
-    let groupKeys = Mutex<[String: String]>([:])
-    /// The last request URL a cookie was set from, and its parts: a response's fields, or a
-    /// page's `document.cookie` writes, come from one URL in a row.
-    let lastRequest = Mutex<(url: URL, request: CookieURL)?>(nil)
+    /// Domain → ``facts(for:)``, bounded by ``domainFactsCacheSize``.
+    let domainFacts = Mutex<[String: DomainFacts]>([:])
+    /// The last URL a cookie was set from (see ``resolve(_:)``).
+    let lastRequest = Mutex<ResolvedRequest?>(nil)
 
     typealias Observer = @Sendable (CookieChange) -> Void
     typealias BatchObserver = @Sendable ([CookieChange]) -> Void
@@ -81,35 +80,6 @@ public final class CookieJar: Sendable {
 
     // MARK: - Index keys
 
-    func groupKey(for domain: String, isIP: Bool) -> String {
-        if isIP { return domain }
-        // A jar sees few distinct domains; the list walk allocates and hashes each candidate.
-        if let known = groupKeys.withLock({ $0[domain] }) { return known }
-        let key = registrableGroupKey(for: domain)
-        groupKeys.withLock { keys in
-            if keys.count >= Self.groupKeyCacheSize { keys.removeAll(keepingCapacity: true) }
-            keys[domain] = key
-        }
-        return key
-    }
-
-    /// How many domains' group keys the jar remembers.
-    static let groupKeyCacheSize = 1024
-
-    private func registrableGroupKey(for domain: String) -> String {
-        if let publicSuffixList {
-            return publicSuffixList.registrableDomain(of: domain) ?? domain
-        }
-        if let dot = domain.utf8.lastIndex(of: UInt8(ascii: ".")) {
-            return String(domain[domain.index(after: dot)...])
-        }
-        return domain
-    }
-
-    func groupKey(for cookie: Cookie) -> String {
-        groupKey(for: cookie.domain, isIP: CookieURL.isIPAddress(cookie.domain))
-    }
-
     /// The host itself, then each parent domain (none for IP addresses).
     static func candidateDomains(of host: String, isIP: Bool) -> [Substring] {
         var result: [Substring] = [Substring(host)]
@@ -151,22 +121,16 @@ public final class CookieJar: Sendable {
     public func store(
         _ parsed: ParsedSetCookie, from url: URL, context: RequestContext = .sameSite, fromScript: Bool = false
     ) -> SetCookieOutcome {
-        guard let request = cookieURL(url) else { return .rejected(.missingHost) }
+        guard let resolved = resolve(url) else { return .rejected(.missingHost) }
+        let request = resolved.request
         let now = clock()
         switch makeCookie(parsed, request: request, context: context, fromScript: fromScript, now: now) {
         case .failure(let error):
             return .rejected(error)
         case .success(let cookie):
-            return commit(cookie, request: request, fromScript: fromScript, now: now)
+            let key = cookie.domain == request.host ? resolved.hostKey : groupKey(for: cookie)
+            return commit(cookie, key: key, request: request, fromScript: fromScript, now: now)
         }
-    }
-
-    /// The parts of `url` the storage model reads, `nil` without a host.
-    func cookieURL(_ url: URL) -> CookieURL? {
-        if let known = lastRequest.withLock({ $0?.url == url ? $0?.request : nil }) { return known }
-        guard let request = CookieURL(url) else { return nil }
-        lastRequest.withLock { $0 = (url, request) }
-        return request
     }
 
     /// Steps of the storage model that need no jar state.
@@ -184,9 +148,7 @@ public final class CookieJar: Sendable {
         if domainAttribute.utf8.contains(where: { $0 >= 0x80 }) {
             return .failure(.nonASCIIDomain(domainAttribute))
         }
-        if !domainAttribute.isEmpty, let publicSuffixList, !CookieURL.isIPAddress(domainAttribute),
-            publicSuffixList.isPublicSuffix(domainAttribute)
-        {
+        if !domainAttribute.isEmpty, publicSuffixList != nil, facts(for: domainAttribute).isPublicSuffix {
             if domainAttribute == request.host {
                 domainAttribute = ""
             } else {
@@ -222,10 +184,11 @@ public final class CookieJar: Sendable {
         {
             return .failure(.namelessWithPrefix)
         }
-        if Self.hasPrefixIgnoringCase(parsed.name, "__secure-") && !isSecure {
+        let underscored = parsed.name.utf8.first == UInt8(ascii: "_")
+        if underscored && Self.hasPrefixIgnoringCase(parsed.name, "__secure-") && !isSecure {
             return .failure(.securePrefixRequirements)
         }
-        if Self.hasPrefixIgnoringCase(parsed.name, "__host-") {
+        if underscored && Self.hasPrefixIgnoringCase(parsed.name, "__host-") {
             guard isSecure, isHostOnly, pathAttribute != nil, path == "/" else {
                 return .failure(.hostPrefixRequirements)
             }
@@ -249,8 +212,7 @@ public final class CookieJar: Sendable {
     }
 
     /// Steps of the storage model that read or change the jar, under the lock.
-    func commit(_ cookie: Cookie, request: CookieURL, fromScript: Bool, now: Date) -> SetCookieOutcome {
-        let key = groupKey(for: cookie)
+    func commit(_ cookie: Cookie, key: String, request: CookieURL, fromScript: Bool, now: Date) -> SetCookieOutcome {
         let (outcome, changes, listeners) = state.withLock { state -> (SetCookieOutcome, [CookieChange], Listeners) in
             let (outcome, changes) = Self.commitLocked(&state, cookie, key: key, request: request, fromScript: fromScript,
                                                        limits: limits, now: now)
