@@ -21,6 +21,12 @@ struct CookieBucket {
             isHostOnly = cookie.isHostOnly
             partitionKey = cookie.partitionKey
         }
+
+        /// Hashes the name alone: within one domain, cookies sharing a name are few, and
+        /// equality still compares every field.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(name)
+        }
     }
 
     /// The domain's cookies, oldest stored first.
@@ -42,9 +48,12 @@ struct CookieBucket {
         entries.append(entry)
     }
 
-    /// Overwrites the cookie at `index` with one of the same identity.
-    mutating func replaceCookie(at index: Int, with cookie: Cookie) {
-        entries[index].cookie = cookie
+    /// Overwrites the cookie at `index` with one of the same identity, and returns the one it
+    /// replaced.
+    mutating func exchangeCookie(at index: Int, with cookie: Cookie) -> Cookie {
+        var cookie = cookie
+        swap(&entries[index].cookie, &cookie)
+        return cookie
     }
 
     /// Sets the last-access time of the cookie at `index`.

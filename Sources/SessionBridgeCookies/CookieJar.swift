@@ -223,7 +223,8 @@ public final class CookieJar: Sendable {
     }
 
     static func commitLocked(
-        _ state: inout State, _ cookie: Cookie, key: String, request: CookieURL, fromScript: Bool, limits: CookieJarLimits, now: Date
+        _ state: inout State, _ cookie: Cookie, key: String, request: CookieURL, fromScript: Bool,
+        limits: CookieJarLimits, now: Date
     ) -> (SetCookieOutcome, [CookieChange]) {
         var cookie = cookie
         let cause: CookieChange.Cause = fromScript ? .script : .httpResponse
@@ -265,9 +266,8 @@ public final class CookieJar: Sendable {
                 return (.deleted(old), -1)
             }
             if let oldIndex {
-                let old = bucket.entries[oldIndex].cookie
-                cookie.creationTime = old.creationTime
-                bucket.replaceCookie(at: oldIndex, with: cookie)
+                cookie.creationTime = bucket.entries[oldIndex].cookie.creationTime
+                let old = bucket.exchangeCookie(at: oldIndex, with: cookie)
                 if recording { changes.append(CookieChange(kind: .replaced, cookie: cookie, previous: old, cause: cause)) }
                 return (.replaced(cookie, previous: old), 0)
             }
@@ -601,8 +601,7 @@ public final class CookieJar: Sendable {
         if let expiresAt = cookie.expiresAt { state.earliestExpiry = min(state.earliestExpiry, expiresAt) }
         let (appended, _) = withBucket(&state, key: key, domain: cookie.domain) { bucket -> Bool in
             if let i = bucket.index(of: cookie) {
-                let old = bucket.entries[i].cookie
-                bucket.replaceCookie(at: i, with: cookie)
+                let old = bucket.exchangeCookie(at: i, with: cookie)
                 changes.append(CookieChange(kind: .replaced, cookie: cookie, previous: old, cause: cause))
                 return false
             }
