@@ -124,7 +124,8 @@ public final class CookieJar: Sendable {
         guard let resolved = resolve(url) else { return .rejected(.missingHost) }
         let request = resolved.request
         let now = clock()
-        switch makeCookie(parsed, request: request, context: context, fromScript: fromScript, now: now) {
+        let made = makeCookie(parsed, request: request, context: context, fromScript: fromScript, now: now)
+        switch consume made {
         case .failure(let error):
             return .rejected(error)
         case .success(let cookie):
