@@ -150,7 +150,7 @@ let package = Package(
         .executableTarget(name: "fuzz-script-value", dependencies: ["SessionBridgeScriptEngine", "SessionBridgeMessaging"], path: "Fuzz/fuzz-script-value"),
 
         // MARK: Tests
-        .testTarget(name: "SessionBridgeScriptEngineTests", dependencies: ["SessionBridgeScriptEngine"]),
+        .testTarget(name: "SessionBridgeScriptEngineTests", dependencies: ["SessionBridgeScriptEngine", "SessionBridgeTesting"]),
         .testTarget(name: "SessionBridgeCookiesTests", dependencies: [
             "SessionBridgeCookies",
             .product(name: "PropertyBased", package: "swift-property-based"),

@@ -133,12 +133,6 @@ import Testing
     }
 }
 
-/// Runs the CLI on a dispatch thread, so the in-process server keeps the concurrency pool's
-/// threads while the test waits.
 func runner(_ arguments: [String], environment: [String: String] = [:]) async throws -> RunnerProcess {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async {
-            continuation.resume(with: Result { try RunnerProcess.run(arguments, environment: environment) })
-        }
-    }
+    try await RunnerProcess.run(arguments, environment: environment)
 }

@@ -2,12 +2,8 @@ import Foundation
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct WebSessionCommandTests {
-    /// Runs `bridge-runner` on a dispatch thread: waiting for it never holds one of the few
-    /// threads that async tests share.
     func runRunner(_ arguments: [String]) async throws -> RunnerProcess {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try RunnerProcess.run(arguments) }) }
-        }
+        try await RunnerProcess.run(arguments)
     }
 
     @Test func sessionExchangeSignsThePageInAgainstATokenEndpointWithoutCookies() async throws {

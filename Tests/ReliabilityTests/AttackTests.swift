@@ -122,23 +122,12 @@ import SessionBridgeHeadless
         var totals = [0, 0, 0, 0]   // scripts, strings, tokens, hits
         for start in stride(from: 0, to: attacks.count, by: 8) {
             let batch = attacks[start..<min(start + 8, attacks.count)].map(\.name)
-            let child = Process()
-            child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            child.arguments = ["--testing-library", "swift-testing", "--filter", "hostileScriptsNeverSeeARefreshToken"]
-            var environment = ProcessInfo.processInfo.environment
-            environment["RELIABILITY_ATTACK"] = batch.joined(separator: ",")
-            child.environment = environment
-            let output = Pipe()
-            child.standardOutput = output
-            child.standardError = FileHandle.nullDevice
-            try child.run()
-            let reader = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }
-            let deadline = Date().addingTimeInterval(240)
-            while child.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-            if child.isRunning { child.terminate() }
-            child.waitUntilExit()
-            let text = String(decoding: await reader.value, as: UTF8.self)
-            #expect(child.terminationStatus == 0, "attack batch \(batch.first ?? "")…\(batch.last ?? "") failed:\n\(text.split(separator: "\n").filter { $0.contains("✘") }.prefix(20).joined(separator: "\n"))")
+            let child = try await ChildProcess.run(
+                URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
+                ["--testing-library", "swift-testing", "--filter", "hostileScriptsNeverSeeARefreshToken"],
+                environment: ["RELIABILITY_ATTACK": batch.joined(separator: ",")], timeout: .seconds(240))
+            let text = child.stdout
+            #expect(child.succeeded, "attack batch \(batch.first ?? "")…\(batch.last ?? "") failed:\n\(text.split(separator: "\n").filter { $0.contains("✘") }.prefix(20).joined(separator: "\n"))")
             if let line = text.split(separator: "\n").first(where: { $0.contains("[attacks] scripts run:") }) {
                 let numbers = Self.figures(in: String(line))
                 for index in 0..<min(4, numbers.count) { totals[index] += numbers[index] }

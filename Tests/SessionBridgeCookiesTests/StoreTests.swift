@@ -185,7 +185,7 @@ let everyAttribute: [Cookie] = [
         return result.generation
     }
 
-    @Test func killWriterRepeatedly() throws {
+    @Test func killWriterRepeatedly() async throws {
         let dir = temporaryDirectory()
         let store = PersistentCookieStore(directory: dir, profile: "crash")
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
@@ -208,9 +208,9 @@ let everyAttribute: [Cookie] = [
             let waitUntil = ContinuousClock.now + .seconds(5)
             while ContinuousClock.now < waitUntil {
                 if let g = try? store.load().generation, g > lastGeneration { break }
-                usleep(2_000)
+                try await Task.sleep(for: .milliseconds(2))
             }
-            usleep(UInt32.random(in: 0...15_000))
+            try await Task.sleep(for: .microseconds(Int.random(in: 0...15_000)))
             kill(child.processIdentifier, SIGKILL)
             child.waitUntilExit()
             #expect(child.terminationReason == .uncaughtSignal)
