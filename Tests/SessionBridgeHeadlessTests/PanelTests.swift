@@ -37,8 +37,8 @@ final class HeldPanels: UIDelegate {
                                            options: HandlerOptions(allowedOrigins: [SecurityOrigin(url: app)!]))
         // A page on every thread of the shared pool.
         var others: [WebPage] = []
-        for _ in EnginePool.shared.threads {
-            let page = WebPage(configuration: WebPageConfiguration(userContentController: controller))
+        for thread in EnginePool.shared.threads {
+            let page = WebPage(configuration: WebPageConfiguration(userContentController: controller, thread: thread))
             try await page.loadHTMLString("<p>other</p>", baseURL: app)
             others.append(page)
         }
