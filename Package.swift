@@ -198,3 +198,15 @@ let package = Package(
         ),
     ]
 )
+
+// The stricter language settings, for every Swift target: imports are internal unless marked
+// `public`, existential types are spelled `any`, a member is visible only where its module is
+// imported, and unsafe code is marked `unsafe`.
+for target in package.targets where [.regular, .executable, .test].contains(target.type) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+        .strictMemorySafety(),
+    ]
+}

@@ -1,6 +1,7 @@
 import SessionBridgeMessaging
 import CBaselines
 import SessionBridgeScriptEngine
+import Foundation
 
 /// Figure 7: resident memory per idle page, and its growth over many round trips.
 enum MemoryBenchmarks {
@@ -41,7 +42,7 @@ enum MemoryBenchmarks {
         await first.close()
 
         var cElapsed: Int64 = 0
-        let cBytes = Double(cb_js_contexts(Int32(count), &cElapsed)) / Double(count)
+        let cBytes = unsafe Double(cb_js_contexts(Int32(count), &cElapsed)) / Double(count)
         report.add(Row(
             figure: figure, name: "resident memory per idle page (\(count) pages)", ours: ours / 1024, baseline: cBytes / 1024,
             unit: "KB", baselineName: "C: context + 1 native fn + 5-line prelude", ratio: ours / cBytes,

@@ -14,7 +14,7 @@ enum NativeCallBenchmarks {
         var raw: [Double] = [], converted: [Double] = [], c: [Double] = []
         for _ in 0...options.rounds {
             var ok: Int32 = 0
-            c.append(Double(cb_native_call(Int64(n), &ok)) / Double(n))
+            unsafe c.append(Double(cb_native_call(Int64(n), &ok)) / Double(n))
             guard ok == 1 else { throw BenchFailure("C native call: wrong sum") }
             raw.append(try await time(context, "raw", n))
             converted.append(try await time(context, "converted", n))
@@ -27,7 +27,7 @@ enum NativeCallBenchmarks {
     }
 
     private static func install(in context: isolated ScriptContext) throws {
-        context.define(context.makeFunction { _, call in call[0] }, as: "raw")
+        unsafe context.define(context.makeFunction { _, call in unsafe call[0] }, as: "raw")
         context.defineFunction("converted") { _, arguments in arguments.first ?? .undefined }
     }
 

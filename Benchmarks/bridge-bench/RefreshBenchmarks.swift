@@ -4,6 +4,9 @@ import SessionBridgeCookies
 import Foundation
 import NIOCore
 import SessionBridgeTesting
+import SessionBridge
+import NIOHTTP1
+import SessionBridgeHeadless
 
 /// Figure 6: the refresh cycle over loopback against the reference server.
 ///

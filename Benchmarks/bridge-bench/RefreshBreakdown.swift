@@ -3,6 +3,8 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import SessionBridgeTesting
+import SessionBridge
+import SessionBridgeHeadless
 
 /// Where figure 6's cycle goes: each step of the full cycle timed on its own, in one fixture,
 /// interleaved cycle by cycle so that machine noise hits every step alike.

@@ -2,6 +2,7 @@ import SessionBridgeMessaging
 import CWebKitBaselines
 import Foundation
 import SessionBridgeWebKit
+import SessionBridgeScriptEngine
 
 /// Figure 9: the WebKit engine. A page -> native -> page round trip through
 /// ``WebKitWebView`` and the Bridge, next to the same round trip on raw WebKitGTK in C in the
@@ -61,13 +62,13 @@ enum WebKitBenchmarks {
 
     @WebKitActor
     static func rawRoundTrip(_ n: Int) async throws -> Double {
-        let context = try store.rawWebContext()
+        let context = try unsafe store.rawWebContext()
         let result: Double = await withCheckedContinuation { continuation in
-            let box = Unmanaged.passRetained(ContinuationBox(continuation)).toOpaque()
-            cb_webkit_round_trip_start(UnsafeMutablePointer(context), Int32(n), { nanoseconds, ok, data in
-                let box = Unmanaged<ContinuationBox>.fromOpaque(data!).takeRetainedValue()
+            let box = unsafe Unmanaged.passRetained(ContinuationBox(continuation)).toOpaque()
+            unsafe cb_webkit_round_trip_start(UnsafeMutablePointer(context), Int32(n), { nanoseconds, ok, data in
+                let box = unsafe Unmanaged<ContinuationBox>.fromOpaque(data!).takeRetainedValue()
                 box.continuation.resume(returning: ok == 1 ? nanoseconds : -1)
-            }, box)
+            }, unsafe box)
         }
         guard result > 0 else { throw BenchFailure("C WebKit round trip: no figure") }
         return result

@@ -38,14 +38,14 @@ enum SetCookieFuzz {
     static let maximumLines = 6
 
     static func run(_ bytes: UnsafeBufferPointer<UInt8>) {
-        checkParser(bytes)
+        unsafe checkParser(bytes)
 
         let jar = CookieJar(publicSuffixList: publicSuffixList, clock: { now })
         let context = contexts[bytes.count % contexts.count]
-        let lines = bytes.split(separator: UInt8(ascii: "\n"), maxSplits: maximumLines, omittingEmptySubsequences: false)
+        let lines = unsafe bytes.split(separator: UInt8(ascii: "\n"), maxSplits: maximumLines, omittingEmptySubsequences: false)
             .prefix(maximumLines)
-        for line in lines {
-            let header = String(decoding: line, as: UTF8.self)
+        for unsafe line in unsafe lines {
+            let header = unsafe String(decoding: line, as: UTF8.self)
             for url in urls {
                 store(header, from: url, context: context, in: jar)
                 storeFromScript(header, at: url, in: jar)
@@ -58,14 +58,14 @@ enum SetCookieFuzz {
     // MARK: Parser
 
     static func checkParser(_ bytes: UnsafeBufferPointer<UInt8>) {
-        let fromBytes = SetCookieParser.parse(bytes: bytes)
-        let string = String(decoding: bytes, as: UTF8.self)
+        let fromBytes = unsafe SetCookieParser.parse(bytes: bytes)
+        let string = unsafe String(decoding: bytes, as: UTF8.self)
         let fromString = SetCookieParser.parse(string)
         // Valid UTF-8 reaches both entry points as the same bytes, so they must agree.
-        if string.utf8.elementsEqual(bytes) {
+        if unsafe string.utf8.elementsEqual(bytes) {
             precondition(fromBytes == fromString, "parse(_:) and parse(bytes:) disagree")
         }
-        let isValidUTF8 = string.utf8.elementsEqual(bytes)
+        let isValidUTF8 = unsafe string.utf8.elementsEqual(bytes)
         checkParsed(fromBytes, lengthsAreOctets: isValidUTF8)
         checkParsed(fromString, lengthsAreOctets: true)
     }

@@ -1,9 +1,10 @@
-import AsyncHTTPClient
+public import AsyncHTTPClient
 import SessionBridgeMessaging
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 import SessionBridgeOAuth
 import SessionBridgeHeadless
+import NIOCore
 
 /// How a ``SessionController`` reaches its server and when it refreshes.
 ///

@@ -1,6 +1,9 @@
 import AsyncHTTPClient
 import SessionBridgeCookies
 import Foundation
+import NIOCore
+import Logging
+import NIOHTTP1
 
 extension SessionController {
     // MARK: Cookie-based refresh

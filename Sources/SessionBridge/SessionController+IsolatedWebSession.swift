@@ -1,5 +1,6 @@
 import Foundation
 import SessionBridgeOAuth
+import Logging
 
 /// The page's own session of an ``IsolatedWebSession``, in memory only.
 struct PageSessionTokens: Sendable {

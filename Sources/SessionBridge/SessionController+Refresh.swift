@@ -1,7 +1,9 @@
 import SessionBridgeCookies
-import Foundation
+public import Foundation
 import SessionBridgeOAuth
 import SessionBridgeHeadless
+import Synchronization
+import Logging
 
 extension SessionController {
     // MARK: Single-flight refresh

@@ -1,5 +1,6 @@
 import Foundation
 import SessionBridgeOAuth
+import Logging
 
 extension SessionController {
     // MARK: Authorization code + PKCE

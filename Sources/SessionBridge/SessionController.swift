@@ -1,6 +1,6 @@
 import SessionBridgeMessaging
 import SessionBridgeCookies
-import Foundation
+public import Foundation
 import Logging
 import SessionBridgeOAuth
 import Synchronization

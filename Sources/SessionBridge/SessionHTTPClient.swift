@@ -1,6 +1,8 @@
 import AsyncHTTPClient
 import SessionBridgeCookies
-import Foundation
+public import Foundation
+import NIOCore
+import NIOHTTP1
 
 /// A native HTTP client on the session: the app's own requests keep cookies as a browser
 /// (or `URLSession`) does, and share the session with the pages.

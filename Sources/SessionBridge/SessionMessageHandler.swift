@@ -1,6 +1,7 @@
 import SessionBridgeMessaging
 import Foundation
 import SessionBridgeHeadless
+import Synchronization
 
 /// The `session` message handler: lets page scripts ask native code to refresh, report the
 /// status or log out, and answers with non-secret facts only.

@@ -1,6 +1,6 @@
 import SessionBridgeMessaging
 import SessionBridgeCookies
-import Foundation
+public import Foundation
 
 /// The standard web-side scripts, shipped as package resources (`Scripts/*.js`).
 ///

@@ -2,6 +2,8 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import SessionBridgeOAuth
+import NIOCore
+import NIOHTTP1
 
 /// What the token endpoint answered: the tokens (RFC 6749 §5.1) and every `Set-Cookie` field,
 /// each a separate value.

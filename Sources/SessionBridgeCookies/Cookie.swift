@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The `SameSite` enforcement mode of a cookie (RFC 6265bis, "The SameSite Attribute").
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// A cookie jar implementing the RFC 6265bis storage model.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The Public Suffix List (<https://publicsuffix.org>), used to refuse `Domain` attributes such as
 /// `com` or `co.uk` and to index a jar by registrable domain.

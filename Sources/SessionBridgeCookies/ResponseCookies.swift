@@ -1,4 +1,5 @@
-import Foundation
+public import Foundation
+import Synchronization
 
 /// What the `Set-Cookie` fields of one response did to a ``CookieJar``, parsed once, as
 /// operations any other store can replay: the cookies stored and the identities deleted, in

@@ -1,4 +1,4 @@
-import SessionBridgeMessaging
+public import SessionBridgeMessaging
 
 /// Decides what a page may navigate to: where native code refreshes the session and writes
 /// cookies *before* the navigation continues. (WebKit's `WKNavigationDelegate`.)

@@ -1,9 +1,10 @@
-import AsyncHTTPClient
-import Foundation
-import SessionBridgeCookies
-import SessionBridgeMessaging
-import SessionBridgeScriptEngine
+public import AsyncHTTPClient
+public import Foundation
+public import SessionBridgeCookies
+public import SessionBridgeMessaging
+public import SessionBridgeScriptEngine
 import Synchronization
+import NIOCore
 
 /// A headless embedded web view: what a `WKWebView` is to an app, minus rendering.
 ///
@@ -46,7 +47,7 @@ public actor WebPage {
     nonisolated let openedWindows = OpenedWindows()
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
-        thread.asUnownedSerialExecutor()
+        unsafe thread.asUnownedSerialExecutor()
     }
 
     public init(configuration: WebPageConfiguration = WebPageConfiguration()) {

@@ -1,6 +1,6 @@
 import DequeModule
-import Foundation
-import SessionBridgeScriptEngine
+public import Foundation
+public import SessionBridgeScriptEngine
 import Synchronization
 
 /// A bounded record of every bridge call: name, world, origin, timing and outcome, with values

@@ -1,4 +1,5 @@
-import SessionBridgeScriptEngine
+public import SessionBridgeScriptEngine
+import OrderedCollections
 
 /// Which values the message log hides.
 ///

@@ -1,4 +1,4 @@
-import SessionBridgeScriptEngine
+public import SessionBridgeScriptEngine
 
 /// An error a message handler throws to reject the page's promise with a public message.
 ///

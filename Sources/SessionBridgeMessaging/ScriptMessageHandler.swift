@@ -1,4 +1,4 @@
-import SessionBridgeScriptEngine
+public import SessionBridgeScriptEngine
 
 /// A handler for messages that need no reply; `postMessage` returns `undefined`.
 /// (WebKit's `WKScriptMessageHandler`.)

@@ -1,6 +1,7 @@
 import Foundation
-import SessionBridgeScriptEngine
+package import SessionBridgeScriptEngine
 import Synchronization
+import Logging
 
 /// The bridge for engines that receive messages themselves (WebKit's own
 /// `window.webkit.messageHandlers`): the same registrations, allow-lists, timeouts, handler

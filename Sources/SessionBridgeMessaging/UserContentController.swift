@@ -1,4 +1,4 @@
-import Logging
+public import Logging
 import Synchronization
 
 /// The app's side of the bridge: message handlers and user scripts shared by the pages it

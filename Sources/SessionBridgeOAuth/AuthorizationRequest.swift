@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+public import Foundation
 
 /// One authorization code request (RFC 6749 §4.1) with PKCE (RFC 7636, `S256`), `state` and
 /// an OpenID Connect `nonce`, each fresh and random.

@@ -1,6 +1,6 @@
-import AsyncHTTPClient
-import Foundation
-import Logging
+public import AsyncHTTPClient
+public import Foundation
+public import Logging
 
 /// What an authorization server says of itself: RFC 8414 metadata, or an OpenID Connect
 /// discovery document (a superset).

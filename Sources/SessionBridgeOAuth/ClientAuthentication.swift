@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import JWTKit
 
 /// How a client proves who it is to the token and revocation endpoints (RFC 6749 §2.3,

@@ -1,5 +1,5 @@
 import Foundation
-import JWTKit
+public import JWTKit
 
 /// A private key a confidential client signs its assertions with (`private_key_jwt`,
 /// RFC 7523): P-256 for `ES256` or RSA (2048 bits or more) for `RS256`, read from PEM.

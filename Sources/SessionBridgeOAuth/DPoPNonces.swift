@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// The latest `DPoP-Nonce` each server origin gave (RFC 9449 §8, §9), shared by the token

@@ -1,5 +1,5 @@
-import AsyncHTTPClient
-import Foundation
+public import AsyncHTTPClient
+public import Foundation
 import JWTKit
 import Logging
 

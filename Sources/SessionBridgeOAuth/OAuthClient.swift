@@ -1,6 +1,7 @@
-import AsyncHTTPClient
-import Foundation
+public import AsyncHTTPClient
+public import Foundation
 import Logging
+import NIOHTTP1
 
 /// A standards OAuth 2.0 / OpenID Connect client for a native app: it discovers the server
 /// (once, then cached for its life), builds authorization and token requests with the

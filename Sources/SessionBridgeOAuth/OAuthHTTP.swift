@@ -1,5 +1,7 @@
 import AsyncHTTPClient
 import Foundation
+import NIOHTTP1
+import NIOCore
 
 /// The few HTTP exchanges the OAuth client makes itself (discovery, keys, revocation), each
 /// bounded in time and size.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A successful token answer (RFC 6749 §5.1), read as AppAuth and oauth4webapi read it:
 /// `token_type` compared without case, `expires_in` as a number or a numeric string, unknown

@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import Foundation
+public import Foundation
 
 /// A grant sent to the token endpoint (RFC 6749 §4, §6).
 public enum TokenGrant: Sendable {

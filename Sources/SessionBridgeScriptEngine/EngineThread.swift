@@ -87,7 +87,7 @@ public final class EngineThread: SerialExecutor, Sendable {
     public init(name: String = "ScriptEngine", spin: Duration = EngineThread.defaultSpin) {
         self.name = name
         _ = Self.configureEngine
-        self.group = JSContextGroup(ref: JSContextGroupCreate())
+        self.group = unsafe JSContextGroup(ref: JSContextGroupCreate())
         self.host = nil
         self.state = Mutex(State())
         let (seconds, attoseconds) = spin.components
@@ -102,14 +102,14 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// Creates a lane hosted on `host`.
     private init(lane name: String, on host: EngineThread) {
         self.name = name
-        self.group = JSContextGroup(ref: JSContextGroupCreate())
+        self.group = unsafe JSContextGroup(ref: JSContextGroupCreate())
         self.host = host
         self.state = Mutex(State())
         self.spinNanoseconds = 0
     }
 
     deinit {
-        JSContextGroupRelease(group.ref)
+        unsafe JSContextGroupRelease(group.ref)
     }
 
     /// Makes a lane on this thread: an executor with a JavaScriptCore VM of its own, whose jobs
@@ -140,7 +140,7 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// environment once, when JavaScriptCore initializes; a value set by the user is kept, and
     /// if JavaScriptCore was initialized earlier in the process this changes nothing.
     private static let configureEngine: Void = {
-        setenv("JSC_usePollingTraps", "true", 0)
+        unsafe setenv("JSC_usePollingTraps", "true", 0)
     }()
 
     /// Stops the thread after the jobs already queued have run. Contexts on it must be closed
@@ -179,7 +179,7 @@ public final class EngineThread: SerialExecutor, Sendable {
     }
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
-        UnownedSerialExecutor(ordinary: self)
+        unsafe UnownedSerialExecutor(ordinary: self)
     }
 
     public func checkIsolated() {
@@ -234,15 +234,15 @@ public final class EngineThread: SerialExecutor, Sendable {
         guard force || currentTimeLimit.load(ordering: .relaxed) != limit.bitPattern else { return }
         currentTimeLimit.store(limit.bitPattern, ordering: .relaxed)
         if limit.isFinite {
-            let context = Unmanaged.passUnretained(self).toOpaque()
-            JSContextGroupSetExecutionTimeLimit(group.ref, limit, { _, context in
-                guard let context else { return true }
-                Unmanaged<EngineThread>.fromOpaque(context).takeUnretainedValue()
+            let context = unsafe Unmanaged.passUnretained(self).toOpaque()
+            unsafe JSContextGroupSetExecutionTimeLimit(group.ref, limit, { _, context in
+                guard let context = unsafe context else { return true }
+                unsafe Unmanaged<EngineThread>.fromOpaque(context).takeUnretainedValue()
                     .watchdogFired.store(true, ordering: .relaxed)
                 return true
-            }, context)
+            }, unsafe context)
         } else {
-            JSContextGroupClearExecutionTimeLimit(group.ref)
+            unsafe JSContextGroupClearExecutionTimeLimit(group.ref)
         }
     }
 
@@ -362,7 +362,7 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// The outer job's executor stays exclusive because the loop never runs a paused lane's job.
     private func run(_ queued: QueuedJob) {
         let previous = runningLane.exchange(queued.lane, ordering: .relaxed)
-        queued.job.runSynchronously(on: (queued.executor ?? self).asUnownedSerialExecutor())
+        unsafe queued.job.runSynchronously(on: (queued.executor ?? self).asUnownedSerialExecutor())
         runningLane.store(previous, ordering: .relaxed)
     }
 
@@ -418,6 +418,7 @@ struct QueuedJob: Sendable {
 /// `@unchecked Sendable` is safe: every JavaScriptCore C API function takes the VM's own lock
 /// (`JSLockHolder`) for the duration of the call, so the reference may be used from any thread;
 /// SessionBridge nevertheless only uses it on its ``EngineThread``.
+@safe  // its JavaScriptCore references are used only on its context's engine thread, while the context lives
 struct JSContextGroup: @unchecked Sendable {
     let ref: JSContextGroupRef
 }

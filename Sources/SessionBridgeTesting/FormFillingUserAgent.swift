@@ -1,7 +1,9 @@
-import AsyncHTTPClient
+public import AsyncHTTPClient
 import SessionBridgeCookies
-import Foundation
-import SessionBridgeOAuth
+public import Foundation
+public import SessionBridgeOAuth
+import NIOHTTP1
+import NIOCore
 
 /// An `AuthorizationUserAgent` that signs in by itself, for tests and the CLI: it loads the
 /// authorization URL with its own cookie jar, fills the HTML sign-in form's `username` and

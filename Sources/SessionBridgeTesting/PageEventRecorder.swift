@@ -1,8 +1,8 @@
-import SessionBridgeMessaging
+public import SessionBridgeMessaging
 import Foundation
-import SessionBridgeScriptEngine
+public import SessionBridgeScriptEngine
 import Synchronization
-import SessionBridgeHeadless
+public import SessionBridgeHeadless
 
 /// Keeps what a `WebPage` reported, safely from any thread, for assertions: pass ``handler``
 /// as the page's `eventHandler`.

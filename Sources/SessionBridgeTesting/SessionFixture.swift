@@ -1,9 +1,9 @@
-import SessionBridgeMessaging
-import SessionBridgeCookies
-import Foundation
-import SessionBridge
+public import SessionBridgeMessaging
+public import SessionBridgeCookies
+public import Foundation
+public import SessionBridge
 import Synchronization
-import SessionBridgeHeadless
+public import SessionBridgeHeadless
 
 /// A whole round trip in one call: the reference server on loopback, a `SessionController`
 /// signed in natively, and a `WebPage` wired to it with the `session` handler and the

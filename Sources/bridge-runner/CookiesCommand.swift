@@ -67,7 +67,7 @@ struct CookiesCommand: AsyncParsableCommand {
         func run() throws {
             let directory = URL(fileURLWithPath: profile)
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else {
+            guard unsafe FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else {
                 throw RunnerFailure(description: "no profile directory at \(profile)", exitCode: .missingInput)
             }
             guard isDirectory.boolValue else {

@@ -9,6 +9,7 @@ import SessionBridgeTesting
 import SessionBridgeWebKit
 import Synchronization
 import SessionBridgeHeadless
+import NIOCore
 
 /// Which engine renders the page.
 enum Engine: String, ExpressibleByArgument, CaseIterable, Sendable {

@@ -75,7 +75,7 @@ struct RunCommand: AsyncParsableCommand {
         if refreshTokenFile != nil && user != nil { throw ValidationError("use either --user/--password or --refresh-token-file") }
         if profile != nil && ephemeral { throw ValidationError("use either --profile or --ephemeral") }
         var isDirectory: ObjCBool = false
-        if let profile, FileManager.default.fileExists(atPath: profile, isDirectory: &isDirectory), !isDirectory.boolValue {
+        if let profile, unsafe FileManager.default.fileExists(atPath: profile, isDirectory: &isDirectory), !isDirectory.boolValue {
             throw ValidationError("--profile \(profile) is a file; give a directory (it is created when missing)")
         }
         if !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }

@@ -3,6 +3,7 @@ import SessionBridgeCookies
 import Foundation
 import Synchronization
 import SessionBridgeHeadless
+import SessionBridgeScriptEngine
 
 /// Prints what happened, in order: console lines, bridge calls, navigations, HTTP exchanges,
 /// and at the end the page store and the native store side by side. Colour on a terminal,

@@ -5,6 +5,7 @@ import SessionBridge
 import SessionBridgeTesting
 import SessionBridgeWebKit
 import SessionBridgeHeadless
+import AsyncHTTPClient
 
 /// `demo --engine webkit`: the example flows on a WebKit view, against the embedded reference
 /// server over HTTPS (WebKit keeps `Secure` cookies only over HTTPS).

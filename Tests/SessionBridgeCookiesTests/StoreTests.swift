@@ -50,7 +50,7 @@ let everyAttribute: [Cookie] = [
         try store.save(everyAttribute)
         let path = store.fileURL!.path
         let size = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
-        #expect(truncate(path, off_t(size - 7)) == 0)
+        unsafe #expect(truncate(path, off_t(size - 7)) == 0)
         let result = try store.load()
         #expect(result.recoveredFromBackup)
         #expect(result.recovery == .truncated(expected: size, actual: size - 7))

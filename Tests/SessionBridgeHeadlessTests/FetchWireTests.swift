@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SessionBridgeHeadless
+import SessionBridgeScriptEngine
 
 /// What one `fetch` puts on the wire, recorded by a raw TCP listener.
 @Suite(.timeLimit(.minutes(2))) struct FetchWireTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SessionBridgeHeadless
+import SessionBridgeScriptEngine
 
 /// Which text of an HTML document runs as script: only real `<script>` elements, as in a browser.
 @Suite(.timeLimit(.minutes(2))) struct HTMLScriptTests {

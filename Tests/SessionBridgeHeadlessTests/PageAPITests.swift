@@ -5,6 +5,7 @@ import SessionBridgeMessaging
 import SessionBridgeCookies
 import SessionBridgeTesting
 @testable import SessionBridgeHeadless
+import SessionBridgeScriptEngine
 
 @Suite(.timeLimit(.minutes(5))) struct PageAPITests {
     @Test func panelsGoToTheUIDelegate() async throws {

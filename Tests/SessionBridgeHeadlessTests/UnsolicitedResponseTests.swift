@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SessionBridgeHeadless
+import SessionBridgeScriptEngine
 
 /// A connection on which an answer arrived that no request asked for is closed, never reused:
 /// that answer must not reach a later request (on a shared connection it could carry another

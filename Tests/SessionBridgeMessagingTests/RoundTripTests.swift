@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SessionBridgeMessaging
 import SessionBridgeScriptEngine
+import Synchronization
 
 @Suite(.timeLimit(.minutes(5))) struct RoundTripTests {
     static let values: [ScriptValue] = [

@@ -4,6 +4,8 @@ import JWTKit
 import SessionBridgeOAuth
 import SessionBridgeTesting
 import Testing
+import NIOCore
+import NIOHTTP1
 
 @Suite(.timeLimit(.minutes(2))) struct ClientAuthenticationTests {
     @Test func basicCredentialsAreFormEncodedBeforeBase64() async throws {

@@ -4,6 +4,8 @@ import Foundation
 import SessionBridgeOAuth
 import SessionBridgeTesting
 import Testing
+import NIOCore
+import NIOHTTP1
 
 @Suite(.timeLimit(.minutes(1))) struct DPoPTests {
     func decodeJSON(_ part: Substring) throws -> [String: Any] {

@@ -3,6 +3,9 @@ import Foundation
 import JWTKit
 import SessionBridgeOAuth
 import SessionBridgeTesting
+import NIOHTTP1
+import AsyncHTTPClient
+import NIOCore
 
 /// A reference server for one test.
 func withServer<T>(_ configuration: ReferenceServerConfiguration = .init(), _ body: (ReferenceServer) async throws -> T) async throws -> T {

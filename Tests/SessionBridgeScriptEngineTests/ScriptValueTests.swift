@@ -1,5 +1,6 @@
 import Testing
 @testable import SessionBridgeScriptEngine
+import OrderedCollections
 
 @Suite(.timeLimit(.minutes(5))) struct ScriptValueTests {
     static let samples: [ScriptValue] = [

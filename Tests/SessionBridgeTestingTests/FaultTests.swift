@@ -1,6 +1,7 @@
 import Foundation
 import SessionBridgeTesting
 import Testing
+import AsyncHTTPClient
 
 extension ReferenceServerTests {
     @Suite(.timeLimit(.minutes(5))) struct Faults {

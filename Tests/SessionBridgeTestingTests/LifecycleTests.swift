@@ -1,6 +1,7 @@
 import Foundation
 import SessionBridgeTesting
 import Testing
+import AsyncHTTPClient
 
 /// Entries of `/proc/self/fd`.
 func openFileDescriptorCount() -> Int {

@@ -3,6 +3,8 @@ import Testing
 import SessionBridgeMessaging
 import SessionBridgeTesting
 import SessionBridgeHeadless
+import SessionBridgeCookies
+import SessionBridgeScriptEngine
 
 @Suite(.timeLimit(.minutes(5))) struct SessionFixtureTests {
     @Test func oneCallGivesASignedInPageAndWhatCrossedTheBridge() async throws {

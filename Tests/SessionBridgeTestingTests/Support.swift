@@ -2,6 +2,8 @@ import AsyncHTTPClient
 import Foundation
 import SessionBridgeTesting
 import Testing
+import NIOCore
+import NIOHTTP1
 
 /// One answer, read whole.
 struct HTTPResult: Sendable {

@@ -4,6 +4,7 @@ import SessionBridge
 import SessionBridgeTesting
 import Testing
 import SessionBridgeHeadless
+import Synchronization
 
 /// A cookie-centred web product: the reference server's `POST /login` sets the
 /// `__Host-web_refresh` cookie and `POST /session/refresh` rotates it.

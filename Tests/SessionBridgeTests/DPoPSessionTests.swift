@@ -5,6 +5,9 @@ import SessionBridgeOAuth
 import SessionBridgeTesting
 import Testing
 @testable import SessionBridge
+import Synchronization
+import NIOHTTP1
+import NIOCore
 
 @Suite(.timeLimit(.minutes(2))) struct DPoPSessionTests {
     func dpopConfiguration(_ server: ReferenceServer, key: DPoPKey = DPoPKey()) -> SessionConfiguration {

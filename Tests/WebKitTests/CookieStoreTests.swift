@@ -3,6 +3,7 @@ import Foundation
 import SessionBridgeWebKit
 import Testing
 import SessionBridgeHeadless
+import SessionBridgeScriptEngine
 
 @Suite(.serialized, .timeLimit(.minutes(2))) struct CookieStoreTests {
     @Test func nativeWritesReachRequestsAndHttpOnlyStaysHiddenFromScripts() async throws {

@@ -2,6 +2,7 @@ import Foundation
 import SessionBridgeWebKit
 import Testing
 import SessionBridgeHeadless
+import SessionBridgeScriptEngine
 
 @Suite(.serialized, .timeLimit(.minutes(2))) struct DOMTests {
     static let page = """

@@ -4,6 +4,7 @@ import SessionBridgeWebKit
 import Synchronization
 import Testing
 import SessionBridgeHeadless
+import SessionBridgeCookies
 
 /// A real HTML login form on the WebKit engine: the test fills and submits it, the server's
 /// answer sets the session cookies in WebKit's store, and the redirect that follows is caught

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import SessionBridgeTesting
+import NIOCore
 
 /// One loopback certificate per test process (the reference server speaks HTTPS so WebKit
 /// sends its `Secure` cookies).

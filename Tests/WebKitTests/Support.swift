@@ -4,6 +4,7 @@ import Foundation
 import SessionBridgeWebKit
 import Testing
 import SessionBridgeHeadless
+import OrderedCollections
 
 /// A view for one test, closed when the body ends (also when it throws).
 @WebKitActor

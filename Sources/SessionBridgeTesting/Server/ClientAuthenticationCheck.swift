@@ -2,6 +2,7 @@ import Foundation
 import SessionBridgeOAuth
 import Hummingbird
 import JWTKit
+import Synchronization
 
 /// How the token and revocation endpoints authenticate registered clients.
 extension ServerCore {

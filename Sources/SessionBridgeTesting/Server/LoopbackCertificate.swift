@@ -1,5 +1,5 @@
 import Foundation
-import HummingbirdTLS
+public import HummingbirdTLS
 
 /// A self-signed certificate for `127.0.0.1`, made with the `openssl` command, so the
 /// reference server can speak HTTPS on loopback. WebKit stores and sends `Secure` cookies

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Synchronization
 
 /// The discovery document (RFC 8414 and OpenID Connect Discovery).
 struct DiscoveryDocument: Encodable {

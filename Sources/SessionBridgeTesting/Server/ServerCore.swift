@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Synchronization
+import Logging
 
 /// The shared core of a running server: configuration, signing key and state. Routes and
 /// middleware capture it; it is `Sendable` because every mutable part sits in a `Mutex`.

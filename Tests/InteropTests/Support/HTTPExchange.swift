@@ -1,6 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import Testing
+import NIOCore
+import NIOHTTP1
 
 /// One answer, read whole.
 struct HTTPAnswer: Sendable {

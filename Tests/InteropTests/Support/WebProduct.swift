@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 import Synchronization
+import NIOHTTP1
 
 /// A web product beside the third-party authorization server, as an app team runs one: it
 /// trusts the identity provider's access tokens, which it checks at the provider's OpenID
