@@ -51,6 +51,7 @@ let package = Package(
         .target(
             name: "SessionBridgeMessaging",
             dependencies: [
+                .product(name: "OrderedCollections", package: "swift-collections"),
                 "SessionBridgeScriptEngine",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
@@ -59,6 +60,7 @@ let package = Package(
         .target(
             name: "SessionBridgeHeadless",
             dependencies: [
+                .product(name: "OrderedCollections", package: "swift-collections"),
                 "SessionBridgeScriptEngine", "SessionBridgeCookies", "SessionBridgeMessaging",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -69,6 +71,7 @@ let package = Package(
         .target(
             name: "SessionBridgeOAuth",
             dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -78,6 +81,7 @@ let package = Package(
         .target(
             name: "SessionBridge",
             dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                 "SessionBridgeScriptEngine", "SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeHeadless", "SessionBridgeOAuth",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -87,6 +91,7 @@ let package = Package(
         .target(
             name: "SessionBridgeTesting",
             dependencies: [
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 "SessionBridgeScriptEngine", "SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeHeadless", "SessionBridge", "SessionBridgeOAuth",
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -103,6 +108,7 @@ let package = Package(
         .executableTarget(
             name: "bridge-runner",
             dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"), "SessionBridgeMessaging", "SessionBridgeOAuth", "SessionBridgeScriptEngine",
                 "SessionBridgeCookies", "SessionBridgeHeadless", "SessionBridge", "SessionBridgeTesting", "SessionBridgeWebKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -120,57 +126,43 @@ let package = Package(
         .target(
             name: "SessionBridgeWebKit",
             dependencies: [
+                .product(name: "OrderedCollections", package: "swift-collections"),
                 "CWebKitGTK", "WebKitGTKShim", "SessionBridgeScriptEngine", "SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeHeadless",
                 .product(name: "Collections", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
-        // MARK: Benchmarks (never tests: they print figures, nothing fails because a machine is slow)
-        .target(
-            name: "CBaselines",
-            dependencies: ["CJavaScriptCore"],
-            path: "Benchmarks/CBaselines",
-            exclude: ["WebKit"],
-            linkerSettings: [.linkedLibrary("soup-3.0"), .linkedLibrary("glib-2.0")]
-        ),
-        .target(name: "CWebKitBaselines", dependencies: ["CWebKitGTK"], path: "Benchmarks/CBaselines/WebKit"),
-        .executableTarget(
-            name: "bridge-bench",
-            dependencies: [
-                "CBaselines", "CWebKitBaselines", "SessionBridgeScriptEngine", "SessionBridgeMessaging", "SessionBridgeCookies", "SessionBridgeHeadless", "SessionBridge", "SessionBridgeTesting", "SessionBridgeWebKit",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-            ],
-            path: "Benchmarks/bridge-bench"
-        ),
-
         // MARK: Fuzzing (built with -sanitize=fuzzer by Scripts/fuzz; a plain build replays inputs)
         .executableTarget(name: "fuzz-set-cookie", dependencies: ["SessionBridgeCookies"], path: "Fuzz/fuzz-set-cookie"),
-        .executableTarget(name: "fuzz-script-value", dependencies: ["SessionBridgeScriptEngine", "SessionBridgeMessaging"], path: "Fuzz/fuzz-script-value"),
+        .executableTarget(name: "fuzz-script-value", dependencies: [.product(name: "OrderedCollections", package: "swift-collections"), "SessionBridgeScriptEngine", "SessionBridgeMessaging"], path: "Fuzz/fuzz-script-value"),
 
         // MARK: Tests
-        .testTarget(name: "SessionBridgeScriptEngineTests", dependencies: ["SessionBridgeScriptEngine", "SessionBridgeTesting"]),
+        .testTarget(name: "SessionBridgeScriptEngineTests", dependencies: [.product(name: "OrderedCollections", package: "swift-collections"), "SessionBridgeScriptEngine", "SessionBridgeTesting"]),
         .testTarget(name: "SessionBridgeCookiesTests", dependencies: [
             "SessionBridgeCookies",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ], resources: [.copy("Conformance")]),
         .testTarget(name: "SessionBridgeMessagingTests", dependencies: ["SessionBridgeMessaging", "SessionBridgeScriptEngine"]),
-        .testTarget(name: "SessionBridgeHeadlessTests", dependencies: ["SessionBridgeHeadless", "SessionBridgeTesting"]),
+        .testTarget(name: "SessionBridgeHeadlessTests", dependencies: ["SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeScriptEngine", "SessionBridgeHeadless", "SessionBridgeTesting"]),
         .testTarget(name: "SessionBridgeTests", dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"), "SessionBridgeCookies", "SessionBridgeHeadless", "SessionBridgeMessaging", "SessionBridgeOAuth",
             "SessionBridge", "SessionBridgeTesting", .product(name: "JWTKit", package: "jwt-kit"),
         ]),
         .testTarget(name: "SessionBridgeOAuthTests", dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             "SessionBridgeOAuth", "SessionBridgeTesting",
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "CryptoExtras", package: "swift-crypto"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .testTarget(name: "SessionBridgeTestingTests", dependencies: [
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"), "SessionBridgeCookies", "SessionBridgeHeadless", "SessionBridgeMessaging", "SessionBridgeScriptEngine",
             "SessionBridgeTesting",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .testTarget(name: "WebKitTests", dependencies: [
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"), .product(name: "OrderedCollections", package: "swift-collections"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), "SessionBridgeScriptEngine",
             "SessionBridgeWebKit", "SessionBridge", "SessionBridgeOAuth", "SessionBridgeTesting", "SessionBridgeHeadless", "SessionBridgeMessaging", "SessionBridgeCookies",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -182,6 +174,7 @@ let package = Package(
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
+                "SessionBridgeScriptEngine",
                 "SessionBridge", "SessionBridgeTesting", "SessionBridgeHeadless", "SessionBridgeMessaging", "SessionBridgeCookies", "fuzz-set-cookie", "fuzz-script-value",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
@@ -191,6 +184,7 @@ let package = Package(
         .testTarget(
             name: "InteropTests",
             dependencies: [
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "SessionBridge", "SessionBridgeOAuth", "SessionBridgeTesting", "bridge-runner", "SessionBridgeHeadless", "SessionBridgeMessaging",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -198,6 +192,33 @@ let package = Package(
         ),
     ]
 )
+
+
+// Benchmarks (never tests: they print figures, nothing fails because a machine is slow). They link
+// libsoup and raw C baselines that the libraries do not need, so they are part of the package only
+// when asked for, as `Scripts/bench` does: SESSIONBRIDGE_BENCHMARKS=1 swift build -c release --product bridge-bench
+if Context.environment["SESSIONBRIDGE_BENCHMARKS"] != nil {
+    package.targets += [
+        .target(
+            name: "CBaselines",
+            dependencies: ["CJavaScriptCore"],
+            path: "Benchmarks/CBaselines",
+            exclude: ["WebKit"],
+            linkerSettings: [.linkedLibrary("soup-3.0"), .linkedLibrary("glib-2.0")]
+        ),
+        .target(name: "CWebKitBaselines", dependencies: ["CWebKitGTK"], path: "Benchmarks/CBaselines/WebKit"),
+        .executableTarget(
+            name: "bridge-bench",
+            dependencies: [
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                "CBaselines", "CWebKitBaselines", "SessionBridgeScriptEngine", "SessionBridgeMessaging", "SessionBridgeCookies", "SessionBridgeHeadless", "SessionBridge", "SessionBridgeTesting", "SessionBridgeWebKit",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Benchmarks/bridge-bench"
+        ),
+    ]
+}
 
 // The stricter language settings, for every Swift target: imports are internal unless marked
 // `public`, existential types are spelled `any`, a member is visible only where its module is
