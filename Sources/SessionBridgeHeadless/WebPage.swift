@@ -30,7 +30,7 @@ public actor WebPage {
 
     public nonisolated let configuration: WebPageConfiguration
     /// The executor the page's scripts run on: an engine thread, or for a page with a
-    /// ``UIDelegate`` a lane of one (its ``EngineThread/hostThread``).
+    /// ``UIDelegate`` a lane of one (its `EngineThread.hostThread`).
     public nonisolated let thread: EngineThread
     let tracker = ActivityTracker()
     private var documents: [ContentWorld: ScriptContext] = [:]

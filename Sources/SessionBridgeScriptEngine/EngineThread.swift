@@ -15,7 +15,7 @@ import Synchronization
 ///
 /// A thread can also host *lanes* (``makeLane(name:)``): executors with a VM of their own whose
 /// jobs and timers run on the hosting thread, taking turns with its other work. Code on a lane
-/// can wait for something outside JavaScript (``runOthers(until:timeout:)``) while the thread
+/// can wait for something outside JavaScript (`runOthers(until:timeout:)`) while the thread
 /// runs every other lane's work, as a browser keeps its other pages running while one shows a
 /// modal panel.
 ///
@@ -116,7 +116,7 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// and timers run on this thread.
     ///
     /// Contexts on a lane cost a VM (a few megabytes) instead of sharing the thread's, and in
-    /// return can wait with ``runOthers(until:timeout:)`` while the thread's other work goes on.
+    /// return can wait with `runOthers(until:timeout:)` while the thread's other work goes on.
     /// A lane made on a lane is hosted on the same thread. A lane lives as long as something
     /// refers to it, and stops with its thread.
     public func makeLane(name: String) -> EngineThread {
@@ -214,7 +214,7 @@ public final class EngineThread: SerialExecutor, Sendable {
         if wake { thread.wakeUp.signal() }
     }
 
-    /// Wakes the thread so that a waiting ``runOthers(until:timeout:)`` checks its condition again;
+    /// Wakes the thread so that a waiting `runOthers(until:timeout:)` checks its condition again;
     /// call it, from any thread, after making the condition true.
     package func wake() {
         if let host { return host.wake() }
@@ -354,7 +354,7 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// Runs one job on its executor, as the lane it was queued for.
     ///
     /// A job may run nested inside another executor's job (a lane's job while another lane
-    /// waits in ``runOthers(until:timeout:)``): the Swift runtime allows it, as nested run loops
+    /// waits in `runOthers(until:timeout:)`): the Swift runtime allows it, as nested run loops
     /// and GLib-based executors rely on. `swift_job_run` (stdlib/public/Concurrency/Actor.cpp)
     /// enters a fresh `ExecutorTrackingInfo` with `enterAndShadow`, which saves the tracking of
     /// the job it is nested in and restores it on `leave()`; `runJobInEstablishedExecutorContext`
