@@ -54,6 +54,10 @@ public struct SessionConfiguration: Sendable {
     public var redirectURI: URL?
     /// The clock difference tolerated on ID token times.
     public var idTokenClockSkew: Duration
+    /// The wall clock the session reads for access-token expiries and rotation times. `Date()`
+    /// by default; tests inject a fixed or advancing one. (Cookie stores take their own:
+    /// `CookieJar`'s `clock`.)
+    public var now: @Sendable () -> Date = { Date() }
     /// The cookie that carries the access token (`__Host-session` by default): its absence or
     /// near expiry in a page's store makes a navigation refresh first.
     public var sessionCookieName: String

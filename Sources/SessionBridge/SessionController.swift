@@ -127,7 +127,7 @@ public actor SessionController {
         self.client = TokenEndpointClient(
             client: configuration.httpClient, oauth: OAuthClient(configuration: configuration.oauthConfiguration),
             timeout: configuration.requestTimeout, retry: configuration.retry,
-            reuseGrace: configuration.refreshTokenReuseGrace, logger: configuration.logger)
+            reuseGrace: configuration.refreshTokenReuseGrace, logger: configuration.logger, now: configuration.now)
     }
 
     // MARK: Startup
@@ -195,7 +195,7 @@ public actor SessionController {
     func beginSession(with response: TokenResponse, nonce: String?) async throws(SessionError) {
         guard let token = response.refreshToken else { throw SessionError.noRefreshToken }
         let validated = try await validateIDToken(response.idToken, nonce: nonce)
-        let newRecord = VaultRecord(refreshToken: token, accessTokenExpiresAt: response.accessTokenExpiresAt)
+        let newRecord = VaultRecord(refreshToken: token, accessTokenExpiresAt: response.accessTokenExpiresAt, rotatedAt: configuration.now())
         try await storeNewSession(newRecord)
         record = newRecord
         lastRefresh = nil
@@ -224,7 +224,7 @@ public actor SessionController {
     @discardableResult
     public func adopt(refreshToken: RefreshToken, accessTokenExpiresAt: Date? = nil) throws(SessionError) -> SessionStatus {
         try start()
-        let newRecord = VaultRecord(refreshToken: refreshToken, accessTokenExpiresAt: accessTokenExpiresAt)
+        let newRecord = VaultRecord(refreshToken: refreshToken, accessTokenExpiresAt: accessTokenExpiresAt, rotatedAt: configuration.now())
         do { try vault.store(newRecord) } catch { throw SessionError(.storage, "\(error)") }
         record = newRecord
         lastRefresh = nil

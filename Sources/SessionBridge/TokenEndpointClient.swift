@@ -34,6 +34,8 @@ struct TokenEndpointClient: Sendable {
     /// (``SessionConfiguration/refreshTokenReuseGrace``).
     var reuseGrace: Duration = .zero
     var logger: Logger
+    /// The wall clock access-token expiries are computed from.
+    var now: @Sendable () -> Date = { Date() }
 
     /// Posts `form` and returns the tokens, retrying what is safe to retry.
     ///
@@ -161,7 +163,7 @@ struct TokenEndpointClient: Sendable {
         return .success(TokenResponse(
             accessToken: answer.accessToken,
             tokenType: answer.tokenType,
-            accessTokenExpiresAt: answer.expiresIn.map { Date().addingTimeInterval($0.timeInterval) },
+            accessTokenExpiresAt: answer.expiresIn.map { now().addingTimeInterval($0.timeInterval) },
             refreshToken: answer.refreshToken.map { RefreshToken($0.exposedValue) },
             idToken: answer.idToken,
             setCookies: response.headers["set-cookie"]))

@@ -7,6 +7,31 @@ import Testing
 import SessionBridgeHeadless
 
 @Suite(.timeLimit(.minutes(2))) struct NavigationTests {
+    @Test func theSessionsWallClockDecidesWhenANavigationRefreshesFirst() async throws {
+        try await withServer { server in
+            let clock = ManualWallClock()
+            var configuration = makeConfiguration(server)
+            configuration.now = clock.read
+            let session = SessionController(configuration: configuration)
+            try await session.login(username: "demo", password: "demo")
+            let (page, _) = await makePage(session, server)
+            #expect(try await page.load(server.url("/app")).url.path == "/app")
+            #expect(server.stats().refreshes == 0)
+
+            // An hour passes on the session's clock only: the page's session cookie (five
+            // minutes) now looks expired to the session, which refreshes before letting the
+            // navigation go, with no wait in the test.
+            clock.advance(by: .seconds(3600))
+            let landed = try await page.load(server.url("/app"))
+            #expect(landed.url.path == "/app")
+            #expect(server.stats().refreshes == 1)
+            // The new access token's expiry is read from the same clock.
+            let expiry = try #require(await session.status().accessTokenExpiresAt)
+            #expect(expiry > clock.now && expiry <= clock.now + 301)
+            await page.close()
+        }
+    }
+
     @Test func heldNavigationCarriesTheRefreshedCookie() async throws {
         var configuration = ReferenceServerConfiguration()
         configuration.accessTokenLifetime = .seconds(1)
