@@ -44,7 +44,7 @@ let package = Package(
         .target(
             name: "SessionBridgeCookies",
             dependencies: [
-                .product(name: "Collections", package: "swift-collections"),
+                .product(name: "Collections", package: "swift-collections")
             ],
             resources: [.copy("Resources/public_suffix_list.dat")]
         ),
@@ -82,7 +82,8 @@ let package = Package(
             name: "SessionBridge",
             dependencies: [
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
-                "SessionBridgeScriptEngine", "SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeHeadless", "SessionBridgeOAuth",
+                "SessionBridgeScriptEngine", "SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeHeadless",
+                "SessionBridgeOAuth",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -92,7 +93,8 @@ let package = Package(
             name: "SessionBridgeTesting",
             dependencies: [
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                "SessionBridgeScriptEngine", "SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeHeadless", "SessionBridge", "SessionBridgeOAuth",
+                "SessionBridgeScriptEngine", "SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeHeadless", "SessionBridge",
+                "SessionBridgeOAuth",
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -108,7 +110,8 @@ let package = Package(
         .executableTarget(
             name: "bridge-runner",
             dependencies: [
-                .product(name: "NIOCore", package: "swift-nio"), "SessionBridgeMessaging", "SessionBridgeOAuth", "SessionBridgeScriptEngine",
+                .product(name: "NIOCore", package: "swift-nio"), "SessionBridgeMessaging", "SessionBridgeOAuth",
+                "SessionBridgeScriptEngine",
                 "SessionBridgeCookies", "SessionBridgeHeadless", "SessionBridge", "SessionBridgeTesting", "SessionBridgeWebKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -127,7 +130,8 @@ let package = Package(
             name: "SessionBridgeWebKit",
             dependencies: [
                 .product(name: "OrderedCollections", package: "swift-collections"),
-                "CWebKitGTK", "WebKitGTKShim", "SessionBridgeScriptEngine", "SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeHeadless",
+                "CWebKitGTK", "WebKitGTKShim", "SessionBridgeScriptEngine", "SessionBridgeCookies", "SessionBridgeMessaging",
+                "SessionBridgeHeadless",
                 .product(name: "Collections", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -135,47 +139,82 @@ let package = Package(
 
         // MARK: Fuzzing (built with -sanitize=fuzzer by Scripts/fuzz; a plain build replays inputs)
         .executableTarget(name: "fuzz-set-cookie", dependencies: ["SessionBridgeCookies"], path: "Fuzz/fuzz-set-cookie"),
-        .executableTarget(name: "fuzz-script-value", dependencies: [.product(name: "OrderedCollections", package: "swift-collections"), "SessionBridgeScriptEngine", "SessionBridgeMessaging"], path: "Fuzz/fuzz-script-value"),
+        .executableTarget(
+            name: "fuzz-script-value",
+            dependencies: [
+                .product(name: "OrderedCollections", package: "swift-collections"), "SessionBridgeScriptEngine", "SessionBridgeMessaging",
+            ], path: "Fuzz/fuzz-script-value"),
 
         // MARK: Tests
-        .testTarget(name: "SessionBridgeScriptEngineTests", dependencies: [.product(name: "OrderedCollections", package: "swift-collections"), "SessionBridgeScriptEngine", "SessionBridgeTesting"]),
-        .testTarget(name: "SessionBridgeCookiesTests", dependencies: [
-            "SessionBridgeCookies",
-            .product(name: "PropertyBased", package: "swift-property-based"),
-        ], resources: [.copy("Conformance")]),
+        .testTarget(
+            name: "SessionBridgeScriptEngineTests",
+            dependencies: [
+                .product(name: "OrderedCollections", package: "swift-collections"), "SessionBridgeScriptEngine", "SessionBridgeTesting",
+            ]),
+        .testTarget(
+            name: "SessionBridgeCookiesTests",
+            dependencies: [
+                "SessionBridgeCookies",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ], resources: [.copy("Conformance")]),
         .testTarget(name: "SessionBridgeMessagingTests", dependencies: ["SessionBridgeMessaging", "SessionBridgeScriptEngine"]),
-        .testTarget(name: "SessionBridgeHeadlessTests", dependencies: ["SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeScriptEngine", "SessionBridgeHeadless", "SessionBridgeTesting"]),
-        .testTarget(name: "SessionBridgeTests", dependencies: [
-                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"), "SessionBridgeCookies", "SessionBridgeHeadless", "SessionBridgeMessaging", "SessionBridgeOAuth",
-            "SessionBridge", "SessionBridgeTesting", .product(name: "JWTKit", package: "jwt-kit"),
-        ]),
-        .testTarget(name: "SessionBridgeOAuthTests", dependencies: [
-                .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
-            "SessionBridgeOAuth", "SessionBridgeTesting",
-            .product(name: "JWTKit", package: "jwt-kit"),
-            .product(name: "CryptoExtras", package: "swift-crypto"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        ]),
-        .testTarget(name: "SessionBridgeTestingTests", dependencies: [
-                .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"), "SessionBridgeCookies", "SessionBridgeHeadless", "SessionBridgeMessaging", "SessionBridgeScriptEngine",
-            "SessionBridgeTesting",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        ]),
-        .testTarget(name: "WebKitTests", dependencies: [
-                .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"), .product(name: "OrderedCollections", package: "swift-collections"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), "SessionBridgeScriptEngine",
-            "SessionBridgeWebKit", "SessionBridge", "SessionBridgeOAuth", "SessionBridgeTesting", "SessionBridgeHeadless", "SessionBridgeMessaging", "SessionBridgeCookies",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdTLS", package: "hummingbird"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        ]),
-        .testTarget(name: "BridgeRunnerTests", dependencies: [
-            "bridge-runner", "SessionBridgeTesting", .product(name: "JWTKit", package: "jwt-kit"),
-        ]),
+        .testTarget(
+            name: "SessionBridgeHeadlessTests",
+            dependencies: [
+                "SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeScriptEngine", "SessionBridgeHeadless",
+                "SessionBridgeTesting",
+            ]),
+        .testTarget(
+            name: "SessionBridgeTests",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), "SessionBridgeCookies", "SessionBridgeHeadless", "SessionBridgeMessaging",
+                "SessionBridgeOAuth",
+                "SessionBridge", "SessionBridgeTesting", .product(name: "JWTKit", package: "jwt-kit"),
+            ]),
+        .testTarget(
+            name: "SessionBridgeOAuthTests",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                "SessionBridgeOAuth", "SessionBridgeTesting",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
+        .testTarget(
+            name: "SessionBridgeTestingTests",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), "SessionBridgeCookies", "SessionBridgeHeadless", "SessionBridgeMessaging",
+                "SessionBridgeScriptEngine",
+                "SessionBridgeTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
+        .testTarget(
+            name: "WebKitTests",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), "SessionBridgeScriptEngine",
+                "SessionBridgeWebKit", "SessionBridge", "SessionBridgeOAuth", "SessionBridgeTesting", "SessionBridgeHeadless",
+                "SessionBridgeMessaging", "SessionBridgeCookies",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
+        .testTarget(
+            name: "BridgeRunnerTests",
+            dependencies: [
+                "bridge-runner", "SessionBridgeTesting", .product(name: "JWTKit", package: "jwt-kit"),
+            ]),
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
                 "SessionBridgeScriptEngine",
-                "SessionBridge", "SessionBridgeTesting", "SessionBridgeHeadless", "SessionBridgeMessaging", "SessionBridgeCookies", "fuzz-set-cookie", "fuzz-script-value",
+                "SessionBridge", "SessionBridgeTesting", "SessionBridgeHeadless", "SessionBridgeMessaging", "SessionBridgeCookies",
+                "fuzz-set-cookie", "fuzz-script-value",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             resources: [.copy("Attacks")]
@@ -184,15 +223,16 @@ let package = Package(
         .testTarget(
             name: "InteropTests",
             dependencies: [
-                .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                "SessionBridge", "SessionBridgeOAuth", "SessionBridgeTesting", "bridge-runner", "SessionBridgeHeadless", "SessionBridgeMessaging",
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "SessionBridge", "SessionBridgeOAuth", "SessionBridgeTesting", "bridge-runner", "SessionBridgeHeadless",
+                "SessionBridgeMessaging",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
     ]
 )
-
 
 // Benchmarks (never tests: they print figures, nothing fails because a machine is slow). They link
 // libsoup and raw C baselines that the libraries do not need, so they are part of the package only
@@ -211,7 +251,8 @@ if Context.environment["SESSIONBRIDGE_BENCHMARKS"] != nil {
             name: "bridge-bench",
             dependencies: [
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                "CBaselines", "CWebKitBaselines", "SessionBridgeScriptEngine", "SessionBridgeMessaging", "SessionBridgeCookies", "SessionBridgeHeadless", "SessionBridge", "SessionBridgeTesting", "SessionBridgeWebKit",
+                "CBaselines", "CWebKitBaselines", "SessionBridgeScriptEngine", "SessionBridgeMessaging", "SessionBridgeCookies",
+                "SessionBridgeHeadless", "SessionBridge", "SessionBridgeTesting", "SessionBridgeWebKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -224,10 +265,11 @@ if Context.environment["SESSIONBRIDGE_BENCHMARKS"] != nil {
 // `public`, existential types are spelled `any`, a member is visible only where its module is
 // imported, and unsafe code is marked `unsafe`.
 for target in package.targets where [.regular, .executable, .test].contains(target.type) {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .enableUpcomingFeature("ExistentialAny"),
-        .enableUpcomingFeature("MemberImportVisibility"),
-        .enableUpcomingFeature("InternalImportsByDefault"),
-        .strictMemorySafety(),
-    ]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+            .enableUpcomingFeature("InternalImportsByDefault"),
+            .strictMemorySafety(),
+        ]
 }

@@ -1,5 +1,5 @@
-import SessionBridgeMessaging
 import Foundation
+import SessionBridgeMessaging
 import SessionBridgeScriptEngine
 import Synchronization
 

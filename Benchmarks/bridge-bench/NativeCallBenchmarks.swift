@@ -20,10 +20,17 @@ enum NativeCallBenchmarks {
             converted.append(try await time(context, "converted", n))
         }
         await context.close()
-        report.add(Row(figure: figure, name: "native function, raw values (package API the bridge uses)", ours: Stats.median(Array(raw.dropFirst())),
-                       baseline: Stats.median(Array(c.dropFirst())), unit: "ns/call", baselineName: "C: JSObjectMakeFunctionWithCallback returning argv[0]"))
-        report.add(Row(figure: figure, name: "native function, ScriptValue in and out (public defineFunction)", ours: Stats.median(Array(converted.dropFirst())),
-                       baseline: Stats.median(Array(c.dropFirst())), unit: "ns/call", baselineName: "C: same"))
+        report.add(
+            Row(
+                figure: figure, name: "native function, raw values (package API the bridge uses)",
+                ours: Stats.median(Array(raw.dropFirst())),
+                baseline: Stats.median(Array(c.dropFirst())), unit: "ns/call",
+                baselineName: "C: JSObjectMakeFunctionWithCallback returning argv[0]"))
+        report.add(
+            Row(
+                figure: figure, name: "native function, ScriptValue in and out (public defineFunction)",
+                ours: Stats.median(Array(converted.dropFirst())),
+                baseline: Stats.median(Array(c.dropFirst())), unit: "ns/call", baselineName: "C: same"))
     }
 
     private static func install(in context: isolated ScriptContext) throws {

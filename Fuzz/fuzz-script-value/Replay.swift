@@ -8,7 +8,8 @@ import Foundation
 enum Replay {
     static func main(_ arguments: [String], _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         guard !arguments.isEmpty else {
-            print("""
+            print(
+                """
                 usage: fuzz-script-value FILE|DIR...
                   Replays each input (each file of a directory) through the fuzz body; exits 0 when
                   every invariant holds. Scripts/fuzz builds this target with libFuzzer for real fuzzing.

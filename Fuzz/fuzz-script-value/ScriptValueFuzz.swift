@@ -1,9 +1,9 @@
-import SessionBridgeMessaging
 import Dispatch
 import Foundation
+import OrderedCollections
+import SessionBridgeMessaging
 import SessionBridgeScriptEngine
 import Synchronization
-import OrderedCollections
 
 /// The fuzz body of `fuzz-script-value`: the input (UTF-8, lossy) is evaluated as JavaScript in
 /// one long-lived document with the bridge installed, and the completion value is converted to a
@@ -83,8 +83,9 @@ enum ScriptValueFuzz {
 
     static func makeDocument() async -> ScriptContext {
         let configuration = ScriptContext.Configuration(timeLimit: timeLimit, eventBufferSize: 16)
-        let context = await ScriptContext(thread: EngineThread(name: "fuzz-script-value"), name: "https://app.example/fuzz",
-                                          configuration: configuration)
+        let context = await ScriptContext(
+            thread: EngineThread(name: "fuzz-script-value"), name: "https://app.example/fuzz",
+            configuration: configuration)
         await setUp(context)
         return context
     }
@@ -95,7 +96,8 @@ enum ScriptValueFuzz {
             try BridgeInstallation.install(controller, world: .page, frame: frame, in: context)
             // Timers and microtasks are removed so that an input cannot leave work (and protected
             // callbacks) behind that runs during, and changes the outcome of, later inputs.
-            let value = try unsafe context.evaluateRaw("""
+            let value = try unsafe context.evaluateRaw(
+                """
                 (function () {
                   "use strict";
                   const indirectEval = eval, post = globalThis.webkit.messageHandlers.fuzz.postMessage;
@@ -126,7 +128,8 @@ enum ScriptValueFuzz {
         context.enterJavaScript()
         let value: RawValue?
         do {
-            unsafe value = try unsafe context.call(harness.run, [context.jsValue(.string(source))])  // a thrown error also clears a time-limit stop
+            // A thrown error also clears a time-limit stop.
+            unsafe value = try unsafe context.call(harness.run, [context.jsValue(.string(source))])
         } catch {
             checkTime(started, "evaluation")
             return

@@ -1,5 +1,5 @@
-import SessionBridgeCookies
 public import Foundation
+import SessionBridgeCookies
 import Synchronization
 
 #if canImport(Glibc)

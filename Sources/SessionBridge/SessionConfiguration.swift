@@ -1,10 +1,10 @@
 public import AsyncHTTPClient
-import SessionBridgeMessaging
 public import Foundation
 public import Logging
-import SessionBridgeOAuth
-import SessionBridgeHeadless
 import NIOCore
+import SessionBridgeHeadless
+import SessionBridgeMessaging
+import SessionBridgeOAuth
 
 /// How a ``SessionController`` reaches its server and when it refreshes.
 ///
@@ -119,7 +119,8 @@ public struct SessionConfiguration: Sendable {
     /// never shared with pages (not `WebPage.defaultHTTPClient`), and no redirects.
     public static let defaultHTTPClient = HTTPClient(
         eventLoopGroupProvider: .singleton,
-        configuration: HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(30))))
+        configuration: HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(30)))
+    )
 
     /// Creates a configuration for explicit endpoints.
     public init(
@@ -186,10 +187,12 @@ public struct SessionConfiguration: Sendable {
         redirectURI: URL? = nil, sessionURL: URL? = nil, tokenEndpoint: URL? = nil, authorizationEndpoint: URL? = nil,
         revocationEndpoint: URL? = nil
     ) {
-        self.init(tokenEndpoint: tokenEndpoint ?? issuer, clientID: clientID, clientAuthentication: clientAuthentication,
-                  scope: scope, sessionURL: sessionURL ?? URL(string: "/", relativeTo: issuer)!.absoluteURL)
+        self.init(
+            tokenEndpoint: tokenEndpoint ?? issuer, clientID: clientID, clientAuthentication: clientAuthentication,
+            scope: scope, sessionURL: sessionURL ?? URL(string: "/", relativeTo: issuer)!.absoluteURL)
         self.authorizationServer = AuthorizationServer(
-            issuer: issuer, tokenEndpoint: tokenEndpoint, authorizationEndpoint: authorizationEndpoint, revocationEndpoint: revocationEndpoint)
+            issuer: issuer, tokenEndpoint: tokenEndpoint, authorizationEndpoint: authorizationEndpoint,
+            revocationEndpoint: revocationEndpoint)
         self.redirectURI = redirectURI
     }
 

@@ -1,9 +1,9 @@
 import AsyncHTTPClient
-import SessionBridgeCookies
 import Foundation
-import NIOCore
 import Logging
+import NIOCore
 import NIOHTTP1
+import SessionBridgeCookies
 
 extension SessionController {
     // MARK: Cookie-based refresh

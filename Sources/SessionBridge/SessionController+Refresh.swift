@@ -1,9 +1,9 @@
-import SessionBridgeCookies
 public import Foundation
-import SessionBridgeOAuth
-import SessionBridgeHeadless
-import Synchronization
 import Logging
+import SessionBridgeCookies
+import SessionBridgeHeadless
+import SessionBridgeOAuth
+import Synchronization
 
 extension SessionController {
     // MARK: Single-flight refresh

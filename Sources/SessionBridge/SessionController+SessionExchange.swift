@@ -1,6 +1,6 @@
 import Foundation
-import SessionBridgeOAuth
 import Logging
+import SessionBridgeOAuth
 
 extension SessionController {
     // MARK: Session exchange

@@ -1,6 +1,6 @@
-import SessionBridgeCookies
 import Foundation
 import Logging
+import SessionBridgeCookies
 import Synchronization
 
 extension SessionController {

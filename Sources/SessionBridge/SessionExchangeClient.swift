@@ -1,9 +1,9 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
-import SessionBridgeOAuth
 import NIOCore
 import NIOHTTP1
+import SessionBridgeOAuth
 
 /// Calls a ``SessionExchange`` endpoint and returns its `Set-Cookie` fields. The access token
 /// goes in the configured header only; it is never logged and never part of an error.

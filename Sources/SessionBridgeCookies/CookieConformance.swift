@@ -85,7 +85,9 @@ package enum CookieConformance {
         do {
             let file = try JSONDecoder().decode(File.self, from: Data(contentsOf: adjustments))
             var expected: [String: String] = [:]
-            for adjustment in file.adjustments where adjustment.kind == "rfc6265bis" { expected[adjustment.name] = adjustment.expected_cookie_header }
+            for adjustment in file.adjustments where adjustment.kind == "rfc6265bis" {
+                expected[adjustment.name] = adjustment.expected_cookie_header
+            }
             for index in cases.indices { if let value = expected[cases[index].name] { cases[index].expected_cookie_header = value } }
         } catch {
             throw LoadError(description: "\(adjustments.path) is not an adjustments file: \(error.localizedDescription)")

@@ -137,7 +137,9 @@ public final class CookieJar: Sendable {
 
     /// Stores several `Set-Cookie` header values (one per field, in order) from `url`.
     @discardableResult
-    public func setCookies(_ headers: [String], from url: URL, context: RequestContext = .sameSite)
+    public func setCookies(
+        _ headers: [String], from url: URL, context: RequestContext = .sameSite
+    )
         -> [SetCookieOutcome]
     {
         headers.map { setCookie($0, from: url, context: context) }
@@ -241,8 +243,9 @@ public final class CookieJar: Sendable {
     func commit(_ cookie: Cookie, request: CookieURL, fromScript: Bool, now: Date) -> SetCookieOutcome {
         let key = groupKey(for: cookie)
         let (outcome, changes, listeners) = state.withLock { state -> (SetCookieOutcome, [CookieChange], Listeners) in
-            let (outcome, changes) = Self.commitLocked(&state, cookie, key: key, request: request, fromScript: fromScript,
-                                                       limits: limits, now: now)
+            let (outcome, changes) = Self.commitLocked(
+                &state, cookie, key: key, request: request, fromScript: fromScript,
+                limits: limits, now: now)
             return (outcome, changes, Listeners(state, changes))
         }
         Self.notify(listeners, changes)
@@ -276,9 +279,11 @@ public final class CookieJar: Sendable {
         // cookie it holds, for every cookie set.
         let sequence = state.sequence &+ 1
         let (outcome, appended) = withBucket(&state, key: key, domain: cookie.domain) { bucket -> (SetCookieOutcome, Bool) in
-            if fromScript, bucket.contains(where: {
-                $0.cookie.isHttpOnly && $0.cookie.hasSameIdentity(as: cookie) && !$0.cookie.isExpired(at: now)
-            }) {
+            if fromScript,
+                bucket.contains(where: {
+                    $0.cookie.isHttpOnly && $0.cookie.hasSameIdentity(as: cookie) && !$0.cookie.isExpired(at: now)
+                })
+            {
                 return (.rejected(.wouldOverwriteHttpOnlyCookie), false)
             }
             let oldIndex = bucket.firstIndex { $0.cookie.hasSameIdentity(as: cookie) }
@@ -362,7 +367,9 @@ public final class CookieJar: Sendable {
 
     /// Keeps the domain and the jar within limits: expired cookies first, then (per domain)
     /// non-secure before secure, oldest last access first.
-    static func evict(_ state: inout State, key: String, domain: String, limits: CookieJarLimits, now: Date)
+    static func evict(
+        _ state: inout State, key: String, domain: String, limits: CookieJarLimits, now: Date
+    )
         -> [CookieChange]
     {
         var changes: [CookieChange] = []
@@ -473,9 +480,10 @@ public final class CookieJar: Sendable {
                         modified = true
                         continue
                     }
-                    if Self.shouldSend(cookie, to: request, domainIsHost: domain == request.host,
-                                       context: context, httpAPI: httpAPI),
-                       cookie.partitionKey == nil || cookie.partitionKey == partition
+                    if Self.shouldSend(
+                        cookie, to: request, domainIsHost: domain == request.host,
+                        context: context, httpAPI: httpAPI),
+                        cookie.partitionKey == nil || cookie.partitionKey == partition
                     {
                         if touch {
                             bucket[i].cookie.lastAccessTime = now

@@ -47,7 +47,8 @@ package enum CrashSafeFile {
         }
         // The umask may have narrowed the mode further but never widened it; make it exact.
         fchmod(fd, 0o600)
-        let written: Int32? = unsafe bytes.withContiguousStorageIfAvailable { unsafe writeAll(fd, UnsafeRawBufferPointer($0)) }
+        let written: Int32? =
+            unsafe bytes.withContiguousStorageIfAvailable { unsafe writeAll(fd, UnsafeRawBufferPointer($0)) }
             ?? Array(bytes).withUnsafeBytes { unsafe writeAll(fd, $0) }
         if let written { throw Failure(operation: "write", path: temporary, errno: written) }
         if order == .durableBeforeVisible, fsync(fd) != 0 { throw Failure(operation: "fsync", path: temporary, errno: errno) }

@@ -102,9 +102,9 @@ public struct PublicSuffixList: Sendable {
             if rule.isEmpty || rule.hasPrefix("//") { continue }
             let lower = rule.lowercased()
             let (name, kind): (String, Kinds) =
-                if lower.hasPrefix("!") { (String(lower.dropFirst()), .exception) }
-                else if lower.hasPrefix("*.") { (String(lower.dropFirst(2)), .wildcardParent) }
-                else { (lower, .rule) }
+                if lower.hasPrefix("!") { (String(lower.dropFirst()), .exception) } else if lower.hasPrefix("*.") {
+                    (String(lower.dropFirst(2)), .wildcardParent)
+                } else { (lower, .rule) }
             if names[name, default: []].insert(kind).inserted { count += 1 }
         }
         self.names = names

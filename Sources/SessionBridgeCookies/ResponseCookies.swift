@@ -44,8 +44,9 @@ extension CookieJar {
             var rejected = 0
             var changes: [CookieChange] = []
             for (cookie, key) in made {
-                let (outcome, changed) = Self.commitLocked(&state, cookie, key: key, request: request, fromScript: false,
-                                                           limits: limits, now: now)
+                let (outcome, changed) = Self.commitLocked(
+                    &state, cookie, key: key, request: request, fromScript: false,
+                    limits: limits, now: now)
                 changes += changed
                 switch outcome {
                 case .stored(let stored), .replaced(let stored, _): operations.append(.set(stored))

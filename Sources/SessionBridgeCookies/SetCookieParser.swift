@@ -303,7 +303,9 @@ public struct SetCookieParser: Sendable {
 
     /// Compares `b[s..<e]` with a lower-case ASCII literal, ignoring ASCII case.
     @inline(__always)
-    static func equalsIgnoringCase(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int, _ literal: StaticString)
+    static func equalsIgnoringCase(
+        _ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int, _ literal: StaticString
+    )
         -> Bool
     {
         guard e - s == literal.utf8CodeUnitCount else { return false }

@@ -1,10 +1,10 @@
 import Dispatch
 import Foundation
+import OrderedCollections
 import SessionBridgeCookies
 import SessionBridgeMessaging
 import SessionBridgeScriptEngine
 import Synchronization
-import OrderedCollections
 
 /// What the native side of a document's page APIs works with. Shared by every world of the
 /// document, which is how isolated worlds see the same cookies and location.
@@ -20,8 +20,9 @@ struct DocumentEnvironment: Sendable {
     /// The request context for a subresource request from this document to `target`; the
     /// document is top-level, so its site keys partitioned cookies.
     func subresourceContext(for target: URL, method: String) -> RequestContext {
-        RequestContext(isCrossSite: !Self.isSameSite(url, target, jar.publicSuffixList), isTopLevelNavigation: false, method: method,
-                       topLevelSite: jar.site(of: url))
+        RequestContext(
+            isCrossSite: !Self.isSameSite(url, target, jar.publicSuffixList), isTopLevelNavigation: false, method: method,
+            topLevelSite: jar.site(of: url))
     }
 
     static func isSameSite(_ a: URL, _ b: URL, _ list: PublicSuffixList?) -> Bool {
@@ -65,8 +66,9 @@ final class DocumentControls {
 extension DocumentEnvironment {
     /// Installs the page APIs and the bridge into one world's context, before any script.
     static func install(_ environment: DocumentEnvironment, world: ContentWorld, in context: isolated ScriptContext) throws(ScriptError) {
-        try BridgeInstallation.install(environment.configuration.userContentController, world: world,
-                                       frame: FrameInfo(url: environment.url), in: context)
+        try BridgeInstallation.install(
+            environment.configuration.userContentController, world: world,
+            frame: FrameInfo(url: environment.url), in: context)
         let native = unsafe context.makeObject()
         func add(_ name: String, _ body: @escaping RawNativeFunction) {
             unsafe context.defineReadOnly(context.makeFunction(body), as: name, on: native)
@@ -171,12 +173,13 @@ extension DocumentEnvironment {
                 let result: Result<ScriptValue, any Error>
                 do {
                     let response = try await env.fetch(request, credentials: credentials)
-                    result = .success(.object([
-                        "status": .number(Double(response.statusCode)), "statusText": .string(response.statusText),
-                        "url": .string(response.url.absoluteString), "redirected": .bool(!response.redirects.isEmpty),
-                        "headers": .array(response.headers.map { .array([.string($0.name.lowercased()), .string($0.value)]) }),
-                        "body": .string(String(decoding: response.body, as: UTF8.self)),
-                    ]))
+                    result = .success(
+                        .object([
+                            "status": .number(Double(response.statusCode)), "statusText": .string(response.statusText),
+                            "url": .string(response.url.absoluteString), "redirected": .bool(!response.redirects.isEmpty),
+                            "headers": .array(response.headers.map { .array([.string($0.name.lowercased()), .string($0.value)]) }),
+                            "body": .string(String(decoding: response.body, as: UTF8.self)),
+                        ]))
                 } catch {
                     result = .failure(ScriptThrow("TypeError", "fetch failed: \(error)"))
                 }
@@ -187,7 +190,8 @@ extension DocumentEnvironment {
 
         let location: ScriptValue = .object([
             "href": .string(env.url.absoluteString), "origin": .string(SecurityOrigin(url: env.url)?.description ?? "null"),
-            "protocol": .string((env.url.scheme ?? "") + ":"), "host": .string(env.url.host.map { $0 + (env.url.port.map { ":\($0)" } ?? "") } ?? ""),
+            "protocol": .string((env.url.scheme ?? "") + ":"),
+            "host": .string(env.url.host.map { $0 + (env.url.port.map { ":\($0)" } ?? "") } ?? ""),
             "hostname": .string(env.url.host ?? ""), "port": .string(env.url.port.map(String.init) ?? ""),
             "pathname": .string(env.url.path.isEmpty ? "/" : env.url.path),
             "search": .string(env.url.query.map { "?" + $0 } ?? ""), "hash": .string(env.url.fragment.map { "#" + $0 } ?? ""),
@@ -197,7 +201,8 @@ extension DocumentEnvironment {
         guard let factoryFunction = unsafe context.function(factory) else {
             throw ScriptError(kind: .exception, name: "Error", message: "document prelude failed")
         }
-        let finish = try unsafe context.call(factoryFunction, [native, context.jsValue(location), context.jsValue(.string(env.configuration.userAgent))])
+        let finish = try unsafe context.call(
+            factoryFunction, [native, context.jsValue(location), context.jsValue(.string(env.configuration.userAgent))])
         if let function = unsafe context.function(finish) {
             unsafe context.protect(function)
             unsafe context.attach(DocumentControls(finish: function))
@@ -241,8 +246,9 @@ extension DocumentEnvironment {
         Task {
             defer { tracker.end() }
             guard let page = page.page else { return }
-            let action = NavigationAction(request: PageRequest(url: target), navigationType: type,
-                                          isUserInitiated: false, isMainFrame: true, sourceURL: source)
+            let action = NavigationAction(
+                request: PageRequest(url: target), navigationType: type,
+                isUserInitiated: false, isMainFrame: true, sourceURL: source)
             _ = try? await page.navigate(action)
         }
     }

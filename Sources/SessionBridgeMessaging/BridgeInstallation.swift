@@ -70,7 +70,8 @@ package final class BridgeInstallation {
                 throw ScriptError(kind: .exception, name: "Error", message: "bridge prelude is incomplete")
             }
         }
-        let helpers = unsafe Helpers(resolve: try member("resolve"), reject: try member("reject"), listen: try member("listen"), build: try member("build"))
+        let helpers = unsafe Helpers(
+            resolve: try member("resolve"), reject: try member("reject"), listen: try member("listen"), build: try member("build"))
         let installation = BridgeInstallation(controller: controller, world: world, frame: frame, helpers: helpers)
         context.attach(installation)
         context.onClose { context in context.attachment(BridgeInstallation.self)?.documentWillClose(in: context) }
@@ -108,8 +109,9 @@ package final class BridgeInstallation {
         do {
             body = try unsafe context.scriptValue(call[0], limits: controller.limits.body)
         } catch {
-            controller.log?.record(name: name, world: world, origin: originText, body: .undefined,
-                                   outcome: .refused(code: "data_clone", message: error.message), started: started)
+            controller.log?.record(
+                name: name, world: world, origin: originText, body: .undefined,
+                outcome: .refused(code: "data_clone", message: error.message), started: started)
             throw ScriptThrow("DataCloneError", "postMessage: \(error.message)")
         }
         guard let installed = handlers[name], let registration = installed.registration else {
@@ -127,13 +129,15 @@ package final class BridgeInstallation {
         case .immediate(let immediate):
             do {
                 if let value = try immediate.immediateReply(to: message) {
-                    controller.log?.record(name: name, world: world, origin: originText, body: body, outcome: .replied(value), started: started)
+                    controller.log?.record(
+                        name: name, world: world, origin: originText, body: body, outcome: .replied(value), started: started)
                     return unsafe call.settledPromise(resolving: true, with: context.jsValue(value))
                 }
             } catch {
                 let failure = publicError(error, handler: name)
-                controller.log?.record(name: name, world: world, origin: originText, body: body,
-                                       outcome: .rejected(code: failure.code, message: failure.message), started: started)
+                controller.log?.record(
+                    name: name, world: world, origin: originText, body: body,
+                    outcome: .rejected(code: failure.code, message: failure.message), started: started)
                 return unsafe call.settledPromise(resolving: false, with: call.makeError(failure.scriptThrow))
             }
             handler = immediate
@@ -177,18 +181,21 @@ package final class BridgeInstallation {
 
     private static func finish(_ id: Int, _ result: Result<ScriptValue, any Error>, in context: isolated ScriptContext) {
         guard let installation = context.attachment(BridgeInstallation.self),
-              let call = installation.pending.removeValue(forKey: id) else { return }
+            let call = installation.pending.removeValue(forKey: id)
+        else { return }
         installation.trimDeadlines()
         let log = installation.controller.log
         switch result {
         case .success(let value):
-            log?.record(name: call.name, world: installation.world, origin: installation.originText, body: call.body,
-                        outcome: .replied(value), started: call.started)
+            log?.record(
+                name: call.name, world: installation.world, origin: installation.originText, body: call.body,
+                outcome: .replied(value), started: call.started)
             context.settle(call.deferred, with: .success(value))
         case .failure(let error):
             let failure = installation.publicError(error, handler: call.name)
-            log?.record(name: call.name, world: installation.world, origin: installation.originText, body: call.body,
-                        outcome: .rejected(code: failure.code, message: failure.message), started: call.started)
+            log?.record(
+                name: call.name, world: installation.world, origin: installation.originText, body: call.body,
+                outcome: .rejected(code: failure.code, message: failure.message), started: call.started)
             context.settle(call.deferred, with: .failure(failure.scriptThrow))
         }
     }
@@ -198,8 +205,9 @@ package final class BridgeInstallation {
         guard let call = pending.removeValue(forKey: id) else { return }
         trimDeadlines()
         call.task?.cancel()
-        controller.log?.record(name: call.name, world: world, origin: originText, body: call.body,
-                               outcome: .rejected(code: failure.code, message: failure.message), started: call.started)
+        controller.log?.record(
+            name: call.name, world: world, origin: originText, body: call.body,
+            outcome: .rejected(code: failure.code, message: failure.message), started: call.started)
         context.settle(call.deferred, with: .failure(failure.scriptThrow))
     }
 
@@ -242,7 +250,7 @@ package final class BridgeInstallation {
     /// Rejects every pending call with `NavigationError` as the document goes away.
     private func documentWillClose(in context: isolated ScriptContext) {
         for id in pending.keys.sorted() { fail(id, with: .navigation, in: context) }
-        for unsafe function in unsafe [helpers.resolve, helpers.reject, helpers.listen, helpers.build] { unsafe context.unprotect(function) }
+        unsafe [helpers.resolve, helpers.reject, helpers.listen, helpers.build].forEach { unsafe context.unprotect($0) }
     }
 
     /// Calls currently awaiting a reply.
@@ -261,9 +269,12 @@ package final class BridgeInstallation {
         }
     }
 
-    private func refuse(_ name: String, _ body: ScriptValue, _ failure: ScriptMessageError, _ started: ContinuousClock.Instant, in call: RawCall) -> RawValue? {
-        controller.log?.record(name: name, world: world, origin: originText, body: body,
-                               outcome: .refused(code: failure.code, message: failure.message), started: started)
+    private func refuse(
+        _ name: String, _ body: ScriptValue, _ failure: ScriptMessageError, _ started: ContinuousClock.Instant, in call: RawCall
+    ) -> RawValue? {
+        controller.log?.record(
+            name: name, world: world, origin: originText, body: body,
+            outcome: .refused(code: failure.code, message: failure.message), started: started)
         return unsafe call.settledPromise(resolving: false, with: call.makeError(failure.scriptThrow))
     }
 
@@ -289,58 +300,58 @@ package final class BridgeInstallation {
     /// `AbortController` where the engine has none, and returns the builder of
     /// `window.webkit.messageHandlers`.
     static let preludeSource = """
-    (function () {
-      "use strict";
-      const P = Promise, freeze = Object.freeze, define = Object.defineProperty, global = globalThis;
-      const resolve = P.resolve.bind(P), reject = P.reject.bind(P);
-      if (typeof global.AbortController === "undefined") {
-        class AbortSignal {
-          #aborted = false; #reason = undefined; #listeners = [];
-          get aborted() { return this.#aborted; }
-          get reason() { return this.#reason; }
-          addEventListener(type, listener) { if (type === "abort" && typeof listener === "function") this.#listeners.push(listener); }
-          removeEventListener(type, listener) { this.#listeners = this.#listeners.filter(l => l !== listener); }
-          throwIfAborted() { if (this.#aborted) throw this.#reason; }
-          static _abort(signal, reason) {
-            if (signal.#aborted) return;
-            signal.#aborted = true;
-            signal.#reason = reason;
-            const listeners = signal.#listeners; signal.#listeners = [];
-            if (typeof signal.onabort === "function") listeners.unshift(signal.onabort);
-            for (const listener of listeners) { try { listener.call(signal, { type: "abort", target: signal }); } catch (e) { queueMicrotask(() => { throw e; }); } }
+        (function () {
+          "use strict";
+          const P = Promise, freeze = Object.freeze, define = Object.defineProperty, global = globalThis;
+          const resolve = P.resolve.bind(P), reject = P.reject.bind(P);
+          if (typeof global.AbortController === "undefined") {
+            class AbortSignal {
+              #aborted = false; #reason = undefined; #listeners = [];
+              get aborted() { return this.#aborted; }
+              get reason() { return this.#reason; }
+              addEventListener(type, listener) { if (type === "abort" && typeof listener === "function") this.#listeners.push(listener); }
+              removeEventListener(type, listener) { this.#listeners = this.#listeners.filter(l => l !== listener); }
+              throwIfAborted() { if (this.#aborted) throw this.#reason; }
+              static _abort(signal, reason) {
+                if (signal.#aborted) return;
+                signal.#aborted = true;
+                signal.#reason = reason;
+                const listeners = signal.#listeners; signal.#listeners = [];
+                if (typeof signal.onabort === "function") listeners.unshift(signal.onabort);
+                for (const listener of listeners) { try { listener.call(signal, { type: "abort", target: signal }); } catch (e) { queueMicrotask(() => { throw e; }); } }
+              }
+            }
+            const abortSignal = AbortSignal._abort; delete AbortSignal._abort;
+            class AbortController {
+              #signal = new AbortSignal();
+              get signal() { return this.#signal; }
+              abort(reason) {
+                const error = reason !== undefined ? reason : (() => { const e = new Error("signal is aborted without reason"); e.name = "AbortError"; return e; })();
+                abortSignal(this.#signal, error);
+              }
+            }
+            define(global, "AbortController", { value: AbortController, writable: true, configurable: true });
+            define(global, "AbortSignal", { value: AbortSignal, writable: true, configurable: true });
           }
-        }
-        const abortSignal = AbortSignal._abort; delete AbortSignal._abort;
-        class AbortController {
-          #signal = new AbortSignal();
-          get signal() { return this.#signal; }
-          abort(reason) {
-            const error = reason !== undefined ? reason : (() => { const e = new Error("signal is aborted without reason"); e.name = "AbortError"; return e; })();
-            abortSignal(this.#signal, error);
-          }
-        }
-        define(global, "AbortController", { value: AbortController, writable: true, configurable: true });
-        define(global, "AbortSignal", { value: AbortSignal, writable: true, configurable: true });
-      }
-      let abortNative = null;
-      const listen = (signal, id) => {
-        try { signal.addEventListener("abort", () => abortNative(id), { once: true }); } catch (e) {}
-      };
-      const build = (abort, ...entries) => {
-        abortNative = abort;
-        const handlers = {};
-        for (let i = 0; i < entries.length; i += 2) {
-          const post = entries[i + 1];
-          freeze(post);
-          const handler = {};
-          define(handler, "postMessage", { value: post, enumerable: true });
-          define(handlers, entries[i], { value: freeze(handler), enumerable: true });
-        }
-        const webkit = {};
-        define(webkit, "messageHandlers", { value: freeze(handlers), enumerable: true });
-        define(global, "webkit", { value: freeze(webkit), enumerable: false });
-      };
-      return { resolve, reject, listen, build };
-    })()
-    """
+          let abortNative = null;
+          const listen = (signal, id) => {
+            try { signal.addEventListener("abort", () => abortNative(id), { once: true }); } catch (e) {}
+          };
+          const build = (abort, ...entries) => {
+            abortNative = abort;
+            const handlers = {};
+            for (let i = 0; i < entries.length; i += 2) {
+              const post = entries[i + 1];
+              freeze(post);
+              const handler = {};
+              define(handler, "postMessage", { value: post, enumerable: true });
+              define(handlers, entries[i], { value: freeze(handler), enumerable: true });
+            }
+            const webkit = {};
+            define(webkit, "messageHandlers", { value: freeze(handlers), enumerable: true });
+            define(global, "webkit", { value: freeze(webkit), enumerable: false });
+          };
+          return { resolve, reject, listen, build };
+        })()
+        """
 }

@@ -1,5 +1,5 @@
-public import SessionBridgeScriptEngine
 import OrderedCollections
+public import SessionBridgeScriptEngine
 
 /// Which values the message log hides.
 ///

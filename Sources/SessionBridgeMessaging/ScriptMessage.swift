@@ -18,4 +18,3 @@ public struct ScriptMessage: Sendable {
         self.world = world
     }
 }
-

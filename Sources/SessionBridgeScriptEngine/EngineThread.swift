@@ -206,7 +206,8 @@ public final class EngineThread: SerialExecutor, Sendable {
         let thread = hostThread
         let wake = thread.state.withLock { state in
             state.nextTimerSequence += 1
-            state.timers.insert(TimerEntry(deadline: deadline, sequence: state.nextTimerSequence, lane: lane, executor: executor, action: action))
+            state.timers.insert(
+                TimerEntry(deadline: deadline, sequence: state.nextTimerSequence, lane: lane, executor: executor, action: action))
             defer { state.waiting = false }
             return state.waiting
         }
@@ -235,12 +236,14 @@ public final class EngineThread: SerialExecutor, Sendable {
         currentTimeLimit.store(limit.bitPattern, ordering: .relaxed)
         if limit.isFinite {
             let context = unsafe Unmanaged.passUnretained(self).toOpaque()
-            unsafe JSContextGroupSetExecutionTimeLimit(group.ref, limit, { _, context in
-                guard let context = unsafe context else { return true }
-                unsafe Unmanaged<EngineThread>.fromOpaque(context).takeUnretainedValue()
-                    .watchdogFired.store(true, ordering: .relaxed)
-                return true
-            }, unsafe context)
+            unsafe JSContextGroupSetExecutionTimeLimit(
+                group.ref, limit,
+                { _, context in
+                    guard let context = unsafe context else { return true }
+                    unsafe Unmanaged<EngineThread>.fromOpaque(context).takeUnretainedValue()
+                        .watchdogFired.store(true, ordering: .relaxed)
+                    return true
+                }, unsafe context)
         } else {
             unsafe JSContextGroupClearExecutionTimeLimit(group.ref)
         }
@@ -336,7 +339,8 @@ public final class EngineThread: SerialExecutor, Sendable {
             if spin(from: seen, until: sleepUntil) { continue }
             let sleep = state.withLock { state -> Bool in
                 guard !state.hasRunnableJob, !state.stopped || nested,
-                      enqueued.load(ordering: .acquiring) == seen else { return false }
+                    enqueued.load(ordering: .acquiring) == seen
+                else { return false }
                 if let first = state.timers.min, first.deadline <= DispatchTime.now().uptimeNanoseconds { return false }
                 state.waiting = true
                 return true

@@ -45,7 +45,8 @@ func stringOf(_ ctx: JSContextRef, _ value: JSValueRef?) -> String? {
 /// copying or flattening it (a string built by concatenation stays a rope until copied).
 func stringLength(_ ctx: JSContextRef, _ value: JSValueRef) -> Int {
     guard unsafe JSValueIsString(ctx, value), let wrapper = unsafe JSValueToObject(ctx, value, nil),
-          let length = unsafe JSObjectGetProperty(ctx, wrapper, PropertyName.length.ref, nil) else { return 0 }
+        let length = unsafe JSObjectGetProperty(ctx, wrapper, PropertyName.length.ref, nil)
+    else { return 0 }
     let number = unsafe JSValueToNumber(ctx, length, nil)
     return number.isFinite && number > 0 ? Int(number) : 0
 }

@@ -73,8 +73,9 @@ private func nativeFunctionTrampoline(
         let thread = context.thread
         if thread.entryStopped.load(ordering: .relaxed) { return unsafe (0, UInt(bitPattern: makeTermination(in: ctx))) }
         let box = unsafe Unmanaged<NativeFunctionBox>.fromOpaque(UnsafeRawPointer(bitPattern: boxBits)!).takeUnretainedValue()
-        let call = unsafe RawCall(ctx: ctx, this: JSObjectRef(bitPattern: thisBits),
-                           arguments: UnsafeBufferPointer(start: UnsafePointer<JSValueRef?>(bitPattern: argumentBits), count: argumentCount))
+        let call = unsafe RawCall(
+            ctx: ctx, this: JSObjectRef(bitPattern: thisBits),
+            arguments: UnsafeBufferPointer(start: UnsafePointer<JSValueRef?>(bitPattern: argumentBits), count: argumentCount))
         thread.nativeDepth.add(1, ordering: .relaxed)
         defer { thread.nativeDepth.subtract(1, ordering: .relaxed) }
         let outcome: (UInt, UInt)
@@ -136,8 +137,9 @@ package func makeError(in ctx: JSContextRef, name: String, message: String) -> J
     let error = unsafe JSObjectMakeError(ctx, 1, &argument, nil) ?? JSObjectMake(ctx, nil, nil)!
     if name != "Error" {
         let nameString = unsafe makeJSString(name)
-        unsafe JSObjectSetProperty(ctx, error, PropertyName.name.ref, JSValueMakeString(ctx, nameString),
-                            JSPropertyAttributes(kJSPropertyAttributeDontEnum), nil)
+        unsafe JSObjectSetProperty(
+            ctx, error, PropertyName.name.ref, JSValueMakeString(ctx, nameString),
+            JSPropertyAttributes(kJSPropertyAttributeDontEnum), nil)
         unsafe JSStringRelease(nameString)
     }
     return unsafe error

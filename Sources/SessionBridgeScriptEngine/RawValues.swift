@@ -22,7 +22,8 @@ extension RawCall {
     /// The property `name` of argument `index`, when the argument is an object and the
     /// property's value is one too. Runs the page's getter, if it defined one.
     package func objectProperty(_ name: PropertyName, ofArgument index: Int) -> RawValue? {
-        guard let argument = unsafe self[index], unsafe JSValueIsObject(ctx, argument), let object = unsafe JSValueToObject(ctx, argument, nil),
+        guard let argument = unsafe self[index], unsafe JSValueIsObject(ctx, argument),
+            let object = unsafe JSValueToObject(ctx, argument, nil),
             let value = unsafe JSObjectGetProperty(ctx, object, name.ref, nil), unsafe JSValueIsObject(ctx, value)
         else { return nil }
         return unsafe value
@@ -80,7 +81,9 @@ extension ScriptContext {
 
     /// `value` as a function, `nil` when it is not one.
     package func function(_ value: RawValue?) -> RawObject? {
-        guard let value = unsafe value, let object = unsafe JSValueToObject(ctx, value, nil), unsafe JSObjectIsFunction(ctx, object) else { return nil }
+        guard let value = unsafe value, let object = unsafe JSValueToObject(ctx, value, nil), unsafe JSObjectIsFunction(ctx, object) else {
+            return nil
+        }
         return unsafe object
     }
 

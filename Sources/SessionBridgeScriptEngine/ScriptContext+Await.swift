@@ -9,7 +9,9 @@ extension ScriptContext {
     /// ```
     /// - Throws: the script's exception, the promise's rejection as ``ScriptError``, or
     ///   ``ScriptError/Kind/timeLimitExceeded`` when it does not settle within `timeout`.
-    public func evaluateAsync(_ source: String, sourceURL: String? = nil, timeout: Duration = .seconds(30)) async throws(ScriptError) -> ScriptValue {
+    public func evaluateAsync(
+        _ source: String, sourceURL: String? = nil, timeout: Duration = .seconds(30)
+    ) async throws(ScriptError) -> ScriptValue {
         let value = try unsafe evaluateRaw(source, sourceURL: sourceURL)
         let helper = try unsafe awaitHelper()
         let id = nextAwaitID
@@ -25,8 +27,11 @@ extension ScriptContext {
             if let exception = unsafe exception { unsafe finishAwait(id, .failure(scriptError(from: exception))) }
             leaveJavaScript()
             schedule(after: timeout) { context in
-                context.finishAwait(id, .failure(ScriptError(
-                    kind: .timeLimitExceeded, name: "TimeoutError", message: "the promise did not settle within \(timeout)")))
+                context.finishAwait(
+                    id,
+                    .failure(
+                        ScriptError(
+                            kind: .timeLimitExceeded, name: "TimeoutError", message: "the promise did not settle within \(timeout)")))
             }
         }
         return try result.get()
@@ -53,7 +58,8 @@ extension ScriptContext {
             }
             return nil
         }
-        let factory = try unsafe evaluateRaw("""
+        let factory = try unsafe evaluateRaw(
+            """
             (function (settle) {
               const resolve = Promise.resolve.bind(Promise), then = Promise.prototype.then;
               return function (value, id) { then.call(resolve(value), v => settle(id, true, v), e => settle(id, false, e)); };
@@ -61,8 +67,9 @@ extension ScriptContext {
             """, sourceURL: "sessionbridge://prelude/await.js")
         var argument: JSValueRef? = unsafe settle
         guard let factory = unsafe factory, let factoryObject = unsafe JSValueToObject(ctx, factory, nil),
-              let helperValue = unsafe JSObjectCallAsFunction(ctx, factoryObject, nil, 1, &argument, nil),
-              let helper = unsafe JSValueToObject(ctx, helperValue, nil) else {
+            let helperValue = unsafe JSObjectCallAsFunction(ctx, factoryObject, nil, 1, &argument, nil),
+            let helper = unsafe JSValueToObject(ctx, helperValue, nil)
+        else {
             throw ScriptError(kind: .exception, name: "Error", message: "could not install the await helper")
         }
         unsafe protect(helper)

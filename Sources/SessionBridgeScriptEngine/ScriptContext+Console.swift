@@ -30,9 +30,11 @@ extension ScriptContext {
             if length > Self.maxConsoleStringLength { return "<a string of \(length) characters, not shown>" }
             return unsafe stringOf(ctx, value) ?? ""
         }
-        if unsafe JSValueIsObject(ctx, value), let object = unsafe JSValueToObject(ctx, value, nil), unsafe !JSObjectIsFunction(ctx, object),
-           unsafe JSValueGetTypedArrayType(ctx, value, nil) == kJSTypedArrayTypeNone,
-           unsafe !isErrorObject(object) {
+        if unsafe JSValueIsObject(ctx, value), let object = unsafe JSValueToObject(ctx, value, nil),
+            unsafe !JSObjectIsFunction(ctx, object),
+            unsafe JSValueGetTypedArrayType(ctx, value, nil) == kJSTypedArrayTypeNone,
+            unsafe !isErrorObject(object)
+        {
             var exception: JSValueRef? = nil
             if let json = unsafe JSValueCreateJSONString(ctx, value, 0, &exception) {
                 defer { unsafe JSStringRelease(json) }

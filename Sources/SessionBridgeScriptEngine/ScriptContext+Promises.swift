@@ -22,7 +22,9 @@ extension ScriptContext {
         var resolve: JSObjectRef? = nil
         var reject: JSObjectRef? = nil
         var exception: JSValueRef? = nil
-        guard let promise = unsafe JSObjectMakeDeferredPromise(ctx, &resolve, &reject, &exception), let resolve = unsafe resolve, let reject = unsafe reject else {
+        guard let promise = unsafe JSObjectMakeDeferredPromise(ctx, &resolve, &reject, &exception), let resolve = unsafe resolve,
+            let reject = unsafe reject
+        else {
             throw unsafe exception.map { unsafe scriptError(from: $0) } ?? .conversion("could not make a promise")
         }
         unsafe protect(resolve)

@@ -29,7 +29,8 @@ extension ScriptContext {
             unsafe context.report(.uncaughtError(context.scriptError(from: call[0] ?? JSValueMakeUndefined(call.ctx)!)))
             return nil
         }
-        let install = try? unsafe evaluateRaw("""
+        let install = try? unsafe evaluateRaw(
+            """
             (function (report) {
               const resolved = Promise.resolve();
               const then = Promise.prototype.then;
@@ -49,7 +50,8 @@ extension ScriptContext {
 
     private func addTimer(_ call: RawCall, repeating: Bool) throws -> JSValueRef? {
         guard let callbackValue = unsafe call[0], let callback = unsafe JSValueToObject(call.ctx, callbackValue, nil),
-              unsafe JSObjectIsFunction(call.ctx, callback) else {
+            unsafe JSObjectIsFunction(call.ctx, callback)
+        else {
             throw ScriptThrow("TypeError", "\(repeating ? "setInterval" : "setTimeout"): the callback must be a function")
         }
         var milliseconds = unsafe call[1].map { unsafe JSValueToNumber(call.ctx, $0, nil) } ?? 0
@@ -114,7 +116,8 @@ extension ScriptContext {
             context.checkEntryTime()
             return nil
         }
-        let install = try? unsafe evaluateRaw("""
+        let install = try? unsafe evaluateRaw(
+            """
             (function (check) {
               "use strict";
               const then = Promise.prototype.then, apply = Reflect.apply;

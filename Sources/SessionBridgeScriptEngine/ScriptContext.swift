@@ -80,11 +80,14 @@ public actor ScriptContext {
     }
 
     /// Creates a context on `thread`, with `console`, timers and `queueMicrotask` installed.
-    public init(thread: EngineThread = EnginePool.shared.nextThread(), name: String = "about:blank", configuration: Configuration = .init()) async {
+    public init(
+        thread: EngineThread = EnginePool.shared.nextThread(), name: String = "about:blank", configuration: Configuration = .init()
+    ) async {
         self.thread = thread
         self.name = name
         self.configuration = configuration
-        self.timeLimitSeconds = configuration.timeLimit.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 } ?? .infinity
+        self.timeLimitSeconds =
+            configuration.timeLimit.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 } ?? .infinity
         self.globalContext = unsafe GlobalContext(JSGlobalContextCreateInGroup(thread.group.ref, nil))
         ScriptEngineStatistics.liveContexts.add(1, ordering: .relaxed)
         captureObjectKeys()
@@ -170,9 +173,7 @@ public actor ScriptContext {
     /// created when missing).
     public func defineFunction(_ name: String, in objectPath: String? = nil, _ body: @escaping NativeFunction) {
         let function = unsafe makeFunction { context, call in
-            var arguments: [ScriptValue] = []
-            unsafe arguments.reserveCapacity(call.arguments.count)
-            for unsafe argument in unsafe call.arguments { unsafe arguments.append(try context.scriptValue(argument)) }
+            let arguments = try unsafe call.arguments.map { argument throws(ScriptError) in try unsafe context.scriptValue(argument) }
             return unsafe makeJSValue(try body(context, arguments), in: call.ctx)
         }
         unsafe define(function, as: name, in: objectPath)
@@ -182,7 +183,9 @@ public actor ScriptContext {
     ///
     /// The body runs as a task on this context's executor; it is cancelled when the context
     /// closes, and its result is dropped if it arrives after that.
-    public func defineAsyncFunction(_ name: String, in objectPath: String? = nil, _ body: @escaping @Sendable ([ScriptValue]) async throws -> ScriptValue) {
+    public func defineAsyncFunction(
+        _ name: String, in objectPath: String? = nil, _ body: @escaping @Sendable ([ScriptValue]) async throws -> ScriptValue
+    ) {
         let function = unsafe makeFunction { context, call in
             let arguments = try unsafe call.arguments.map { argument throws(ScriptError) in try unsafe context.scriptValue(argument) }
             let (promise, deferred) = unsafe try context.makeDeferredPromise()
@@ -213,7 +216,8 @@ public actor ScriptContext {
             let key = unsafe makeJSString(String(component))
             defer { unsafe JSStringRelease(key) }
             if let existing = unsafe JSObjectGetProperty(ctx, target, key, nil), unsafe JSValueIsObject(ctx, existing),
-               let object = unsafe JSValueToObject(ctx, existing, nil) {
+                let object = unsafe JSValueToObject(ctx, existing, nil)
+            {
                 unsafe target = unsafe object
             } else {
                 let object = unsafe JSObjectMake(ctx, nil, nil)!
@@ -229,7 +233,8 @@ public actor ScriptContext {
 
     private func captureObjectKeys() {
         guard let keys = try? unsafe evaluateRaw("Object.keys", sourceURL: "sessionbridge://prelude/keys.js"),
-              let function = unsafe JSValueToObject(ctx, keys, nil) else { return }
+            let function = unsafe JSValueToObject(ctx, keys, nil)
+        else { return }
         unsafe protect(function)
         unsafe objectKeys = unsafe function
     }
@@ -363,7 +368,8 @@ public actor ScriptContext {
     @inline(__always)
     package func leaveJavaScript() {
         guard thread.nativeDepth.load(ordering: .relaxed) == 0,
-              thread.watchdogFired.load(ordering: .relaxed) || stoppedInThisEntry else { return }
+            thread.watchdogFired.load(ordering: .relaxed) || stoppedInThisEntry
+        else { return }
         absorbStop(reporting: !stopTold)
     }
 
@@ -526,7 +532,7 @@ final class GlobalContext: @unchecked Sendable {
     func release() {
         guard !isReleased else { return }
         isReleased = true
-        for unsafe (value, count) in unsafe protected {
+        for unsafe(value, count) in unsafe protected {
             for _ in 0..<count { unsafe JSValueUnprotect(ref, value) }
             ScriptEngineStatistics.protectedValues.subtract(count, ordering: .relaxed)
         }

@@ -127,7 +127,9 @@ struct ValueReader {
             var argument: JSValueRef? = unsafe object
             let keysValue = unsafe JSObjectCallAsFunction(ctx, ownKeys, nil, 1, &argument, &exception)
             if let exception = unsafe exception { throw unsafe thrownWhileReading(exception, what: "keys") }
-            guard let keysValue = unsafe keysValue, let keys = unsafe JSValueToObject(ctx, keysValue, nil) else { throw .conversion("unreadable keys") }
+            guard let keysValue = unsafe keysValue, let keys = unsafe JSValueToObject(ctx, keysValue, nil) else {
+                throw .conversion("unreadable keys")
+            }
             let keyCount = unsafe Int(JSValueToNumber(ctx, JSObjectGetProperty(ctx, keys, PropertyName.length.ref, nil), nil))
             var members = OrderedDictionary<String, ScriptValue>(minimumCapacity: keyCount)
             for index in 0..<keyCount {

@@ -1,8 +1,8 @@
-public import SessionBridgeMessaging
 import Foundation
+public import SessionBridgeHeadless
+public import SessionBridgeMessaging
 public import SessionBridgeScriptEngine
 import Synchronization
-public import SessionBridgeHeadless
 
 /// Keeps what a `WebPage` reported, safely from any thread, for assertions: pass ``handler``
 /// as the page's `eventHandler`.

@@ -1,6 +1,6 @@
 import CWebKitGTK
-import SessionBridgeCookies
 import Foundation
+import SessionBridgeCookies
 
 extension Cookie {
     /// A new `SoupCookie` with every attribute of this cookie; the caller frees it.
@@ -32,14 +32,16 @@ extension Cookie {
     init(soupCookie cookie: OpaquePointer) {
         let rawDomain = unsafe String(cString: soup_cookie_get_domain(cookie))
         let expires = unsafe soup_cookie_get_expires(cookie).map {
-            unsafe Date(timeIntervalSince1970: TimeInterval(g_date_time_to_unix($0)) + TimeInterval(g_date_time_get_microsecond($0)) / 1_000_000)
+            unsafe Date(
+                timeIntervalSince1970: TimeInterval(g_date_time_to_unix($0)) + TimeInterval(g_date_time_get_microsecond($0)) / 1_000_000)
         }
-        let sameSite: SameSite = switch unsafe soup_cookie_get_same_site_policy(cookie) {
-        case SOUP_SAME_SITE_POLICY_STRICT: .strict
-        case SOUP_SAME_SITE_POLICY_LAX: .lax
-        case SOUP_SAME_SITE_POLICY_NONE: .none
-        default: .unspecified
-        }
+        let sameSite: SameSite =
+            switch unsafe soup_cookie_get_same_site_policy(cookie) {
+            case SOUP_SAME_SITE_POLICY_STRICT: .strict
+            case SOUP_SAME_SITE_POLICY_LAX: .lax
+            case SOUP_SAME_SITE_POLICY_NONE: .none
+            default: .unspecified
+            }
         unsafe self.init(
             name: String(cString: soup_cookie_get_name(cookie)),
             value: String(cString: soup_cookie_get_value(cookie)),

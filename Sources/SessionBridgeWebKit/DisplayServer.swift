@@ -37,9 +37,11 @@ public enum DisplayServer {
 
     private static func startXvfb() throws(WebKitError) -> String {
         let searchPath = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        guard let executable = (searchPath.map { "\($0)/Xvfb" } + ["/usr/bin/Xvfb"]).first(where: {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }) else {
+        guard
+            let executable = (searchPath.map { "\($0)/Xvfb" } + ["/usr/bin/Xvfb"]).first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
+        else {
             throw WebKitError(.displayUnavailable, "no DISPLAY is set and Xvfb is not installed (Scripts/setup installs it)")
         }
         let process = Process()

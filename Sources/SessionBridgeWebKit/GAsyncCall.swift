@@ -35,7 +35,11 @@ final class OneShot<T: Sendable>: Sendable {
     /// Returns whether this call resumed it.
     @discardableResult
     func resume(_ result: Result<T, WebKitError>) -> Bool {
-        guard let continuation = continuation.withLock({ state in defer { state = nil }; return state }) else { return false }
+        guard
+            let continuation = continuation.withLock({ state in
+                defer { state = nil }; return state
+            })
+        else { return false }
         continuation.resume(returning: result)
         return true
     }

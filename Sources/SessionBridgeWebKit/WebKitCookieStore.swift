@@ -1,7 +1,7 @@
 import CWebKitGTK
-public import SessionBridgeCookies
 public import Foundation
 import Logging
+public import SessionBridgeCookies
 
 /// A WebKit data store's cookies as native code sees them. (WebKit's `WKHTTPCookieStore`.)
 ///

@@ -54,11 +54,13 @@ public final class WebKitMainLoop: SerialExecutor, Sendable {
     /// Queues `job` as an idle source on the loop's context.
     public func enqueue(_ job: consuming ExecutorJob) {
         let box = unsafe Unmanaged.passRetained(QueuedJob(UnownedJob(job), executor: asUnownedSerialExecutor())).toOpaque()
-        unsafe g_idle_add_full(G_PRIORITY_DEFAULT, { data in
-            let queued = unsafe Unmanaged<QueuedJob>.fromOpaque(data!).takeRetainedValue()
-            unsafe queued.job.runSynchronously(on: queued.executor)
-            return 0  // G_SOURCE_REMOVE
-        }, unsafe box, nil)
+        unsafe g_idle_add_full(
+            G_PRIORITY_DEFAULT,
+            { data in
+                let queued = unsafe Unmanaged<QueuedJob>.fromOpaque(data!).takeRetainedValue()
+                unsafe queued.job.runSynchronously(on: queued.executor)
+                return 0  // G_SOURCE_REMOVE
+            }, unsafe box, nil)
     }
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {

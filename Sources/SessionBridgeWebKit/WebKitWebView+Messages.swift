@@ -1,9 +1,9 @@
-import SessionBridgeMessaging
 import CWebKitGTK
 import Foundation
+import OrderedCollections
+import SessionBridgeMessaging
 import SessionBridgeScriptEngine
 import WebKitGTKShim
-import OrderedCollections
 
 /// Message handlers and user scripts: every handler of the `UserContentController` is
 /// registered with WebKit in its content world, and every message is dispatched into the same
@@ -34,32 +34,39 @@ extension WebKitWebView {
                     } else {
                         unsafe webkit_user_content_manager_register_script_message_handler(manager, name)
                     }
-                    unsafe sb_connect_script_message(manager, name, { _, result, data in
-                        guard let data = unsafe data, let result = unsafe result, let value = unsafe webkit_javascript_result_get_js_value(result) else { return }
-                        let route = unsafe Unmanaged<MessageRoute>.fromOpaque(data).takeUnretainedValue()
-                        let body = unsafe GPointer(value)
-                        WebKitActor.assumeIsolated { route.target.view?.receive(route, body: body, reply: nil) }
-                    }, unsafe route, unsafe release)
+                    unsafe sb_connect_script_message(
+                        manager, name,
+                        { _, result, data in
+                            guard let data = unsafe data, let result = unsafe result,
+                                let value = unsafe webkit_javascript_result_get_js_value(result)
+                            else { return }
+                            let route = unsafe Unmanaged<MessageRoute>.fromOpaque(data).takeUnretainedValue()
+                            let body = unsafe GPointer(value)
+                            WebKitActor.assumeIsolated { route.target.view?.receive(route, body: body, reply: nil) }
+                        }, unsafe route, unsafe release)
                 } else {
                     unsafe webkit_user_content_manager_register_script_message_handler_with_reply(manager, name, worldName)
-                    unsafe sb_connect_script_message_with_reply(manager, name, { _, value, reply, data in
-                        guard let data = unsafe data, let value = unsafe value, let reply = unsafe reply else { return 0 }
-                        let route = unsafe Unmanaged<MessageRoute>.fromOpaque(data).takeUnretainedValue()
-                        let body = unsafe GPointer(value)
-                        let held = unsafe GPointer(reply)
-                        return WebKitActor.assumeIsolated {
-                            guard let view = route.target.view else { return 0 }
-                            view.receive(route, body: body, reply: held)
-                            return 1
-                        }
-                    }, unsafe route, unsafe release)
+                    unsafe sb_connect_script_message_with_reply(
+                        manager, name,
+                        { _, value, reply, data in
+                            guard let data = unsafe data, let value = unsafe value, let reply = unsafe reply else { return 0 }
+                            let route = unsafe Unmanaged<MessageRoute>.fromOpaque(data).takeUnretainedValue()
+                            let body = unsafe GPointer(value)
+                            let held = unsafe GPointer(reply)
+                            return WebKitActor.assumeIsolated {
+                                guard let view = route.target.view else { return 0 }
+                                view.receive(route, body: body, reply: held)
+                                return 1
+                            }
+                        }, unsafe route, unsafe release)
                 }
             }
             addScript(Self.wrapperSource(names: names), world: world, atStart: true, mainFrameOnly: false)
         }
         for script in controller.userScripts {
-            addScript(script.source, world: script.contentWorld, atStart: script.injectionTime == .atDocumentStart,
-                      mainFrameOnly: script.isForMainFrameOnly)
+            addScript(
+                script.source, world: script.contentWorld, atStart: script.injectionTime == .atDocumentStart,
+                mainFrameOnly: script.isForMainFrameOnly)
         }
     }
 
@@ -68,11 +75,12 @@ extension WebKitWebView {
     private func addScript(_ source: String, world: ContentWorld, atStart: Bool, mainFrameOnly: Bool) {
         let frames = mainFrameOnly ? WEBKIT_USER_CONTENT_INJECT_TOP_FRAME : WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES
         let time = atStart ? WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START : WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_END
-        let script = if let worldName = Self.worldName(world) {
-            unsafe webkit_user_script_new_for_world(source, frames, time, worldName, nil, nil)
-        } else {
-            unsafe webkit_user_script_new(source, frames, time, nil, nil)
-        }
+        let script =
+            if let worldName = Self.worldName(world) {
+                unsafe webkit_user_script_new_for_world(source, frames, time, worldName, nil, nil)
+            } else {
+                unsafe webkit_user_script_new(source, frames, time, nil, nil)
+            }
         guard let script = unsafe script else { return }
         unsafe webkit_user_content_manager_add_script(contentManager.typed(), script)
         unsafe webkit_user_script_unref(script)
@@ -84,37 +92,37 @@ extension WebKitWebView {
         let list = ScriptValue.array(names.map { .string($0) }).jsonText
         let marker = ScriptValue.string(errorMarker).jsonText
         return """
-        (() => {
-          "use strict";
-          const handlers = globalThis.webkit && globalThis.webkit.messageHandlers;
-          if (!handlers) return;
-          const marker = \(marker), parse = JSON.parse, define = Object.defineProperty, P = Promise;
-          const then = P.prototype.then;
-          const decode = (error) => {
-            const text = error && error.message;
-            if (typeof text !== "string" || !text.startsWith(marker)) throw error;
-            const info = parse(text.slice(marker.length));
-            const decoded = new Error(info.message);
-            define(decoded, "name", { value: info.name, writable: true, configurable: true });
-            decoded.code = info.code;
-            decoded.retryable = info.retryable;
-            if ("data" in info) decoded.data = info.data;
-            throw decoded;
-          };
-          for (const name of \(list)) {
-            const handler = handlers[name];
-            if (!handler) continue;
-            const raw = handler.postMessage;
-            define(handler, "postMessage", {
-              value: function postMessage(body) {
-                const result = raw.call(handler, body);
-                return result instanceof P ? then.call(result, (value) => value, decode) : result;
-              },
-              enumerable: true
-            });
-          }
-        })();
-        """
+            (() => {
+              "use strict";
+              const handlers = globalThis.webkit && globalThis.webkit.messageHandlers;
+              if (!handlers) return;
+              const marker = \(marker), parse = JSON.parse, define = Object.defineProperty, P = Promise;
+              const then = P.prototype.then;
+              const decode = (error) => {
+                const text = error && error.message;
+                if (typeof text !== "string" || !text.startsWith(marker)) throw error;
+                const info = parse(text.slice(marker.length));
+                const decoded = new Error(info.message);
+                define(decoded, "name", { value: info.name, writable: true, configurable: true });
+                decoded.code = info.code;
+                decoded.retryable = info.retryable;
+                if ("data" in info) decoded.data = info.data;
+                throw decoded;
+              };
+              for (const name of \(list)) {
+                const handler = handlers[name];
+                if (!handler) continue;
+                const raw = handler.postMessage;
+                define(handler, "postMessage", {
+                  value: function postMessage(body) {
+                    const result = raw.call(handler, body);
+                    return result instanceof P ? then.call(result, (value) => value, decode) : result;
+                  },
+                  enumerable: true
+                });
+              }
+            })();
+            """
     }
 
     // MARK: Receiving

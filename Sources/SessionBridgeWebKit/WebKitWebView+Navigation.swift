@@ -1,8 +1,8 @@
-import SessionBridgeMessaging
 import CWebKitGTK
 import Foundation
-import WebKitGTKShim
 import SessionBridgeHeadless
+import SessionBridgeMessaging
+import WebKitGTKShim
 
 /// Navigation: WebKit's `decide-policy` holds each decision (referenced, the handler returns
 /// TRUE) while the `NavigationDelegate` decides asynchronously, then uses or ignores it. So a
@@ -15,46 +15,60 @@ extension WebKitWebView {
         }
         func retained() -> UnsafeMutableRawPointer { unsafe Unmanaged.passRetained(signals).toOpaque() }
         _ = unsafe target
-        unsafe sb_connect_decide_policy(webView, { _, decision, type, data in
-            guard let data = unsafe data, let decision = unsafe decision else { return 0 }
-            let target = unsafe Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
-            let held = unsafe GPointer(decision)
-            let kind = type.rawValue
-            return WebKitActor.assumeIsolated { target.view?.decidePolicy(held, type: kind) ?? 0 }
-        }, unsafe retained(), unsafe release)
-        unsafe sb_connect_load_changed(webView, { _, event, data in
-            guard let data = unsafe data else { return }
-            let target = unsafe Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
-            let kind = event.rawValue
-            WebKitActor.assumeIsolated { target.view?.loadChanged(kind) }
-        }, unsafe retained(), unsafe release)
-        unsafe sb_connect_load_failed(webView, { _, _, uri, error, data in
-            guard let data = unsafe data else { return 0 }
-            let target = unsafe Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
-            let uri = unsafe uri.map { unsafe String(cString: $0) }
-            let domain = unsafe error.map { unsafe $0.pointee.domain } ?? 0
-            let code = unsafe error.map { unsafe $0.pointee.code } ?? 0
-            let message = unsafe error.flatMap { unsafe $0.pointee.message }.map { unsafe String(cString: $0) } ?? "the load failed"
-            WebKitActor.assumeIsolated { target.view?.loadFailed(uri: uri, domain: domain, code: code, message: message) }
-            return 0
-        }, unsafe retained(), unsafe release)
-        unsafe sb_connect_notify(webView, "title", { object, _, data in
-            guard let data = unsafe data, let object = unsafe object else { return }
-            let target = unsafe Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
-            let title = unsafe webkit_web_view_get_title(gcast(object, to: CWebKitGTK.WebKitWebView.self)).map { unsafe String(cString: $0) }
-            WebKitActor.assumeIsolated { target.view?.titleChanged(title) }
-        }, unsafe retained(), unsafe release)
-        unsafe sb_connect_web_process_terminated(webView, { _, _, data in
-            guard let data = unsafe data else { return }
-            let target = unsafe Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
-            WebKitActor.assumeIsolated { target.view?.webProcessTerminated() }
-        }, unsafe retained(), unsafe release)
-        unsafe sb_connect_script_dialog(webView, { _, dialog, data in
-            guard let data = unsafe data, let dialog = unsafe dialog else { return 0 }
-            let target = unsafe Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
-            let held = unsafe GPointer(dialog)
-            return WebKitActor.assumeIsolated { target.view?.scriptDialog(held) ?? 0 }
-        }, unsafe retained(), unsafe release)
+        unsafe sb_connect_decide_policy(
+            webView,
+            { _, decision, type, data in
+                guard let data = unsafe data, let decision = unsafe decision else { return 0 }
+                let target = unsafe Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
+                let held = unsafe GPointer(decision)
+                let kind = type.rawValue
+                return WebKitActor.assumeIsolated { target.view?.decidePolicy(held, type: kind) ?? 0 }
+            }, unsafe retained(), unsafe release)
+        unsafe sb_connect_load_changed(
+            webView,
+            { _, event, data in
+                guard let data = unsafe data else { return }
+                let target = unsafe Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
+                let kind = event.rawValue
+                WebKitActor.assumeIsolated { target.view?.loadChanged(kind) }
+            }, unsafe retained(), unsafe release)
+        unsafe sb_connect_load_failed(
+            webView,
+            { _, _, uri, error, data in
+                guard let data = unsafe data else { return 0 }
+                let target = unsafe Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
+                let uri = unsafe uri.map { unsafe String(cString: $0) }
+                let domain = unsafe error.map { unsafe $0.pointee.domain } ?? 0
+                let code = unsafe error.map { unsafe $0.pointee.code } ?? 0
+                let message = unsafe error.flatMap { unsafe $0.pointee.message }.map { unsafe String(cString: $0) } ?? "the load failed"
+                WebKitActor.assumeIsolated { target.view?.loadFailed(uri: uri, domain: domain, code: code, message: message) }
+                return 0
+            }, unsafe retained(), unsafe release)
+        unsafe sb_connect_notify(
+            webView, "title",
+            { object, _, data in
+                guard let data = unsafe data, let object = unsafe object else { return }
+                let target = unsafe Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
+                let title = unsafe webkit_web_view_get_title(gcast(object, to: CWebKitGTK.WebKitWebView.self)).map {
+                    unsafe String(cString: $0)
+                }
+                WebKitActor.assumeIsolated { target.view?.titleChanged(title) }
+            }, unsafe retained(), unsafe release)
+        unsafe sb_connect_web_process_terminated(
+            webView,
+            { _, _, data in
+                guard let data = unsafe data else { return }
+                let target = unsafe Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
+                WebKitActor.assumeIsolated { target.view?.webProcessTerminated() }
+            }, unsafe retained(), unsafe release)
+        unsafe sb_connect_script_dialog(
+            webView,
+            { _, dialog, data in
+                guard let data = unsafe data, let dialog = unsafe dialog else { return 0 }
+                let target = unsafe Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
+                let held = unsafe GPointer(dialog)
+                return WebKitActor.assumeIsolated { target.view?.scriptDialog(held) ?? 0 }
+            }, unsafe retained(), unsafe release)
     }
 
     // MARK: Policy
@@ -64,7 +78,10 @@ extension WebKitWebView {
         case WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION.rawValue, WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION.rawValue:
             let newWindow = type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION.rawValue
             let navigationDecision = unsafe decision.raw.assumingMemoryBound(to: WebKitNavigationPolicyDecision.self)
-            guard let action = unsafe navigationAction(webkit_navigation_policy_decision_get_navigation_action(navigationDecision), newWindow: newWindow) else {
+            guard
+                let action = unsafe navigationAction(
+                    webkit_navigation_policy_decision_get_navigation_action(navigationDecision), newWindow: newWindow)
+            else {
                 return 0
             }
             guard configuration.navigationDelegate != nil || newWindow else {
@@ -77,8 +94,9 @@ extension WebKitWebView {
         case WEBKIT_POLICY_DECISION_TYPE_RESPONSE.rawValue:
             let responseDecision = unsafe decision.raw.assumingMemoryBound(to: WebKitResponsePolicyDecision.self)
             guard let delegate = configuration.navigationDelegate,
-                  unsafe webkit_response_policy_decision_is_main_frame_main_resource(responseDecision) != 0,
-                  let response = unsafe navigationResponse(webkit_response_policy_decision_get_response(responseDecision)) else {
+                unsafe webkit_response_policy_decision_is_main_frame_main_resource(responseDecision) != 0,
+                let response = unsafe navigationResponse(webkit_response_policy_decision_get_response(responseDecision))
+            else {
                 return 0
             }
             unsafe g_object_ref(decision.raw)
@@ -138,7 +156,8 @@ extension WebKitWebView {
 
     private func navigationAction(_ action: OpaquePointer?, newWindow: Bool) -> NavigationAction? {
         guard let action = unsafe action, let request = unsafe webkit_navigation_action_get_request(action),
-              let uri = unsafe webkit_uri_request_get_uri(request), let url = unsafe URL(string: String(cString: uri)) else { return nil }
+            let uri = unsafe webkit_uri_request_get_uri(request), let url = unsafe URL(string: String(cString: uri))
+        else { return nil }
         let method = unsafe webkit_uri_request_get_http_method(request).map { unsafe String(cString: $0) } ?? "GET"
         let type: NavigationAction.NavigationType
         if newWindow {
@@ -169,7 +188,9 @@ extension WebKitWebView {
     /// embedder sees a response, so `setCookieNames` is empty in practice on this engine; the
     /// names a response set reach the `PageEvent.http(_:)` events, read from the store.
     private func navigationResponse(_ response: UnsafeMutablePointer<WebKitURIResponse>?) -> NavigationResponse? {
-        guard let response = unsafe response, let uri = unsafe webkit_uri_response_get_uri(response), let url = unsafe URL(string: String(cString: uri)) else { return nil }
+        guard let response = unsafe response, let uri = unsafe webkit_uri_response_get_uri(response),
+            let url = unsafe URL(string: String(cString: uri))
+        else { return nil }
         var headers: [HTTPHeader] = []
         var cookieNames: [String] = []
         if let fields = unsafe webkit_uri_response_get_http_headers(response) {
@@ -188,8 +209,9 @@ extension WebKitWebView {
                 }
             }
         }
-        return unsafe NavigationResponse(url: url, statusCode: Int(webkit_uri_response_get_status_code(response)), headers: headers,
-                                  setCookieNames: cookieNames)
+        return unsafe NavigationResponse(
+            url: url, statusCode: Int(webkit_uri_response_get_status_code(response)), headers: headers,
+            setCookieNames: cookieNames)
     }
 
     // MARK: Load progress
@@ -224,7 +246,9 @@ extension WebKitWebView {
 
     private func navigation() -> Navigation {
         var status = 200
-        if let resource = unsafe webkit_web_view_get_main_resource(webView), let response = unsafe webkit_web_resource_get_response(resource) {
+        if let resource = unsafe webkit_web_view_get_main_resource(webView),
+            let response = unsafe webkit_web_resource_get_response(resource)
+        {
             let code = unsafe Int(webkit_uri_response_get_status_code(response))
             if code > 0 { status = code }
         }
@@ -233,7 +257,8 @@ extension WebKitWebView {
 
     func loadFailed(uri: String?, domain: GQuark, code: Int32, message: String) {
         let failedURL = uri.flatMap(URL.init(string:))
-        let cancelled = (domain == webkit_network_error_quark() && code == WEBKIT_NETWORK_ERROR_CANCELLED.rawValue)
+        let cancelled =
+            (domain == webkit_network_error_quark() && code == WEBKIT_NETWORK_ERROR_CANCELLED.rawValue)
             || (domain == webkit_policy_error_quark() && code == WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE.rawValue)
         let error = PageError(cancelled ? .cancelled : .network, cancelled ? "the navigation was cancelled" : message, url: failedURL)
         if let load = pendingLoad {

@@ -1,10 +1,10 @@
-public import SessionBridgeMessaging
 import CWebKitGTK
-public import SessionBridgeCookies
 public import Foundation
+public import SessionBridgeCookies
+public import SessionBridgeHeadless
+public import SessionBridgeMessaging
 public import SessionBridgeScriptEngine
 import WebKitGTKShim
-public import SessionBridgeHeadless
 
 /// A real WebKit web view (WebKitGTK): a DOM, events, forms, `XMLHttpRequest`, `localStorage`,
 /// WebKit's own cookie store and held navigations. (WebKit's `WKWebView`.)
@@ -159,7 +159,9 @@ public final class WebKitWebView: WebView {
     }
 
     /// Runs `body` as the body of an async function in `world` and returns what it resolves with.
-    public func callAsyncJavaScript(_ body: String, in world: ContentWorld = .page, timeout: Duration = .seconds(30)) async throws -> ScriptValue {
+    public func callAsyncJavaScript(
+        _ body: String, in world: ContentWorld = .page, timeout: Duration = .seconds(30)
+    ) async throws -> ScriptValue {
         guard !isClosed else { throw WebKitError(.closed, "the view was closed") }
         let view = self.view
         let worldName = Self.worldName(world)
@@ -186,7 +188,9 @@ public final class WebKitWebView: WebView {
         }
     }
 
-    static func scriptResult(_ value: UnsafeMutablePointer<JSCValue>?, _ error: UnsafeMutablePointer<GError>?) -> Result<ScriptValue, WebKitError> {
+    static func scriptResult(
+        _ value: UnsafeMutablePointer<JSCValue>?, _ error: UnsafeMutablePointer<GError>?
+    ) -> Result<ScriptValue, WebKitError> {
         guard let value = unsafe value else { return unsafe .failure(WebKitError(.javaScript, takeMessage(error))) }
         defer { unsafe g_object_unref(value) }
         return Result { () throws(WebKitError) in try unsafe scriptValue(of: value, limits: .default) }

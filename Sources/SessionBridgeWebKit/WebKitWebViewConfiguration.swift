@@ -1,5 +1,5 @@
-public import SessionBridgeMessaging
 public import SessionBridgeHeadless
+public import SessionBridgeMessaging
 
 /// How a ``WebKitWebView`` is set up. (WebKit's `WKWebViewConfiguration`.)
 ///

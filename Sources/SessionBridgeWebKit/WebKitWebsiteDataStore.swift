@@ -92,8 +92,11 @@ final class WebsiteData {
         if let error = WebKitMainLoop.shared.startupError { throw error }
         let created: OpaquePointer
         if let directory {
-            guard let made = unsafe sb_website_data_manager_new(directory.appendingPathComponent("data").path,
-                                                         directory.appendingPathComponent("cache").path) else {
+            guard
+                let made = unsafe sb_website_data_manager_new(
+                    directory.appendingPathComponent("data").path,
+                    directory.appendingPathComponent("cache").path)
+            else {
                 throw WebKitError(.webKit, "WebKit could not create a data manager in \(directory.path)")
             }
             unsafe created = OpaquePointer(made)
@@ -107,11 +110,13 @@ final class WebsiteData {
                 cookies, directory.appendingPathComponent("cookies.sqlite").path, WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
         }
         unsafe webkit_cookie_manager_set_accept_policy(cookies, WEBKIT_COOKIE_POLICY_ACCEPT_ALWAYS)
-        unsafe sb_connect_cookies_changed(cookies, { _, data in
-            guard let data = unsafe data else { return }
-            let store = unsafe Unmanaged<WebsiteData>.fromOpaque(data).takeUnretainedValue()
-            WebKitActor.assumeIsolated { store.cookiesChanged() }
-        }, unsafe Unmanaged.passRetained(self).toOpaque(), nil)
+        unsafe sb_connect_cookies_changed(
+            cookies,
+            { _, data in
+                guard let data = unsafe data else { return }
+                let store = unsafe Unmanaged<WebsiteData>.fromOpaque(data).takeUnretainedValue()
+                WebKitActor.assumeIsolated { store.cookiesChanged() }
+            }, unsafe Unmanaged.passRetained(self).toOpaque(), nil)
         return unsafe created
     }
 

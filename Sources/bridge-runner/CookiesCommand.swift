@@ -1,6 +1,6 @@
 import ArgumentParser
-import SessionBridgeCookies
 import Foundation
+import SessionBridgeCookies
 
 struct CookiesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -58,7 +58,10 @@ struct CookiesCommand: AsyncParsableCommand {
         @Option(help: "The profile directory.")
         var profile: String
 
-        @Option(help: "One profile name inside the directory (default: every profile in it, e.g. the 'native' and 'page' stores 'run --profile' writes).")
+        @Option(
+            help:
+                "One profile name inside the directory (default: every profile in it, e.g. the 'native' and 'page' stores 'run --profile' writes)."
+        )
         var name: String?
 
         @Flag(help: "Print the values too (they are hidden by default).")
@@ -144,7 +147,9 @@ enum JSONLine {
     }
 
     static func encode(_ object: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "{}" }
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return "{}"
+        }
         return String(decoding: data, as: UTF8.self)
     }
 }

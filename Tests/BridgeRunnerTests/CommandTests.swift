@@ -3,7 +3,9 @@ import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct RunCommandTests {
     @Test func refreshThroughTheBridgeSucceeds() async throws {
-        let script = try RunnerProcess.temporaryFile("refresh.js", """
+        let script = try RunnerProcess.temporaryFile(
+            "refresh.js",
+            """
             (async () => {
               const reply = await window.webkit.messageHandlers.session.postMessage({action: "refresh"});
               console.log("refreshed", reply.ok, typeof reply.expiresAt);
@@ -20,7 +22,9 @@ import Testing
     }
 
     @Test func scriptsMayAwaitAtTopLevelAndKeepTheirLineNumbers() async throws {
-        let script = try RunnerProcess.temporaryFile("top-level-await.js", """
+        let script = try RunnerProcess.temporaryFile(
+            "top-level-await.js",
+            """
             const reply = await window.webkit.messageHandlers.session.postMessage({action: "status"});
             console.log("signed in", reply.signedIn);
             throw new RangeError("after the await");
@@ -33,7 +37,9 @@ import Testing
     }
 
     @Test func faultsStartAfterSignInAndALostAnswerIsAskedAgainWithinTheGrace() async throws {
-        let script = try RunnerProcess.temporaryFile("lost-answer.js", """
+        let script = try RunnerProcess.temporaryFile(
+            "lost-answer.js",
+            """
             const reply = await window.webkit.messageHandlers.session.postMessage({action: "refresh"});
             console.log("refreshed", reply.ok);
             """)
@@ -49,10 +55,14 @@ import Testing
     }
 
     @Test func jsonGivesOneObjectPerEvent() async throws {
-        let script = try RunnerProcess.temporaryFile("status.js", "window.webkit.messageHandlers.session.postMessage({action: 'status'}).then(s => console.log('status', s.signedIn))")
+        let script = try RunnerProcess.temporaryFile(
+            "status.js",
+            "window.webkit.messageHandlers.session.postMessage({action: 'status'}).then(s => console.log('status', s.signedIn))")
         let result = try await RunnerProcess.run(["run", script.path, "--json"])
         #expect(result.exitCode == 0)
-        let objects = result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let objects = result.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         #expect(objects.count == result.stdout.split(separator: "\n").count)
         #expect(objects.contains { $0["type"] as? String == "bridge" && $0["name"] as? String == "session" })
         #expect(objects.contains { $0["type"] as? String == "console" && $0["text"] as? String == "status true" })
@@ -84,7 +94,9 @@ import Testing
 
     @Test func unreachableServerExitsFour() async throws {
         let script = try RunnerProcess.temporaryFile("page.js", "console.log('never')")
-        let result = try await RunnerProcess.run(["run", script.path, "--server", "http://127.0.0.1:9", "--user", "demo", "--password", "demo"])
+        let result = try await RunnerProcess.run([
+            "run", script.path, "--server", "http://127.0.0.1:9", "--user", "demo", "--password", "demo",
+        ])
         #expect(result.exitCode == 4)
         #expect((result.stdout + result.stderr).lowercased().contains("server"))
     }
@@ -157,7 +169,11 @@ import Testing
         .appendingPathComponent("../SessionBridgeCookiesTests/Conformance/").standardizedFileURL
 
     @Test func cookiesParseExplainsEachAttribute() async throws {
-        let result = try await RunnerProcess.run(["cookies", "parse", "sid=abc; Expires=Wed, 09 Jun 2038 10:18:14 GMT; Max-Age=0; Domain=.Example.COM; Secure; HttpOnly; SameSite=Bogus; Foo=bar", "--url", "https://www.example.com/a/b"])
+        let result = try await RunnerProcess.run([
+            "cookies", "parse",
+            "sid=abc; Expires=Wed, 09 Jun 2038 10:18:14 GMT; Max-Age=0; Domain=.Example.COM; Secure; HttpOnly; SameSite=Bogus; Foo=bar",
+            "--url", "https://www.example.com/a/b",
+        ])
         #expect(result.stdout.contains("name      sid"))
         #expect(result.stdout.contains("max-age   0 (deletes the cookie)"))
         #expect(result.stdout.contains("domain    example.com"))
@@ -170,11 +186,15 @@ import Testing
     }
 
     @Test func cookiesCheckRunsTheConformanceSuite() async throws {
-        let result = try await RunnerProcess.run(["cookies", "check", Self.conformance.appendingPathComponent("http-state.json").path,
-                                            "--adjustments", Self.conformance.appendingPathComponent("http-state-adjusted-expectations.json").path])
+        let result = try await RunnerProcess.run([
+            "cookies", "check", Self.conformance.appendingPathComponent("http-state.json").path,
+            "--adjustments", Self.conformance.appendingPathComponent("http-state-adjusted-expectations.json").path,
+        ])
         #expect(result.exitCode == 0, "\(result.stdout)")
         #expect(result.stdout.hasSuffix("222 passed, 0 failed\n"))
-        let failing = try RunnerProcess.temporaryFile("cases.json", """
+        let failing = try RunnerProcess.temporaryFile(
+            "cases.json",
+            """
             [{"name": "wrong", "set_cookie": ["a=b"], "request_url": "http://x.example/", "cookie_url": "http://x.example/", "expected_cookie_header": "a=c"},
              {"name": "right", "set_cookie": [{"value": "c=d", "via": "script"}], "request_url": "https://x.example/", "cookie_url": "https://x.example/", "read": "script", "expected_cookie_header": "c=d"}]
             """)
@@ -193,7 +213,10 @@ import Testing
     @Test func demoWalksEveryFlow() async throws {
         let result = try await RunnerProcess.run(["demo"], timeout: 120)
         #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
-        for section in ["1. native login", "2. the page asks native code", "3. navigation with an expired", "4. a race", "5. a page trying", "6. logout"] {
+        for section in [
+            "1. native login", "2. the page asks native code", "3. navigation with an expired", "4. a race", "5. a page trying",
+            "6. logout",
+        ] {
             #expect(result.stdout.contains(section))
         }
         #expect(result.stdout.contains("the page landed on /app"))

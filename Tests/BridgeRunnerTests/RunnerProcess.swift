@@ -12,10 +12,13 @@ struct RunnerProcess {
     }
 
     /// Runs the runner with the test's environment, `environment` added and `removing` taken out.
-    static func run(_ arguments: [String], environment: [String: String] = [:], removing: [String] = [],
-                    timeout: TimeInterval = 60) async throws -> RunnerProcess {
-        let outcome = try await ChildProcess.run(executable, arguments, environment: environment, removing: removing,
-                                                 timeout: .seconds(timeout))
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], removing: [String] = [],
+        timeout: TimeInterval = 60
+    ) async throws -> RunnerProcess {
+        let outcome = try await ChildProcess.run(
+            executable, arguments, environment: environment, removing: removing,
+            timeout: .seconds(timeout))
         return RunnerProcess(exitCode: outcome.status, stdout: outcome.stdout, stderr: outcome.stderr)
     }
 

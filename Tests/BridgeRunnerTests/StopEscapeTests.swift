@@ -13,11 +13,14 @@ struct StopEscapeTests {
     static let pages: [(name: String, source: String)] = [
         ("toJSON", "console.log({ toJSON() { for (;;) {} } }); \(goOn)"),
         ("valueOf", "setTimeout(() => {}, { valueOf() { for (;;) {} } }); \(goOn)"),
-        ("rejection message", """
+        (
+            "rejection message",
+            """
             const error = new Error("x");
             Object.defineProperty(error, "message", { get() { for (;;) {} } });
             Promise.reject(error);
-            """),
+            """
+        ),
         ("microtask chain", "function f() { Promise.resolve().then(f); } f();"),
         ("await loop in then", "let n = 0; function g() { n++; return Promise.resolve().then(g); } g();"),
     ]

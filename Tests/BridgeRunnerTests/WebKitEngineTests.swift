@@ -3,7 +3,9 @@ import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct WebKitEngineTests {
     @Test func aPageThatNeedsARealDOMRunsOnTheWebKitEngine() async throws {
-        let page = try RunnerProcess.temporaryFile("dom.html", """
+        let page = try RunnerProcess.temporaryFile(
+            "dom.html",
+            """
             <!doctype html><title>dom</title>
             <form id=f><input name=user value=demo></form><ul id=list></ul>
             <script>
@@ -20,8 +22,9 @@ import Testing
             </script>
             """)
         // No display set: the runner starts (and stops) an Xvfb of its own.
-        let result = try await RunnerProcess.run(["run", "--engine", "webkit", page.path],
-                                           removing: ["DISPLAY", "WAYLAND_DISPLAY", "GDK_BACKEND", "BROADWAY_DISPLAY"])
+        let result = try await RunnerProcess.run(
+            ["run", "--engine", "webkit", page.path],
+            removing: ["DISPLAY", "WAYLAND_DISPLAY", "GDK_BACKEND", "BROADWAY_DISPLAY"])
         #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("console.log items 1 clicks 1 form demo storage v xhr 200 refresh true"))
         #expect(result.stdout.contains("bridge session.postMessage({\"action\": \"refresh\"})"))
@@ -30,7 +33,9 @@ import Testing
     }
 
     @Test func theWebKitTranscriptListsHTTPExchangesWithCookieNamesButNoValues() async throws {
-        let page = try RunnerProcess.temporaryFile("exchanges.html", """
+        let page = try RunnerProcess.temporaryFile(
+            "exchanges.html",
+            """
             <!doctype html><title>exchanges</title>
             <script>
             (async () => {
@@ -71,7 +76,9 @@ import Testing
     }
 
     @Test func anUncaughtErrorInAWebKitPageEndsWithExitCodeOne() async throws {
-        let script = try RunnerProcess.temporaryFile("throws.js", """
+        let script = try RunnerProcess.temporaryFile(
+            "throws.js",
+            """
             document.title = "x";
             throw new RangeError("from the page");
             """)

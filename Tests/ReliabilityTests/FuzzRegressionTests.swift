@@ -38,8 +38,9 @@ struct FuzzRegressionTests {
         // `timeout -s KILL` ends a replay that hangs, so the test fails instead of never ending.
         let outcome = try await Self.replay(executable, inputs)
         #expect(!outcome.killed, "\(target) did not finish within \(Self.replaySeconds) s and was killed")
-        #expect(outcome.exitedCleanly,
-                "\(target) failed on one of \(inputs.count) inputs (status \(outcome.status)):\n\(outcome.text.suffix(4000))")
+        #expect(
+            outcome.exitedCleanly,
+            "\(target) failed on one of \(inputs.count) inputs (status \(outcome.status)):\n\(outcome.text.suffix(4000))")
         #expect(outcome.text.contains("\(inputs.count) input(s) passed"), "\(target) output: \(outcome.text.suffix(2000))")
     }
 

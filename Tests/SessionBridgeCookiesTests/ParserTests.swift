@@ -1,6 +1,6 @@
-import SessionBridgeCookies
 import Foundation
 import PropertyBased
+import SessionBridgeCookies
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ParserTests {

@@ -1,5 +1,5 @@
-import SessionBridgeCookies
 import Foundation
+import SessionBridgeCookies
 import Testing
 
 #if canImport(Glibc)
@@ -223,7 +223,8 @@ let everyAttribute: [Cookie] = [
         #expect(kills >= 20)
         #expect(lastGeneration > 0)
         // Temporary files of dead writers are cleaned up by load().
-        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: dir.path))?
+        let leftovers =
+            (try? FileManager.default.contentsOfDirectory(atPath: dir.path))?
             .filter { $0.contains(".tmp-") } ?? []
         #expect(leftovers.isEmpty, "\(leftovers)")
     }

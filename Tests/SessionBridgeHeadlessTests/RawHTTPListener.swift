@@ -53,7 +53,9 @@ final class RawHTTPListener: Sendable {
             while true {
                 let connection = accept(listener, nil, nil)
                 guard connection >= 0 else { return }
-                let id = nextConnection.withLock { value -> Int in value += 1; return value }
+                let id = nextConnection.withLock { value -> Int in
+                    value += 1; return value
+                }
                 Thread.detachNewThread { [self] in serve(connection, id: id) }
             }
         }
@@ -117,7 +119,9 @@ final class RawHTTPListener: Sendable {
             var length = 0
             for field in head.components(separatedBy: "\r\n").dropFirst() {
                 let parts = field.split(separator: ":", maxSplits: 1)
-                if parts.count == 2, parts[0].lowercased() == "content-length" { length = Int(parts[1].trimmingCharacters(in: .whitespaces)) ?? 0 }
+                if parts.count == 2, parts[0].lowercased() == "content-length" {
+                    length = Int(parts[1].trimmingCharacters(in: .whitespaces)) ?? 0
+                }
             }
             result.append((line, head))
             start = end + 4 + length

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import SessionBridgeHeadless
 import SessionBridgeScriptEngine
+import Testing
+
+@testable import SessionBridgeHeadless
 
 /// A connection on which an answer arrived that no request asked for is closed, never reused:
 /// that answer must not reach a later request (on a shared connection it could carry another
@@ -13,7 +14,8 @@ import SessionBridgeScriptEngine
         defer { listener.stop() }
         let page = WebPage()
         try await page.loadHTMLString("<p>wire</p>", baseURL: listener.url)
-        let texts = try await page.callAsyncJavaScript("""
+        let texts = try await page.callAsyncJavaScript(
+            """
             const first = await (await fetch("/first")).text();
             await new Promise(resolve => setTimeout(resolve, 300));
             const second = await (await fetch("/second")).text();

@@ -1,6 +1,7 @@
 import Foundation
 import SessionBridgeTesting
 import Testing
+
 @testable import SessionBridgeScriptEngine
 
 @Suite(.timeLimit(.minutes(5))) struct NativeFunctionTests {
@@ -14,8 +15,9 @@ import Testing
         }
         #expect(try await context.evaluate("native.math.sum(1, 2, 3)") == .number(6))
         #expect(try await context.evaluate("typeof native.math.sum.call") == .string("function"))
-        #expect(try await context.evaluate("try { fail() } catch (e) { [e.name, e.message, e.code, e instanceof Error] }")
-            == .array(["RangeError", "too far", "E_FAR", true]))
+        #expect(
+            try await context.evaluate("try { fail() } catch (e) { [e.name, e.message, e.code, e instanceof Error] }")
+                == .array(["RangeError", "too far", "E_FAR", true]))
         await context.close()
     }
 
@@ -26,7 +28,8 @@ import Testing
             if arguments.first == "fail" { throw ScriptThrow("Error", "refused") }
             return ["echo": arguments.first ?? .null]
         }
-        try await context.run("""
+        try await context.run(
+            """
             var results = [];
             later('hi').then(v => results.push(v.echo));
             later('fail').catch(e => results.push(e.message));
@@ -75,7 +78,8 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct TimerTests {
     @Test func timersRunInOrderAndCanBeCleared() async throws {
         let context = await ScriptContext()
-        try await context.run("""
+        try await context.run(
+            """
             var log = [];
             setTimeout(() => log.push('b'), 20);
             setTimeout((x) => log.push(x), 5, 'a');
@@ -105,7 +109,8 @@ import Testing
 
     @Test func timerErrorsAreReportedNotLost() async throws {
         let context = await ScriptContext()
-        try await context.run("setTimeout(() => { throw new Error('from a timer') }, 0); queueMicrotask(() => { throw new Error('from a microtask') })")
+        try await context.run(
+            "setTimeout(() => { throw new Error('from a timer') }, 0); queueMicrotask(() => { throw new Error('from a microtask') })")
         #expect(await context.runUntilQuiescent(timeout: .seconds(60)))
         let messages = await context.recentEvents.compactMap { event -> String? in
             if case .uncaughtError(let error) = event { return error.message }

@@ -1,7 +1,7 @@
+import AsyncHTTPClient
 import Foundation
 import SessionBridgeTesting
 import Testing
-import AsyncHTTPClient
 
 extension ReferenceServerTests {
     @Suite(.timeLimit(.minutes(5))) struct Faults {
@@ -34,7 +34,8 @@ extension ReferenceServerTests {
         }
 
         @Test func serverErrorsAlways() async throws {
-            try await withServer(.init(faults: .init(serverErrors: .init(status: 500, retryAfterSeconds: nil)))) { server, client async throws in
+            try await withServer(.init(faults: .init(serverErrors: .init(status: 500, retryAfterSeconds: nil)))) {
+                server, client async throws in
                 for _ in 0..<3 {
                     let answer = try await client.login()
                     #expect(answer.status == 500)

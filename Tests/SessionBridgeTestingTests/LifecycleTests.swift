@@ -1,7 +1,7 @@
+import AsyncHTTPClient
 import Foundation
 import SessionBridgeTesting
 import Testing
-import AsyncHTTPClient
 
 /// Entries of `/proc/self/fd`.
 func openFileDescriptorCount() -> Int {

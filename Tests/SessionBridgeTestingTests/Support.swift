@@ -1,9 +1,9 @@
 import AsyncHTTPClient
 import Foundation
-import SessionBridgeTesting
-import Testing
 import NIOCore
 import NIOHTTP1
+import SessionBridgeTesting
+import Testing
 
 /// One answer, read whole.
 struct HTTPResult: Sendable {

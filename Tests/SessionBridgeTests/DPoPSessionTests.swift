@@ -1,13 +1,14 @@
 import AsyncHTTPClient
 import Crypto
 import Foundation
+import NIOCore
+import NIOHTTP1
 import SessionBridgeOAuth
 import SessionBridgeTesting
-import Testing
-@testable import SessionBridge
 import Synchronization
-import NIOHTTP1
-import NIOCore
+import Testing
+
+@testable import SessionBridge
 
 @Suite(.timeLimit(.minutes(2))) struct DPoPSessionTests {
     func dpopConfiguration(_ server: ReferenceServer, key: DPoPKey = DPoPKey()) -> SessionConfiguration {
@@ -124,7 +125,9 @@ import NIOCore
             let raw = privateKey.rawRepresentation
             let base64url = raw.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
                 .replacingOccurrences(of: "=", with: "")
-            for rendering in [base64url, raw.base64EncodedString(), raw.map { String(format: "%02x", $0) }.joined(), privateKey.pemRepresentation] {
+            for rendering in [
+                base64url, raw.base64EncodedString(), raw.map { String(format: "%02x", $0) }.joined(), privateKey.pemRepresentation,
+            ] {
                 #expect(!text.contains(rendering))
             }
             #expect(!logs.lines.withLock { $0.joined(separator: "\n") }.isEmpty)

@@ -54,7 +54,8 @@ public struct LoopbackCertificate: Sendable {
         client.trustRoots = .certificates([certificate])
         return LoopbackCertificate(
             certificatePEM: try String(contentsOfFile: certificateFile, encoding: .utf8),
-            serverTLS: TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key)),
+            serverTLS: TLSConfiguration.makeServerConfiguration(
+                certificateChain: [.certificate(certificate)], privateKey: .privateKey(key)),
             clientTLS: client)
     }
 }
