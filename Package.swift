@@ -44,13 +44,14 @@ let package = Package(
         .target(
             name: "SessionBridgeCookies",
             dependencies: [
-                .product(name: "Collections", package: "swift-collections"),
+                .product(name: "Collections", package: "swift-collections")
             ],
             resources: [.copy("Resources/public_suffix_list.dat")]
         ),
         .target(
             name: "SessionBridgeMessaging",
             dependencies: [
+                .product(name: "OrderedCollections", package: "swift-collections"),
                 "SessionBridgeScriptEngine",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
@@ -59,6 +60,7 @@ let package = Package(
         .target(
             name: "SessionBridgeHeadless",
             dependencies: [
+                .product(name: "OrderedCollections", package: "swift-collections"),
                 "SessionBridgeScriptEngine", "SessionBridgeCookies", "SessionBridgeMessaging",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -69,6 +71,7 @@ let package = Package(
         .target(
             name: "SessionBridgeOAuth",
             dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -78,7 +81,9 @@ let package = Package(
         .target(
             name: "SessionBridge",
             dependencies: [
-                "SessionBridgeScriptEngine", "SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeHeadless", "SessionBridgeOAuth",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                "SessionBridgeScriptEngine", "SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeHeadless",
+                "SessionBridgeOAuth",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -87,7 +92,9 @@ let package = Package(
         .target(
             name: "SessionBridgeTesting",
             dependencies: [
-                "SessionBridgeScriptEngine", "SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeHeadless", "SessionBridge", "SessionBridgeOAuth",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                "SessionBridgeScriptEngine", "SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeHeadless", "SessionBridge",
+                "SessionBridgeOAuth",
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -103,6 +110,8 @@ let package = Package(
         .executableTarget(
             name: "bridge-runner",
             dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"), "SessionBridgeMessaging", "SessionBridgeOAuth",
+                "SessionBridgeScriptEngine",
                 "SessionBridgeCookies", "SessionBridgeHeadless", "SessionBridge", "SessionBridgeTesting", "SessionBridgeWebKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -120,13 +129,116 @@ let package = Package(
         .target(
             name: "SessionBridgeWebKit",
             dependencies: [
-                "CWebKitGTK", "WebKitGTKShim", "SessionBridgeScriptEngine", "SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeHeadless",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                "CWebKitGTK", "WebKitGTKShim", "SessionBridgeScriptEngine", "SessionBridgeCookies", "SessionBridgeMessaging",
+                "SessionBridgeHeadless",
                 .product(name: "Collections", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
-        // MARK: Benchmarks (never tests: they print figures, nothing fails because a machine is slow)
+        // MARK: Fuzzing (built with -sanitize=fuzzer by Scripts/fuzz; a plain build replays inputs)
+        .executableTarget(name: "fuzz-set-cookie", dependencies: ["SessionBridgeCookies"], path: "Fuzz/fuzz-set-cookie"),
+        .executableTarget(
+            name: "fuzz-script-value",
+            dependencies: [
+                .product(name: "OrderedCollections", package: "swift-collections"), "SessionBridgeScriptEngine", "SessionBridgeMessaging",
+            ], path: "Fuzz/fuzz-script-value"),
+
+        // MARK: Tests
+        .testTarget(
+            name: "SessionBridgeScriptEngineTests",
+            dependencies: [
+                .product(name: "OrderedCollections", package: "swift-collections"), "SessionBridgeScriptEngine", "SessionBridgeTesting",
+            ]),
+        .testTarget(
+            name: "SessionBridgeCookiesTests",
+            dependencies: [
+                "SessionBridgeCookies",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ], resources: [.copy("Conformance")]),
+        .testTarget(name: "SessionBridgeMessagingTests", dependencies: ["SessionBridgeMessaging", "SessionBridgeScriptEngine"]),
+        .testTarget(
+            name: "SessionBridgeHeadlessTests",
+            dependencies: [
+                "SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeScriptEngine", "SessionBridgeHeadless",
+                "SessionBridgeTesting",
+            ]),
+        .testTarget(
+            name: "SessionBridgeTests",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), "SessionBridgeCookies", "SessionBridgeHeadless", "SessionBridgeMessaging",
+                "SessionBridgeOAuth",
+                "SessionBridge", "SessionBridgeTesting", .product(name: "JWTKit", package: "jwt-kit"),
+            ]),
+        .testTarget(
+            name: "SessionBridgeOAuthTests",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                "SessionBridgeOAuth", "SessionBridgeTesting",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
+        .testTarget(
+            name: "SessionBridgeTestingTests",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), "SessionBridgeCookies", "SessionBridgeHeadless", "SessionBridgeMessaging",
+                "SessionBridgeScriptEngine",
+                "SessionBridgeTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
+        .testTarget(
+            name: "WebKitTests",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), "SessionBridgeScriptEngine",
+                "SessionBridgeWebKit", "SessionBridge", "SessionBridgeOAuth", "SessionBridgeTesting", "SessionBridgeHeadless",
+                "SessionBridgeMessaging", "SessionBridgeCookies",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
+        .testTarget(
+            name: "BridgeRunnerTests",
+            dependencies: [
+                "bridge-runner", "SessionBridgeTesting", .product(name: "JWTKit", package: "jwt-kit"),
+            ]),
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: [
+                "SessionBridgeScriptEngine",
+                "SessionBridge", "SessionBridgeTesting", "SessionBridgeHeadless", "SessionBridgeMessaging", "SessionBridgeCookies",
+                "fuzz-set-cookie", "fuzz-script-value",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            resources: [.copy("Attacks")]
+        ),
+        // Against django-oauth-toolkit, a third-party server that Scripts/setup installs.
+        .testTarget(
+            name: "InteropTests",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "SessionBridge", "SessionBridgeOAuth", "SessionBridgeTesting", "bridge-runner", "SessionBridgeHeadless",
+                "SessionBridgeMessaging",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+    ]
+)
+
+// Benchmarks (never tests: they print figures, nothing fails because a machine is slow). They link
+// libsoup and raw C baselines that the libraries do not need, so they are part of the package only
+// when asked for, as `Scripts/bench` does: SESSIONBRIDGE_BENCHMARKS=1 swift build -c release --product bridge-bench
+if Context.environment["SESSIONBRIDGE_BENCHMARKS"] != nil {
+    package.targets += [
         .target(
             name: "CBaselines",
             dependencies: ["CJavaScriptCore"],
@@ -138,63 +250,26 @@ let package = Package(
         .executableTarget(
             name: "bridge-bench",
             dependencies: [
-                "CBaselines", "CWebKitBaselines", "SessionBridgeScriptEngine", "SessionBridgeMessaging", "SessionBridgeCookies", "SessionBridgeHeadless", "SessionBridge", "SessionBridgeTesting", "SessionBridgeWebKit",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                "CBaselines", "CWebKitBaselines", "SessionBridgeScriptEngine", "SessionBridgeMessaging", "SessionBridgeCookies",
+                "SessionBridgeHeadless", "SessionBridge", "SessionBridgeTesting", "SessionBridgeWebKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Benchmarks/bridge-bench"
         ),
-
-        // MARK: Fuzzing (built with -sanitize=fuzzer by Scripts/fuzz; a plain build replays inputs)
-        .executableTarget(name: "fuzz-set-cookie", dependencies: ["SessionBridgeCookies"], path: "Fuzz/fuzz-set-cookie"),
-        .executableTarget(name: "fuzz-script-value", dependencies: ["SessionBridgeScriptEngine", "SessionBridgeMessaging"], path: "Fuzz/fuzz-script-value"),
-
-        // MARK: Tests
-        .testTarget(name: "SessionBridgeScriptEngineTests", dependencies: ["SessionBridgeScriptEngine"]),
-        .testTarget(name: "SessionBridgeCookiesTests", dependencies: [
-            "SessionBridgeCookies",
-            .product(name: "PropertyBased", package: "swift-property-based"),
-        ], resources: [.copy("Conformance")]),
-        .testTarget(name: "SessionBridgeMessagingTests", dependencies: ["SessionBridgeMessaging", "SessionBridgeScriptEngine"]),
-        .testTarget(name: "SessionBridgeHeadlessTests", dependencies: ["SessionBridgeHeadless", "SessionBridgeTesting"]),
-        .testTarget(name: "SessionBridgeTests", dependencies: [
-            "SessionBridge", "SessionBridgeTesting", .product(name: "JWTKit", package: "jwt-kit"),
-        ]),
-        .testTarget(name: "SessionBridgeOAuthTests", dependencies: [
-            "SessionBridgeOAuth", "SessionBridgeTesting",
-            .product(name: "JWTKit", package: "jwt-kit"),
-            .product(name: "CryptoExtras", package: "swift-crypto"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        ]),
-        .testTarget(name: "SessionBridgeTestingTests", dependencies: [
-            "SessionBridgeTesting",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        ]),
-        .testTarget(name: "WebKitTests", dependencies: [
-            "SessionBridgeWebKit", "SessionBridge", "SessionBridgeOAuth", "SessionBridgeTesting", "SessionBridgeHeadless", "SessionBridgeMessaging", "SessionBridgeCookies",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdTLS", package: "hummingbird"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        ]),
-        .testTarget(name: "BridgeRunnerTests", dependencies: [
-            "bridge-runner", "SessionBridgeTesting", .product(name: "JWTKit", package: "jwt-kit"),
-        ]),
-        .testTarget(
-            name: "ReliabilityTests",
-            dependencies: [
-                "SessionBridge", "SessionBridgeTesting", "SessionBridgeHeadless", "SessionBridgeMessaging", "SessionBridgeCookies", "fuzz-set-cookie", "fuzz-script-value",
-                .product(name: "PropertyBased", package: "swift-property-based"),
-            ],
-            resources: [.copy("Attacks")]
-        ),
-        // Against django-oauth-toolkit, a third-party server that Scripts/setup installs.
-        .testTarget(
-            name: "InteropTests",
-            dependencies: [
-                "SessionBridge", "SessionBridgeOAuth", "SessionBridgeTesting", "bridge-runner", "SessionBridgeHeadless", "SessionBridgeMessaging",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-            ]
-        ),
     ]
-)
+}
+
+// The stricter language settings, for every Swift target: imports are internal unless marked
+// `public`, existential types are spelled `any`, a member is visible only where its module is
+// imported, and unsafe code is marked `unsafe`.
+for target in package.targets where [.regular, .executable, .test].contains(target.type) {
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+            .enableUpcomingFeature("InternalImportsByDefault"),
+            .strictMemorySafety(),
+        ]
+}

@@ -34,14 +34,17 @@ enum BridgeBenchmarks {
             try await BridgeDocument.make(handler: BenchHandlers.plainAsync(), body: .number, log: false, thread: thread),
         ]
         let c = "C (a) deferred promise resolved inline; ours without an execution time limit, like C (a)"
-        let results = try await RoundTripResults.measure([
-            Contender(c, raw: raw),
-            Contender("immediate+log", document: documents[0]),
-            Contender("immediate", document: documents[1]),
-            Contender("async+log", document: documents[2]),
-            Contender("async", document: documents[3]),
-        ], n: n, lanes: 1, rounds: options.rounds)
-        report.add(results.latencyRow(figure, "ImmediateScriptMessageHandler, MessageLog on (default)", ours: "immediate+log", baseline: c, goal: 1.5))
+        let results = try await RoundTripResults.measure(
+            [
+                Contender(c, raw: raw),
+                Contender("immediate+log", document: documents[0]),
+                Contender("immediate", document: documents[1]),
+                Contender("async+log", document: documents[2]),
+                Contender("async", document: documents[3]),
+            ], n: n, lanes: 1, rounds: options.rounds)
+        report.add(
+            results.latencyRow(
+                figure, "ImmediateScriptMessageHandler, MessageLog on (default)", ours: "immediate+log", baseline: c, goal: 1.5))
         report.add(results.latencyRow(figure, "ImmediateScriptMessageHandler, log: nil", ours: "immediate", baseline: c, goal: 1.5))
         report.add(results.latencyRow(figure, "plain async handler (Task.immediate), MessageLog on", ours: "async+log", baseline: c))
         report.add(results.latencyRow(figure, "plain async handler (Task.immediate), log: nil", ours: "async", baseline: c))
@@ -77,7 +80,8 @@ enum BridgeBenchmarks {
         report.add(one.latencyRow(figure, "1 in flight: await on an actor (global executor)", ours: "actor", baseline: c))
         report.add(one.referenceRow(figure, "1 in flight: C hop, no spin anywhere", cBlock))
         report.add(one.referenceRow(figure, "1 in flight: C hop, both sides spin", cSpin))
-        let many = try await RoundTripResults.measure(contenders, n: options.scale(200_000, quick: 20_000), lanes: 64, rounds: options.rounds)
+        let many = try await RoundTripResults.measure(
+            contenders, n: options.scale(200_000, quick: 20_000), lanes: 64, rounds: options.rounds)
         report.add(many.throughputRow(figure, "64 in flight: worker thread", ours: "worker", baseline: c, goal: 1.5))
         report.add(many.throughputRow(figure, "64 in flight: DispatchQueue", ours: "dispatch", baseline: c))
         report.add(many.throughputRow(figure, "64 in flight: actor", ours: "actor", baseline: c))
@@ -101,11 +105,12 @@ enum BridgeBenchmarks {
         ]
         let c = "C (c) 2 gets + JSObjectMake + 2 sets, inline"
         let cHop = "C (b)+(c) worker hop, JS thread spins 50µs"
-        let sync = try await RoundTripResults.measure([
-            Contender(c, raw: rawSync),
-            Contender("immediate+log", document: documents[0]), Contender("immediate", document: documents[1]),
-            Contender("async+log", document: documents[2]),
-        ], n: options.scale(200_000, quick: 20_000), lanes: 1, rounds: options.rounds)
+        let sync = try await RoundTripResults.measure(
+            [
+                Contender(c, raw: rawSync),
+                Contender("immediate+log", document: documents[0]), Contender("immediate", document: documents[1]),
+                Contender("async+log", document: documents[2]),
+            ], n: options.scale(200_000, quick: 20_000), lanes: 1, rounds: options.rounds)
         report.add(sync.latencyRow(figure, "immediate handler, MessageLog on", ours: "immediate+log", baseline: c, goal: 1.5))
         report.add(sync.latencyRow(figure, "immediate handler, log: nil", ours: "immediate", baseline: c, goal: 1.5))
         report.add(sync.latencyRow(figure, "plain async handler, MessageLog on", ours: "async+log", baseline: c))

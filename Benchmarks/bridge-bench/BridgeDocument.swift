@@ -1,5 +1,5 @@
-import SessionBridgeMessaging
 import Foundation
+import SessionBridgeMessaging
 import SessionBridgeScriptEngine
 import Synchronization
 
@@ -96,11 +96,11 @@ private func prepare(
 ) throws {
     try BridgeInstallation.install(controller, world: .page, frame: FrameInfo(url: URL(string: url)!), in: context)
     try context.run("var window = globalThis;")
-    let done = context.makeFunction { context, call in
-        probe.finish(sum: try context.scriptValue(call[0]).numberValue ?? -1)
+    let done = unsafe context.makeFunction { context, call in
+        unsafe probe.finish(sum: try context.scriptValue(call[0]).numberValue ?? -1)
         return nil
     }
-    context.define(done, as: "__done")
+    unsafe context.define(done, as: "__done")
     try context.run(PageScripts.source(body))
 }
 

@@ -2,6 +2,7 @@ import CBaselines
 import Foundation
 
 /// A raw JavaScriptCore C API bench (no Swift layer): one context with a native `post`.
+@safe  // the JavaScriptCore references it holds are used only by the bench that owns it, on one thread
 final class RawJSBench {
     private let bench: OpaquePointer
 
@@ -11,21 +12,21 @@ final class RawJSBench {
     ///   - jsSpin: how long the JS thread polls for replies before blocking (hop kinds).
     ///   - workerSpin: how long the worker polls for requests before blocking (hop kinds).
     init(_ kind: cb_js_kind, body: PageScripts.Body, jsSpin: Duration = .zero, workerSpin: Duration = .zero) throws {
-        guard let bench = cb_js_open(kind, PageScripts.source(body), Int64(jsSpin.nanoseconds), Int64(workerSpin.nanoseconds)) else {
+        guard let bench = unsafe cb_js_open(kind, PageScripts.source(body), Int64(jsSpin.nanoseconds), Int64(workerSpin.nanoseconds)) else {
             throw BenchFailure("could not open the raw JavaScriptCore bench")
         }
-        self.bench = bench
+        unsafe self.bench = unsafe bench
     }
 
-    deinit { cb_js_close(bench) }
+    deinit { unsafe cb_js_close(bench) }
 
     /// A full, synchronous garbage collection of this bench's VM.
-    func collectGarbage() { cb_js_collect_garbage(bench) }
+    func collectGarbage() { unsafe cb_js_collect_garbage(bench) }
 
     /// Runs `n` round trips in `lanes` lanes; returns nanoseconds per round trip.
     func run(_ n: Int, lanes: Int = 1) throws -> Double {
         var ok: Int32 = 0
-        let elapsed = cb_js_run(bench, Int64(n), Int32(lanes), &ok)
+        let elapsed = unsafe cb_js_run(bench, Int64(n), Int32(lanes), &ok)
         guard ok == 1 else { throw BenchFailure("raw JavaScriptCore bench: wrong sum") }
         return Double(elapsed) / Double((n / lanes) * lanes)
     }
@@ -33,11 +34,11 @@ final class RawJSBench {
 
 /// libsoup's `soup_cookie_parse` over `headers`, `rounds` times; returns ns per header.
 func soupParse(_ headers: [String], rounds: Int, url: String) throws -> Double {
-    let pointers = headers.map { strdup($0) }
-    defer { pointers.forEach { free($0) } }
+    let pointers = unsafe headers.map { unsafe strdup($0) }
+    defer { unsafe pointers.forEach { unsafe free($0) } }
     var parsed: Int32 = 0
-    let elapsed = pointers.map { UnsafePointer($0) }.withUnsafeBufferPointer { buffer in
-        cb_soup_parse(buffer.baseAddress, Int32(buffer.count), Int32(rounds), url, &parsed)
+    let elapsed = unsafe pointers.map { unsafe UnsafePointer($0) }.withUnsafeBufferPointer { buffer in
+        unsafe cb_soup_parse(buffer.baseAddress, Int32(buffer.count), Int32(rounds), url, &parsed)
     }
     guard parsed > 0 else { throw BenchFailure("libsoup parsed no cookie") }
     return Double(elapsed) / Double(headers.count * rounds)

@@ -1,5 +1,6 @@
-import SessionBridgeCookies
 import Foundation
+import SessionBridgeCookies
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -80,7 +81,7 @@ enum CookieBenchmarks {
         }
         func soup() throws -> Double { try soupParse(headers, rounds: passes, url: CookieHeaders.origin) }
 
-        _ = ours(); _ = ourJar(); _ = foundation(); _ = try soup()   // warm-up
+        _ = ours(); _ = ourJar(); _ = foundation(); _ = try soup()  // warm-up
         var results: [[Double]] = [[], [], [], []]
         for _ in 0..<options.rounds {
             results[0].append(ours())
@@ -91,21 +92,31 @@ enum CookieBenchmarks {
         let soupName = "libsoup soup_cookie_parse"
         func row(_ name: String, _ index: Int, baseline: Int, baselineName: String, goal: Double?, note: String? = nil) -> Row {
             let ratio = sameRoundRatio(results[index], results[baseline])
-            return Row(figure: figure, name: name, ours: Stats.median(results[index]), baseline: Stats.median(results[baseline]),
-                       unit: "ns/header", baselineName: baselineName, ratio: ratio,
-                       goal: goal.map { "<\(formatGoal($0))x" }, goalMet: goal.map { ratio < $0 }, note: note)
+            return Row(
+                figure: figure, name: name, ours: Stats.median(results[index]), baseline: Stats.median(results[baseline]),
+                unit: "ns/header", baselineName: baselineName, ratio: ratio,
+                goal: goal.map { "<\(formatGoal($0))x" }, goalMet: goal.map { ratio < $0 }, note: note)
         }
-        report.add(row("SetCookieParser.parse", 0, baseline: 3, baselineName: soupName, goal: 1,
-                       note: "\(oursParsed)/\(headers.count) parsed; mean header \(bytes / headers.count) B"))
-        report.add(row("CookieJar.setCookie (parse + store)", 1, baseline: 3, baselineName: soupName, goal: nil,
-                       note: "\(stored)/\(headers.count) stored"))
+        report.add(
+            row(
+                "SetCookieParser.parse", 0, baseline: 3, baselineName: soupName, goal: 1,
+                note: "\(oursParsed)/\(headers.count) parsed; mean header \(bytes / headers.count) B"))
+        report.add(
+            row(
+                "CookieJar.setCookie (parse + store)", 1, baseline: 3, baselineName: soupName, goal: nil,
+                note: "\(stored)/\(headers.count) stored"))
         let storeRatio = sameRoundRatio(results[1], results[0])
-        report.add(Row(figure: figure, name: "CookieJar.setCookie vs SetCookieParser.parse", ours: Stats.median(results[1]),
-                       baseline: Stats.median(results[0]), unit: "ns/header", baselineName: "SetCookieParser.parse (same rounds)",
-                       ratio: storeRatio, goal: "≤3x", goalMet: storeRatio <= 3,
-                       note: "the store's own cost is the ratio less 1"))
-        report.add(row("SetCookieParser.parse vs Foundation", 0, baseline: 2, baselineName: "Foundation HTTPCookie.cookies(withResponseHeaderFields:for:)",
-                       goal: nil, note: "Foundation kept \(foundationParsed)/\(headers.count)"))
+        report.add(
+            Row(
+                figure: figure, name: "CookieJar.setCookie vs SetCookieParser.parse", ours: Stats.median(results[1]),
+                baseline: Stats.median(results[0]), unit: "ns/header", baselineName: "SetCookieParser.parse (same rounds)",
+                ratio: storeRatio, goal: "≤3x", goalMet: storeRatio <= 3,
+                note: "the store's own cost is the ratio less 1"))
+        report.add(
+            row(
+                "SetCookieParser.parse vs Foundation", 0, baseline: 2,
+                baselineName: "Foundation HTTPCookie.cookies(withResponseHeaderFields:for:)",
+                goal: nil, note: "Foundation kept \(foundationParsed)/\(headers.count)"))
     }
 
     /// 5. `cookieHeader(for:)` and `documentCookie(for:)` at 300, 3,000 and 30,000 cookies.
@@ -132,8 +143,10 @@ enum CookieBenchmarks {
                 let k = Int(random.next() % UInt64(hosts))
                 return URL(string: "https://h\(k).site\(k).example.com/app/page")!
             }
-            matched[size] = (jar.cookieHeader(for: urls[0])?.split(separator: ";").count ?? 0,
-                             jar.documentCookie(for: urls[0]).split(separator: ";").count)
+            matched[size] = (
+                jar.cookieHeader(for: urls[0])?.split(separator: ";").count ?? 0,
+                jar.documentCookie(for: urls[0]).split(separator: ";").count
+            )
             jars[size] = (jar, urls)
         }
         func time(_ jar: CookieJar, _ urls: [URL], document: Bool) -> Double {
@@ -158,12 +171,15 @@ enum CookieBenchmarks {
         for (name, results) in [("cookieHeader(for:)", header), ("documentCookie(for:)", document)] {
             for size in sizes {
                 let ratio = sameRoundRatio(results[size]!, results[sizes[0]]!)
-                report.add(Row(
-                    figure: figure, name: "\(name), \(size) cookies (\(size / 3) hosts x 3)",
-                    ours: Stats.median(results[size]!), baseline: Stats.median(results[sizes[0]]!), unit: "ns/lookup",
-                    baselineName: "same lookup at 300 cookies", ratio: ratio,
-                    goal: size == sizes[0] ? nil : "≤1.5x (flat)", goalMet: size == sizes[0] ? nil : ratio <= 1.5,
-                    note: size == sizes[0] ? "\(name == "documentCookie(for:)" ? matched[size]!.document : matched[size]!.header) cookies match each lookup" : nil))
+                report.add(
+                    Row(
+                        figure: figure, name: "\(name), \(size) cookies (\(size / 3) hosts x 3)",
+                        ours: Stats.median(results[size]!), baseline: Stats.median(results[sizes[0]]!), unit: "ns/lookup",
+                        baselineName: "same lookup at 300 cookies", ratio: ratio,
+                        goal: size == sizes[0] ? nil : "≤1.5x (flat)", goalMet: size == sizes[0] ? nil : ratio <= 1.5,
+                        note: size == sizes[0]
+                            ? "\(name == "documentCookie(for:)" ? matched[size]!.document : matched[size]!.header) cookies match each lookup"
+                            : nil))
             }
         }
     }

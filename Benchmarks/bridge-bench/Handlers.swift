@@ -1,6 +1,6 @@
-import SessionBridgeMessaging
 import Dispatch
 import Foundation
+import SessionBridgeMessaging
 import SessionBridgeScriptEngine
 import Synchronization
 

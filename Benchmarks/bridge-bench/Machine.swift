@@ -6,14 +6,17 @@ enum Machine {
         var info: [String: String] = [:]
         info["nproc"] = String(ProcessInfo.processInfo.activeProcessorCount)
         if let cpuinfo = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-           let line = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
-           let colon = line.firstIndex(of: ":") {
+            let line = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+            let colon = line.firstIndex(of: ":")
+        {
             info["cpu"] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        info["javascriptcore"] = run("/usr/bin/pkg-config", ["--modversion", "javascriptcoregtk-4.1"])
+        info["javascriptcore"] =
+            run("/usr/bin/pkg-config", ["--modversion", "javascriptcoregtk-4.1"])
             ?? run("/usr/bin/dpkg-query", ["-W", "-f=${Version}", "libjavascriptcoregtk-4.1-0"]) ?? "unknown"
         info["libsoup"] = run("/usr/bin/pkg-config", ["--modversion", "libsoup-3.0"]) ?? "unknown"
-        info["load average"] = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))
+        info["load average"] =
+            (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))
             .map { $0.split(separator: " ").prefix(3).joined(separator: " ") } ?? "unknown"
         #if DEBUG
         info["build"] = "debug (figures are not meaningful; use -c release)"

@@ -1,5 +1,6 @@
-import SessionBridgeMessaging
 import CBaselines
+import Foundation
+import SessionBridgeMessaging
 import SessionBridgeScriptEngine
 
 /// Figure 7: resident memory per idle page, and its growth over many round trips.
@@ -29,8 +30,10 @@ enum MemoryBenchmarks {
         let start = clock.now
         var documents: [BridgeDocument] = []
         for i in 0..<count {
-            documents.append(try await BridgeDocument.make(controller: controller, body: .number, thread: thread,
-                                                           url: "https://app\(i).example/home"))
+            documents.append(
+                try await BridgeDocument.make(
+                    controller: controller, body: .number, thread: thread,
+                    url: "https://app\(i).example/home"))
         }
         let elapsed = clock.now - start
         await first.context.collectGarbage()
@@ -41,14 +44,17 @@ enum MemoryBenchmarks {
         await first.close()
 
         var cElapsed: Int64 = 0
-        let cBytes = Double(cb_js_contexts(Int32(count), &cElapsed)) / Double(count)
-        report.add(Row(
-            figure: figure, name: "resident memory per idle page (\(count) pages)", ours: ours / 1024, baseline: cBytes / 1024,
-            unit: "KB", baselineName: "C: context + 1 native fn + 5-line prelude", ratio: ours / cBytes,
-            note: "ours: ScriptContext + BridgeInstallation + page script (WebPage has no page type yet), 1 engine thread"))
-        report.add(Row(
-            figure: figure, name: "time to create one such page", ours: elapsed.nanoseconds / Double(count) / 1e3,
-            baseline: Double(cElapsed) / Double(count) / 1e3, unit: "µs", baselineName: "C: same", ratio: elapsed.nanoseconds / Double(cElapsed)))
+        let cBytes = unsafe Double(cb_js_contexts(Int32(count), &cElapsed)) / Double(count)
+        report.add(
+            Row(
+                figure: figure, name: "resident memory per idle page (\(count) pages)", ours: ours / 1024, baseline: cBytes / 1024,
+                unit: "KB", baselineName: "C: context + 1 native fn + 5-line prelude", ratio: ours / cBytes,
+                note: "ours: ScriptContext + BridgeInstallation + page script (WebPage has no page type yet), 1 engine thread"))
+        report.add(
+            Row(
+                figure: figure, name: "time to create one such page", ours: elapsed.nanoseconds / Double(count) / 1e3,
+                baseline: Double(cElapsed) / Double(count) / 1e3, unit: "µs", baselineName: "C: same",
+                ratio: elapsed.nanoseconds / Double(cElapsed)))
     }
 
     /// RSS after each chunk of round trips: flat means nothing is kept per call.
@@ -74,12 +80,16 @@ enum MemoryBenchmarks {
         }
         await document.close()
         for index in 0..<chunks {
-            report.add(Row(
-                figure: figure, name: "RSS growth after \((index + 1) * chunk / 1000)k round trips (immediate handler, log on)",
-                ours: Double(ours[index] - ours[0]) / 1_048_576, baseline: Double(c[index] - c[0]) / 1_048_576, unit: "MB",
-                baselineName: "C (a): same count", goal: index == chunks - 1 ? "≤2 MB after the first chunk (flat)" : nil,
-                goalMet: index == chunks - 1 ? Double(ours[index] - ours[0]) <= 2 * 1_048_576 : nil,
-                note: index == 0 ? String(format: "sampled after a full GC; absolute RSS: ours %.1f MB, C %.1f MB", Double(ours[0]) / 1_048_576, Double(c[0]) / 1_048_576) : nil))
+            report.add(
+                Row(
+                    figure: figure, name: "RSS growth after \((index + 1) * chunk / 1000)k round trips (immediate handler, log on)",
+                    ours: Double(ours[index] - ours[0]) / 1_048_576, baseline: Double(c[index] - c[0]) / 1_048_576, unit: "MB",
+                    baselineName: "C (a): same count", goal: index == chunks - 1 ? "≤2 MB after the first chunk (flat)" : nil,
+                    goalMet: index == chunks - 1 ? Double(ours[index] - ours[0]) <= 2 * 1_048_576 : nil,
+                    note: index == 0
+                        ? String(
+                            format: "sampled after a full GC; absolute RSS: ours %.1f MB, C %.1f MB", Double(ours[0]) / 1_048_576,
+                            Double(c[0]) / 1_048_576) : nil))
         }
 
         // The async path: every call also schedules its timeout timer (30 s by default).
@@ -94,9 +104,10 @@ enum MemoryBenchmarks {
         await asyncDocument.context.collectGarbage()
         let asyncGrowth = Double(ScriptEngineStatistics.residentMemoryBytes() - asyncStart) / 1_048_576
         await asyncDocument.close()
-        report.add(Row(
-            figure: figure, name: "RSS growth over \(4 * asyncChunk / 1000)k more round trips, worker-thread handler, 64 in flight",
-            ours: asyncGrowth, baseline: nil, unit: "MB", baselineName: nil,
-            note: "after a \(asyncChunk / 1000)k warm-up; includes the bridge's pending 30 s timeout timers"))
+        report.add(
+            Row(
+                figure: figure, name: "RSS growth over \(4 * asyncChunk / 1000)k more round trips, worker-thread handler, 64 in flight",
+                ours: asyncGrowth, baseline: nil, unit: "MB", baselineName: nil,
+                note: "after a \(asyncChunk / 1000)k warm-up; includes the bridge's pending 30 s timeout timers"))
     }
 }

@@ -14,20 +14,27 @@ enum NativeCallBenchmarks {
         var raw: [Double] = [], converted: [Double] = [], c: [Double] = []
         for _ in 0...options.rounds {
             var ok: Int32 = 0
-            c.append(Double(cb_native_call(Int64(n), &ok)) / Double(n))
+            unsafe c.append(Double(cb_native_call(Int64(n), &ok)) / Double(n))
             guard ok == 1 else { throw BenchFailure("C native call: wrong sum") }
             raw.append(try await time(context, "raw", n))
             converted.append(try await time(context, "converted", n))
         }
         await context.close()
-        report.add(Row(figure: figure, name: "native function, raw values (package API the bridge uses)", ours: Stats.median(Array(raw.dropFirst())),
-                       baseline: Stats.median(Array(c.dropFirst())), unit: "ns/call", baselineName: "C: JSObjectMakeFunctionWithCallback returning argv[0]"))
-        report.add(Row(figure: figure, name: "native function, ScriptValue in and out (public defineFunction)", ours: Stats.median(Array(converted.dropFirst())),
-                       baseline: Stats.median(Array(c.dropFirst())), unit: "ns/call", baselineName: "C: same"))
+        report.add(
+            Row(
+                figure: figure, name: "native function, raw values (package API the bridge uses)",
+                ours: Stats.median(Array(raw.dropFirst())),
+                baseline: Stats.median(Array(c.dropFirst())), unit: "ns/call",
+                baselineName: "C: JSObjectMakeFunctionWithCallback returning argv[0]"))
+        report.add(
+            Row(
+                figure: figure, name: "native function, ScriptValue in and out (public defineFunction)",
+                ours: Stats.median(Array(converted.dropFirst())),
+                baseline: Stats.median(Array(c.dropFirst())), unit: "ns/call", baselineName: "C: same"))
     }
 
     private static func install(in context: isolated ScriptContext) throws {
-        context.define(context.makeFunction { _, call in call[0] }, as: "raw")
+        unsafe context.define(context.makeFunction { _, call in unsafe call[0] }, as: "raw")
         context.defineFunction("converted") { _, arguments in arguments.first ?? .undefined }
     }
 

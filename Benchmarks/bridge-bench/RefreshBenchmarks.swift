@@ -4,6 +4,9 @@ import SessionBridgeCookies
 import Foundation
 import NIOCore
 import SessionBridgeTesting
+import SessionBridge
+import NIOHTTP1
+import SessionBridgeHeadless
 
 /// Figure 6: the refresh cycle over loopback against the reference server.
 ///
@@ -20,24 +23,38 @@ enum RefreshBenchmarks {
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         do {
             let standIn = try await tokenRefreshStandIn(client: client, server: server, cycles: cycles)
-            report.add(Row(figure: figure, name: "STAND-IN refresh POST + Set-Cookie into CookieJar, median", ours: standIn.median / 1e3,
-                           baseline: nil, unit: "µs", note: "\(cycles) sequential cycles of the bare token-endpoint refresh"))
-            report.add(Row(figure: figure, name: "STAND-IN refresh POST + Set-Cookie into CookieJar, p99", ours: standIn.p99 / 1e3,
-                           baseline: nil, unit: "µs",
-                           note: "the server does not expose its own handling time (ServerStats has counters only)"))
-            report.add(Row(figure: figure, name: "  of which Set-Cookie lines into the jar, median", ours: standIn.cookies / 1e3,
-                           baseline: nil, unit: "µs", note: "\(standIn.lines) Set-Cookie lines per refresh"))
+            report.add(
+                Row(
+                    figure: figure, name: "STAND-IN refresh POST + Set-Cookie into CookieJar, median", ours: standIn.median / 1e3,
+                    baseline: nil, unit: "µs", note: "\(cycles) sequential cycles of the bare token-endpoint refresh"))
+            report.add(
+                Row(
+                    figure: figure, name: "STAND-IN refresh POST + Set-Cookie into CookieJar, p99", ours: standIn.p99 / 1e3,
+                    baseline: nil, unit: "µs",
+                    note: "the server does not expose its own handling time (ServerStats has counters only)"))
+            report.add(
+                Row(
+                    figure: figure, name: "  of which Set-Cookie lines into the jar, median", ours: standIn.cookies / 1e3,
+                    baseline: nil, unit: "µs", note: "\(standIn.lines) Set-Cookie lines per refresh"))
             let breakdown = try await RefreshBreakdown.measure(cycles: options.scale(150, quick: 20))
             for (name, median) in zip(breakdown.names, breakdown.medians) {
-                report.add(Row(figure: figure, name: "  step: " + name + ", median", ours: median / 1e3, baseline: nil, unit: "µs", note: nil))
+                report.add(
+                    Row(figure: figure, name: "  step: " + name + ", median", ours: median / 1e3, baseline: nil, unit: "µs", note: nil))
             }
             for callers in [1, 10, 100] {
                 let fullCycles = options.scale(callers == 100 ? 60 : 150, quick: 10)
                 let full = try await fullSessionRefreshCycle(callers: callers, cycles: fullCycles)
-                report.add(Row(figure: figure, name: "full cycle, \(callers) page caller(s): refresh -> cookies -> reply -> navigation, median",
-                               ours: full.median / 1e3, baseline: standIn.median / 1e3, unit: "µs",
-                               note: "\(fullCycles) cycles, \(full.refreshes) token-endpoint refreshes (one per cycle); baseline = bare token POST + jar"))
-                report.add(Row(figure: figure, name: "full cycle, \(callers) page caller(s), p99", ours: full.p99 / 1e3, baseline: standIn.p99 / 1e3, unit: "µs", note: nil))
+                report.add(
+                    Row(
+                        figure: figure, name: "full cycle, \(callers) page caller(s): refresh -> cookies -> reply -> navigation, median",
+                        ours: full.median / 1e3, baseline: standIn.median / 1e3, unit: "µs",
+                        note:
+                            "\(fullCycles) cycles, \(full.refreshes) token-endpoint refreshes (one per cycle); baseline = bare token POST + jar"
+                    ))
+                report.add(
+                    Row(
+                        figure: figure, name: "full cycle, \(callers) page caller(s), p99", ours: full.p99 / 1e3,
+                        baseline: standIn.p99 / 1e3, unit: "µs", note: nil))
             }
         } catch {
             try? await client.shutdown()
@@ -79,7 +96,7 @@ enum RefreshBenchmarks {
         var times: [Double] = [], cookieTimes: [Double] = []
         var lines = 0
         let clock = ContinuousClock()
-        for cycle in 0..<(cycles + cycles / 10) {   // the first tenth warms up
+        for cycle in 0..<(cycles + cycles / 10) {  // the first tenth warms up
             let start = clock.now
             let (next, setCookies) = try await post("grant_type=refresh_token&refresh_token=\(answer.refresh_token)")
             let parsed = clock.now
@@ -114,7 +131,7 @@ enum RefreshBenchmarks {
         var samples: [Double] = []
         let clock = ContinuousClock()
         for _ in 0..<cycles {
-            try await Task.sleep(for: .milliseconds(6))   // past the freshness window: each cycle refreshes
+            try await Task.sleep(for: .milliseconds(6))  // past the freshness window: each cycle refreshes
             let start = clock.now
             _ = try await fixture.page.callAsyncJavaScript(script)
             let navigation = try await fixture.page.load(fixture.url("/app"))
@@ -132,8 +149,10 @@ enum RefreshBenchmarks {
 enum RefreshBenchmarks {
     static func run(_ options: BenchOptions, into report: inout Report) async throws {
         guard options.selects("refresh") || options.selects("figure6") else { return }
-        report.add(Row(figure: "6 refresh cycle, loopback", name: "not built: this build has no SessionBridgeTesting",
-                       ours: .nan, baseline: nil, unit: "µs"))
+        report.add(
+            Row(
+                figure: "6 refresh cycle, loopback", name: "not built: this build has no SessionBridgeTesting",
+                ours: .nan, baseline: nil, unit: "µs"))
     }
 }
 #endif

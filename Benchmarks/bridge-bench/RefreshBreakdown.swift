@@ -3,6 +3,8 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import SessionBridgeTesting
+import SessionBridge
+import SessionBridgeHeadless
 
 /// Where figure 6's cycle goes: each step of the full cycle timed on its own, in one fixture,
 /// interleaved cycle by cycle so that machine noise hits every step alike.
@@ -21,21 +23,28 @@ enum RefreshBreakdown {
         let appURL = fixture.url("/app").absoluteString
         let steps: [(String, () async throws -> Void)] = [
             ("page entry: callAsyncJavaScript(\"return 1\")", { _ = try await fixture.page.callAsyncJavaScript("return 1") }),
-            ("page asks, native refresh, cookies written, reply", {
-                _ = try await fixture.page.callAsyncJavaScript("return await window.webkit.messageHandlers.session.postMessage({action: \"refresh\"})")
-            }),
+            (
+                "page asks, native refresh, cookies written, reply",
+                {
+                    _ = try await fixture.page.callAsyncJavaScript(
+                        "return await window.webkit.messageHandlers.session.postMessage({action: \"refresh\"})")
+                }
+            ),
             ("native refresh alone (SessionController.refresh)", { _ = try await fixture.session.refresh() }),
             ("navigation to /app, session fresh (no refresh)", { _ = try await fixture.page.load(fixture.url("/app")) }),
-            ("bare GET /app with AsyncHTTPClient (no cookie: 302)", {
-                let response = try await client.execute(HTTPClientRequest(url: appURL), timeout: .seconds(10))
-                _ = try await response.body.collect(upTo: 1 << 20)
-            }),
+            (
+                "bare GET /app with AsyncHTTPClient (no cookie: 302)",
+                {
+                    let response = try await client.execute(HTTPClientRequest(url: appURL), timeout: .seconds(10))
+                    _ = try await response.body.collect(upTo: 1 << 20)
+                }
+            ),
         ]
         var samples = Array(repeating: [Double](), count: steps.count)
         let clock = ContinuousClock()
         for cycle in 0..<(cycles + cycles / 10) {
             for (index, step) in steps.enumerated() {
-                if index == 1 || index == 2 { try await Task.sleep(for: .milliseconds(6)) }   // past the freshness window
+                if index == 1 || index == 2 { try await Task.sleep(for: .milliseconds(6)) }  // past the freshness window
                 let start = clock.now
                 try await step.1()
                 if cycle >= cycles / 10 { samples[index].append((clock.now - start).nanoseconds) }

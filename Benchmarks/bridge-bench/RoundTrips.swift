@@ -25,9 +25,11 @@ struct RoundTripResults {
 
     static func measure(_ contenders: [Contender], n: Int, lanes: Int, rounds: Int) async throws -> RoundTripResults {
         for contender in contenders { _ = try await contender.run(max(lanes, n / 2), lanes) }
-        let perRound = try await interleaved(rounds: rounds, contenders.map { contender in
-            { try await contender.run(n, lanes) }
-        })
+        let perRound = try await interleaved(
+            rounds: rounds,
+            contenders.map { contender in
+                { try await contender.run(n, lanes) }
+            })
         var measured = RoundTripResults()
         for (contender, values) in zip(contenders, perRound) { measured.results[contender.name] = values }
         return measured
@@ -56,8 +58,9 @@ struct RoundTripResults {
     /// A baseline-only row for reference (another C variant).
     func referenceRow(_ figure: String, _ name: String, _ contender: String, rate: Bool = false) -> Row {
         let value = Stats.median(results[contender] ?? [])
-        return Row(figure: figure, name: name, ours: nil, baseline: rate ? 1e9 / value : value,
-                   unit: rate ? "calls/s" : "ns/call", baselineName: contender, note: "reference variant of the C baseline")
+        return Row(
+            figure: figure, name: name, ours: nil, baseline: rate ? 1e9 / value : value,
+            unit: rate ? "calls/s" : "ns/call", baselineName: contender, note: "reference variant of the C baseline")
     }
 }
 

@@ -1,5 +1,5 @@
-import SessionBridgeCookies
 import Foundation
+import SessionBridgeCookies
 
 /// Figure 8: the persistent cookie store, save and load of 3,000 cookies.
 enum StoreBenchmarks {
@@ -27,7 +27,7 @@ enum StoreBenchmarks {
 
         var save: [Double] = [], load: [Double] = [], jsonSave: [Double] = [], jsonLoad: [Double] = []
         var loaded = 0
-        for round in 0...options.rounds {   // round 0 is the warm-up
+        for round in 0...options.rounds {  // round 0 is the warm-up
             let s = try timeNanoseconds { try store.save(cookies) }
             let l = try timeNanoseconds { loaded = try store.load().cookies.count }
             let js = try timeNanoseconds { try encoder.encode(cookies).write(to: jsonURL, options: .atomic) }
@@ -39,10 +39,14 @@ enum StoreBenchmarks {
         guard loaded == count else { throw BenchFailure("store bench: loaded \(loaded) cookies, expected \(count)") }
         let size = (try? FileManager.default.attributesOfItem(atPath: store.fileURL!.path)[.size] as? Int) ?? 0
         let reference = "Foundation JSONEncoder + Data.write(.atomic), no fsync"
-        report.add(Row(figure: figure, name: "save \(count) cookies", ours: Stats.median(save), baseline: Stats.median(jsonSave),
-                       unit: "ms", baselineName: reference, ratio: sameRoundRatio(save, jsonSave),
-                       note: "file \(size / 1024) KB; crash-safe (temporary file, backup generation)"))
-        report.add(Row(figure: figure, name: "load \(count) cookies", ours: Stats.median(load), baseline: Stats.median(jsonLoad),
-                       unit: "ms", baselineName: "Foundation JSONDecoder", ratio: sameRoundRatio(load, jsonLoad)))
+        report.add(
+            Row(
+                figure: figure, name: "save \(count) cookies", ours: Stats.median(save), baseline: Stats.median(jsonSave),
+                unit: "ms", baselineName: reference, ratio: sameRoundRatio(save, jsonSave),
+                note: "file \(size / 1024) KB; crash-safe (temporary file, backup generation)"))
+        report.add(
+            Row(
+                figure: figure, name: "load \(count) cookies", ours: Stats.median(load), baseline: Stats.median(jsonLoad),
+                unit: "ms", baselineName: "Foundation JSONDecoder", ratio: sameRoundRatio(load, jsonLoad)))
     }
 }

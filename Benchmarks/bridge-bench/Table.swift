@@ -50,9 +50,10 @@ struct Report: Sendable {
         for row in rows {
             let figure = row.figure == lastFigure ? "" : row.figure
             lastFigure = row.figure
-            let goal = row.goal.map { goal in
-                goal + (row.goalMet.map { $0 ? " met" : " NOT met" } ?? "")
-            } ?? ""
+            let goal =
+                row.goal.map { goal in
+                    goal + (row.goalMet.map { $0 ? " met" : " NOT met" } ?? "")
+                } ?? ""
             let detail = [row.baselineName, row.note].compactMap { $0 }.joined(separator: "; ")
             lines.append([
                 figure, row.name, format(row.ours, row.unit), format(row.baseline, row.unit),

@@ -1,6 +1,7 @@
-import SessionBridgeMessaging
 import CWebKitBaselines
 import Foundation
+import SessionBridgeMessaging
+import SessionBridgeScriptEngine
 import SessionBridgeWebKit
 
 /// Figure 9: the WebKit engine. A page -> native -> page round trip through
@@ -14,25 +15,30 @@ enum WebKitBenchmarks {
         let n = options.scale(1_000, quick: 200)
 
         let firstPage = try await timeFirstPage()
-        report.add(Row(figure: figure, name: "time to a first loaded page (view created, web process started, load finished)",
-                       ours: firstPage, baseline: nil, unit: "ms", baselineName: nil))
+        report.add(
+            Row(
+                figure: figure, name: "time to a first loaded page (view created, web process started, load finished)",
+                ours: firstPage, baseline: nil, unit: "ms", baselineName: nil))
 
         var ours: [Double] = [], raw: [Double] = []
         for _ in 0...options.rounds {
             raw.append(try await rawRoundTrip(n))
             ours.append(try await swiftRoundTrip(n))
         }
-        var row = Row(figure: figure, name: "round trip page -> native -> page, immediate handler (WebKitWebView + Bridge)",
-                      ours: Stats.median(Array(ours.dropFirst())) / 1000, baseline: Stats.median(Array(raw.dropFirst())) / 1000,
-                      unit: "µs/call", baselineName: "C: WebKitGTK handler with reply, same page loop")
+        var row = Row(
+            figure: figure, name: "round trip page -> native -> page, immediate handler (WebKitWebView + Bridge)",
+            ours: Stats.median(Array(ours.dropFirst())) / 1000, baseline: Stats.median(Array(raw.dropFirst())) / 1000,
+            unit: "µs/call", baselineName: "C: WebKitGTK handler with reply, same page loop")
         row.ratio = sameRoundRatio(Array(ours.dropFirst()), Array(raw.dropFirst()))
         row.goal = "≤1.1x"
         row.goalMet = (row.ratio ?? .infinity) <= 1.1
         report.add(row)
 
         let (one, more, count) = try await memoryPerPage()
-        report.add(Row(figure: figure, name: "memory per additional page (PSS of this process and its WebKit processes)",
-                       ours: (more - one) / Double(count - 1), baseline: nil, unit: "MB", baselineName: nil))
+        report.add(
+            Row(
+                figure: figure, name: "memory per additional page (PSS of this process and its WebKit processes)",
+                ours: (more - one) / Double(count - 1), baseline: nil, unit: "MB", baselineName: nil))
     }
 
     static let loop = """
@@ -46,9 +52,11 @@ enum WebKitBenchmarks {
     @WebKitActor
     static func swiftRoundTrip(_ n: Int) async throws -> Double {
         let contents = UserContentController(log: nil)
-        contents.addScriptMessageHandler(ImmediateClosureMessageHandler { message in message.body }, name: "bench",
-                                         options: HandlerOptions(allowedOrigins: [SecurityOrigin(url: URL(string: "http://127.0.0.1/")!)!]))
-        let view = try SessionBridgeWebKit.WebKitWebView(configuration: WebKitWebViewConfiguration(websiteDataStore: store, userContentController: contents))
+        contents.addScriptMessageHandler(
+            ImmediateClosureMessageHandler { message in message.body }, name: "bench",
+            options: HandlerOptions(allowedOrigins: [SecurityOrigin(url: URL(string: "http://127.0.0.1/")!)!]))
+        let view = try SessionBridgeWebKit.WebKitWebView(
+            configuration: WebKitWebViewConfiguration(websiteDataStore: store, userContentController: contents))
         defer { Task { @WebKitActor in await view.close() } }
         try await view.loadHTMLString("<title>bench</title>", baseURL: URL(string: "http://127.0.0.1/")!)
         let value = try await view.callAsyncJavaScript(loop.replacingOccurrences(of: "N", with: String(n)), timeout: .seconds(120))
@@ -61,13 +69,15 @@ enum WebKitBenchmarks {
 
     @WebKitActor
     static func rawRoundTrip(_ n: Int) async throws -> Double {
-        let context = try store.rawWebContext()
+        let context = try unsafe store.rawWebContext()
         let result: Double = await withCheckedContinuation { continuation in
-            let box = Unmanaged.passRetained(ContinuationBox(continuation)).toOpaque()
-            cb_webkit_round_trip_start(UnsafeMutablePointer(context), Int32(n), { nanoseconds, ok, data in
-                let box = Unmanaged<ContinuationBox>.fromOpaque(data!).takeRetainedValue()
-                box.continuation.resume(returning: ok == 1 ? nanoseconds : -1)
-            }, box)
+            let box = unsafe Unmanaged.passRetained(ContinuationBox(continuation)).toOpaque()
+            unsafe cb_webkit_round_trip_start(
+                UnsafeMutablePointer(context), Int32(n),
+                { nanoseconds, ok, data in
+                    let box = unsafe Unmanaged<ContinuationBox>.fromOpaque(data!).takeRetainedValue()
+                    box.continuation.resume(returning: ok == 1 ? nanoseconds : -1)
+                }, unsafe box)
         }
         guard result > 0 else { throw BenchFailure("C WebKit round trip: no figure") }
         return result
@@ -110,7 +120,8 @@ enum WebKitBenchmarks {
         for entry in entries {
             guard let pid = Int32(entry), let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { continue }
             if let line = status.split(separator: "\n").first(where: { $0.hasPrefix("PPid:") }),
-               let ppid = Int32(line.dropFirst(5).trimmingCharacters(in: .whitespaces)) {
+                let ppid = Int32(line.dropFirst(5).trimmingCharacters(in: .whitespaces))
+            {
                 parents[pid] = ppid
             }
         }
@@ -126,7 +137,8 @@ enum WebKitBenchmarks {
         var total = 0.0
         for pid in parents.keys where descends(pid) {
             guard let rollup = try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8),
-                  let line = rollup.split(separator: "\n").first(where: { $0.hasPrefix("Pss:") }) else { continue }
+                let line = rollup.split(separator: "\n").first(where: { $0.hasPrefix("Pss:") })
+            else { continue }
             let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
             total += kilobytes / 1024
         }

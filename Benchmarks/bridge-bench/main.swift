@@ -101,8 +101,9 @@ let options = parseArguments()
 let machine = Machine.describe()
 if !options.json {
     for key in machine.keys.sorted() { print("\(key): \(machine[key]!)") }
-    print("rounds: \(options.rounds) interleaved, medians\(options.quick ? " (quick)" : "");",
-          "ratio = our cost / baseline cost, taken within each round (above 1 is slower)")
+    print(
+        "rounds: \(options.rounds) interleaved, medians\(options.quick ? " (quick)" : "");",
+        "ratio = our cost / baseline cost, taken within each round (above 1 is slower)")
     print("")
 }
 let report = await runAll(options, machine: machine)

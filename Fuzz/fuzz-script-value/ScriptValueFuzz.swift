@@ -1,6 +1,7 @@
-import SessionBridgeMessaging
 import Dispatch
 import Foundation
+import OrderedCollections
+import SessionBridgeMessaging
 import SessionBridgeScriptEngine
 import Synchronization
 
@@ -31,7 +32,7 @@ enum ScriptValueFuzz {
     static let document: ScriptContext = blocking { await makeDocument() }
 
     static func run(_ bytes: UnsafeBufferPointer<UInt8>) {
-        let source = String(decoding: bytes, as: UTF8.self)
+        let source = unsafe String(decoding: bytes, as: UTF8.self)
         let context = document
         blocking { await body(source, in: context) }
     }
@@ -52,6 +53,7 @@ enum ScriptValueFuzz {
     // MARK: The document
 
     /// What the fuzz body needs from inside the document; only touched on its engine thread.
+    @safe  // its JavaScriptCore references are used only on the document's engine thread, while the document lives
     final class Harness {
         /// `run(source)`: indirect `eval` of the source, in global scope.
         let run: RawObject
@@ -59,8 +61,8 @@ enum ScriptValueFuzz {
         let post: RawObject
 
         init(run: RawObject, post: RawObject) {
-            self.run = run
-            self.post = post
+            unsafe self.run = unsafe run
+            unsafe self.post = unsafe post
         }
     }
 
@@ -81,8 +83,9 @@ enum ScriptValueFuzz {
 
     static func makeDocument() async -> ScriptContext {
         let configuration = ScriptContext.Configuration(timeLimit: timeLimit, eventBufferSize: 16)
-        let context = await ScriptContext(thread: EngineThread(name: "fuzz-script-value"), name: "https://app.example/fuzz",
-                                          configuration: configuration)
+        let context = await ScriptContext(
+            thread: EngineThread(name: "fuzz-script-value"), name: "https://app.example/fuzz",
+            configuration: configuration)
         await setUp(context)
         return context
     }
@@ -93,7 +96,8 @@ enum ScriptValueFuzz {
             try BridgeInstallation.install(controller, world: .page, frame: frame, in: context)
             // Timers and microtasks are removed so that an input cannot leave work (and protected
             // callbacks) behind that runs during, and changes the outcome of, later inputs.
-            let value = try context.evaluateRaw("""
+            let value = try unsafe context.evaluateRaw(
+                """
                 (function () {
                   "use strict";
                   const indirectEval = eval, post = globalThis.webkit.messageHandlers.fuzz.postMessage;
@@ -107,9 +111,9 @@ enum ScriptValueFuzz {
                 """, sourceURL: "sessionbridge://fuzz/harness.js")
             // Both functions are held for the life of the process.
             func function(_ name: String) -> RawObject {
-                do { return try context.protectedFunction(name, of: value) } catch { fatalError("fuzz harness has no \(name)") }
+                do { return try unsafe context.protectedFunction(name, of: value) } catch { fatalError("fuzz harness has no \(name)") }
             }
-            context.attach(Harness(run: function("run"), post: function("post")))
+            unsafe context.attach(Harness(run: function("run"), post: function("post")))
         } catch {
             fatalError("fuzz document setup failed: \(error)")
         }
@@ -124,7 +128,8 @@ enum ScriptValueFuzz {
         context.enterJavaScript()
         let value: RawValue?
         do {
-            value = try context.call(harness.run, [context.jsValue(.string(source))])  // a thrown error also clears a time-limit stop
+            // A thrown error also clears a time-limit stop.
+            unsafe value = try unsafe context.call(harness.run, [context.jsValue(.string(source))])
         } catch {
             checkTime(started, "evaluation")
             return
@@ -132,8 +137,8 @@ enum ScriptValueFuzz {
 
         let protected = context.protectedCount
         let processProtected = ScriptEngineStatistics.protectedValueCount
-        let bridgeBody = Result { () throws(ScriptError) in try context.scriptValue(value, limits: controller.limits.body) }
-        let full = Result { () throws(ScriptError) in try context.scriptValue(value, limits: .default) }
+        let bridgeBody = Result { () throws(ScriptError) in try unsafe context.scriptValue(value, limits: controller.limits.body) }
+        let full = Result { () throws(ScriptError) in try unsafe context.scriptValue(value, limits: .default) }
         precondition(context.protectedCount == protected, "conversion left \(context.protectedCount - protected) value(s) protected")
         precondition(ScriptEngineStatistics.protectedValueCount == processProtected, "conversion changed the process's protected count")
 
@@ -146,7 +151,7 @@ enum ScriptValueFuzz {
         }
 
         context.enterJavaScript()
-        _ = try? context.call(harness.post, [value])
+        _ = try? unsafe context.call(harness.post, [value])
         precondition(context.protectedCount == protected, "postMessage left \(context.protectedCount - protected) value(s) protected")
         checkTime(started, "conversion")
     }
@@ -182,7 +187,7 @@ enum ScriptValueFuzz {
     /// A value that crossed once crosses back and forth unchanged.
     static func checkRoundTrip(_ value: ScriptValue, in context: isolated ScriptContext) {
         guard !containsProtoKey(value) else { return }  // see `containsProtoKey`
-        let back = Result { () throws(ScriptError) in try context.scriptValue(context.jsValue(value), limits: .default) }
+        let back = Result { () throws(ScriptError) in try unsafe context.scriptValue(context.jsValue(value), limits: .default) }
         guard case .success(let again) = back else {
             preconditionFailure("a converted value does not convert again: \(back)")
         }

@@ -33,5 +33,5 @@ var fuzzerArgc = CommandLine.argc
 var fuzzerArgv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
 exit(runFuzzerDriver(&fuzzerArgc, &fuzzerArgv, fuzz))
 #else
-Replay.main(Array(CommandLine.arguments.dropFirst()), ScriptValueFuzz.run)
+unsafe Replay.main(Array(CommandLine.arguments.dropFirst()), ScriptValueFuzz.run)
 #endif

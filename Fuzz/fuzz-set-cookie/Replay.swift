@@ -8,7 +8,8 @@ import Foundation
 enum Replay {
     static func main(_ arguments: [String], _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         guard !arguments.isEmpty else {
-            print("""
+            print(
+                """
                 usage: fuzz-set-cookie FILE|DIR...
                   Replays each input (each file of a directory) through the fuzz body; exits 0 when
                   every invariant holds. Scripts/fuzz builds this target with libFuzzer for real fuzzing.
@@ -21,7 +22,7 @@ enum Replay {
                 FileHandle.standardError.write(Data("fuzz-set-cookie: cannot read \(file.path)\n".utf8))
                 exit(2)
             }
-            data.withUnsafeBytes { body($0.bindMemory(to: UInt8.self)) }
+            unsafe data.withUnsafeBytes { unsafe body($0.bindMemory(to: UInt8.self)) }
             count += 1
         }
         print("fuzz-set-cookie: \(count) input(s) passed")
@@ -32,7 +33,7 @@ enum Replay {
         for argument in arguments {
             let url = URL(fileURLWithPath: argument)
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue {
+            if unsafe FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []
                 for name in names.sorted() where !name.hasPrefix(".") {
                     files.append(url.appendingPathComponent(name))

@@ -1,5 +1,5 @@
-import SessionBridgeCookies
 import Foundation
+import SessionBridgeCookies
 
 /// The fuzz body of `fuzz-set-cookie`: one input is parsed as a `Set-Cookie` value through both
 /// entry points, then (split into lines) stored into a fresh jar from several request URLs, over
@@ -38,14 +38,13 @@ enum SetCookieFuzz {
     static let maximumLines = 6
 
     static func run(_ bytes: UnsafeBufferPointer<UInt8>) {
-        checkParser(bytes)
+        unsafe checkParser(bytes)
 
         let jar = CookieJar(publicSuffixList: publicSuffixList, clock: { now })
         let context = contexts[bytes.count % contexts.count]
-        let lines = bytes.split(separator: UInt8(ascii: "\n"), maxSplits: maximumLines, omittingEmptySubsequences: false)
-            .prefix(maximumLines)
-        for line in lines {
-            let header = String(decoding: line, as: UTF8.self)
+        let headers = unsafe bytes.split(separator: UInt8(ascii: "\n"), maxSplits: maximumLines, omittingEmptySubsequences: false)
+            .prefix(maximumLines).map { unsafe String(decoding: $0, as: UTF8.self) }
+        for header in headers {
             for url in urls {
                 store(header, from: url, context: context, in: jar)
                 storeFromScript(header, at: url, in: jar)
@@ -58,14 +57,14 @@ enum SetCookieFuzz {
     // MARK: Parser
 
     static func checkParser(_ bytes: UnsafeBufferPointer<UInt8>) {
-        let fromBytes = SetCookieParser.parse(bytes: bytes)
-        let string = String(decoding: bytes, as: UTF8.self)
+        let fromBytes = unsafe SetCookieParser.parse(bytes: bytes)
+        let string = unsafe String(decoding: bytes, as: UTF8.self)
         let fromString = SetCookieParser.parse(string)
         // Valid UTF-8 reaches both entry points as the same bytes, so they must agree.
-        if string.utf8.elementsEqual(bytes) {
+        if unsafe string.utf8.elementsEqual(bytes) {
             precondition(fromBytes == fromString, "parse(_:) and parse(bytes:) disagree")
         }
-        let isValidUTF8 = string.utf8.elementsEqual(bytes)
+        let isValidUTF8 = unsafe string.utf8.elementsEqual(bytes)
         checkParsed(fromBytes, lengthsAreOctets: isValidUTF8)
         checkParsed(fromString, lengthsAreOctets: true)
     }
@@ -75,8 +74,9 @@ enum SetCookieFuzz {
     /// resulting strings may be longer than the limits that were checked.
     static func checkParsed(_ result: Result<ParsedSetCookie, SetCookieError>, lengthsAreOctets: Bool) {
         guard case .success(let parsed) = result else { return }
-        precondition(!lengthsAreOctets || parsed.name.utf8.count + parsed.value.utf8.count <= SetCookieParser.maximumNameValueLength,
-                     "parsed name and value longer than 4096 bytes")
+        precondition(
+            !lengthsAreOctets || parsed.name.utf8.count + parsed.value.utf8.count <= SetCookieParser.maximumNameValueLength,
+            "parsed name and value longer than 4096 bytes")
         precondition(!(parsed.name.isEmpty && parsed.value.isEmpty), "parsed an empty name and value")
         precondition(!parsed.name.utf8.contains(UInt8(ascii: "=")), "parsed name contains '='")
         for text in [parsed.name, parsed.value] {
@@ -88,14 +88,16 @@ enum SetCookieFuzz {
             switch attribute {
             case .domain(let domain):
                 precondition(!domain.isEmpty, "empty Domain attribute recorded")
-                precondition(!lengthsAreOctets || domain.utf8.count <= SetCookieParser.maximumAttributeValueLength,
-                             "Domain longer than 1024")
+                precondition(
+                    !lengthsAreOctets || domain.utf8.count <= SetCookieParser.maximumAttributeValueLength,
+                    "Domain longer than 1024")
                 precondition(!domain.utf8.contains { $0 >= 0x41 && $0 <= 0x5A }, "Domain not lower-cased")
                 precondition(!containsControl(domain) && !domain.utf8.contains(UInt8(ascii: ";")), "Domain holds a CTL or ';'")
             case .path(let path):
                 precondition(path.isEmpty || path.utf8.first == UInt8(ascii: "/"), "Path does not start with '/'")
-                precondition(!lengthsAreOctets || path.utf8.count <= SetCookieParser.maximumAttributeValueLength,
-                             "Path longer than 1024")
+                precondition(
+                    !lengthsAreOctets || path.utf8.count <= SetCookieParser.maximumAttributeValueLength,
+                    "Path longer than 1024")
                 precondition(!containsControl(path) && !path.utf8.contains(UInt8(ascii: ";")), "Path holds a CTL or ';'")
             default:
                 break
@@ -156,8 +158,9 @@ enum SetCookieFuzz {
     }
 
     static func checkCookie(_ cookie: Cookie, url: URL) {
-        precondition(cookie.name.utf8.count + cookie.value.utf8.count <= SetCookieParser.maximumNameValueLength,
-                     "stored name and value longer than 4096 bytes")
+        precondition(
+            cookie.name.utf8.count + cookie.value.utf8.count <= SetCookieParser.maximumNameValueLength,
+            "stored name and value longer than 4096 bytes")
         precondition(!cookie.isExpired(at: now), "stored an expired cookie")
         precondition(cookie.path.utf8.first == UInt8(ascii: "/"), "stored a path not starting with '/'")
         precondition(!cookie.domain.isEmpty, "stored an empty domain")

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A cookie-centred web product's refresh: the refresh credential is a cookie that lives only
 /// in the native store, sent to the product's refresh URL, whose answer's `Set-Cookie` lines

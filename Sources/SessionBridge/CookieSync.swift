@@ -1,5 +1,5 @@
+public import Foundation
 import SessionBridgeCookies
-import Foundation
 import Synchronization
 
 /// The other ways apps share cookies between the native store and a page's store, each

@@ -1,9 +1,10 @@
+public import Foundation
 import SessionBridgeCookies
-import Foundation
 import Synchronization
 
 #if canImport(Glibc)
 import Glibc
+import CoreFoundation
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -80,12 +81,12 @@ public final class FileTokenVault: TokenVault {
     /// changes the mark. One `stat` call.
     public func changeMark() -> VaultChangeMark? {
         var info = stat()
-        guard stat(url.path, &info) == 0 else { return errno == ENOENT ? VaultChangeMark([0]) : nil }
+        guard unsafe stat(url.path, &info) == 0 else { return errno == ENOENT ? VaultChangeMark([0]) : nil }
         return VaultChangeMark([1, Int64(info.st_ino), Int64(info.st_size), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec)])
     }
 
     public func clear() throws(TokenVaultError) {
-        if unlink(url.path) != 0 && errno != ENOENT {
+        if unsafe unlink(url.path) != 0 && errno != ENOENT {
             throw TokenVaultError(operation: "unlink", path: url.path, errno: errno)
         }
         TemporaryFile.removeStale(for: url.path)
@@ -119,7 +120,7 @@ public final class FileTokenVault: TokenVault {
             if state.held { return nil }
             if state.fd < 0 {
                 try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+                let fd = unsafe open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
                 guard fd >= 0 else { throw TokenVaultError(operation: "open lock file", path: path, errno: errno) }
                 state.fd = fd
             }

@@ -18,8 +18,10 @@ public struct RetryPolicy: Sendable, Hashable {
     public var maxRetryAfter: Duration
 
     /// Creates a policy; the defaults are 3 attempts, 200 ms doubling, at most 5 s.
-    public init(maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(5),
-                maxRetryAfter: Duration = .seconds(10)) {
+    public init(
+        maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(5),
+        maxRetryAfter: Duration = .seconds(10)
+    ) {
         self.maxAttempts = max(1, maxAttempts)
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay

@@ -1,9 +1,10 @@
-import AsyncHTTPClient
-import SessionBridgeMessaging
-import Foundation
-import Logging
-import SessionBridgeOAuth
+public import AsyncHTTPClient
+public import Foundation
+public import Logging
+import NIOCore
 import SessionBridgeHeadless
+import SessionBridgeMessaging
+import SessionBridgeOAuth
 
 /// How a ``SessionController`` reaches its server and when it refreshes.
 ///
@@ -53,6 +54,10 @@ public struct SessionConfiguration: Sendable {
     public var redirectURI: URL?
     /// The clock difference tolerated on ID token times.
     public var idTokenClockSkew: Duration
+    /// The wall clock the session reads for access-token expiries and rotation times. `Date()`
+    /// by default; tests inject a fixed or advancing one. (Cookie stores take their own:
+    /// `CookieJar`'s `clock`.)
+    public var now: @Sendable () -> Date = { Date() }
     /// The cookie that carries the access token (`__Host-session` by default): its absence or
     /// near expiry in a page's store makes a navigation refresh first.
     public var sessionCookieName: String
@@ -114,7 +119,8 @@ public struct SessionConfiguration: Sendable {
     /// never shared with pages (not `WebPage.defaultHTTPClient`), and no redirects.
     public static let defaultHTTPClient = HTTPClient(
         eventLoopGroupProvider: .singleton,
-        configuration: HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(30))))
+        configuration: HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(30)))
+    )
 
     /// Creates a configuration for explicit endpoints.
     public init(
@@ -181,10 +187,12 @@ public struct SessionConfiguration: Sendable {
         redirectURI: URL? = nil, sessionURL: URL? = nil, tokenEndpoint: URL? = nil, authorizationEndpoint: URL? = nil,
         revocationEndpoint: URL? = nil
     ) {
-        self.init(tokenEndpoint: tokenEndpoint ?? issuer, clientID: clientID, clientAuthentication: clientAuthentication,
-                  scope: scope, sessionURL: sessionURL ?? URL(string: "/", relativeTo: issuer)!.absoluteURL)
+        self.init(
+            tokenEndpoint: tokenEndpoint ?? issuer, clientID: clientID, clientAuthentication: clientAuthentication,
+            scope: scope, sessionURL: sessionURL ?? URL(string: "/", relativeTo: issuer)!.absoluteURL)
         self.authorizationServer = AuthorizationServer(
-            issuer: issuer, tokenEndpoint: tokenEndpoint, authorizationEndpoint: authorizationEndpoint, revocationEndpoint: revocationEndpoint)
+            issuer: issuer, tokenEndpoint: tokenEndpoint, authorizationEndpoint: authorizationEndpoint,
+            revocationEndpoint: revocationEndpoint)
         self.redirectURI = redirectURI
     }
 

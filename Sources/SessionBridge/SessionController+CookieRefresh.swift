@@ -1,6 +1,9 @@
 import AsyncHTTPClient
-import SessionBridgeCookies
 import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import SessionBridgeCookies
 
 extension SessionController {
     // MARK: Cookie-based refresh

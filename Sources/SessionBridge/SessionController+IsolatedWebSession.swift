@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SessionBridgeOAuth
 
 /// The page's own session of an ``IsolatedWebSession``, in memory only.
@@ -51,7 +52,7 @@ extension SessionController {
                 try await acceptPageSession(response, keeping: token)
                 logger.debug("refreshed the page session")
                 return (.success(currentStatus), nil)
-            } catch where error.code == .invalidGrant {
+            } catch  where error.code == .invalidGrant {
                 logger.notice("the server ended the page session; exchanging again")
                 self.pageSession = nil
             } catch {
@@ -77,8 +78,9 @@ extension SessionController {
         let response: TokenResponse
         do {
             response = try await client.requestTokens(
-                .tokenExchange(subjectToken: subject, subjectTokenType: TokenGrant.TokenType.accessToken,
-                               requestedTokenType: isolated.requestedTokenType))
+                .tokenExchange(
+                    subjectToken: subject, subjectTokenType: TokenGrant.TokenType.accessToken,
+                    requestedTokenType: isolated.requestedTokenType))
         } catch {
             logger.warning("the token exchange for a page session failed", metadata: ["code": "\(error.code.rawValue)"])
             throw error

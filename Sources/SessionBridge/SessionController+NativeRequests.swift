@@ -1,5 +1,5 @@
-import SessionBridgeCookies
 import Foundation
+import SessionBridgeCookies
 import SessionBridgeOAuth
 
 /// An access token with how it is presented.

@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import Synchronization
 
 extension SessionController {
     // MARK: Changes other users of the vault make

@@ -1,7 +1,9 @@
+public import Foundation
+import Logging
 import SessionBridgeCookies
-import Foundation
-import SessionBridgeOAuth
 import SessionBridgeHeadless
+import SessionBridgeOAuth
+import Synchronization
 
 extension SessionController {
     // MARK: Single-flight refresh
@@ -92,7 +94,7 @@ extension SessionController {
             }
         }
         if !isIsolated, let known = record, stored.refreshToken != known.refreshToken,
-            let expiry = stored.accessTokenExpiresAt, expiry > Date() + configuration.refreshMargin.timeInterval
+            let expiry = stored.accessTokenExpiresAt, expiry > configuration.now() + configuration.refreshMargin.timeInterval
         {
             // Another process sharing the vault rotated the token while we waited: use its
             // result instead of spending the old token (which would revoke the family).
@@ -122,7 +124,7 @@ extension SessionController {
         // A server that does not rotate answers without a refresh token: the old one stays.
         let token = response.refreshToken ?? stored.refreshToken
         await acceptRefreshedIDToken(response.idToken)
-        let rotated = VaultRecord(refreshToken: token, accessTokenExpiresAt: response.accessTokenExpiresAt, rotatedAt: Date())
+        let rotated = VaultRecord(refreshToken: token, accessTokenExpiresAt: response.accessTokenExpiresAt, rotatedAt: configuration.now())
         // Stored before anyone is released (and before the vault lock is).
         do {
             try vault.store(rotated)
@@ -144,7 +146,7 @@ extension SessionController {
     /// Reloads the native store from its persistent profile (another process wrote it).
     func reloadCookiesFromStore() {
         guard let cookieStore, let loaded = try? cookieStore.load() else { return }
-        let now = Date()
+        let now = configuration.now()
         cookieJar.replaceAll(with: loaded.cookies.filter { !$0.isExpired(at: now) })
     }
 
@@ -200,7 +202,7 @@ extension SessionController {
 
     /// Whether `cookies` hold an unexpired session cookie that lives past the margin.
     func hasValidSessionCookie(in cookies: [Cookie]) -> Bool {
-        let limit = Date() + configuration.refreshMargin.timeInterval
+        let limit = configuration.now() + configuration.refreshMargin.timeInterval
         return cookies.contains { cookie in
             cookie.name == configuration.webSessionCookieName && !cookie.value.isEmpty
                 && (cookie.expiresAt.map { $0 > limit } ?? true)

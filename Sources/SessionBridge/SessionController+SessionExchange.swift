@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SessionBridgeOAuth
 
 extension SessionController {
@@ -23,7 +24,7 @@ extension SessionController {
     /// Whether the access token in memory is valid past ``SessionConfiguration/refreshMargin``.
     var hasFreshAccessToken: Bool {
         guard accessToken != nil else { return false }
-        return accessTokenExpiry.map { $0 > Date() + configuration.refreshMargin.timeInterval } ?? true
+        return accessTokenExpiry.map { $0 > configuration.now() + configuration.refreshMargin.timeInterval } ?? true
     }
 
     /// Whether a refresh only has to repeat a failed session exchange: the tokens it would

@@ -1,5 +1,7 @@
-import SessionBridgeCookies
 import Foundation
+import Logging
+import SessionBridgeCookies
+import Synchronization
 
 extension SessionController {
     // MARK: Changes the web side makes

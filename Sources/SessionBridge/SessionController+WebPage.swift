@@ -1,5 +1,5 @@
-import SessionBridgeMessaging
 import SessionBridgeHeadless
+import SessionBridgeMessaging
 
 extension SessionController {
     /// A headless page wired to this session, as an app wires one.

@@ -1,10 +1,10 @@
-import SessionBridgeMessaging
-import SessionBridgeCookies
-import Foundation
+public import Foundation
 import Logging
+import SessionBridgeCookies
+import SessionBridgeHeadless
+import SessionBridgeMessaging
 import SessionBridgeOAuth
 import Synchronization
-import SessionBridgeHeadless
 
 /// The native owner of a login session shared with embedded web pages.
 ///
@@ -127,7 +127,7 @@ public actor SessionController {
         self.client = TokenEndpointClient(
             client: configuration.httpClient, oauth: OAuthClient(configuration: configuration.oauthConfiguration),
             timeout: configuration.requestTimeout, retry: configuration.retry,
-            reuseGrace: configuration.refreshTokenReuseGrace, logger: configuration.logger)
+            reuseGrace: configuration.refreshTokenReuseGrace, logger: configuration.logger, now: configuration.now)
     }
 
     // MARK: Startup
@@ -162,7 +162,9 @@ public actor SessionController {
 
     var currentStatus: SessionStatus {
         // An isolated page is told about its own session's token.
-        SessionStatus(isSignedIn: hasSession, accessTokenExpiresAt: isIsolated ? pageSession?.expiresAt ?? record?.accessTokenExpiresAt : record?.accessTokenExpiresAt)
+        SessionStatus(
+            isSignedIn: hasSession,
+            accessTokenExpiresAt: isIsolated ? pageSession?.expiresAt ?? record?.accessTokenExpiresAt : record?.accessTokenExpiresAt)
     }
 
     func publish() {
@@ -195,7 +197,8 @@ public actor SessionController {
     func beginSession(with response: TokenResponse, nonce: String?) async throws(SessionError) {
         guard let token = response.refreshToken else { throw SessionError.noRefreshToken }
         let validated = try await validateIDToken(response.idToken, nonce: nonce)
-        let newRecord = VaultRecord(refreshToken: token, accessTokenExpiresAt: response.accessTokenExpiresAt)
+        let newRecord = VaultRecord(
+            refreshToken: token, accessTokenExpiresAt: response.accessTokenExpiresAt, rotatedAt: configuration.now())
         try await storeNewSession(newRecord)
         record = newRecord
         lastRefresh = nil
@@ -224,7 +227,7 @@ public actor SessionController {
     @discardableResult
     public func adopt(refreshToken: RefreshToken, accessTokenExpiresAt: Date? = nil) throws(SessionError) -> SessionStatus {
         try start()
-        let newRecord = VaultRecord(refreshToken: refreshToken, accessTokenExpiresAt: accessTokenExpiresAt)
+        let newRecord = VaultRecord(refreshToken: refreshToken, accessTokenExpiresAt: accessTokenExpiresAt, rotatedAt: configuration.now())
         do { try vault.store(newRecord) } catch { throw SessionError(.storage, "\(error)") }
         record = newRecord
         lastRefresh = nil

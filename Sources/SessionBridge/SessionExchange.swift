@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The web product's endpoint that turns a bearer access token into its own web session
 /// cookies: the step that signs the page in when the token endpoint answers JSON only, as

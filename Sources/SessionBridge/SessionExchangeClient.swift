@@ -1,6 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import NIOCore
+import NIOHTTP1
 import SessionBridgeOAuth
 
 /// Calls a ``SessionExchange`` endpoint and returns its `Set-Cookie` fields. The access token

@@ -1,6 +1,8 @@
 import AsyncHTTPClient
+public import Foundation
+import NIOCore
+import NIOHTTP1
 import SessionBridgeCookies
-import Foundation
 
 /// A native HTTP client on the session: the app's own requests keep cookies as a browser
 /// (or `URLSession`) does, and share the session with the pages.
@@ -35,8 +37,10 @@ public final class SessionHTTPClient: Sendable {
         public var maximumBodySize: Int
 
         /// Creates a configuration.
-        public init(sendsAccessToken: Bool = false, isEphemeral: Bool = false, timeout: Duration = .seconds(30),
-                    maximumBodySize: Int = 16 << 20) {
+        public init(
+            sendsAccessToken: Bool = false, isEphemeral: Bool = false, timeout: Duration = .seconds(30),
+            maximumBodySize: Int = 16 << 20
+        ) {
             self.sendsAccessToken = sendsAccessToken
             self.isEphemeral = isEphemeral
             self.timeout = timeout
@@ -61,8 +65,9 @@ public final class SessionHTTPClient: Sendable {
         self.session = session
         self.configuration = configuration
         self.cookieJar = configuration.isEphemeral ? CookieJar() : session.cookieJar
-        self.httpClient = HTTPClient(eventLoopGroupProvider: .singleton,
-                                     configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
+        self.httpClient = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
     }
 
     /// Closes the client's connections. Call it once, when done.

@@ -1,6 +1,7 @@
-import SessionBridgeMessaging
 import Foundation
 import SessionBridgeHeadless
+import SessionBridgeMessaging
+import Synchronization
 
 /// The `session` message handler: lets page scripts ask native code to refresh, report the
 /// status or log out, and answers with non-secret facts only.
@@ -55,7 +56,9 @@ public struct SessionMessageHandler: ImmediateScriptMessageHandler {
         }
     }
 
-    public func userContentController(_ userContentController: UserContentController, didReceive message: ScriptMessage) async throws -> ScriptValue {
+    public func userContentController(
+        _ userContentController: UserContentController, didReceive message: ScriptMessage
+    ) async throws -> ScriptValue {
         if let reply = try immediateReply(to: message) { return reply }
         await controller.noticeSignOutElsewhere()
         do {

@@ -1,6 +1,6 @@
-import SessionBridgeMessaging
+public import Foundation
 import SessionBridgeCookies
-import Foundation
+import SessionBridgeMessaging
 
 /// The standard web-side scripts, shipped as package resources (`Scripts/*.js`).
 ///
@@ -23,22 +23,25 @@ public enum StandardScripts {
 
     /// The source of a bundled script, `nil` if the resource is missing.
     public static func resource(named name: String) -> String? {
-        guard let url = Bundle.module.url(forResource: name, withExtension: "js", subdirectory: "Scripts")
-            ?? Bundle.module.url(forResource: name, withExtension: "js")
+        guard
+            let url = Bundle.module.url(forResource: name, withExtension: "js", subdirectory: "Scripts")
+                ?? Bundle.module.url(forResource: name, withExtension: "js")
         else { return nil }
         return try? String(contentsOf: url, encoding: .utf8)
     }
 
     /// The context-aware refresh script's source, configured.
     public static func refreshScript(handlerName: String = "session", refreshPath: String = "/session/refresh") -> String {
-        configure(resource(named: "session-refresh") ?? "", marker: "/*CONFIG*/",
-                  json: json(["handlerName": handlerName, "refreshPath": refreshPath]))
+        configure(
+            resource(named: "session-refresh") ?? "", marker: "/*CONFIG*/",
+            json: json(["handlerName": handlerName, "refreshPath": refreshPath]))
     }
 
     /// The refresh script as a document-start user script in the page world.
     public static func refreshUserScript(handlerName: String = "session", refreshPath: String = "/session/refresh") -> UserScript {
-        UserScript(source: refreshScript(handlerName: handlerName, refreshPath: refreshPath), injectionTime: .atDocumentStart,
-                   forMainFrameOnly: false, sourceURL: "sessionbridge://session-refresh.js")
+        UserScript(
+            source: refreshScript(handlerName: handlerName, refreshPath: refreshPath), injectionTime: .atDocumentStart,
+            forMainFrameOnly: false, sourceURL: "sessionbridge://session-refresh.js")
     }
 
     /// The `fetch` wrapper's source, configured.
@@ -48,8 +51,9 @@ public enum StandardScripts {
 
     /// The `fetch` wrapper as a document-start user script in the page world.
     public static func fetchRetryUserScript(handlerName: String = "session") -> UserScript {
-        UserScript(source: fetchRetryScript(handlerName: handlerName), injectionTime: .atDocumentStart,
-                   forMainFrameOnly: false, sourceURL: "sessionbridge://fetch-retry.js")
+        UserScript(
+            source: fetchRetryScript(handlerName: handlerName), injectionTime: .atDocumentStart,
+            forMainFrameOnly: false, sourceURL: "sessionbridge://fetch-retry.js")
     }
 
     /// The cookie injection script for `cookies`: HttpOnly, expired, nameless cookies and
@@ -63,14 +67,16 @@ public enum StandardScripts {
             return ["name": cookie.name, "line": documentCookieLine(for: cookie)]
         }
         let data = (try? JSONEncoder().encode(entries)) ?? Data("[]".utf8)
-        return configure(resource(named: "cookie-injection") ?? "", marker: "/*COOKIES*/",
-                         json: String(decoding: data, as: UTF8.self))
+        return configure(
+            resource(named: "cookie-injection") ?? "", marker: "/*COOKIES*/",
+            json: String(decoding: data, as: UTF8.self))
     }
 
     /// The cookie injection script as a document-start user script in the page world.
     public static func cookieInjectionUserScript(for cookies: [Cookie], now: Date = Date()) -> UserScript {
-        UserScript(source: cookieInjectionScript(for: cookies, now: now), injectionTime: .atDocumentStart,
-                   forMainFrameOnly: false, sourceURL: "sessionbridge://cookie-injection.js")
+        UserScript(
+            source: cookieInjectionScript(for: cookies, now: now), injectionTime: .atDocumentStart,
+            forMainFrameOnly: false, sourceURL: "sessionbridge://cookie-injection.js")
     }
 
     /// `name=value; Path=…; [Domain=…;] [Expires=…;] [Secure;] [SameSite=…]`.

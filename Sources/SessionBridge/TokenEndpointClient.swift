@@ -1,6 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import NIOCore
+import NIOHTTP1
 import SessionBridgeOAuth
 
 /// What the token endpoint answered: the tokens (RFC 6749 §5.1) and every `Set-Cookie` field,
@@ -32,6 +34,8 @@ struct TokenEndpointClient: Sendable {
     /// (``SessionConfiguration/refreshTokenReuseGrace``).
     var reuseGrace: Duration = .zero
     var logger: Logger
+    /// The wall clock access-token expiries are computed from.
+    var now: @Sendable () -> Date = { Date() }
 
     /// Posts `form` and returns the tokens, retrying what is safe to retry.
     ///
@@ -66,10 +70,12 @@ struct TokenEndpointClient: Sendable {
                 guard retryable, let pause = retry.delay(after: attempt, retryAfter: failure.retryAfter) else {
                     throw failure.error
                 }
-                logger.debug("token endpoint attempt failed; retrying", metadata: [
-                    "attempt": "\(attempt)", "code": "\(failure.error.code.rawValue)", "pause": "\(pause)",
-                    "ambiguous": "\(failure.ambiguous)",
-                ])
+                logger.debug(
+                    "token endpoint attempt failed; retrying",
+                    metadata: [
+                        "attempt": "\(attempt)", "code": "\(failure.error.code.rawValue)", "pause": "\(pause)",
+                        "ambiguous": "\(failure.ambiguous)",
+                    ])
                 do { try await Task.sleep(for: pause) } catch { throw failure.error }
                 attempt += 1
             }
@@ -135,8 +141,10 @@ struct TokenEndpointClient: Sendable {
                 let target = URL(string: location, relativeTo: URL(string: request.url))?.absoluteURL,
                 let from = URL(string: request.url), Self.sameOrigin(from, target)
             else {
-                return .failure(Failure(error: SessionError(.serverError, "the token endpoint redirected (HTTP \(status)) to another origin; not followed"),
-                                        retryable: false))
+                return .failure(
+                    Failure(
+                        error: SessionError(.serverError, "the token endpoint redirected (HTTP \(status)) to another origin; not followed"),
+                        retryable: false))
             }
             do {
                 request = try await oauth.tokenRequest(grant, to: target)
@@ -148,7 +156,11 @@ struct TokenEndpointClient: Sendable {
         }
         let status = Int(response.status.code)
         if (300..<400).contains(status) {
-            return .failure(Failure(error: SessionError(.serverError, "the token endpoint redirected (HTTP \(status)); only one 307/308 to the same origin is followed"), retryable: false))
+            return .failure(
+                Failure(
+                    error: SessionError(
+                        .serverError, "the token endpoint redirected (HTTP \(status)); only one 307/308 to the same origin is followed"),
+                    retryable: false))
         }
         let answer: TokenEndpointResponse
         do {
@@ -156,13 +168,14 @@ struct TokenEndpointClient: Sendable {
         } catch {
             return .failure(Self.classify(error, status: status, retryAfter: response.headers.first(name: "retry-after")))
         }
-        return .success(TokenResponse(
-            accessToken: answer.accessToken,
-            tokenType: answer.tokenType,
-            accessTokenExpiresAt: answer.expiresIn.map { Date().addingTimeInterval($0.timeInterval) },
-            refreshToken: answer.refreshToken.map { RefreshToken($0.exposedValue) },
-            idToken: answer.idToken,
-            setCookies: response.headers["set-cookie"]))
+        return .success(
+            TokenResponse(
+                accessToken: answer.accessToken,
+                tokenType: answer.tokenType,
+                accessTokenExpiresAt: answer.expiresIn.map { now().addingTimeInterval($0.timeInterval) },
+                refreshToken: answer.refreshToken.map { RefreshToken($0.exposedValue) },
+                idToken: answer.idToken,
+                setCookies: response.headers["set-cookie"]))
     }
 
     /// How an error answer is retried: `429`, `502`–`504` and a `4xx` `temporarily_unavailable`
@@ -171,11 +184,14 @@ struct TokenEndpointClient: Sendable {
     /// within the reuse grace); every other error is final.
     static func classify(_ error: OAuthError, status: Int, retryAfter: String?) -> Failure {
         if status == 200 {
-            return Failure(error: SessionError(.serverError, "the token endpoint answered without a readable token"), retryable: false, ambiguous: true)
+            return Failure(
+                error: SessionError(.serverError, "the token endpoint answered without a readable token"), retryable: false, ambiguous: true
+            )
         }
         if [429, 502, 503, 504].contains(status) || (error.code == .temporarilyUnavailable && status < 500) {
-            return Failure(error: SessionError(.serverError, "the token endpoint is unavailable (HTTP \(status))"),
-                           retryable: true, retryAfter: RetryPolicy.parseRetryAfter(retryAfter))
+            return Failure(
+                error: SessionError(.serverError, "the token endpoint is unavailable (HTTP \(status))"),
+                retryable: true, retryAfter: RetryPolicy.parseRetryAfter(retryAfter))
         }
         if status >= 500 {
             // A 500 may come after the grant was processed: not sent again.
@@ -185,13 +201,19 @@ struct TokenEndpointClient: Sendable {
         case .invalidGrant:
             return Failure(error: SessionError(.invalidGrant, "the server ended the session"), retryable: false)
         case .invalidDPoPProof, .useDPoPNonce:
-            return Failure(error: SessionError(.serverError, "the token endpoint refused the DPoP proof (\(error.code.rawValue))"), retryable: false)
+            return Failure(
+                error: SessionError(.serverError, "the token endpoint refused the DPoP proof (\(error.code.rawValue))"), retryable: false)
         case _ where error.isConfigurationError:
-            return Failure(error: SessionError(SessionError(error).code,
-                                               "the token endpoint refused the client's request: \(error.code.rawValue) (HTTP \(status)); check the client's registration and settings"),
-                           retryable: false)
+            return Failure(
+                error: SessionError(
+                    SessionError(error).code,
+                    "the token endpoint refused the client's request: \(error.code.rawValue) (HTTP \(status)); check the client's registration and settings"
+                ),
+                retryable: false)
         default:
-            return Failure(error: SessionError(.serverError, "the token endpoint refused the request: HTTP \(status) (\(error.code.rawValue))"), retryable: false)
+            return Failure(
+                error: SessionError(.serverError, "the token endpoint refused the request: HTTP \(status) (\(error.code.rawValue))"),
+                retryable: false)
         }
     }
 
@@ -237,7 +259,8 @@ struct TokenEndpointClient: Sendable {
             case .connectTimeout:
                 return Failure(error: SessionError(.network, "could not connect to the token endpoint"), retryable: true)
             case .deadlineExceeded, .readTimeout, .writeTimeout:
-                return Failure(error: SessionError(.network, "the token endpoint did not answer in time"), retryable: false, ambiguous: true)
+                return Failure(
+                    error: SessionError(.network, "the token endpoint did not answer in time"), retryable: false, ambiguous: true)
             default:
                 break
             }

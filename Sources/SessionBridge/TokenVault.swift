@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// What a ``TokenVault`` holds for one session: the refresh token and the facts another
@@ -43,7 +43,7 @@ public struct TokenVaultError: Error, Sendable, Hashable, CustomStringConvertibl
     public var description: String {
         var s = "token vault: \(operation) failed"
         if let path { s += " (\(path))" }
-        if let errno { s += ": \(String(cString: strerror(errno)))" }
+        if let errno { s += unsafe ": \(String(cString: strerror(errno)))" }
         return s
     }
 }

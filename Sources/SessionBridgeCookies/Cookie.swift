@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The `SameSite` enforcement mode of a cookie (RFC 6265bis, "The SameSite Attribute").
 ///
@@ -121,11 +121,13 @@ extension Cookie: CustomStringConvertible, CustomDebugStringConvertible, CustomR
 
     /// What `dump` and debuggers show: every field but the value, which appears as its length.
     public var customMirror: Mirror {
-        Mirror(self, children: [
-            "name": name, "value": "<\(value.utf8.count) bytes>", "domain": domain, "path": path,
-            "expiresAt": expiresAt as Any, "isSecure": isSecure, "isHttpOnly": isHttpOnly,
-            "isHostOnly": isHostOnly, "sameSite": sameSite, "isPartitioned": isPartitioned,
-            "partitionKey": partitionKey as Any,
-        ], displayStyle: .struct)
+        Mirror(
+            self,
+            children: [
+                "name": name, "value": "<\(value.utf8.count) bytes>", "domain": domain, "path": path,
+                "expiresAt": expiresAt as Any, "isSecure": isSecure, "isHttpOnly": isHttpOnly,
+                "isHostOnly": isHostOnly, "sameSite": sameSite, "isPartitioned": isPartitioned,
+                "partitionKey": partitionKey as Any,
+            ], displayStyle: .struct)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import Synchronization
 
 /// Cookie conformance cases in the http-state JSON form and its extended form (see the
@@ -10,13 +10,13 @@ import Synchronization
 /// ```
 package enum CookieConformance {
     /// One `Set-Cookie` (or `document.cookie` write) of a case.
-    public struct Entry: Decodable, Sendable, Hashable {
-        public var value: String
-        public var url: String?
+    package struct Entry: Decodable, Sendable, Hashable {
+        package var value: String
+        package var url: String?
         /// `"http"` (default) or `"script"`.
-        public var via: String?
+        package var via: String?
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             if let string = try? decoder.singleValueContainer().decode(String.self) {
                 value = string
                 return
@@ -31,48 +31,48 @@ package enum CookieConformance {
     }
 
     /// The request context of a case's read.
-    public struct Context: Decodable, Sendable, Hashable {
-        public var cross_site: Bool?
-        public var top_level: Bool?
-        public var method: String?
+    package struct Context: Decodable, Sendable, Hashable {
+        package var cross_site: Bool?
+        package var top_level: Bool?
+        package var method: String?
     }
 
     /// One case.
-    public struct Case: Decodable, Sendable, Hashable {
-        public var name: String
-        public var set_cookie: [Entry]
-        public var request_url: String
-        public var cookie_url: String
-        public var expected_cookie_header: String
-        public var read: String?
-        public var context: Context?
-        public var clock: String?
-        public var read_clock: String?
+    package struct Case: Decodable, Sendable, Hashable {
+        package var name: String
+        package var set_cookie: [Entry]
+        package var request_url: String
+        package var cookie_url: String
+        package var expected_cookie_header: String
+        package var read: String?
+        package var context: Context?
+        package var clock: String?
+        package var read_clock: String?
     }
 
     /// The outcome of one case.
-    public struct Result: Sendable, Hashable, CustomStringConvertible {
-        public var name: String
-        public var expected: String
-        public var actual: String
-        public var passed: Bool { expected == actual }
+    package struct Result: Sendable, Hashable, CustomStringConvertible {
+        package var name: String
+        package var expected: String
+        package var actual: String
+        package var passed: Bool { expected == actual }
 
-        public var description: String {
+        package var description: String {
             "\(name): expected \(expected.isEmpty ? "no Cookie header" : "\"\(expected)\""), got \(actual.isEmpty ? "no Cookie header" : "\"\(actual)\"")"
         }
     }
 
     /// A case file is not readable as conformance cases.
-    public struct LoadError: Error, Sendable, CustomStringConvertible {
-        public var description: String
+    package struct LoadError: Error, Sendable, CustomStringConvertible {
+        package var description: String
     }
 
     /// The suite's fixed clock, 2017-08-09T00:00:00Z.
-    public static let suiteDate = Date(timeIntervalSince1970: 1_502_236_800)
+    package static let suiteDate = Date(timeIntervalSince1970: 1_502_236_800)
 
     /// Reads cases; when `adjustments` is given (the `http-state-adjusted-expectations.json`
     /// form), its `rfc6265bis` expectations replace the upstream ones.
-    public static func load(contentsOf url: URL, adjustments: URL? = nil) throws(LoadError) -> [Case] {
+    package static func load(contentsOf url: URL, adjustments: URL? = nil) throws(LoadError) -> [Case] {
         var cases: [Case]
         do {
             cases = try JSONDecoder().decode([Case].self, from: Data(contentsOf: url))
@@ -85,7 +85,9 @@ package enum CookieConformance {
         do {
             let file = try JSONDecoder().decode(File.self, from: Data(contentsOf: adjustments))
             var expected: [String: String] = [:]
-            for adjustment in file.adjustments where adjustment.kind == "rfc6265bis" { expected[adjustment.name] = adjustment.expected_cookie_header }
+            for adjustment in file.adjustments where adjustment.kind == "rfc6265bis" {
+                expected[adjustment.name] = adjustment.expected_cookie_header
+            }
             for index in cases.indices { if let value = expected[cases[index].name] { cases[index].expected_cookie_header = value } }
         } catch {
             throw LoadError(description: "\(adjustments.path) is not an adjustments file: \(error.localizedDescription)")
@@ -94,7 +96,7 @@ package enum CookieConformance {
     }
 
     /// Runs one case against a fresh jar.
-    public static func run(_ testCase: Case, publicSuffixList: PublicSuffixList? = .system) -> Result {
+    package static func run(_ testCase: Case, publicSuffixList: PublicSuffixList? = .system) -> Result {
         let setClock = date(testCase.clock)
         let readClock = testCase.read_clock.map { date($0) } ?? setClock
         let now = ConformanceClock(setClock)
@@ -119,7 +121,7 @@ package enum CookieConformance {
     }
 
     /// Runs every case.
-    public static func run(_ cases: [Case], publicSuffixList: PublicSuffixList? = .system) -> [Result] {
+    package static func run(_ cases: [Case], publicSuffixList: PublicSuffixList? = .system) -> [Result] {
         cases.map { run($0, publicSuffixList: publicSuffixList) }
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The cookie-date parsing algorithm of RFC 6265bis ("Dates"), over UTF-8 bytes.
 ///
@@ -9,12 +9,12 @@ public enum CookieDate {
     /// Parses a cookie-date; `nil` when the algorithm says to fail.
     public static func parse(_ string: String) -> Date? {
         var string = string
-        return string.withUTF8 { parse(bytes: $0) }
+        return string.withUTF8 { unsafe parse(bytes: $0) }
     }
 
     /// Parses a cookie-date from UTF-8 bytes; `nil` when the algorithm says to fail.
     package static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
-        guard let seconds = parseSeconds(bytes: bytes, from: 0, to: bytes.count) else { return nil }
+        guard let seconds = unsafe parseSeconds(bytes: bytes, from: 0, to: bytes.count) else { return nil }
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
@@ -23,18 +23,18 @@ public enum CookieDate {
         var hour = -1, minute = -1, second = -1, day = -1, month = -1, year = -1
         var i = start
         while i < end {
-            while i < end, isDelimiter(bytes[i]) { i += 1 }
+            while i < end, unsafe isDelimiter(bytes[i]) { i += 1 }
             let tokenStart = i
-            while i < end, !isDelimiter(bytes[i]) { i += 1 }
+            while i < end, unsafe !isDelimiter(bytes[i]) { i += 1 }
             let tokenEnd = i
             if tokenStart == tokenEnd { continue }
-            if hour < 0, let (h, m, s) = matchTime(bytes, tokenStart, tokenEnd) {
+            if hour < 0, let (h, m, s) = unsafe matchTime(bytes, tokenStart, tokenEnd) {
                 hour = h; minute = m; second = s
-            } else if day < 0, let d = matchDigits(bytes, tokenStart, tokenEnd, min: 1, max: 2) {
+            } else if day < 0, let d = unsafe matchDigits(bytes, tokenStart, tokenEnd, min: 1, max: 2) {
                 day = d
-            } else if month < 0, let m = matchMonth(bytes, tokenStart, tokenEnd) {
+            } else if month < 0, let m = unsafe matchMonth(bytes, tokenStart, tokenEnd) {
                 month = m
-            } else if year < 0, let y = matchDigits(bytes, tokenStart, tokenEnd, min: 2, max: 4) {
+            } else if year < 0, let y = unsafe matchDigits(bytes, tokenStart, tokenEnd, min: 2, max: 4) {
                 year = y
             }
         }
@@ -81,7 +81,7 @@ public enum CookieDate {
         var fields = (0, 0, 0)
         for index in 0..<3 {
             var value = 0, count = 0
-            while i < end, isDigit(b[i]), count < 2 { value = value * 10 + Int(b[i] - 0x30); i += 1; count += 1 }
+            while i < end, unsafe isDigit(b[i]), count < 2 { value = unsafe value * 10 + Int(b[i] - 0x30); i += 1; count += 1 }
             if count == 0 { return nil }
             switch index {
             case 0: fields.0 = value
@@ -89,28 +89,28 @@ public enum CookieDate {
             default: fields.2 = value
             }
             if index < 2 {
-                guard i < end, b[i] == UInt8(ascii: ":") else { return nil }
+                guard i < end, unsafe b[i] == UInt8(ascii: ":") else { return nil }
                 i += 1
             }
         }
-        if i < end, isDigit(b[i]) { return nil }
+        if i < end, unsafe isDigit(b[i]) { return nil }
         return fields
     }
 
     /// `min*maxDIGIT [ non-digit *OCTET ]`
     static func matchDigits(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, min: Int, max: Int) -> Int? {
         var i = start, value = 0
-        while i < end, isDigit(b[i]), i - start < max { value = value * 10 + Int(b[i] - 0x30); i += 1 }
+        while i < end, unsafe isDigit(b[i]), i - start < max { value = unsafe value * 10 + Int(b[i] - 0x30); i += 1 }
         let count = i - start
         if count < min { return nil }
-        if i < end, isDigit(b[i]) { return nil }
+        if i < end, unsafe isDigit(b[i]) { return nil }
         return value
     }
 
     /// `( "jan" / "feb" / ... / "dec" ) *OCTET`, case-insensitively; returns 1...12.
     static func matchMonth(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
         guard end - start >= 3 else { return nil }
-        let c0 = b[start] | 0x20, c1 = b[start + 1] | 0x20, c2 = b[start + 2] | 0x20
+        let c0 = unsafe b[start] | 0x20, c1 = unsafe b[start + 1] | 0x20, c2 = unsafe b[start + 2] | 0x20
         let key = UInt32(c0) << 16 | UInt32(c1) << 8 | UInt32(c2)
         switch key {
         case 0x6A616E: return 1  // jan

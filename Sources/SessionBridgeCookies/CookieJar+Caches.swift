@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension CookieJar {
     /// What the jar needs to know of one domain name; found once, then remembered.

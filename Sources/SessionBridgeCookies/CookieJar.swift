@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// A cookie jar implementing the RFC 6265bis storage model.
@@ -110,7 +110,9 @@ public final class CookieJar: Sendable {
 
     /// Stores several `Set-Cookie` header values (one per field, in order) from `url`.
     @discardableResult
-    public func setCookies(_ headers: [String], from url: URL, context: RequestContext = .sameSite)
+    public func setCookies(
+        _ headers: [String], from url: URL, context: RequestContext = .sameSite
+    )
         -> [SetCookieOutcome]
     {
         headers.map { setCookie($0, from: url, context: context) }
@@ -215,8 +217,9 @@ public final class CookieJar: Sendable {
     /// Steps of the storage model that read or change the jar, under the lock.
     func commit(_ cookie: Cookie, key: String, request: CookieURL, fromScript: Bool, now: Date) -> SetCookieOutcome {
         let (outcome, changes, listeners) = state.withLock { state -> (SetCookieOutcome, [CookieChange], Listeners) in
-            let (outcome, changes) = Self.commitLocked(&state, cookie, key: key, request: request, fromScript: fromScript,
-                                                       limits: limits, now: now)
+            let (outcome, changes) = Self.commitLocked(
+                &state, cookie, key: key, request: request, fromScript: fromScript,
+                limits: limits, now: now)
             return (outcome, changes, Listeners(state, changes))
         }
         Self.notify(listeners, changes)
@@ -344,7 +347,9 @@ public final class CookieJar: Sendable {
 
     /// Keeps the domain and the jar within limits: expired cookies first, then (per domain)
     /// non-secure before secure, oldest last access first.
-    static func evict(_ state: inout State, key: String, domain: String, limits: CookieJarLimits, now: Date)
+    static func evict(
+        _ state: inout State, key: String, domain: String, limits: CookieJarLimits, now: Date
+    )
         -> [CookieChange]
     {
         var changes: [CookieChange] = []
@@ -458,9 +463,10 @@ public final class CookieJar: Sendable {
                 }
                 for i in bucket.entries.indices {
                     let cookie = bucket.entries[i].cookie
-                    if Self.shouldSend(cookie, to: request, domainIsHost: domain == request.host,
-                                       context: context, httpAPI: httpAPI),
-                       cookie.partitionKey == nil || cookie.partitionKey == partition
+                    if Self.shouldSend(
+                        cookie, to: request, domainIsHost: domain == request.host,
+                        context: context, httpAPI: httpAPI),
+                        cookie.partitionKey == nil || cookie.partitionKey == partition
                     {
                         if touch {
                             bucket.touch(at: i, now: now)

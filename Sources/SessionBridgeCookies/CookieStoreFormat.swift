@@ -120,7 +120,7 @@ enum CookieStoreFormat {
 
     static func appendBigEndian<T: FixedWidthInteger>(_ out: inout [UInt8], _ value: T) {
         var v = value.bigEndian
-        withUnsafeBytes(of: &v) { out += $0 }
+        unsafe withUnsafeBytes(of: &v) { unsafe out += $0 }
     }
 
     static func readBigEndian(_ bytes: [UInt8], _ offset: Int, _ size: Int) -> UInt64 {
@@ -168,7 +168,7 @@ public enum StoreFileProblem: Error, Sendable, Hashable, CustomStringConvertible
     public var description: String {
         switch self {
         case .missing: return "file is missing"
-        case .unreadable(let e): return "file cannot be read (\(String(cString: strerror(e))))"
+        case .unreadable(let e): return unsafe "file cannot be read (\(String(cString: strerror(e))))"
         case .truncated(let expected, let actual): return "file is truncated: \(actual) bytes, expected \(expected)"
         case .notACookieStore: return "file is not a cookie store"
         case .unsupportedVersion(let v): return "unsupported format version \(v)"

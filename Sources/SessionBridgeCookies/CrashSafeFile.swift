@@ -38,21 +38,22 @@ package enum CrashSafeFile {
     ) throws(Failure) {
         TemporaryFile.removeStale(for: path)
         let temporary = TemporaryFile.path(for: path)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let fd = unsafe open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw Failure(operation: "create", path: temporary, errno: errno) }
         var renamed = false
         defer {
             close(fd)
-            if !renamed { unlink(temporary) }
+            if !renamed { unsafe unlink(temporary) }
         }
         // The umask may have narrowed the mode further but never widened it; make it exact.
         fchmod(fd, 0o600)
-        let written: Int32? = bytes.withContiguousStorageIfAvailable { writeAll(fd, UnsafeRawBufferPointer($0)) }
-            ?? Array(bytes).withUnsafeBytes { writeAll(fd, $0) }
+        let written: Int32? =
+            unsafe bytes.withContiguousStorageIfAvailable { unsafe writeAll(fd, UnsafeRawBufferPointer($0)) }
+            ?? Array(bytes).withUnsafeBytes { unsafe writeAll(fd, $0) }
         if let written { throw Failure(operation: "write", path: temporary, errno: written) }
         if order == .durableBeforeVisible, fsync(fd) != 0 { throw Failure(operation: "fsync", path: temporary, errno: errno) }
         try beforeRename()
-        guard rename(temporary, path) == 0 else { throw Failure(operation: "rename", path: path, errno: errno) }
+        guard unsafe rename(temporary, path) == 0 else { throw Failure(operation: "rename", path: path, errno: errno) }
         renamed = true
         if order == .visibleBeforeDurable, fsync(fd) != 0 { throw Failure(operation: "fsync", path: path, errno: errno) }
         try syncDirectory(of: path)
@@ -65,7 +66,7 @@ package enum CrashSafeFile {
 
     /// Makes the entries of `directory` durable.
     package static func syncDirectory(_ directory: String) throws(Failure) {
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = unsafe open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw Failure(operation: "open", path: directory, errno: errno) }
         defer { close(fd) }
         guard fsync(fd) == 0 else { throw Failure(operation: "fsync", path: directory, errno: errno) }
@@ -75,7 +76,7 @@ package enum CrashSafeFile {
     private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int32? {
         var offset = 0
         while offset < buffer.count {
-            let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            let n = unsafe Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
                 return errno

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension CookieJar {
     /// What `document.cookie` returns in a document at `url`: the cookies a same-site request

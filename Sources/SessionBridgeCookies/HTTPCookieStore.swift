@@ -1,4 +1,5 @@
-import Foundation
+public import Foundation
+import Synchronization
 
 /// A cookie store a page's requests and `document.cookie` use, as native code sees it.
 /// (WebKit's `WKHTTPCookieStore`.)

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -24,7 +24,7 @@ public enum CookieStoreError: Error, Sendable, Hashable, CustomStringConvertible
         case .invalidProfileName(let name):
             return "invalid cookie profile name \"\(name)\""
         case .io(let operation, let path, let e):
-            return "\(operation) \(path) failed: \(String(cString: strerror(e)))"
+            return unsafe "\(operation) \(path) failed: \(String(cString: strerror(e)))"
         case .encoding(let reason):
             return "cookies could not be encoded: \(reason)"
         case .unrecoverable(let path, let problem, let backupProblem):
@@ -171,13 +171,13 @@ public struct PersistentCookieStore: Sendable {
     }
 
     static func readFile(_ path: String) -> Result<[UInt8], StoreFileProblem> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = unsafe open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 { return .failure(errno == ENOENT ? .missing : .unreadable(errno: errno)) }
         defer { close(fd) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let n = unsafe chunk.withUnsafeMutableBytes { unsafe read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 return .failure(.unreadable(errno: errno))
@@ -223,12 +223,12 @@ public struct PersistentCookieStore: Sendable {
                 let keepBackup = { () throws(CrashSafeFile.Failure) -> Void in
                     guard case .success = current else { return }
                     let backupTemporary = backupPath + ".tmp-\(getpid())"
-                    unlink(backupTemporary)
-                    guard link(path, backupTemporary) == 0 else { return }
-                    defer { unlink(backupTemporary) }
+                    unsafe unlink(backupTemporary)
+                    guard unsafe link(path, backupTemporary) == 0 else { return }
+                    defer { unsafe unlink(backupTemporary) }
                     // When the backup already is the current file (a writer killed between
                     // its two renames), rename(2) does nothing and leaves the new link.
-                    guard rename(backupTemporary, backupPath) == 0 else {
+                    guard unsafe rename(backupTemporary, backupPath) == 0 else {
                         throw CrashSafeFile.Failure(operation: "rename", path: backupPath, errno: errno)
                     }
                 }
@@ -248,7 +248,7 @@ public struct PersistentCookieStore: Sendable {
             box.contents.withLock { $0 = (0, []) }
         case .file(let directory, let profile):
             guard Self.isValidProfileName(profile) else { throw .invalidProfileName(profile) }
-            for p in [fileURL!.path, backupURL!.path] where unlink(p) != 0 && errno != ENOENT {
+            for p in [fileURL!.path, backupURL!.path] where unsafe unlink(p) != 0 && errno != ENOENT {
                 throw .io(operation: "unlink", path: p, errno: errno)
             }
             TemporaryFile.removeStale(for: fileURL!.path)

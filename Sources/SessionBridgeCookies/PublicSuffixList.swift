@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The Public Suffix List (<https://publicsuffix.org>), used to refuse `Domain` attributes such as
 /// `com` or `co.uk` and to index a jar by registrable domain.
@@ -102,9 +102,9 @@ public struct PublicSuffixList: Sendable {
             if rule.isEmpty || rule.hasPrefix("//") { continue }
             let lower = rule.lowercased()
             let (name, kind): (String, Kinds) =
-                if lower.hasPrefix("!") { (String(lower.dropFirst()), .exception) }
-                else if lower.hasPrefix("*.") { (String(lower.dropFirst(2)), .wildcardParent) }
-                else { (lower, .rule) }
+                if lower.hasPrefix("!") { (String(lower.dropFirst()), .exception) } else if lower.hasPrefix("*.") {
+                    (String(lower.dropFirst(2)), .wildcardParent)
+                } else { (lower, .rule) }
             if names[name, default: []].insert(kind).inserted { count += 1 }
         }
         self.names = names

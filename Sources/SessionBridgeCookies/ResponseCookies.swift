@@ -1,4 +1,5 @@
-import Foundation
+public import Foundation
+import Synchronization
 
 /// What the `Set-Cookie` fields of one response did to a ``CookieJar``, parsed once, as
 /// operations any other store can replay: the cookies stored and the identities deleted, in
@@ -43,8 +44,9 @@ extension CookieJar {
             var rejected = 0
             var changes: [CookieChange] = []
             for (cookie, key) in made {
-                let (outcome, changed) = Self.commitLocked(&state, cookie, key: key, request: request, fromScript: false,
-                                                           limits: limits, now: now)
+                let (outcome, changed) = Self.commitLocked(
+                    &state, cookie, key: key, request: request, fromScript: false,
+                    limits: limits, now: now)
                 changes += changed
                 switch outcome {
                 case .stored(let stored), .replaced(let stored, _): operations.append(.set(stored))

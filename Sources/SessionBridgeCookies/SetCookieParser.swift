@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One recognised attribute of a `Set-Cookie` value, in the order it appeared.
 public enum CookieAttribute: Sendable, Hashable {
@@ -89,11 +89,11 @@ public struct SetCookieParser: Sendable {
     ///
     /// - Returns: the parsed cookie, or why the whole value is ignored.
     public static func parse(_ header: String) -> Result<ParsedSetCookie, SetCookieError> {
-        if let result = header.utf8.withContiguousStorageIfAvailable({ parse(bytes: $0) }) {
+        if let result = unsafe header.utf8.withContiguousStorageIfAvailable({ unsafe parse(bytes: $0) }) {
             return result
         }
         var copy = header
-        return copy.withUTF8 { parse(bytes: $0) }
+        return copy.withUTF8 { unsafe parse(bytes: $0) }
     }
 
     /// Parses each of several `Set-Cookie` field values separately, in order.
@@ -106,14 +106,14 @@ public struct SetCookieParser: Sendable {
         let count = bytes.count
         // Step 1: any CTL other than HTAB ignores the whole string. Also find the first ';'
         // and count them all (the attributes' storage is allocated once).
-        guard let (semicolon, semicolons) = scanControlsAndSemicolons(bytes) else {
-            let offset = bytes.firstIndex { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F } ?? 0
+        guard let (semicolon, semicolons) = unsafe scanControlsAndSemicolons(bytes) else {
+            let offset = unsafe bytes.firstIndex { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F } ?? 0
             return .failure(.controlCharacter(offset: offset))
         }
         // Step 2: the name-value-pair runs to the first ';'.
         let pairEnd = semicolon < 0 ? count : semicolon
         var equals = -1
-        for i in 0..<pairEnd where bytes[i] == 0x3D {
+        for i in 0..<pairEnd where unsafe bytes[i] == 0x3D {
             equals = i
             break
         }
@@ -121,10 +121,10 @@ public struct SetCookieParser: Sendable {
         var nameRange = (0, 0)
         var valueRange: (Int, Int)
         if equals < 0 {
-            valueRange = trim(bytes, 0, pairEnd)
+            valueRange = unsafe trim(bytes, 0, pairEnd)
         } else {
-            nameRange = trim(bytes, 0, equals)
-            valueRange = trim(bytes, equals + 1, pairEnd)
+            nameRange = unsafe trim(bytes, 0, equals)
+            valueRange = unsafe trim(bytes, equals + 1, pairEnd)
         }
         let nameLength = nameRange.1 - nameRange.0
         let valueLength = valueRange.1 - valueRange.0
@@ -135,7 +135,7 @@ public struct SetCookieParser: Sendable {
         // Storage model: both empty ignores the cookie.
         if nameLength == 0 && valueLength == 0 { return .failure(.emptyNameAndValue) }
 
-        var parsed = ParsedSetCookie(
+        var parsed = unsafe ParsedSetCookie(
             name: string(bytes, nameRange.0, nameRange.1),
             value: string(bytes, valueRange.0, valueRange.1)
         )
@@ -150,7 +150,7 @@ public struct SetCookieParser: Sendable {
             var avEnd = count
             var avEquals = -1
             while i < count {
-                let c = bytes[i]
+                let c = unsafe bytes[i]
                 if c == 0x3B { avEnd = i; break }
                 if c == 0x3D, avEquals < 0 { avEquals = i }
                 i += 1
@@ -159,21 +159,21 @@ public struct SetCookieParser: Sendable {
             let attrName: (Int, Int)
             let attrValue: (Int, Int)
             if avEquals < 0 {
-                attrName = trim(bytes, avStart, avEnd)
+                attrName = unsafe trim(bytes, avStart, avEnd)
                 attrValue = (avEnd, avEnd)
             } else {
-                attrName = trim(bytes, avStart, avEquals)
-                attrValue = trim(bytes, avEquals + 1, avEnd)
+                attrName = unsafe trim(bytes, avStart, avEquals)
+                attrValue = unsafe trim(bytes, avEquals + 1, avEnd)
             }
             let attrValueLength = attrValue.1 - attrValue.0
             if attrValueLength > maximumAttributeValueLength {
-                parsed.ignored.append(
+                unsafe parsed.ignored.append(
                     IgnoredAttribute(
                         name: string(bytes, attrName.0, attrName.1), value: "",
                         reason: .valueTooLong(length: attrValueLength)))
                 continue
             }
-            processAttribute(bytes, name: attrName, value: attrValue, into: &parsed)
+            unsafe processAttribute(bytes, name: attrName, value: attrValue, into: &parsed)
         }
         return .success(parsed)
     }
@@ -187,10 +187,10 @@ public struct SetCookieParser: Sendable {
         var first = -1, semicolons = 0
         var i = 0
         while i + 8 <= count {
-            let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            let word = unsafe UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
             if SWAR.bytesBelow0x20(word) | SWAR.bytesEqual(word, 0x7F) != 0 {
                 // Rare (a tab, or a header to refuse): decide byte by byte.
-                for k in i..<(i + 8) where isRefusedControl(base[k]) { return nil }
+                for k in i..<(i + 8) where unsafe isRefusedControl(base[k]) { return nil }
             }
             let found = SWAR.bytesEqual(word, 0x3B)
             if found != 0 {
@@ -200,7 +200,7 @@ public struct SetCookieParser: Sendable {
             i += 8
         }
         while i < count {
-            let c = base[i]
+            let c = unsafe base[i]
             if isRefusedControl(c) { return nil }
             if c == 0x3B {
                 if first < 0 { first = i }
@@ -219,9 +219,9 @@ public struct SetCookieParser: Sendable {
     static func processAttribute(
         _ b: UnsafeBufferPointer<UInt8>, name: (Int, Int), value: (Int, Int), into parsed: inout ParsedSetCookie
     ) {
-        guard let kind = intern(b, name.0, name.1) else {
+        guard let kind = unsafe intern(b, name.0, name.1) else {
             if name.1 > name.0 || value.1 > value.0 {
-                parsed.ignored.append(
+                unsafe parsed.ignored.append(
                     IgnoredAttribute(
                         name: string(b, name.0, name.1), value: string(b, value.0, value.1),
                         reason: .unknownAttribute))
@@ -230,30 +230,30 @@ public struct SetCookieParser: Sendable {
         }
         switch kind {
         case .expires:
-            if let seconds = CookieDate.parseSeconds(bytes: b, from: value.0, to: value.1) {
+            if let seconds = unsafe CookieDate.parseSeconds(bytes: b, from: value.0, to: value.1) {
                 parsed.attributes.append(.expires(Date(timeIntervalSince1970: TimeInterval(seconds))))
             } else {
-                parsed.ignored.append(ignored(b, name, value, .invalidDate))
+                unsafe parsed.ignored.append(ignored(b, name, value, .invalidDate))
             }
         case .maxAge:
-            if let seconds = parseMaxAge(b, value.0, value.1) {
+            if let seconds = unsafe parseMaxAge(b, value.0, value.1) {
                 parsed.attributes.append(.maxAge(seconds))
             } else {
-                parsed.ignored.append(ignored(b, name, value, .invalidMaxAge))
+                unsafe parsed.ignored.append(ignored(b, name, value, .invalidMaxAge))
             }
         case .domain:
             if value.0 == value.1 {
-                parsed.ignored.append(ignored(b, name, value, .emptyDomain))
+                unsafe parsed.ignored.append(ignored(b, name, value, .emptyDomain))
                 return
             }
             var start = value.0
-            if b[start] == UInt8(ascii: ".") { start += 1 }
-            parsed.attributes.append(.domain(asciiLowercased(b, start, value.1)))
+            if unsafe b[start] == UInt8(ascii: ".") { start += 1 }
+            unsafe parsed.attributes.append(.domain(asciiLowercased(b, start, value.1)))
         case .path:
-            if value.0 == value.1 || b[value.0] != UInt8(ascii: "/") {
+            if unsafe value.0 == value.1 || b[value.0] != UInt8(ascii: "/") {
                 parsed.attributes.append(.path(""))
             } else {
-                parsed.attributes.append(.path(string(b, value.0, value.1)))
+                unsafe parsed.attributes.append(.path(string(b, value.0, value.1)))
             }
         case .secure:
             parsed.attributes.append(.secure)
@@ -261,11 +261,11 @@ public struct SetCookieParser: Sendable {
             parsed.attributes.append(.httpOnly)
         case .sameSite:
             let v: SameSite
-            if equalsIgnoringCase(b, value.0, value.1, "none") {
+            if unsafe equalsIgnoringCase(b, value.0, value.1, "none") {
                 v = .none
-            } else if equalsIgnoringCase(b, value.0, value.1, "strict") {
+            } else if unsafe equalsIgnoringCase(b, value.0, value.1, "strict") {
                 v = .strict
-            } else if equalsIgnoringCase(b, value.0, value.1, "lax") {
+            } else if unsafe equalsIgnoringCase(b, value.0, value.1, "lax") {
                 v = .lax
             } else {
                 v = .unspecified
@@ -279,39 +279,41 @@ public struct SetCookieParser: Sendable {
     static func ignored(
         _ b: UnsafeBufferPointer<UInt8>, _ name: (Int, Int), _ value: (Int, Int), _ reason: AttributeIssue
     ) -> IgnoredAttribute {
-        IgnoredAttribute(name: string(b, name.0, name.1), value: string(b, value.0, value.1), reason: reason)
+        unsafe IgnoredAttribute(name: string(b, name.0, name.1), value: string(b, value.0, value.1), reason: reason)
     }
 
     /// Recognises an attribute name by length and case-insensitive byte comparison.
     @inline(__always)
     static func intern(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> Known? {
         switch e - s {
-        case 4: return equalsIgnoringCase(b, s, e, "path") ? .path : nil
+        case 4: return unsafe equalsIgnoringCase(b, s, e, "path") ? .path : nil
         case 6:
-            if equalsIgnoringCase(b, s, e, "domain") { return .domain }
-            return equalsIgnoringCase(b, s, e, "secure") ? .secure : nil
+            if unsafe equalsIgnoringCase(b, s, e, "domain") { return .domain }
+            return unsafe equalsIgnoringCase(b, s, e, "secure") ? .secure : nil
         case 7:
-            if equalsIgnoringCase(b, s, e, "expires") { return .expires }
-            return equalsIgnoringCase(b, s, e, "max-age") ? .maxAge : nil
+            if unsafe equalsIgnoringCase(b, s, e, "expires") { return .expires }
+            return unsafe equalsIgnoringCase(b, s, e, "max-age") ? .maxAge : nil
         case 8:
-            if equalsIgnoringCase(b, s, e, "httponly") { return .httpOnly }
-            return equalsIgnoringCase(b, s, e, "samesite") ? .sameSite : nil
-        case 11: return equalsIgnoringCase(b, s, e, "partitioned") ? .partitioned : nil
+            if unsafe equalsIgnoringCase(b, s, e, "httponly") { return .httpOnly }
+            return unsafe equalsIgnoringCase(b, s, e, "samesite") ? .sameSite : nil
+        case 11: return unsafe equalsIgnoringCase(b, s, e, "partitioned") ? .partitioned : nil
         default: return nil
         }
     }
 
     /// Compares `b[s..<e]` with a lower-case ASCII literal, ignoring ASCII case.
     @inline(__always)
-    static func equalsIgnoringCase(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int, _ literal: StaticString)
+    static func equalsIgnoringCase(
+        _ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int, _ literal: StaticString
+    )
         -> Bool
     {
         guard e - s == literal.utf8CodeUnitCount else { return false }
-        let p = literal.utf8Start
+        let p = unsafe literal.utf8Start
         for k in 0..<(e - s) {
-            var c = b[s + k]
+            var c = unsafe b[s + k]
             if c >= 0x41 && c <= 0x5A { c |= 0x20 }
-            if c != p[k] { return false }
+            if unsafe c != p[k] { return false }
         }
         return true
     }
@@ -320,11 +322,11 @@ public struct SetCookieParser: Sendable {
     static func parseMaxAge(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> Int64? {
         var i = s
         var negative = false
-        if i < e, b[i] == UInt8(ascii: "-") { negative = true; i += 1 }
+        if i < e, unsafe b[i] == UInt8(ascii: "-") { negative = true; i += 1 }
         guard i < e else { return nil }
         var value: Int64 = 0
         while i < e {
-            let c = b[i]
+            let c = unsafe b[i]
             guard CookieDate.isDigit(c) else { return nil }
             if value < Int64.max / 10 {
                 value = value * 10 + Int64(c - 0x30)
@@ -342,25 +344,25 @@ public struct SetCookieParser: Sendable {
     @inline(__always)
     static func trim(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> (Int, Int) {
         var s = s, e = e
-        while s < e, isWSP(b[s]) { s += 1 }
-        while e > s, isWSP(b[e - 1]) { e -= 1 }
+        while s < e, unsafe isWSP(b[s]) { s += 1 }
+        while e > s, unsafe isWSP(b[e - 1]) { e -= 1 }
         return (s, e)
     }
 
     @inline(__always)
     static func string(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> String {
         if s >= e { return "" }
-        return String(decoding: UnsafeBufferPointer(rebasing: b[s..<e]), as: UTF8.self)
+        return unsafe String(decoding: UnsafeBufferPointer(rebasing: b[s..<e]), as: UTF8.self)
     }
 
     /// Lower-cases ASCII letters only, leaving every other byte (IDNA-safe).
     static func asciiLowercased(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> String {
         if s >= e { return "" }
-        return String(unsafeUninitializedCapacity: e - s) { out in
+        return unsafe String(unsafeUninitializedCapacity: e - s) { out in
             for k in 0..<(e - s) {
-                var c = b[s + k]
+                var c = unsafe b[s + k]
                 if c >= 0x41 && c <= 0x5A { c |= 0x20 }
-                out[k] = c
+                unsafe out[k] = c
             }
             return e - s
         }

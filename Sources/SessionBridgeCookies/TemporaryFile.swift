@@ -30,7 +30,7 @@ package enum TemporaryFile {
         for name in names where name.hasPrefix(prefix) {
             let pidText = name.dropFirst(prefix.count).prefix { $0 != "-" }
             guard let pid = pid_t(pidText) else { continue }
-            if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH && unlink(directory + "/" + name) == 0 {
+            if unsafe pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH && unlink(directory + "/" + name) == 0 {
                 removed += 1
             }
         }

@@ -1,6 +1,6 @@
-import SessionBridgeMessaging
 import Dispatch
 import Foundation
+import SessionBridgeMessaging
 import SessionBridgeScriptEngine
 import Synchronization
 
@@ -24,7 +24,8 @@ extension DocumentEnvironment {
         }
         guard configuration.uiDelegate != nil else { return nil }
         let request = PageRequest(url: target ?? URL(string: "about:blank")!)
-        let action = NavigationAction(request: request, navigationType: .newWindow, isUserInitiated: false, isMainFrame: false, sourceURL: url)
+        let action = NavigationAction(
+            request: request, navigationType: .newWindow, isUserInitiated: false, isMainFrame: false, sourceURL: url)
         guard let view = waitForDelegate(nil, on: thread, { await page.createWindow(for: action) }) else { return nil }
         let id = windows.add(view, name: named, href: request.url.absoluteString)
         if let target { load(PageRequest(url: target), into: view) }
@@ -53,7 +54,8 @@ extension DocumentEnvironment {
     /// document has (then it is dropped, as browsers do). `json` is the data as JSON.
     func postMessage(to id: Int, json: String, targetOrigin: String) {
         guard let windows = page.page?.openedWindows, !windows.isClosed(id), let view = windows.view(id),
-              let literal = Self.stringLiteral(json), let origin = Self.stringLiteral(SecurityOrigin(url: url)?.description ?? "null") else { return }
+            let literal = Self.stringLiteral(json), let origin = Self.stringLiteral(SecurityOrigin(url: url)?.description ?? "null")
+        else { return }
         tracker.begin()
         Task {
             defer { tracker.end() }
@@ -85,7 +87,9 @@ extension DocumentEnvironment {
     /// The wait keeps the page's executor `thread` (a lane, for a page with a UI delegate)
     /// paused and runs the rest of its engine thread meanwhile, so the delegate may use other
     /// pages on that thread; see ``EngineThread/runOthers(until:timeout:)``.
-    func waitForDelegate<Value: Sendable>(_ fallback: Value, on thread: EngineThread, _ work: @escaping @Sendable () async -> Value) -> Value {
+    func waitForDelegate<Value: Sendable>(
+        _ fallback: Value, on thread: EngineThread, _ work: @escaping @Sendable () async -> Value
+    ) -> Value {
         let answer = Mutex<Value?>(nil)
         let host = thread.hostThread
         Task.detached {

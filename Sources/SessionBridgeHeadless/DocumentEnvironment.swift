@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import OrderedCollections
 import SessionBridgeCookies
 import SessionBridgeMessaging
 import SessionBridgeScriptEngine
@@ -19,8 +20,9 @@ struct DocumentEnvironment: Sendable {
     /// The request context for a subresource request from this document to `target`; the
     /// document is top-level, so its site keys partitioned cookies.
     func subresourceContext(for target: URL, method: String) -> RequestContext {
-        RequestContext(isCrossSite: !Self.isSameSite(url, target, jar.publicSuffixList), isTopLevelNavigation: false, method: method,
-                       topLevelSite: jar.site(of: url))
+        RequestContext(
+            isCrossSite: !Self.isSameSite(url, target, jar.publicSuffixList), isTopLevelNavigation: false, method: method,
+            topLevelSite: jar.site(of: url))
     }
 
     static func isSameSite(_ a: URL, _ b: URL, _ list: PublicSuffixList?) -> Bool {
@@ -55,44 +57,46 @@ final class ActivityTracker: Sendable {
 }
 
 /// The finish function of a document's prelude (fires `DOMContentLoaded` and `load`).
+@safe  // its JavaScriptCore references are used only on its context's engine thread, while the context lives
 final class DocumentControls {
     let finish: RawObject
-    init(finish: RawObject) { self.finish = finish }
+    init(finish: RawObject) { unsafe self.finish = unsafe finish }
 }
 
 extension DocumentEnvironment {
     /// Installs the page APIs and the bridge into one world's context, before any script.
     static func install(_ environment: DocumentEnvironment, world: ContentWorld, in context: isolated ScriptContext) throws(ScriptError) {
-        try BridgeInstallation.install(environment.configuration.userContentController, world: world,
-                                       frame: FrameInfo(url: environment.url), in: context)
-        let native = context.makeObject()
+        try BridgeInstallation.install(
+            environment.configuration.userContentController, world: world,
+            frame: FrameInfo(url: environment.url), in: context)
+        let native = unsafe context.makeObject()
         func add(_ name: String, _ body: @escaping RawNativeFunction) {
-            context.defineReadOnly(context.makeFunction(body), as: name, on: native)
+            unsafe context.defineReadOnly(context.makeFunction(body), as: name, on: native)
         }
         let env = environment
-        add("cookieGet") { context, _ in context.jsValue(.string(env.jar.documentCookie(for: env.url))) }
-        add("cookieSet") { context, call in
-            if let value = call[0], let text = try context.scriptValue(value).stringValue {
+        unsafe add("cookieGet") { context, _ in unsafe context.jsValue(.string(env.jar.documentCookie(for: env.url))) }
+        unsafe add("cookieSet") { context, call in
+            if let value = unsafe call[0], let text = try unsafe context.scriptValue(value).stringValue {
                 env.jar.setDocumentCookie(text, for: env.url)
             }
             return nil
         }
-        add("report") { context, call in
-            context.report(.uncaughtError(context.scriptError(from: call[0] ?? context.undefined)))
+        unsafe add("report") { context, call in
+            unsafe context.report(.uncaughtError(context.scriptError(from: call[0] ?? context.undefined)))
             return nil
         }
-        add("navigate") { context, call in
-            let kind = try context.scriptValue(call[0]).stringValue ?? "assign"
-            let target = try context.scriptValue(call[1]).stringValue ?? ""
+        unsafe add("navigate") { context, call in
+            let kind = try unsafe context.scriptValue(call[0]).stringValue ?? "assign"
+            let target = try unsafe context.scriptValue(call[1]).stringValue ?? ""
             guard let url = URL(string: target, relativeTo: env.url)?.absoluteURL else {
                 throw ScriptThrow("SyntaxError", "'\(target)' is not a valid URL")
             }
             env.startNavigation(to: url, type: kind == "reload" ? .reload : .scriptInitiated)
             return nil
         }
-        add("open") { context, call in
-            let target = try context.scriptValue(call[0]).stringValue ?? ""
-            let name = try context.scriptValue(call[1]).stringValue ?? "_blank"
+        unsafe add("open") { context, call in
+            let target = try unsafe context.scriptValue(call[0]).stringValue ?? ""
+            let name = try unsafe context.scriptValue(call[1]).stringValue ?? "_blank"
             var url: URL? = nil
             if !target.isEmpty {
                 guard let resolved = URL(string: target, relativeTo: env.url)?.absoluteURL else {
@@ -100,49 +104,49 @@ extension DocumentEnvironment {
                 }
                 url = resolved
             }
-            return context.jsValue(env.openWindow(url, name: name, on: context.thread).map { .number(Double($0)) } ?? .null)
+            return unsafe context.jsValue(env.openWindow(url, name: name, on: context.thread).map { .number(Double($0)) } ?? .null)
         }
-        add("windowClosed") { context, call in
-            let id = Int(try context.scriptValue(call[0]).numberValue ?? 0)
-            return context.jsValue(.bool(env.page.page?.openedWindows.isClosed(id) ?? true))
+        unsafe add("windowClosed") { context, call in
+            let id = unsafe Int(try context.scriptValue(call[0]).numberValue ?? 0)
+            return unsafe context.jsValue(.bool(env.page.page?.openedWindows.isClosed(id) ?? true))
         }
-        add("windowClose") { context, call in
-            env.closeWindow(Int(try context.scriptValue(call[0]).numberValue ?? 0))
+        unsafe add("windowClose") { context, call in
+            unsafe env.closeWindow(Int(try context.scriptValue(call[0]).numberValue ?? 0))
             return nil
         }
-        add("windowHref") { context, call in
-            let id = Int(try context.scriptValue(call[0]).numberValue ?? 0)
-            return context.jsValue(.string(env.page.page?.openedWindows.href(of: id) ?? "about:blank"))
+        unsafe add("windowHref") { context, call in
+            let id = unsafe Int(try context.scriptValue(call[0]).numberValue ?? 0)
+            return unsafe context.jsValue(.string(env.page.page?.openedWindows.href(of: id) ?? "about:blank"))
         }
-        add("windowNavigate") { context, call in
-            let id = Int(try context.scriptValue(call[0]).numberValue ?? 0)
-            let target = try context.scriptValue(call[1]).stringValue ?? ""
+        unsafe add("windowNavigate") { context, call in
+            let id = unsafe Int(try context.scriptValue(call[0]).numberValue ?? 0)
+            let target = try unsafe context.scriptValue(call[1]).stringValue ?? ""
             guard let url = URL(string: target, relativeTo: env.url)?.absoluteURL else {
                 throw ScriptThrow("SyntaxError", "'\(target)' is not a valid URL")
             }
             env.navigateWindow(id, to: url)
             return nil
         }
-        add("windowPost") { context, call in
-            let id = Int(try context.scriptValue(call[0]).numberValue ?? 0)
-            let json = try context.scriptValue(call[1]).stringValue ?? "null"
-            let targetOrigin = try context.scriptValue(call[2]).stringValue ?? "/"
+        unsafe add("windowPost") { context, call in
+            let id = unsafe Int(try context.scriptValue(call[0]).numberValue ?? 0)
+            let json = try unsafe context.scriptValue(call[1]).stringValue ?? "null"
+            let targetOrigin = try unsafe context.scriptValue(call[2]).stringValue ?? "/"
             env.postMessage(to: id, json: json, targetOrigin: targetOrigin)
             return nil
         }
-        add("panel") { context, call in
-            let name = try context.scriptValue(call[0]).stringValue ?? ""
+        unsafe add("panel") { context, call in
+            let name = try unsafe context.scriptValue(call[0]).stringValue ?? ""
             guard let kind = PanelKind(rawValue: name) else { throw ScriptThrow("TypeError", "unknown panel '\(name)'") }
-            let message = try context.scriptValue(call[1]).stringValue ?? ""
-            let defaultText = try context.scriptValue(call[2]).stringValue
-            return context.jsValue(env.runPanel(kind, message, defaultText, on: context.thread))
+            let message = try unsafe context.scriptValue(call[1]).stringValue ?? ""
+            let defaultText = try unsafe context.scriptValue(call[2]).stringValue
+            return unsafe context.jsValue(env.runPanel(kind, message, defaultText, on: context.thread))
         }
-        add("fetch") { context, call in
-            let target = try context.scriptValue(call[0]).stringValue ?? ""
-            let method = try context.scriptValue(call[1]).stringValue ?? "GET"
-            let headerPairs = try context.scriptValue(call[2])
-            let body = try context.scriptValue(call[3]).stringValue
-            let credentials = try context.scriptValue(call[4]).stringValue ?? "same-origin"
+        unsafe add("fetch") { context, call in
+            let target = try unsafe context.scriptValue(call[0]).stringValue ?? ""
+            let method = try unsafe context.scriptValue(call[1]).stringValue ?? "GET"
+            let headerPairs = try unsafe context.scriptValue(call[2])
+            let body = try unsafe context.scriptValue(call[3]).stringValue
+            let credentials = try unsafe context.scriptValue(call[4]).stringValue ?? "same-origin"
             guard let url = URL(string: target, relativeTo: env.url)?.absoluteURL else {
                 throw ScriptThrow("TypeError", "fetch: '\(target)' is not a valid URL")
             }
@@ -164,43 +168,46 @@ extension DocumentEnvironment {
                 throw ScriptThrow("TypeError", "fetch: \(error.message)")
             }
             let request = PageRequest(url: url, method: checkedMethod, headers: headers, body: body.map { Array($0.utf8) })
-            let (promise, deferred) = try context.makeDeferredPromise()
+            let (promise, deferred) = unsafe try context.makeDeferredPromise()
             context.startTask {
                 let result: Result<ScriptValue, any Error>
                 do {
                     let response = try await env.fetch(request, credentials: credentials)
-                    result = .success(.object([
-                        "status": .number(Double(response.statusCode)), "statusText": .string(response.statusText),
-                        "url": .string(response.url.absoluteString), "redirected": .bool(!response.redirects.isEmpty),
-                        "headers": .array(response.headers.map { .array([.string($0.name.lowercased()), .string($0.value)]) }),
-                        "body": .string(String(decoding: response.body, as: UTF8.self)),
-                    ]))
+                    result = .success(
+                        .object([
+                            "status": .number(Double(response.statusCode)), "statusText": .string(response.statusText),
+                            "url": .string(response.url.absoluteString), "redirected": .bool(!response.redirects.isEmpty),
+                            "headers": .array(response.headers.map { .array([.string($0.name.lowercased()), .string($0.value)]) }),
+                            "body": .string(String(decoding: response.body, as: UTF8.self)),
+                        ]))
                 } catch {
                     result = .failure(ScriptThrow("TypeError", "fetch failed: \(error)"))
                 }
                 await context.settle(deferred, with: result)
             }
-            return promise
+            return unsafe promise
         }
 
         let location: ScriptValue = .object([
             "href": .string(env.url.absoluteString), "origin": .string(SecurityOrigin(url: env.url)?.description ?? "null"),
-            "protocol": .string((env.url.scheme ?? "") + ":"), "host": .string(env.url.host.map { $0 + (env.url.port.map { ":\($0)" } ?? "") } ?? ""),
+            "protocol": .string((env.url.scheme ?? "") + ":"),
+            "host": .string(env.url.host.map { $0 + (env.url.port.map { ":\($0)" } ?? "") } ?? ""),
             "hostname": .string(env.url.host ?? ""), "port": .string(env.url.port.map(String.init) ?? ""),
             "pathname": .string(env.url.path.isEmpty ? "/" : env.url.path),
             "search": .string(env.url.query.map { "?" + $0 } ?? ""), "hash": .string(env.url.fragment.map { "#" + $0 } ?? ""),
             "title": .string(env.title ?? ""),
         ])
-        let factory = try context.evaluateRaw(DocumentPrelude.source, sourceURL: "sessionbridge://prelude/document.js")
-        guard let factoryFunction = context.function(factory) else {
+        let factory = try unsafe context.evaluateRaw(DocumentPrelude.source, sourceURL: "sessionbridge://prelude/document.js")
+        guard let factoryFunction = unsafe context.function(factory) else {
             throw ScriptError(kind: .exception, name: "Error", message: "document prelude failed")
         }
-        let finish = try context.call(factoryFunction, [native, context.jsValue(location), context.jsValue(.string(env.configuration.userAgent))])
-        if let function = context.function(finish) {
-            context.protect(function)
-            context.attach(DocumentControls(finish: function))
+        let finish = try unsafe context.call(
+            factoryFunction, [native, context.jsValue(location), context.jsValue(.string(env.configuration.userAgent))])
+        if let function = unsafe context.function(finish) {
+            unsafe context.protect(function)
+            unsafe context.attach(DocumentControls(finish: function))
             context.onClose { context in
-                if let controls = context.attachment(DocumentControls.self) { context.unprotect(controls.finish) }
+                if let controls = context.attachment(DocumentControls.self) { unsafe context.unprotect(controls.finish) }
             }
         }
     }
@@ -210,7 +217,7 @@ extension DocumentEnvironment {
         guard let controls = context.attachment(DocumentControls.self) else { return }
         context.enterJavaScript()
         do {
-            try context.call(controls.finish, [])
+            try unsafe context.call(controls.finish, [])
         } catch {
             context.report(.uncaughtError(error))
         }
@@ -239,8 +246,9 @@ extension DocumentEnvironment {
         Task {
             defer { tracker.end() }
             guard let page = page.page else { return }
-            let action = NavigationAction(request: PageRequest(url: target), navigationType: type,
-                                          isUserInitiated: false, isMainFrame: true, sourceURL: source)
+            let action = NavigationAction(
+                request: PageRequest(url: target), navigationType: type,
+                isUserInitiated: false, isMainFrame: true, sourceURL: source)
             _ = try? await page.navigate(action)
         }
     }

@@ -6,173 +6,173 @@
 /// and are never reachable from page scripts.
 enum DocumentPrelude {
     static let source = #"""
-    (function (native, loc, userAgent) {
-      "use strict";
-      const g = globalThis, define = Object.defineProperty, freeze = Object.freeze;
-      const then = Promise.prototype.then, PromiseCtor = Promise;
-      for (const name of ["window", "self", "top", "parent", "frames"]) define(g, name, { value: g, enumerable: true });
+        (function (native, loc, userAgent) {
+          "use strict";
+          const g = globalThis, define = Object.defineProperty, freeze = Object.freeze;
+          const then = Promise.prototype.then, PromiseCtor = Promise;
+          for (const name of ["window", "self", "top", "parent", "frames"]) define(g, name, { value: g, enumerable: true });
 
-      function eventTarget(object) {
-        const listeners = new Map();
-        define(object, "addEventListener", { value(type, listener) {
-          if (typeof listener !== "function" && !(listener && typeof listener.handleEvent === "function")) return;
-          if (!listeners.has(type)) listeners.set(type, []);
-          listeners.get(type).push(listener);
-        }, writable: true, configurable: true });
-        define(object, "removeEventListener", { value(type, listener) {
-          const list = listeners.get(type); if (list) listeners.set(type, list.filter(l => l !== listener));
-        }, writable: true, configurable: true });
-        define(object, "dispatchEvent", { value(event) {
-          for (const listener of (listeners.get(event.type) || []).slice()) {
-            try { typeof listener === "function" ? listener.call(object, event) : listener.handleEvent(event); } catch (error) { native.report(error); }
+          function eventTarget(object) {
+            const listeners = new Map();
+            define(object, "addEventListener", { value(type, listener) {
+              if (typeof listener !== "function" && !(listener && typeof listener.handleEvent === "function")) return;
+              if (!listeners.has(type)) listeners.set(type, []);
+              listeners.get(type).push(listener);
+            }, writable: true, configurable: true });
+            define(object, "removeEventListener", { value(type, listener) {
+              const list = listeners.get(type); if (list) listeners.set(type, list.filter(l => l !== listener));
+            }, writable: true, configurable: true });
+            define(object, "dispatchEvent", { value(event) {
+              for (const listener of (listeners.get(event.type) || []).slice()) {
+                try { typeof listener === "function" ? listener.call(object, event) : listener.handleEvent(event); } catch (error) { native.report(error); }
+              }
+              const handler = object["on" + event.type];
+              if (typeof handler === "function") { try { handler.call(object, event); } catch (error) { native.report(error); } }
+              return true;
+            }, writable: true, configurable: true });
+            return object;
           }
-          const handler = object["on" + event.type];
-          if (typeof handler === "function") { try { handler.call(object, event); } catch (error) { native.report(error); } }
-          return true;
-        }, writable: true, configurable: true });
-        return object;
-      }
-      eventTarget(g);
+          eventTarget(g);
 
-      const location = {};
-      for (const key of ["origin", "protocol", "host", "hostname", "port", "pathname", "search", "hash"]) {
-        define(location, key, { get: () => loc[key], enumerable: true });
-      }
-      define(location, "href", { get: () => loc.href, set: v => native.navigate("assign", String(v)), enumerable: true });
-      define(location, "assign", { value: url => native.navigate("assign", String(url)) });
-      define(location, "replace", { value: url => native.navigate("replace", String(url)) });
-      define(location, "reload", { value: () => native.navigate("reload", loc.href) });
-      define(location, "toString", { value: () => loc.href });
-      freeze(location);
-      define(g, "location", { get: () => location, set: v => native.navigate("assign", String(v)), enumerable: true });
+          const location = {};
+          for (const key of ["origin", "protocol", "host", "hostname", "port", "pathname", "search", "hash"]) {
+            define(location, key, { get: () => loc[key], enumerable: true });
+          }
+          define(location, "href", { get: () => loc.href, set: v => native.navigate("assign", String(v)), enumerable: true });
+          define(location, "assign", { value: url => native.navigate("assign", String(url)) });
+          define(location, "replace", { value: url => native.navigate("replace", String(url)) });
+          define(location, "reload", { value: () => native.navigate("reload", loc.href) });
+          define(location, "toString", { value: () => loc.href });
+          freeze(location);
+          define(g, "location", { get: () => location, set: v => native.navigate("assign", String(v)), enumerable: true });
 
-      let readyState = "loading";
-      const document = eventTarget({});
-      define(document, "cookie", { get: () => native.cookieGet(), set: v => native.cookieSet(String(v)), enumerable: true });
-      define(document, "URL", { value: loc.href, enumerable: true });
-      define(document, "documentURI", { value: loc.href, enumerable: true });
-      define(document, "domain", { value: loc.hostname, enumerable: true });
-      define(document, "referrer", { value: "", enumerable: true });
-      define(document, "readyState", { get: () => readyState, enumerable: true });
-      define(document, "location", { get: () => location, set: v => native.navigate("assign", String(v)) });
-      document.title = loc.title;
-      define(g, "document", { value: document, enumerable: true });
-      define(g, "navigator", { value: freeze({ userAgent, language: "en-US", languages: freeze(["en-US"]), cookieEnabled: true, onLine: true }), enumerable: true });
+          let readyState = "loading";
+          const document = eventTarget({});
+          define(document, "cookie", { get: () => native.cookieGet(), set: v => native.cookieSet(String(v)), enumerable: true });
+          define(document, "URL", { value: loc.href, enumerable: true });
+          define(document, "documentURI", { value: loc.href, enumerable: true });
+          define(document, "domain", { value: loc.hostname, enumerable: true });
+          define(document, "referrer", { value: "", enumerable: true });
+          define(document, "readyState", { get: () => readyState, enumerable: true });
+          define(document, "location", { get: () => location, set: v => native.navigate("assign", String(v)) });
+          document.title = loc.title;
+          define(g, "document", { value: document, enumerable: true });
+          define(g, "navigator", { value: freeze({ userAgent, language: "en-US", languages: freeze(["en-US"]), cookieEnabled: true, onLine: true }), enumerable: true });
 
-      g.alert = message => { native.panel("alert", String(message === undefined ? "" : message), null); };
-      g.confirm = message => native.panel("confirm", String(message === undefined ? "" : message), null);
-      g.prompt = (message, value) => native.panel("prompt", String(message === undefined ? "" : message), value === undefined ? null : String(value));
-      const proxies = new Map();
-      function windowProxy(id) {
-        if (proxies.has(id)) return proxies.get(id);
-        const proxyLocation = {};
-        define(proxyLocation, "href", { get: () => native.windowHref(id), set: v => native.windowNavigate(id, String(v)), enumerable: true });
-        define(proxyLocation, "assign", { value: v => native.windowNavigate(id, String(v)) });
-        define(proxyLocation, "replace", { value: v => native.windowNavigate(id, String(v)) });
-        define(proxyLocation, "toString", { value: () => native.windowHref(id) });
-        freeze(proxyLocation);
-        const proxy = {};
-        define(proxy, "closed", { get: () => native.windowClosed(id), enumerable: true });
-        define(proxy, "close", { value: () => native.windowClose(id) });
-        define(proxy, "location", { get: () => proxyLocation, set: v => native.windowNavigate(id, String(v)), enumerable: true });
-        define(proxy, "postMessage", { value(message, targetOrigin) {
-          const options = targetOrigin !== null && typeof targetOrigin === "object" ? targetOrigin : { targetOrigin };
-          const origin = options.targetOrigin === undefined ? "/" : String(options.targetOrigin);
-          const json = JSON.stringify(message === undefined ? null : message);
-          native.windowPost(id, json === undefined ? "null" : json, origin === "/" ? loc.origin : origin);
-        } });
-        freeze(proxy);
-        proxies.set(id, proxy);
-        return proxy;
-      }
-      g.open = (url, target) => {
-        const href = url === undefined ? "" : String(url);
-        const name = target === undefined || target === null || String(target) === "" ? "_blank" : String(target);
-        if (name === "_self" || name === "_top" || name === "_parent") {
-          if (href !== "") native.navigate("assign", href);
-          return g;
-        }
-        const id = native.open(href, name);
-        return id === null ? null : windowProxy(id);
-      };
+          g.alert = message => { native.panel("alert", String(message === undefined ? "" : message), null); };
+          g.confirm = message => native.panel("confirm", String(message === undefined ? "" : message), null);
+          g.prompt = (message, value) => native.panel("prompt", String(message === undefined ? "" : message), value === undefined ? null : String(value));
+          const proxies = new Map();
+          function windowProxy(id) {
+            if (proxies.has(id)) return proxies.get(id);
+            const proxyLocation = {};
+            define(proxyLocation, "href", { get: () => native.windowHref(id), set: v => native.windowNavigate(id, String(v)), enumerable: true });
+            define(proxyLocation, "assign", { value: v => native.windowNavigate(id, String(v)) });
+            define(proxyLocation, "replace", { value: v => native.windowNavigate(id, String(v)) });
+            define(proxyLocation, "toString", { value: () => native.windowHref(id) });
+            freeze(proxyLocation);
+            const proxy = {};
+            define(proxy, "closed", { get: () => native.windowClosed(id), enumerable: true });
+            define(proxy, "close", { value: () => native.windowClose(id) });
+            define(proxy, "location", { get: () => proxyLocation, set: v => native.windowNavigate(id, String(v)), enumerable: true });
+            define(proxy, "postMessage", { value(message, targetOrigin) {
+              const options = targetOrigin !== null && typeof targetOrigin === "object" ? targetOrigin : { targetOrigin };
+              const origin = options.targetOrigin === undefined ? "/" : String(options.targetOrigin);
+              const json = JSON.stringify(message === undefined ? null : message);
+              native.windowPost(id, json === undefined ? "null" : json, origin === "/" ? loc.origin : origin);
+            } });
+            freeze(proxy);
+            proxies.set(id, proxy);
+            return proxy;
+          }
+          g.open = (url, target) => {
+            const href = url === undefined ? "" : String(url);
+            const name = target === undefined || target === null || String(target) === "" ? "_blank" : String(target);
+            if (name === "_self" || name === "_top" || name === "_parent") {
+              if (href !== "") native.navigate("assign", href);
+              return g;
+            }
+            const id = native.open(href, name);
+            return id === null ? null : windowProxy(id);
+          };
 
-      class Headers {
-        #list = [];
-        constructor(init) {
-          if (init == null) return;
-          if (init instanceof Headers) { for (const [k, v] of init) this.append(k, v); }
-          else if (Array.isArray(init)) { for (const [k, v] of init) this.append(k, v); }
-          else if (typeof init === "object") { for (const k of Object.keys(init)) this.append(k, init[k]); }
-        }
-        append(name, value) { this.#list.push([String(name).toLowerCase(), String(value)]); }
-        set(name, value) { this.delete(name); this.append(name, value); }
-        delete(name) { const n = String(name).toLowerCase(); this.#list = this.#list.filter(([k]) => k !== n); }
-        get(name) { const n = String(name).toLowerCase(); const v = this.#list.filter(([k]) => k === n).map(([, v]) => v); return v.length ? v.join(", ") : null; }
-        has(name) { const n = String(name).toLowerCase(); return this.#list.some(([k]) => k === n); }
-        forEach(callback, thisArg) { for (const [k, v] of this.#list) callback.call(thisArg, v, k, this); }
-        *entries() { yield* this.#list.map(e => [e[0], e[1]]); }
-        *keys() { for (const [k] of this.#list) yield k; }
-        *values() { for (const [, v] of this.#list) yield v; }
-        [Symbol.iterator]() { return this.entries(); }
-      }
+          class Headers {
+            #list = [];
+            constructor(init) {
+              if (init == null) return;
+              if (init instanceof Headers) { for (const [k, v] of init) this.append(k, v); }
+              else if (Array.isArray(init)) { for (const [k, v] of init) this.append(k, v); }
+              else if (typeof init === "object") { for (const k of Object.keys(init)) this.append(k, init[k]); }
+            }
+            append(name, value) { this.#list.push([String(name).toLowerCase(), String(value)]); }
+            set(name, value) { this.delete(name); this.append(name, value); }
+            delete(name) { const n = String(name).toLowerCase(); this.#list = this.#list.filter(([k]) => k !== n); }
+            get(name) { const n = String(name).toLowerCase(); const v = this.#list.filter(([k]) => k === n).map(([, v]) => v); return v.length ? v.join(", ") : null; }
+            has(name) { const n = String(name).toLowerCase(); return this.#list.some(([k]) => k === n); }
+            forEach(callback, thisArg) { for (const [k, v] of this.#list) callback.call(thisArg, v, k, this); }
+            *entries() { yield* this.#list.map(e => [e[0], e[1]]); }
+            *keys() { for (const [k] of this.#list) yield k; }
+            *values() { for (const [, v] of this.#list) yield v; }
+            [Symbol.iterator]() { return this.entries(); }
+          }
 
-      class Response {
-        #body; #used = false;
-        constructor(body, init = {}) {
-          this.#body = body == null ? "" : String(body);
-          define(this, "status", { value: init.status === undefined ? 200 : init.status, enumerable: true });
-          define(this, "statusText", { value: init.statusText || "", enumerable: true });
-          define(this, "ok", { value: this.status >= 200 && this.status < 300, enumerable: true });
-          define(this, "headers", { value: new Headers(init.headers), enumerable: true });
-          define(this, "url", { value: init.url || "", enumerable: true });
-          define(this, "redirected", { value: !!init.redirected, enumerable: true });
-          define(this, "type", { value: "basic", enumerable: true });
-        }
-        get bodyUsed() { return this.#used; }
-        #take() {
-          if (this.#used) return PromiseCtor.reject(new TypeError("body stream already read"));
-          this.#used = true;
-          return PromiseCtor.resolve(this.#body);
-        }
-        text() { return this.#take(); }
-        json() { return then.call(this.#take(), text => JSON.parse(text)); }
-        clone() {
-          if (this.#used) throw new TypeError("body stream already read");
-          return new Response(this.#body, { status: this.status, statusText: this.statusText, headers: this.headers, url: this.url, redirected: this.redirected });
-        }
-      }
-      g.Headers = Headers;
-      g.Response = Response;
+          class Response {
+            #body; #used = false;
+            constructor(body, init = {}) {
+              this.#body = body == null ? "" : String(body);
+              define(this, "status", { value: init.status === undefined ? 200 : init.status, enumerable: true });
+              define(this, "statusText", { value: init.statusText || "", enumerable: true });
+              define(this, "ok", { value: this.status >= 200 && this.status < 300, enumerable: true });
+              define(this, "headers", { value: new Headers(init.headers), enumerable: true });
+              define(this, "url", { value: init.url || "", enumerable: true });
+              define(this, "redirected", { value: !!init.redirected, enumerable: true });
+              define(this, "type", { value: "basic", enumerable: true });
+            }
+            get bodyUsed() { return this.#used; }
+            #take() {
+              if (this.#used) return PromiseCtor.reject(new TypeError("body stream already read"));
+              this.#used = true;
+              return PromiseCtor.resolve(this.#body);
+            }
+            text() { return this.#take(); }
+            json() { return then.call(this.#take(), text => JSON.parse(text)); }
+            clone() {
+              if (this.#used) throw new TypeError("body stream already read");
+              return new Response(this.#body, { status: this.status, statusText: this.statusText, headers: this.headers, url: this.url, redirected: this.redirected });
+            }
+          }
+          g.Headers = Headers;
+          g.Response = Response;
 
-      g.fetch = function fetch(input, init) {
-        init = init || {};
-        const url = typeof input === "string" ? input : (input && input.url) || String(input);
-        const method = String(init.method !== undefined ? init.method : (input && input.method) || "GET");
-        const headers = [...new Headers(init.headers || (input && input.headers))];
-        const body = init.body == null ? null : String(init.body);
-        const credentials = String(init.credentials || "same-origin");
-        const signal = init.signal;
-        if (signal && signal.aborted) {
-          const error = new Error("the request was aborted"); error.name = "AbortError";
-          return PromiseCtor.reject(error);
-        }
-        let started;
-        try { started = native.fetch(url, method, headers, body, credentials); } catch (error) { return PromiseCtor.reject(error); }
-        const request = then.call(started,
-          r => new Response(r.body, { status: r.status, statusText: r.statusText, headers: r.headers, url: r.url, redirected: r.redirected }));
-        if (!signal || typeof signal.addEventListener !== "function") return request;
-        return new PromiseCtor((resolve, reject) => {
-          signal.addEventListener("abort", () => { const error = new Error("the request was aborted"); error.name = "AbortError"; reject(error); });
-          then.call(request, resolve, reject);
-        });
-      };
+          g.fetch = function fetch(input, init) {
+            init = init || {};
+            const url = typeof input === "string" ? input : (input && input.url) || String(input);
+            const method = String(init.method !== undefined ? init.method : (input && input.method) || "GET");
+            const headers = [...new Headers(init.headers || (input && input.headers))];
+            const body = init.body == null ? null : String(init.body);
+            const credentials = String(init.credentials || "same-origin");
+            const signal = init.signal;
+            if (signal && signal.aborted) {
+              const error = new Error("the request was aborted"); error.name = "AbortError";
+              return PromiseCtor.reject(error);
+            }
+            let started;
+            try { started = native.fetch(url, method, headers, body, credentials); } catch (error) { return PromiseCtor.reject(error); }
+            const request = then.call(started,
+              r => new Response(r.body, { status: r.status, statusText: r.statusText, headers: r.headers, url: r.url, redirected: r.redirected }));
+            if (!signal || typeof signal.addEventListener !== "function") return request;
+            return new PromiseCtor((resolve, reject) => {
+              signal.addEventListener("abort", () => { const error = new Error("the request was aborted"); error.name = "AbortError"; reject(error); });
+              then.call(request, resolve, reject);
+            });
+          };
 
-      return function finish() {
-        readyState = "interactive";
-        document.dispatchEvent({ type: "DOMContentLoaded", target: document });
-        readyState = "complete";
-        g.dispatchEvent({ type: "load", target: g });
-      };
-    })
-    """#
+          return function finish() {
+            readyState = "interactive";
+            document.dispatchEvent({ type: "DOMContentLoaded", target: document });
+            readyState = "complete";
+            g.dispatchEvent({ type: "load", target: g });
+          };
+        })
+        """#
 }

@@ -76,7 +76,8 @@ enum FetchRequestRules {
         let whitespace: Set<Unicode.Scalar> = [" ", "\t", "\r", "\n"]
         let scalars = value.unicodeScalars
         guard let first = scalars.firstIndex(where: { !whitespace.contains($0) }),
-              let last = scalars.lastIndex(where: { !whitespace.contains($0) }) else { return "" }
+            let last = scalars.lastIndex(where: { !whitespace.contains($0) })
+        else { return "" }
         return String(scalars[first...last])
     }
 

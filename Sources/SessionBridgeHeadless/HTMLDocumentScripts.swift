@@ -1,3 +1,5 @@
+import Foundation
+
 /// The parts of an HTML document a headless page needs: its scripts in document order and its
 /// title, found by ``HTMLTokenizer``.
 struct HTMLDocumentScripts {
@@ -44,5 +46,3 @@ struct HTMLDocumentScripts {
         }
     }
 }
-
-import Foundation

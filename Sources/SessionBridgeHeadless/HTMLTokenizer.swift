@@ -136,7 +136,8 @@ struct HTMLTokenizer {
     private mutating func tagName() -> String {
         let start = position
         while position < bytes.count, !Self.isSpace(bytes[position]), bytes[position] != UInt8(ascii: "/"),
-              bytes[position] != UInt8(ascii: ">") {
+            bytes[position] != UInt8(ascii: ">")
+        {
             position += 1
         }
         return String(decoding: bytes[start..<position].map(Self.lower), as: UTF8.self)
@@ -160,7 +161,8 @@ struct HTMLTokenizer {
             let nameStart = position
             position += 1
             while position < bytes.count, !Self.isSpace(bytes[position]),
-                  ![UInt8(ascii: "/"), UInt8(ascii: ">"), UInt8(ascii: "=")].contains(bytes[position]) {
+                ![UInt8(ascii: "/"), UInt8(ascii: ">"), UInt8(ascii: "=")].contains(bytes[position])
+            {
                 position += 1
             }
             let name = String(decoding: bytes[nameStart..<position].map(Self.lower), as: UTF8.self)
@@ -249,8 +251,9 @@ struct HTMLTokenizer {
     /// The index just past `</name` when an appropriate end tag starts at `index`.
     private func appropriateEndTag(_ name: String, at index: Int) -> Int? {
         guard byte(at: index) == UInt8(ascii: "<"), byte(at: index + 1) == UInt8(ascii: "/"),
-              matchesIgnoringCase(name, at: index + 2), let after = byte(at: index + 2 + name.utf8.count),
-              Self.isSpace(after) || after == UInt8(ascii: "/") || after == UInt8(ascii: ">") else { return nil }
+            matchesIgnoringCase(name, at: index + 2), let after = byte(at: index + 2 + name.utf8.count),
+            Self.isSpace(after) || after == UInt8(ascii: "/") || after == UInt8(ascii: ">")
+        else { return nil }
         return index + 2 + name.utf8.count
     }
 

@@ -1,8 +1,8 @@
 import AsyncHTTPClient
-import SessionBridgeCookies
 import Foundation
 import NIOCore
 import NIOHTTP1
+import SessionBridgeCookies
 
 /// Sends a page's requests: cookies out by the jar's rules, every hop's `Set-Cookie` in, and
 /// redirects followed one hop at a time.
@@ -52,8 +52,9 @@ struct HTTPLoader: Sendable {
             let response = try await send(request, mode: mode, initiator: initiator)
             let isRedirect = [301, 302, 303, 307, 308].contains(response.statusCode)
             guard followRedirects, isRedirect,
-                  let location = response.headers.first(where: { $0.name.lowercased() == "location" })?.value,
-                  let next = URL(string: location, relativeTo: request.url)?.absoluteURL else {
+                let location = response.headers.first(where: { $0.name.lowercased() == "location" })?.value,
+                let next = URL(string: location, relativeTo: request.url)?.absoluteURL
+            else {
                 var final = response
                 final.redirects = redirects
                 return final
@@ -61,7 +62,8 @@ struct HTTPLoader: Sendable {
             redirects.append(next)
             seen[next, default: 0] += 1
             if seen[next, default: 0] > 2 {
-                throw PageError(.redirectLoop, "redirect loop through \(next.path.isEmpty ? "/" : next.path) after \(redirects.count) hops", url: next)
+                throw PageError(
+                    .redirectLoop, "redirect loop through \(next.path.isEmpty ? "/" : next.path) after \(redirects.count) hops", url: next)
             }
             if redirects.count > maxRedirects {
                 throw PageError(.tooManyRedirects, "more than \(maxRedirects) redirects", url: next)
@@ -98,14 +100,18 @@ struct HTTPLoader: Sendable {
         var cookiesSent: [String] = []
         if case .include(let context) = mode, let header = jar.cookieHeader(for: request.url, context: context) {
             outgoing.headers.add(name: "Cookie", value: header)
-            cookiesSent = header.split(separator: ";").map { $0.split(separator: "=", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
+            cookiesSent = header.split(separator: ";").map {
+                $0.split(separator: "=", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            }
         }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
 
         let incoming: HTTPClientResponse
         let body: ByteBuffer
         do {
-            incoming = try await client.execute(outgoing, timeout: .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000))
+            incoming = try await client.execute(
+                outgoing,
+                timeout: .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000))
             body = try await incoming.body.collect(upTo: maxBytes)
         } catch let error as NIOTooManyBytesError {
             _ = error
@@ -150,9 +156,11 @@ struct HTTPLoader: Sendable {
         _ initiator: HTTPExchange.Initiator, _ request: PageRequest, _ status: Int?, _ sent: [String],
         _ set: [String], _ deleted: [String], _ rejected: [String], _ duration: Duration
     ) {
-        events?(.http(HTTPExchange(
-            initiator: initiator, method: request.method, url: request.url, statusCode: status, cookiesSent: sent,
-            cookiesSet: set, cookiesDeleted: deleted, cookiesRejected: rejected, duration: duration)))
+        events?(
+            .http(
+                HTTPExchange(
+                    initiator: initiator, method: request.method, url: request.url, statusCode: status, cookiesSent: sent,
+                    cookiesSet: set, cookiesDeleted: deleted, cookiesRejected: rejected, duration: duration)))
     }
 
     /// The name part of a `Set-Cookie` line (for reports; the value is never shown).

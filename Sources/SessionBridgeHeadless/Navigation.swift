@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The outcome of a committed navigation.
 public struct Navigation: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A navigation the page is about to make, for the ``NavigationDelegate`` to decide.
 /// (WebKit's `WKNavigationAction`.)

@@ -1,4 +1,4 @@
-import SessionBridgeMessaging
+public import SessionBridgeMessaging
 
 /// Decides what a page may navigate to: where native code refreshes the session and writes
 /// cookies *before* the navigation continues. (WebKit's `WKNavigationDelegate`.)
@@ -43,6 +43,8 @@ public protocol UIDelegate: Sendable {
 extension UIDelegate {
     public func webPage(_ page: any WebView, runAlertPanelWithMessage message: String, frame: FrameInfo) async {}
     public func webPage(_ page: any WebView, runConfirmPanelWithMessage message: String, frame: FrameInfo) async -> Bool { false }
-    public func webPage(_ page: any WebView, runTextInputPanelWithPrompt prompt: String, defaultText: String?, frame: FrameInfo) async -> String? { nil }
+    public func webPage(
+        _ page: any WebView, runTextInputPanelWithPrompt prompt: String, defaultText: String?, frame: FrameInfo
+    ) async -> String? { nil }
     public func webPage(_ page: any WebView, createWebPageFor action: NavigationAction) async -> (any WebView)? { nil }
 }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A response a navigation received, for the ``NavigationDelegate`` to accept or refuse.
 /// It carries the status and header names and values, with `Set-Cookie` values removed.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Why a load, navigation or fetch failed.
 public struct PageError: Error, Sendable, Hashable, CustomStringConvertible {

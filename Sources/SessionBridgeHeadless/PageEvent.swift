@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import SessionBridgeMessaging
-import SessionBridgeScriptEngine
+public import SessionBridgeScriptEngine
 
 /// What happened in a page, in order: for transcripts, logs and tests.
 public enum PageEvent: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A request a page sends: what a navigation or `fetch` asks for.
 public struct PageRequest: Sendable, Hashable {

@@ -1,8 +1,9 @@
-import AsyncHTTPClient
-import Foundation
-import SessionBridgeCookies
-import SessionBridgeMessaging
-import SessionBridgeScriptEngine
+public import AsyncHTTPClient
+public import Foundation
+import NIOCore
+public import SessionBridgeCookies
+public import SessionBridgeMessaging
+public import SessionBridgeScriptEngine
 import Synchronization
 
 /// A headless embedded web view: what a `WKWebView` is to an app, minus rendering.
@@ -25,11 +26,12 @@ public actor WebPage {
     /// The client pages use unless configured otherwise; it never follows redirects itself.
     public static let defaultHTTPClient = HTTPClient(
         eventLoopGroupProvider: .singleton,
-        configuration: HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(30))))
+        configuration: HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(30)))
+    )
 
     public nonisolated let configuration: WebPageConfiguration
     /// The executor the page's scripts run on: an engine thread, or for a page with a
-    /// ``UIDelegate`` a lane of one (its ``EngineThread/hostThread``).
+    /// ``UIDelegate`` a lane of one (its `EngineThread.hostThread`).
     public nonisolated let thread: EngineThread
     let tracker = ActivityTracker()
     private var documents: [ContentWorld: ScriptContext] = [:]
@@ -46,7 +48,7 @@ public actor WebPage {
     nonisolated let openedWindows = OpenedWindows()
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
-        thread.asUnownedSerialExecutor()
+        unsafe thread.asUnownedSerialExecutor()
     }
 
     public init(configuration: WebPageConfiguration = WebPageConfiguration()) {
@@ -68,28 +70,35 @@ public actor WebPage {
     /// Loads a request as a user-initiated top-level navigation.
     @discardableResult
     public func load(_ request: PageRequest) async throws(PageError) -> Navigation {
-        try await navigate(NavigationAction(request: request, navigationType: .other, isUserInitiated: true, isMainFrame: true, sourceURL: url))
+        try await navigate(
+            NavigationAction(request: request, navigationType: .other, isUserInitiated: true, isMainFrame: true, sourceURL: url))
     }
 
     /// Loads HTML as if `baseURL` had served it (no request is made).
     @discardableResult
     public func loadHTMLString(_ html: String, baseURL: URL) async throws(PageError) -> Navigation {
-        try await navigate(NavigationAction(request: PageRequest(url: baseURL), navigationType: .other, isUserInitiated: true, isMainFrame: true, sourceURL: url),
-                           preloaded: .html(html))
+        try await navigate(
+            NavigationAction(
+                request: PageRequest(url: baseURL), navigationType: .other, isUserInitiated: true, isMainFrame: true, sourceURL: url),
+            preloaded: .html(html))
     }
 
     /// Runs a script as the document of `baseURL` (no request is made).
     @discardableResult
     public func loadScript(_ source: String, baseURL: URL) async throws(PageError) -> Navigation {
-        try await navigate(NavigationAction(request: PageRequest(url: baseURL), navigationType: .other, isUserInitiated: true, isMainFrame: true, sourceURL: url),
-                           preloaded: .script(source))
+        try await navigate(
+            NavigationAction(
+                request: PageRequest(url: baseURL), navigationType: .other, isUserInitiated: true, isMainFrame: true, sourceURL: url),
+            preloaded: .script(source))
     }
 
     /// Reloads the current document.
     @discardableResult
     public func reload() async throws(PageError) -> Navigation {
         guard let url else { throw PageError(.invalidURL, "nothing to reload") }
-        return try await navigate(NavigationAction(request: PageRequest(url: url), navigationType: .reload, isUserInitiated: true, isMainFrame: true, sourceURL: url))
+        return try await navigate(
+            NavigationAction(
+                request: PageRequest(url: url), navigationType: .reload, isUserInitiated: true, isMainFrame: true, sourceURL: url))
     }
 
     /// What a document is made of.
@@ -111,7 +120,9 @@ public actor WebPage {
             let asked = clock.now
             let policy = await configuration.navigationDelegate?.webPage(self, decidePolicyFor: action) ?? .allow
             emit(.navigationPolicy(action, policy: policy, waited: clock.now - asked))
-            guard policy == .allow else { throw PageError(.cancelled, "the navigation delegate cancelled the navigation", url: action.request.url) }
+            guard policy == .allow else {
+                throw PageError(.cancelled, "the navigation delegate cancelled the navigation", url: action.request.url)
+            }
             try checkCurrent(id, action.request.url)
 
             var navigation = Navigation(url: action.request.url, statusCode: 200, redirects: [], title: nil)
@@ -121,24 +132,37 @@ public actor WebPage {
             } else {
                 let source = action.sourceURL
                 let list = cookieJar.publicSuffixList
-                let response = try await loader.load(action.request, initiator: .navigation, cookies: { target in
-                    let crossSite = action.navigationType == .scriptInitiated && source.map { !DocumentEnvironment.isSameSite($0, target, list) } ?? false
-                    return .include(RequestContext(isCrossSite: crossSite, isTopLevelNavigation: true, method: action.request.method))
-                }, willRedirect: { next throws(PageError) in
-                    try await self.decidePolicy(forRedirectTo: next, of: action, navigation: id)
-                })
+                let response = try await loader.load(
+                    action.request, initiator: .navigation,
+                    cookies: { target in
+                        let crossSite =
+                            action.navigationType == .scriptInitiated
+                            && source.map { !DocumentEnvironment.isSameSite($0, target, list) } ?? false
+                        return .include(RequestContext(isCrossSite: crossSite, isTopLevelNavigation: true, method: action.request.method))
+                    },
+                    willRedirect: { next throws(PageError) in
+                        try await self.decidePolicy(forRedirectTo: next, of: action, navigation: id)
+                    })
                 try checkCurrent(id, response.url)
                 navigation = Navigation(url: response.url, statusCode: response.statusCode, redirects: response.redirects, title: nil)
-                let decision = await configuration.navigationDelegate?.webPage(self, decidePolicyFor: NavigationResponse(
-                    url: response.url, statusCode: response.statusCode, headers: response.headers, setCookieNames: response.setCookieNames)) ?? .allow
-                guard decision == .allow else { throw PageError(.cancelled, "the navigation delegate refused the response", url: response.url) }
+                let decision =
+                    await configuration.navigationDelegate?.webPage(
+                        self,
+                        decidePolicyFor: NavigationResponse(
+                            url: response.url, statusCode: response.statusCode, headers: response.headers,
+                            setCookieNames: response.setCookieNames)) ?? .allow
+                guard decision == .allow else {
+                    throw PageError(.cancelled, "the navigation delegate refused the response", url: response.url)
+                }
                 try checkCurrent(id, response.url)
                 content = Self.content(of: response)
             }
             return await commit(navigation, content: content)
         } catch {
             if error.code != .superseded { emit(.navigationFailed(error)) }
-            if error.code != .cancelled && error.code != .superseded { await configuration.navigationDelegate?.webPage(self, didFail: error) }
+            if error.code != .cancelled && error.code != .superseded {
+                await configuration.navigationDelegate?.webPage(self, didFail: error)
+            }
             throw error
         }
     }
@@ -174,9 +198,10 @@ public actor WebPage {
     }
 
     var loader: HTTPLoader {
-        HTTPLoader(client: configuration.httpClient, jar: cookieJar, timeout: configuration.requestTimeout,
-                   maxRedirects: configuration.maxRedirects, maxBytes: configuration.maxResponseBytes,
-                   userAgent: configuration.userAgent, events: configuration.eventHandler)
+        HTTPLoader(
+            client: configuration.httpClient, jar: cookieJar, timeout: configuration.requestTimeout,
+            maxRedirects: configuration.maxRedirects, maxBytes: configuration.maxResponseBytes,
+            userAgent: configuration.userAgent, events: configuration.eventHandler)
     }
 
     // MARK: Documents
@@ -192,14 +217,16 @@ public actor WebPage {
         url = navigation.url
         title = navigation.title
 
-        let environment = DocumentEnvironment(url: navigation.url, title: navigation.title, jar: cookieJar, loader: loader,
-                                              tracker: tracker, page: PageReference(self), configuration: configuration)
+        let environment = DocumentEnvironment(
+            url: navigation.url, title: navigation.title, jar: cookieJar, loader: loader,
+            tracker: tracker, page: PageReference(self), configuration: configuration)
         let controller = configuration.userContentController
         let worlds = [ContentWorld.page] + controller.contentWorlds.filter { $0 != .page }.sorted { $0.name < $1.name }
         let events = configuration.eventHandler
         let url = navigation.url
         for world in worlds {
-            let context = await ScriptContext(thread: thread, name: url.absoluteString, configuration: .init(timeLimit: configuration.scriptTimeLimit))
+            let context = await ScriptContext(
+                thread: thread, name: url.absoluteString, configuration: .init(timeLimit: configuration.scriptTimeLimit))
             await context.setEventHandler { event in
                 switch event {
                 case .console(let message): events?(.console(message, url: url))
@@ -231,7 +258,10 @@ public actor WebPage {
                 case .external(let src):
                     await runExternal(src, environment: environment)
                 case .skipped(let type):
-                    emit(.console(ConsoleMessage(level: .warn, text: "script of type '\(type)' not run (only classic scripts are supported)"), url: url))
+                    emit(
+                        .console(
+                            ConsoleMessage(level: .warn, text: "script of type '\(type)' not run (only classic scripts are supported)"),
+                            url: url))
                 }
             }
         case .other:
@@ -246,7 +276,8 @@ public actor WebPage {
         return navigation
     }
 
-    private func install(_ environment: DocumentEnvironment, world: ContentWorld, into context: isolated ScriptContext) throws(ScriptError) {
+    private func install(_ environment: DocumentEnvironment, world: ContentWorld, into context: isolated ScriptContext) throws(ScriptError)
+    {
         try DocumentEnvironment.install(environment, world: world, in: context)
     }
 
@@ -270,14 +301,20 @@ public actor WebPage {
                 .include(environment.subresourceContext(for: target, method: "GET"))
             }
             guard (200..<300).contains(response.statusCode) else {
-                emit(.scriptError(ScriptError(kind: .exception, name: "NetworkError", message: "script \(target.absoluteString) answered \(response.statusCode)"),
-                                  unhandledRejection: false, url: base))
+                emit(
+                    .scriptError(
+                        ScriptError(
+                            kind: .exception, name: "NetworkError",
+                            message: "script \(target.absoluteString) answered \(response.statusCode)"),
+                        unhandledRejection: false, url: base))
                 return
             }
             await run(String(decoding: response.body, as: UTF8.self), sourceURL: target.absoluteString, in: .page)
         } catch {
-            emit(.scriptError(ScriptError(kind: .exception, name: "NetworkError", message: "script \(target.absoluteString): \(error.message)"),
-                              unhandledRejection: false, url: base))
+            emit(
+                .scriptError(
+                    ScriptError(kind: .exception, name: "NetworkError", message: "script \(target.absoluteString): \(error.message)"),
+                    unhandledRejection: false, url: base))
         }
     }
 
@@ -290,8 +327,11 @@ public actor WebPage {
 
     /// Runs `body` as the body of an async function and returns what it resolves with.
     /// (WebKit's `callAsyncJavaScript`.)
-    public func callAsyncJavaScript(_ body: String, in world: ContentWorld = .page, timeout: Duration = .seconds(30)) async throws -> ScriptValue {
-        try await context(for: world).evaluateAsync("(async () => {\n\(body)\n})()", sourceURL: "sessionbridge://app-script.js", timeout: timeout)
+    public func callAsyncJavaScript(
+        _ body: String, in world: ContentWorld = .page, timeout: Duration = .seconds(30)
+    ) async throws -> ScriptValue {
+        try await context(for: world).evaluateAsync(
+            "(async () => {\n\(body)\n})()", sourceURL: "sessionbridge://app-script.js", timeout: timeout)
     }
 
     /// The context of `world` in the current document, for layers that need it directly.

@@ -1,7 +1,7 @@
-import AsyncHTTPClient
+public import AsyncHTTPClient
 import Foundation
-import SessionBridgeMessaging
-import SessionBridgeScriptEngine
+public import SessionBridgeMessaging
+public import SessionBridgeScriptEngine
 
 /// How a ``WebPage`` is set up. (WebKit's `WKWebViewConfiguration`.)
 public struct WebPageConfiguration: Sendable {

@@ -1,7 +1,7 @@
-import Foundation
-import SessionBridgeCookies
-import SessionBridgeMessaging
-import SessionBridgeScriptEngine
+public import Foundation
+public import SessionBridgeCookies
+public import SessionBridgeMessaging
+public import SessionBridgeScriptEngine
 
 /// A web view of either engine, as the app and a session owner see it: the headless
 /// ``WebPage`` or a WebKit engine's view. (What `WKWebView` is to an app.)

@@ -1,5 +1,5 @@
-import SessionBridgeCookies
-import Foundation
+public import Foundation
+public import SessionBridgeCookies
 import Synchronization
 
 /// Where a page keeps its cookies: a shared jar, a non-persistent one, or a named profile.

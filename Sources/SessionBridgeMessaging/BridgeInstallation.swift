@@ -1,6 +1,7 @@
 import DequeModule
 import Logging
-import SessionBridgeScriptEngine
+package import SessionBridgeScriptEngine
+import Synchronization
 
 /// The bridge inside one document's world: `window.webkit.messageHandlers`, the calls in flight
 /// and their timeouts, aborts and teardown.
@@ -39,6 +40,7 @@ package final class BridgeInstallation {
     }
 
     /// Functions captured from the pristine global object before any page script ran.
+    @safe  // its JavaScriptCore references are used only on its context's engine thread, while the context lives
     struct Helpers {
         let resolve: RawObject
         let reject: RawObject
@@ -60,25 +62,26 @@ package final class BridgeInstallation {
     package static func install(
         _ controller: UserContentController, world: ContentWorld, frame: FrameInfo, in context: isolated ScriptContext
     ) throws(ScriptError) {
-        let prelude = try context.evaluateRaw(preludeSource, sourceURL: "sessionbridge://prelude/bridge.js")
+        let prelude = try unsafe context.evaluateRaw(preludeSource, sourceURL: "sessionbridge://prelude/bridge.js")
         func member(_ name: String) throws(ScriptError) -> RawObject {
             do {
-                return try context.protectedFunction(name, of: prelude)
+                return try unsafe context.protectedFunction(name, of: prelude)
             } catch {
                 throw ScriptError(kind: .exception, name: "Error", message: "bridge prelude is incomplete")
             }
         }
-        let helpers = Helpers(resolve: try member("resolve"), reject: try member("reject"), listen: try member("listen"), build: try member("build"))
+        let helpers = unsafe Helpers(
+            resolve: try member("resolve"), reject: try member("reject"), listen: try member("listen"), build: try member("build"))
         let installation = BridgeInstallation(controller: controller, world: world, frame: frame, helpers: helpers)
         context.attach(installation)
         context.onClose { context in context.attachment(BridgeInstallation.self)?.documentWillClose(in: context) }
 
-        let abort = context.makeFunction { context, call in
+        let abort = unsafe context.makeFunction { context, call in
             let id = Int(call.number(at: 0))
             context.attachment(BridgeInstallation.self)?.fail(id, with: .aborted, in: context)
             return nil
         }
-        var entries: [RawValue?] = [abort]
+        var entries: [RawValue?] = unsafe [abort]
         for registration in controller.registrations(in: world) {
             installation.handlers[registration.name] = Installed(
                 registration: registration, refusal: registration.options.refusal(for: frame, handler: registration.name))
@@ -86,13 +89,13 @@ package final class BridgeInstallation {
             // The installation lives as long as the context and its native functions, and this
             // function only runs on the context's thread.
             let captured = EngineThreadOnly(installation)
-            let post = context.makeFunction { context, call in
-                try captured.value.post(to: name, call, in: context)
+            let post = unsafe context.makeFunction { context, call in
+                try unsafe captured.value.post(to: name, call, in: context)
             }
-            entries.append(context.jsValue(.string(name)))
-            entries.append(post)
+            unsafe entries.append(context.jsValue(.string(name)))
+            unsafe entries.append(post)
         }
-        try context.call(helpers.build, entries)
+        try unsafe context.call(helpers.build, entries)
     }
 
     // MARK: The call
@@ -104,16 +107,17 @@ package final class BridgeInstallation {
         if current != generation { refreshRegistrations(current) }
         let body: ScriptValue
         do {
-            body = try context.scriptValue(call[0], limits: controller.limits.body)
+            body = try unsafe context.scriptValue(call[0], limits: controller.limits.body)
         } catch {
-            controller.log?.record(name: name, world: world, origin: originText, body: .undefined,
-                                   outcome: .refused(code: "data_clone", message: error.message), started: started)
+            controller.log?.record(
+                name: name, world: world, origin: originText, body: .undefined,
+                outcome: .refused(code: "data_clone", message: error.message), started: started)
             throw ScriptThrow("DataCloneError", "postMessage: \(error.message)")
         }
         guard let installed = handlers[name], let registration = installed.registration else {
-            return refuse(name, body, .removed, started, in: call)
+            return unsafe refuse(name, body, .removed, started, in: call)
         }
-        if let refusal = installed.refusal { return refuse(name, body, refusal, started, in: call) }
+        if let refusal = installed.refusal { return unsafe refuse(name, body, refusal, started, in: call) }
         let message = ScriptMessage(name: name, body: body, frameInfo: frame, world: world)
 
         let handler: any ScriptMessageHandlerWithReply
@@ -125,14 +129,16 @@ package final class BridgeInstallation {
         case .immediate(let immediate):
             do {
                 if let value = try immediate.immediateReply(to: message) {
-                    controller.log?.record(name: name, world: world, origin: originText, body: body, outcome: .replied(value), started: started)
-                    return call.settledPromise(resolving: true, with: context.jsValue(value))
+                    controller.log?.record(
+                        name: name, world: world, origin: originText, body: body, outcome: .replied(value), started: started)
+                    return unsafe call.settledPromise(resolving: true, with: context.jsValue(value))
                 }
             } catch {
                 let failure = publicError(error, handler: name)
-                controller.log?.record(name: name, world: world, origin: originText, body: body,
-                                       outcome: .rejected(code: failure.code, message: failure.message), started: started)
-                return call.settledPromise(resolving: false, with: call.makeError(failure.scriptThrow))
+                controller.log?.record(
+                    name: name, world: world, origin: originText, body: body,
+                    outcome: .rejected(code: failure.code, message: failure.message), started: started)
+                return unsafe call.settledPromise(resolving: false, with: call.makeError(failure.scriptThrow))
             }
             handler = immediate
         case .reply(let reply):
@@ -143,20 +149,20 @@ package final class BridgeInstallation {
         // call postMessage again) happens before the cap is checked, and nothing between the
         // check and the call's entry in `pending` runs page code: re-entrant calls cannot
         // slip past the cap.
-        let signal = abortSignal(call)
-        let aborted = signal.map { call.bool(Self.aborted, of: $0) } ?? false
+        let signal = unsafe abortSignal(call)
+        let aborted = unsafe signal.map { unsafe call.bool(Self.aborted, of: $0) } ?? false
         guard pending.count < controller.limits.maxCallsInFlight else {
-            return refuse(name, body, .overloaded, started, in: call)
+            return unsafe refuse(name, body, .overloaded, started, in: call)
         }
         if aborted {
-            return refuse(name, body, .aborted, started, in: call)
+            return unsafe refuse(name, body, .aborted, started, in: call)
         }
-        let (promise, deferred) = try context.makeDeferredPromise()
+        let (promise, deferred) = unsafe try context.makeDeferredPromise()
         let id = nextCallID
         nextCallID += 1
         pending[id] = PendingCall(deferred: deferred, name: name, body: body, started: started)
-        if let signal {
-            call.callIgnoringResult(helpers.listen, [signal, call.makeNumber(Double(id))])
+        if let signal = unsafe signal {
+            unsafe call.callIgnoringResult(helpers.listen, [signal, call.makeNumber(Double(id))])
         }
         addDeadline(started + (registration.options.timeout ?? controller.limits.defaultTimeout), for: id, in: context)
         let controller = self.controller
@@ -170,23 +176,26 @@ package final class BridgeInstallation {
             BridgeInstallation.finish(id, result, in: context)
         }
         if pending[id] != nil { pending[id]?.task = task }
-        return promise
+        return unsafe promise
     }
 
     private static func finish(_ id: Int, _ result: Result<ScriptValue, any Error>, in context: isolated ScriptContext) {
         guard let installation = context.attachment(BridgeInstallation.self),
-              let call = installation.pending.removeValue(forKey: id) else { return }
+            let call = installation.pending.removeValue(forKey: id)
+        else { return }
         installation.trimDeadlines()
         let log = installation.controller.log
         switch result {
         case .success(let value):
-            log?.record(name: call.name, world: installation.world, origin: installation.originText, body: call.body,
-                        outcome: .replied(value), started: call.started)
+            log?.record(
+                name: call.name, world: installation.world, origin: installation.originText, body: call.body,
+                outcome: .replied(value), started: call.started)
             context.settle(call.deferred, with: .success(value))
         case .failure(let error):
             let failure = installation.publicError(error, handler: call.name)
-            log?.record(name: call.name, world: installation.world, origin: installation.originText, body: call.body,
-                        outcome: .rejected(code: failure.code, message: failure.message), started: call.started)
+            log?.record(
+                name: call.name, world: installation.world, origin: installation.originText, body: call.body,
+                outcome: .rejected(code: failure.code, message: failure.message), started: call.started)
             context.settle(call.deferred, with: .failure(failure.scriptThrow))
         }
     }
@@ -196,8 +205,9 @@ package final class BridgeInstallation {
         guard let call = pending.removeValue(forKey: id) else { return }
         trimDeadlines()
         call.task?.cancel()
-        controller.log?.record(name: call.name, world: world, origin: originText, body: call.body,
-                               outcome: .rejected(code: failure.code, message: failure.message), started: call.started)
+        controller.log?.record(
+            name: call.name, world: world, origin: originText, body: call.body,
+            outcome: .rejected(code: failure.code, message: failure.message), started: call.started)
         context.settle(call.deferred, with: .failure(failure.scriptThrow))
     }
 
@@ -240,7 +250,7 @@ package final class BridgeInstallation {
     /// Rejects every pending call with `NavigationError` as the document goes away.
     private func documentWillClose(in context: isolated ScriptContext) {
         for id in pending.keys.sorted() { fail(id, with: .navigation, in: context) }
-        for function in [helpers.resolve, helpers.reject, helpers.listen, helpers.build] { context.unprotect(function) }
+        unsafe [helpers.resolve, helpers.reject, helpers.listen, helpers.build].forEach { unsafe context.unprotect($0) }
     }
 
     /// Calls currently awaiting a reply.
@@ -259,14 +269,17 @@ package final class BridgeInstallation {
         }
     }
 
-    private func refuse(_ name: String, _ body: ScriptValue, _ failure: ScriptMessageError, _ started: ContinuousClock.Instant, in call: RawCall) -> RawValue? {
-        controller.log?.record(name: name, world: world, origin: originText, body: body,
-                               outcome: .refused(code: failure.code, message: failure.message), started: started)
-        return call.settledPromise(resolving: false, with: call.makeError(failure.scriptThrow))
+    private func refuse(
+        _ name: String, _ body: ScriptValue, _ failure: ScriptMessageError, _ started: ContinuousClock.Instant, in call: RawCall
+    ) -> RawValue? {
+        controller.log?.record(
+            name: name, world: world, origin: originText, body: body,
+            outcome: .refused(code: failure.code, message: failure.message), started: started)
+        return unsafe call.settledPromise(resolving: false, with: call.makeError(failure.scriptThrow))
     }
 
     private func abortSignal(_ call: RawCall) -> RawValue? {
-        call.objectProperty(Self.signal, ofArgument: 1)
+        unsafe call.objectProperty(Self.signal, ofArgument: 1)
     }
 
     /// The names read from a call's options on every call, interned once.
@@ -287,58 +300,58 @@ package final class BridgeInstallation {
     /// `AbortController` where the engine has none, and returns the builder of
     /// `window.webkit.messageHandlers`.
     static let preludeSource = """
-    (function () {
-      "use strict";
-      const P = Promise, freeze = Object.freeze, define = Object.defineProperty, global = globalThis;
-      const resolve = P.resolve.bind(P), reject = P.reject.bind(P);
-      if (typeof global.AbortController === "undefined") {
-        class AbortSignal {
-          #aborted = false; #reason = undefined; #listeners = [];
-          get aborted() { return this.#aborted; }
-          get reason() { return this.#reason; }
-          addEventListener(type, listener) { if (type === "abort" && typeof listener === "function") this.#listeners.push(listener); }
-          removeEventListener(type, listener) { this.#listeners = this.#listeners.filter(l => l !== listener); }
-          throwIfAborted() { if (this.#aborted) throw this.#reason; }
-          static _abort(signal, reason) {
-            if (signal.#aborted) return;
-            signal.#aborted = true;
-            signal.#reason = reason;
-            const listeners = signal.#listeners; signal.#listeners = [];
-            if (typeof signal.onabort === "function") listeners.unshift(signal.onabort);
-            for (const listener of listeners) { try { listener.call(signal, { type: "abort", target: signal }); } catch (e) { queueMicrotask(() => { throw e; }); } }
+        (function () {
+          "use strict";
+          const P = Promise, freeze = Object.freeze, define = Object.defineProperty, global = globalThis;
+          const resolve = P.resolve.bind(P), reject = P.reject.bind(P);
+          if (typeof global.AbortController === "undefined") {
+            class AbortSignal {
+              #aborted = false; #reason = undefined; #listeners = [];
+              get aborted() { return this.#aborted; }
+              get reason() { return this.#reason; }
+              addEventListener(type, listener) { if (type === "abort" && typeof listener === "function") this.#listeners.push(listener); }
+              removeEventListener(type, listener) { this.#listeners = this.#listeners.filter(l => l !== listener); }
+              throwIfAborted() { if (this.#aborted) throw this.#reason; }
+              static _abort(signal, reason) {
+                if (signal.#aborted) return;
+                signal.#aborted = true;
+                signal.#reason = reason;
+                const listeners = signal.#listeners; signal.#listeners = [];
+                if (typeof signal.onabort === "function") listeners.unshift(signal.onabort);
+                for (const listener of listeners) { try { listener.call(signal, { type: "abort", target: signal }); } catch (e) { queueMicrotask(() => { throw e; }); } }
+              }
+            }
+            const abortSignal = AbortSignal._abort; delete AbortSignal._abort;
+            class AbortController {
+              #signal = new AbortSignal();
+              get signal() { return this.#signal; }
+              abort(reason) {
+                const error = reason !== undefined ? reason : (() => { const e = new Error("signal is aborted without reason"); e.name = "AbortError"; return e; })();
+                abortSignal(this.#signal, error);
+              }
+            }
+            define(global, "AbortController", { value: AbortController, writable: true, configurable: true });
+            define(global, "AbortSignal", { value: AbortSignal, writable: true, configurable: true });
           }
-        }
-        const abortSignal = AbortSignal._abort; delete AbortSignal._abort;
-        class AbortController {
-          #signal = new AbortSignal();
-          get signal() { return this.#signal; }
-          abort(reason) {
-            const error = reason !== undefined ? reason : (() => { const e = new Error("signal is aborted without reason"); e.name = "AbortError"; return e; })();
-            abortSignal(this.#signal, error);
-          }
-        }
-        define(global, "AbortController", { value: AbortController, writable: true, configurable: true });
-        define(global, "AbortSignal", { value: AbortSignal, writable: true, configurable: true });
-      }
-      let abortNative = null;
-      const listen = (signal, id) => {
-        try { signal.addEventListener("abort", () => abortNative(id), { once: true }); } catch (e) {}
-      };
-      const build = (abort, ...entries) => {
-        abortNative = abort;
-        const handlers = {};
-        for (let i = 0; i < entries.length; i += 2) {
-          const post = entries[i + 1];
-          freeze(post);
-          const handler = {};
-          define(handler, "postMessage", { value: post, enumerable: true });
-          define(handlers, entries[i], { value: freeze(handler), enumerable: true });
-        }
-        const webkit = {};
-        define(webkit, "messageHandlers", { value: freeze(handlers), enumerable: true });
-        define(global, "webkit", { value: freeze(webkit), enumerable: false });
-      };
-      return { resolve, reject, listen, build };
-    })()
-    """
+          let abortNative = null;
+          const listen = (signal, id) => {
+            try { signal.addEventListener("abort", () => abortNative(id), { once: true }); } catch (e) {}
+          };
+          const build = (abort, ...entries) => {
+            abortNative = abort;
+            const handlers = {};
+            for (let i = 0; i < entries.length; i += 2) {
+              const post = entries[i + 1];
+              freeze(post);
+              const handler = {};
+              define(handler, "postMessage", { value: post, enumerable: true });
+              define(handlers, entries[i], { value: freeze(handler), enumerable: true });
+            }
+            const webkit = {};
+            define(webkit, "messageHandlers", { value: freeze(handlers), enumerable: true });
+            define(global, "webkit", { value: freeze(webkit), enumerable: false });
+          };
+          return { resolve, reject, listen, build };
+        })()
+        """
 }

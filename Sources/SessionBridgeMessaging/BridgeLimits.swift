@@ -1,4 +1,4 @@
-import SessionBridgeScriptEngine
+public import SessionBridgeScriptEngine
 
 /// Limits that protect the app from a page that floods or abuses the bridge.
 public struct BridgeLimits: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where a message came from: the frame's document, as the page loaded it (never as a script
 /// says).

@@ -55,8 +55,9 @@ public struct HandlerOptions: Sendable {
         guard !allows(frame) else { return nil }
         let origin = frame.securityOrigin?.description ?? "null"
         if mainFrameOnly && !frame.isMainFrame {
-            return ScriptMessageError(code: "not_allowed", message: "only the main frame may use the handler '\(name)' (this frame's origin is \(origin))",
-                                      name: "NotAllowedError")
+            return ScriptMessageError(
+                code: "not_allowed", message: "only the main frame may use the handler '\(name)' (this frame's origin is \(origin))",
+                name: "NotAllowedError")
         }
         return .originNotAllowed(origin, handler: name)
     }

@@ -1,6 +1,6 @@
 import DequeModule
-import Foundation
-import SessionBridgeScriptEngine
+public import Foundation
+public import SessionBridgeScriptEngine
 import Synchronization
 
 /// A bounded record of every bridge call: name, world, origin, timing and outcome, with values
@@ -57,7 +57,9 @@ public final class MessageLog: Sendable {
         hasObservers.store(true, ordering: .releasing)
     }
 
-    func record(name: String, world: ContentWorld, origin originText: String, body: ScriptValue, outcome: Outcome, started: ContinuousClock.Instant) {
+    func record(
+        name: String, world: ContentWorld, origin originText: String, body: ScriptValue, outcome: Outcome, started: ContinuousClock.Instant
+    ) {
         let now = ContinuousClock.now
         let entry = Entry(
             name: name, world: world, origin: originText,

@@ -1,4 +1,5 @@
-import SessionBridgeScriptEngine
+import OrderedCollections
+public import SessionBridgeScriptEngine
 
 /// Which values the message log hides.
 ///

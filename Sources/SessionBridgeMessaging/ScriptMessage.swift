@@ -1,4 +1,4 @@
-import SessionBridgeScriptEngine
+public import SessionBridgeScriptEngine
 
 /// A message a script posted with `window.webkit.messageHandlers.<name>.postMessage(body)`.
 public struct ScriptMessage: Sendable {
@@ -18,4 +18,3 @@ public struct ScriptMessage: Sendable {
         self.world = world
     }
 }
-

@@ -1,4 +1,4 @@
-import SessionBridgeScriptEngine
+public import SessionBridgeScriptEngine
 
 /// An error a message handler throws to reject the page's promise with a public message.
 ///
@@ -26,15 +26,18 @@ public struct ScriptMessageError: Error, Sendable, Hashable {
     }
 
     /// The call took longer than its timeout.
-    public static let timeout = ScriptMessageError(code: "timeout", message: "the handler did not reply in time", retryable: true, name: "TimeoutError")
+    public static let timeout = ScriptMessageError(
+        code: "timeout", message: "the handler did not reply in time", retryable: true, name: "TimeoutError")
     /// The call's `AbortSignal` fired.
     public static let aborted = ScriptMessageError(code: "aborted", message: "the call was aborted", name: "AbortError")
     /// The document went away (navigation, reload or teardown) before the reply.
-    public static let navigation = ScriptMessageError(code: "navigation", message: "the document went away before the reply", name: "NavigationError")
+    public static let navigation = ScriptMessageError(
+        code: "navigation", message: "the document went away before the reply", name: "NavigationError")
     /// Too many calls are in flight for this page.
     public static let overloaded = ScriptMessageError(code: "overloaded", message: "too many calls in flight", retryable: true)
     /// The frame's origin is not allowed to use this handler.
-    public static let notAllowed = ScriptMessageError(code: "not_allowed", message: "this origin may not use this handler", name: "NotAllowedError")
+    public static let notAllowed = ScriptMessageError(
+        code: "not_allowed", message: "this origin may not use this handler", name: "NotAllowedError")
     /// The frame's `origin` is not on the allow-list of the handler `name` (handlers deny
     /// every origin they do not list).
     public static func originNotAllowed(_ origin: String, handler name: String) -> ScriptMessageError {

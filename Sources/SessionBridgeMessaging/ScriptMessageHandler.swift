@@ -1,4 +1,4 @@
-import SessionBridgeScriptEngine
+public import SessionBridgeScriptEngine
 
 /// A handler for messages that need no reply; `postMessage` returns `undefined`.
 /// (WebKit's `WKScriptMessageHandler`.)
@@ -21,7 +21,9 @@ public protocol ScriptMessageHandler: Sendable {
 public protocol ScriptMessageHandlerWithReply: Sendable {
     /// Runs on the page's engine thread until it awaits something elsewhere (it is
     /// `nonisolated(nonsending)`), so a handler that never suspends replies without a thread hop.
-    nonisolated(nonsending) func userContentController(_ controller: UserContentController, didReceive message: ScriptMessage) async throws -> ScriptValue
+    nonisolated(nonsending) func userContentController(
+        _ controller: UserContentController, didReceive message: ScriptMessage
+    ) async throws -> ScriptValue
 }
 
 /// A reply handler that can often answer without suspending. The bridge asks it first, inside
@@ -35,7 +37,9 @@ public protocol ImmediateScriptMessageHandler: ScriptMessageHandlerWithReply {
 }
 
 extension ImmediateScriptMessageHandler {
-    nonisolated(nonsending) public func userContentController(_ controller: UserContentController, didReceive message: ScriptMessage) async throws -> ScriptValue {
+    nonisolated(nonsending) public func userContentController(
+        _ controller: UserContentController, didReceive message: ScriptMessage
+    ) async throws -> ScriptValue {
         try immediateReply(to: message) ?? .undefined
     }
 }
@@ -48,7 +52,9 @@ public struct ClosureMessageHandler: ScriptMessageHandlerWithReply {
         self.body = body
     }
 
-    nonisolated(nonsending) public func userContentController(_ controller: UserContentController, didReceive message: ScriptMessage) async throws -> ScriptValue {
+    nonisolated(nonsending) public func userContentController(
+        _ controller: UserContentController, didReceive message: ScriptMessage
+    ) async throws -> ScriptValue {
         try await body(message)
     }
 }

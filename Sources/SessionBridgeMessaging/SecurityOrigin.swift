@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The origin of a document: scheme, host and port, as browsers compare them.
 public struct SecurityOrigin: Sendable, Hashable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
-import SessionBridgeScriptEngine
+import Logging
+package import SessionBridgeScriptEngine
 import Synchronization
 
 /// The bridge for engines that receive messages themselves (WebKit's own
@@ -42,7 +43,9 @@ extension UserContentController {
         case .immediate(let immediate):
             do {
                 guard let value = try immediate.immediateReply(to: message) else { return nil }
-                log?.record(name: message.name, world: message.world, origin: origin, body: message.body, outcome: .replied(value), started: started)
+                log?.record(
+                    name: message.name, world: message.world, origin: origin, body: message.body, outcome: .replied(value), started: started
+                )
                 return .replied(value)
             } catch {
                 return reject(message, origin: origin, publicScriptMessageError(error, handler: message.name), started: started)
@@ -72,7 +75,9 @@ extension UserContentController {
         case .immediate(let immediate):
             do {
                 if let value = try immediate.immediateReply(to: message) {
-                    log?.record(name: message.name, world: message.world, origin: origin, body: message.body, outcome: .replied(value), started: started)
+                    log?.record(
+                        name: message.name, world: message.world, origin: origin, body: message.body, outcome: .replied(value),
+                        started: started)
                     return .replied(value)
                 }
             } catch {
@@ -86,7 +91,8 @@ extension UserContentController {
         let result = await Self.run(handler, message, controller: self, timeout: timeout)
         switch result {
         case .success(let value):
-            log?.record(name: message.name, world: message.world, origin: origin, body: message.body, outcome: .replied(value), started: started)
+            log?.record(
+                name: message.name, world: message.world, origin: origin, body: message.body, outcome: .replied(value), started: started)
             return .replied(value)
         case .failure(let error):
             return reject(message, origin: origin, publicScriptMessageError(error, handler: message.name), started: started)
@@ -95,15 +101,21 @@ extension UserContentController {
 
     /// Records a call refused before it reached a handler (a body that could not be cloned,
     /// too many calls in flight) and returns the error for the page.
-    package func refuse(_ message: ScriptMessage, origin: String, _ error: ScriptMessageError, started: ContinuousClock.Instant) -> DispatchOutcome {
-        log?.record(name: message.name, world: message.world, origin: origin, body: message.body,
-                    outcome: .refused(code: error.code, message: error.message), started: started)
+    package func refuse(
+        _ message: ScriptMessage, origin: String, _ error: ScriptMessageError, started: ContinuousClock.Instant
+    ) -> DispatchOutcome {
+        log?.record(
+            name: message.name, world: message.world, origin: origin, body: message.body,
+            outcome: .refused(code: error.code, message: error.message), started: started)
         return .rejected(error)
     }
 
-    private func reject(_ message: ScriptMessage, origin: String, _ error: ScriptMessageError, started: ContinuousClock.Instant) -> DispatchOutcome {
-        log?.record(name: message.name, world: message.world, origin: origin, body: message.body,
-                    outcome: .rejected(code: error.code, message: error.message), started: started)
+    private func reject(
+        _ message: ScriptMessage, origin: String, _ error: ScriptMessageError, started: ContinuousClock.Instant
+    ) -> DispatchOutcome {
+        log?.record(
+            name: message.name, world: message.world, origin: origin, body: message.body,
+            outcome: .rejected(code: error.code, message: error.message), started: started)
         return .rejected(error)
     }
 
@@ -137,7 +149,8 @@ extension UserContentController {
 
 /// A handler's run against its timeout: whichever ends first answers the page.
 private final class HandlerRace: Sendable {
-    private let state = Mutex<(continuation: CheckedContinuation<Result<ScriptValue, any Error>, Never>?, timer: Task<Void, Never>?)>((nil, nil))
+    private let state = Mutex<(continuation: CheckedContinuation<Result<ScriptValue, any Error>, Never>?, timer: Task<Void, Never>?)>(
+        (nil, nil))
 
     func start(_ continuation: CheckedContinuation<Result<ScriptValue, any Error>, Never>) {
         state.withLock { $0.continuation = continuation }

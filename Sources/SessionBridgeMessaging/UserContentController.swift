@@ -1,4 +1,4 @@
-import Logging
+public import Logging
 import Synchronization
 
 /// The app's side of the bridge: message handlers and user scripts shared by the pages it
@@ -48,7 +48,9 @@ public final class UserContentController: Sendable {
     /// Where handler failures are logged in detail (the page sees only a generic message).
     public let logger: Logger
 
-    public init(limits: BridgeLimits = BridgeLimits(), log: MessageLog? = MessageLog(), logger: Logger = Logger(label: "sessionbridge.bridge")) {
+    public init(
+        limits: BridgeLimits = BridgeLimits(), log: MessageLog? = MessageLog(), logger: Logger = Logger(label: "sessionbridge.bridge")
+    ) {
         self.limits = limits
         self.log = log
         self.logger = logger
@@ -58,7 +60,9 @@ public final class UserContentController: Sendable {
 
     /// Registers a handler without reply as `window.webkit.messageHandlers.<name>` in `contentWorld`.
     /// No origin may call it unless `options` allows it (see ``HandlerOptions``).
-    public func add(_ handler: any ScriptMessageHandler, contentWorld: ContentWorld = .page, name: String, options: HandlerOptions = HandlerOptions()) {
+    public func add(
+        _ handler: any ScriptMessageHandler, contentWorld: ContentWorld = .page, name: String, options: HandlerOptions = HandlerOptions()
+    ) {
         register(Registration(name: name, world: contentWorld, kind: .noReply(handler), options: options))
     }
 

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+public import Foundation
 
 /// One authorization code request (RFC 6749 §4.1) with PKCE (RFC 7636, `S256`), `state` and
 /// an OpenID Connect `nonce`, each fresh and random.
@@ -114,7 +114,9 @@ public struct AuthorizationRequest: Sendable {
         let parameters = FormEncoding.decode(URLComponents(url: callback, resolvingAgainstBaseURL: true)?.percentEncodedQuery ?? "")
         if let iss = parameters["iss"] {
             guard let issuer, iss == issuer else {
-                throw OAuthError(.issuerMismatch, "the sign-in answer came from the issuer '\(OAuthError.sanitize(iss))', not '\(issuer ?? "(unknown)")' (RFC 9207)")
+                throw OAuthError(
+                    .issuerMismatch,
+                    "the sign-in answer came from the issuer '\(OAuthError.sanitize(iss))', not '\(issuer ?? "(unknown)")' (RFC 9207)")
             }
         } else if requiresIssuerParameter {
             throw OAuthError(.issuerMismatch, "the sign-in answer has no iss parameter, which this server always sends (RFC 9207)")
@@ -123,8 +125,9 @@ public struct AuthorizationRequest: Sendable {
             throw OAuthError(.stateMismatch, "the sign-in answer's state is not the one sent")
         }
         if let error = parameters["error"] {
-            throw OAuthError.fromServer(["error": error, "error_description": parameters["error_description"] as Any], status: nil,
-                                        what: "the authorization server")
+            throw OAuthError.fromServer(
+                ["error": error, "error_description": parameters["error_description"] as Any], status: nil,
+                what: "the authorization server")
                 ?? OAuthError(.invalidResponse, "the sign-in failed")
         }
         guard let code = parameters["code"], !code.isEmpty else {

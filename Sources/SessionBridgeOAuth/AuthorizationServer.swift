@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where an authorization server is: an issuer to discover it from, explicit endpoints, or both.
 ///

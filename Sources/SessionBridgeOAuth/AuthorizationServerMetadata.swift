@@ -1,6 +1,6 @@
-import AsyncHTTPClient
-import Foundation
-import Logging
+public import AsyncHTTPClient
+public import Foundation
+public import Logging
 
 /// What an authorization server says of itself: RFC 8414 metadata, or an OpenID Connect
 /// discovery document (a superset).
@@ -110,25 +110,30 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
             do {
                 answer = try await OAuthHTTP.get(url, client: httpClient, timeout: timeout)
             } catch {
-                lastFailure = OAuthError(error.code == .network ? .network : .discoveryFailed,
-                                         "the discovery document at \(url.absoluteString) could not be fetched: \(error.message)")
+                lastFailure = OAuthError(
+                    error.code == .network ? .network : .discoveryFailed,
+                    "the discovery document at \(url.absoluteString) could not be fetched: \(error.message)")
                 // Both places are on the issuer's origin: one it cannot reach, it cannot reach twice.
                 if error.code == .network { break }
                 continue
             }
             guard answer.status == 200 else {
-                lastFailure = OAuthError(.discoveryFailed, "the discovery document at \(url.absoluteString) answered HTTP \(answer.status)", status: answer.status)
+                lastFailure = OAuthError(
+                    .discoveryFailed, "the discovery document at \(url.absoluteString) answered HTTP \(answer.status)",
+                    status: answer.status)
                 continue
             }
             let metadata = try AuthorizationServerMetadata(json: answer.body)
             guard metadata.issuer == issuer.absoluteString else {
                 throw OAuthError(
                     .issuerMismatch,
-                    "the discovery document at \(url.absoluteString) names the issuer \(metadata.issuer.map { "'\(OAuthError.sanitize($0))'" } ?? "(none)"), not '\(issuer.absoluteString)'")
+                    "the discovery document at \(url.absoluteString) names the issuer \(metadata.issuer.map { "'\(OAuthError.sanitize($0))'" } ?? "(none)"), not '\(issuer.absoluteString)'"
+                )
             }
             logger?.debug("discovered the authorization server", metadata: ["document": "\(url.absoluteString)"])
-            return await metadata.completed(from: discoveryURLs(for: issuer).filter { $0 != url }, issuer: issuer,
-                                             httpClient: httpClient, timeout: timeout)
+            return await metadata.completed(
+                from: discoveryURLs(for: issuer).filter { $0 != url }, issuer: issuer,
+                httpClient: httpClient, timeout: timeout)
         }
         throw lastFailure
     }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import JWTKit
 
 /// How a client proves who it is to the token and revocation endpoints (RFC 6749 §2.3,
@@ -91,10 +91,13 @@ public enum ClientAssertion {
     }
 
     /// Signs an assertion for `clientID` with `key`, addressed to `audience`.
-    public static func sign(clientID: String, audience: String, key: ClientPrivateKey, now: Date = Date()) async throws(OAuthError) -> Secret {
+    public static func sign(
+        clientID: String, audience: String, key: ClientPrivateKey, now: Date = Date()
+    ) async throws(OAuthError) -> Secret {
         let issuedAt = Int(now.timeIntervalSince1970)
-        let claims = Claims(iss: clientID, sub: clientID, aud: audience, jti: Base64URL.random(byteCount: 18),
-                            iat: issuedAt, exp: issuedAt + Int(lifetime))
+        let claims = Claims(
+            iss: clientID, sub: clientID, aud: audience, jti: Base64URL.random(byteCount: 18),
+            iat: issuedAt, exp: issuedAt + Int(lifetime))
         var header = JWTHeader()
         header.typ = "JWT"
         do {

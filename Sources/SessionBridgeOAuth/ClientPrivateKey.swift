@@ -1,5 +1,5 @@
 import Foundation
-import JWTKit
+public import JWTKit
 
 /// A private key a confidential client signs its assertions with (`private_key_jwt`,
 /// RFC 7523): P-256 for `ES256` or RSA (2048 bits or more) for `RS256`, read from PEM.
@@ -46,7 +46,8 @@ public struct ClientPrivateKey: Sendable, CustomStringConvertible, CustomDebugSt
             backing = .rsa(key)
             algorithm = .rs256
         } else {
-            throw OAuthError(.invalidConfiguration, "the client key is not a PEM P-256 (ES256) or RSA (RS256) private key of 2048 bits or more")
+            throw OAuthError(
+                .invalidConfiguration, "the client key is not a PEM P-256 (ES256) or RSA (RS256) private key of 2048 bits or more")
         }
         self.keyID = keyID
     }
@@ -59,8 +60,9 @@ public struct ClientPrivateKey: Sendable, CustomStringConvertible, CustomDebugSt
             return .ecdsa(.es256, identifier: keyID.map { JWKIdentifier(string: $0) }, x: parameters?.x, y: parameters?.y, curve: .p256)
         case .rsa(let key):
             let primitives = try? key.publicKey.getKeyPrimitives()
-            return .rsa(.rs256, identifier: keyID.map { JWKIdentifier(string: $0) },
-                        modulus: primitives.map { Base64URL.encode($0.modulus) }, exponent: primitives.map { Base64URL.encode($0.publicExponent) })
+            return .rsa(
+                .rs256, identifier: keyID.map { JWKIdentifier(string: $0) },
+                modulus: primitives.map { Base64URL.encode($0.modulus) }, exponent: primitives.map { Base64URL.encode($0.publicExponent) })
         }
     }
 

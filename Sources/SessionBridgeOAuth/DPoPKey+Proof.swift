@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+public import Foundation
 
 extension DPoPKey {
     /// A DPoP proof JWT (RFC 9449 §4.2) for one request: header `typ: dpop+jwt`, `alg: ES256`

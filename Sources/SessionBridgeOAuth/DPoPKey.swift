@@ -1,4 +1,4 @@
-import Crypto
+public import Crypto
 import Foundation
 
 /// The key pair a client proves possession of its tokens with (DPoP, RFC 9449): a P-256 key

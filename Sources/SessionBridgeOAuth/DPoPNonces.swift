@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// The latest `DPoP-Nonce` each server origin gave (RFC 9449 §8, §9), shared by the token
@@ -28,7 +28,10 @@ public final class DPoPNonces: Sendable {
 
     /// A nonce is a non-empty run of `NQCHAR` (RFC 9449 §8.1), at most 1 KiB here.
     static func isValid(_ value: String) -> Bool {
-        !value.isEmpty && value.utf8.count <= 1024 && value.unicodeScalars.allSatisfy { $0 == "!" || ($0.value >= 0x23 && $0.value <= 0x5B) || ($0.value >= 0x5D && $0.value <= 0x7E) }
+        !value.isEmpty && value.utf8.count <= 1024
+            && value.unicodeScalars.allSatisfy {
+                $0 == "!" || ($0.value >= 0x23 && $0.value <= 0x5B) || ($0.value >= 0x5D && $0.value <= 0x7E)
+            }
     }
 
     static func origin(of url: URL) -> String? {

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// `application/x-www-form-urlencoded` as RFC 6749 §2.3.1 and Appendix B use it: every byte but
 /// ASCII letters and digits is percent-encoded, a space becomes `+`.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A validated OpenID Connect ID token: who signed in, for which client, when.
 ///

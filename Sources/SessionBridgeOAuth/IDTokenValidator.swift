@@ -1,5 +1,5 @@
-import AsyncHTTPClient
-import Foundation
+public import AsyncHTTPClient
+public import Foundation
 import JWTKit
 import Logging
 
@@ -28,8 +28,10 @@ public actor IDTokenValidator {
     static let reloadInterval: Duration = .seconds(30)
 
     /// Creates a validator.
-    public init(issuer: String, clientID: String, jwksURI: URL, clockSkew: Duration = .seconds(60),
-                httpClient: HTTPClient, timeout: Duration = .seconds(10)) {
+    public init(
+        issuer: String, clientID: String, jwksURI: URL, clockSkew: Duration = .seconds(60),
+        httpClient: HTTPClient, timeout: Duration = .seconds(10)
+    ) {
         self.issuer = issuer
         self.clientID = clientID
         self.jwksURI = jwksURI
@@ -75,7 +77,10 @@ public actor IDTokenValidator {
         }
 
         guard let iss = claims["iss"] as? String, iss == issuer else {
-            throw OAuthError(.issuerMismatch, "the ID token names the issuer \((claims["iss"] as? String).map { "'\(OAuthError.sanitize($0))'" } ?? "(none)"), not '\(issuer)'")
+            throw OAuthError(
+                .issuerMismatch,
+                "the ID token names the issuer \((claims["iss"] as? String).map { "'\(OAuthError.sanitize($0))'" } ?? "(none)"), not '\(issuer)'"
+            )
         }
         guard let sub = claims["sub"] as? String, !sub.isEmpty else { throw Self.failure("it has no subject") }
         let audience: [String] = (claims["aud"] as? String).map { [$0] } ?? ((claims["aud"] as? [Any])?.compactMap { $0 as? String } ?? [])
@@ -93,10 +98,15 @@ public actor IDTokenValidator {
 
         var texts: [String: String] = [:]
         for (name, value) in claims {
-            if let text = value as? String { texts[name] = text } else if let number = value as? NSNumber { texts[name] = number.stringValue }
+            if let text = value as? String {
+                texts[name] = text
+            } else if let number = value as? NSNumber {
+                texts[name] = number.stringValue
+            }
         }
-        return IDToken(issuer: iss, subject: sub, audience: audience, expiresAt: Date(timeIntervalSince1970: exp),
-                       issuedAt: Date(timeIntervalSince1970: iat), nonce: tokenNonce, authorizedParty: azp, claims: texts, payload: payloadData)
+        return IDToken(
+            issuer: iss, subject: sub, audience: audience, expiresAt: Date(timeIntervalSince1970: exp),
+            issuedAt: Date(timeIntervalSince1970: iat), nonce: tokenNonce, authorizedParty: azp, claims: texts, payload: payloadData)
     }
 
     private func loadKeys() async throws(OAuthError) {

@@ -1,6 +1,7 @@
-import AsyncHTTPClient
-import Foundation
+public import AsyncHTTPClient
+public import Foundation
 import Logging
+import NIOHTTP1
 
 /// A standards OAuth 2.0 / OpenID Connect client for a native app: it discovers the server
 /// (once, then cached for its life), builds authorization and token requests with the
@@ -43,7 +44,9 @@ public actor OAuthClient {
             task = discovery
         } else {
             let client = configuration.httpClient, timeout = configuration.requestTimeout, logger = configuration.logger
-            task = Task { try await AuthorizationServerMetadata.discover(issuer: issuer, httpClient: client, timeout: timeout, logger: logger) }
+            task = Task {
+                try await AuthorizationServerMetadata.discover(issuer: issuer, httpClient: client, timeout: timeout, logger: logger)
+            }
             discovery = task
         }
         do {
@@ -68,9 +71,12 @@ public actor OAuthClient {
     public func makeAuthorizationRequest() async throws(OAuthError) -> AuthorizationRequest {
         let metadata = try await metadata()
         guard let endpoint = metadata.authorizationEndpoint else {
-            throw OAuthError(.invalidConfiguration, "no authorization endpoint: configure one or an issuer whose discovery document names it")
+            throw OAuthError(
+                .invalidConfiguration, "no authorization endpoint: configure one or an issuer whose discovery document names it")
         }
-        guard let clientID = configuration.clientID else { throw OAuthError(.invalidConfiguration, "the authorization code flow needs a client id") }
+        guard let clientID = configuration.clientID else {
+            throw OAuthError(.invalidConfiguration, "the authorization code flow needs a client id")
+        }
         guard let redirectURI = configuration.redirectURI else {
             throw OAuthError(.invalidConfiguration, "the authorization code flow needs a registered redirect URI")
         }
@@ -81,7 +87,9 @@ public actor OAuthClient {
             authorizationEndpoint: endpoint, clientID: clientID, redirectURI: redirectURI, scope: configuration.scope,
             resources: configuration.resources,
             // RFC 9449 §10: the code is bound to the key its exchange will prove.
-            additionalParameters: configuration.additionalParameters.merging(configuration.dpopKey.map { ["dpop_jkt": $0.thumbprint] } ?? [:]) { $1 },
+            additionalParameters: configuration.additionalParameters.merging(
+                configuration.dpopKey.map { ["dpop_jkt": $0.thumbprint] } ?? [:]
+            ) { $1 },
             issuer: metadata.issuer ?? configuration.server.issuer?.absoluteString,
             requiresIssuerParameter: metadata.authorizationResponseIssParameterSupported)
     }
@@ -188,8 +196,9 @@ public actor OAuthClient {
         guard let jwksURI = metadata.jwksURI else {
             throw OAuthError(.invalidConfiguration, "an ID token cannot be validated without the issuer's key set (jwks_uri)")
         }
-        let made = IDTokenValidator(issuer: issuer, clientID: clientID, jwksURI: jwksURI, clockSkew: configuration.clockSkew,
-                                    httpClient: configuration.httpClient, timeout: configuration.requestTimeout)
+        let made = IDTokenValidator(
+            issuer: issuer, clientID: clientID, jwksURI: jwksURI, clockSkew: configuration.clockSkew,
+            httpClient: configuration.httpClient, timeout: configuration.requestTimeout)
         validator = made
         return made
     }

@@ -1,6 +1,6 @@
-import AsyncHTTPClient
-import Foundation
-import Logging
+public import AsyncHTTPClient
+public import Foundation
+public import Logging
 
 /// Who the client is and what it asks for: the settings of an ``OAuthClient``.
 ///

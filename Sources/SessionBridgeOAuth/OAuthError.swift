@@ -97,8 +97,11 @@ public struct OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Reads an RFC 6749 §5.2 error body, or `nil` when `json` holds none.
     static func fromServer(_ json: [String: Any]?, status: Int?, what: String) -> OAuthError? {
         guard let raw = json?["error"] as? String, !raw.isEmpty else { return nil }
-        let code = Code(rawValue: String(raw.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || $0 == "_") }.prefix(64).map(Character.init)))
-        return OAuthError(code, "\(what) answered \(code.rawValue)", serverDescription: json?["error_description"] as? String, status: status)
+        let code = Code(
+            rawValue: String(
+                raw.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || $0 == "_") }.prefix(64).map(Character.init)))
+        return OAuthError(
+            code, "\(what) answered \(code.rawValue)", serverDescription: json?["error_description"] as? String, status: status)
     }
 
     static func sanitize(_ text: String) -> String {

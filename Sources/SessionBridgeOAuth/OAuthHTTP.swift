@@ -1,5 +1,7 @@
 import AsyncHTTPClient
 import Foundation
+import NIOCore
+import NIOHTTP1
 
 /// The few HTTP exchanges the OAuth client makes itself (discovery, keys, revocation), each
 /// bounded in time and size.
@@ -23,8 +25,9 @@ enum OAuthHTTP {
                 group.addTask {
                     let response = try await client.execute(request, timeout: .milliseconds(timeout.wholeMilliseconds))
                     let buffer = try await response.body.collect(upTo: 1 << 20)
-                    return Answer(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
-                                  body: Data(buffer.readableBytesView))
+                    return Answer(
+                        status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
+                        body: Data(buffer.readableBytesView))
                 }
                 group.addTask {
                     try await Task.sleep(for: timeout)

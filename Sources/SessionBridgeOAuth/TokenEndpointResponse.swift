@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A successful token answer (RFC 6749 §5.1), read as AppAuth and oauth4webapi read it:
 /// `token_type` compared without case, `expires_in` as a number or a numeric string, unknown
@@ -19,8 +19,10 @@ public struct TokenEndpointResponse: Sendable {
     public var scope: String?
 
     /// Creates an answer.
-    public init(accessToken: Secret, tokenType: String, expiresIn: Duration? = nil, refreshToken: Secret? = nil,
-                idToken: Secret? = nil, scope: String? = nil) {
+    public init(
+        accessToken: Secret, tokenType: String, expiresIn: Duration? = nil, refreshToken: Secret? = nil,
+        idToken: Secret? = nil, scope: String? = nil
+    ) {
         self.accessToken = accessToken
         self.tokenType = tokenType.lowercased()
         self.expiresIn = expiresIn
@@ -45,8 +47,9 @@ public struct TokenEndpointResponse: Sendable {
         }
         let refresh = (json["refresh_token"] as? String).flatMap { $0.isEmpty ? nil : Secret($0) }
         let idToken = (json["id_token"] as? String).flatMap { $0.isEmpty ? nil : Secret($0) }
-        self.init(accessToken: Secret(access), tokenType: type, expiresIn: Self.expiresIn(json["expires_in"]),
-                  refreshToken: refresh, idToken: idToken, scope: json["scope"] as? String)
+        self.init(
+            accessToken: Secret(access), tokenType: type, expiresIn: Self.expiresIn(json["expires_in"]),
+            refreshToken: refresh, idToken: idToken, scope: json["scope"] as? String)
     }
 
     /// `expires_in` as a JSON number or a numeric string (some servers quote it); anything else,

@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import Foundation
+public import Foundation
 
 /// A grant sent to the token endpoint (RFC 6749 §4, §6).
 public enum TokenGrant: Sendable {
@@ -38,8 +38,10 @@ public enum TokenGrant: Sendable {
     var fields: [(String, String)] {
         switch self {
         case .authorizationCode(let code, let verifier, let redirectURI):
-            [("grant_type", grantType), ("code", code.exposedValue), ("redirect_uri", redirectURI.absoluteString),
-             ("code_verifier", verifier.exposedValue)]
+            [
+                ("grant_type", grantType), ("code", code.exposedValue), ("redirect_uri", redirectURI.absoluteString),
+                ("code_verifier", verifier.exposedValue),
+            ]
         case .refreshToken(let token):
             [("grant_type", grantType), ("refresh_token", token.exposedValue)]
         case .password(let username, let password):

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// A small pool of ``EngineThread``s that many contexts share.

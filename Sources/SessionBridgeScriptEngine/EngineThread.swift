@@ -15,7 +15,7 @@ import Synchronization
 ///
 /// A thread can also host *lanes* (``makeLane(name:)``): executors with a VM of their own whose
 /// jobs and timers run on the hosting thread, taking turns with its other work. Code on a lane
-/// can wait for something outside JavaScript (``runOthers(until:timeout:)``) while the thread
+/// can wait for something outside JavaScript (`runOthers(until:timeout:)`) while the thread
 /// runs every other lane's work, as a browser keeps its other pages running while one shows a
 /// modal panel.
 ///
@@ -87,7 +87,7 @@ public final class EngineThread: SerialExecutor, Sendable {
     public init(name: String = "ScriptEngine", spin: Duration = EngineThread.defaultSpin) {
         self.name = name
         _ = Self.configureEngine
-        self.group = JSContextGroup(ref: JSContextGroupCreate())
+        self.group = unsafe JSContextGroup(ref: JSContextGroupCreate())
         self.host = nil
         self.state = Mutex(State())
         let (seconds, attoseconds) = spin.components
@@ -102,21 +102,21 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// Creates a lane hosted on `host`.
     private init(lane name: String, on host: EngineThread) {
         self.name = name
-        self.group = JSContextGroup(ref: JSContextGroupCreate())
+        self.group = unsafe JSContextGroup(ref: JSContextGroupCreate())
         self.host = host
         self.state = Mutex(State())
         self.spinNanoseconds = 0
     }
 
     deinit {
-        JSContextGroupRelease(group.ref)
+        unsafe JSContextGroupRelease(group.ref)
     }
 
     /// Makes a lane on this thread: an executor with a JavaScriptCore VM of its own, whose jobs
     /// and timers run on this thread.
     ///
     /// Contexts on a lane cost a VM (a few megabytes) instead of sharing the thread's, and in
-    /// return can wait with ``runOthers(until:timeout:)`` while the thread's other work goes on.
+    /// return can wait with `runOthers(until:timeout:)` while the thread's other work goes on.
     /// A lane made on a lane is hosted on the same thread. A lane lives as long as something
     /// refers to it, and stops with its thread.
     public func makeLane(name: String) -> EngineThread {
@@ -140,7 +140,7 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// environment once, when JavaScriptCore initializes; a value set by the user is kept, and
     /// if JavaScriptCore was initialized earlier in the process this changes nothing.
     private static let configureEngine: Void = {
-        setenv("JSC_usePollingTraps", "true", 0)
+        unsafe setenv("JSC_usePollingTraps", "true", 0)
     }()
 
     /// Stops the thread after the jobs already queued have run. Contexts on it must be closed
@@ -179,7 +179,7 @@ public final class EngineThread: SerialExecutor, Sendable {
     }
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
-        UnownedSerialExecutor(ordinary: self)
+        unsafe UnownedSerialExecutor(ordinary: self)
     }
 
     public func checkIsolated() {
@@ -206,7 +206,8 @@ public final class EngineThread: SerialExecutor, Sendable {
         let thread = hostThread
         let wake = thread.state.withLock { state in
             state.nextTimerSequence += 1
-            state.timers.insert(TimerEntry(deadline: deadline, sequence: state.nextTimerSequence, lane: lane, executor: executor, action: action))
+            state.timers.insert(
+                TimerEntry(deadline: deadline, sequence: state.nextTimerSequence, lane: lane, executor: executor, action: action))
             defer { state.waiting = false }
             return state.waiting
         }
@@ -214,7 +215,7 @@ public final class EngineThread: SerialExecutor, Sendable {
         if wake { thread.wakeUp.signal() }
     }
 
-    /// Wakes the thread so that a waiting ``runOthers(until:timeout:)`` checks its condition again;
+    /// Wakes the thread so that a waiting `runOthers(until:timeout:)` checks its condition again;
     /// call it, from any thread, after making the condition true.
     package func wake() {
         if let host { return host.wake() }
@@ -234,15 +235,17 @@ public final class EngineThread: SerialExecutor, Sendable {
         guard force || currentTimeLimit.load(ordering: .relaxed) != limit.bitPattern else { return }
         currentTimeLimit.store(limit.bitPattern, ordering: .relaxed)
         if limit.isFinite {
-            let context = Unmanaged.passUnretained(self).toOpaque()
-            JSContextGroupSetExecutionTimeLimit(group.ref, limit, { _, context in
-                guard let context else { return true }
-                Unmanaged<EngineThread>.fromOpaque(context).takeUnretainedValue()
-                    .watchdogFired.store(true, ordering: .relaxed)
-                return true
-            }, context)
+            let context = unsafe Unmanaged.passUnretained(self).toOpaque()
+            unsafe JSContextGroupSetExecutionTimeLimit(
+                group.ref, limit,
+                { _, context in
+                    guard let context = unsafe context else { return true }
+                    unsafe Unmanaged<EngineThread>.fromOpaque(context).takeUnretainedValue()
+                        .watchdogFired.store(true, ordering: .relaxed)
+                    return true
+                }, unsafe context)
         } else {
-            JSContextGroupClearExecutionTimeLimit(group.ref)
+            unsafe JSContextGroupClearExecutionTimeLimit(group.ref)
         }
     }
 
@@ -336,7 +339,8 @@ public final class EngineThread: SerialExecutor, Sendable {
             if spin(from: seen, until: sleepUntil) { continue }
             let sleep = state.withLock { state -> Bool in
                 guard !state.hasRunnableJob, !state.stopped || nested,
-                      enqueued.load(ordering: .acquiring) == seen else { return false }
+                    enqueued.load(ordering: .acquiring) == seen
+                else { return false }
                 if let first = state.timers.min, first.deadline <= DispatchTime.now().uptimeNanoseconds { return false }
                 state.waiting = true
                 return true
@@ -354,7 +358,7 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// Runs one job on its executor, as the lane it was queued for.
     ///
     /// A job may run nested inside another executor's job (a lane's job while another lane
-    /// waits in ``runOthers(until:timeout:)``): the Swift runtime allows it, as nested run loops
+    /// waits in `runOthers(until:timeout:)`): the Swift runtime allows it, as nested run loops
     /// and GLib-based executors rely on. `swift_job_run` (stdlib/public/Concurrency/Actor.cpp)
     /// enters a fresh `ExecutorTrackingInfo` with `enterAndShadow`, which saves the tracking of
     /// the job it is nested in and restores it on `leave()`; `runJobInEstablishedExecutorContext`
@@ -362,7 +366,7 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// The outer job's executor stays exclusive because the loop never runs a paused lane's job.
     private func run(_ queued: QueuedJob) {
         let previous = runningLane.exchange(queued.lane, ordering: .relaxed)
-        queued.job.runSynchronously(on: (queued.executor ?? self).asUnownedSerialExecutor())
+        unsafe queued.job.runSynchronously(on: (queued.executor ?? self).asUnownedSerialExecutor())
         runningLane.store(previous, ordering: .relaxed)
     }
 
@@ -418,6 +422,7 @@ struct QueuedJob: Sendable {
 /// `@unchecked Sendable` is safe: every JavaScriptCore C API function takes the VM's own lock
 /// (`JSLockHolder`) for the duration of the call, so the reference may be used from any thread;
 /// SessionBridge nevertheless only uses it on its ``EngineThread``.
+@safe  // its JavaScriptCore references are used only on its context's engine thread, while the context lives
 struct JSContextGroup: @unchecked Sendable {
     let ref: JSContextGroupRef
 }

@@ -1,13 +1,13 @@
-import CJavaScriptCore
+package import CJavaScriptCore
 import Glibc
 
 /// Creates a JavaScriptCore string from a Swift string (embedded NULs kept). The caller releases it.
 @inline(__always)
 func makeJSString(_ string: String) -> JSStringRef {
-    string.withCString { cString -> JSStringRef in
-        if strlen(cString) == string.utf8.count { return JSStringCreateWithUTF8CString(cString) }
+    unsafe string.withCString { cString -> JSStringRef in
+        if unsafe strlen(cString) == string.utf8.count { return unsafe JSStringCreateWithUTF8CString(cString) }
         let utf16 = Array(string.utf16)
-        return utf16.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
+        return unsafe utf16.withUnsafeBufferPointer { unsafe JSStringCreateWithCharacters($0.baseAddress, $0.count) }
     }
 }
 
@@ -17,44 +17,45 @@ func callFunction(
     _ ctx: JSContextRef, _ function: JSObjectRef, this: JSObjectRef?, _ arguments: [JSValueRef?],
     exception: inout JSValueRef?
 ) -> JSValueRef? {
-    var arguments = arguments
-    let count = arguments.count
-    return arguments.withUnsafeMutableBufferPointer { buffer in
-        JSObjectCallAsFunction(ctx, function, this, count, buffer.baseAddress, &exception)
+    var arguments = unsafe arguments
+    let count = unsafe arguments.count
+    return unsafe arguments.withUnsafeMutableBufferPointer { buffer in
+        unsafe JSObjectCallAsFunction(ctx, function, this, count, buffer.baseAddress, &exception)
     }
 }
 
 /// The Swift string for a JavaScriptCore string (one copy).
 @inline(__always)
 func swiftString(_ string: JSStringRef) -> String {
-    let length = JSStringGetLength(string)
-    guard length > 0, let characters = JSStringGetCharactersPtr(string) else { return "" }
-    return String(decoding: UnsafeBufferPointer(start: characters, count: length), as: UTF16.self)
+    let length = unsafe JSStringGetLength(string)
+    guard length > 0, let characters = unsafe JSStringGetCharactersPtr(string) else { return "" }
+    return unsafe String(decoding: UnsafeBufferPointer(start: characters, count: length), as: UTF16.self)
 }
 
 /// `String(value)` in JavaScript, or `nil` when that throws.
 func stringOf(_ ctx: JSContextRef, _ value: JSValueRef?) -> String? {
-    guard let value else { return nil }
+    guard let value = unsafe value else { return nil }
     var exception: JSValueRef? = nil
-    guard let string = JSValueToStringCopy(ctx, value, &exception) else { return nil }
-    defer { JSStringRelease(string) }
-    return swiftString(string)
+    guard let string = unsafe JSValueToStringCopy(ctx, value, &exception) else { return nil }
+    defer { unsafe JSStringRelease(string) }
+    return unsafe swiftString(string)
 }
 
 /// The length in UTF-16 code units of a JavaScript string value, read from the engine without
 /// copying or flattening it (a string built by concatenation stays a rope until copied).
 func stringLength(_ ctx: JSContextRef, _ value: JSValueRef) -> Int {
-    guard JSValueIsString(ctx, value), let wrapper = JSValueToObject(ctx, value, nil),
-          let length = JSObjectGetProperty(ctx, wrapper, PropertyName.length.ref, nil) else { return 0 }
-    let number = JSValueToNumber(ctx, length, nil)
+    guard unsafe JSValueIsString(ctx, value), let wrapper = unsafe JSValueToObject(ctx, value, nil),
+        let length = unsafe JSObjectGetProperty(ctx, wrapper, PropertyName.length.ref, nil)
+    else { return 0 }
+    let number = unsafe JSValueToNumber(ctx, length, nil)
     return number.isFinite && number > 0 ? Int(number) : 0
 }
 
 /// Reads `object[name]`; `nil` when the read throws.
 func property(_ ctx: JSContextRef, _ object: JSObjectRef, _ name: PropertyName) -> JSValueRef? {
     var exception: JSValueRef? = nil
-    let value = JSObjectGetProperty(ctx, object, name.ref, &exception)
-    return exception == nil ? value : nil
+    let value = unsafe JSObjectGetProperty(ctx, object, name.ref, &exception)
+    return unsafe exception == nil ? value : nil
 }
 
 /// A property name created once and reused, so that reading a property on a hot path makes
@@ -62,9 +63,10 @@ func property(_ ctx: JSContextRef, _ object: JSObjectRef, _ name: PropertyName) 
 ///
 /// `@unchecked Sendable` is safe: a `JSStringRef` is immutable after creation and its reference
 /// count is atomic, so one may be shared by every thread.
+@safe  // its JavaScriptCore references are used only on its context's engine thread, while the context lives
 package struct PropertyName: @unchecked Sendable {
     package let ref: JSStringRef
-    package init(_ name: String) { ref = makeJSString(name) }
+    package init(_ name: String) { unsafe ref = unsafe makeJSString(name) }
 
     static let length = PropertyName("length")
     static let name = PropertyName("name")

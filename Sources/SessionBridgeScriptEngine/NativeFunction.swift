@@ -1,4 +1,5 @@
-import CJavaScriptCore
+package import CJavaScriptCore
+import Synchronization
 
 /// A native function's body: runs on the context's thread, inside JavaScript's call.
 /// Throw ``ScriptThrow`` to throw a specific error in JavaScript; any other error is thrown as a
@@ -10,6 +11,7 @@ public typealias NativeFunction = @Sendable (_ context: isolated ScriptContext, 
 package typealias RawNativeFunction = (_ context: isolated ScriptContext, _ call: RawCall) throws -> JSValueRef?
 
 /// The JavaScriptCore values of one native call.
+@safe  // its JavaScriptCore references are used only on its context's engine thread, while the context lives
 package struct RawCall {
     /// The execution context of the call; use it for every C API call made while handling it.
     package let ctx: JSContextRef
@@ -17,18 +19,19 @@ package struct RawCall {
     package let arguments: UnsafeBufferPointer<JSValueRef?>
 
     package subscript(index: Int) -> JSValueRef? {
-        index < arguments.count ? arguments[index] : nil
+        unsafe index < arguments.count ? arguments[index] : nil
     }
 }
 
 /// Keeps a native function's body alive for as long as its context.
+@safe  // its JavaScriptCore references are used only on its context's engine thread, while the context lives
 final class NativeFunctionBox {
     weak var context: ScriptContext?
     let body: RawNativeFunction
 
     init(context: ScriptContext, body: @escaping RawNativeFunction) {
         self.context = context
-        self.body = body
+        unsafe self.body = unsafe body
     }
 }
 
@@ -36,14 +39,15 @@ final class NativeFunctionBox {
 ///
 /// `@unchecked Sendable` is safe: a `JSClassRef` is immutable once created and is retained for
 /// the life of the process.
+@safe  // its JavaScriptCore references are used only on its context's engine thread, while the context lives
 struct NativeFunctionClass: @unchecked Sendable {
     let ref: JSClassRef
 
     static let shared: NativeFunctionClass = {
-        var definition = kJSClassDefinitionEmpty
-        definition.className = nil
-        definition.callAsFunction = nativeFunctionTrampoline
-        return NativeFunctionClass(ref: JSClassCreate(&definition))
+        var definition = unsafe kJSClassDefinitionEmpty
+        unsafe definition.className = nil
+        unsafe definition.callAsFunction = unsafe nativeFunctionTrampoline
+        return unsafe NativeFunctionClass(ref: JSClassCreate(&definition))
     }()
 }
 
@@ -52,61 +56,62 @@ private func nativeFunctionTrampoline(
     _ ctx: JSContextRef?, _ function: JSObjectRef?, _ this: JSObjectRef?,
     _ argumentCount: Int, _ arguments: UnsafePointer<JSValueRef?>?, _ exception: UnsafeMutablePointer<JSValueRef?>?
 ) -> JSValueRef? {
-    guard let ctx, let function, let pointer = JSObjectGetPrivate(function) else { return nil }
-    let box = Unmanaged<NativeFunctionBox>.fromOpaque(pointer).takeUnretainedValue()
+    guard let ctx = unsafe ctx, let function = unsafe function, let pointer = unsafe JSObjectGetPrivate(function) else { return nil }
+    let box = unsafe Unmanaged<NativeFunctionBox>.fromOpaque(pointer).takeUnretainedValue()
     guard let context = box.context else {
-        exception?.pointee = makeError(in: ctx, name: "Error", message: "the script context is closed")
+        unsafe exception?.pointee = unsafe makeError(in: ctx, name: "Error", message: "the script context is closed")
         return nil
     }
     // Pointers cross into the isolated closure as integers: Sendable, and no allocation per call.
     let boxBits = UInt(bitPattern: pointer), ctxBits = UInt(bitPattern: ctx), thisBits = UInt(bitPattern: this)
     let argumentBits = UInt(bitPattern: arguments)
     let (resultBits, thrownBits) = context.assumeIsolated { context -> (UInt, UInt) in
-        let ctx = JSContextRef(bitPattern: ctxBits)!
+        let ctx = unsafe JSContextRef(bitPattern: ctxBits)!
         // A stopped entry runs no more native code, and a stop that happened inside this call
         // (a getter, `toJSON`, `valueOf` or `then` it ran) ends the entry: the call throws
         // JavaScriptCore's own termination, so the stop is never swallowed here.
         let thread = context.thread
-        if thread.entryStopped.load(ordering: .relaxed) { return (0, UInt(bitPattern: makeTermination(in: ctx))) }
-        let box = Unmanaged<NativeFunctionBox>.fromOpaque(UnsafeRawPointer(bitPattern: boxBits)!).takeUnretainedValue()
-        let call = RawCall(ctx: ctx, this: JSObjectRef(bitPattern: thisBits),
-                           arguments: UnsafeBufferPointer(start: UnsafePointer<JSValueRef?>(bitPattern: argumentBits), count: argumentCount))
+        if thread.entryStopped.load(ordering: .relaxed) { return unsafe (0, UInt(bitPattern: makeTermination(in: ctx))) }
+        let box = unsafe Unmanaged<NativeFunctionBox>.fromOpaque(UnsafeRawPointer(bitPattern: boxBits)!).takeUnretainedValue()
+        let call = unsafe RawCall(
+            ctx: ctx, this: JSObjectRef(bitPattern: thisBits),
+            arguments: UnsafeBufferPointer(start: UnsafePointer<JSValueRef?>(bitPattern: argumentBits), count: argumentCount))
         thread.nativeDepth.add(1, ordering: .relaxed)
         defer { thread.nativeDepth.subtract(1, ordering: .relaxed) }
         let outcome: (UInt, UInt)
         do {
-            outcome = (UInt(bitPattern: try box.body(context, call)), 0)
+            outcome = unsafe (UInt(bitPattern: try box.body(context, call)), 0)
         } catch {
-            outcome = (0, UInt(bitPattern: makeError(in: ctx, error)))
+            outcome = unsafe (0, UInt(bitPattern: makeError(in: ctx, error)))
         }
         if thread.watchdogFired.exchange(false, ordering: .relaxed) { context.stopEntry() }
-        if thread.entryStopped.load(ordering: .relaxed) { return (0, UInt(bitPattern: makeTermination(in: ctx))) }
+        if thread.entryStopped.load(ordering: .relaxed) { return unsafe (0, UInt(bitPattern: makeTermination(in: ctx))) }
         return outcome
     }
-    let result = JSValueRef(bitPattern: resultBits)
-    let thrown = JSValueRef(bitPattern: thrownBits)
-    if let thrown {
-        exception?.pointee = thrown
+    let result = unsafe JSValueRef(bitPattern: resultBits)
+    let thrown = unsafe JSValueRef(bitPattern: thrownBits)
+    if let thrown = unsafe thrown {
+        unsafe exception?.pointee = unsafe thrown
         return nil
     }
-    return result ?? JSValueMakeUndefined(ctx)
+    return unsafe result ?? JSValueMakeUndefined(ctx)
 }
 
 /// Makes a JavaScript error object for a Swift error.
 package func makeError(in ctx: JSContextRef, _ error: any Error) -> JSValueRef {
     switch error {
     case let thrown as ScriptThrow:
-        let object = makeError(in: ctx, name: thrown.name, message: thrown.message)
+        let object = unsafe makeError(in: ctx, name: thrown.name, message: thrown.message)
         for (key, value) in thrown.properties {
-            let name = makeJSString(key)
-            JSObjectSetProperty(ctx, object, name, makeJSValue(value, in: ctx), JSPropertyAttributes(kJSPropertyAttributeNone), nil)
-            JSStringRelease(name)
+            let name = unsafe makeJSString(key)
+            unsafe JSObjectSetProperty(ctx, object, name, makeJSValue(value, in: ctx), JSPropertyAttributes(kJSPropertyAttributeNone), nil)
+            unsafe JSStringRelease(name)
         }
-        return object
+        return unsafe object
     case let scriptError as ScriptError:
-        return makeError(in: ctx, name: scriptError.name, message: scriptError.message)
+        return unsafe makeError(in: ctx, name: scriptError.name, message: scriptError.message)
     default:
-        return makeError(in: ctx, name: "Error", message: String(describing: error))
+        return unsafe makeError(in: ctx, name: "Error", message: String(describing: error))
     }
 }
 
@@ -117,26 +122,27 @@ let terminationMessage = "JavaScript execution terminated."
 /// A value that, thrown from a native call, ends the calling script as JavaScriptCore's own
 /// termination does: its next call or loop iteration is ended, and no native function runs.
 func makeTermination(in ctx: JSContextRef) -> JSValueRef {
-    let message = makeJSString(terminationMessage)
-    defer { JSStringRelease(message) }
-    return JSValueMakeString(ctx, message)
+    let message = unsafe makeJSString(terminationMessage)
+    defer { unsafe JSStringRelease(message) }
+    return unsafe JSValueMakeString(ctx, message)
 }
 
 /// Makes a JavaScript `Error` with the given name and message.
 package func makeError(in ctx: JSContextRef, name: String, message: String) -> JSObjectRef {
-    let messageString = makeJSString(message)
-    var argument: JSValueRef? = JSValueMakeString(ctx, messageString)
-    JSStringRelease(messageString)
+    let messageString = unsafe makeJSString(message)
+    var argument: JSValueRef? = unsafe JSValueMakeString(ctx, messageString)
+    unsafe JSStringRelease(messageString)
     // While JavaScriptCore is ending a script that ran past its time limit it refuses to make an
     // error; a plain object carries the name and message then.
-    let error = JSObjectMakeError(ctx, 1, &argument, nil) ?? JSObjectMake(ctx, nil, nil)!
+    let error = unsafe JSObjectMakeError(ctx, 1, &argument, nil) ?? JSObjectMake(ctx, nil, nil)!
     if name != "Error" {
-        let nameString = makeJSString(name)
-        JSObjectSetProperty(ctx, error, PropertyName.name.ref, JSValueMakeString(ctx, nameString),
-                            JSPropertyAttributes(kJSPropertyAttributeDontEnum), nil)
-        JSStringRelease(nameString)
+        let nameString = unsafe makeJSString(name)
+        unsafe JSObjectSetProperty(
+            ctx, error, PropertyName.name.ref, JSValueMakeString(ctx, nameString),
+            JSPropertyAttributes(kJSPropertyAttributeDontEnum), nil)
+        unsafe JSStringRelease(nameString)
     }
-    return error
+    return unsafe error
 }
 
 /// Carries values that belong to one engine thread (JavaScriptCore values, objects a layer

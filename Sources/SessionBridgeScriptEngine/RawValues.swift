@@ -1,4 +1,4 @@
-import CJavaScriptCore
+package import CJavaScriptCore
 
 /// A JavaScript value as the engine hands it to the layers above, valid while its context
 /// lives. Only ScriptEngine calls JavaScriptCore: the layers above pass these along and read
@@ -11,35 +11,36 @@ package typealias RawObject = JSObjectRef
 extension RawCall {
     /// Argument `index` converted to a number (`NaN` when it is missing or not numeric).
     package func number(at index: Int) -> Double {
-        JSValueToNumber(ctx, self[index], nil)
+        unsafe JSValueToNumber(ctx, self[index], nil)
     }
 
     /// A number in this call's context.
     package func makeNumber(_ number: Double) -> RawValue {
-        JSValueMakeNumber(ctx, number)
+        unsafe JSValueMakeNumber(ctx, number)
     }
 
     /// The property `name` of argument `index`, when the argument is an object and the
     /// property's value is one too. Runs the page's getter, if it defined one.
     package func objectProperty(_ name: PropertyName, ofArgument index: Int) -> RawValue? {
-        guard let argument = self[index], JSValueIsObject(ctx, argument), let object = JSValueToObject(ctx, argument, nil),
-            let value = JSObjectGetProperty(ctx, object, name.ref, nil), JSValueIsObject(ctx, value)
+        guard let argument = unsafe self[index], unsafe JSValueIsObject(ctx, argument),
+            let object = unsafe JSValueToObject(ctx, argument, nil),
+            let value = unsafe JSObjectGetProperty(ctx, object, name.ref, nil), unsafe JSValueIsObject(ctx, value)
         else { return nil }
-        return value
+        return unsafe value
     }
 
     /// The property `name` of `value` converted to a boolean (`false` when `value` is not an
     /// object). Runs the page's getter, if it defined one.
     package func bool(_ name: PropertyName, of value: RawValue) -> Bool {
-        guard let object = JSValueToObject(ctx, value, nil) else { return false }
-        return JSValueToBoolean(ctx, JSObjectGetProperty(ctx, object, name.ref, nil))
+        guard let object = unsafe JSValueToObject(ctx, value, nil) else { return false }
+        return unsafe JSValueToBoolean(ctx, JSObjectGetProperty(ctx, object, name.ref, nil))
     }
 
     /// Calls `function` with `arguments`, ignoring its result and any exception it throws.
     package func callIgnoringResult(_ function: RawObject, _ arguments: [RawValue?]) {
-        var arguments = arguments
-        arguments.withUnsafeMutableBufferPointer { buffer in
-            _ = JSObjectCallAsFunction(ctx, function, nil, buffer.count, buffer.baseAddress, nil)
+        var arguments = unsafe arguments
+        unsafe arguments.withUnsafeMutableBufferPointer { buffer in
+            _ = unsafe JSObjectCallAsFunction(ctx, function, nil, buffer.count, buffer.baseAddress, nil)
         }
     }
 
@@ -48,17 +49,17 @@ extension RawCall {
     package func settledPromise(resolving: Bool, with value: RawValue) -> RawValue? {
         var resolve: JSObjectRef? = nil
         var reject: JSObjectRef? = nil
-        guard let promise = JSObjectMakeDeferredPromise(ctx, &resolve, &reject, nil),
-            let settle = resolving ? resolve : reject
+        guard let promise = unsafe JSObjectMakeDeferredPromise(ctx, &resolve, &reject, nil),
+            let settle = unsafe resolving ? resolve : reject
         else { return nil }
-        var argument: JSValueRef? = value
-        JSObjectCallAsFunction(ctx, settle, nil, 1, &argument, nil)
-        return promise
+        var argument: JSValueRef? = unsafe value
+        unsafe JSObjectCallAsFunction(ctx, settle, nil, 1, &argument, nil)
+        return unsafe promise
     }
 
     /// A page-visible `Error` for `error`, as ``makeError(in:_:)`` makes it.
     package func makeError(_ error: any Error) -> RawValue {
-        SessionBridgeScriptEngine.makeError(in: ctx, error)
+        unsafe SessionBridgeScriptEngine.makeError(in: ctx, error)
     }
 }
 
@@ -66,50 +67,52 @@ extension ScriptContext {
     /// The function stored as property `name` of `value`, protected from collection until
     /// ``unprotect(_:)``; throws when `value` is not an object or the property not a function.
     package func protectedFunction(_ name: String, of value: RawValue?) throws(ScriptError) -> RawObject {
-        let key = makeJSString(name)
-        defer { JSStringRelease(key) }
-        guard let value, let object = JSValueToObject(ctx, value, nil),
-            let member = JSObjectGetProperty(ctx, object, key, nil), let function = JSValueToObject(ctx, member, nil),
-            JSObjectIsFunction(ctx, function)
+        let key = unsafe makeJSString(name)
+        defer { unsafe JSStringRelease(key) }
+        guard let value = unsafe value, let object = unsafe JSValueToObject(ctx, value, nil),
+            let member = unsafe JSObjectGetProperty(ctx, object, key, nil), let function = unsafe JSValueToObject(ctx, member, nil),
+            unsafe JSObjectIsFunction(ctx, function)
         else {
             throw ScriptError(kind: .exception, name: "TypeError", message: "'\(name)' is not a function")
         }
-        protect(function)
-        return function
+        unsafe protect(function)
+        return unsafe function
     }
 
     /// `value` as a function, `nil` when it is not one.
     package func function(_ value: RawValue?) -> RawObject? {
-        guard let value, let object = JSValueToObject(ctx, value, nil), JSObjectIsFunction(ctx, object) else { return nil }
-        return object
+        guard let value = unsafe value, let object = unsafe JSValueToObject(ctx, value, nil), unsafe JSObjectIsFunction(ctx, object) else {
+            return nil
+        }
+        return unsafe object
     }
 
     /// Calls `function` with `arguments` (no `this`); a thrown exception becomes the error.
     @discardableResult
     package func call(_ function: RawObject, _ arguments: [RawValue?]) throws(ScriptError) -> RawValue? {
-        var arguments = arguments
-        let ctx = self.ctx
-        let (result, exception) = arguments.withUnsafeMutableBufferPointer { buffer -> (JSValueRef?, JSValueRef?) in
+        var arguments = unsafe arguments
+        let ctx = unsafe self.ctx
+        let (result, exception) = unsafe arguments.withUnsafeMutableBufferPointer { buffer -> (JSValueRef?, JSValueRef?) in
             var exception: JSValueRef? = nil
-            let result = JSObjectCallAsFunction(ctx, function, nil, buffer.count, buffer.baseAddress, &exception)
-            return (result, exception)
+            let result = unsafe JSObjectCallAsFunction(ctx, function, nil, buffer.count, buffer.baseAddress, &exception)
+            return unsafe (result, exception)
         }
-        if let exception { throw scriptError(from: exception) }
-        return result
+        if let exception = unsafe exception { throw unsafe scriptError(from: exception) }
+        return unsafe result
     }
 
     /// A new plain object, for native functions to be defined on.
     package func makeObject() -> RawObject {
-        JSObjectMake(ctx, nil, nil)
+        unsafe JSObjectMake(ctx, nil, nil)
     }
 
     /// Defines `value` as the read-only property `name` of `object`.
     package func defineReadOnly(_ value: RawValue, as name: String, on object: RawObject) {
-        let key = makeJSString(name)
-        defer { JSStringRelease(key) }
-        JSObjectSetProperty(ctx, object, key, value, JSPropertyAttributes(kJSPropertyAttributeReadOnly), nil)
+        let key = unsafe makeJSString(name)
+        defer { unsafe JSStringRelease(key) }
+        unsafe JSObjectSetProperty(ctx, object, key, value, JSPropertyAttributes(kJSPropertyAttributeReadOnly), nil)
     }
 
     /// `undefined`.
-    package var undefined: RawValue { JSValueMakeUndefined(ctx) }
+    package var undefined: RawValue { unsafe JSValueMakeUndefined(ctx) }
 }

@@ -9,24 +9,29 @@ extension ScriptContext {
     /// ```
     /// - Throws: the script's exception, the promise's rejection as ``ScriptError``, or
     ///   ``ScriptError/Kind/timeLimitExceeded`` when it does not settle within `timeout`.
-    public func evaluateAsync(_ source: String, sourceURL: String? = nil, timeout: Duration = .seconds(30)) async throws(ScriptError) -> ScriptValue {
-        let value = try evaluateRaw(source, sourceURL: sourceURL)
-        let helper = try awaitHelper()
+    public func evaluateAsync(
+        _ source: String, sourceURL: String? = nil, timeout: Duration = .seconds(30)
+    ) async throws(ScriptError) -> ScriptValue {
+        let value = try unsafe evaluateRaw(source, sourceURL: sourceURL)
+        let helper = try unsafe awaitHelper()
         let id = nextAwaitID
         nextAwaitID += 1
         let result: Result<ScriptValue, ScriptError> = await withCheckedContinuation { continuation in
             awaiting[id] = continuation
-            var arguments: [JSValueRef?] = [value ?? JSValueMakeUndefined(ctx), JSValueMakeNumber(ctx, Double(id))]
+            var arguments: [JSValueRef?] = unsafe [value ?? JSValueMakeUndefined(ctx), JSValueMakeNumber(ctx, Double(id))]
             var exception: JSValueRef? = nil
             enterJavaScript()
-            arguments.withUnsafeMutableBufferPointer { buffer in
-                _ = JSObjectCallAsFunction(ctx, helper, nil, buffer.count, buffer.baseAddress, &exception)
+            unsafe arguments.withUnsafeMutableBufferPointer { buffer in
+                _ = unsafe JSObjectCallAsFunction(ctx, helper, nil, buffer.count, buffer.baseAddress, &exception)
             }
-            if let exception { finishAwait(id, .failure(scriptError(from: exception))) }
+            if let exception = unsafe exception { unsafe finishAwait(id, .failure(scriptError(from: exception))) }
             leaveJavaScript()
             schedule(after: timeout) { context in
-                context.finishAwait(id, .failure(ScriptError(
-                    kind: .timeLimitExceeded, name: "TimeoutError", message: "the promise did not settle within \(timeout)")))
+                context.finishAwait(
+                    id,
+                    .failure(
+                        ScriptError(
+                            kind: .timeLimitExceeded, name: "TimeoutError", message: "the promise did not settle within \(timeout)")))
             }
         }
         return try result.get()
@@ -37,36 +42,38 @@ extension ScriptContext {
     }
 
     private func awaitHelper() throws(ScriptError) -> JSObjectRef {
-        if let helper = awaitHelperFunction { return helper }
-        let settle = makeFunction { context, call in
-            let id = Int(JSValueToNumber(call.ctx, call[0], nil))
-            let fulfilled = JSValueToBoolean(call.ctx, call[1])
-            let value = call[2] ?? JSValueMakeUndefined(call.ctx)
+        if let helper = unsafe awaitHelperFunction { return unsafe helper }
+        let settle = unsafe makeFunction { context, call in
+            let id = unsafe Int(JSValueToNumber(call.ctx, call[0], nil))
+            let fulfilled = unsafe JSValueToBoolean(call.ctx, call[1])
+            let value = unsafe call[2] ?? JSValueMakeUndefined(call.ctx)
             if fulfilled {
                 do throws(ScriptError) {
-                    context.finishAwait(id, .success(try context.scriptValue(value)))
+                    unsafe context.finishAwait(id, .success(try context.scriptValue(value)))
                 } catch {
                     context.finishAwait(id, .failure(error))
                 }
             } else {
-                context.finishAwait(id, .failure(context.scriptError(from: value!)))
+                unsafe context.finishAwait(id, .failure(context.scriptError(from: value!)))
             }
             return nil
         }
-        let factory = try evaluateRaw("""
+        let factory = try unsafe evaluateRaw(
+            """
             (function (settle) {
               const resolve = Promise.resolve.bind(Promise), then = Promise.prototype.then;
               return function (value, id) { then.call(resolve(value), v => settle(id, true, v), e => settle(id, false, e)); };
             })
             """, sourceURL: "sessionbridge://prelude/await.js")
-        var argument: JSValueRef? = settle
-        guard let factory, let factoryObject = JSValueToObject(ctx, factory, nil),
-              let helperValue = JSObjectCallAsFunction(ctx, factoryObject, nil, 1, &argument, nil),
-              let helper = JSValueToObject(ctx, helperValue, nil) else {
+        var argument: JSValueRef? = unsafe settle
+        guard let factory = unsafe factory, let factoryObject = unsafe JSValueToObject(ctx, factory, nil),
+            let helperValue = unsafe JSObjectCallAsFunction(ctx, factoryObject, nil, 1, &argument, nil),
+            let helper = unsafe JSValueToObject(ctx, helperValue, nil)
+        else {
             throw ScriptError(kind: .exception, name: "Error", message: "could not install the await helper")
         }
-        protect(helper)
-        awaitHelperFunction = helper
-        return helper
+        unsafe protect(helper)
+        unsafe awaitHelperFunction = unsafe helper
+        return unsafe helper
     }
 }

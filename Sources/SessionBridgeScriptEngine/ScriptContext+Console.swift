@@ -1,17 +1,18 @@
 import CJavaScriptCore
+import Synchronization
 
 extension ScriptContext {
     /// Installs `console.log/info/warn/error/debug`, captured as ``ConsoleMessage`` events.
     func installConsole() {
         for level in [ConsoleMessage.Level.log, .info, .warn, .error, .debug] {
-            let function = makeFunction { context, call in
-                let text = call.arguments.map { context.consoleText($0) }.joined(separator: " ")
+            let function = unsafe makeFunction { context, call in
+                let text = unsafe call.arguments.map { unsafe context.consoleText($0) }.joined(separator: " ")
                 // A `toJSON` or `toString` stopped by the time limit: the line is not shown.
                 if context.thread.watchdogFired.load(ordering: .relaxed) || context.stoppedInThisEntry { return nil }
                 context.report(.console(ConsoleMessage(level: level, text: text)))
                 return nil
             }
-            define(function, as: level.rawValue, in: "console")
+            unsafe define(function, as: level.rawValue, in: "console")
         }
     }
 
@@ -22,42 +23,44 @@ extension ScriptContext {
     /// How a console shows one argument: strings as they are, other values as JSON where they
     /// have it, else as `String(value)`.
     private func consoleText(_ value: JSValueRef?) -> String {
-        guard let value else { return "undefined" }
-        if JSValueIsString(ctx, value) {
+        guard let value = unsafe value else { return "undefined" }
+        if unsafe JSValueIsString(ctx, value) {
             // Measured before the copy, as conversions are.
-            let length = stringLength(ctx, value)
+            let length = unsafe stringLength(ctx, value)
             if length > Self.maxConsoleStringLength { return "<a string of \(length) characters, not shown>" }
-            return stringOf(ctx, value) ?? ""
+            return unsafe stringOf(ctx, value) ?? ""
         }
-        if JSValueIsObject(ctx, value), let object = JSValueToObject(ctx, value, nil), !JSObjectIsFunction(ctx, object),
-           JSValueGetTypedArrayType(ctx, value, nil) == kJSTypedArrayTypeNone,
-           !isErrorObject(object) {
+        if unsafe JSValueIsObject(ctx, value), let object = unsafe JSValueToObject(ctx, value, nil),
+            unsafe !JSObjectIsFunction(ctx, object),
+            unsafe JSValueGetTypedArrayType(ctx, value, nil) == kJSTypedArrayTypeNone,
+            unsafe !isErrorObject(object)
+        {
             var exception: JSValueRef? = nil
-            if let json = JSValueCreateJSONString(ctx, value, 0, &exception) {
-                defer { JSStringRelease(json) }
-                return swiftString(json)
+            if let json = unsafe JSValueCreateJSONString(ctx, value, 0, &exception) {
+                defer { unsafe JSStringRelease(json) }
+                return unsafe swiftString(json)
             }
         }
-        return stringOf(ctx, value) ?? "<unprintable>"
+        return unsafe stringOf(ctx, value) ?? "<unprintable>"
     }
 
     private func isErrorObject(_ object: JSObjectRef) -> Bool {
-        guard let constructor = errorConstructor else { return false }
-        return JSValueIsInstanceOfConstructor(ctx, object, constructor, nil)
+        guard let constructor = unsafe errorConstructor else { return false }
+        return unsafe JSValueIsInstanceOfConstructor(ctx, object, constructor, nil)
     }
 
     private var errorConstructor: JSObjectRef? {
-        JSObjectGetProperty(ctx, JSContextGetGlobalObject(ctx), PropertyName("Error").ref, nil)
-            .flatMap { JSValueToObject(ctx, $0, nil) }
+        unsafe JSObjectGetProperty(ctx, JSContextGetGlobalObject(ctx), PropertyName("Error").ref, nil)
+            .flatMap { unsafe JSValueToObject(ctx, $0, nil) }
     }
 
     /// Reports promises rejected without a handler as ``ScriptEvent/unhandledRejection(_:)``.
     func installRejectionTracking() {
-        let callback = makeFunction { context, call in
-            let reason: JSValueRef = call[1] ?? JSValueMakeUndefined(call.ctx)!
-            context.report(.unhandledRejection(context.scriptError(from: reason)))
+        let callback = unsafe makeFunction { context, call in
+            let reason: JSValueRef = unsafe call[1] ?? JSValueMakeUndefined(call.ctx)!
+            unsafe context.report(.unhandledRejection(context.scriptError(from: reason)))
             return nil
         }
-        _ = JSGlobalContextSetUnhandledRejectionCallback(ctx, callback, nil)
+        _ = unsafe JSGlobalContextSetUnhandledRejectionCallback(ctx, callback, nil)
     }
 }

@@ -1,4 +1,4 @@
-import CJavaScriptCore
+package import CJavaScriptCore
 
 /// A promise made by native code and settled later from the context's executor.
 package struct DeferredPromise: Sendable, Hashable {
@@ -6,11 +6,12 @@ package struct DeferredPromise: Sendable, Hashable {
 }
 
 /// The protected resolve and reject functions of a pending ``DeferredPromise``.
+@safe  // its JavaScriptCore references are used only on its context's engine thread, while the context lives
 struct Deferred {
     let resolve: JSObjectRef
     let reject: JSObjectRef
 
-    var protectedValues: [JSValueRef] { [resolve, reject] }
+    var protectedValues: [JSValueRef] { unsafe [resolve, reject] }
 }
 
 extension ScriptContext {
@@ -21,15 +22,17 @@ extension ScriptContext {
         var resolve: JSObjectRef? = nil
         var reject: JSObjectRef? = nil
         var exception: JSValueRef? = nil
-        guard let promise = JSObjectMakeDeferredPromise(ctx, &resolve, &reject, &exception), let resolve, let reject else {
-            throw exception.map { scriptError(from: $0) } ?? .conversion("could not make a promise")
+        guard let promise = unsafe JSObjectMakeDeferredPromise(ctx, &resolve, &reject, &exception), let resolve = unsafe resolve,
+            let reject = unsafe reject
+        else {
+            throw unsafe exception.map { unsafe scriptError(from: $0) } ?? .conversion("could not make a promise")
         }
-        protect(resolve)
-        protect(reject)
+        unsafe protect(resolve)
+        unsafe protect(reject)
         let id = nextDeferredID
         nextDeferredID += 1
-        deferreds[id] = Deferred(resolve: resolve, reject: reject)
-        return (promise, DeferredPromise(id: id))
+        deferreds[id] = unsafe Deferred(resolve: resolve, reject: reject)
+        return unsafe (promise, DeferredPromise(id: id))
     }
 
     /// Whether the promise is still waiting (not settled, context open).
@@ -40,20 +43,20 @@ extension ScriptContext {
     /// Settles a deferred promise; does nothing if it was settled already or the context closed.
     package func settle(_ deferred: DeferredPromise, with result: Result<ScriptValue, any Error>) {
         switch result {
-        case .success(let value): settle(deferred, resolving: true) { makeJSValue(value, in: $0) }
-        case .failure(let error): settle(deferred, resolving: false) { makeError(in: $0, error) }
+        case .success(let value): unsafe settle(deferred, resolving: true) { unsafe makeJSValue(value, in: $0) }
+        case .failure(let error): unsafe settle(deferred, resolving: false) { unsafe makeError(in: $0, error) }
         }
     }
 
     /// Settles a deferred promise with a raw value made by `value` (called only if still pending).
     package func settle(_ deferred: DeferredPromise, resolving: Bool, _ value: (JSContextRef) -> JSValueRef) {
         guard let pending = deferreds.removeValue(forKey: deferred.id) else { return }
-        var argument: JSValueRef? = value(ctx)
+        var argument: JSValueRef? = unsafe value(ctx)
         var exception: JSValueRef? = nil
         enterJavaScript()
-        JSObjectCallAsFunction(ctx, resolving ? pending.resolve : pending.reject, nil, 1, &argument, &exception)
-        pending.protectedValues.forEach(unprotect)
-        if let exception { report(.uncaughtError(scriptError(from: exception))) }
+        unsafe JSObjectCallAsFunction(ctx, resolving ? pending.resolve : pending.reject, nil, 1, &argument, &exception)
+        unsafe pending.protectedValues.forEach(unprotect)
+        if let exception = unsafe exception { unsafe report(.uncaughtError(scriptError(from: exception))) }
         leaveJavaScript()
         checkQuiescence()
     }

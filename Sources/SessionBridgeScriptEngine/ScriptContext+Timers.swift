@@ -1,34 +1,36 @@
 import CJavaScriptCore
 
 /// A pending `setTimeout` or `setInterval`.
+@safe  // its JavaScriptCore references are used only on its context's engine thread, while the context lives
 struct ScriptTimer {
     let callback: JSObjectRef
     let arguments: [JSValueRef]
     let interval: Duration?
 
-    var protectedValues: [JSValueRef] { [callback] + arguments }
+    var protectedValues: [JSValueRef] { unsafe [callback] + arguments }
 }
 
 extension ScriptContext {
     /// Installs `setTimeout`, `setInterval`, `clearTimeout`, `clearInterval` and
     /// `queueMicrotask`, driven by the engine thread.
     func installTimers() {
-        define(makeFunction { context, call in try context.addTimer(call, repeating: false) }, as: "setTimeout")
-        define(makeFunction { context, call in try context.addTimer(call, repeating: true) }, as: "setInterval")
-        let clear = makeFunction { context, call in
-            if let id = call[0], JSValueIsNumber(call.ctx, id) {
-                context.removeTimer(Int(JSValueToNumber(call.ctx, id, nil)))
+        unsafe define(makeFunction { context, call in try unsafe context.addTimer(call, repeating: false) }, as: "setTimeout")
+        unsafe define(makeFunction { context, call in try unsafe context.addTimer(call, repeating: true) }, as: "setInterval")
+        let clear = unsafe makeFunction { context, call in
+            if let id = unsafe call[0], unsafe JSValueIsNumber(call.ctx, id) {
+                unsafe context.removeTimer(Int(JSValueToNumber(call.ctx, id, nil)))
             }
             return nil
         }
-        define(clear, as: "clearTimeout")
-        define(clear, as: "clearInterval")
+        unsafe define(clear, as: "clearTimeout")
+        unsafe define(clear, as: "clearInterval")
         // A microtask through the engine's own promise jobs; errors are reported like a browser's.
-        let report = makeFunction { context, call in
-            context.report(.uncaughtError(context.scriptError(from: call[0] ?? JSValueMakeUndefined(call.ctx)!)))
+        let report = unsafe makeFunction { context, call in
+            unsafe context.report(.uncaughtError(context.scriptError(from: call[0] ?? JSValueMakeUndefined(call.ctx)!)))
             return nil
         }
-        let install = try? evaluateRaw("""
+        let install = try? unsafe evaluateRaw(
+            """
             (function (report) {
               const resolved = Promise.resolve();
               const then = Promise.prototype.then;
@@ -38,36 +40,37 @@ extension ScriptContext {
               };
             })
             """, sourceURL: "sessionbridge://prelude/timers.js")
-        if let install, let installer = JSValueToObject(ctx, install, nil) {
-            var argument: JSValueRef? = report
-            if let function = JSObjectCallAsFunction(ctx, installer, nil, 1, &argument, nil) {
-                define(function, as: "queueMicrotask")
+        if let install = unsafe install, let installer = unsafe JSValueToObject(ctx, install, nil) {
+            var argument: JSValueRef? = unsafe report
+            if let function = unsafe JSObjectCallAsFunction(ctx, installer, nil, 1, &argument, nil) {
+                unsafe define(function, as: "queueMicrotask")
             }
         }
     }
 
     private func addTimer(_ call: RawCall, repeating: Bool) throws -> JSValueRef? {
-        guard let callbackValue = call[0], let callback = JSValueToObject(call.ctx, callbackValue, nil),
-              JSObjectIsFunction(call.ctx, callback) else {
+        guard let callbackValue = unsafe call[0], let callback = unsafe JSValueToObject(call.ctx, callbackValue, nil),
+            unsafe JSObjectIsFunction(call.ctx, callback)
+        else {
             throw ScriptThrow("TypeError", "\(repeating ? "setInterval" : "setTimeout"): the callback must be a function")
         }
-        var milliseconds = call[1].map { JSValueToNumber(call.ctx, $0, nil) } ?? 0
+        var milliseconds = unsafe call[1].map { unsafe JSValueToNumber(call.ctx, $0, nil) } ?? 0
         if !milliseconds.isFinite || milliseconds < 0 { milliseconds = 0 }
         milliseconds = min(milliseconds, 2_147_483_647)
         let delay = Duration.microseconds(Int64(milliseconds * 1000))
-        protect(callback)
-        var arguments: [JSValueRef] = []
-        for index in 2..<max(2, call.arguments.count) {
-            if let argument = call[index] {
-                protect(argument)
-                arguments.append(argument)
+        unsafe protect(callback)
+        var arguments: [JSValueRef] = unsafe []
+        for index in unsafe 2..<max(2, call.arguments.count) {
+            if let argument = unsafe call[index] {
+                unsafe protect(argument)
+                unsafe arguments.append(argument)
             }
         }
         let id = nextTimerID
         nextTimerID += 1
-        timers[id] = ScriptTimer(callback: callback, arguments: arguments, interval: repeating ? max(delay, .milliseconds(1)) : nil)
+        timers[id] = unsafe ScriptTimer(callback: callback, arguments: arguments, interval: repeating ? max(delay, .milliseconds(1)) : nil)
         scheduleTimer(id, after: delay)
-        return JSValueMakeNumber(call.ctx, Double(id))
+        return unsafe JSValueMakeNumber(call.ctx, Double(id))
     }
 
     private func scheduleTimer(_ id: Int, after delay: Duration) {
@@ -78,7 +81,7 @@ extension ScriptContext {
 
     private func removeTimer(_ id: Int) {
         guard let timer = timers.removeValue(forKey: id) else { return }
-        timer.protectedValues.forEach(unprotect)
+        unsafe timer.protectedValues.forEach(unprotect)
         checkQuiescence()
     }
 
@@ -87,14 +90,14 @@ extension ScriptContext {
         if timer.interval == nil { timers[id] = nil }
         var exception: JSValueRef? = nil
         enterJavaScript()
-        _ = callFunction(ctx, timer.callback, this: nil, timer.arguments.map { Optional($0) }, exception: &exception)
-        if let exception, !isClosed { report(.uncaughtError(scriptError(from: exception))) }
+        _ = unsafe callFunction(ctx, timer.callback, this: nil, timer.arguments.map { unsafe Optional($0) }, exception: &exception)
+        if let exception = unsafe exception, !isClosed { unsafe report(.uncaughtError(scriptError(from: exception))) }
         leaveJavaScript()
         guard !isClosed else { return }
         if let interval = timer.interval {
             if timers[id] != nil { scheduleTimer(id, after: interval) }
         } else {
-            timer.protectedValues.forEach(unprotect)
+            unsafe timer.protectedValues.forEach(unprotect)
             checkQuiescence()
         }
     }
@@ -109,11 +112,12 @@ extension ScriptContext {
     /// `queueMicrotask` go through) first checks how long the current entry has run, and stops
     /// it past the limit.
     func installMicrotaskBound() {
-        let check = makeFunction { context, _ in
+        let check = unsafe makeFunction { context, _ in
             context.checkEntryTime()
             return nil
         }
-        let install = try? evaluateRaw("""
+        let install = try? unsafe evaluateRaw(
+            """
             (function (check) {
               "use strict";
               const then = Promise.prototype.then, apply = Reflect.apply;
@@ -121,9 +125,9 @@ extension ScriptContext {
               Object.defineProperty(Promise.prototype, "then", { value: checked, writable: true, enumerable: false, configurable: true });
             })
             """, sourceURL: "sessionbridge://prelude/microtasks.js")
-        if let install, let installer = JSValueToObject(ctx, install, nil) {
-            var argument: JSValueRef? = check
-            _ = JSObjectCallAsFunction(ctx, installer, nil, 1, &argument, nil)
+        if let install = unsafe install, let installer = unsafe JSValueToObject(ctx, install, nil) {
+            var argument: JSValueRef? = unsafe check
+            _ = unsafe JSObjectCallAsFunction(ctx, installer, nil, 1, &argument, nil)
         }
     }
 }

@@ -1,6 +1,7 @@
-import CJavaScriptCore
-import DequeModule
+package import CJavaScriptCore
+package import DequeModule
 import Dispatch
+import Synchronization
 
 /// A JavaScript global context bound to one ``EngineThread``.
 ///
@@ -16,6 +17,7 @@ import Dispatch
 /// }
 /// let sum = try await context.evaluate("add(2, 3)")   // .number(5)
 /// ```
+@safe  // its JavaScriptCore references are used only on its context's engine thread, while the context lives
 public actor ScriptContext {
     /// Settings of a context.
     public struct Configuration: Sendable {
@@ -74,16 +76,19 @@ public actor ScriptContext {
     private var recentEventBytes = 0
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
-        thread.asUnownedSerialExecutor()
+        unsafe thread.asUnownedSerialExecutor()
     }
 
     /// Creates a context on `thread`, with `console`, timers and `queueMicrotask` installed.
-    public init(thread: EngineThread = EnginePool.shared.nextThread(), name: String = "about:blank", configuration: Configuration = .init()) async {
+    public init(
+        thread: EngineThread = EnginePool.shared.nextThread(), name: String = "about:blank", configuration: Configuration = .init()
+    ) async {
         self.thread = thread
         self.name = name
         self.configuration = configuration
-        self.timeLimitSeconds = configuration.timeLimit.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 } ?? .infinity
-        self.globalContext = GlobalContext(JSGlobalContextCreateInGroup(thread.group.ref, nil))
+        self.timeLimitSeconds =
+            configuration.timeLimit.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 } ?? .infinity
+        self.globalContext = unsafe GlobalContext(JSGlobalContextCreateInGroup(thread.group.ref, nil))
         ScriptEngineStatistics.liveContexts.add(1, ordering: .relaxed)
         captureObjectKeys()
         installConsole()
@@ -100,7 +105,7 @@ public actor ScriptContext {
     }
 
     /// The raw global context, for the layers above that call the C API directly.
-    package var ctx: JSGlobalContextRef { globalContext.ref }
+    package var ctx: JSGlobalContextRef { unsafe globalContext.ref }
 
     // MARK: Evaluating
 
@@ -109,28 +114,28 @@ public actor ScriptContext {
     ///   stack), a time-limit stop, or a conversion error when the value cannot cross.
     @discardableResult
     public func evaluate(_ source: String, sourceURL: String? = nil, startingLine: Int = 1) throws(ScriptError) -> ScriptValue {
-        let value = try evaluateRaw(source, sourceURL: sourceURL, startingLine: startingLine)
-        return try scriptValue(value)
+        let value = try unsafe evaluateRaw(source, sourceURL: sourceURL, startingLine: startingLine)
+        return try unsafe scriptValue(value)
     }
 
     /// Runs a script for its effects, discarding its completion value.
     public func run(_ source: String, sourceURL: String? = nil, startingLine: Int = 1) throws(ScriptError) {
-        _ = try evaluateRaw(source, sourceURL: sourceURL, startingLine: startingLine)
+        _ = try unsafe evaluateRaw(source, sourceURL: sourceURL, startingLine: startingLine)
     }
 
     /// Evaluates a script and returns the raw completion value.
     package func evaluateRaw(_ source: String, sourceURL: String? = nil, startingLine: Int = 1) throws(ScriptError) -> JSValueRef? {
         guard !isClosed else { throw .contextClosed }
-        let script = makeJSString(source)
-        defer { JSStringRelease(script) }
-        let url = sourceURL.map(makeJSString)
-        defer { url.map(JSStringRelease) }
+        let script = unsafe makeJSString(source)
+        defer { unsafe JSStringRelease(script) }
+        let url = unsafe sourceURL.map(makeJSString)
+        defer { unsafe url.map(JSStringRelease) }
         var exception: JSValueRef? = nil
         enterJavaScript()
-        let value = JSEvaluateScript(ctx, script, nil, url, Int32(clamping: startingLine), &exception)
-        if let exception { throw scriptError(from: exception) }
+        let value = unsafe JSEvaluateScript(ctx, script, nil, url, Int32(clamping: startingLine), &exception)
+        if let exception = unsafe exception { throw unsafe scriptError(from: exception) }
         leaveJavaScript()
-        return value
+        return unsafe value
     }
 
     /// Calls the global function at `path` (such as `"app.start"`) with `arguments`.
@@ -138,28 +143,28 @@ public actor ScriptContext {
     public func call(_ path: String, _ arguments: [ScriptValue] = []) throws(ScriptError) -> ScriptValue {
         guard !isClosed else { throw .contextClosed }
         var this: JSObjectRef? = nil
-        var target: JSObjectRef = JSContextGetGlobalObject(ctx)
+        var target: JSObjectRef = unsafe JSContextGetGlobalObject(ctx)
         var exception: JSValueRef? = nil
         for component in path.split(separator: ".") {
-            let name = makeJSString(String(component))
-            let value = JSObjectGetProperty(ctx, target, name, &exception)
-            JSStringRelease(name)
-            if let exception { throw scriptError(from: exception) }
-            guard let value, JSValueIsObject(ctx, value), let object = JSValueToObject(ctx, value, nil) else {
+            let name = unsafe makeJSString(String(component))
+            let value = unsafe JSObjectGetProperty(ctx, target, name, &exception)
+            unsafe JSStringRelease(name)
+            if let exception = unsafe exception { throw unsafe scriptError(from: exception) }
+            guard let value = unsafe value, unsafe JSValueIsObject(ctx, value), let object = unsafe JSValueToObject(ctx, value, nil) else {
                 throw ScriptError(kind: .exception, name: "TypeError", message: "\(path) is not a function")
             }
-            this = target
-            target = object
+            unsafe this = unsafe target
+            unsafe target = unsafe object
         }
-        guard JSObjectIsFunction(ctx, target) else {
+        guard unsafe JSObjectIsFunction(ctx, target) else {
             throw ScriptError(kind: .exception, name: "TypeError", message: "\(path) is not a function")
         }
-        let values = arguments.map { Optional(makeJSValue($0, in: ctx)) }
+        let values = unsafe arguments.map { unsafe Optional(makeJSValue($0, in: ctx)) }
         enterJavaScript()
-        let result = callFunction(ctx, target, this: this, values, exception: &exception)
-        if let exception { throw scriptError(from: exception) }
+        let result = unsafe callFunction(ctx, target, this: this, values, exception: &exception)
+        if let exception = unsafe exception { throw unsafe scriptError(from: exception) }
         leaveJavaScript()
-        return try scriptValue(result)
+        return try unsafe scriptValue(result)
     }
 
     // MARK: Native functions
@@ -167,75 +172,77 @@ public actor ScriptContext {
     /// Defines a native function as a global (or as a member of the object at `objectPath`,
     /// created when missing).
     public func defineFunction(_ name: String, in objectPath: String? = nil, _ body: @escaping NativeFunction) {
-        let function = makeFunction { context, call in
-            var arguments: [ScriptValue] = []
-            arguments.reserveCapacity(call.arguments.count)
-            for argument in call.arguments { arguments.append(try context.scriptValue(argument)) }
-            return makeJSValue(try body(context, arguments), in: call.ctx)
+        let function = unsafe makeFunction { context, call in
+            let arguments = try unsafe call.arguments.map { argument throws(ScriptError) in try unsafe context.scriptValue(argument) }
+            return unsafe makeJSValue(try body(context, arguments), in: call.ctx)
         }
-        define(function, as: name, in: objectPath)
+        unsafe define(function, as: name, in: objectPath)
     }
 
     /// Defines a native function that returns a promise, settled when `body` finishes.
     ///
     /// The body runs as a task on this context's executor; it is cancelled when the context
     /// closes, and its result is dropped if it arrives after that.
-    public func defineAsyncFunction(_ name: String, in objectPath: String? = nil, _ body: @escaping @Sendable ([ScriptValue]) async throws -> ScriptValue) {
-        let function = makeFunction { context, call in
-            let arguments = try call.arguments.map { argument throws(ScriptError) in try context.scriptValue(argument) }
-            let (promise, deferred) = try context.makeDeferredPromise()
+    public func defineAsyncFunction(
+        _ name: String, in objectPath: String? = nil, _ body: @escaping @Sendable ([ScriptValue]) async throws -> ScriptValue
+    ) {
+        let function = unsafe makeFunction { context, call in
+            let arguments = try unsafe call.arguments.map { argument throws(ScriptError) in try unsafe context.scriptValue(argument) }
+            let (promise, deferred) = unsafe try context.makeDeferredPromise()
             context.startTask {
                 let result: Result<ScriptValue, any Error>
                 do { result = .success(try await body(arguments)) } catch { result = .failure(error) }
                 await context.settle(deferred, with: result)
             }
-            return promise
+            return unsafe promise
         }
-        define(function, as: name, in: objectPath)
+        unsafe define(function, as: name, in: objectPath)
     }
 
     /// Makes a native function object from a raw body.
     package func makeFunction(_ body: @escaping RawNativeFunction) -> JSObjectRef {
-        let box = NativeFunctionBox(context: self, body: body)
+        let box = unsafe NativeFunctionBox(context: self, body: body)
         nativeFunctions.append(box)
-        let function = JSObjectMake(ctx, NativeFunctionClass.shared.ref, Unmanaged.passUnretained(box).toOpaque())!
-        JSObjectSetPrototype(ctx, function, functionPrototype)
-        return function
+        let function = unsafe JSObjectMake(ctx, NativeFunctionClass.shared.ref, Unmanaged.passUnretained(box).toOpaque())!
+        unsafe JSObjectSetPrototype(ctx, function, functionPrototype)
+        return unsafe function
     }
 
     /// Sets `value` as `name` on the object at `objectPath` (created when missing) or on the
     /// global object; read-only and non-configurable when `locked`.
     package func define(_ value: JSValueRef, as name: String, in objectPath: String? = nil, locked: Bool = false) {
-        var target = JSContextGetGlobalObject(ctx)!
+        var target = unsafe JSContextGetGlobalObject(ctx)!
         for component in objectPath?.split(separator: ".") ?? [] {
-            let key = makeJSString(String(component))
-            defer { JSStringRelease(key) }
-            if let existing = JSObjectGetProperty(ctx, target, key, nil), JSValueIsObject(ctx, existing),
-               let object = JSValueToObject(ctx, existing, nil) {
-                target = object
+            let key = unsafe makeJSString(String(component))
+            defer { unsafe JSStringRelease(key) }
+            if let existing = unsafe JSObjectGetProperty(ctx, target, key, nil), unsafe JSValueIsObject(ctx, existing),
+                let object = unsafe JSValueToObject(ctx, existing, nil)
+            {
+                unsafe target = unsafe object
             } else {
-                let object = JSObjectMake(ctx, nil, nil)!
-                JSObjectSetProperty(ctx, target, key, object, JSPropertyAttributes(kJSPropertyAttributeDontEnum), nil)
-                target = object
+                let object = unsafe JSObjectMake(ctx, nil, nil)!
+                unsafe JSObjectSetProperty(ctx, target, key, object, JSPropertyAttributes(kJSPropertyAttributeDontEnum), nil)
+                unsafe target = unsafe object
             }
         }
-        let key = makeJSString(name)
-        defer { JSStringRelease(key) }
+        let key = unsafe makeJSString(name)
+        defer { unsafe JSStringRelease(key) }
         let attributes = locked ? kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete : kJSPropertyAttributeNone
-        JSObjectSetProperty(ctx, target, key, value, JSPropertyAttributes(attributes), nil)
+        unsafe JSObjectSetProperty(ctx, target, key, value, JSPropertyAttributes(attributes), nil)
     }
 
     private func captureObjectKeys() {
-        guard let keys = try? evaluateRaw("Object.keys", sourceURL: "sessionbridge://prelude/keys.js"),
-              let function = JSValueToObject(ctx, keys, nil) else { return }
-        protect(function)
-        objectKeys = function
+        guard let keys = try? unsafe evaluateRaw("Object.keys", sourceURL: "sessionbridge://prelude/keys.js"),
+            let function = unsafe JSValueToObject(ctx, keys, nil)
+        else { return }
+        unsafe protect(function)
+        unsafe objectKeys = unsafe function
     }
 
     private var functionPrototype: JSObjectRef {
-        let function = JSObjectGetProperty(ctx, JSContextGetGlobalObject(ctx), PropertyName("Function").ref, nil)
-        let prototype = JSObjectGetProperty(ctx, JSValueToObject(ctx, function, nil), PropertyName.prototype.ref, nil)
-        return JSValueToObject(ctx, prototype, nil)
+        let function = unsafe JSObjectGetProperty(ctx, JSContextGetGlobalObject(ctx), PropertyName("Function").ref, nil)
+        let prototype = unsafe JSObjectGetProperty(ctx, JSValueToObject(ctx, function, nil), PropertyName.prototype.ref, nil)
+        return unsafe JSValueToObject(ctx, prototype, nil)
     }
 
     // MARK: Values and errors
@@ -247,8 +254,8 @@ public actor ScriptContext {
     /// ``ScriptError/Kind/timeLimitExceeded``, whatever the reader made of the stop.
     package func scriptValue(_ value: JSValueRef?, limits: ConversionLimits? = nil) throws(ScriptError) -> ScriptValue {
         if stoppedInThisEntry { throw .timeLimitExceeded }
-        var reader = ValueReader(ctx: ctx, limits: limits ?? configuration.conversionLimits, ownKeys: objectKeys)
-        let result = Result { () throws(ScriptError) in try reader.read(value) }
+        var reader = unsafe ValueReader(ctx: ctx, limits: limits ?? configuration.conversionLimits, ownKeys: objectKeys)
+        let result = Result { () throws(ScriptError) in try unsafe reader.read(value) }
         var stopped = thread.watchdogFired.exchange(false, ordering: .relaxed) || stoppedInThisEntry
         if case .failure(let error) = result, error.kind == .timeLimitExceeded { stopped = true }
         if stopped {
@@ -260,7 +267,7 @@ public actor ScriptContext {
 
     /// Makes the raw value for a ``ScriptValue``.
     package func jsValue(_ value: ScriptValue) -> JSValueRef {
-        makeJSValue(value, in: ctx)
+        unsafe makeJSValue(value, in: ctx)
     }
 
     /// Turns a thrown JavaScript value into a ``ScriptError``.
@@ -268,27 +275,27 @@ public actor ScriptContext {
     /// Reading an error's `name` or `message` can run page code (getters); once the entry is
     /// stopped nothing more is read, and a stop during a read stops the entry.
     package func scriptError(from exception: JSValueRef) -> ScriptError {
-        if thread.watchdogFired.exchange(false, ordering: .relaxed) || isTermination(exception) {
+        if unsafe thread.watchdogFired.exchange(false, ordering: .relaxed) || isTermination(exception) {
             stopEntry()
             return stopReported()
         }
         if stoppedInThisEntry { return stopReported() }
-        guard JSValueIsObject(ctx, exception), let object = JSValueToObject(ctx, exception, nil) else {
-            return ScriptError(kind: .exception, name: "Error", message: stringOf(ctx, exception) ?? "unknown exception")
+        guard unsafe JSValueIsObject(ctx, exception), let object = unsafe JSValueToObject(ctx, exception, nil) else {
+            return unsafe ScriptError(kind: .exception, name: "Error", message: stringOf(ctx, exception) ?? "unknown exception")
         }
         var stopped = false
         func text(_ name: PropertyName) -> String? {
             guard !stopped else { return nil }
-            let text = property(ctx, object, name).flatMap { JSValueIsUndefined(ctx, $0) ? nil : stringOf(ctx, $0) }
+            let text = unsafe property(ctx, object, name).flatMap { unsafe JSValueIsUndefined(ctx, $0) ? nil : stringOf(ctx, $0) }
             if thread.watchdogFired.exchange(false, ordering: .relaxed) { stopped = true }
             return stopped ? nil : text
         }
         func number(_ name: PropertyName) -> Int? {
-            guard !stopped, let value = property(ctx, object, name), JSValueIsNumber(ctx, value) else { return nil }
-            let number = JSValueToNumber(ctx, value, nil)
+            guard !stopped, let value = unsafe property(ctx, object, name), unsafe JSValueIsNumber(ctx, value) else { return nil }
+            let number = unsafe JSValueToNumber(ctx, value, nil)
             return number.isFinite ? Int(number) : nil
         }
-        let error = ScriptError(
+        let error = unsafe ScriptError(
             kind: .exception,
             name: text(.name) ?? "Error",
             message: text(.message) ?? (stopped ? nil : stringOf(ctx, exception)) ?? "",
@@ -308,7 +315,7 @@ public actor ScriptContext {
 
     /// Whether `exception` is JavaScriptCore's termination of a stopped script.
     private func isTermination(_ exception: JSValueRef) -> Bool {
-        JSValueIsString(ctx, exception) && stringLength(ctx, exception) == terminationMessage.utf16.count
+        unsafe JSValueIsString(ctx, exception) && stringLength(ctx, exception) == terminationMessage.utf16.count
             && stringOf(ctx, exception) == terminationMessage
     }
 
@@ -361,7 +368,8 @@ public actor ScriptContext {
     @inline(__always)
     package func leaveJavaScript() {
         guard thread.nativeDepth.load(ordering: .relaxed) == 0,
-              thread.watchdogFired.load(ordering: .relaxed) || stoppedInThisEntry else { return }
+            thread.watchdogFired.load(ordering: .relaxed) || stoppedInThisEntry
+        else { return }
         absorbStop(reporting: !stopTold)
     }
 
@@ -375,10 +383,10 @@ public actor ScriptContext {
             // The stopped entry's leftover jobs run in this entry: each is ended at once, and
             // the native functions they call refuse to run.
             stopEntry()
-            let script = makeJSString("void 0")
+            let script = unsafe makeJSString("void 0")
             var exception: JSValueRef? = nil
-            JSEvaluateScript(ctx, script, nil, nil, 1, &exception)
-            JSStringRelease(script)
+            unsafe JSEvaluateScript(ctx, script, nil, nil, 1, &exception)
+            unsafe JSStringRelease(script)
         } while rounds < 4 && thread.watchdogFired.exchange(false, ordering: .relaxed)
         thread.watchdogFired.store(false, ordering: .relaxed)
         thread.entryStopped.store(false, ordering: .relaxed)
@@ -397,7 +405,7 @@ public actor ScriptContext {
     /// Forces a full garbage collection of this context's VM (tests and benchmarks).
     public func collectGarbage() {
         guard !isClosed else { return }
-        JSSynchronousGarbageCollectForDebugging(ctx)
+        unsafe JSSynchronousGarbageCollectForDebugging(ctx)
     }
 
     // MARK: Events
@@ -469,15 +477,15 @@ public actor ScriptContext {
         closeHandlers.removeAll()
         for handler in handlers { handler(self) }
         isClosed = true
-        if let helper = awaitHelperFunction { unprotect(helper) }
-        awaitHelperFunction = nil
-        if let keys = objectKeys { unprotect(keys) }
-        objectKeys = nil
+        if let helper = unsafe awaitHelperFunction { unsafe unprotect(helper) }
+        unsafe awaitHelperFunction = nil
+        if let keys = unsafe objectKeys { unsafe unprotect(keys) }
+        unsafe objectKeys = nil
         for waiter in awaiting.values { waiter.resume(returning: .failure(.contextClosed)) }
         awaiting.removeAll()
-        for timer in timers.values { timer.protectedValues.forEach(unprotect) }
+        for timer in timers.values { unsafe timer.protectedValues.forEach(unprotect) }
         timers.removeAll()
-        for deferred in deferreds.values { deferred.protectedValues.forEach(unprotect) }
+        for deferred in deferreds.values { unsafe deferred.protectedValues.forEach(unprotect) }
         deferreds.removeAll()
         for task in tasks.values { task.cancel() }
         tasks.removeAll()
@@ -496,39 +504,40 @@ public actor ScriptContext {
 /// from the owning ``ScriptContext``'s isolated methods, which all run on its engine thread, and
 /// from `deinit`, when no other reference exists. Every JavaScriptCore C API call takes the VM's
 /// own lock, so releasing from `deinit` on another thread is also safe.
+@safe  // its JavaScriptCore references are used only on its context's engine thread, while the context lives
 final class GlobalContext: @unchecked Sendable {
     let ref: JSGlobalContextRef
-    private var protected: [JSValueRef: Int] = [:]
+    private var protected: [JSValueRef: Int] = unsafe [:]
     private(set) var isReleased = false
 
     init(_ ref: JSGlobalContextRef) {
-        self.ref = ref
+        unsafe self.ref = unsafe ref
     }
 
     func protect(_ value: JSValueRef) {
-        JSValueProtect(ref, value)
-        protected[value, default: 0] += 1
+        unsafe JSValueProtect(ref, value)
+        unsafe protected[value, default: 0] += 1
     }
 
     func unprotect(_ value: JSValueRef) {
-        guard let count = protected[value] else { return }
-        JSValueUnprotect(ref, value)
-        protected[value] = count > 1 ? count - 1 : nil
+        guard let count = unsafe protected[value] else { return }
+        unsafe JSValueUnprotect(ref, value)
+        unsafe protected[value] = count > 1 ? count - 1 : nil
     }
 
     /// How many protections are outstanding.
-    var protectedCount: Int { protected.values.reduce(0, +) }
+    var protectedCount: Int { unsafe protected.values.reduce(0, +) }
 
     /// Unprotects everything still protected and releases the context (once).
     func release() {
         guard !isReleased else { return }
         isReleased = true
-        for (value, count) in protected {
-            for _ in 0..<count { JSValueUnprotect(ref, value) }
+        for unsafe(value, count) in unsafe protected {
+            for _ in 0..<count { unsafe JSValueUnprotect(ref, value) }
             ScriptEngineStatistics.protectedValues.subtract(count, ordering: .relaxed)
         }
-        protected.removeAll()
-        JSGlobalContextRelease(ref)
+        unsafe protected.removeAll()
+        unsafe JSGlobalContextRelease(ref)
     }
 
     deinit {

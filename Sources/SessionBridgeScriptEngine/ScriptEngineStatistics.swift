@@ -1,4 +1,4 @@
-import CJavaScriptCore
+package import CJavaScriptCore
 import Foundation
 import Synchronization
 
@@ -29,7 +29,7 @@ extension ScriptContext {
     /// process-wide so tests can prove the two balance.
     @inline(__always)
     package func protect(_ value: JSValueRef) {
-        globalContext.protect(value)
+        unsafe globalContext.protect(value)
         protectedCount += 1
         ScriptEngineStatistics.protectedValues.add(1, ordering: .relaxed)
     }
@@ -37,7 +37,7 @@ extension ScriptContext {
     /// Balances one ``protect(_:)``.
     @inline(__always)
     package func unprotect(_ value: JSValueRef) {
-        globalContext.unprotect(value)
+        unsafe globalContext.unprotect(value)
         protectedCount -= 1
         ScriptEngineStatistics.protectedValues.subtract(1, ordering: .relaxed)
     }

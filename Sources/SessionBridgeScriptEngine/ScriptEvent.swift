@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Something a context reports to its owner outside of a call: console output, an error thrown
 /// from a timer or microtask, a promise rejection nobody handled.

@@ -25,6 +25,7 @@ public struct ConversionLimits: Sendable, Hashable {
 }
 
 /// Reads a JavaScript value into a ``ScriptValue`` through the C API.
+@safe  // its JavaScriptCore references are used only on its context's engine thread, while the context lives
 struct ValueReader {
     let ctx: JSContextRef
     let limits: ConversionLimits
@@ -33,16 +34,16 @@ struct ValueReader {
     let ownKeys: JSObjectRef?
     private var nodes = 0
     private var bytes = 0
-    private var ancestors: [JSObjectRef] = []
+    private var ancestors: [JSObjectRef] = unsafe []
 
     init(ctx: JSContextRef, limits: ConversionLimits, ownKeys: JSObjectRef? = nil) {
-        self.ctx = ctx
+        unsafe self.ctx = unsafe ctx
         self.limits = limits
-        self.ownKeys = ownKeys
+        unsafe self.ownKeys = unsafe ownKeys
     }
 
     mutating func read(_ value: JSValueRef?) throws(ScriptError) -> ScriptValue {
-        try read(value, depth: 0)
+        try unsafe read(value, depth: 0)
     }
 
     private mutating func count(bytes extra: Int) throws(ScriptError) {
@@ -53,8 +54,8 @@ struct ValueReader {
     }
 
     private mutating func read(_ value: JSValueRef?, depth: Int) throws(ScriptError) -> ScriptValue {
-        guard let value else { return .undefined }
-        switch JSValueGetType(ctx, value) {
+        guard let value = unsafe value else { return .undefined }
+        switch unsafe JSValueGetType(ctx, value) {
         case kJSTypeUndefined:
             try count(bytes: 0)
             return .undefined
@@ -63,10 +64,10 @@ struct ValueReader {
             return .null
         case kJSTypeBoolean:
             try count(bytes: 0)
-            return .bool(JSValueToBoolean(ctx, value))
+            return unsafe .bool(JSValueToBoolean(ctx, value))
         case kJSTypeNumber:
             try count(bytes: 8)
-            let number = JSValueToNumber(ctx, value, nil)
+            let number = unsafe JSValueToNumber(ctx, value, nil)
             if !number.isFinite && !limits.allowsNonFiniteNumbers {
                 throw .conversion("\(number) cannot be sent; only finite numbers can")
             }
@@ -74,84 +75,86 @@ struct ValueReader {
         case kJSTypeString:
             // Counted before the copy: a rope of a gigabyte costs the page a few concatenations
             // and would cost the copy all of it.
-            try count(bytes: stringLength(ctx, value) * 2)
+            try unsafe count(bytes: stringLength(ctx, value) * 2)
             var exception: JSValueRef? = nil
-            guard let string = JSValueToStringCopy(ctx, value, &exception) else { throw .conversion("unreadable string") }
-            defer { JSStringRelease(string) }
-            return .string(swiftString(string))
+            guard let string = unsafe JSValueToStringCopy(ctx, value, &exception) else { throw .conversion("unreadable string") }
+            defer { unsafe JSStringRelease(string) }
+            return unsafe .string(swiftString(string))
         case kJSTypeSymbol:
             throw .conversion("a Symbol cannot be cloned")
         case kJSTypeBigInt:
             throw .conversion("a BigInt cannot be cloned")
         case kJSTypeObject:
-            return try readObject(JSValueToObject(ctx, value, nil), depth: depth)
+            return try unsafe readObject(JSValueToObject(ctx, value, nil), depth: depth)
         default:
             throw .conversion("a value of unknown type cannot be cloned")
         }
     }
 
     private mutating func readObject(_ object: JSObjectRef?, depth: Int) throws(ScriptError) -> ScriptValue {
-        guard let object else { throw .conversion("unreadable object") }
-        if JSObjectIsFunction(ctx, object) { throw .conversion("a function cannot be cloned") }
+        guard let object = unsafe object else { throw .conversion("unreadable object") }
+        if unsafe JSObjectIsFunction(ctx, object) { throw .conversion("a function cannot be cloned") }
         if depth >= limits.maxDepth { throw .conversion("value is nested deeper than \(limits.maxDepth) levels") }
-        if ancestors.contains(object) { throw .conversion("value contains a cycle") }
+        if unsafe ancestors.contains(object) { throw .conversion("value contains a cycle") }
         var exception: JSValueRef? = nil
-        let typedArrayType = JSValueGetTypedArrayType(ctx, object, &exception)
+        let typedArrayType = unsafe JSValueGetTypedArrayType(ctx, object, &exception)
         if typedArrayType != kJSTypedArrayTypeNone {
-            return try readBytes(object, type: typedArrayType)
+            return try unsafe readBytes(object, type: typedArrayType)
         }
-        if JSValueIsDate(ctx, object) {
+        if unsafe JSValueIsDate(ctx, object) {
             throw .conversion("a Date cannot be sent; send date.getTime() or date.toISOString()")
         }
         try count(bytes: 0)
-        ancestors.append(object)
-        defer { ancestors.removeLast() }
-        if JSValueIsArray(ctx, object) {
-            let lengthValue = JSObjectGetProperty(ctx, object, PropertyName.length.ref, &exception)
-            if let exception { throw thrownWhileReading(exception, what: "length") }
-            let length = JSValueToNumber(ctx, lengthValue, nil)
+        unsafe ancestors.append(object)
+        defer { unsafe ancestors.removeLast() }
+        if unsafe JSValueIsArray(ctx, object) {
+            let lengthValue = unsafe JSObjectGetProperty(ctx, object, PropertyName.length.ref, &exception)
+            if let exception = unsafe exception { throw unsafe thrownWhileReading(exception, what: "length") }
+            let length = unsafe JSValueToNumber(ctx, lengthValue, nil)
             guard length.isFinite, length >= 0, Int(length) <= limits.maxNodes - nodes else {
                 throw .conversion("array has more than \(limits.maxNodes) elements")
             }
             var elements: [ScriptValue] = []
             elements.reserveCapacity(Int(length))
             for index in 0..<UInt32(length) {
-                let element = JSObjectGetPropertyAtIndex(ctx, object, index, &exception)
-                if let exception { throw thrownWhileReading(exception, what: "[\(index)]") }
-                elements.append(try read(element, depth: depth + 1))
+                let element = unsafe JSObjectGetPropertyAtIndex(ctx, object, index, &exception)
+                if let exception = unsafe exception { throw unsafe thrownWhileReading(exception, what: "[\(index)]") }
+                unsafe elements.append(try read(element, depth: depth + 1))
             }
             return .array(elements)
         }
-        if let ownKeys {
-            var argument: JSValueRef? = object
-            let keysValue = JSObjectCallAsFunction(ctx, ownKeys, nil, 1, &argument, &exception)
-            if let exception { throw thrownWhileReading(exception, what: "keys") }
-            guard let keysValue, let keys = JSValueToObject(ctx, keysValue, nil) else { throw .conversion("unreadable keys") }
-            let keyCount = Int(JSValueToNumber(ctx, JSObjectGetProperty(ctx, keys, PropertyName.length.ref, nil), nil))
+        if let ownKeys = unsafe ownKeys {
+            var argument: JSValueRef? = unsafe object
+            let keysValue = unsafe JSObjectCallAsFunction(ctx, ownKeys, nil, 1, &argument, &exception)
+            if let exception = unsafe exception { throw unsafe thrownWhileReading(exception, what: "keys") }
+            guard let keysValue = unsafe keysValue, let keys = unsafe JSValueToObject(ctx, keysValue, nil) else {
+                throw .conversion("unreadable keys")
+            }
+            let keyCount = unsafe Int(JSValueToNumber(ctx, JSObjectGetProperty(ctx, keys, PropertyName.length.ref, nil), nil))
             var members = OrderedDictionary<String, ScriptValue>(minimumCapacity: keyCount)
             for index in 0..<keyCount {
-                let keyValue = JSObjectGetPropertyAtIndex(ctx, keys, UInt32(index), nil)
-                guard let keyString = JSValueToStringCopy(ctx, keyValue, nil) else { continue }
-                defer { JSStringRelease(keyString) }
-                let key = swiftString(keyString)
+                let keyValue = unsafe JSObjectGetPropertyAtIndex(ctx, keys, UInt32(index), nil)
+                guard let keyString = unsafe JSValueToStringCopy(ctx, keyValue, nil) else { continue }
+                defer { unsafe JSStringRelease(keyString) }
+                let key = unsafe swiftString(keyString)
                 try count(bytes: key.utf16.count * 2)
-                let member = JSObjectGetProperty(ctx, object, keyString, &exception)
-                if let exception { throw thrownWhileReading(exception, what: key) }
-                members[key] = try read(member, depth: depth + 1)
+                let member = unsafe JSObjectGetProperty(ctx, object, keyString, &exception)
+                if let exception = unsafe exception { throw unsafe thrownWhileReading(exception, what: key) }
+                members[key] = unsafe try read(member, depth: depth + 1)
             }
             return .object(members)
         }
-        let names = JSObjectCopyPropertyNames(ctx, object)
-        defer { JSPropertyNameArrayRelease(names) }
-        let memberCount = JSPropertyNameArrayGetCount(names)
+        let names = unsafe JSObjectCopyPropertyNames(ctx, object)
+        defer { unsafe JSPropertyNameArrayRelease(names) }
+        let memberCount = unsafe JSPropertyNameArrayGetCount(names)
         var members = OrderedDictionary<String, ScriptValue>(minimumCapacity: memberCount)
         for index in 0..<memberCount {
-            let name = JSPropertyNameArrayGetNameAtIndex(names, index)!
-            let key = swiftString(name)
+            let name = unsafe JSPropertyNameArrayGetNameAtIndex(names, index)!
+            let key = unsafe swiftString(name)
             try count(bytes: key.utf16.count * 2)
-            let member = JSObjectGetProperty(ctx, object, name, &exception)
-            if let exception { throw thrownWhileReading(exception, what: key) }
-            members[key] = try read(member, depth: depth + 1)
+            let member = unsafe JSObjectGetProperty(ctx, object, name, &exception)
+            if let exception = unsafe exception { throw unsafe thrownWhileReading(exception, what: key) }
+            members[key] = unsafe try read(member, depth: depth + 1)
         }
         return .object(members)
     }
@@ -161,20 +164,20 @@ struct ValueReader {
         let pointer: UnsafeMutableRawPointer?
         let length: Int
         if type == kJSTypedArrayTypeArrayBuffer {
-            pointer = JSObjectGetArrayBufferBytesPtr(ctx, object, &exception)
-            length = JSObjectGetArrayBufferByteLength(ctx, object, &exception)
+            unsafe pointer = unsafe JSObjectGetArrayBufferBytesPtr(ctx, object, &exception)
+            length = unsafe JSObjectGetArrayBufferByteLength(ctx, object, &exception)
         } else {
-            pointer = JSObjectGetTypedArrayBytesPtr(ctx, object, &exception)
-                .map { $0 + JSObjectGetTypedArrayByteOffset(ctx, object, nil) }
-            length = JSObjectGetTypedArrayByteLength(ctx, object, &exception)
+            unsafe pointer = unsafe JSObjectGetTypedArrayBytesPtr(ctx, object, &exception)
+                .map { unsafe $0 + JSObjectGetTypedArrayByteOffset(ctx, object, nil) }
+            length = unsafe JSObjectGetTypedArrayByteLength(ctx, object, &exception)
         }
         try count(bytes: length)
-        guard let pointer, length > 0 else { return .bytes([]) }
-        return .bytes(Array(UnsafeRawBufferPointer(start: pointer, count: length)))
+        guard let pointer = unsafe pointer, length > 0 else { return .bytes([]) }
+        return unsafe .bytes(Array(UnsafeRawBufferPointer(start: pointer, count: length)))
     }
 
     private func thrownWhileReading(_ exception: JSValueRef, what: String) -> ScriptError {
-        let detail = stringOf(ctx, exception) ?? "an exception"
+        let detail = unsafe stringOf(ctx, exception) ?? "an exception"
         return .conversion("reading \(what) threw: \(detail)")
     }
 }
@@ -182,44 +185,44 @@ struct ValueReader {
 /// Makes the JavaScript value for a ``ScriptValue``.
 func makeJSValue(_ value: ScriptValue, in ctx: JSContextRef) -> JSValueRef {
     switch value {
-    case .undefined: return JSValueMakeUndefined(ctx)
-    case .null: return JSValueMakeNull(ctx)
-    case .bool(let bool): return JSValueMakeBoolean(ctx, bool)
-    case .number(let number): return JSValueMakeNumber(ctx, number)
+    case .undefined: return unsafe JSValueMakeUndefined(ctx)
+    case .null: return unsafe JSValueMakeNull(ctx)
+    case .bool(let bool): return unsafe JSValueMakeBoolean(ctx, bool)
+    case .number(let number): return unsafe JSValueMakeNumber(ctx, number)
     case .string(let string):
-        let jsString = makeJSString(string)
-        defer { JSStringRelease(jsString) }
-        return JSValueMakeString(ctx, jsString)
+        let jsString = unsafe makeJSString(string)
+        defer { unsafe JSStringRelease(jsString) }
+        return unsafe JSValueMakeString(ctx, jsString)
     case .array(let elements):
-        var values = elements.map { Optional(makeJSValue($0, in: ctx)) }
-        return values.withUnsafeMutableBufferPointer { buffer in
-            JSObjectMakeArray(ctx, buffer.count, buffer.baseAddress, nil)
+        var values = unsafe elements.map { unsafe Optional(makeJSValue($0, in: ctx)) }
+        return unsafe values.withUnsafeMutableBufferPointer { buffer in
+            unsafe JSObjectMakeArray(ctx, buffer.count, buffer.baseAddress, nil)
         }
     case .object(let members):
         // A `__proto__` key must become an own property, not the object's prototype: an object
         // made by JSON parsing already owns one, so setting it below cannot reach the setter.
-        let object = members["__proto__"] == nil ? JSObjectMake(ctx, nil, nil)! : ownProtoObject(in: ctx)
+        let object = unsafe members["__proto__"] == nil ? JSObjectMake(ctx, nil, nil)! : ownProtoObject(in: ctx)
         for (key, member) in members {
-            let name = makeJSString(key)
-            JSObjectSetProperty(ctx, object, name, makeJSValue(member, in: ctx), JSPropertyAttributes(kJSPropertyAttributeNone), nil)
-            JSStringRelease(name)
+            let name = unsafe makeJSString(key)
+            unsafe JSObjectSetProperty(ctx, object, name, makeJSValue(member, in: ctx), JSPropertyAttributes(kJSPropertyAttributeNone), nil)
+            unsafe JSStringRelease(name)
         }
-        return object
+        return unsafe object
     case .bytes(let bytes):
-        let array = JSObjectMakeTypedArray(ctx, kJSTypedArrayTypeUint8Array, bytes.count, nil)!
-        if !bytes.isEmpty, let pointer = JSObjectGetTypedArrayBytesPtr(ctx, array, nil) {
-            bytes.withUnsafeBytes { pointer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        let array = unsafe JSObjectMakeTypedArray(ctx, kJSTypedArrayTypeUint8Array, bytes.count, nil)!
+        if !bytes.isEmpty, let pointer = unsafe JSObjectGetTypedArrayBytesPtr(ctx, array, nil) {
+            unsafe bytes.withUnsafeBytes { unsafe pointer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         }
-        return array
+        return unsafe array
     }
 }
 
 /// An empty object that owns a `__proto__` data property (as `JSON.parse` makes it).
 private func ownProtoObject(in ctx: JSContextRef) -> JSObjectRef {
-    let json = JSStringCreateWithUTF8CString("{\"__proto__\":null}")
-    defer { JSStringRelease(json) }
-    guard let value = JSValueMakeFromJSONString(ctx, json), let object = JSValueToObject(ctx, value, nil) else {
-        return JSObjectMake(ctx, nil, nil)!
+    let json = unsafe JSStringCreateWithUTF8CString("{\"__proto__\":null}")
+    defer { unsafe JSStringRelease(json) }
+    guard let value = unsafe JSValueMakeFromJSONString(ctx, json), let object = unsafe JSValueToObject(ctx, value, nil) else {
+        return unsafe JSObjectMake(ctx, nil, nil)!
     }
-    return object
+    return unsafe object
 }

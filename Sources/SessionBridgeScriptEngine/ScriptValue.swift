@@ -1,4 +1,4 @@
-import OrderedCollections
+public import OrderedCollections
 
 /// A value that crosses between Swift and JavaScript.
 ///

@@ -1,7 +1,9 @@
-import AsyncHTTPClient
+public import AsyncHTTPClient
+public import Foundation
+import NIOCore
+import NIOHTTP1
 import SessionBridgeCookies
-import Foundation
-import SessionBridgeOAuth
+public import SessionBridgeOAuth
 
 /// An `AuthorizationUserAgent` that signs in by itself, for tests and the CLI: it loads the
 /// authorization URL with its own cookie jar, fills the HTML sign-in form's `username` and
@@ -31,8 +33,10 @@ public struct FormFillingUserAgent: AuthorizationUserAgent {
     public var httpClient: HTTPClient
 
     /// Creates an agent.
-    public init(username: String, password: Secret, maxSteps: Int = 10, requestTimeout: Duration = .seconds(10),
-                httpClient: HTTPClient = OAuthClientConfiguration.defaultHTTPClient) {
+    public init(
+        username: String, password: Secret, maxSteps: Int = 10, requestTimeout: Duration = .seconds(10),
+        httpClient: HTTPClient = OAuthClientConfiguration.defaultHTTPClient
+    ) {
         self.username = username
         self.password = password
         self.maxSteps = maxSteps
@@ -61,7 +65,8 @@ public struct FormFillingUserAgent: AuthorizationUserAgent {
             let body: String
             do {
                 let (seconds, attoseconds) = requestTimeout.components
-                response = try await httpClient.execute(request, timeout: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+                response = try await httpClient.execute(
+                    request, timeout: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
                 body = String(buffer: try await response.body.collect(upTo: 1 << 20))
             } catch {
                 throw Failure(description: "the sign-in page at \(next.url.host ?? "?") could not be loaded (\(type(of: error)))")
@@ -69,20 +74,25 @@ public struct FormFillingUserAgent: AuthorizationUserAgent {
             jar.setCookies(response.headers["set-cookie"], from: next.url)
             let status = Int(response.status.code)
             if (300..<400).contains(status) {
-                guard let location = response.headers.first(name: "location"), let target = URL(string: location, relativeTo: next.url)?.absoluteURL else {
+                guard let location = response.headers.first(name: "location"),
+                    let target = URL(string: location, relativeTo: next.url)?.absoluteURL
+                else {
                     throw Failure(description: "a redirect without a usable Location (HTTP \(status))")
                 }
                 next = (target, nil)
                 continue
             }
             guard status == 200 || (status == 401 && formsPosted == 0) else {
-                throw Failure(description: formsPosted > 0 && status == 401
-                    ? "the sign-in form refused the username or password"
-                    : "the sign-in page answered HTTP \(status)")
+                throw Failure(
+                    description: formsPosted > 0 && status == 401
+                        ? "the sign-in form refused the username or password"
+                        : "the sign-in page answered HTTP \(status)")
             }
             guard formsPosted == 0, let form = HTMLForm(html: body, baseURL: next.url) else {
-                throw Failure(description: formsPosted > 0 ? "the sign-in form was shown again: the username or password was refused"
-                                                           : "the sign-in page has no form with username and password fields")
+                throw Failure(
+                    description: formsPosted > 0
+                        ? "the sign-in form was shown again: the username or password was refused"
+                        : "the sign-in page has no form with username and password fields")
             }
             formsPosted += 1
             next = (form.action, form.filled(username: username, password: password.exposedValue))
@@ -153,7 +163,9 @@ struct HTMLForm {
         while index < scalars.count {
             while index < scalars.count, !(scalars[index].isLetter || scalars[index] == "-" || scalars[index] == "_") { index += 1 }
             var name = ""
-            while index < scalars.count, scalars[index].isLetter || scalars[index].isNumber || scalars[index] == "-" || scalars[index] == "_" {
+            while index < scalars.count,
+                scalars[index].isLetter || scalars[index].isNumber || scalars[index] == "-" || scalars[index] == "_"
+            {
                 name.append(scalars[index]); index += 1
             }
             guard !name.isEmpty else { break }

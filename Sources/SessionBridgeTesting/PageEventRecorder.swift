@@ -1,8 +1,8 @@
-import SessionBridgeMessaging
 import Foundation
-import SessionBridgeScriptEngine
+public import SessionBridgeHeadless
+public import SessionBridgeMessaging
+public import SessionBridgeScriptEngine
 import Synchronization
-import SessionBridgeHeadless
 
 /// Keeps what a `WebPage` reported, safely from any thread, for assertions: pass ``handler``
 /// as the page's `eventHandler`.

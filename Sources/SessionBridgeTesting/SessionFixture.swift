@@ -1,9 +1,9 @@
-import SessionBridgeMessaging
-import SessionBridgeCookies
-import Foundation
-import SessionBridge
+public import Foundation
+public import SessionBridge
+public import SessionBridgeCookies
+public import SessionBridgeHeadless
+public import SessionBridgeMessaging
 import Synchronization
-import SessionBridgeHeadless
 
 /// A whole round trip in one call: the reference server on loopback, a `SessionController`
 /// signed in natively, and a `WebPage` wired to it with the `session` handler and the
@@ -49,9 +49,10 @@ public final class SessionFixture: Sendable {
         session.refreshTokenReuseGrace = configuration.refreshTokenReuseGrace
         sessionConfiguration?(&session)
         do {
-            let fixture = try await SessionFixture(server: server, baseURL: server.baseURL, sessionConfiguration: session,
-                                                   vault: vault, nativeCookieStore: nativeCookieStore,
-                                                   allowedOrigins: allowedOrigins, configure: configure)
+            let fixture = try await SessionFixture(
+                server: server, baseURL: server.baseURL, sessionConfiguration: session,
+                vault: vault, nativeCookieStore: nativeCookieStore,
+                allowedOrigins: allowedOrigins, configure: configure)
             if signIn { _ = try await fixture.session.login(username: configuration.username, password: configuration.password) }
             return fixture
         } catch {
@@ -66,8 +67,9 @@ public final class SessionFixture: Sendable {
         nativeCookieStore: PersistentCookieStore? = nil,
         allowedOrigins: [SecurityOrigin] = [], configure: @Sendable (inout WebPageConfiguration) -> Void = { _ in }
     ) async throws -> SessionFixture {
-        try await SessionFixture(server: nil, baseURL: baseURL, sessionConfiguration: sessionConfiguration, vault: vault,
-                                 nativeCookieStore: nativeCookieStore, allowedOrigins: allowedOrigins, configure: configure)
+        try await SessionFixture(
+            server: nil, baseURL: baseURL, sessionConfiguration: sessionConfiguration, vault: vault,
+            nativeCookieStore: nativeCookieStore, allowedOrigins: allowedOrigins, configure: configure)
     }
 
     private init(
@@ -77,8 +79,9 @@ public final class SessionFixture: Sendable {
     ) async throws {
         self.server = server
         self.baseURL = baseURL
-        let session = SessionController(configuration: sessionConfiguration ?? SessionConfiguration(server: baseURL), vault: vault,
-                                        cookieStore: nativeCookieStore)
+        let session = SessionController(
+            configuration: sessionConfiguration ?? SessionConfiguration(server: baseURL), vault: vault,
+            cookieStore: nativeCookieStore)
         let log = MessageLog(capacity: 10_000, redaction: RedactionPolicy(secretPrefixes: ["sbrt_"]))
         let contents = UserContentController(log: log)
         var origins = Set(allowedOrigins)

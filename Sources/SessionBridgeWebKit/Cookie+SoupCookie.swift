@@ -1,53 +1,55 @@
 import CWebKitGTK
-import SessionBridgeCookies
 import Foundation
+import SessionBridgeCookies
 
 extension Cookie {
     /// A new `SoupCookie` with every attribute of this cookie; the caller frees it.
     /// A domain cookie's domain gets libsoup's leading dot, a host-only cookie's does not.
     func makeSoupCookie() -> OpaquePointer {
         let soupDomain = isHostOnly ? domain : "." + domain
-        let cookie = soup_cookie_new(name, value, soupDomain, path, -1)!
+        let cookie = unsafe soup_cookie_new(name, value, soupDomain, path, -1)!
         if let expiresAt {
             // Whole seconds, then the microseconds, so the expiry is the one asked for.
             let seconds = expiresAt.timeIntervalSince1970.rounded(.down)
-            let whole = g_date_time_new_from_unix_utc(Int(seconds))
-            let date = g_date_time_add(whole, GTimeSpan((expiresAt.timeIntervalSince1970 - seconds) * 1_000_000))
-            soup_cookie_set_expires(cookie, date ?? whole)
-            if let date { g_date_time_unref(date) }
-            g_date_time_unref(whole)
+            let whole = unsafe g_date_time_new_from_unix_utc(Int(seconds))
+            let date = unsafe g_date_time_add(whole, GTimeSpan((expiresAt.timeIntervalSince1970 - seconds) * 1_000_000))
+            unsafe soup_cookie_set_expires(cookie, date ?? whole)
+            if let date = unsafe date { unsafe g_date_time_unref(date) }
+            unsafe g_date_time_unref(whole)
         }
-        soup_cookie_set_secure(cookie, isSecure ? 1 : 0)
-        soup_cookie_set_http_only(cookie, isHttpOnly ? 1 : 0)
+        unsafe soup_cookie_set_secure(cookie, isSecure ? 1 : 0)
+        unsafe soup_cookie_set_http_only(cookie, isHttpOnly ? 1 : 0)
         switch sameSite {
-        case .strict: soup_cookie_set_same_site_policy(cookie, SOUP_SAME_SITE_POLICY_STRICT)
-        case .lax: soup_cookie_set_same_site_policy(cookie, SOUP_SAME_SITE_POLICY_LAX)
-        case .none: soup_cookie_set_same_site_policy(cookie, SOUP_SAME_SITE_POLICY_NONE)
+        case .strict: unsafe soup_cookie_set_same_site_policy(cookie, SOUP_SAME_SITE_POLICY_STRICT)
+        case .lax: unsafe soup_cookie_set_same_site_policy(cookie, SOUP_SAME_SITE_POLICY_LAX)
+        case .none: unsafe soup_cookie_set_same_site_policy(cookie, SOUP_SAME_SITE_POLICY_NONE)
         case .unspecified: break
         }
-        return cookie
+        return unsafe cookie
     }
 
     /// The cookie a `SoupCookie` holds.
     init(soupCookie cookie: OpaquePointer) {
-        let rawDomain = String(cString: soup_cookie_get_domain(cookie))
-        let expires = soup_cookie_get_expires(cookie).map {
-            Date(timeIntervalSince1970: TimeInterval(g_date_time_to_unix($0)) + TimeInterval(g_date_time_get_microsecond($0)) / 1_000_000)
+        let rawDomain = unsafe String(cString: soup_cookie_get_domain(cookie))
+        let expires = unsafe soup_cookie_get_expires(cookie).map {
+            unsafe Date(
+                timeIntervalSince1970: TimeInterval(g_date_time_to_unix($0)) + TimeInterval(g_date_time_get_microsecond($0)) / 1_000_000)
         }
-        let sameSite: SameSite = switch soup_cookie_get_same_site_policy(cookie) {
-        case SOUP_SAME_SITE_POLICY_STRICT: .strict
-        case SOUP_SAME_SITE_POLICY_LAX: .lax
-        case SOUP_SAME_SITE_POLICY_NONE: .none
-        default: .unspecified
-        }
-        self.init(
+        let sameSite: SameSite =
+            switch unsafe soup_cookie_get_same_site_policy(cookie) {
+            case SOUP_SAME_SITE_POLICY_STRICT: .strict
+            case SOUP_SAME_SITE_POLICY_LAX: .lax
+            case SOUP_SAME_SITE_POLICY_NONE: .none
+            default: .unspecified
+            }
+        unsafe self.init(
             name: String(cString: soup_cookie_get_name(cookie)),
             value: String(cString: soup_cookie_get_value(cookie)),
             domain: rawDomain.hasPrefix(".") ? String(rawDomain.dropFirst()).lowercased() : rawDomain.lowercased(),
-            path: soup_cookie_get_path(cookie).map { String(cString: $0) } ?? "/",
+            path: soup_cookie_get_path(cookie).map { unsafe String(cString: $0) } ?? "/",
             expiresAt: expires,
-            isSecure: soup_cookie_get_secure(cookie) != 0,
-            isHttpOnly: soup_cookie_get_http_only(cookie) != 0,
+            isSecure: unsafe soup_cookie_get_secure(cookie) != 0,
+            isHttpOnly: unsafe soup_cookie_get_http_only(cookie) != 0,
             isHostOnly: !rawDomain.hasPrefix("."),
             sameSite: sameSite)
     }
@@ -55,16 +57,16 @@ extension Cookie {
     /// The cookies of a `GList` of `SoupCookie`s, freeing the list and its cookies.
     static func takeSoupCookieList(_ list: UnsafeMutablePointer<GList>?) -> [Cookie] {
         var cookies: [Cookie] = []
-        var node = list
-        while let current = node {
-            if let data = current.pointee.data {
+        var node = unsafe list
+        while let current = unsafe node {
+            if let data = unsafe current.pointee.data {
                 let soupCookie = OpaquePointer(data)
-                cookies.append(Cookie(soupCookie: soupCookie))
-                soup_cookie_free(soupCookie)
+                unsafe cookies.append(Cookie(soupCookie: soupCookie))
+                unsafe soup_cookie_free(soupCookie)
             }
-            node = current.pointee.next
+            unsafe node = unsafe current.pointee.next
         }
-        g_list_free(list)
+        unsafe g_list_free(list)
         return cookies
     }
 }

@@ -31,15 +31,17 @@ public enum DisplayServer {
         if let display = environment["WAYLAND_DISPLAY"], !display.isEmpty { return }
         if environment["GDK_BACKEND"] == "broadway" { return }
         let display = try startXvfb()
-        setenv("DISPLAY", display, 1)
-        setenv("GDK_BACKEND", "x11", 1)
+        unsafe setenv("DISPLAY", display, 1)
+        unsafe setenv("GDK_BACKEND", "x11", 1)
     }
 
     private static func startXvfb() throws(WebKitError) -> String {
         let searchPath = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        guard let executable = (searchPath.map { "\($0)/Xvfb" } + ["/usr/bin/Xvfb"]).first(where: {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }) else {
+        guard
+            let executable = (searchPath.map { "\($0)/Xvfb" } + ["/usr/bin/Xvfb"]).first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
+        else {
             throw WebKitError(.displayUnavailable, "no DISPLAY is set and Xvfb is not installed (Scripts/setup installs it)")
         }
         let process = Process()
@@ -67,8 +69,8 @@ public enum DisplayServer {
             guard remaining > .zero else { break }
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let milliseconds = Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
-            guard poll(&poller, 1, max(1, milliseconds)) > 0 else { continue }
-            let count = read(fd, &buffer, buffer.count)
+            guard unsafe poll(&poller, 1, max(1, milliseconds)) > 0 else { continue }
+            let count = unsafe read(fd, &buffer, buffer.count)
             guard count > 0 else { break }
             text += String(decoding: buffer[0..<count], as: UTF8.self)
         }

@@ -6,21 +6,22 @@ import Synchronization
 /// `@unchecked Sendable` is safe because the pointer is only dereferenced by GLib, GTK or
 /// WebKit calls made on ``WebKitMainLoop``'s thread: every use is `@WebKitActor`-isolated or
 /// inside a GLib callback on that thread.
+@safe  // its GLib pointers are used only on the WebKit main-loop thread, while their object lives
 struct GPointer: @unchecked Sendable {
     let raw: UnsafeMutableRawPointer
 
-    init(_ raw: UnsafeMutableRawPointer) { self.raw = raw }
-    init<T>(_ pointer: UnsafeMutablePointer<T>) { self.raw = UnsafeMutableRawPointer(pointer) }
-    init(_ pointer: OpaquePointer) { self.raw = UnsafeMutableRawPointer(pointer) }
+    init(_ raw: UnsafeMutableRawPointer) { unsafe self.raw = unsafe raw }
+    init<T>(_ pointer: UnsafeMutablePointer<T>) { unsafe self.raw = UnsafeMutableRawPointer(pointer) }
+    init(_ pointer: OpaquePointer) { unsafe self.raw = unsafe UnsafeMutableRawPointer(pointer) }
 
-    func typed<T>(_ type: T.Type = T.self) -> UnsafeMutablePointer<T> { raw.assumingMemoryBound(to: T.self) }
-    var opaque: OpaquePointer { OpaquePointer(raw) }
+    func typed<T>(_ type: T.Type = T.self) -> UnsafeMutablePointer<T> { unsafe raw.assumingMemoryBound(to: T.self) }
+    var opaque: OpaquePointer { unsafe OpaquePointer(raw) }
 }
 
 /// Casts a GObject-derived pointer to another GObject type (what `G_OBJECT()` and the
 /// `WEBKIT_*()` macros do in C).
 func gcast<T, U>(_ pointer: UnsafeMutablePointer<T>, to type: U.Type = U.self) -> UnsafeMutablePointer<U> {
-    UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: U.self)
+    unsafe UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: U.self)
 }
 
 /// Resumes a continuation once: the first of a GLib callback and a timeout wins.
@@ -34,30 +35,35 @@ final class OneShot<T: Sendable>: Sendable {
     /// Returns whether this call resumed it.
     @discardableResult
     func resume(_ result: Result<T, WebKitError>) -> Bool {
-        guard let continuation = continuation.withLock({ state in defer { state = nil }; return state }) else { return false }
+        guard
+            let continuation = continuation.withLock({ state in
+                defer { state = nil }; return state
+            })
+        else { return false }
         continuation.resume(returning: result)
         return true
     }
 }
 
 /// The Swift side of one `GAsyncReadyCallback`: passed retained as the callback's user data.
+@safe  // its GLib pointers are used only on the WebKit main-loop thread, while their object lives
 @WebKitActor
 final class ReadyCallback {
     let onReady: @WebKitActor (UnsafeMutablePointer<GObject>?, OpaquePointer?) -> Void
 
     init(_ onReady: @escaping @WebKitActor (UnsafeMutablePointer<GObject>?, OpaquePointer?) -> Void) {
-        self.onReady = onReady
+        unsafe self.onReady = unsafe onReady
     }
 
     /// The C callback: takes the box back and runs it on the loop's thread, where GLib calls it.
     nonisolated static let trampoline: GAsyncReadyCallback = { source, result, data in
-        guard let data else { return }
-        let source = source.map(GPointer.init)
-        let result = result.map(GPointer.init)
-        let box = GPointer(data)
+        guard let data = unsafe data else { return }
+        let source = unsafe source.map(GPointer.init)
+        let result = unsafe result.map(GPointer.init)
+        let box = unsafe GPointer(data)
         WebKitActor.assumeIsolated {
-            let callback = Unmanaged<ReadyCallback>.fromOpaque(box.raw).takeRetainedValue()
-            callback.onReady(source?.typed(GObject.self), result?.opaque)
+            let callback = unsafe Unmanaged<ReadyCallback>.fromOpaque(box.raw).takeRetainedValue()
+            unsafe callback.onReady(source?.typed(GObject.self), result?.opaque)
         }
     }
 }
@@ -75,19 +81,19 @@ func awaitReady<T: Sendable>(
     start: (UnsafeMutablePointer<GCancellable>, GAsyncReadyCallback, UnsafeMutableRawPointer) -> Void,
     finish: @escaping @WebKitActor (UnsafeMutablePointer<GObject>?, OpaquePointer?) -> Result<T, WebKitError>
 ) async throws(WebKitError) -> T {
-    let cancellable = GPointer(g_cancellable_new()!)
-    defer { g_object_unref(cancellable.raw) }
+    let cancellable = unsafe GPointer(g_cancellable_new()!)
+    defer { unsafe g_object_unref(cancellable.raw) }
     let once = OneShot<T>()
     let timer = Task { @WebKitActor in
         guard (try? await Task.sleep(for: timeout)) != nil else { return }
         if once.resume(.failure(WebKitError(.timeout, "\(what) took longer than \(timeout)"))) {
-            g_cancellable_cancel(cancellable.typed())
+            unsafe g_cancellable_cancel(cancellable.typed())
         }
     }
     let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, WebKitError>, Never>) in
         once.install(continuation)
-        let callback = ReadyCallback { source, result in once.resume(finish(source, result)) }
-        start(cancellable.typed(), ReadyCallback.trampoline, Unmanaged.passRetained(callback).toOpaque())
+        let callback = unsafe ReadyCallback { source, result in unsafe once.resume(finish(source, result)) }
+        unsafe start(cancellable.typed(), ReadyCallback.trampoline, Unmanaged.passRetained(callback).toOpaque())
     }
     timer.cancel()
     return try result.get()
@@ -95,7 +101,7 @@ func awaitReady<T: Sendable>(
 
 /// Takes a `GError` out: its message, and frees it.
 func takeMessage(_ error: UnsafeMutablePointer<GError>?) -> String {
-    guard let error else { return "unknown error" }
-    defer { g_error_free(error) }
-    return error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+    guard let error = unsafe error else { return "unknown error" }
+    defer { unsafe g_error_free(error) }
+    return unsafe error.pointee.message.map { unsafe String(cString: $0) } ?? "unknown error"
 }

@@ -220,7 +220,8 @@ private struct JSONParser {
             case UInt8(ascii: "u"):
                 var code = try hex4()
                 if (0xD800..<0xDC00).contains(code), index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"),
-                   bytes[index + 1] == UInt8(ascii: "u") {
+                    bytes[index + 1] == UInt8(ascii: "u")
+                {
                     index += 2
                     let low = try hex4()
                     if (0xDC00..<0xE000).contains(low) {

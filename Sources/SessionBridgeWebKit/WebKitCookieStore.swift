@@ -1,7 +1,7 @@
 import CWebKitGTK
-import SessionBridgeCookies
-import Foundation
+public import Foundation
 import Logging
+public import SessionBridgeCookies
 
 /// A WebKit data store's cookies as native code sees them. (WebKit's `WKHTTPCookieStore`.)
 ///
@@ -51,14 +51,14 @@ public final class WebKitCookieStore: HTTPCookieStore {
 
     /// Every cookie held (expired ones excluded), HttpOnly ones included.
     public func allCookies(timeout: Duration) async throws(WebKitError) -> [Cookie] {
-        let manager = GPointer(try data.cookieManager())
-        let cookies: [Cookie] = try await awaitReady("reading cookies", timeout: timeout) { cancellable, callback, data in
-            webkit_cookie_manager_get_all_cookies(manager.typed(), cancellable, callback, data)
+        let manager = unsafe GPointer(try data.cookieManager())
+        let cookies: [Cookie] = try unsafe await awaitReady("reading cookies", timeout: timeout) { cancellable, callback, data in
+            unsafe webkit_cookie_manager_get_all_cookies(manager.typed(), cancellable, callback, data)
         } finish: { _, result in
             var error: UnsafeMutablePointer<GError>? = nil
-            let list = webkit_cookie_manager_get_all_cookies_finish(manager.typed(), result, &error)
-            if let error { return .failure(WebKitError(.webKit, "reading cookies failed: \(takeMessage(error))")) }
-            return .success(Cookie.takeSoupCookieList(list))
+            let list = unsafe webkit_cookie_manager_get_all_cookies_finish(manager.typed(), result, &error)
+            if let error = unsafe error { return .failure(WebKitError(.webKit, unsafe "reading cookies failed: \(takeMessage(error))")) }
+            return unsafe .success(Cookie.takeSoupCookieList(list))
         }
         let now = Date()
         return cookies.filter { !$0.isExpired(at: now) }
@@ -66,21 +66,21 @@ public final class WebKitCookieStore: HTTPCookieStore {
 
     /// The cookies a request to `url` would carry, HttpOnly ones included.
     public func cookies(for url: URL, timeout: Duration) async throws(WebKitError) -> [Cookie] {
-        let manager = GPointer(try data.cookieManager())
+        let manager = unsafe GPointer(try data.cookieManager())
         let uri = url.absoluteString
-        return try await awaitReady("reading cookies", timeout: timeout) { cancellable, callback, data in
-            webkit_cookie_manager_get_cookies(manager.typed(), uri, cancellable, callback, data)
+        return try unsafe await awaitReady("reading cookies", timeout: timeout) { cancellable, callback, data in
+            unsafe webkit_cookie_manager_get_cookies(manager.typed(), uri, cancellable, callback, data)
         } finish: { _, result in
             var error: UnsafeMutablePointer<GError>? = nil
-            let list = webkit_cookie_manager_get_cookies_finish(manager.typed(), result, &error)
-            if let error { return .failure(WebKitError(.webKit, "reading cookies failed: \(takeMessage(error))")) }
-            return .success(Cookie.takeSoupCookieList(list))
+            let list = unsafe webkit_cookie_manager_get_cookies_finish(manager.typed(), result, &error)
+            if let error = unsafe error { return .failure(WebKitError(.webKit, unsafe "reading cookies failed: \(takeMessage(error))")) }
+            return unsafe .success(Cookie.takeSoupCookieList(list))
         }
     }
 
     /// Stores and deletes cookies in order; returns when WebKit confirmed each.
     public func apply(_ operations: [CookieWriteOperation], timeout: Duration) async throws(WebKitError) {
-        let manager = GPointer(try data.cookieManager())
+        let manager = unsafe GPointer(try data.cookieManager())
         var existing: [Cookie]? = nil
         for operation in operations {
             switch operation {
@@ -100,26 +100,26 @@ public final class WebKitCookieStore: HTTPCookieStore {
     }
 
     private func add(_ cookie: Cookie, manager: GPointer, timeout: Duration) async throws(WebKitError) {
-        let soupCookie = GPointer(cookie.makeSoupCookie())
-        defer { soup_cookie_free(soupCookie.opaque) }
-        let _: Bool = try await awaitReady("storing a cookie", timeout: timeout) { cancellable, callback, data in
-            webkit_cookie_manager_add_cookie(manager.typed(), soupCookie.opaque, cancellable, callback, data)
+        let soupCookie = unsafe GPointer(cookie.makeSoupCookie())
+        defer { unsafe soup_cookie_free(soupCookie.opaque) }
+        let _: Bool = try unsafe await awaitReady("storing a cookie", timeout: timeout) { cancellable, callback, data in
+            unsafe webkit_cookie_manager_add_cookie(manager.typed(), soupCookie.opaque, cancellable, callback, data)
         } finish: { _, result in
             var error: UnsafeMutablePointer<GError>? = nil
-            let done = webkit_cookie_manager_add_cookie_finish(manager.typed(), result, &error) != 0
-            return done ? .success(true) : .failure(WebKitError(.webKit, "storing a cookie failed: \(takeMessage(error))"))
+            let done = unsafe webkit_cookie_manager_add_cookie_finish(manager.typed(), result, &error) != 0
+            return done ? .success(true) : .failure(WebKitError(.webKit, unsafe "storing a cookie failed: \(takeMessage(error))"))
         }
     }
 
     private func delete(_ cookie: Cookie, manager: GPointer, timeout: Duration) async throws(WebKitError) {
-        let soupCookie = GPointer(cookie.makeSoupCookie())
-        defer { soup_cookie_free(soupCookie.opaque) }
-        let _: Bool = try await awaitReady("deleting a cookie", timeout: timeout) { cancellable, callback, data in
-            webkit_cookie_manager_delete_cookie(manager.typed(), soupCookie.opaque, cancellable, callback, data)
+        let soupCookie = unsafe GPointer(cookie.makeSoupCookie())
+        defer { unsafe soup_cookie_free(soupCookie.opaque) }
+        let _: Bool = try unsafe await awaitReady("deleting a cookie", timeout: timeout) { cancellable, callback, data in
+            unsafe webkit_cookie_manager_delete_cookie(manager.typed(), soupCookie.opaque, cancellable, callback, data)
         } finish: { _, result in
             var error: UnsafeMutablePointer<GError>? = nil
-            let done = webkit_cookie_manager_delete_cookie_finish(manager.typed(), result, &error) != 0
-            return done ? .success(true) : .failure(WebKitError(.webKit, "deleting a cookie failed: \(takeMessage(error))"))
+            let done = unsafe webkit_cookie_manager_delete_cookie_finish(manager.typed(), result, &error) != 0
+            return done ? .success(true) : .failure(WebKitError(.webKit, unsafe "deleting a cookie failed: \(takeMessage(error))"))
         }
     }
 

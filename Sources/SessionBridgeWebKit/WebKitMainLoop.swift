@@ -36,33 +36,35 @@ public final class WebKitMainLoop: SerialExecutor, Sendable {
             try DisplayServer.ensureDisplay()
             // GL compositing on a virtual display costs about 50 MB per page and buys nothing
             // headless; an explicit setting wins.
-            setenv("WEBKIT_DISABLE_COMPOSITING_MODE", "1", 0)
+            unsafe setenv("WEBKIT_DISABLE_COMPOSITING_MODE", "1", 0)
             if gtk_init_check(nil, nil) == 0 {
                 failure = WebKitError(.displayUnavailable, "GTK could not open the display \(DisplayServer.currentDisplay ?? "(none)")")
             }
         } catch {
             failure = error
         }
-        let context = g_main_context_default()
-        g_main_context_acquire(context)
+        let context = unsafe g_main_context_default()
+        unsafe g_main_context_acquire(context)
         startup.withLock { $0 = .some(failure) }
-        let loop = g_main_loop_new(context, 0)
+        let loop = unsafe g_main_loop_new(context, 0)
         started.signal()
-        g_main_loop_run(loop)
+        unsafe g_main_loop_run(loop)
     }
 
     /// Queues `job` as an idle source on the loop's context.
     public func enqueue(_ job: consuming ExecutorJob) {
-        let box = Unmanaged.passRetained(QueuedJob(UnownedJob(job), executor: asUnownedSerialExecutor())).toOpaque()
-        g_idle_add_full(G_PRIORITY_DEFAULT, { data in
-            let queued = Unmanaged<QueuedJob>.fromOpaque(data!).takeRetainedValue()
-            queued.job.runSynchronously(on: queued.executor)
-            return 0  // G_SOURCE_REMOVE
-        }, box, nil)
+        let box = unsafe Unmanaged.passRetained(QueuedJob(UnownedJob(job), executor: asUnownedSerialExecutor())).toOpaque()
+        unsafe g_idle_add_full(
+            G_PRIORITY_DEFAULT,
+            { data in
+                let queued = unsafe Unmanaged<QueuedJob>.fromOpaque(data!).takeRetainedValue()
+                unsafe queued.job.runSynchronously(on: queued.executor)
+                return 0  // G_SOURCE_REMOVE
+            }, unsafe box, nil)
     }
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
-        UnownedSerialExecutor(ordinary: self)
+        unsafe UnownedSerialExecutor(ordinary: self)
     }
 
     /// Stops the process when called off the loop's thread: WebKit state would be corrupted.
@@ -76,18 +78,19 @@ public final class WebKitMainLoop: SerialExecutor, Sendable {
 
     /// Whether the caller runs on the loop's thread (it owns the default main context).
     public var isOnLoopThread: Bool {
-        g_main_context_is_owner(g_main_context_default()) != 0
+        unsafe g_main_context_is_owner(g_main_context_default()) != 0
     }
 }
 
 /// A job waiting in an idle source.
+@safe  // its GLib pointers are used only on the WebKit main-loop thread, while their object lives
 private final class QueuedJob {
     let job: UnownedJob
     let executor: UnownedSerialExecutor
 
     init(_ job: UnownedJob, executor: UnownedSerialExecutor) {
         self.job = job
-        self.executor = executor
+        unsafe self.executor = unsafe executor
     }
 }
 
@@ -97,7 +100,7 @@ private final class QueuedJob {
     public static let shared = WebKitActor()
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
-        WebKitMainLoop.shared.asUnownedSerialExecutor()
+        unsafe WebKitMainLoop.shared.asUnownedSerialExecutor()
     }
 
     /// Runs `operation` synchronously as isolated to the actor; only valid on the loop's thread
@@ -108,7 +111,7 @@ private final class QueuedJob {
         return try withoutActuallyEscaping(operation) { isolated in
             // The loop's thread is the actor's only thread, checked above, so running the
             // isolated closure here is running it on the actor.
-            try unsafeBitCast(isolated, to: (() throws -> T).self)()
+            try unsafe unsafeBitCast(isolated, to: (() throws -> T).self)()
         }
     }
 }

@@ -1,6 +1,7 @@
-import SessionBridgeMessaging
 import CWebKitGTK
 import Foundation
+import OrderedCollections
+import SessionBridgeMessaging
 import SessionBridgeScriptEngine
 import WebKitGTKShim
 
@@ -15,7 +16,7 @@ extension WebKitWebView {
     static let errorMarker = "\u{1}sessionbridge-error:"
 
     func installContent(_ controller: UserContentController) {
-        let manager: UnsafeMutablePointer<WebKitUserContentManager> = contentManager.typed()
+        let manager: UnsafeMutablePointer<WebKitUserContentManager> = unsafe contentManager.typed()
         var worlds = controller.contentWorlds
         worlds.insert(.page)
         for world in worlds.sorted(by: { $0.name < $1.name }) {
@@ -23,42 +24,49 @@ extension WebKitWebView {
             guard !names.isEmpty else { continue }
             let worldName = Self.worldName(world)
             for name in names {
-                let route = Unmanaged.passRetained(MessageRoute(target: signalsTarget, name: name, world: world)).toOpaque()
+                let route = unsafe Unmanaged.passRetained(MessageRoute(target: signalsTarget, name: name, world: world)).toOpaque()
                 let release: GClosureNotify = { data, _ in
-                    if let data { Unmanaged<MessageRoute>.fromOpaque(data).release() }
+                    if let data = unsafe data { unsafe Unmanaged<MessageRoute>.fromOpaque(data).release() }
                 }
                 if controller.handlerReplies(name: name, in: world) == false {
                     if let worldName {
-                        webkit_user_content_manager_register_script_message_handler_in_world(manager, name, worldName)
+                        unsafe webkit_user_content_manager_register_script_message_handler_in_world(manager, name, worldName)
                     } else {
-                        webkit_user_content_manager_register_script_message_handler(manager, name)
+                        unsafe webkit_user_content_manager_register_script_message_handler(manager, name)
                     }
-                    sb_connect_script_message(manager, name, { _, result, data in
-                        guard let data, let result, let value = webkit_javascript_result_get_js_value(result) else { return }
-                        let route = Unmanaged<MessageRoute>.fromOpaque(data).takeUnretainedValue()
-                        let body = GPointer(value)
-                        WebKitActor.assumeIsolated { route.target.view?.receive(route, body: body, reply: nil) }
-                    }, route, release)
+                    unsafe sb_connect_script_message(
+                        manager, name,
+                        { _, result, data in
+                            guard let data = unsafe data, let result = unsafe result,
+                                let value = unsafe webkit_javascript_result_get_js_value(result)
+                            else { return }
+                            let route = unsafe Unmanaged<MessageRoute>.fromOpaque(data).takeUnretainedValue()
+                            let body = unsafe GPointer(value)
+                            WebKitActor.assumeIsolated { route.target.view?.receive(route, body: body, reply: nil) }
+                        }, unsafe route, unsafe release)
                 } else {
-                    webkit_user_content_manager_register_script_message_handler_with_reply(manager, name, worldName)
-                    sb_connect_script_message_with_reply(manager, name, { _, value, reply, data in
-                        guard let data, let value, let reply else { return 0 }
-                        let route = Unmanaged<MessageRoute>.fromOpaque(data).takeUnretainedValue()
-                        let body = GPointer(value)
-                        let held = GPointer(reply)
-                        return WebKitActor.assumeIsolated {
-                            guard let view = route.target.view else { return 0 }
-                            view.receive(route, body: body, reply: held)
-                            return 1
-                        }
-                    }, route, release)
+                    unsafe webkit_user_content_manager_register_script_message_handler_with_reply(manager, name, worldName)
+                    unsafe sb_connect_script_message_with_reply(
+                        manager, name,
+                        { _, value, reply, data in
+                            guard let data = unsafe data, let value = unsafe value, let reply = unsafe reply else { return 0 }
+                            let route = unsafe Unmanaged<MessageRoute>.fromOpaque(data).takeUnretainedValue()
+                            let body = unsafe GPointer(value)
+                            let held = unsafe GPointer(reply)
+                            return WebKitActor.assumeIsolated {
+                                guard let view = route.target.view else { return 0 }
+                                view.receive(route, body: body, reply: held)
+                                return 1
+                            }
+                        }, unsafe route, unsafe release)
                 }
             }
             addScript(Self.wrapperSource(names: names), world: world, atStart: true, mainFrameOnly: false)
         }
         for script in controller.userScripts {
-            addScript(script.source, world: script.contentWorld, atStart: script.injectionTime == .atDocumentStart,
-                      mainFrameOnly: script.isForMainFrameOnly)
+            addScript(
+                script.source, world: script.contentWorld, atStart: script.injectionTime == .atDocumentStart,
+                mainFrameOnly: script.isForMainFrameOnly)
         }
     }
 
@@ -67,14 +75,15 @@ extension WebKitWebView {
     private func addScript(_ source: String, world: ContentWorld, atStart: Bool, mainFrameOnly: Bool) {
         let frames = mainFrameOnly ? WEBKIT_USER_CONTENT_INJECT_TOP_FRAME : WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES
         let time = atStart ? WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START : WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_END
-        let script = if let worldName = Self.worldName(world) {
-            webkit_user_script_new_for_world(source, frames, time, worldName, nil, nil)
-        } else {
-            webkit_user_script_new(source, frames, time, nil, nil)
-        }
-        guard let script else { return }
-        webkit_user_content_manager_add_script(contentManager.typed(), script)
-        webkit_user_script_unref(script)
+        let script =
+            if let worldName = Self.worldName(world) {
+                unsafe webkit_user_script_new_for_world(source, frames, time, worldName, nil, nil)
+            } else {
+                unsafe webkit_user_script_new(source, frames, time, nil, nil)
+            }
+        guard let script = unsafe script else { return }
+        unsafe webkit_user_content_manager_add_script(contentManager.typed(), script)
+        unsafe webkit_user_script_unref(script)
     }
 
     /// Makes each handler's `postMessage` reject with a real `Error` (name, message, `code`,
@@ -83,37 +92,37 @@ extension WebKitWebView {
         let list = ScriptValue.array(names.map { .string($0) }).jsonText
         let marker = ScriptValue.string(errorMarker).jsonText
         return """
-        (() => {
-          "use strict";
-          const handlers = globalThis.webkit && globalThis.webkit.messageHandlers;
-          if (!handlers) return;
-          const marker = \(marker), parse = JSON.parse, define = Object.defineProperty, P = Promise;
-          const then = P.prototype.then;
-          const decode = (error) => {
-            const text = error && error.message;
-            if (typeof text !== "string" || !text.startsWith(marker)) throw error;
-            const info = parse(text.slice(marker.length));
-            const decoded = new Error(info.message);
-            define(decoded, "name", { value: info.name, writable: true, configurable: true });
-            decoded.code = info.code;
-            decoded.retryable = info.retryable;
-            if ("data" in info) decoded.data = info.data;
-            throw decoded;
-          };
-          for (const name of \(list)) {
-            const handler = handlers[name];
-            if (!handler) continue;
-            const raw = handler.postMessage;
-            define(handler, "postMessage", {
-              value: function postMessage(body) {
-                const result = raw.call(handler, body);
-                return result instanceof P ? then.call(result, (value) => value, decode) : result;
-              },
-              enumerable: true
-            });
-          }
-        })();
-        """
+            (() => {
+              "use strict";
+              const handlers = globalThis.webkit && globalThis.webkit.messageHandlers;
+              if (!handlers) return;
+              const marker = \(marker), parse = JSON.parse, define = Object.defineProperty, P = Promise;
+              const then = P.prototype.then;
+              const decode = (error) => {
+                const text = error && error.message;
+                if (typeof text !== "string" || !text.startsWith(marker)) throw error;
+                const info = parse(text.slice(marker.length));
+                const decoded = new Error(info.message);
+                define(decoded, "name", { value: info.name, writable: true, configurable: true });
+                decoded.code = info.code;
+                decoded.retryable = info.retryable;
+                if ("data" in info) decoded.data = info.data;
+                throw decoded;
+              };
+              for (const name of \(list)) {
+                const handler = handlers[name];
+                if (!handler) continue;
+                const raw = handler.postMessage;
+                define(handler, "postMessage", {
+                  value: function postMessage(body) {
+                    const result = raw.call(handler, body);
+                    return result instanceof P ? then.call(result, (value) => value, decode) : result;
+                  },
+                  enumerable: true
+                });
+              }
+            })();
+            """
     }
 
     // MARK: Receiving
@@ -122,11 +131,11 @@ extension WebKitWebView {
         let started = ContinuousClock.now
         let controller = configuration.userContentController
         let (frame, origin) = attributedFrame()
-        let jsValue = value.typed(JSCValue.self)
+        let jsValue = unsafe value.typed(JSCValue.self)
         let body: ScriptValue
         var refusal: ScriptMessageError? = nil
         do {
-            body = try Self.scriptValue(of: jsValue, limits: controller.limits.body)
+            body = try unsafe Self.scriptValue(of: jsValue, limits: controller.limits.body)
         } catch {
             body = .undefined
             refusal = ScriptMessageError(code: "data_clone", message: "postMessage: \(error.message)", name: "DataCloneError")
@@ -144,20 +153,20 @@ extension WebKitWebView {
         }
         if let outcome = controller.dispatchImmediately(message, started: started) {
             // Answered inside the signal: no task, no hop (the fast path of immediate handlers).
-            let context = jsc_value_get_context(jsValue).map(GPointer.init)
+            let context = unsafe jsc_value_get_context(jsValue).map(GPointer.init)
             Self.send(outcome, reply: reply, context: context)
             return
         }
-        webkit_script_message_reply_ref(reply.opaque)
-        let context = GPointer(jsc_value_get_context(jsValue)!)
-        g_object_ref(context.raw)
+        unsafe webkit_script_message_reply_ref(reply.opaque)
+        let context = unsafe GPointer(jsc_value_get_context(jsValue)!)
+        unsafe g_object_ref(context.raw)
         callsInFlight += 1
         Task { @WebKitActor in
             let outcome = await controller.dispatch(message, started: started)
             self.callsInFlight = max(0, self.callsInFlight - 1)
             Self.send(outcome, reply: reply, context: context)
-            webkit_script_message_reply_unref(reply.opaque)
-            g_object_unref(context.raw)
+            unsafe webkit_script_message_reply_unref(reply.opaque)
+            unsafe g_object_unref(context.raw)
         }
     }
 
@@ -174,11 +183,11 @@ extension WebKitWebView {
     /// directly, anything else through its JSON text.
     private static func makeJSValue(_ value: ScriptValue, in context: GPointer) -> UnsafeMutablePointer<JSCValue>? {
         switch value {
-        case .undefined: jsc_value_new_undefined(context.typed())
-        case .null: jsc_value_new_null(context.typed())
-        case .bool(let bool): jsc_value_new_boolean(context.typed(), bool ? 1 : 0)
-        case .number(let number) where number.isFinite: jsc_value_new_number(context.typed(), number)
-        default: jsc_value_new_from_json(context.typed(), value.jsonText)
+        case .undefined: unsafe jsc_value_new_undefined(context.typed())
+        case .null: unsafe jsc_value_new_null(context.typed())
+        case .bool(let bool): unsafe jsc_value_new_boolean(context.typed(), bool ? 1 : 0)
+        case .number(let number) where number.isFinite: unsafe jsc_value_new_number(context.typed(), number)
+        default: unsafe jsc_value_new_from_json(context.typed(), value.jsonText)
         }
     }
 
@@ -187,13 +196,13 @@ extension WebKitWebView {
         switch outcome {
         case .replied(let value):
             guard let context else { return }
-            guard let jsValue = makeJSValue(value, in: context) else { return }
-            webkit_script_message_reply_return_value(reply.opaque, jsValue)
-            g_object_unref(jsValue)
+            guard let jsValue = unsafe makeJSValue(value, in: context) else { return }
+            unsafe webkit_script_message_reply_return_value(reply.opaque, jsValue)
+            unsafe g_object_unref(jsValue)
         case .delivered:
-            guard let context, let jsValue = jsc_value_new_undefined(context.typed()) else { return }
-            webkit_script_message_reply_return_value(reply.opaque, jsValue)
-            g_object_unref(jsValue)
+            guard let context, let jsValue = unsafe jsc_value_new_undefined(context.typed()) else { return }
+            unsafe webkit_script_message_reply_return_value(reply.opaque, jsValue)
+            unsafe g_object_unref(jsValue)
         case .rejected(let error):
             var info: [(String, ScriptValue)] = [
                 ("name", .string(error.name)), ("message", .string(error.message)),
@@ -201,7 +210,7 @@ extension WebKitWebView {
             ]
             if let data = error.data { info.append(("data", data)) }
             let encoded = ScriptValue.object(.init(info, uniquingKeysWith: { _, last in last })).jsonText
-            webkit_script_message_reply_return_error_message(reply.opaque, errorMarker + encoded)
+            unsafe webkit_script_message_reply_return_error_message(reply.opaque, errorMarker + encoded)
         }
     }
 }

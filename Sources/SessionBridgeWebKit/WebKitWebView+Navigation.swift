@@ -1,60 +1,74 @@
-import SessionBridgeMessaging
 import CWebKitGTK
 import Foundation
-import WebKitGTKShim
 import SessionBridgeHeadless
+import SessionBridgeMessaging
+import WebKitGTKShim
 
 /// Navigation: WebKit's `decide-policy` holds each decision (referenced, the handler returns
 /// TRUE) while the `NavigationDelegate` decides asynchronously, then uses or ignores it. So a
 /// session owner refreshes and writes cookies before the held request leaves.
 extension WebKitWebView {
     func connectSignals() {
-        let target = Unmanaged.passUnretained(signals).toOpaque()
+        let target = unsafe Unmanaged.passUnretained(signals).toOpaque()
         let release: GClosureNotify = { data, _ in
-            if let data { Unmanaged<SignalTarget>.fromOpaque(data).release() }
+            if let data = unsafe data { unsafe Unmanaged<SignalTarget>.fromOpaque(data).release() }
         }
-        func retained() -> UnsafeMutableRawPointer { Unmanaged.passRetained(signals).toOpaque() }
-        _ = target
-        sb_connect_decide_policy(webView, { _, decision, type, data in
-            guard let data, let decision else { return 0 }
-            let target = Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
-            let held = GPointer(decision)
-            let kind = type.rawValue
-            return WebKitActor.assumeIsolated { target.view?.decidePolicy(held, type: kind) ?? 0 }
-        }, retained(), release)
-        sb_connect_load_changed(webView, { _, event, data in
-            guard let data else { return }
-            let target = Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
-            let kind = event.rawValue
-            WebKitActor.assumeIsolated { target.view?.loadChanged(kind) }
-        }, retained(), release)
-        sb_connect_load_failed(webView, { _, _, uri, error, data in
-            guard let data else { return 0 }
-            let target = Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
-            let uri = uri.map { String(cString: $0) }
-            let domain = error.map { $0.pointee.domain } ?? 0
-            let code = error.map { $0.pointee.code } ?? 0
-            let message = error.flatMap { $0.pointee.message }.map { String(cString: $0) } ?? "the load failed"
-            WebKitActor.assumeIsolated { target.view?.loadFailed(uri: uri, domain: domain, code: code, message: message) }
-            return 0
-        }, retained(), release)
-        sb_connect_notify(webView, "title", { object, _, data in
-            guard let data, let object else { return }
-            let target = Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
-            let title = webkit_web_view_get_title(gcast(object, to: CWebKitGTK.WebKitWebView.self)).map { String(cString: $0) }
-            WebKitActor.assumeIsolated { target.view?.titleChanged(title) }
-        }, retained(), release)
-        sb_connect_web_process_terminated(webView, { _, _, data in
-            guard let data else { return }
-            let target = Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
-            WebKitActor.assumeIsolated { target.view?.webProcessTerminated() }
-        }, retained(), release)
-        sb_connect_script_dialog(webView, { _, dialog, data in
-            guard let data, let dialog else { return 0 }
-            let target = Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
-            let held = GPointer(dialog)
-            return WebKitActor.assumeIsolated { target.view?.scriptDialog(held) ?? 0 }
-        }, retained(), release)
+        func retained() -> UnsafeMutableRawPointer { unsafe Unmanaged.passRetained(signals).toOpaque() }
+        _ = unsafe target
+        unsafe sb_connect_decide_policy(
+            webView,
+            { _, decision, type, data in
+                guard let data = unsafe data, let decision = unsafe decision else { return 0 }
+                let target = unsafe Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
+                let held = unsafe GPointer(decision)
+                let kind = type.rawValue
+                return WebKitActor.assumeIsolated { target.view?.decidePolicy(held, type: kind) ?? 0 }
+            }, unsafe retained(), unsafe release)
+        unsafe sb_connect_load_changed(
+            webView,
+            { _, event, data in
+                guard let data = unsafe data else { return }
+                let target = unsafe Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
+                let kind = event.rawValue
+                WebKitActor.assumeIsolated { target.view?.loadChanged(kind) }
+            }, unsafe retained(), unsafe release)
+        unsafe sb_connect_load_failed(
+            webView,
+            { _, _, uri, error, data in
+                guard let data = unsafe data else { return 0 }
+                let target = unsafe Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
+                let uri = unsafe uri.map { unsafe String(cString: $0) }
+                let domain = unsafe error.map { unsafe $0.pointee.domain } ?? 0
+                let code = unsafe error.map { unsafe $0.pointee.code } ?? 0
+                let message = unsafe error.flatMap { unsafe $0.pointee.message }.map { unsafe String(cString: $0) } ?? "the load failed"
+                WebKitActor.assumeIsolated { target.view?.loadFailed(uri: uri, domain: domain, code: code, message: message) }
+                return 0
+            }, unsafe retained(), unsafe release)
+        unsafe sb_connect_notify(
+            webView, "title",
+            { object, _, data in
+                guard let data = unsafe data, let object = unsafe object else { return }
+                let target = unsafe Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
+                let title = unsafe webkit_web_view_get_title(gcast(object, to: CWebKitGTK.WebKitWebView.self)).map {
+                    unsafe String(cString: $0)
+                }
+                WebKitActor.assumeIsolated { target.view?.titleChanged(title) }
+            }, unsafe retained(), unsafe release)
+        unsafe sb_connect_web_process_terminated(
+            webView,
+            { _, _, data in
+                guard let data = unsafe data else { return }
+                let target = unsafe Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
+                WebKitActor.assumeIsolated { target.view?.webProcessTerminated() }
+            }, unsafe retained(), unsafe release)
+        unsafe sb_connect_script_dialog(
+            webView,
+            { _, dialog, data in
+                guard let data = unsafe data, let dialog = unsafe dialog else { return 0 }
+                let target = unsafe Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
+                let held = unsafe GPointer(dialog)
+                return WebKitActor.assumeIsolated { target.view?.scriptDialog(held) ?? 0 }
+            }, unsafe retained(), unsafe release)
     }
 
     // MARK: Policy
@@ -63,25 +77,29 @@ extension WebKitWebView {
         switch type {
         case WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION.rawValue, WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION.rawValue:
             let newWindow = type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION.rawValue
-            let navigationDecision = decision.raw.assumingMemoryBound(to: WebKitNavigationPolicyDecision.self)
-            guard let action = navigationAction(webkit_navigation_policy_decision_get_navigation_action(navigationDecision), newWindow: newWindow) else {
+            let navigationDecision = unsafe decision.raw.assumingMemoryBound(to: WebKitNavigationPolicyDecision.self)
+            guard
+                let action = unsafe navigationAction(
+                    webkit_navigation_policy_decision_get_navigation_action(navigationDecision), newWindow: newWindow)
+            else {
                 return 0
             }
             guard configuration.navigationDelegate != nil || newWindow else {
                 configuration.eventHandler?(.navigationPolicy(action, policy: .allow, waited: .zero))
                 return 0
             }
-            g_object_ref(decision.raw)
+            unsafe g_object_ref(decision.raw)
             Task { @WebKitActor in await self.decideNavigation(decision, action: action) }
             return 1
         case WEBKIT_POLICY_DECISION_TYPE_RESPONSE.rawValue:
-            let responseDecision = decision.raw.assumingMemoryBound(to: WebKitResponsePolicyDecision.self)
+            let responseDecision = unsafe decision.raw.assumingMemoryBound(to: WebKitResponsePolicyDecision.self)
             guard let delegate = configuration.navigationDelegate,
-                  webkit_response_policy_decision_is_main_frame_main_resource(responseDecision) != 0,
-                  let response = navigationResponse(webkit_response_policy_decision_get_response(responseDecision)) else {
+                unsafe webkit_response_policy_decision_is_main_frame_main_resource(responseDecision) != 0,
+                let response = unsafe navigationResponse(webkit_response_policy_decision_get_response(responseDecision))
+            else {
                 return 0
             }
-            g_object_ref(decision.raw)
+            unsafe g_object_ref(decision.raw)
             Task { @WebKitActor in
                 let policy = await self.withPolicyTimeout(.cancel) { await delegate.webPage(self, decidePolicyFor: response) }
                 self.settle(decision, use: policy == .allow)
@@ -116,9 +134,9 @@ extension WebKitWebView {
 
     /// Uses or ignores a held decision and drops the reference taken when it was held.
     private func settle(_ decision: GPointer, use: Bool) {
-        let policyDecision = decision.raw.assumingMemoryBound(to: WebKitPolicyDecision.self)
-        if use { webkit_policy_decision_use(policyDecision) } else { webkit_policy_decision_ignore(policyDecision) }
-        g_object_unref(decision.raw)
+        let policyDecision = unsafe decision.raw.assumingMemoryBound(to: WebKitPolicyDecision.self)
+        if use { unsafe webkit_policy_decision_use(policyDecision) } else { unsafe webkit_policy_decision_ignore(policyDecision) }
+        unsafe g_object_unref(decision.raw)
     }
 
     /// Runs a delegate call, answering `fallback` when it takes longer than the policy timeout.
@@ -137,24 +155,25 @@ extension WebKitWebView {
     }
 
     private func navigationAction(_ action: OpaquePointer?, newWindow: Bool) -> NavigationAction? {
-        guard let action, let request = webkit_navigation_action_get_request(action),
-              let uri = webkit_uri_request_get_uri(request), let url = URL(string: String(cString: uri)) else { return nil }
-        let method = webkit_uri_request_get_http_method(request).map { String(cString: $0) } ?? "GET"
+        guard let action = unsafe action, let request = unsafe webkit_navigation_action_get_request(action),
+            let uri = unsafe webkit_uri_request_get_uri(request), let url = unsafe URL(string: String(cString: uri))
+        else { return nil }
+        let method = unsafe webkit_uri_request_get_http_method(request).map { unsafe String(cString: $0) } ?? "GET"
         let type: NavigationAction.NavigationType
         if newWindow {
             type = .newWindow
         } else {
-            switch webkit_navigation_action_get_navigation_type(action) {
+            switch unsafe webkit_navigation_action_get_navigation_type(action) {
             case WEBKIT_NAVIGATION_TYPE_LINK_CLICKED: type = .linkActivated
             case WEBKIT_NAVIGATION_TYPE_FORM_SUBMITTED, WEBKIT_NAVIGATION_TYPE_FORM_RESUBMITTED: type = .formSubmitted
             case WEBKIT_NAVIGATION_TYPE_BACK_FORWARD: type = .backForward
             case WEBKIT_NAVIGATION_TYPE_RELOAD: type = .reload
             default:
                 let asked = pendingLoad.map { !$0.started && $0.target == url } ?? false
-                type = asked || webkit_navigation_action_is_redirect(action) != 0 ? .other : .scriptInitiated
+                type = unsafe asked || webkit_navigation_action_is_redirect(action) != 0 ? .other : .scriptInitiated
             }
         }
-        return NavigationAction(
+        return unsafe NavigationAction(
             request: PageRequest(url: url, method: method),
             navigationType: type,
             isUserInitiated: webkit_navigation_action_is_user_gesture(action) != 0 || type == .other,
@@ -169,33 +188,36 @@ extension WebKitWebView {
     /// embedder sees a response, so `setCookieNames` is empty in practice on this engine; the
     /// names a response set reach the `PageEvent.http(_:)` events, read from the store.
     private func navigationResponse(_ response: UnsafeMutablePointer<WebKitURIResponse>?) -> NavigationResponse? {
-        guard let response, let uri = webkit_uri_response_get_uri(response), let url = URL(string: String(cString: uri)) else { return nil }
+        guard let response = unsafe response, let uri = unsafe webkit_uri_response_get_uri(response),
+            let url = unsafe URL(string: String(cString: uri))
+        else { return nil }
         var headers: [HTTPHeader] = []
         var cookieNames: [String] = []
-        if let fields = webkit_uri_response_get_http_headers(response) {
+        if let fields = unsafe webkit_uri_response_get_http_headers(response) {
             var iterator = SoupMessageHeadersIter()
-            soup_message_headers_iter_init(&iterator, fields)
+            unsafe soup_message_headers_iter_init(&iterator, fields)
             var name: UnsafePointer<CChar>? = nil
             var value: UnsafePointer<CChar>? = nil
-            while soup_message_headers_iter_next(&iterator, &name, &value) != 0 {
-                guard let name, let value else { continue }
-                let fieldName = String(cString: name)
+            while unsafe soup_message_headers_iter_next(&iterator, &name, &value) != 0 {
+                guard let name = unsafe name, let value = unsafe value else { continue }
+                let fieldName = unsafe String(cString: name)
                 if fieldName.lowercased() == "set-cookie" {
-                    let line = String(cString: value)
+                    let line = unsafe String(cString: value)
                     cookieNames.append(String(line.prefix { $0 != "=" && $0 != ";" }).trimmingCharacters(in: .whitespaces))
                 } else {
-                    headers.append(HTTPHeader(fieldName, String(cString: value)))
+                    unsafe headers.append(HTTPHeader(fieldName, String(cString: value)))
                 }
             }
         }
-        return NavigationResponse(url: url, statusCode: Int(webkit_uri_response_get_status_code(response)), headers: headers,
-                                  setCookieNames: cookieNames)
+        return unsafe NavigationResponse(
+            url: url, statusCode: Int(webkit_uri_response_get_status_code(response)), headers: headers,
+            setCookieNames: cookieNames)
     }
 
     // MARK: Load progress
 
     func loadChanged(_ event: UInt32) {
-        let current = webkit_web_view_get_uri(webView).flatMap { URL(string: String(cString: $0)) }
+        let current = unsafe webkit_web_view_get_uri(webView).flatMap { unsafe URL(string: String(cString: $0)) }
         switch event {
         case WEBKIT_LOAD_STARTED.rawValue:
             pendingLoad?.started = true
@@ -224,8 +246,10 @@ extension WebKitWebView {
 
     private func navigation() -> Navigation {
         var status = 200
-        if let resource = webkit_web_view_get_main_resource(webView), let response = webkit_web_resource_get_response(resource) {
-            let code = Int(webkit_uri_response_get_status_code(response))
+        if let resource = unsafe webkit_web_view_get_main_resource(webView),
+            let response = unsafe webkit_web_resource_get_response(resource)
+        {
+            let code = unsafe Int(webkit_uri_response_get_status_code(response))
             if code > 0 { status = code }
         }
         return Navigation(url: url ?? provisionalURL ?? URL(string: "about:blank")!, statusCode: status, redirects: redirects, title: title)
@@ -233,7 +257,8 @@ extension WebKitWebView {
 
     func loadFailed(uri: String?, domain: GQuark, code: Int32, message: String) {
         let failedURL = uri.flatMap(URL.init(string:))
-        let cancelled = (domain == webkit_network_error_quark() && code == WEBKIT_NETWORK_ERROR_CANCELLED.rawValue)
+        let cancelled =
+            (domain == webkit_network_error_quark() && code == WEBKIT_NETWORK_ERROR_CANCELLED.rawValue)
             || (domain == webkit_policy_error_quark() && code == WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE.rawValue)
         let error = PageError(cancelled ? .cancelled : .network, cancelled ? "the navigation was cancelled" : message, url: failedURL)
         if let load = pendingLoad {
@@ -258,12 +283,12 @@ extension WebKitWebView {
     // MARK: Panels
 
     func scriptDialog(_ dialog: GPointer) -> gboolean {
-        let held = dialog.opaque
-        let kind = webkit_script_dialog_get_dialog_type(held)
-        let message = webkit_script_dialog_get_message(held).map { String(cString: $0) } ?? ""
-        let defaultText = webkit_script_dialog_prompt_get_default_text(held).map { String(cString: $0) }
+        let held = unsafe dialog.opaque
+        let kind = unsafe webkit_script_dialog_get_dialog_type(held)
+        let message = unsafe webkit_script_dialog_get_message(held).map { unsafe String(cString: $0) } ?? ""
+        let defaultText = unsafe webkit_script_dialog_prompt_get_default_text(held).map { unsafe String(cString: $0) }
         let frame = FrameInfo(url: url ?? URL(string: "about:blank")!)
-        webkit_script_dialog_ref(held)
+        unsafe webkit_script_dialog_ref(held)
         let ui = configuration.uiDelegate
         Task { @WebKitActor in
             switch kind {
@@ -271,16 +296,16 @@ extension WebKitWebView {
                 await ui?.webPage(self, runAlertPanelWithMessage: message, frame: frame)
             case WEBKIT_SCRIPT_DIALOG_CONFIRM, WEBKIT_SCRIPT_DIALOG_BEFORE_UNLOAD_CONFIRM:
                 let confirmed = await ui?.webPage(self, runConfirmPanelWithMessage: message, frame: frame) ?? false
-                webkit_script_dialog_confirm_set_confirmed(dialog.opaque, confirmed ? 1 : 0)
+                unsafe webkit_script_dialog_confirm_set_confirmed(dialog.opaque, confirmed ? 1 : 0)
             case WEBKIT_SCRIPT_DIALOG_PROMPT:
                 if let text = await ui?.webPage(self, runTextInputPanelWithPrompt: message, defaultText: defaultText, frame: frame) {
-                    webkit_script_dialog_prompt_set_text(dialog.opaque, text)
+                    unsafe webkit_script_dialog_prompt_set_text(dialog.opaque, text)
                 }
             default:
                 break
             }
-            webkit_script_dialog_close(dialog.opaque)
-            webkit_script_dialog_unref(dialog.opaque)
+            unsafe webkit_script_dialog_close(dialog.opaque)
+            unsafe webkit_script_dialog_unref(dialog.opaque)
         }
         // Handled: GTK shows no dialog of its own (which would block the loop).
         return 1

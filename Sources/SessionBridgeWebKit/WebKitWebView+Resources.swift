@@ -1,8 +1,8 @@
 import CWebKitGTK
-import SessionBridgeCookies
 import Foundation
-import WebKitGTKShim
+import SessionBridgeCookies
 import SessionBridgeHeadless
+import WebKitGTKShim
 
 /// HTTP exchanges: WebKit's `resource-load-started` and each resource's `finished`, reported as
 /// `PageEvent.http(_:)` to the configuration's event handler (nothing is read without one).
@@ -22,47 +22,56 @@ import SessionBridgeHeadless
 extension WebKitWebView {
     func connectResourceLoads() {
         let release: GClosureNotify = { data, _ in
-            if let data { Unmanaged<SignalTarget>.fromOpaque(data).release() }
+            if let data = unsafe data { unsafe Unmanaged<SignalTarget>.fromOpaque(data).release() }
         }
-        sb_connect_resource_load_started(webView, { view, resource, request, data in
-            guard let data, let view, let resource, let request, let uri = webkit_uri_request_get_uri(request) else { return }
-            let target = Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
-            let url = String(cString: uri)
-            let method = webkit_uri_request_get_http_method(request).map { String(cString: $0) } ?? "GET"
-            let destination = webkit_uri_request_get_http_headers(request)
-                .flatMap { soup_message_headers_get_one($0, "Sec-Fetch-Dest") }.map { String(cString: $0) }
-            let isMainResource = webkit_web_view_get_main_resource(view) == resource
-            let held = GPointer(resource)
-            WebKitActor.assumeIsolated {
-                target.view?.resourceLoadStarted(held, url: url, method: method, destination: destination, isMainResource: isMainResource)
-            }
-        }, Unmanaged.passRetained(signals).toOpaque(), release)
+        unsafe sb_connect_resource_load_started(
+            webView,
+            { view, resource, request, data in
+                guard let data = unsafe data, let view = unsafe view, let resource = unsafe resource, let request = unsafe request,
+                    let uri = unsafe webkit_uri_request_get_uri(request)
+                else { return }
+                let target = unsafe Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
+                let url = unsafe String(cString: uri)
+                let method = unsafe webkit_uri_request_get_http_method(request).map { unsafe String(cString: $0) } ?? "GET"
+                let destination = unsafe webkit_uri_request_get_http_headers(request)
+                    .flatMap { unsafe soup_message_headers_get_one($0, "Sec-Fetch-Dest") }.map { unsafe String(cString: $0) }
+                let isMainResource = unsafe webkit_web_view_get_main_resource(view) == resource
+                let held = unsafe GPointer(resource)
+                WebKitActor.assumeIsolated {
+                    target.view?.resourceLoadStarted(
+                        held, url: url, method: method, destination: destination, isMainResource: isMainResource)
+                }
+            }, unsafe Unmanaged.passRetained(signals).toOpaque(), unsafe release)
     }
 
     func resourceLoadStarted(_ resource: GPointer, url: String, method: String, destination: String?, isMainResource: Bool) {
         guard let report = configuration.eventHandler, let url = URL(string: url),
-              let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return }
+            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else { return }
         let initiator: HTTPExchange.Initiator
         switch isMainResource ? "document" : destination ?? "" {
         case "document", "iframe", "frame": initiator = .navigation
         case "script": initiator = .script
         default: initiator = .fetch
         }
-        let load = ResourceLoad(url: url, method: method, initiator: initiator, store: configuration.websiteDataStore.httpCookieStore,
-                                report: report)
+        let load = ResourceLoad(
+            url: url, method: method, initiator: initiator, store: configuration.websiteDataStore.httpCookieStore,
+            report: report)
         let releaseLoad: GClosureNotify = { data, _ in
-            if let data { Unmanaged<ResourceLoad>.fromOpaque(data).release() }
+            if let data = unsafe data { unsafe Unmanaged<ResourceLoad>.fromOpaque(data).release() }
         }
-        sb_connect_resource_finished(resource.typed(), { resource, data in
-            guard let data, let resource else { return }
-            let load = Unmanaged<ResourceLoad>.fromOpaque(data).takeUnretainedValue()
-            var status: Int? = nil
-            if let response = webkit_web_resource_get_response(resource) {
-                let code = Int(webkit_uri_response_get_status_code(response))
-                if code > 0 { status = code }
-            }
-            WebKitActor.assumeIsolated { load.finished(status: status) }
-        }, Unmanaged.passRetained(load).toOpaque(), releaseLoad)
+        unsafe sb_connect_resource_finished(
+            resource.typed(),
+            { resource, data in
+                guard let data = unsafe data, let resource = unsafe resource else { return }
+                let load = unsafe Unmanaged<ResourceLoad>.fromOpaque(data).takeUnretainedValue()
+                var status: Int? = nil
+                if let response = unsafe webkit_web_resource_get_response(resource) {
+                    let code = unsafe Int(webkit_uri_response_get_status_code(response))
+                    if code > 0 { status = code }
+                }
+                WebKitActor.assumeIsolated { load.finished(status: status) }
+            }, unsafe Unmanaged.passRetained(load).toOpaque(), unsafe releaseLoad)
     }
 }
 
@@ -82,7 +91,10 @@ final class ResourceLoad {
     /// How long one read of the store may take before the names are left out.
     static let readTimeout: Duration = .seconds(5)
 
-    init(url: URL, method: String, initiator: HTTPExchange.Initiator, store: WebKitCookieStore, report: @escaping @Sendable (PageEvent) -> Void) {
+    init(
+        url: URL, method: String, initiator: HTTPExchange.Initiator, store: WebKitCookieStore,
+        report: @escaping @Sendable (PageEvent) -> Void
+    ) {
         self.url = url
         self.method = method
         self.initiator = initiator
@@ -99,10 +111,12 @@ final class ResourceLoad {
             let before = await self.before.value ?? []
             let after = (try? await self.store.cookies(for: self.url, timeout: Self.readTimeout)) ?? before
             let changes = Self.changes(from: before, to: after)
-            self.report(.http(HTTPExchange(
-                initiator: self.initiator, method: self.method, url: self.url, statusCode: status,
-                cookiesSent: before.map(\.name), cookiesSet: changes.set, cookiesDeleted: changes.deleted,
-                cookiesRejected: [], duration: duration)))
+            self.report(
+                .http(
+                    HTTPExchange(
+                        initiator: self.initiator, method: self.method, url: self.url, statusCode: status,
+                        cookiesSent: before.map(\.name), cookiesSet: changes.set, cookiesDeleted: changes.deleted,
+                        cookiesRejected: [], duration: duration)))
         }
     }
 

@@ -1,10 +1,10 @@
-import SessionBridgeMessaging
 import CWebKitGTK
-import SessionBridgeCookies
-import Foundation
-import SessionBridgeScriptEngine
+public import Foundation
+public import SessionBridgeCookies
+public import SessionBridgeHeadless
+public import SessionBridgeMessaging
+public import SessionBridgeScriptEngine
 import WebKitGTKShim
-import SessionBridgeHeadless
 
 /// A real WebKit web view (WebKitGTK): a DOM, events, forms, `XMLHttpRequest`, `localStorage`,
 /// WebKit's own cookie store and held navigations. (WebKit's `WKWebView`.)
@@ -71,17 +71,17 @@ public final class WebKitWebView: WebView {
     /// Creates a view on the WebKit thread (starting the thread, and a display, on first use).
     public init(configuration: WebKitWebViewConfiguration = WebKitWebViewConfiguration()) throws(WebKitError) {
         self.configuration = configuration
-        let context = try configuration.websiteDataStore.data.webContext()
-        let manager = webkit_user_content_manager_new()!
-        self.contentManager = GPointer(manager)
-        guard let created = sb_web_view_new(context, manager) else {
+        let context = try unsafe configuration.websiteDataStore.data.webContext()
+        let manager = unsafe webkit_user_content_manager_new()!
+        self.contentManager = unsafe GPointer(manager)
+        guard let created = unsafe sb_web_view_new(context, manager) else {
             throw WebKitError(.webKit, "WebKit could not create a web view")
         }
-        self.view = GPointer(created)
+        self.view = unsafe GPointer(created)
         self.signals = SignalTarget()
         signals.view = self
         if let agent = configuration.userAgent {
-            webkit_settings_set_user_agent(webkit_web_view_get_settings(created), agent)
+            unsafe webkit_settings_set_user_agent(webkit_web_view_get_settings(created), agent)
         }
         installContent(configuration.userContentController)
         connectSignals()
@@ -92,26 +92,26 @@ public final class WebKitWebView: WebView {
         if !isClosed { destroy() }
     }
 
-    var webView: UnsafeMutablePointer<CWebKitGTK.WebKitWebView> { view.typed() }
+    var webView: UnsafeMutablePointer<CWebKitGTK.WebKitWebView> { unsafe view.typed() }
 
     // MARK: Loading
 
     /// Loads `url` as a user-initiated top-level navigation and waits for its document.
     @discardableResult
     public func load(_ url: URL) async throws(PageError) -> Navigation {
-        try await startLoad(url) { webkit_web_view_load_uri(self.webView, url.absoluteString) }
+        try await startLoad(url) { unsafe webkit_web_view_load_uri(self.webView, url.absoluteString) }
     }
 
     /// Shows `html` as a document whose URL (and origin) is `baseURL`.
     @discardableResult
     public func loadHTMLString(_ html: String, baseURL: URL) async throws(PageError) -> Navigation {
-        try await startLoad(baseURL) { webkit_web_view_load_html(self.webView, html, baseURL.absoluteString) }
+        try await startLoad(baseURL) { unsafe webkit_web_view_load_html(self.webView, html, baseURL.absoluteString) }
     }
 
     /// Reloads the current document.
     @discardableResult
     public func reload() async throws(PageError) -> Navigation {
-        try await startLoad(url) { webkit_web_view_reload(self.webView) }
+        try await startLoad(url) { unsafe webkit_web_view_reload(self.webView) }
     }
 
     private func startLoad(_ target: URL?, _ start: () -> Void) async throws(PageError) -> Navigation {
@@ -147,7 +147,7 @@ public final class WebKitWebView: WebView {
     /// Stops the current load.
     public func stopLoading() {
         guard !isClosed else { return }
-        webkit_web_view_stop_loading(webView)
+        unsafe webkit_web_view_stop_loading(webView)
     }
 
     // MARK: Scripts
@@ -159,16 +159,18 @@ public final class WebKitWebView: WebView {
     }
 
     /// Runs `body` as the body of an async function in `world` and returns what it resolves with.
-    public func callAsyncJavaScript(_ body: String, in world: ContentWorld = .page, timeout: Duration = .seconds(30)) async throws -> ScriptValue {
+    public func callAsyncJavaScript(
+        _ body: String, in world: ContentWorld = .page, timeout: Duration = .seconds(30)
+    ) async throws -> ScriptValue {
         guard !isClosed else { throw WebKitError(.closed, "the view was closed") }
         let view = self.view
         let worldName = Self.worldName(world)
-        return try await awaitReady("an async script", timeout: timeout) { cancellable, callback, data in
-            webkit_web_view_call_async_javascript_function(view.typed(), body, -1, nil, worldName, nil, cancellable, callback, data)
+        return try unsafe await awaitReady("an async script", timeout: timeout) { cancellable, callback, data in
+            unsafe webkit_web_view_call_async_javascript_function(view.typed(), body, -1, nil, worldName, nil, cancellable, callback, data)
         } finish: { _, result in
             var error: UnsafeMutablePointer<GError>? = nil
-            let value = webkit_web_view_call_async_javascript_function_finish(view.typed(), result, &error)
-            return Self.scriptResult(value, error)
+            let value = unsafe webkit_web_view_call_async_javascript_function_finish(view.typed(), result, &error)
+            return unsafe Self.scriptResult(value, error)
         }
     }
 
@@ -177,34 +179,36 @@ public final class WebKitWebView: WebView {
         guard !isClosed else { throw WebKitError(.closed, "the view was closed") }
         let view = self.view
         let worldName = Self.worldName(world)
-        return try await awaitReady("a script", timeout: timeout) { cancellable, callback, data in
-            webkit_web_view_evaluate_javascript(view.typed(), source, -1, worldName, nil, cancellable, callback, data)
+        return try unsafe await awaitReady("a script", timeout: timeout) { cancellable, callback, data in
+            unsafe webkit_web_view_evaluate_javascript(view.typed(), source, -1, worldName, nil, cancellable, callback, data)
         } finish: { _, result in
             var error: UnsafeMutablePointer<GError>? = nil
-            let value = webkit_web_view_evaluate_javascript_finish(view.typed(), result, &error)
-            return Self.scriptResult(value, error)
+            let value = unsafe webkit_web_view_evaluate_javascript_finish(view.typed(), result, &error)
+            return unsafe Self.scriptResult(value, error)
         }
     }
 
-    static func scriptResult(_ value: UnsafeMutablePointer<JSCValue>?, _ error: UnsafeMutablePointer<GError>?) -> Result<ScriptValue, WebKitError> {
-        guard let value else { return .failure(WebKitError(.javaScript, takeMessage(error))) }
-        defer { g_object_unref(value) }
-        return Result { () throws(WebKitError) in try scriptValue(of: value, limits: .default) }
+    static func scriptResult(
+        _ value: UnsafeMutablePointer<JSCValue>?, _ error: UnsafeMutablePointer<GError>?
+    ) -> Result<ScriptValue, WebKitError> {
+        guard let value = unsafe value else { return unsafe .failure(WebKitError(.javaScript, takeMessage(error))) }
+        defer { unsafe g_object_unref(value) }
+        return Result { () throws(WebKitError) in try unsafe scriptValue(of: value, limits: .default) }
     }
 
     /// A JSC value as a `ScriptValue`, through JSON (a number, a boolean or `null` directly,
     /// as JSON would carry it: a number that is not finite becomes `null`, `-0` becomes `0`).
     static func scriptValue(of value: UnsafeMutablePointer<JSCValue>, limits: ConversionLimits) throws(WebKitError) -> ScriptValue {
-        if jsc_value_is_undefined(value) != 0 { return .undefined }
-        if jsc_value_is_number(value) != 0 {
-            let number = jsc_value_to_double(value)
+        if unsafe jsc_value_is_undefined(value) != 0 { return .undefined }
+        if unsafe jsc_value_is_number(value) != 0 {
+            let number = unsafe jsc_value_to_double(value)
             return number.isFinite ? .number(number == 0 ? 0 : number) : .null
         }
-        if jsc_value_is_boolean(value) != 0 { return .bool(jsc_value_to_boolean(value) != 0) }
-        if jsc_value_is_null(value) != 0 { return .null }
-        guard let json = jsc_value_to_json(value, 0) else { return .undefined }
-        defer { g_free(json) }
-        return try ScriptValue(json: String(cString: json), limits: limits)
+        if unsafe jsc_value_is_boolean(value) != 0 { return unsafe .bool(jsc_value_to_boolean(value) != 0) }
+        if unsafe jsc_value_is_null(value) != 0 { return .null }
+        guard let json = unsafe jsc_value_to_json(value, 0) else { return .undefined }
+        defer { unsafe g_free(json) }
+        return try unsafe ScriptValue(json: String(cString: json), limits: limits)
     }
 
     /// WebKit's name for a content world: `nil` for the page's own world.
@@ -225,9 +229,9 @@ public final class WebKitWebView: WebView {
         pendingLoad?.once.resume(.failure(WebKitError(.closed, "the view was closed")))
         pendingLoad = nil
         signals.view = nil
-        gtk_widget_destroy(gcast(webView, to: GtkWidget.self))
-        g_object_unref(view.raw)
-        g_object_unref(contentManager.raw)
+        unsafe gtk_widget_destroy(gcast(webView, to: GtkWidget.self))
+        unsafe g_object_unref(view.raw)
+        unsafe g_object_unref(contentManager.raw)
     }
 }
 

@@ -1,5 +1,5 @@
-import SessionBridgeMessaging
-import SessionBridgeHeadless
+public import SessionBridgeHeadless
+public import SessionBridgeMessaging
 
 /// How a ``WebKitWebView`` is set up. (WebKit's `WKWebViewConfiguration`.)
 ///

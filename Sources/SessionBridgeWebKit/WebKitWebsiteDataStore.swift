@@ -1,5 +1,5 @@
 import CWebKitGTK
-import Foundation
+public import Foundation
 import Logging
 import WebKitGTKShim
 
@@ -50,19 +50,19 @@ public final class WebKitWebsiteDataStore {
     /// Trusts `pemCertificate` for `host` in views of this store (a test server's self-signed
     /// certificate), as a browser would after the person accepted it.
     public func allowTLSCertificate(pemCertificate: String, for host: String) throws(WebKitError) {
-        let context = try data.webContext()
+        let context = try unsafe data.webContext()
         var error: UnsafeMutablePointer<GError>? = nil
-        guard let certificate = g_tls_certificate_new_from_pem(pemCertificate, -1, &error) else {
-            throw WebKitError(.invalidArgument, "the certificate could not be read: \(takeMessage(error))")
+        guard let certificate = unsafe g_tls_certificate_new_from_pem(pemCertificate, -1, &error) else {
+            throw WebKitError(.invalidArgument, unsafe "the certificate could not be read: \(takeMessage(error))")
         }
-        defer { g_object_unref(certificate) }
-        webkit_web_context_allow_tls_certificate_for_host(context, certificate, host)
+        defer { unsafe g_object_unref(certificate) }
+        unsafe webkit_web_context_allow_tls_certificate_for_host(context, certificate, host)
     }
 
     /// The store's WebKit web context (a `WebKitWebContext *`), for benchmarks that drive
     /// WebKitGTK directly in the same context.
     package func rawWebContext() throws(WebKitError) -> OpaquePointer {
-        OpaquePointer(try data.webContext())
+        unsafe OpaquePointer(try data.webContext())
     }
 
     /// Removes every cookie and all other website data.
@@ -88,64 +88,69 @@ final class WebsiteData {
 
     /// The data manager, created on first use.
     func dataManager() throws(WebKitError) -> OpaquePointer {
-        if let manager { return manager.opaque }
+        if let manager { return unsafe manager.opaque }
         if let error = WebKitMainLoop.shared.startupError { throw error }
         let created: OpaquePointer
         if let directory {
-            guard let made = sb_website_data_manager_new(directory.appendingPathComponent("data").path,
-                                                         directory.appendingPathComponent("cache").path) else {
+            guard
+                let made = unsafe sb_website_data_manager_new(
+                    directory.appendingPathComponent("data").path,
+                    directory.appendingPathComponent("cache").path)
+            else {
                 throw WebKitError(.webKit, "WebKit could not create a data manager in \(directory.path)")
             }
-            created = OpaquePointer(made)
+            unsafe created = OpaquePointer(made)
         } else {
-            created = OpaquePointer(webkit_website_data_manager_new_ephemeral())
+            unsafe created = unsafe OpaquePointer(webkit_website_data_manager_new_ephemeral())
         }
-        manager = GPointer(created)
-        let cookies = webkit_website_data_manager_get_cookie_manager(UnsafeMutablePointer(created))
+        manager = unsafe GPointer(created)
+        let cookies = unsafe webkit_website_data_manager_get_cookie_manager(UnsafeMutablePointer(created))
         if let directory {
-            webkit_cookie_manager_set_persistent_storage(
+            unsafe webkit_cookie_manager_set_persistent_storage(
                 cookies, directory.appendingPathComponent("cookies.sqlite").path, WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
         }
-        webkit_cookie_manager_set_accept_policy(cookies, WEBKIT_COOKIE_POLICY_ACCEPT_ALWAYS)
-        sb_connect_cookies_changed(cookies, { _, data in
-            guard let data else { return }
-            let store = Unmanaged<WebsiteData>.fromOpaque(data).takeUnretainedValue()
-            WebKitActor.assumeIsolated { store.cookiesChanged() }
-        }, Unmanaged.passRetained(self).toOpaque(), nil)
-        return created
+        unsafe webkit_cookie_manager_set_accept_policy(cookies, WEBKIT_COOKIE_POLICY_ACCEPT_ALWAYS)
+        unsafe sb_connect_cookies_changed(
+            cookies,
+            { _, data in
+                guard let data = unsafe data else { return }
+                let store = unsafe Unmanaged<WebsiteData>.fromOpaque(data).takeUnretainedValue()
+                WebKitActor.assumeIsolated { store.cookiesChanged() }
+            }, unsafe Unmanaged.passRetained(self).toOpaque(), nil)
+        return unsafe created
     }
 
     /// The web context views of this store are created in.
     func webContext() throws(WebKitError) -> UnsafeMutablePointer<WebKitWebContext> {
-        if let context { return context.typed() }
-        let manager = try dataManager()
-        guard let created = webkit_web_context_new_with_website_data_manager(UnsafeMutablePointer(manager)) else {
+        if let context { return unsafe context.typed() }
+        let manager = try unsafe dataManager()
+        guard let created = unsafe webkit_web_context_new_with_website_data_manager(UnsafeMutablePointer(manager)) else {
             throw WebKitError(.webKit, "WebKit could not create a web context")
         }
-        context = GPointer(created)
-        return created
+        context = unsafe GPointer(created)
+        return unsafe created
     }
 
     /// The cookie manager.
     func cookieManager() throws(WebKitError) -> UnsafeMutablePointer<WebKitCookieManager> {
-        webkit_website_data_manager_get_cookie_manager(UnsafeMutablePointer(try dataManager()))
+        unsafe webkit_website_data_manager_get_cookie_manager(UnsafeMutablePointer(try dataManager()))
     }
 
     func clear(_ types: WebKitWebsiteDataTypes, timeout: Duration) async throws(WebKitError) {
-        let manager = GPointer(try dataManager())
-        let _: Bool = try await awaitReady("clearing website data", timeout: timeout) { cancellable, callback, data in
-            webkit_website_data_manager_clear(manager.typed(), types, 0, cancellable, callback, data)
+        let manager = unsafe GPointer(try dataManager())
+        let _: Bool = try unsafe await awaitReady("clearing website data", timeout: timeout) { cancellable, callback, data in
+            unsafe webkit_website_data_manager_clear(manager.typed(), types, 0, cancellable, callback, data)
         } finish: { _, result in
             var error: UnsafeMutablePointer<GError>? = nil
-            let done = webkit_website_data_manager_clear_finish(manager.typed(), result, &error) != 0
-            return done ? .success(true) : .failure(WebKitError(.webKit, "clearing website data failed: \(takeMessage(error))"))
+            let done = unsafe webkit_website_data_manager_clear_finish(manager.typed(), result, &error) != 0
+            return done ? .success(true) : .failure(WebKitError(.webKit, unsafe "clearing website data failed: \(takeMessage(error))"))
         }
     }
 
     /// A stream that yields whenever WebKit says the cookies changed (the signal carries no
     /// detail: read the store to see what).
     func cookieChanges() -> AsyncStream<Void> {
-        _ = try? dataManager()
+        _ = try? unsafe dataManager()
         let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let id = nextObserver
         nextObserver += 1

@@ -1,9 +1,9 @@
-import SessionBridgeMessaging
-import SessionBridgeCookies
 import Foundation
 import SessionBridge
-import SessionBridgeTesting
+import SessionBridgeCookies
 import SessionBridgeHeadless
+import SessionBridgeMessaging
+import SessionBridgeTesting
 
 /// What `run` and `demo` drive: a ``SessionController`` and a ``WebPage`` wired to it by
 /// ``SessionController/makeWebPage(configuration:allowedOrigins:handlerName:scripts:)``, as an
@@ -21,9 +21,11 @@ final class AppWiring: Sendable {
     private let recorder = PageEventRecorder()
 
     /// Wires a session for `configuration`, whose pages come from `baseURL`.
-    init(server: ReferenceServer?, baseURL: URL, configuration: SessionConfiguration, vault: any TokenVault,
-         nativeCookieStore: PersistentCookieStore?, allowedOrigins: [SecurityOrigin],
-         configure: @Sendable (inout WebPageConfiguration) -> Void) async {
+    init(
+        server: ReferenceServer?, baseURL: URL, configuration: SessionConfiguration, vault: any TokenVault,
+        nativeCookieStore: PersistentCookieStore?, allowedOrigins: [SecurityOrigin],
+        configure: @Sendable (inout WebPageConfiguration) -> Void
+    ) async {
         self.server = server
         self.baseURL = baseURL
         let session = SessionController(configuration: configuration, vault: vault, cookieStore: nativeCookieStore)
@@ -50,8 +52,9 @@ final class AppWiring: Sendable {
         let server = try await ReferenceServer.start(configuration)
         var session = SessionConfiguration(server: server.baseURL)
         session.refreshTokenReuseGrace = configuration.refreshTokenReuseGrace
-        return await AppWiring(server: server, baseURL: server.baseURL, configuration: session, vault: vault,
-                               nativeCookieStore: nativeCookieStore, allowedOrigins: allowedOrigins, configure: configure)
+        return await AppWiring(
+            server: server, baseURL: server.baseURL, configuration: session, vault: vault,
+            nativeCookieStore: nativeCookieStore, allowedOrigins: allowedOrigins, configure: configure)
     }
 
     /// Closes the page and stops the embedded server.

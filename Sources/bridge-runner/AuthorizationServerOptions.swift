@@ -30,7 +30,10 @@ struct AuthorizationServerOptions: ParsableArguments {
     @Option(help: "A file holding the client secret.")
     var clientSecretFile: String?
 
-    @Option(help: "none | client_secret_basic | client_secret_post | private_key_jwt (default: client_secret_basic with a secret, private_key_jwt with a key, else none).")
+    @Option(
+        help:
+            "none | client_secret_basic | client_secret_post | private_key_jwt (default: client_secret_basic with a secret, private_key_jwt with a key, else none)."
+    )
     var clientAuth: String?
 
     @Option(help: "The client's private key (PEM, P-256 or RSA) for private_key_jwt; or SESSIONBRIDGE_CLIENT_KEY holding the PEM.")
@@ -42,7 +45,9 @@ struct AuthorizationServerOptions: ParsableArguments {
     @Option(help: "An RFC 8707 resource indicator (repeatable).")
     var resource: [String] = []
 
-    @Option(name: .customLong("param"), help: "An extra parameter for the provider, NAME=VALUE (repeatable), such as audience=https://api.example.")
+    @Option(
+        name: .customLong("param"),
+        help: "An extra parameter for the provider, NAME=VALUE (repeatable), such as audience=https://api.example.")
     var parameters: [String] = []
 
     @Option(help: "The registered redirect URI: sign in with the authorization code flow and PKCE instead of the password grant.")
@@ -116,7 +121,9 @@ struct AuthorizationServerOptions: ParsableArguments {
         let keyPath = clientKey ?? file["client_key"] as? String
         let secretFile = clientSecretFile ?? file["client_secret_file"] as? String
         let methods = ["none", "client_secret_basic", "client_secret_post", "private_key_jwt"]
-        if let method, !methods.contains(method) { throw ValidationError("--client-auth must be one of \(methods.joined(separator: ", "))") }
+        if let method, !methods.contains(method) {
+            throw ValidationError("--client-auth must be one of \(methods.joined(separator: ", "))")
+        }
         let wantsKey = method == "private_key_jwt" || (method == nil && keyPath != nil)
         if wantsKey {
             let pem: String
@@ -139,11 +146,14 @@ struct AuthorizationServerOptions: ParsableArguments {
         let mayPrompt = method == "client_secret_basic" || method == "client_secret_post"
         let secret =
             mayPrompt || secretValue != nil || secretFile != nil
-            ? try SecretSource.read(value: secretValue, file: secretFile, environment: "SESSIONBRIDGE_CLIENT_SECRET",
-                                    prompt: "client secret for \(clientID ?? "the client")")
+            ? try SecretSource.read(
+                value: secretValue, file: secretFile, environment: "SESSIONBRIDGE_CLIENT_SECRET",
+                prompt: "client secret for \(clientID ?? "the client")")
             : ProcessInfo.processInfo.environment["SESSIONBRIDGE_CLIENT_SECRET"]
         guard let secret, !secret.isEmpty else {
-            if mayPrompt { throw ValidationError("\(method ?? "") needs --client-secret-file, SESSIONBRIDGE_CLIENT_SECRET or --client-secret") }
+            if mayPrompt {
+                throw ValidationError("\(method ?? "") needs --client-secret-file, SESSIONBRIDGE_CLIENT_SECRET or --client-secret")
+            }
             return .none
         }
         return method == "client_secret_post" ? .clientSecretPost(Secret(secret)) : .clientSecretBasic(Secret(secret))
@@ -182,7 +192,8 @@ extension AuthorizationServerOptions.Settings {
         } else {
             configuration = SessionConfiguration(
                 tokenEndpoint: tokenEndpoint ?? URL(string: "/oauth/token", relativeTo: server)!.absoluteURL,
-                revocationEndpoint: revocationEndpoint ?? (tokenEndpoint == nil ? URL(string: "/oauth/revoke", relativeTo: server)!.absoluteURL : nil),
+                revocationEndpoint: revocationEndpoint
+                    ?? (tokenEndpoint == nil ? URL(string: "/oauth/revoke", relativeTo: server)!.absoluteURL : nil),
                 clientID: clientID, clientAuthentication: clientAuthentication, scope: scope, sessionURL: server)
             configuration.authorizationServer.authorizationEndpoint = authorizationEndpoint
             configuration.redirectURI = redirectURI

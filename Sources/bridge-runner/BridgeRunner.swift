@@ -27,7 +27,7 @@ struct BridgeRunner: AsyncParsableCommand {
         }
         do {
             var command = try parseAsRoot()
-            if var command = command as? AsyncParsableCommand {
+            if var command = command as? (any AsyncParsableCommand) {
                 try await command.run()
             } else {
                 try command.run()

@@ -1,6 +1,6 @@
 import ArgumentParser
-import SessionBridgeCookies
 import Foundation
+import SessionBridgeCookies
 
 struct CookiesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -58,7 +58,10 @@ struct CookiesCommand: AsyncParsableCommand {
         @Option(help: "The profile directory.")
         var profile: String
 
-        @Option(help: "One profile name inside the directory (default: every profile in it, e.g. the 'native' and 'page' stores 'run --profile' writes).")
+        @Option(
+            help:
+                "One profile name inside the directory (default: every profile in it, e.g. the 'native' and 'page' stores 'run --profile' writes)."
+        )
         var name: String?
 
         @Flag(help: "Print the values too (they are hidden by default).")
@@ -67,7 +70,7 @@ struct CookiesCommand: AsyncParsableCommand {
         func run() throws {
             let directory = URL(fileURLWithPath: profile)
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else {
+            guard unsafe FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else {
                 throw RunnerFailure(description: "no profile directory at \(profile)", exitCode: .missingInput)
             }
             guard isDirectory.boolValue else {
@@ -144,7 +147,9 @@ enum JSONLine {
     }
 
     static func encode(_ object: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "{}" }
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return "{}"
+        }
         return String(decoding: data, as: UTF8.self)
     }
 }

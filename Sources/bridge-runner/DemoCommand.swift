@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import SessionBridge
-import SessionBridgeTesting
 import SessionBridgeHeadless
+import SessionBridgeTesting
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -34,12 +34,14 @@ struct DemoCommand: AsyncParsableCommand {
         let transcript = Transcript(json: json)
         var configuration = ReferenceServerConfiguration()
         configuration.accessTokenLifetime = .seconds(3)
-        let fixture = try await AppWiring.embedded(server: configuration, vault: InMemoryTokenVault(), nativeCookieStore: nil,
-                                                  allowedOrigins: [], configure: { _ in })
+        let fixture = try await AppWiring.embedded(
+            server: configuration, vault: InMemoryTokenVault(), nativeCookieStore: nil,
+            allowedOrigins: [], configure: { _ in })
         fixture.observe { transcript.page($0) }
         fixture.messageLog.observe { transcript.bridge($0) }
         guard let server = fixture.server else { return }
-        transcript.note("embedded reference server on \(fixture.baseURL.absoluteString); access tokens live 3 s so that expiry happens during the demo")
+        transcript.note(
+            "embedded reference server on \(fixture.baseURL.absoluteString); access tokens live 3 s so that expiry happens during the demo")
 
         var failures = 0
         func runExample(_ file: String, path: String) async throws {
@@ -78,20 +80,26 @@ struct DemoCommand: AsyncParsableCommand {
         try await runExample("05-refresh-race.js", path: "/demo/race")
         await native
         let raceStats = server.stats()
-        transcript.note("page and native refreshes together cost \(raceStats.refreshes - raceBefore) token-endpoint refresh(es); reuse events: \(raceStats.reuseEvents)")
+        transcript.note(
+            "page and native refreshes together cost \(raceStats.refreshes - raceBefore) token-endpoint refresh(es); reuse events: \(raceStats.reuseEvents)"
+        )
         if raceStats.reuseEvents != 0 { failures += 1 }
 
         transcript.section("5. a page trying to read the refresh token")
         try await runExample("06-steal-token.js", path: "/demo/steal")
         let leaks = await fixture.leakedRefreshTokens()
-        transcript.note("searched every string the page saw for the \(server.issuedRefreshTokens().count) refresh tokens ever issued: \(leaks.count) found")
+        transcript.note(
+            "searched every string the page saw for the \(server.issuedRefreshTokens().count) refresh tokens ever issued: \(leaks.count) found"
+        )
         if !leaks.isEmpty { failures += 1 }
 
         transcript.section("6. logout with cookie deletions")
         try await runExample("04-logout.js", path: "/demo/logout")
         transcript.stores(page: fixture.pageCookies(), native: fixture.nativeCookies())
         let stats = server.stats()
-        transcript.note("server: \(stats.logins) login, \(stats.refreshes) refreshes, \(stats.reuseEvents) reuse events, \(stats.activeSessions) active sessions")
+        transcript.note(
+            "server: \(stats.logins) login, \(stats.refreshes) refreshes, \(stats.reuseEvents) reuse events, \(stats.activeSessions) active sessions"
+        )
         failures += transcript.counts.scriptErrors + transcript.counts.unhandledRejections
         await fixture.stop()
         if failures > 0 {

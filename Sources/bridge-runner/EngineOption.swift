@@ -1,14 +1,15 @@
 import ArgumentParser
 import AsyncHTTPClient
-import SessionBridgeMessaging
-import SessionBridgeCookies
 import Foundation
-import SessionBridgeScriptEngine
+import NIOCore
 import SessionBridge
+import SessionBridgeCookies
+import SessionBridgeHeadless
+import SessionBridgeMessaging
+import SessionBridgeScriptEngine
 import SessionBridgeTesting
 import SessionBridgeWebKit
 import Synchronization
-import SessionBridgeHeadless
 
 /// Which engine renders the page.
 enum Engine: String, ExpressibleByArgument, CaseIterable, Sendable {
@@ -19,7 +20,10 @@ enum Engine: String, ExpressibleByArgument, CaseIterable, Sendable {
 }
 
 struct EngineOption: ParsableArguments {
-    @Option(help: "The page engine: headless (JavaScriptCore, no DOM) or webkit (WebKitGTK, a real DOM; starts its own Xvfb when DISPLAY is unset).")
+    @Option(
+        help:
+            "The page engine: headless (JavaScriptCore, no DOM) or webkit (WebKitGTK, a real DOM; starts its own Xvfb when DISPLAY is unset)."
+    )
     var engine: Engine = .headless
 }
 
@@ -78,7 +82,8 @@ struct WebKitRun {
             let trusting = Self.trustingClient(made)
             client = trusting
             ownClient = trusting
-            transcript.note("embedded reference server on \(baseURL.absoluteString) (HTTPS with a fresh loopback certificate; demo user: demo / demo)")
+            transcript.note(
+                "embedded reference server on \(baseURL.absoluteString) (HTTPS with a fresh loopback certificate; demo user: demo / demo)")
         }
         var sessionConfiguration = SessionConfiguration(server: baseURL)
         sessionConfiguration.httpClient = client
@@ -90,14 +95,17 @@ struct WebKitRun {
         let log = MessageLog(capacity: 10_000, redaction: RedactionPolicy(secretPrefixes: ["sbrt_"]))
         var origins = Set(command.handlerOrigin.compactMap(SecurityOrigin.init))
         if let origin = SecurityOrigin(url: baseURL) { origins.insert(origin) }
-        let view = try Self.makeView(session: session, log: log, origins: origins, store: store, certificate: certificate,
-                                     transcript: transcript)
+        let view = try Self.makeView(
+            session: session, log: log, origins: origins, store: store, certificate: certificate,
+            transcript: transcript)
         await session.attach(view)
 
         let exit = await run(source, view: view, session: session, server: server, baseURL: baseURL, transcript: transcript)
         transcript.stores(page: await store.httpCookieStore.allCookies(), native: session.cookieJar.allCookies)
         if let stats = server?.stats() {
-            transcript.note("server: \(stats.logins) logins, \(stats.refreshes) refreshes, \(stats.graceReplays) grace replays, \(stats.reuseEvents) reuse events")
+            transcript.note(
+                "server: \(stats.logins) logins, \(stats.refreshes) refreshes, \(stats.graceReplays) grace replays, \(stats.reuseEvents) reuse events"
+            )
         }
         await view.close()
         try? await server?.stop()
@@ -105,8 +113,10 @@ struct WebKitRun {
         if exit != .success { throw exit }
     }
 
-    private func run(_ source: PageSource, view: WebKitWebView, session: SessionController, server: ReferenceServer?, baseURL: URL,
-                     transcript: Transcript) async -> ExitCode {
+    private func run(
+        _ source: PageSource, view: WebKitWebView, session: SessionController, server: ReferenceServer?, baseURL: URL,
+        transcript: Transcript
+    ) async -> ExitCode {
         do {
             if command.signedOut {
                 transcript.note("starting signed out")
@@ -129,8 +139,9 @@ struct WebKitRun {
                 try await view.load(target)
             case .file(_, let body, let isHTML):
                 if let server, command.url == nil {
-                    server.serve(path: documentURL.path, body: isHTML ? body : "<script src=\"\(documentURL.path).js\"></script>",
-                                 contentType: "text/html; charset=utf-8")
+                    server.serve(
+                        path: documentURL.path, body: isHTML ? body : "<script src=\"\(documentURL.path).js\"></script>",
+                        contentType: "text/html; charset=utf-8")
                     if !isHTML { server.serve(path: documentURL.path + ".js", body: body, contentType: "text/javascript") }
                     try await view.load(documentURL)
                 } else {
@@ -156,8 +167,11 @@ struct WebKitRun {
 extension WebKitRun {
     /// A client that trusts the loopback certificate and follows no redirects.
     nonisolated static func trustingClient(_ certificate: LoopbackCertificate) -> HTTPClient {
-        HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(
-            tlsConfiguration: certificate.clientTLS, redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(30))))
+        HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: HTTPClient.Configuration(
+                tlsConfiguration: certificate.clientTLS, redirectConfiguration: .disallow,
+                timeout: .init(connect: .seconds(10), read: .seconds(30))))
     }
 
     /// A view wired to `session` (handler, standard scripts, navigation delegate) that reports
@@ -172,13 +186,14 @@ extension WebKitRun {
         contents.addUserScript(UserScript(source: reporter, injectionTime: .atDocumentStart, forMainFrameOnly: false))
         log.observe { entry in if entry.name != runnerHandler { transcript.bridge(entry) } }
         if let certificate { try store.allowTLSCertificate(pemCertificate: certificate.certificatePEM, for: "127.0.0.1") }
-        return try WebKitWebView(configuration: WebKitWebViewConfiguration(
-            websiteDataStore: store, userContentController: contents,
-            navigationDelegate: SessionNavigationDelegate(controller: session),
-            eventHandler: { event in
-                pageEvents.add(1, ordering: .relaxed)
-                transcript.page(event)
-            }))
+        return try WebKitWebView(
+            configuration: WebKitWebViewConfiguration(
+                websiteDataStore: store, userContentController: contents,
+                navigationDelegate: SessionNavigationDelegate(controller: session),
+                eventHandler: { event in
+                    pageEvents.add(1, ordering: .relaxed)
+                    transcript.page(event)
+                }))
     }
 
     /// How many page events (navigations, commits, decisions) the runner's views reported.
@@ -217,8 +232,9 @@ struct RunnerReports: ScriptMessageHandler {
             let level = ConsoleMessage.Level(rawValue: body["level"]?.stringValue ?? "log") ?? .log
             transcript.page(.console(ConsoleMessage(level: level, text: body["text"]?.stringValue ?? ""), url: url))
         case "error", "rejection":
-            let error = ScriptError(kind: .exception, name: body["name"]?.stringValue ?? "Error", message: body["message"]?.stringValue ?? "",
-                                    sourceURL: body["source"]?.stringValue, line: body["line"]?.numberValue.map { Int($0) })
+            let error = ScriptError(
+                kind: .exception, name: body["name"]?.stringValue ?? "Error", message: body["message"]?.stringValue ?? "",
+                sourceURL: body["source"]?.stringValue, line: body["line"]?.numberValue.map { Int($0) })
             transcript.page(.scriptError(error, unhandledRejection: body["type"] == "rejection", url: url))
         default:
             break

@@ -1,9 +1,9 @@
 import ArgumentParser
-import SessionBridgeCookies
 import Foundation
 import SessionBridge
-import SessionBridgeTesting
+import SessionBridgeCookies
 import SessionBridgeHeadless
+import SessionBridgeTesting
 
 /// `bridge-runner fetch URL`: one native request through the session's own client
 /// (``SessionHTTPClient``), printing the names of the cookies sent, set and deleted.
@@ -56,7 +56,9 @@ struct FetchCommand: AsyncParsableCommand {
 
     func validate() throws {
         if WebSessionOptions.isInvalid(target) { throw ValidationError("the target must be an absolute URL or a path such as /api/me") }
-        if let server, URL(string: server)?.host == nil { throw ValidationError("--server must be an absolute URL such as http://127.0.0.1:8080") }
+        if let server, URL(string: server)?.host == nil {
+            throw ValidationError("--server must be an absolute URL such as http://127.0.0.1:8080")
+        }
         if refreshTokenFile != nil && user != nil { throw ValidationError("use either --user or --refresh-token-file") }
         if user == nil, passwordFile != nil { throw ValidationError("--password-file goes with --user") }
         for line in header where !line.contains(":") { throw ValidationError("--header \(line) is not NAME: VALUE") }
@@ -72,12 +74,14 @@ struct FetchCommand: AsyncParsableCommand {
             guard let serverURL = URL(string: server) else { throw ValidationError("--server \(server) is not an absolute URL") }
             var configuration = settings.sessionConfiguration(server: serverURL)
             webSession.apply(to: &configuration, server: serverURL)
-            fixture = await AppWiring(server: nil, baseURL: serverURL, configuration: configuration, vault: InMemoryTokenVault(),
-                                      nativeCookieStore: nil, allowedOrigins: [], configure: noPage)
+            fixture = await AppWiring(
+                server: nil, baseURL: serverURL, configuration: configuration, vault: InMemoryTokenVault(),
+                nativeCookieStore: nil, allowedOrigins: [], configure: noPage)
             transcript.note("using the server at \(server)")
         } else {
-            fixture = try await AppWiring.embedded(server: ReferenceServerConfiguration(), webSession: webSession, vault: InMemoryTokenVault(),
-                                                   nativeCookieStore: nil, allowedOrigins: [], configure: noPage)
+            fixture = try await AppWiring.embedded(
+                server: ReferenceServerConfiguration(), webSession: webSession, vault: InMemoryTokenVault(),
+                nativeCookieStore: nil, allowedOrigins: [], configure: noPage)
             transcript.note("embedded reference server on \(fixture.baseURL.absoluteString) (demo user: demo / demo)")
         }
         let exit = await fetch(fixture, codeFlow: settings.redirectURI != nil, transcript: transcript)
@@ -95,12 +99,16 @@ struct FetchCommand: AsyncParsableCommand {
         let url = WebSessionOptions.resolve(target, on: fixture.baseURL)
         let headers = header.map { line in
             let colon = line.firstIndex(of: ":")!
-            return (String(line[..<colon]).trimmingCharacters(in: .whitespaces), String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+            return (
+                String(line[..<colon]).trimmingCharacters(in: .whitespaces),
+                String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+            )
         }
         let client = SessionHTTPClient(session: fixture.session, configuration: .init(sendsAccessToken: bearer, isEphemeral: ephemeral))
         defer { Task { try? await client.shutdown() } }
         do {
-            let answer = try await client.send(SessionHTTPRequest(url: url, method: method, headers: headers, body: data.map { Data($0.utf8) }))
+            let answer = try await client.send(
+                SessionHTTPRequest(url: url, method: method, headers: headers, body: data.map { Data($0.utf8) }))
             transcript.nativeRequest(method: method.uppercased(), url: url, answer: answer)
             return answer.status < 400 ? .success : .failure
         } catch {
@@ -129,18 +137,24 @@ extension Transcript {
     func nativeRequest(method: String, url: URL, answer: SessionHTTPResponse) {
         let list: ([String]) -> String = { $0.isEmpty ? "—" : $0.joined(separator: ",") }
         let retried = answer.retriedAfterRefresh ? " (401: refreshed the session, sent again)" : ""
-        emit(["type": "native-request", "method": method, "url": url.absoluteString, "status": answer.status,
-                  "sent": answer.cookiesSent, "set": answer.cookiesSet, "deleted": answer.cookiesDeleted,
-                  "retriedAfterRefresh": answer.retriedAfterRefresh, "bytes": answer.body.count],
-                 text: "fetch \(method) \(url.absoluteString) → \(answer.status)\(retried)  sent \(list(answer.cookiesSent))  set \(list(answer.cookiesSet))  deleted \(list(answer.cookiesDeleted))  (\(answer.body.count) bytes)")
+        emit(
+            [
+                "type": "native-request", "method": method, "url": url.absoluteString, "status": answer.status,
+                "sent": answer.cookiesSent, "set": answer.cookiesSet, "deleted": answer.cookiesDeleted,
+                "retriedAfterRefresh": answer.retriedAfterRefresh, "bytes": answer.body.count,
+            ],
+            text:
+                "fetch \(method) \(url.absoluteString) → \(answer.status)\(retried)  sent \(list(answer.cookiesSent))  set \(list(answer.cookiesSet))  deleted \(list(answer.cookiesDeleted))  (\(answer.body.count) bytes)"
+        )
     }
 
     /// The native store after the request: names, sizes and attributes, never values.
     func nativeStore(_ cookies: [Cookie]) {
         if style != .json { section("native store") }
         for cookie in cookies.sorted(by: { ($0.domain, $0.path, $0.name) < ($1.domain, $1.path, $1.name) }) {
-            emit(["type": "cookie", "domain": cookie.domain, "path": cookie.path, "name": cookie.name, "native": Self.shown(cookie)],
-                 text: "  \(cookie.name)  \(Self.shown(cookie))  \(cookie.domain)\(cookie.path)")
+            emit(
+                ["type": "cookie", "domain": cookie.domain, "path": cookie.path, "name": cookie.name, "native": Self.shown(cookie)],
+                text: "  \(cookie.name)  \(Self.shown(cookie))  \(cookie.domain)\(cookie.path)")
         }
     }
 }

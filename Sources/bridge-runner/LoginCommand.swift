@@ -36,7 +36,9 @@ struct LoginCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try authorization.settings()
-        guard let origin = server ?? settings.server ?? settings.issuer?.absoluteString, let serverURL = URL(string: origin), serverURL.host != nil else {
+        guard let origin = server ?? settings.server ?? settings.issuer?.absoluteString, let serverURL = URL(string: origin),
+            serverURL.host != nil
+        else {
             throw ValidationError("login needs --server URL or --issuer URL")
         }
         guard let user = user ?? settings.user else { throw ValidationError("login needs --user") }
@@ -50,7 +52,8 @@ struct LoginCommand: AsyncParsableCommand {
             throw ValidationError("login needs --refresh-token-file FILE or --profile DIR")
         }
         let password = try SignIn.password(flag: password, file: passwordFile ?? settings.passwordFile, user: user)
-        let session = SessionController(configuration: settings.sessionConfiguration(server: serverURL), vault: FileTokenVault(url: vaultURL))
+        let session = SessionController(
+            configuration: settings.sessionConfiguration(server: serverURL), vault: FileTokenVault(url: vaultURL))
         let line: String
         do {
             line = try await SignIn.signIn(session, user: user, password: password, codeFlow: settings.redirectURI != nil)

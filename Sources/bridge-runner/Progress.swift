@@ -18,7 +18,8 @@ final class Progress: Sendable {
             while !Task.isCancelled {
                 let counts = transcript.counts
                 let seconds = Double((clock.now - start).components.seconds)
-                let line = "\r\(frames[index % frames.count]) running \(Int(seconds)) s · \(counts.bridgeCalls) bridge calls · \(counts.scriptErrors) errors "
+                let line =
+                    "\r\(frames[index % frames.count]) running \(Int(seconds)) s · \(counts.bridgeCalls) bridge calls · \(counts.scriptErrors) errors "
                 FileHandle.standardError.write(Data(line.utf8))
                 index += 1
                 try? await Task.sleep(for: .milliseconds(120))

@@ -1,10 +1,10 @@
 import ArgumentParser
-import SessionBridgeMessaging
-import SessionBridgeCookies
 import Foundation
 import SessionBridge
-import SessionBridgeTesting
+import SessionBridgeCookies
 import SessionBridgeHeadless
+import SessionBridgeMessaging
+import SessionBridgeTesting
 
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -75,14 +75,18 @@ struct RunCommand: AsyncParsableCommand {
         if refreshTokenFile != nil && user != nil { throw ValidationError("use either --user/--password or --refresh-token-file") }
         if profile != nil && ephemeral { throw ValidationError("use either --profile or --ephemeral") }
         var isDirectory: ObjCBool = false
-        if let profile, FileManager.default.fileExists(atPath: profile, isDirectory: &isDirectory), !isDirectory.boolValue {
+        if let profile, unsafe FileManager.default.fileExists(atPath: profile, isDirectory: &isDirectory), !isDirectory.boolValue {
             throw ValidationError("--profile \(profile) is a file; give a directory (it is created when missing)")
         }
         if !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
         if !(entryTimeLimit > 0) { throw ValidationError("--entry-time-limit must be a positive number of seconds") }
         if let url, URL(string: url)?.host == nil { throw ValidationError("--url must be an absolute URL") }
-        if let server, URL(string: server)?.host == nil { throw ValidationError("--server must be an absolute URL such as http://127.0.0.1:8080") }
-        for origin in handlerOrigin where SecurityOrigin(origin) == nil { throw ValidationError("--handler-origin \(origin) is not an origin such as https://app.example") }
+        if let server, URL(string: server)?.host == nil {
+            throw ValidationError("--server must be an absolute URL such as http://127.0.0.1:8080")
+        }
+        for origin in handlerOrigin where SecurityOrigin(origin) == nil {
+            throw ValidationError("--handler-origin \(origin) is not an origin such as https://app.example")
+        }
     }
 
     func run() async throws {
@@ -90,16 +94,19 @@ struct RunCommand: AsyncParsableCommand {
         let transcript = Transcript(json: json)
         let bound = timeout + RunDeadline.margin
         RunDeadline.arm(seconds: bound) {
-            transcript.failure("the run did not end within --timeout \(timeout) s (+\(RunDeadline.margin) s): a script held its engine thread; ended the run")
+            transcript.failure(
+                "the run did not end within --timeout \(timeout) s (+\(RunDeadline.margin) s): a script held its engine thread; ended the run"
+            )
         }
         let source = try PageSource(target)
         let profileURL = profile.map { URL(fileURLWithPath: $0) }
         let vault: any TokenVault = profileURL.map { FileTokenVault(url: $0.appendingPathComponent("vault")) } ?? InMemoryTokenVault()
         let nativeStore = profileURL.map { PersistentCookieStore(directory: $0, profile: "native") }
-        let pageStore = try profileURL.map { directory throws in
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            return try WebsiteDataStore(directory: directory, profile: "page", includeSessionCookies: true)
-        } ?? WebsiteDataStore.nonPersistent()
+        let pageStore =
+            try profileURL.map { directory throws in
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                return try WebsiteDataStore(directory: directory, profile: "page", includeSessionCookies: true)
+            } ?? WebsiteDataStore.nonPersistent()
         let origins = handlerOrigin.compactMap(SecurityOrigin.init)
         // A damaged profile file fell back to its last good copy: say so, before anything runs.
         if let warning = pageStore.attachment?.loadResult.warning { transcript.note("warning: page profile: \(warning)") }
@@ -112,19 +119,23 @@ struct RunCommand: AsyncParsableCommand {
         let settings = try authorization.settings()
         let fixture: AppWiring
         if let server = server ?? settings.server ?? (settings.describesAuthorizationServer ? settings.issuer?.absoluteString : nil) {
-            guard let serverURL = URL(string: server), serverURL.host != nil else { throw ValidationError("--server \(server) is not an absolute URL") }
+            guard let serverURL = URL(string: server), serverURL.host != nil else {
+                throw ValidationError("--server \(server) is not an absolute URL")
+            }
             var configuration = settings.sessionConfiguration(server: serverURL)
             webSession.apply(to: &configuration, server: serverURL)
-            fixture = await AppWiring(server: nil, baseURL: serverURL, configuration: configuration,
-                                      vault: vault, nativeCookieStore: nativeStore, allowedOrigins: origins, configure: configure)
+            fixture = await AppWiring(
+                server: nil, baseURL: serverURL, configuration: configuration,
+                vault: vault, nativeCookieStore: nativeStore, allowedOrigins: origins, configure: configure)
             transcript.note("using the server at \(Transcript.shown(serverURL))")
         } else {
             // The faults start once the runner has signed in: they are for the page's run.
             var serverConfiguration = faults.configuration
             serverConfiguration.faults = .none
             serverConfiguration.oauthFaults = .none
-            fixture = try await AppWiring.embedded(server: serverConfiguration, webSession: webSession, vault: vault, nativeCookieStore: nativeStore,
-                                                   allowedOrigins: origins, configure: configure)
+            fixture = try await AppWiring.embedded(
+                server: serverConfiguration, webSession: webSession, vault: vault, nativeCookieStore: nativeStore,
+                allowedOrigins: origins, configure: configure)
             transcript.note("embedded reference server on \(fixture.baseURL.absoluteString) (demo user: demo / demo)")
         }
         fixture.observe { transcript.page($0) }
@@ -133,8 +144,9 @@ struct RunCommand: AsyncParsableCommand {
         let exit = await run(source, fixture: fixture, codeFlow: settings.redirectURI != nil, transcript: transcript)
         transcript.stores(page: fixture.pageCookies(), native: fixture.nativeCookies())
         if let stats = fixture.server?.stats() {
-            transcript.note("server: \(stats.logins) logins, \(stats.refreshes) refreshes, \(stats.graceReplays) grace replays, \(stats.reuseEvents) reuse events"
-                + webSession.statistics(stats))
+            transcript.note(
+                "server: \(stats.logins) logins, \(stats.refreshes) refreshes, \(stats.graceReplays) grace replays, \(stats.reuseEvents) reuse events"
+                    + webSession.statistics(stats))
         }
         await fixture.stop()
         if exit != .success { throw exit }
@@ -155,8 +167,9 @@ struct RunCommand: AsyncParsableCommand {
                 try await fixture.page.load(target)
             case .file(_, let body, let isHTML):
                 if let server = fixture.server, url == nil {
-                    server.serve(path: documentURL.path, body: isHTML ? body : "<script src=\"\(documentURL.path).js\"></script>",
-                                 contentType: "text/html; charset=utf-8")
+                    server.serve(
+                        path: documentURL.path, body: isHTML ? body : "<script src=\"\(documentURL.path).js\"></script>",
+                        contentType: "text/html; charset=utf-8")
                     if !isHTML { server.serve(path: documentURL.path + ".js", body: body, contentType: "text/javascript") }
                     try await fixture.page.load(documentURL)
                 } else if isHTML {
@@ -180,7 +193,9 @@ struct RunCommand: AsyncParsableCommand {
         if counts.scriptErrors > 0 { return .scriptError }
         if counts.unhandledRejections > 0 { return .unhandledRejection }
         if !quiet {
-            transcript.failure("the page was still busy after \(timeout) s (timers, fetches or bridge calls pending); raise --timeout or check for a setInterval")
+            transcript.failure(
+                "the page was still busy after \(timeout) s (timers, fetches or bridge calls pending); raise --timeout or check for a setInterval"
+            )
             return .timedOut
         }
         return .success
@@ -226,8 +241,9 @@ enum PageSource {
         let size = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
         let limit = WebPageConfiguration().maxResponseBytes
         if size > limit {
-            throw RunnerFailure(description: "\(target) is \(size) bytes; a page or script may be at most \(limit) bytes (the page's response limit)",
-                                exitCode: .validationFailure)
+            throw RunnerFailure(
+                description: "\(target) is \(size) bytes; a page or script may be at most \(limit) bytes (the page's response limit)",
+                exitCode: .validationFailure)
         }
         guard let body = try? String(contentsOfFile: target, encoding: .utf8) else {
             throw RunnerFailure(description: "cannot read \(target) as UTF-8 text", exitCode: .missingInput)

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,14 +34,14 @@ enum SecretSource {
     static func ask(_ prompt: String) -> String? {
         FileHandle.standardError.write(Data("\(prompt): ".utf8))
         var settings = termios()
-        let haveSettings = tcgetattr(STDIN_FILENO, &settings) == 0
+        let haveSettings = unsafe tcgetattr(STDIN_FILENO, &settings) == 0
         if haveSettings {
             var silent = settings
             silent.c_lflag &= ~tcflag_t(ECHO)
-            tcsetattr(STDIN_FILENO, TCSANOW, &silent)
+            unsafe tcsetattr(STDIN_FILENO, TCSANOW, &silent)
         }
         defer {
-            if haveSettings { tcsetattr(STDIN_FILENO, TCSANOW, &settings) }
+            if haveSettings { unsafe tcsetattr(STDIN_FILENO, TCSANOW, &settings) }
             FileHandle.standardError.write(Data("\n".utf8))
         }
         return readLine(strippingNewline: true)

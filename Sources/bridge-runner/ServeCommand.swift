@@ -7,9 +7,10 @@ struct FaultOptions: ParsableArguments {
     @Option(help: "Access-token lifetime in seconds (short values make expiry happen during a run).")
     var accessTokenLifetime: Int = 300
 
-    @Option(help: ArgumentHelp(
-        "Seconds a rotated refresh token is still answered with the same rotation (0: any second use revokes the session).",
-        valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a rotated refresh token is still answered with the same rotation (0: any second use revokes the session).",
+            valueName: "seconds"))
     var reuseGrace: Int = 0
 
     @Option(help: "Faults fire for this many token requests, then stop (all of them by default).")

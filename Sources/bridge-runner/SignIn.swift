@@ -9,8 +9,12 @@ import SessionBridgeTesting
 enum SignIn {
     /// The password for `user`: --password, --password-file, SESSIONBRIDGE_PASSWORD or a prompt.
     static func password(flag: String?, file: String?, user: String) throws -> String {
-        guard let password = try SecretSource.read(value: flag, file: file, environment: "SESSIONBRIDGE_PASSWORD", prompt: "password for \(user)") else {
-            throw RunnerFailure(description: "no password for \(user): use --password-file, SESSIONBRIDGE_PASSWORD or a terminal", exitCode: .badArguments)
+        guard
+            let password = try SecretSource.read(
+                value: flag, file: file, environment: "SESSIONBRIDGE_PASSWORD", prompt: "password for \(user)")
+        else {
+            throw RunnerFailure(
+                description: "no password for \(user): use --password-file, SESSIONBRIDGE_PASSWORD or a terminal", exitCode: .badArguments)
         }
         return password
     }
@@ -35,7 +39,8 @@ enum SignIn {
         case .storage:
             return RunnerFailure(description: "sign-in failed: \(error.message)", exitCode: .failure)
         case .invalidGrant:
-            return RunnerFailure(description: "sign-in refused (invalid_grant): wrong username or password, or an expired grant", exitCode: .signInRefused)
+            return RunnerFailure(
+                description: "sign-in refused (invalid_grant): wrong username or password, or an expired grant", exitCode: .signInRefused)
         default:
             return RunnerFailure(description: "sign-in refused (\(error.code.rawValue)): \(error.message)", exitCode: .signInRefused)
         }
@@ -49,8 +54,9 @@ enum SignIn {
         case let error as SessionError: failure = Self.failure(error)
         case let error as RunnerFailure: failure = error
         default:
-            failure = RunnerFailure(description: "sign-in failed: \(error)",
-                                    exitCode: RunCommand.isUnreachable(error) ? .serverUnreachable : .failure)
+            failure = RunnerFailure(
+                description: "sign-in failed: \(error)",
+                exitCode: RunCommand.isUnreachable(error) ? .serverUnreachable : .failure)
         }
         transcript.failure(failure.description)
         return failure.exitCode

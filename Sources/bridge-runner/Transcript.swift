@@ -1,8 +1,9 @@
-import SessionBridgeMessaging
-import SessionBridgeCookies
 import Foundation
-import Synchronization
+import SessionBridgeCookies
 import SessionBridgeHeadless
+import SessionBridgeMessaging
+import SessionBridgeScriptEngine
+import Synchronization
 
 /// Prints what happened, in order: console lines, bridge calls, navigations, HTTP exchanges,
 /// and at the end the page store and the native store side by side. Colour on a terminal,
@@ -65,22 +66,30 @@ final class Transcript: Sendable {
         switch event {
         case .console(let message, _):
             let color: Color = message.level == .error ? .red : (message.level == .warn ? .yellow : .plain)
-            emit(["type": "console", "level": message.level.rawValue, "text": message.text],
-                 text: paint("console.\(message.level.rawValue)", .dim) + " " + paint(message.text, color))
+            emit(
+                ["type": "console", "level": message.level.rawValue, "text": message.text],
+                text: paint("console.\(message.level.rawValue)", .dim) + " " + paint(message.text, color))
         case .scriptError(let error, let unhandled, _):
             lock.withLock {
                 if unhandled { $0.unhandledRejections += 1 } else { $0.scriptErrors += 1 }
             }
             let location = error.sourceURL.map { " at \($0)" + (error.line.map { ":\($0)" } ?? "") } ?? ""
-            emit(["type": unhandled ? "unhandled-rejection" : "script-error", "name": error.name, "message": error.message,
-                  "source": error.sourceURL ?? "", "line": error.line ?? 0],
-                 text: paint("\(unhandled ? "unhandled rejection" : "uncaught") \(error.name): \(error.message)\(location)", .red))
+            emit(
+                [
+                    "type": unhandled ? "unhandled-rejection" : "script-error", "name": error.name, "message": error.message,
+                    "source": error.sourceURL ?? "", "line": error.line ?? 0,
+                ],
+                text: paint("\(unhandled ? "unhandled rejection" : "uncaught") \(error.name): \(error.message)\(location)", .red))
         case .navigationPolicy(let action, let policy, let waited):
             let held = waited >= .milliseconds(1)
             let verdict = policy == .allow ? (held ? "held \(Self.milliseconds(waited)) then allowed" : "allowed") : "cancelled"
-            emit(["type": "navigation", "url": Self.shown(action.request.url), "decision": policy == .allow ? "allow" : "cancel",
-                  "heldMs": Self.millisecondsValue(waited), "initiator": action.navigationType.rawValue],
-                 text: paint("navigate", .magenta) + " \(action.request.method) \(Self.shown(action.request.url)) (\(action.navigationType.rawValue)): \(verdict)")
+            emit(
+                [
+                    "type": "navigation", "url": Self.shown(action.request.url), "decision": policy == .allow ? "allow" : "cancel",
+                    "heldMs": Self.millisecondsValue(waited), "initiator": action.navigationType.rawValue,
+                ],
+                text: paint("navigate", .magenta)
+                    + " \(action.request.method) \(Self.shown(action.request.url)) (\(action.navigationType.rawValue)): \(verdict)")
         case .http(let exchange):
             var parts: [String] = []
             if !exchange.cookiesSent.isEmpty { parts.append("sent " + exchange.cookiesSent.joined(separator: ",")) }
@@ -88,28 +97,36 @@ final class Transcript: Sendable {
             if !exchange.cookiesDeleted.isEmpty { parts.append("deleted " + exchange.cookiesDeleted.joined(separator: ",")) }
             if !exchange.cookiesRejected.isEmpty { parts.append("rejected " + exchange.cookiesRejected.joined(separator: "; ")) }
             let status = exchange.statusCode.map(String.init) ?? "no response"
-            emit(["type": "http", "initiator": exchange.initiator.rawValue, "method": exchange.method, "url": Self.shown(exchange.url),
-                  "status": exchange.statusCode ?? 0, "cookiesSent": exchange.cookiesSent, "cookiesSet": exchange.cookiesSet,
-                  "cookiesDeleted": exchange.cookiesDeleted, "ms": Self.millisecondsValue(exchange.duration)],
-                 text: paint("http", .blue) + " \(exchange.method) \(Self.shown(exchange.url)) → \(status) [\(exchange.initiator.rawValue)]"
+            emit(
+                [
+                    "type": "http", "initiator": exchange.initiator.rawValue, "method": exchange.method, "url": Self.shown(exchange.url),
+                    "status": exchange.statusCode ?? 0, "cookiesSent": exchange.cookiesSent, "cookiesSet": exchange.cookiesSet,
+                    "cookiesDeleted": exchange.cookiesDeleted, "ms": Self.millisecondsValue(exchange.duration),
+                ],
+                text: paint("http", .blue) + " \(exchange.method) \(Self.shown(exchange.url)) → \(status) [\(exchange.initiator.rawValue)]"
                     + (parts.isEmpty ? "" : "  " + paint(parts.joined(separator: "  "), .dim)))
         case .documentCommitted(let navigation):
-            emit(["type": "document", "url": Self.shown(navigation.url), "status": navigation.statusCode],
-                 text: paint("document", .magenta) + " \(Self.shown(navigation.url)) (\(navigation.statusCode))" + (navigation.title.map { " “\($0)”" } ?? ""))
+            emit(
+                ["type": "document", "url": Self.shown(navigation.url), "status": navigation.statusCode],
+                text: paint("document", .magenta) + " \(Self.shown(navigation.url)) (\(navigation.statusCode))"
+                    + (navigation.title.map { " “\($0)”" } ?? ""))
         case .navigationFinished:
             break
         case .navigationFailed(let error):
             lock.withLock { $0.navigationFailures.append(error) }
-            emit(["type": "navigation-failed", "code": error.code.rawValue, "message": error.message],
-                 text: paint("navigation failed: \(error)", .red))
+            emit(
+                ["type": "navigation-failed", "code": error.code.rawValue, "message": error.message],
+                text: paint("navigation failed: \(error)", .red))
         }
     }
 
     func bridge(_ entry: MessageLog.Entry) {
         lock.withLock { $0.bridgeCalls += 1 }
         let outcome: String
-        var fields: [String: Any] = ["type": "bridge", "name": entry.name, "origin": entry.origin, "world": entry.world.name,
-                                     "body": entry.body.description, "ms": Self.millisecondsValue(entry.duration)]
+        var fields: [String: Any] = [
+            "type": "bridge", "name": entry.name, "origin": entry.origin, "world": entry.world.name,
+            "body": entry.body.description, "ms": Self.millisecondsValue(entry.duration),
+        ]
         switch entry.outcome {
         case .delivered: outcome = "delivered"
         case .replied(let value):
@@ -122,8 +139,10 @@ final class Transcript: Sendable {
             outcome = "refused \(code): \(message)"
             fields["error"] = code
         }
-        emit(fields, text: paint("bridge", .green) + " \(entry.name).postMessage(\(entry.body)) from \(entry.origin) \(outcome) "
-             + paint("(\(Self.milliseconds(entry.duration)))", .dim))
+        emit(
+            fields,
+            text: paint("bridge", .green) + " \(entry.name).postMessage(\(entry.body)) from \(entry.origin) \(outcome) "
+                + paint("(\(Self.milliseconds(entry.duration)))", .dim))
     }
 
     /// The page store and the native store side by side; values of session cookies hidden.
@@ -133,12 +152,16 @@ final class Transcript: Sendable {
             static func < (a: Key, b: Key) -> Bool { (a.domain, a.path, a.name) < (b.domain, b.path, b.name) }
         }
         let pageByKey = Dictionary(page.map { (Key(domain: $0.domain, path: $0.path, name: $0.name), $0) }, uniquingKeysWith: { a, _ in a })
-        let nativeByKey = Dictionary(native.map { (Key(domain: $0.domain, path: $0.path, name: $0.name), $0) }, uniquingKeysWith: { a, _ in a })
+        let nativeByKey = Dictionary(
+            native.map { (Key(domain: $0.domain, path: $0.path, name: $0.name), $0) }, uniquingKeysWith: { a, _ in a })
         let keys = Set(pageByKey.keys).union(nativeByKey.keys).sorted()
         if style == .json {
             for key in keys {
-                emit(["type": "cookie", "domain": key.domain, "path": key.path, "name": key.name,
-                      "page": pageByKey[key].map(Self.shown) ?? NSNull(), "native": nativeByKey[key].map(Self.shown) ?? NSNull()], text: "")
+                emit(
+                    [
+                        "type": "cookie", "domain": key.domain, "path": key.path, "name": key.name,
+                        "page": pageByKey[key].map(Self.shown) ?? NSNull(), "native": nativeByKey[key].map(Self.shown) ?? NSNull(),
+                    ], text: "")
             }
             return
         }
@@ -149,14 +172,17 @@ final class Transcript: Sendable {
             let pageText = pageByKey[key].map(Self.shown) ?? "—"
             let nativeText = nativeByKey[key].map(Self.shown) ?? "—"
             let same = pageText == nativeText
-            print("  \(key.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0))  \(pageText.padding(toLength: 34, withPad: " ", startingAt: 0)) | \(paint(nativeText, same ? .plain : .yellow))  \(paint(key.domain + key.path, .dim))")
+            print(
+                "  \(key.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0))  \(pageText.padding(toLength: 34, withPad: " ", startingAt: 0)) | \(paint(nativeText, same ? .plain : .yellow))  \(paint(key.domain + key.path, .dim))"
+            )
         }
     }
 
     /// A URL as the transcript shows it: a user name and password in it are replaced.
     static func shown(_ url: URL) -> String {
         guard url.user != nil || url.password != nil,
-              var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return url.absoluteString }
         components.user = nil
         components.password = nil
         let text = components.string ?? ""
@@ -174,7 +200,9 @@ final class Transcript: Sendable {
 
     // MARK: Output
 
-    private enum Color: String { case plain = "", bold = "1", dim = "2", red = "31", green = "32", yellow = "33", blue = "34", magenta = "35", cyan = "36" }
+    private enum Color: String {
+        case plain = "", bold = "1", dim = "2", red = "31", green = "32", yellow = "33", blue = "34", magenta = "35", cyan = "36"
+    }
 
     private func paint(_ text: String, _ color: Color) -> String {
         guard style == .color, color != .plain else { return text }

@@ -1,10 +1,11 @@
 import ArgumentParser
-import SessionBridgeMessaging
+import AsyncHTTPClient
 import Foundation
 import SessionBridge
+import SessionBridgeHeadless
+import SessionBridgeMessaging
 import SessionBridgeTesting
 import SessionBridgeWebKit
-import SessionBridgeHeadless
 
 /// `demo --engine webkit`: the example flows on a WebKit view, against the embedded reference
 /// server over HTTPS (WebKit keeps `Secure` cookies only over HTTPS).
@@ -16,7 +17,8 @@ struct WebKitDemo {
     func run() async throws {
         func example(_ name: String) throws -> String {
             guard let text = try? String(contentsOf: examples.appendingPathComponent(name), encoding: .utf8) else {
-                throw RunnerFailure(description: "missing example \(name) in \(examples.path) (pass --examples DIR)", exitCode: .missingInput)
+                throw RunnerFailure(
+                    description: "missing example \(name) in \(examples.path) (pass --examples DIR)", exitCode: .missingInput)
             }
             return "(async () => {\n\(text)\n})().catch(error => console.error('example failed:', error.name, error.message));"
         }
@@ -31,8 +33,9 @@ struct WebKitDemo {
         sessionConfiguration.httpClient = client
         let session = SessionController(configuration: sessionConfiguration)
         let log = MessageLog(capacity: 10_000, redaction: RedactionPolicy(secretPrefixes: ["sbrt_"]))
-        let view = try WebKitRun.makeView(session: session, log: log, origins: [SecurityOrigin(url: server.baseURL)!],
-                                          store: .nonPersistent(), certificate: certificate, transcript: transcript)
+        let view = try WebKitRun.makeView(
+            session: session, log: log, origins: [SecurityOrigin(url: server.baseURL)!],
+            store: .nonPersistent(), certificate: certificate, transcript: transcript)
         await session.attach(view)
         transcript.note("embedded reference server on \(server.baseURL.absoluteString) (HTTPS); a WebKit view; access tokens live 3 s")
 
@@ -72,7 +75,9 @@ struct WebKitDemo {
         try await runExample("05-refresh-race.js", path: "/demo/race")
         await native
         let raceStats = server.stats()
-        transcript.note("page and native refreshes together cost \(raceStats.refreshes - raceBefore) token-endpoint refresh(es); reuse events: \(raceStats.reuseEvents)")
+        transcript.note(
+            "page and native refreshes together cost \(raceStats.refreshes - raceBefore) token-endpoint refresh(es); reuse events: \(raceStats.reuseEvents)"
+        )
         if raceStats.reuseEvents != 0 { failures += 1 }
 
         transcript.section("5. a page trying to read the refresh token")
@@ -81,14 +86,18 @@ struct WebKitDemo {
         for entry in log.entries { seen.append(String(describing: entry)) }
         if let cookie = try? await view.evaluateJavaScript("document.cookie").stringValue { seen.append(cookie) }
         let leaks = server.issuedRefreshTokens().filter { token in seen.contains { $0.contains(token) } }
-        transcript.note("searched every string the page showed for the \(server.issuedRefreshTokens().count) refresh tokens ever issued: \(leaks.count) found")
+        transcript.note(
+            "searched every string the page showed for the \(server.issuedRefreshTokens().count) refresh tokens ever issued: \(leaks.count) found"
+        )
         if !leaks.isEmpty { failures += 1 }
 
         transcript.section("6. logout with cookie deletions")
         try await runExample("04-logout.js", path: "/demo/logout")
         transcript.stores(page: await view.httpCookieStore.allCookies(), native: session.cookieJar.allCookies)
         let stats = server.stats()
-        transcript.note("server: \(stats.logins) login, \(stats.refreshes) refreshes, \(stats.reuseEvents) reuse events, \(stats.activeSessions) active sessions")
+        transcript.note(
+            "server: \(stats.logins) login, \(stats.refreshes) refreshes, \(stats.reuseEvents) reuse events, \(stats.activeSessions) active sessions"
+        )
         failures += transcript.counts.scriptErrors + transcript.counts.unhandledRejections
         await view.close()
         try? await server.stop()

@@ -1,18 +1,19 @@
 import ArgumentParser
 import Foundation
 import SessionBridge
-import SessionBridgeOAuth
-import SessionBridgeTesting
-import SessionBridgeMessaging
 import SessionBridgeCookies
 import SessionBridgeHeadless
+import SessionBridgeMessaging
+import SessionBridgeOAuth
+import SessionBridgeTesting
 
 /// How the page gets its web session when the token endpoint's answer does not sign it in:
 /// a session exchange, or a cookie-based refresh. URLs may be absolute or paths on the server.
 struct WebSessionOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "After every sign-in and refresh, exchange the access token (Authorization: Bearer) at this URL for the web session's cookies. With the embedded server, its token endpoint then sets no cookie.",
-        valueName: "URL"))
+    @Option(
+        help: ArgumentHelp(
+            "After every sign-in and refresh, exchange the access token (Authorization: Bearer) at this URL for the web session's cookies. With the embedded server, its token endpoint then sets no cookie.",
+            valueName: "URL"))
     var sessionExchange: String?
 
     @Option(help: ArgumentHelp("The web session cookie the exchange sets (navigations refresh when it is missing).", valueName: "NAME"))
@@ -24,20 +25,29 @@ struct WebSessionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Where --refresh-cookie is sent.", valueName: "URL"))
     var refreshURL: String?
 
-    @Flag(help: "Prove possession of the tokens with a DPoP key (RFC 9449) generated for the run and held natively; the server binds the refresh token to it. With the embedded server, its DPoP nonces are required.")
+    @Flag(
+        help:
+            "Prove possession of the tokens with a DPoP key (RFC 9449) generated for the run and held natively; the server binds the refresh token to it. With the embedded server, its DPoP nonces are required."
+    )
     var dpop = false
 
-    @Flag(help: "Give the page a session of its own, obtained from the native one by token exchange (RFC 8693): the page's refreshes and logout never touch the native session.")
+    @Flag(
+        help:
+            "Give the page a session of its own, obtained from the native one by token exchange (RFC 8693): the page's refreshes and logout never touch the native session."
+    )
     var isolatedSession = false
 
     func validate() throws {
         if (refreshCookie == nil) != (refreshURL == nil) { throw ValidationError("--refresh-cookie and --refresh-url go together") }
         if sessionExchange != nil, refreshCookie != nil { throw ValidationError("use either --session-exchange or --refresh-cookie") }
         if refreshCookie != nil, dpop || isolatedSession {
-            throw ValidationError("--refresh-cookie refreshes with a cookie, not a token: it goes with neither --dpop nor --isolated-session")
+            throw ValidationError(
+                "--refresh-cookie refreshes with a cookie, not a token: it goes with neither --dpop nor --isolated-session")
         }
         for (flag, value) in [("--session-exchange", sessionExchange), ("--refresh-url", refreshURL)] {
-            if let value, Self.isInvalid(value) { throw ValidationError("\(flag) must be an absolute URL or a path such as /session/exchange") }
+            if let value, Self.isInvalid(value) {
+                throw ValidationError("\(flag) must be an absolute URL or a path such as /session/exchange")
+            }
         }
         if let refreshCookie, refreshCookie.isEmpty || refreshCookie.contains(where: { ";=, \t".contains($0) }) {
             throw ValidationError("--refresh-cookie must be a cookie name")
@@ -54,7 +64,8 @@ struct WebSessionOptions: ParsableArguments {
     /// Adds the exchange or cookie refresh to `configuration`, with paths resolved on `server`.
     func apply(to configuration: inout SessionConfiguration, server: URL) {
         if let sessionExchange {
-            configuration.sessionExchange = SessionExchange(url: Self.resolve(sessionExchange, on: server), sessionCookieName: exchangeCookie)
+            configuration.sessionExchange = SessionExchange(
+                url: Self.resolve(sessionExchange, on: server), sessionCookieName: exchangeCookie)
         }
         if let refreshCookie, let refreshURL {
             configuration.cookieRefresh = CookieRefresh(cookieName: refreshCookie, url: Self.resolve(refreshURL, on: server))
@@ -89,7 +100,8 @@ extension AppWiring {
     /// (not signed in).
     static func embedded(
         server configuration: ReferenceServerConfiguration, webSession: WebSessionOptions, vault: any TokenVault,
-        nativeCookieStore: PersistentCookieStore?, allowedOrigins: [SecurityOrigin], configure: @Sendable (inout WebPageConfiguration) -> Void
+        nativeCookieStore: PersistentCookieStore?, allowedOrigins: [SecurityOrigin],
+        configure: @Sendable (inout WebPageConfiguration) -> Void
     ) async throws -> AppWiring {
         var serverConfiguration = configuration
         webSession.apply(to: &serverConfiguration)
@@ -97,7 +109,8 @@ extension AppWiring {
         var session = SessionConfiguration(server: server.baseURL)
         session.refreshTokenReuseGrace = configuration.refreshTokenReuseGrace
         webSession.apply(to: &session, server: server.baseURL)
-        return await AppWiring(server: server, baseURL: server.baseURL, configuration: session, vault: vault,
-                               nativeCookieStore: nativeCookieStore, allowedOrigins: allowedOrigins, configure: configure)
+        return await AppWiring(
+            server: server, baseURL: server.baseURL, configuration: session, vault: vault,
+            nativeCookieStore: nativeCookieStore, allowedOrigins: allowedOrigins, configure: configure)
     }
 }

@@ -2,14 +2,16 @@ import Foundation
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct RunCommandTests {
-    @Test func refreshThroughTheBridgeSucceeds() throws {
-        let script = try RunnerProcess.temporaryFile("refresh.js", """
+    @Test func refreshThroughTheBridgeSucceeds() async throws {
+        let script = try RunnerProcess.temporaryFile(
+            "refresh.js",
+            """
             (async () => {
               const reply = await window.webkit.messageHandlers.session.postMessage({action: "refresh"});
               console.log("refreshed", reply.ok, typeof reply.expiresAt);
             })();
             """)
-        let result = try RunnerProcess.run(["run", script.path])
+        let result = try await RunnerProcess.run(["run", script.path])
         #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("signed in natively as the demo user"))
         #expect(result.stdout.contains("refreshed true number"))
@@ -19,134 +21,144 @@ import Testing
         #expect(!result.stdout.contains("sbrt_"), "a refresh token reached the transcript")
     }
 
-    @Test func scriptsMayAwaitAtTopLevelAndKeepTheirLineNumbers() throws {
-        let script = try RunnerProcess.temporaryFile("top-level-await.js", """
+    @Test func scriptsMayAwaitAtTopLevelAndKeepTheirLineNumbers() async throws {
+        let script = try RunnerProcess.temporaryFile(
+            "top-level-await.js",
+            """
             const reply = await window.webkit.messageHandlers.session.postMessage({action: "status"});
             console.log("signed in", reply.signedIn);
             throw new RangeError("after the await");
             """)
-        let result = try RunnerProcess.run(["run", script.path])
+        let result = try await RunnerProcess.run(["run", script.path])
         #expect(result.exitCode == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("console.log signed in true"))
         #expect(result.stdout.contains("uncaught RangeError: after the await at "))
         #expect(result.stdout.contains("top-level-await.js.js:3"))
     }
 
-    @Test func faultsStartAfterSignInAndALostAnswerIsAskedAgainWithinTheGrace() throws {
-        let script = try RunnerProcess.temporaryFile("lost-answer.js", """
+    @Test func faultsStartAfterSignInAndALostAnswerIsAskedAgainWithinTheGrace() async throws {
+        let script = try RunnerProcess.temporaryFile(
+            "lost-answer.js",
+            """
             const reply = await window.webkit.messageHandlers.session.postMessage({action: "refresh"});
             console.log("refreshed", reply.ok);
             """)
-        let lost = try RunnerProcess.run(["run", script.path, "--close-mid-body", "--fault-limit", "1"])
+        let lost = try await RunnerProcess.run(["run", script.path, "--close-mid-body", "--fault-limit", "1"])
         #expect(lost.exitCode == 1, "\(lost.stdout)\(lost.stderr)")
         #expect(lost.stdout.contains("signed in natively as the demo user"))
         #expect(lost.stdout.contains("✗ network"))
-        let asked = try RunnerProcess.run(["run", script.path, "--close-mid-body", "--fault-limit", "1", "--reuse-grace", "30"])
+        let asked = try await RunnerProcess.run(["run", script.path, "--close-mid-body", "--fault-limit", "1", "--reuse-grace", "30"])
         #expect(asked.exitCode == 0, "\(asked.stdout)\(asked.stderr)")
         #expect(asked.stdout.contains("refreshed true"))
         #expect(asked.stdout.contains("1 grace replays"))
         #expect(asked.stdout.contains("0 reuse events"))
     }
 
-    @Test func jsonGivesOneObjectPerEvent() throws {
-        let script = try RunnerProcess.temporaryFile("status.js", "window.webkit.messageHandlers.session.postMessage({action: 'status'}).then(s => console.log('status', s.signedIn))")
-        let result = try RunnerProcess.run(["run", script.path, "--json"])
+    @Test func jsonGivesOneObjectPerEvent() async throws {
+        let script = try RunnerProcess.temporaryFile(
+            "status.js",
+            "window.webkit.messageHandlers.session.postMessage({action: 'status'}).then(s => console.log('status', s.signedIn))")
+        let result = try await RunnerProcess.run(["run", script.path, "--json"])
         #expect(result.exitCode == 0)
-        let objects = result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let objects = result.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         #expect(objects.count == result.stdout.split(separator: "\n").count)
         #expect(objects.contains { $0["type"] as? String == "bridge" && $0["name"] as? String == "session" })
         #expect(objects.contains { $0["type"] as? String == "console" && $0["text"] as? String == "status true" })
         #expect(objects.contains { $0["type"] as? String == "cookie" })
     }
 
-    @Test func uncaughtErrorExitsOne() throws {
+    @Test func uncaughtErrorExitsOne() async throws {
         let script = try RunnerProcess.temporaryFile("throws.js", "throw new TypeError('broken page')")
-        let result = try RunnerProcess.run(["run", script.path, "--signed-out"])
+        let result = try await RunnerProcess.run(["run", script.path, "--signed-out"])
         #expect(result.exitCode == 1)
         #expect(result.stdout.contains("uncaught TypeError: broken page"))
     }
 
-    @Test func unhandledRejectionExitsTwo() throws {
+    @Test func unhandledRejectionExitsTwo() async throws {
         let script = try RunnerProcess.temporaryFile("rejects.js", "Promise.reject(new Error('nobody catches this'))")
-        let result = try RunnerProcess.run(["run", script.path, "--signed-out"])
+        let result = try await RunnerProcess.run(["run", script.path, "--signed-out"])
         #expect(result.exitCode == 2)
         #expect(result.stdout.contains("unhandled rejection"))
     }
 
-    @Test func scriptThatNeverEndsTimesOut() throws {
+    @Test func scriptThatNeverEndsTimesOut() async throws {
         let script = try RunnerProcess.temporaryFile("forever.js", "setInterval(() => {}, 10)")
         let start = Date()
-        let result = try RunnerProcess.run(["run", script.path, "--signed-out", "--timeout", "1"])
+        let result = try await RunnerProcess.run(["run", script.path, "--signed-out", "--timeout", "1"])
         #expect(result.exitCode == 3)
         #expect(result.stdout.contains("still busy"))
         #expect(Date().timeIntervalSince(start) < 30)
     }
 
-    @Test func unreachableServerExitsFour() throws {
+    @Test func unreachableServerExitsFour() async throws {
         let script = try RunnerProcess.temporaryFile("page.js", "console.log('never')")
-        let result = try RunnerProcess.run(["run", script.path, "--server", "http://127.0.0.1:9", "--user", "demo", "--password", "demo"])
+        let result = try await RunnerProcess.run([
+            "run", script.path, "--server", "http://127.0.0.1:9", "--user", "demo", "--password", "demo",
+        ])
         #expect(result.exitCode == 4)
         #expect((result.stdout + result.stderr).lowercased().contains("server"))
     }
 
-    @Test func badArgumentsAndMissingFiles() throws {
-        let missingPassword = try RunnerProcess.run(["run", "x.js", "--user", "demo"])
+    @Test func badArgumentsAndMissingFiles() async throws {
+        let missingPassword = try await RunnerProcess.run(["run", "x.js", "--user", "demo"])
         #expect(missingPassword.exitCode == 64)
         #expect(missingPassword.stderr.contains("--user and --password go together"))
-        let missing = try RunnerProcess.run(["run", "/nonexistent/page.js"])
+        let missing = try await RunnerProcess.run(["run", "/nonexistent/page.js"])
         #expect(missing.exitCode == 66)
         #expect(missing.stderr.contains("no such file: /nonexistent/page.js"))
-        let unknown = try RunnerProcess.run(["frobnicate"])
+        let unknown = try await RunnerProcess.run(["frobnicate"])
         #expect(unknown.exitCode == 64)
     }
 
     /// An `await` loop resumes as one short microtask after another, never calls `then` or
     /// native code, and so holds its engine thread where neither the watchdog nor the
     /// microtask bound can see it; `--timeout` still ends the run, with code 3, and says so.
-    @Test func timeoutIsAHardBoundOnTheWholeRun() throws {
+    @Test func timeoutIsAHardBoundOnTheWholeRun() async throws {
         let script = try RunnerProcess.temporaryFile("await-loop.js", "(async () => { for (;;) await 0; })();")
-        let run = try RunnerProcess.run(["run", script.path, "--timeout", "3", "--entry-time-limit", "1"], timeout: 120)
+        let run = try await RunnerProcess.run(["run", script.path, "--timeout", "3", "--entry-time-limit", "1"], timeout: 120)
         #expect(run.exitCode == 3, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("did not end within --timeout 3.0 s"), "\(run.stdout)")
     }
 
-    @Test func profileThatIsAFileIsRefusedClearly() throws {
+    @Test func profileThatIsAFileIsRefusedClearly() async throws {
         let file = try RunnerProcess.temporaryFile("not-a-directory", "x")
         let script = try RunnerProcess.temporaryFile("p.js", "console.log(1)")
-        let run = try RunnerProcess.run(["run", script.path, "--profile", file.path])
+        let run = try await RunnerProcess.run(["run", script.path, "--profile", file.path])
         #expect(run.exitCode == 64)
         #expect(run.stderr.contains("is a file; give a directory"), "\(run.stderr)")
         #expect(!run.stderr.contains("NSError") && !run.stderr.contains("Domain="))
     }
 
-    @Test func scriptOverTheSizeLimitIsACommandLineError() throws {
+    @Test func scriptOverTheSizeLimitIsACommandLineError() async throws {
         let script = try RunnerProcess.temporaryFile("big.js", "//" + String(repeating: "x", count: 9 << 20))
-        let run = try RunnerProcess.run(["run", script.path])
+        let run = try await RunnerProcess.run(["run", script.path])
         #expect(run.exitCode == 64)
         #expect((run.stdout + run.stderr).contains("may be at most 8388608 bytes"), "\(run.stderr)")
         #expect(!(run.stdout + run.stderr).lowercased().contains("network"))
     }
 
-    @Test func profileKeepsCookiesForCookiesShow() throws {
+    @Test func profileKeepsCookiesForCookiesShow() async throws {
         let script = try RunnerProcess.temporaryFile("p.js", "document.cookie = 'kept=1; Max-Age=3600; path=/'")
         let profile = script.deletingLastPathComponent().appendingPathComponent("profile")
-        let run = try RunnerProcess.run(["run", script.path, "--profile", profile.path])
+        let run = try await RunnerProcess.run(["run", script.path, "--profile", profile.path])
         #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr)")
-        let show = try RunnerProcess.run(["cookies", "show", "--profile", profile.path, "--name", "page"])
+        let show = try await RunnerProcess.run(["cookies", "show", "--profile", profile.path, "--name", "page"])
         #expect(show.exitCode == 0, "\(show.stdout)\(show.stderr)")
         #expect(show.stdout.contains("kept=<1 bytes>"))
         #expect(show.stdout.contains("__Host-session=<"))
         // Without --name: every profile run wrote, the native store included, which followed
         // the page's own document.cookie write.
-        let all = try RunnerProcess.run(["cookies", "show", "--profile", profile.path])
+        let all = try await RunnerProcess.run(["cookies", "show", "--profile", profile.path])
         #expect(all.exitCode == 0, "\(all.stdout)\(all.stderr)")
         let sections = all.stdout.components(separatedBy: "\npage: ")
         #expect(sections.count == 2 && sections[0].hasPrefix("native: ") && sections[0].contains("kept=<1 bytes>"), "\(all.stdout)")
         // A damaged page profile falls back to its last good copy, and the run says so.
-        let again = try RunnerProcess.run(["run", script.path, "--profile", profile.path])
+        let again = try await RunnerProcess.run(["run", script.path, "--profile", profile.path])
         #expect(again.exitCode == 0, "\(again.stdout)\(again.stderr)")
         try Data("garbage".utf8).write(to: profile.appendingPathComponent("page.cookies"))
-        let damaged = try RunnerProcess.run(["run", script.path, "--profile", profile.path])
+        let damaged = try await RunnerProcess.run(["run", script.path, "--profile", profile.path])
         #expect(damaged.exitCode == 0, "\(damaged.stdout)\(damaged.stderr)")
         #expect(damaged.stdout.contains("warning: page profile:"), "\(damaged.stdout)")
     }
@@ -156,44 +168,55 @@ import Testing
     static let conformance = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../SessionBridgeCookiesTests/Conformance/").standardizedFileURL
 
-    @Test func cookiesParseExplainsEachAttribute() throws {
-        let result = try RunnerProcess.run(["cookies", "parse", "sid=abc; Expires=Wed, 09 Jun 2038 10:18:14 GMT; Max-Age=0; Domain=.Example.COM; Secure; HttpOnly; SameSite=Bogus; Foo=bar", "--url", "https://www.example.com/a/b"])
+    @Test func cookiesParseExplainsEachAttribute() async throws {
+        let result = try await RunnerProcess.run([
+            "cookies", "parse",
+            "sid=abc; Expires=Wed, 09 Jun 2038 10:18:14 GMT; Max-Age=0; Domain=.Example.COM; Secure; HttpOnly; SameSite=Bogus; Foo=bar",
+            "--url", "https://www.example.com/a/b",
+        ])
         #expect(result.stdout.contains("name      sid"))
         #expect(result.stdout.contains("max-age   0 (deletes the cookie)"))
         #expect(result.stdout.contains("domain    example.com"))
         #expect(result.stdout.contains("samesite  unspecified"))
         #expect(result.stdout.contains("ignored"))
         #expect(result.stdout.contains("jar       deleted"))
-        let refused = try RunnerProcess.run(["cookies", "parse", "a=b; Domain=co.uk", "--url", "https://www.example.co.uk/"])
+        let refused = try await RunnerProcess.run(["cookies", "parse", "a=b; Domain=co.uk", "--url", "https://www.example.co.uk/"])
         #expect(refused.exitCode == 1)
         #expect(refused.stdout.contains("public suffix"))
     }
 
-    @Test func cookiesCheckRunsTheConformanceSuite() throws {
-        let result = try RunnerProcess.run(["cookies", "check", Self.conformance.appendingPathComponent("http-state.json").path,
-                                            "--adjustments", Self.conformance.appendingPathComponent("http-state-adjusted-expectations.json").path])
+    @Test func cookiesCheckRunsTheConformanceSuite() async throws {
+        let result = try await RunnerProcess.run([
+            "cookies", "check", Self.conformance.appendingPathComponent("http-state.json").path,
+            "--adjustments", Self.conformance.appendingPathComponent("http-state-adjusted-expectations.json").path,
+        ])
         #expect(result.exitCode == 0, "\(result.stdout)")
         #expect(result.stdout.hasSuffix("222 passed, 0 failed\n"))
-        let failing = try RunnerProcess.temporaryFile("cases.json", """
+        let failing = try RunnerProcess.temporaryFile(
+            "cases.json",
+            """
             [{"name": "wrong", "set_cookie": ["a=b"], "request_url": "http://x.example/", "cookie_url": "http://x.example/", "expected_cookie_header": "a=c"},
              {"name": "right", "set_cookie": [{"value": "c=d", "via": "script"}], "request_url": "https://x.example/", "cookie_url": "https://x.example/", "read": "script", "expected_cookie_header": "c=d"}]
             """)
-        let failed = try RunnerProcess.run(["cookies", "check", failing.path])
+        let failed = try await RunnerProcess.run(["cookies", "check", failing.path])
         #expect(failed.exitCode == 1)
         #expect(failed.stdout.contains("FAIL wrong: expected \"a=c\", got \"a=b\""))
         #expect(failed.stdout.hasSuffix("1 passed, 1 failed\n"))
     }
 
-    @Test func serveAnswersAndStops() throws {
-        let result = try RunnerProcess.run(["serve", "--duration", "1"], timeout: 30)
+    @Test func serveAnswersAndStops() async throws {
+        let result = try await RunnerProcess.run(["serve", "--duration", "1"], timeout: 30)
         #expect(result.exitCode == 0)
         #expect(result.stdout.contains("reference server listening on http://127.0.0.1:"))
     }
 
-    @Test func demoWalksEveryFlow() throws {
-        let result = try RunnerProcess.run(["demo"], timeout: 120)
+    @Test func demoWalksEveryFlow() async throws {
+        let result = try await RunnerProcess.run(["demo"], timeout: 120)
         #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
-        for section in ["1. native login", "2. the page asks native code", "3. navigation with an expired", "4. a race", "5. a page trying", "6. logout"] {
+        for section in [
+            "1. native login", "2. the page asks native code", "3. navigation with an expired", "4. a race", "5. a page trying",
+            "6. logout",
+        ] {
             #expect(result.stdout.contains(section))
         }
         #expect(result.stdout.contains("the page landed on /app"))

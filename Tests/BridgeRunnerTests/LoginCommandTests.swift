@@ -13,7 +13,8 @@ import Testing
         var configuration = ReferenceServerConfiguration()
         configuration.clients = [
             RegisteredClient(id: "app", redirectURIs: [Self.redirectURI]),
-            RegisteredClient(id: "confidential", authentication: .clientSecretBasic(secret: "cli-secret-9f2"), redirectURIs: [Self.redirectURI]),
+            RegisteredClient(
+                id: "confidential", authentication: .clientSecretBasic(secret: "cli-secret-9f2"), redirectURIs: [Self.redirectURI]),
         ]
         return configuration
     }
@@ -31,7 +32,9 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: vault.path))
             #expect(server.stats().logins == 1)
 
-            let script = try RunnerProcess.temporaryFile("refresh.js", """
+            let script = try RunnerProcess.temporaryFile(
+                "refresh.js",
+                """
                 const reply = await window.webkit.messageHandlers.session.postMessage({action: "refresh"});
                 console.log("refreshed", reply.ok);
                 """)
@@ -48,7 +51,9 @@ import Testing
 
     @Test func aConfidentialClientFromAConfigFileWithTheSecretInTheEnvironment() async throws {
         try await ReferenceServer.withRunning(configuration()) { server in
-            let config = try RunnerProcess.temporaryFile("client.json", """
+            let config = try RunnerProcess.temporaryFile(
+                "client.json",
+                """
                 {"issuer": "\(server.issuer)", "client_id": "confidential", "client_auth": "client_secret_basic",
                  "scope": "openid offline_access", "user": "demo"}
                 """)
@@ -71,22 +76,29 @@ import Testing
     @Test func privateKeyJWTFromAPEMFileWithResourceAndParameters() async throws {
         let key = ES256PrivateKey()
         var configuration = configuration()
-        configuration.clients.append(RegisteredClient(id: "jwt", authentication: .privateKeyJWT(publicKeyPEM: key.publicKey.pemRepresentation)))
+        configuration.clients.append(
+            RegisteredClient(id: "jwt", authentication: .privateKeyJWT(publicKeyPEM: key.publicKey.pemRepresentation)))
         try await ReferenceServer.withRunning(configuration) { server in
             let pem = try RunnerProcess.temporaryFile("client.pem", key.pemRepresentation)
             let vault = pem.deletingLastPathComponent().appendingPathComponent("session.vault")
-            let arguments = ["login", "--issuer", server.issuer, "--client-id", "jwt", "--client-auth", "private_key_jwt", "--client-key", pem.path,
-                             "--resource", "https://api.example", "--param", "audience=https://api.example", "--scope", "openid offline_access",
-                             "--user", "demo", "--refresh-token-file", vault.path]
+            let arguments = [
+                "login", "--issuer", server.issuer, "--client-id", "jwt", "--client-auth", "private_key_jwt", "--client-key", pem.path,
+                "--resource", "https://api.example", "--param", "audience=https://api.example", "--scope", "openid offline_access",
+                "--user", "demo", "--refresh-token-file", vault.path,
+            ]
             let login = try await runner(arguments, environment: ["SESSIONBRIDGE_PASSWORD": "demo"])
             #expect(login.exitCode == 0, "\(login.stdout)\(login.stderr)")
             #expect(!(login.stdout + login.stderr).contains("PRIVATE KEY"))
             let wrongKey = try RunnerProcess.temporaryFile("other.pem", ES256PrivateKey().pemRepresentation)
-            let refused = try await runner(arguments.map { $0 == pem.path ? wrongKey.path : $0 }, environment: ["SESSIONBRIDGE_PASSWORD": "demo"])
+            let refused = try await runner(
+                arguments.map { $0 == pem.path ? wrongKey.path : $0 }, environment: ["SESSIONBRIDGE_PASSWORD": "demo"])
             #expect(refused.exitCode == 5, "\(refused.stdout)\(refused.stderr)")
             #expect(refused.stderr.contains("invalid_client"))
-            let badMethod = try await runner(["login", "--issuer", server.issuer, "--client-id", "jwt", "--client-auth", "magic", "--user", "demo",
-                                              "--refresh-token-file", vault.path], environment: ["SESSIONBRIDGE_PASSWORD": "demo"])
+            let badMethod = try await runner(
+                [
+                    "login", "--issuer", server.issuer, "--client-id", "jwt", "--client-auth", "magic", "--user", "demo",
+                    "--refresh-token-file", vault.path,
+                ], environment: ["SESSIONBRIDGE_PASSWORD": "demo"])
             #expect(badMethod.exitCode == 64)
             #expect(badMethod.stderr.contains("--client-auth must be one of"))
         }
@@ -105,7 +117,9 @@ import Testing
     }
 
     @Test func aConfigurationErrorReachesThePageAsNotRetryable() async throws {
-        let script = try RunnerProcess.temporaryFile("refused.js", """
+        let script = try RunnerProcess.temporaryFile(
+            "refused.js",
+            """
             try { await window.webkit.messageHandlers.session.postMessage({action: "refresh"}); console.log("refreshed"); }
             catch (e) { console.log("refused", e.code, e.retryable); }
             """)
@@ -126,19 +140,16 @@ import Testing
 
     @Test func aMissingPasswordWithoutATerminalIsABadArgument() async throws {
         let vault = FileManager.default.temporaryDirectory.appendingPathComponent("nopassword-\(UUID().uuidString).vault")
-        let result = try await runner(["login", "--issuer", "http://127.0.0.1:9", "--client-id", "app", "--user", "demo",
-                                            "--refresh-token-file", vault.path], environment: ["SESSIONBRIDGE_PASSWORD": ""])
+        let result = try await runner(
+            [
+                "login", "--issuer", "http://127.0.0.1:9", "--client-id", "app", "--user", "demo",
+                "--refresh-token-file", vault.path,
+            ], environment: ["SESSIONBRIDGE_PASSWORD": ""])
         #expect(result.exitCode == 64, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("no password"))
     }
 }
 
-/// Runs the CLI on a dispatch thread, so the in-process server keeps the concurrency pool's
-/// threads while the test waits.
 func runner(_ arguments: [String], environment: [String: String] = [:]) async throws -> RunnerProcess {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async {
-            continuation.resume(with: Result { try RunnerProcess.run(arguments, environment: environment) })
-        }
-    }
+    try await RunnerProcess.run(arguments, environment: environment)
 }

@@ -31,10 +31,10 @@ struct MemoryTests {
         console.log("logged 300 lines");
         """
 
-    @Test func ropeBodiesAndRepeatedConsoleLinesStayNearABlankPage() throws {
-        let blank = try Self.peak(of: Self.blank)
-        let rope = try Self.peak(of: Self.rope)
-        let console = try Self.peak(of: Self.console)
+    @Test func ropeBodiesAndRepeatedConsoleLinesStayNearABlankPage() async throws {
+        let blank = try await Self.peak(of: Self.blank)
+        let rope = try await Self.peak(of: Self.rope)
+        let console = try await Self.peak(of: Self.console)
         print("peak RSS: blank \(blank.peak >> 20) MiB, rope \(rope.peak >> 20) MiB, console \(console.peak >> 20) MiB")
         #expect(blank.status == 0, "blank page run failed (\(blank.status))")
         #expect(rope.peak - blank.peak < Self.allowance, "rope body: \(rope.peak >> 20) MiB against \(blank.peak >> 20) MiB blank")
@@ -46,28 +46,35 @@ struct MemoryTests {
 
     /// Runs `bridge-runner run` on `script` and returns the child's peak resident set size
     /// (`ru_maxrss` from `wait4`), its exit status and its output.
-    static func peak(of script: String) throws -> (peak: Int, status: Int32, output: String) {
+    static func peak(of script: String) async throws -> (peak: Int, status: Int32, output: String) {
         let file = try RunnerProcess.temporaryFile("page.js", script)
         let output = file.deletingLastPathComponent().appendingPathComponent("output.txt")
         // The entry limit is raised so that a slow (debug) build logs every line: this test is
         // about memory, and the whole run is still bounded by --timeout.
         let arguments = [RunnerProcess.executable.path, "run", file.path, "--timeout", "240", "--entry-time-limit", "200"]
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        var actions = unsafe posix_spawn_file_actions_t()
+        unsafe posix_spawn_file_actions_init(&actions)
+        defer { unsafe posix_spawn_file_actions_destroy(&actions) }
+        unsafe posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        unsafe posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        unsafe posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var argv: [UnsafeMutablePointer<CChar>?] = unsafe arguments.map { unsafe strdup($0) } + [nil]
+        defer { unsafe argv.forEach { unsafe free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ)
+        let spawned = unsafe posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ)
         try #require(spawned == 0, "could not start bridge-runner: \(spawned)")
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
+        // `wait4` blocks: it runs on a thread of its own, not on one of the concurrency pool.
+        let child = pid
+        let (status, maxrss) = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var status: Int32 = 0
+                var usage = rusage()
+                while unsafe wait4(child, &status, 0, &usage) == -1 && errno == EINTR {}
+                continuation.resume(returning: (status, usage.ru_maxrss))
+            }
+        }
         let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
         // ru_maxrss is in kilobytes on Linux.
-        return (usage.ru_maxrss * 1024, (status >> 8) & 0xff, text)
+        return (maxrss * 1024, (status >> 8) & 0xff, text)
     }
 }

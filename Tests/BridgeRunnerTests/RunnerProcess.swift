@@ -1,4 +1,5 @@
 import Foundation
+import SessionBridgeTesting
 
 /// Runs the built `bridge-runner` as a subprocess, bounded in time.
 struct RunnerProcess {
@@ -11,37 +12,14 @@ struct RunnerProcess {
     }
 
     /// Runs the runner with the test's environment, `environment` added and `removing` taken out.
-    static func run(_ arguments: [String], environment: [String: String] = [:], removing: [String] = [],
-                    timeout: TimeInterval = 60) throws -> RunnerProcess {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        for name in removing { merged[name] = nil }
-        process.environment = merged
-        process.standardInput = FileHandle.nullDevice
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        // Read while it runs so a full pipe never blocks it.
-        let outData = Locked(Data()), errData = Locked(Data())
-        let group = DispatchGroup()
-        for (pipe, sink) in [(out, outData), (err, errData)] {
-            group.enter()
-            DispatchQueue.global().async {
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                sink.set(data)
-                group.leave()
-            }
-        }
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        group.wait()
-        return RunnerProcess(exitCode: process.terminationStatus, stdout: String(decoding: outData.get(), as: UTF8.self),
-                             stderr: String(decoding: errData.get(), as: UTF8.self))
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], removing: [String] = [],
+        timeout: TimeInterval = 60
+    ) async throws -> RunnerProcess {
+        let outcome = try await ChildProcess.run(
+            executable, arguments, environment: environment, removing: removing,
+            timeout: .seconds(timeout))
+        return RunnerProcess(exitCode: outcome.status, stdout: outcome.stdout, stderr: outcome.stderr)
     }
 
     static func temporaryFile(_ name: String, _ contents: String) throws -> URL {
@@ -51,13 +29,4 @@ struct RunnerProcess {
         try contents.write(to: url, atomically: true, encoding: .utf8)
         return url
     }
-}
-
-import Synchronization
-
-final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-    init(_ value: Value) { mutex = Mutex(value) }
-    func get() -> Value { mutex.withLock { $0 } }
-    func set(_ value: Value) { mutex.withLock { $0 = value } }
 }

@@ -13,20 +13,23 @@ struct StopEscapeTests {
     static let pages: [(name: String, source: String)] = [
         ("toJSON", "console.log({ toJSON() { for (;;) {} } }); \(goOn)"),
         ("valueOf", "setTimeout(() => {}, { valueOf() { for (;;) {} } }); \(goOn)"),
-        ("rejection message", """
+        (
+            "rejection message",
+            """
             const error = new Error("x");
             Object.defineProperty(error, "message", { get() { for (;;) {} } });
             Promise.reject(error);
-            """),
+            """
+        ),
         ("microtask chain", "function f() { Promise.resolve().then(f); } f();"),
         ("await loop in then", "let n = 0; function g() { n++; return Promise.resolve().then(g); } g();"),
     ]
 
     @Test(arguments: pages.map(\.name))
-    func aStoppedPageDoesNotGoOn(_ name: String) throws {
+    func aStoppedPageDoesNotGoOn(_ name: String) async throws {
         let source = try #require(Self.pages.first { $0.name == name }?.source)
         let script = try RunnerProcess.temporaryFile("page.js", source)
-        let result = try RunnerProcess.run(["run", script.path, "--entry-time-limit", "1", "--timeout", "60"], timeout: 120)
+        let result = try await RunnerProcess.run(["run", script.path, "--entry-time-limit", "1", "--timeout", "60"], timeout: 120)
         let output = result.stdout + result.stderr
         #expect(!output.contains("RAN ON AFTER THE STOP"), "\(output.suffix(2000))")
         #expect(result.exitCode != 3, "ended only by --timeout: \(output.suffix(2000))")

@@ -2,8 +2,10 @@ import Foundation
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct WebKitEngineTests {
-    @Test func aPageThatNeedsARealDOMRunsOnTheWebKitEngine() throws {
-        let page = try RunnerProcess.temporaryFile("dom.html", """
+    @Test func aPageThatNeedsARealDOMRunsOnTheWebKitEngine() async throws {
+        let page = try RunnerProcess.temporaryFile(
+            "dom.html",
+            """
             <!doctype html><title>dom</title>
             <form id=f><input name=user value=demo></form><ul id=list></ul>
             <script>
@@ -20,8 +22,9 @@ import Testing
             </script>
             """)
         // No display set: the runner starts (and stops) an Xvfb of its own.
-        let result = try RunnerProcess.run(["run", "--engine", "webkit", page.path],
-                                           removing: ["DISPLAY", "WAYLAND_DISPLAY", "GDK_BACKEND", "BROADWAY_DISPLAY"])
+        let result = try await RunnerProcess.run(
+            ["run", "--engine", "webkit", page.path],
+            removing: ["DISPLAY", "WAYLAND_DISPLAY", "GDK_BACKEND", "BROADWAY_DISPLAY"])
         #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("console.log items 1 clicks 1 form demo storage v xhr 200 refresh true"))
         #expect(result.stdout.contains("bridge session.postMessage({\"action\": \"refresh\"})"))
@@ -29,8 +32,10 @@ import Testing
         #expect(!result.stdout.contains("sbrt_"), "a refresh token reached the transcript")
     }
 
-    @Test func theWebKitTranscriptListsHTTPExchangesWithCookieNamesButNoValues() throws {
-        let page = try RunnerProcess.temporaryFile("exchanges.html", """
+    @Test func theWebKitTranscriptListsHTTPExchangesWithCookieNamesButNoValues() async throws {
+        let page = try RunnerProcess.temporaryFile(
+            "exchanges.html",
+            """
             <!doctype html><title>exchanges</title>
             <script>
             (async () => {
@@ -40,7 +45,7 @@ import Testing
             })();
             </script>
             """)
-        let result = try RunnerProcess.run(["run", "--engine", "webkit", "--json", page.path])
+        let result = try await RunnerProcess.run(["run", "--engine", "webkit", "--json", page.path])
         #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
         let events = result.stdout.split(separator: "\n").compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
@@ -63,19 +68,21 @@ import Testing
         #expect(Set(chain["cookiesSet"] as? [String] ?? []) == ["hop2", "hop3"])
         #expect(result.stdout.contains("\"me 200 chain 200\""))
         // Names only: no value of a cookie the page's store holds reaches the transcript.
-        let plain = try RunnerProcess.run(["run", "--engine", "webkit", page.path])
+        let plain = try await RunnerProcess.run(["run", "--engine", "webkit", page.path])
         #expect(plain.exitCode == 0, "\(plain.stdout)\(plain.stderr)")
         #expect(plain.stdout.contains("http GET"))
         #expect(plain.stdout.contains("[fetch]  sent "))
         #expect(!plain.stdout.contains("hop3=3") && !plain.stdout.contains("sbrt_"))
     }
 
-    @Test func anUncaughtErrorInAWebKitPageEndsWithExitCodeOne() throws {
-        let script = try RunnerProcess.temporaryFile("throws.js", """
+    @Test func anUncaughtErrorInAWebKitPageEndsWithExitCodeOne() async throws {
+        let script = try RunnerProcess.temporaryFile(
+            "throws.js",
+            """
             document.title = "x";
             throw new RangeError("from the page");
             """)
-        let result = try RunnerProcess.run(["run", "--engine", "webkit", script.path])
+        let result = try await RunnerProcess.run(["run", "--engine", "webkit", script.path])
         #expect(result.exitCode == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("RangeError: from the page"))
     }

@@ -2,16 +2,14 @@ import Foundation
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct WebSessionCommandTests {
-    /// Runs `bridge-runner` on a dispatch thread: waiting for it never holds one of the few
-    /// threads that async tests share.
     func runRunner(_ arguments: [String]) async throws -> RunnerProcess {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try RunnerProcess.run(arguments) }) }
-        }
+        try await RunnerProcess.run(arguments)
     }
 
     @Test func sessionExchangeSignsThePageInAgainstATokenEndpointWithoutCookies() async throws {
-        let script = try RunnerProcess.temporaryFile("exchange.js", """
+        let script = try RunnerProcess.temporaryFile(
+            "exchange.js",
+            """
             const me = await fetch("/api/me");
             console.log("me before refresh", me.status);
             await window.webkit.messageHandlers.session.postMessage({action: "refresh"});
@@ -28,11 +26,15 @@ import Testing
     }
 
     @Test func refreshCookieStaysNative() async throws {
-        let script = try RunnerProcess.temporaryFile("cookie-refresh.js", """
+        let script = try RunnerProcess.temporaryFile(
+            "cookie-refresh.js",
+            """
             await window.webkit.messageHandlers.session.postMessage({action: "refresh"});
             console.log("me", (await fetch("/api/me")).status, document.cookie.includes("web_refresh"));
             """)
-        let result = try await runRunner(["run", script.path, "--refresh-cookie", "__Host-web_refresh", "--refresh-url", "/session/refresh"])
+        let result = try await runRunner([
+            "run", script.path, "--refresh-cookie", "__Host-web_refresh", "--refresh-url", "/session/refresh",
+        ])
         #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("console.log me 200 false"))
         #expect(result.stdout.contains("1 cookie refreshes"))
@@ -59,7 +61,9 @@ import Testing
     }
 
     @Test func dpopAndAnIsolatedSessionSignThePageInWithASessionOfItsOwn() async throws {
-        let script = try RunnerProcess.temporaryFile("isolated.js", """
+        let script = try RunnerProcess.temporaryFile(
+            "isolated.js",
+            """
             console.log("me before refresh", (await fetch("/api/me")).status);
             const reply = await window.webkit.messageHandlers.session.postMessage({action: "refresh"});
             console.log("refreshed", reply.ok, "me after refresh", (await fetch("/api/me")).status);

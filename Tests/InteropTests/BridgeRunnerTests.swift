@@ -23,8 +23,10 @@ extension Interop {
         }
 
         static func arguments(_ server: InteropServer, _ folder: URL, _ more: [String]) -> [String] {
-            ["run", folder.appending(path: "refresh.js").path, "--issuer", server.issuer.absoluteString, "--scope", "openid read",
-             "--user", server.configuration.username, "--password-file", folder.appending(path: "password").path] + more
+            [
+                "run", folder.appending(path: "refresh.js").path, "--issuer", server.issuer.absoluteString, "--scope", "openid read",
+                "--user", server.configuration.username, "--password-file", folder.appending(path: "password").path,
+            ] + more
         }
 
         @Test func publicClientSignsInAndThePageRefreshes() async throws {
@@ -46,10 +48,13 @@ extension Interop {
             try await InteropServer.withRunning { server async throws in
                 let folder = try Self.files(server, secret: server.configuration.postClientSecret)
                 defer { try? FileManager.default.removeItem(at: folder) }
-                let run = try await RunnerInvocation.run(Self.arguments(server, folder, [
-                    "--client-id", InteropClient.postClient, "--client-auth", "client_secret_post",
-                    "--client-secret-file", folder.appending(path: "client-secret").path,
-                ]))
+                let run = try await RunnerInvocation.run(
+                    Self.arguments(
+                        server, folder,
+                        [
+                            "--client-id", InteropClient.postClient, "--client-auth", "client_secret_post",
+                            "--client-secret-file", folder.appending(path: "client-secret").path,
+                        ]))
                 #expect(run.exitCode == 0, "\(run.output)")
                 #expect(run.stdout.contains("console.log refresh ok: true"))
                 #expect(!run.output.contains(server.configuration.postClientSecret))
@@ -60,9 +65,12 @@ extension Interop {
             try await InteropServer.withRunning { server async throws in
                 let folder = try Self.files(server)
                 defer { try? FileManager.default.removeItem(at: folder) }
-                let run = try await RunnerInvocation.run(Self.arguments(server, folder, [
-                    "--client-id", InteropClient.codeClient, "--redirect-uri", "com.example.sessionbridge:/oauth/callback",
-                ]))
+                let run = try await RunnerInvocation.run(
+                    Self.arguments(
+                        server, folder,
+                        [
+                            "--client-id", InteropClient.codeClient, "--redirect-uri", "com.example.sessionbridge:/oauth/callback",
+                        ]))
                 #expect(run.exitCode == 0, "\(run.output)")
                 #expect(run.stdout.contains("authorization code flow and PKCE"))
                 #expect(run.stdout.contains("console.log refresh ok: true"))
@@ -75,9 +83,12 @@ extension Interop {
                 let wrong = "not-" + server.configuration.basicClientSecret
                 let folder = try Self.files(server, secret: wrong)
                 defer { try? FileManager.default.removeItem(at: folder) }
-                let run = try await RunnerInvocation.run(Self.arguments(server, folder, [
-                    "--client-id", InteropClient.basicClient, "--client-secret-file", folder.appending(path: "client-secret").path,
-                ]))
+                let run = try await RunnerInvocation.run(
+                    Self.arguments(
+                        server, folder,
+                        [
+                            "--client-id", InteropClient.basicClient, "--client-secret-file", folder.appending(path: "client-secret").path,
+                        ]))
                 #expect(run.exitCode == 5, "\(run.output)")
                 #expect(run.output.contains("invalid_client"))
                 #expect(!run.output.contains(wrong))
@@ -103,16 +114,16 @@ extension Interop {
                 }
                 try token.write(to: folder.appending(path: "refresh-token"), atomically: true, encoding: .utf8)
                 try """
-                    const session = window.webkit.messageHandlers.session;
-                    try {
-                      await session.postMessage({ action: "refresh" });
-                      console.log("refreshed");
-                    } catch (e) {
-                      console.log("refresh failed:", e.code, "retryable:", e.retryable);
-                    }
-                    const after = await session.postMessage({ action: "status" });
-                    console.log("still signed in:", after.signedIn);
-                    """.write(to: folder.appending(path: "refresh.js"), atomically: true, encoding: .utf8)
+                const session = window.webkit.messageHandlers.session;
+                try {
+                  await session.postMessage({ action: "refresh" });
+                  console.log("refreshed");
+                } catch (e) {
+                  console.log("refresh failed:", e.code, "retryable:", e.retryable);
+                }
+                const after = await session.postMessage({ action: "status" });
+                console.log("still signed in:", after.signedIn);
+                """.write(to: folder.appending(path: "refresh.js"), atomically: true, encoding: .utf8)
                 let run = try await RunnerInvocation.run([
                     "run", folder.appending(path: "refresh.js").path, "--issuer", server.issuer.absoluteString,
                     "--client-id", InteropClient.basicClient, "--client-secret-file", folder.appending(path: "client-secret").path,
@@ -135,9 +146,9 @@ extension Interop {
                 defer { try? FileManager.default.removeItem(at: folder) }
                 let config = folder.appending(path: "provider.json")
                 try """
-                    {"issuer": "\(server.issuer.absoluteString)", "client_id": "\(InteropClient.codeClient)",
-                     "redirect_uri": "com.example.sessionbridge:/oauth/callback", "scope": "openid read"}
-                    """.write(to: config, atomically: true, encoding: .utf8)
+                {"issuer": "\(server.issuer.absoluteString)", "client_id": "\(InteropClient.codeClient)",
+                 "redirect_uri": "com.example.sessionbridge:/oauth/callback", "scope": "openid read"}
+                """.write(to: config, atomically: true, encoding: .utf8)
                 let profile = folder.appending(path: "profile").path
                 let login = try await RunnerInvocation.run([
                     "login", "--config", config.path, "--user", server.configuration.username,

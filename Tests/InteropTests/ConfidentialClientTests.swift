@@ -10,7 +10,8 @@ extension Interop {
         func signsInAndRefreshes(method: String) async throws {
             try await InteropServer.withRunning { server async throws in
                 let vault = InMemoryTokenVault()
-                let session = method == "client_secret_basic"
+                let session =
+                    method == "client_secret_basic"
                     ? server.session(clientID: InteropClient.basicClient, authentication: server.basicAuthentication, vault: vault)
                     : server.session(clientID: InteropClient.postClient, authentication: server.postAuthentication, vault: vault)
                 try await session.login(username: server.configuration.username, password: server.configuration.password)

@@ -1,7 +1,8 @@
 import Foundation
-@testable import SessionBridge
 import SessionBridgeOAuth
 import Testing
+
+@testable import SessionBridge
 
 extension Interop {
     /// Each RFC 6749 §5.2 error the server produces, as the session reports it: configuration
@@ -86,9 +87,10 @@ extension Interop {
             try await InteropServer.withRunning(configuration) { server async throws in
                 let vault = InMemoryTokenVault()
                 let session = server.session(vault: vault)
-                let error = try #require(await sessionError {
-                    _ = try await session.login(username: configuration.username, password: configuration.password)
-                })
+                let error = try #require(
+                    await sessionError {
+                        _ = try await session.login(username: configuration.username, password: configuration.password)
+                    })
                 #expect(error.code == .unsupportedGrantType)
                 #expect(!error.description.contains(configuration.password))
                 #expect(try vault.storedToken() == nil)
@@ -99,9 +101,10 @@ extension Interop {
             try await InteropServer.withRunning { server async throws in
                 // The authorization-code client may not use the password grant.
                 let session = server.session(clientID: InteropClient.codeClient)
-                let error = try #require(await sessionError {
-                    _ = try await session.login(username: server.configuration.username, password: server.configuration.password)
-                })
+                let error = try #require(
+                    await sessionError {
+                        _ = try await session.login(username: server.configuration.username, password: server.configuration.password)
+                    })
                 #expect(error.code == .unauthorizedClient)
                 #expect(error.isRetryable == false)
                 #expect(server.tokenRequestCount == 1)
@@ -112,9 +115,10 @@ extension Interop {
             try await InteropServer.withRunning { server async throws in
                 let vault = InMemoryTokenVault()
                 let session = server.session(scope: "openid admin", vault: vault)
-                let error = try #require(await sessionError {
-                    _ = try await session.login(username: server.configuration.username, password: server.configuration.password)
-                })
+                let error = try #require(
+                    await sessionError {
+                        _ = try await session.login(username: server.configuration.username, password: server.configuration.password)
+                    })
                 #expect(error.code == .invalidScope)
                 #expect(error.isRetryable == false)
                 #expect(try vault.storedToken() == nil)
@@ -124,9 +128,10 @@ extension Interop {
         @Test func missingPasswordIsInvalidRequest() async throws {
             try await InteropServer.withRunning { server async throws in
                 let session = server.session()
-                let error = try #require(await sessionError {
-                    _ = try await session.login(username: server.configuration.username, password: "")
-                })
+                let error = try #require(
+                    await sessionError {
+                        _ = try await session.login(username: server.configuration.username, password: "")
+                    })
                 #expect(error.code == .invalidRequest)
                 #expect(error.isRetryable == false)
             }
@@ -136,9 +141,10 @@ extension Interop {
             try await InteropServer.withRunning { server async throws in
                 let vault = InMemoryTokenVault()
                 let session = server.session(vault: vault)
-                let error = try #require(await sessionError {
-                    _ = try await session.login(username: server.configuration.username, password: "not-the-password")
-                })
+                let error = try #require(
+                    await sessionError {
+                        _ = try await session.login(username: server.configuration.username, password: "not-the-password")
+                    })
                 #expect(error.code == .invalidGrant)
                 #expect(!error.description.contains("not-the-password"))
                 #expect(try vault.storedToken() == nil)

@@ -1,7 +1,8 @@
 import Foundation
-@testable import SessionBridge
 import SessionBridgeOAuth
 import Testing
+
+@testable import SessionBridge
 
 extension Interop {
     /// A public client that knows only the issuer: discovery, password grant, rotating refresh,
@@ -28,10 +29,12 @@ extension Interop {
 
                 // Rotation happened at the server: the first token is spent there.
                 try await HTTPExchange.withClient { http in
-                    let reuse = try await http.postForm(server.tokenEndpoint, [
-                        ("grant_type", "refresh_token"), ("refresh_token", first.value),
-                        ("client_id", InteropClient.publicClient),
-                    ])
+                    let reuse = try await http.postForm(
+                        server.tokenEndpoint,
+                        [
+                            ("grant_type", "refresh_token"), ("refresh_token", first.value),
+                            ("client_id", InteropClient.publicClient),
+                        ])
                     #expect(reuse.oauthError == "invalid_grant")
                 }
             }
@@ -44,7 +47,9 @@ extension Interop {
                 let configuration = SessionConfiguration(
                     issuer: URL(string: "http://localhost:\(server.port)/o")!, clientID: InteropClient.publicClient, scope: "openid read")
                 let session = SessionController(configuration: configuration, vault: vault)
-                let error = await sessionError { _ = try await session.login(username: server.configuration.username, password: server.configuration.password) }
+                let error = await sessionError {
+                    _ = try await session.login(username: server.configuration.username, password: server.configuration.password)
+                }
                 // The document names http://127.0.0.1:PORT/o: an issuer mismatch, refused as an invalid answer.
                 #expect(error?.code == .invalidResponse)
                 #expect(error?.description.contains("issuer") == true)

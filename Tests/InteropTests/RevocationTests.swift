@@ -1,7 +1,8 @@
 import Foundation
-@testable import SessionBridge
 import SessionBridgeOAuth
 import Testing
+
+@testable import SessionBridge
 
 extension Interop {
     /// RFC 7009: logout revokes the refresh token with the client's own authentication.
@@ -13,11 +14,13 @@ extension Interop {
                 let session: SessionController
                 switch method {
                 case "client_secret_basic":
-                    session = server.session(clientID: InteropClient.basicClient, authentication: server.basicAuthentication,
-                                             revocationEndpoint: server.revocationEndpoint, vault: vault)
+                    session = server.session(
+                        clientID: InteropClient.basicClient, authentication: server.basicAuthentication,
+                        revocationEndpoint: server.revocationEndpoint, vault: vault)
                 case "client_secret_post":
-                    session = server.session(clientID: InteropClient.postClient, authentication: server.postAuthentication,
-                                             revocationEndpoint: server.revocationEndpoint, vault: vault)
+                    session = server.session(
+                        clientID: InteropClient.postClient, authentication: server.postAuthentication,
+                        revocationEndpoint: server.revocationEndpoint, vault: vault)
                 default:
                     session = server.session(revocationEndpoint: server.revocationEndpoint, vault: vault)
                 }
@@ -55,9 +58,12 @@ extension Interop {
                 await session.logout()
                 #expect(try vault.storedToken() == nil)
                 let stillRefreshes = try await HTTPExchange.withClient { http in
-                    try await http.postForm(server.tokenEndpoint, [
-                        ("grant_type", "refresh_token"), ("refresh_token", token.value), ("client_id", InteropClient.publicClient),
-                    ]).status == 200
+                    try await http.postForm(
+                        server.tokenEndpoint,
+                        [
+                            ("grant_type", "refresh_token"), ("refresh_token", token.value), ("client_id", InteropClient.publicClient),
+                        ]
+                    ).status == 200
                 }
                 // The revocation endpoint is published in the RFC 8414 document only.
                 #expect(server.log.contains("POST /o/revoke_token/"))

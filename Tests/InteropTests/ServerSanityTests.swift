@@ -37,20 +37,24 @@ extension Interop {
             try await InteropServer.withRunning { server async throws in
                 try await HTTPExchange.withClient { http in
                     let configuration = server.configuration
-                    let login = try await http.postForm(server.tokenEndpoint, [
-                        ("grant_type", "password"), ("username", configuration.username),
-                        ("password", configuration.password), ("client_id", InteropClient.publicClient),
-                        ("scope", "openid read"),
-                    ])
+                    let login = try await http.postForm(
+                        server.tokenEndpoint,
+                        [
+                            ("grant_type", "password"), ("username", configuration.username),
+                            ("password", configuration.password), ("client_id", InteropClient.publicClient),
+                            ("scope", "openid read"),
+                        ])
                     #expect(login.status == 200)
                     let tokens = try login.json()
                     #expect((tokens["token_type"] as? String)?.lowercased() == "bearer")
                     #expect(tokens["expires_in"] as? Int == configuration.accessTokenLifetime)
                     let first = try #require(tokens["refresh_token"] as? String)
 
-                    let refresh = try await http.postForm(server.tokenEndpoint, [
-                        ("grant_type", "refresh_token"), ("refresh_token", first), ("client_id", InteropClient.publicClient),
-                    ])
+                    let refresh = try await http.postForm(
+                        server.tokenEndpoint,
+                        [
+                            ("grant_type", "refresh_token"), ("refresh_token", first), ("client_id", InteropClient.publicClient),
+                        ])
                     #expect(refresh.status == 200)
                     let rotated = try refresh.json()
                     let second = try #require(rotated["refresh_token"] as? String)
@@ -59,9 +63,11 @@ extension Interop {
                     #expect((rotated["id_token"] as? String)?.split(separator: ".").count == 3)
 
                     // The old token is spent.
-                    let reuse = try await http.postForm(server.tokenEndpoint, [
-                        ("grant_type", "refresh_token"), ("refresh_token", first), ("client_id", InteropClient.publicClient),
-                    ])
+                    let reuse = try await http.postForm(
+                        server.tokenEndpoint,
+                        [
+                            ("grant_type", "refresh_token"), ("refresh_token", first), ("client_id", InteropClient.publicClient),
+                        ])
                     #expect(reuse.status == 400)
                     #expect(reuse.oauthError == "invalid_grant")
                 }
@@ -73,15 +79,19 @@ extension Interop {
             configuration.rotatesRefreshTokens = false
             try await InteropServer.withRunning(configuration) { server async throws in
                 try await HTTPExchange.withClient { http in
-                    let login = try await http.postForm(server.tokenEndpoint, [
-                        ("grant_type", "password"), ("username", configuration.username),
-                        ("password", configuration.password), ("client_id", InteropClient.publicClient),
-                    ])
+                    let login = try await http.postForm(
+                        server.tokenEndpoint,
+                        [
+                            ("grant_type", "password"), ("username", configuration.username),
+                            ("password", configuration.password), ("client_id", InteropClient.publicClient),
+                        ])
                     let token = try #require(try login.json()["refresh_token"] as? String)
                     for _ in 0..<2 {
-                        let refresh = try await http.postForm(server.tokenEndpoint, [
-                            ("grant_type", "refresh_token"), ("refresh_token", token), ("client_id", InteropClient.publicClient),
-                        ])
+                        let refresh = try await http.postForm(
+                            server.tokenEndpoint,
+                            [
+                                ("grant_type", "refresh_token"), ("refresh_token", token), ("client_id", InteropClient.publicClient),
+                            ])
                         #expect(refresh.status == 200)
                         let answer = try refresh.json()
                         #expect(answer["access_token"] is String)
@@ -122,8 +132,10 @@ extension Interop {
                         try await http.postForm(server.tokenEndpoint, fields)
                     }
                     let wrongPassword = try await token(
-                        [("grant_type", "password"), ("username", configuration.username), ("password", "wrong"),
-                         ("client_id", InteropClient.publicClient)])
+                        [
+                            ("grant_type", "password"), ("username", configuration.username), ("password", "wrong"),
+                            ("client_id", InteropClient.publicClient),
+                        ])
                     #expect(wrongPassword.oauthError == "invalid_grant")
                     let garbage = try await token(
                         [("grant_type", "refresh_token"), ("refresh_token", "garbage"), ("client_id", InteropClient.publicClient)])
@@ -131,8 +143,10 @@ extension Interop {
                     let scope = try await token(
                         [("grant_type", "password")] + user + [("client_id", InteropClient.publicClient), ("scope", "admin")])
                     #expect(scope.oauthError == "invalid_scope")
-                    let missing = try await token([("grant_type", "password"), ("username", configuration.username),
-                                                   ("client_id", InteropClient.publicClient)])
+                    let missing = try await token([
+                        ("grant_type", "password"), ("username", configuration.username),
+                        ("client_id", InteropClient.publicClient),
+                    ])
                     #expect(missing.oauthError == "invalid_request")
                     let unauthorized = try await token([("grant_type", "password")] + user + [("client_id", InteropClient.codeClient)])
                     #expect(unauthorized.oauthError == "unauthorized_client")
@@ -148,18 +162,24 @@ extension Interop {
             try await InteropServer.withRunning { server async throws in
                 try await HTTPExchange.withClient { http in
                     let configuration = server.configuration
-                    let login = try await http.postForm(server.tokenEndpoint, [
-                        ("grant_type", "password"), ("username", configuration.username),
-                        ("password", configuration.password), ("client_id", InteropClient.publicClient),
-                    ])
+                    let login = try await http.postForm(
+                        server.tokenEndpoint,
+                        [
+                            ("grant_type", "password"), ("username", configuration.username),
+                            ("password", configuration.password), ("client_id", InteropClient.publicClient),
+                        ])
                     let token = try #require(try login.json()["refresh_token"] as? String)
-                    let revoke = try await http.postForm(server.revocationEndpoint, [
-                        ("token", token), ("token_type_hint", "refresh_token"), ("client_id", InteropClient.publicClient),
-                    ])
+                    let revoke = try await http.postForm(
+                        server.revocationEndpoint,
+                        [
+                            ("token", token), ("token_type_hint", "refresh_token"), ("client_id", InteropClient.publicClient),
+                        ])
                     #expect(revoke.status == 200)
-                    let refresh = try await http.postForm(server.tokenEndpoint, [
-                        ("grant_type", "refresh_token"), ("refresh_token", token), ("client_id", InteropClient.publicClient),
-                    ])
+                    let refresh = try await http.postForm(
+                        server.tokenEndpoint,
+                        [
+                            ("grant_type", "refresh_token"), ("refresh_token", token), ("client_id", InteropClient.publicClient),
+                        ])
                     #expect(refresh.oauthError == "invalid_grant")
                 }
             }

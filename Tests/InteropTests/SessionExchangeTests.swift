@@ -1,9 +1,9 @@
-import SessionBridgeMessaging
 import Foundation
 import SessionBridge
+import SessionBridgeHeadless
+import SessionBridgeMessaging
 import SessionBridgeOAuth
 import Testing
-import SessionBridgeHeadless
 
 extension Interop {
     /// The page signed in to a web product that trusts the third-party server's tokens, by the
@@ -30,13 +30,15 @@ extension Interop {
 
                     let contents = UserContentController()
                     session.install(in: contents, allowedOrigins: [SecurityOrigin(url: product.baseURL)!])
-                    let page = WebPage(configuration: WebPageConfiguration(
-                        userContentController: contents, navigationDelegate: SessionNavigationDelegate(controller: session)))
+                    let page = WebPage(
+                        configuration: WebPageConfiguration(
+                            userContentController: contents, navigationDelegate: SessionNavigationDelegate(controller: session)))
                     await session.attach(page)
                     let landed = try await page.load(product.url("/app"))
                     #expect(landed.statusCode == 200)
                     #expect(landed.url.path == "/app")
-                    let me = try await page.callAsyncJavaScript("const r = await fetch('/api/me'); return r.status + ':' + (await r.json()).sub;")
+                    let me = try await page.callAsyncJavaScript(
+                        "const r = await fetch('/api/me'); return r.status + ':' + (await r.json()).sub;")
                     let subject = try #require(await session.idToken?.subject)
                     #expect(me == .string("200:\(subject)"))
                     // The product saw the exchanged cookie on the navigation and on the page's fetch.

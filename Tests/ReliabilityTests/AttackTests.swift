@@ -1,10 +1,10 @@
-import SessionBridgeMessaging
-import SessionBridgeCookies
 import Foundation
 import SessionBridge
+import SessionBridgeCookies
+import SessionBridgeHeadless
+import SessionBridgeMessaging
 import SessionBridgeTesting
 import Testing
-import SessionBridgeHeadless
 
 /// Hostile pages: every script of `Attacks/` runs as a real page against the reference server
 /// with a signed-in session, and tries one avenue to learn or misuse the refresh token. Nothing
@@ -95,10 +95,10 @@ import SessionBridgeHeadless
           }
           window.__attack = (async () => {
         """# + "\n" + attack.source + "\n" + #"""
-          })().then(r => { if (r !== undefined) note(r); }, e => note("attack threw", safe(() => __String(e)), e && e.stack))
-            .then(() => { const s = __stringify(seen); window.__report = s; __log("REPORT " + s); });
-        })();
-        """#
+              })().then(r => { if (r !== undefined) note(r); }, e => note("attack threw", safe(() => __String(e)), e && e.stack))
+                .then(() => { const s = __stringify(seen); window.__report = s; __log("REPORT " + s); });
+            })();
+            """#
     }
 
     struct Figures {
@@ -119,26 +119,18 @@ import SessionBridgeHeadless
             try await run(attacks.filter { attack in prefixes.contains { attack.name.hasPrefix($0) } })
             return
         }
-        var totals = [0, 0, 0, 0]   // scripts, strings, tokens, hits
+        var totals = [0, 0, 0, 0]  // scripts, strings, tokens, hits
         for start in stride(from: 0, to: attacks.count, by: 8) {
             let batch = attacks[start..<min(start + 8, attacks.count)].map(\.name)
-            let child = Process()
-            child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            child.arguments = ["--testing-library", "swift-testing", "--filter", "hostileScriptsNeverSeeARefreshToken"]
-            var environment = ProcessInfo.processInfo.environment
-            environment["RELIABILITY_ATTACK"] = batch.joined(separator: ",")
-            child.environment = environment
-            let output = Pipe()
-            child.standardOutput = output
-            child.standardError = FileHandle.nullDevice
-            try child.run()
-            let reader = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }
-            let deadline = Date().addingTimeInterval(240)
-            while child.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-            if child.isRunning { child.terminate() }
-            child.waitUntilExit()
-            let text = String(decoding: await reader.value, as: UTF8.self)
-            #expect(child.terminationStatus == 0, "attack batch \(batch.first ?? "")…\(batch.last ?? "") failed:\n\(text.split(separator: "\n").filter { $0.contains("✘") }.prefix(20).joined(separator: "\n"))")
+            let child = try await ChildProcess.run(
+                URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
+                ["--testing-library", "swift-testing", "--filter", "hostileScriptsNeverSeeARefreshToken"],
+                environment: ["RELIABILITY_ATTACK": batch.joined(separator: ",")], timeout: .seconds(240))
+            let text = child.stdout
+            #expect(
+                child.succeeded,
+                "attack batch \(batch.first ?? "")…\(batch.last ?? "") failed:\n\(text.split(separator: "\n").filter { $0.contains("✘") }.prefix(20).joined(separator: "\n"))"
+            )
             if let line = text.split(separator: "\n").first(where: { $0.contains("[attacks] scripts run:") }) {
                 let numbers = Self.figures(in: String(line))
                 for index in 0..<min(4, numbers.count) { totals[index] += numbers[index] }
@@ -146,7 +138,9 @@ import SessionBridgeHeadless
         }
         #expect(totals[0] == attacks.count, "only \(totals[0]) of \(attacks.count) attack scripts reported")
         #expect(totals[3] == 0)
-        print("[attacks] total: scripts run: \(totals[0]); strings searched: \(totals[1]); refresh tokens searched for: \(totals[2]); hits: \(totals[3])")
+        print(
+            "[attacks] total: scripts run: \(totals[0]); strings searched: \(totals[1]); refresh tokens searched for: \(totals[2]); hits: \(totals[3])"
+        )
     }
 
     /// scripts, strings, tokens and hits from a batch's figures line.
@@ -155,8 +149,10 @@ import SessionBridgeHeadless
             guard let range = line.range(of: label) else { return 0 }
             return Int(line[range.upperBound...].prefix { $0.isNumber }) ?? 0
         }
-        return [number(after: "scripts run: "), number(after: "strings searched: "),
-                number(after: "refresh tokens searched for: "), number(after: "hits: ")]
+        return [
+            number(after: "scripts run: "), number(after: "strings searched: "),
+            number(after: "refresh tokens searched for: "), number(after: "hits: "),
+        ]
     }
 
     private func run(_ attacks: [Attack]) async throws {
@@ -174,8 +170,9 @@ import SessionBridgeHeadless
                 let fixture = try await SessionFixture.connect(to: server.baseURL, sessionConfiguration: configuration)
                 try await fixture.session.login(username: "demo", password: "demo")
                 // The app's own isolated world: a global and a handler page scripts must never see.
-                fixture.contentController.addUserScript(UserScript(
-                    source: "globalThis.appWorldMarker = \"\(marker)\";", injectionTime: .atDocumentStart, in: .world(name: "app")))
+                fixture.contentController.addUserScript(
+                    UserScript(
+                        source: "globalThis.appWorldMarker = \"\(marker)\";", injectionTime: .atDocumentStart, in: .world(name: "app")))
                 fixture.contentController.addScriptMessageHandler(
                     ClosureMessageHandler { _ in ["marker": .string(marker)] }, contentWorld: .world(name: "app"), name: "nativeStatus",
                     options: HandlerOptions(allowedOrigins: [SecurityOrigin(url: server.baseURL)!]))
@@ -196,7 +193,10 @@ import SessionBridgeHeadless
                 }
                 let attackStarted = clock.now
                 let quiet = await fixture.page.runUntilQuiescent(timeout: .seconds(25))
-                if verbose { FileHandle.standardError.write(Data("[attacks] \(attack.name): quiet \(quiet) after \(clock.now - attackStarted)\n".utf8)) }
+                if verbose {
+                    FileHandle.standardError.write(
+                        Data("[attacks] \(attack.name): quiet \(quiet) after \(clock.now - attackStarted)\n".utf8))
+                }
                 #expect(quiet, "\(attack.name) did not finish")
 
                 // Everything that crossed into JavaScript or its observers.
@@ -207,7 +207,10 @@ import SessionBridgeHeadless
                 seen += fixture.pageEvents.map { String(describing: $0) }
                 seen += fixture.bridgeCalls.map { String(describing: $0) }
                 let consoleReports = fixture.pageEvents.contains {
-                    if case .console(let message, _) = $0 { return message.text.hasPrefix("REPORT") || message.text.hasPrefix("REPORT-EARLY") || message.text.hasPrefix("reply") || message.text.hasPrefix("late") }
+                    if case .console(let message, _) = $0 {
+                        return message.text.hasPrefix("REPORT") || message.text.hasPrefix("REPORT-EARLY") || message.text.hasPrefix("reply")
+                            || message.text.hasPrefix("late")
+                    }
                     return false
                 }
                 let said = fixture.pageEvents.compactMap { event -> String? in
@@ -232,9 +235,10 @@ import SessionBridgeHeadless
                 #expect(after.reuseEvents == before.reuseEvents, "\(attack.name) caused a refresh-token reuse")
                 if attack.expectsNoRefresh {
                     #expect(after.refreshes == before.refreshes, "\(attack.name) made a refresh from a disallowed origin")
-                    #expect(!fixture.bridgeCalls.contains { entry in
-                        if case .replied = entry.outcome { return entry.origin.contains("localhost") } else { return false }
-                    }, "a disallowed origin got a reply")
+                    #expect(
+                        !fixture.bridgeCalls.contains { entry in
+                            if case .replied = entry.outcome { return entry.origin.contains("localhost") } else { return false }
+                        }, "a disallowed origin got a reply")
                 }
                 #expect(try await fixture.page.evaluateJavaScript("6 * 7") == 42)
                 if attack.endsSession {
@@ -254,13 +258,15 @@ import SessionBridgeHeadless
             let fixture = try await SessionFixture.connect(to: server.baseURL, sessionConfiguration: configuration)
             try await fixture.session.login(username: "demo", password: "demo")
             #expect(try await fixture.page.load(server.url("/app")).statusCode == 200)
-            let reply = try await fixture.page.callAsyncJavaScript("return await window.webkit.messageHandlers.session.postMessage({action: 'refresh'})")
+            let reply = try await fixture.page.callAsyncJavaScript(
+                "return await window.webkit.messageHandlers.session.postMessage({action: 'refresh'})")
             #expect(reply["ok"] == true)
             await fixture.stop()
             let stats = server.stats()
             #expect(stats.reuseEvents == 0)
             let tokens = server.issuedRefreshTokens().count
-            print("""
+            print(
+                """
                 [attacks] scripts run: \(figures.scripts); strings searched: \(figures.strings) (\(figures.characters) bytes); \
                 refresh tokens searched for: \(tokens); hits: \(figures.hits.values.reduce(0) { $0 + $1.count }); \
                 server refreshes: \(stats.refreshes), reuse events: \(stats.reuseEvents); \

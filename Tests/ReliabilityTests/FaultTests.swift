@@ -1,10 +1,10 @@
-import SessionBridgeMessaging
-import SessionBridgeCookies
 import Foundation
 import SessionBridge
+import SessionBridgeCookies
+import SessionBridgeHeadless
+import SessionBridgeMessaging
 import SessionBridgeTesting
 import Testing
-import SessionBridgeHeadless
 
 /// Server faults from the reference server's switches, each run against a signed-in session with
 /// an attached page, once against a strict server (any second use of a refresh token revokes
@@ -34,8 +34,10 @@ import SessionBridgeHeadless
         let routeRuns: Bool
         var testDescription: String { name }
 
-        init(_ name: String, _ faults: FaultConfiguration, _ strict: (Outcome, ClosedRange<Int>),
-             grace: (Outcome, ClosedRange<Int>)? = nil, routeRuns: Bool) {
+        init(
+            _ name: String, _ faults: FaultConfiguration, _ strict: (Outcome, ClosedRange<Int>),
+            grace: (Outcome, ClosedRange<Int>)? = nil, routeRuns: Bool
+        ) {
             self.name = name
             self.faults = faults
             self.strict = strict
@@ -49,35 +51,49 @@ import SessionBridgeHeadless
     /// Failures after the request was sent are asked again on a grace server, up to the retry
     /// policy's three attempts.
     static let cases: [Case] = [
-        Case("latency beyond the client timeout", FaultConfiguration(latency: .milliseconds(1500)),
-             (.fails(.network), 1...1), grace: (.fails(.network), 3...3), routeRuns: true),
-        Case("latency beyond the client timeout, once", FaultConfiguration(limit: 1, latency: .milliseconds(1500)),
-             (.fails(.network), 1...1), grace: (.succeeds, 2...2), routeRuns: true),
-        Case("503 storm with Retry-After 0", FaultConfiguration(serverErrors: .init(status: 503, retryAfterSeconds: 0)),
-             (.fails(.serverError), 3...3), routeRuns: false),
-        Case("502 storm without Retry-After", FaultConfiguration(serverErrors: .init(status: 502, retryAfterSeconds: nil)),
-             (.fails(.serverError), 3...3), routeRuns: false),
-        Case("500 storm (not retried)", FaultConfiguration(serverErrors: .init(status: 500, retryAfterSeconds: nil)),
-             (.fails(.serverError), 1...1), routeRuns: false),
-        Case("503 with Retry-After beyond the ceiling", FaultConfiguration(serverErrors: .init(status: 503, retryAfterSeconds: 60)),
-             (.fails(.serverError), 1...1), routeRuns: false),
-        Case("503 burst of two, then recovery", FaultConfiguration(serverErrors: .init(status: 503, retryAfterSeconds: 0, count: 2)),
-             (.succeeds, 3...3), routeRuns: true),
-        Case("connection closed before the answer", FaultConfiguration(closeConnection: true),
-             (.fails(.network), 1...1), grace: (.fails(.network), 3...3), routeRuns: false),
-        Case("connection reset mid-body", FaultConfiguration(closeMidBody: true),
-             (.fails(.network), 1...1), grace: (.fails(.network), 3...3), routeRuns: true),
-        Case("connection reset mid-body, once", FaultConfiguration(limit: 1, closeMidBody: true),
-             (.fails(.network), 1...1), grace: (.succeeds, 2...2), routeRuns: true),
-        Case("malformed JSON", FaultConfiguration(malformedJSON: true),
-             (.fails(.serverError), 1...1), grace: (.fails(.serverError), 3...3), routeRuns: true),
-        Case("garbage and oversized Set-Cookie", FaultConfiguration(garbageSetCookie: true),
-             (.succeeds, 1...1), routeRuns: true),
-        Case("server stops answering", FaultConfiguration(stopResponding: .seconds(3)),
-             (.fails(.network), 1...1), grace: (.fails(.network), 3...3), routeRuns: false),
+        Case(
+            "latency beyond the client timeout", FaultConfiguration(latency: .milliseconds(1500)),
+            (.fails(.network), 1...1), grace: (.fails(.network), 3...3), routeRuns: true),
+        Case(
+            "latency beyond the client timeout, once", FaultConfiguration(limit: 1, latency: .milliseconds(1500)),
+            (.fails(.network), 1...1), grace: (.succeeds, 2...2), routeRuns: true),
+        Case(
+            "503 storm with Retry-After 0", FaultConfiguration(serverErrors: .init(status: 503, retryAfterSeconds: 0)),
+            (.fails(.serverError), 3...3), routeRuns: false),
+        Case(
+            "502 storm without Retry-After", FaultConfiguration(serverErrors: .init(status: 502, retryAfterSeconds: nil)),
+            (.fails(.serverError), 3...3), routeRuns: false),
+        Case(
+            "500 storm (not retried)", FaultConfiguration(serverErrors: .init(status: 500, retryAfterSeconds: nil)),
+            (.fails(.serverError), 1...1), routeRuns: false),
+        Case(
+            "503 with Retry-After beyond the ceiling", FaultConfiguration(serverErrors: .init(status: 503, retryAfterSeconds: 60)),
+            (.fails(.serverError), 1...1), routeRuns: false),
+        Case(
+            "503 burst of two, then recovery", FaultConfiguration(serverErrors: .init(status: 503, retryAfterSeconds: 0, count: 2)),
+            (.succeeds, 3...3), routeRuns: true),
+        Case(
+            "connection closed before the answer", FaultConfiguration(closeConnection: true),
+            (.fails(.network), 1...1), grace: (.fails(.network), 3...3), routeRuns: false),
+        Case(
+            "connection reset mid-body", FaultConfiguration(closeMidBody: true),
+            (.fails(.network), 1...1), grace: (.fails(.network), 3...3), routeRuns: true),
+        Case(
+            "connection reset mid-body, once", FaultConfiguration(limit: 1, closeMidBody: true),
+            (.fails(.network), 1...1), grace: (.succeeds, 2...2), routeRuns: true),
+        Case(
+            "malformed JSON", FaultConfiguration(malformedJSON: true),
+            (.fails(.serverError), 1...1), grace: (.fails(.serverError), 3...3), routeRuns: true),
+        Case(
+            "garbage and oversized Set-Cookie", FaultConfiguration(garbageSetCookie: true),
+            (.succeeds, 1...1), routeRuns: true),
+        Case(
+            "server stops answering", FaultConfiguration(stopResponding: .seconds(3)),
+            (.fails(.network), 1...1), grace: (.fails(.network), 3...3), routeRuns: false),
         // `requestTimeout` bounds the whole answer, body included.
-        Case("body trickled beyond the client timeout", FaultConfiguration(slowBody: .milliseconds(30)),
-             (.fails(.network), 1...1), grace: (.fails(.network), 3...3), routeRuns: true),
+        Case(
+            "body trickled beyond the client timeout", FaultConfiguration(slowBody: .milliseconds(30)),
+            (.fails(.network), 1...1), grace: (.fails(.network), 3...3), routeRuns: true),
     ]
 
     static func configuration(_ server: ReferenceServer, _ kind: TokenServer) -> SessionConfiguration {
@@ -108,7 +124,8 @@ import SessionBridgeHeadless
             let clock = ContinuousClock()
             let started = clock.now
             // The page asks, as page scripts do; the reply is the page's view of the outcome.
-            let reply = try await fixture.page.callAsyncJavaScript("""
+            let reply = try await fixture.page.callAsyncJavaScript(
+                """
                 try { const r = await window.webkit.messageHandlers.session.postMessage({action: "refresh"}); return ["ok", r.signedIn]; }
                 catch (e) { return [e.code, e.retryable]; }
                 """)
@@ -166,10 +183,11 @@ import SessionBridgeHeadless
             do throws(SessionError) { recovery = .success(try await fixture.session.refresh()) } catch { recovery = .failure(error) }
             #expect(clock.now - recoveryStarted < Self.bound)
             let stats = server.stats()
-            print("[faults] \(kind) server, \(fault.name): page saw \(reply); \(made) attempt(s) in \(elapsed); "
-                + "token spent on the server without the client knowing: \(spentOnServer); "
-                + "after clearing: \((try? recovery.get()) != nil ? "refresh ok" : "refresh failed (\(String(describing: recovery)))"), "
-                + "reuse events \(stats.reuseEvents), grace replays \(stats.graceReplays)")
+            print(
+                "[faults] \(kind) server, \(fault.name): page saw \(reply); \(made) attempt(s) in \(elapsed); "
+                    + "token spent on the server without the client knowing: \(spentOnServer); "
+                    + "after clearing: \((try? recovery.get()) != nil ? "refresh ok" : "refresh failed (\(String(describing: recovery)))"), "
+                    + "reuse events \(stats.reuseEvents), grace replays \(stats.graceReplays)")
             if spentOnServer && kind == .strict {
                 // Documented for a server without a grace: the server rotated the token but the
                 // answer never reached the client, so the vault holds a spent token. The next
@@ -188,7 +206,9 @@ import SessionBridgeHeadless
                 let status = try recovery.get()
                 #expect(status.isSignedIn)
                 #expect(try fixture.session.vault.load()?.refreshToken == server.issuedRefreshTokens().last.map { RefreshToken($0) })
-                #expect(fixture.page.cookieJar.value("__Host-session", for: root) == fixture.session.cookieJar.value("__Host-session", for: root))
+                #expect(
+                    fixture.page.cookieJar.value("__Host-session", for: root)
+                        == fixture.session.cookieJar.value("__Host-session", for: root))
                 #expect(try await fixture.page.load(server.url("/app")).statusCode == 200)
             }
         }
@@ -203,7 +223,8 @@ import SessionBridgeHeadless
             #expect(server.revokeAllSessions() == 1)
             let clock = ContinuousClock()
             let started = clock.now
-            let reply = try await fixture.page.callAsyncJavaScript("""
+            let reply = try await fixture.page.callAsyncJavaScript(
+                """
                 try { await window.webkit.messageHandlers.session.postMessage({action: "refresh"}); return "ok"; } catch (e) { return [e.code, e.retryable]; }
                 """)
             #expect(clock.now - started < Self.bound)

@@ -1,4 +1,5 @@
 import Foundation
+import SessionBridgeTesting
 import Testing
 
 /// Replays every committed fuzz input (seed corpora and fixed crashes) through the same fuzz
@@ -28,17 +29,18 @@ struct FuzzRegressionTests {
     }
 
     @Test("every corpus and regression input passes", arguments: targets)
-    func replay(target: String) throws {
+    func replay(target: String) async throws {
         let executable = Self.buildFolder.appendingPathComponent(target)
         try #require(FileManager.default.isExecutableFile(atPath: executable.path), "\(target) is not built next to the tests")
         let inputs = Self.inputs(for: target)
         try #require(!inputs.isEmpty, "no inputs for \(target) under Fuzz/")
 
         // `timeout -s KILL` ends a replay that hangs, so the test fails instead of never ending.
-        let outcome = try Self.replay(executable, inputs)
+        let outcome = try await Self.replay(executable, inputs)
         #expect(!outcome.killed, "\(target) did not finish within \(Self.replaySeconds) s and was killed")
-        #expect(outcome.exitedCleanly,
-                "\(target) failed on one of \(inputs.count) inputs (status \(outcome.status)):\n\(outcome.text.suffix(4000))")
+        #expect(
+            outcome.exitedCleanly,
+            "\(target) failed on one of \(inputs.count) inputs (status \(outcome.status)):\n\(outcome.text.suffix(4000))")
         #expect(outcome.text.contains("\(inputs.count) input(s) passed"), "\(target) output: \(outcome.text.suffix(2000))")
     }
 
@@ -49,34 +51,20 @@ struct FuzzRegressionTests {
         var killed: Bool { status == 137 || status == SIGKILL }
     }
 
-    static func replay(_ executable: URL, _ inputs: [URL]) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        process.arguments = ["-s", "KILL", "\(replaySeconds)", executable.path] + inputs.map(\.path)
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"  // a crash reports at once instead of symbolicating
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return Outcome(text: text, status: process.terminationStatus,
-                       exitedCleanly: process.terminationReason == .exit && process.terminationStatus == 0)
+    static func replay(_ executable: URL, _ inputs: [URL]) async throws -> Outcome {
+        let run = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/timeout"),
+            ["-s", "KILL", "\(replaySeconds)", executable.path] + inputs.map(\.path),
+            environment: ["SWIFT_BACKTRACE": "enable=no"],  // a crash reports at once instead of symbolicating
+            timeout: .seconds(replaySeconds + 30))
+        return Outcome(text: run.output, status: run.status, exitedCleanly: run.succeeded)
     }
 
     @Test("with no arguments a replay driver prints its usage and exits 0", arguments: targets)
-    func usage(target: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        process.arguments = ["-s", "KILL", "60", Self.buildFolder.appendingPathComponent(target).path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(text.contains("usage: \(target)"))
+    func usage(target: String) async throws {
+        let run = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/timeout"), ["-s", "KILL", "60", Self.buildFolder.appendingPathComponent(target).path])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("usage: \(target)"))
     }
 }

@@ -1,6 +1,6 @@
-import SessionBridgeCookies
 import Foundation
 import SessionBridge
+import SessionBridgeCookies
 import SessionBridgeTesting
 import Testing
 
@@ -60,7 +60,8 @@ import Glibc
             var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
             while base64.count % 4 != 0 { base64 += "=" }
             guard let data = Data(base64Encoded: base64),
-                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            else { return nil }
             return object["exp"] as? Int
         }
     }
@@ -93,8 +94,9 @@ import Glibc
             defer { try? FileManager.default.removeItem(at: directory) }
             let vaultURL = directory.appendingPathComponent(Self.vaultName)
             func controller() -> SessionController {
-                SessionController(configuration: Self.configuration(server.baseURL, kind), vault: FileTokenVault(url: vaultURL),
-                                  cookieStore: PersistentCookieStore(directory: directory, profile: Self.profile))
+                SessionController(
+                    configuration: Self.configuration(server.baseURL, kind), vault: FileTokenVault(url: vaultURL),
+                    cookieStore: PersistentCookieStore(directory: directory, profile: Self.profile))
             }
             try await controller().login(username: "demo", password: "demo")
 
@@ -145,9 +147,12 @@ import Glibc
                 let vaultIsNewest = token == issued.last
                 let sessionCookieValid = disk.sessionCookie.map { server.verifyAccessToken($0) != nil } ?? false
                 #expect(disk.cookieNames.isSuperset(of: ["__Host-session", "session_expires", "csrf_token"]), "\(disk.cookieNames)")
-                if let exp = disk.sessionCookieExpiry, let expires = disk.expiresCookie.flatMap(Int.init), exp != expires { mixedCookies += 1 }
+                if let exp = disk.sessionCookieExpiry, let expires = disk.expiresCookie.flatMap(Int.init), exp != expires {
+                    mixedCookies += 1
+                }
                 // 2. The vault and the cookie store agree (same rotation, to the second of the access token's expiry).
-                let agree = vaultIsNewest && sessionCookieValid
+                let agree =
+                    vaultIsNewest && sessionCookieValid
                     && (disk.vaultExpiry.map { v in disk.sessionCookieExpiry.map { abs(Double($0) - v) <= 2 } ?? false } ?? false)
                 if agree { consistent += 1 } else if vaultIsNewest { cookieBehind += 1 } else { spentOnDisk += 1 }
 
@@ -169,7 +174,9 @@ import Glibc
                     if !agree { recoveredByRefresh += 1 }
                     let after = try Self.readDisk(directory)
                     #expect(after.refreshToken == server.issuedRefreshTokens().last, "the recovery refresh did not reach the vault")
-                    #expect(after.sessionCookie.map { server.verifyAccessToken($0) != nil } ?? false, "the recovery refresh did not reach the cookie store")
+                    #expect(
+                        after.sessionCookie.map { server.verifyAccessToken($0) != nil } ?? false,
+                        "the recovery refresh did not reach the cookie store")
                 } else {
                     // Documented for a server without a grace: the child died after the server
                     // rotated the token but before the vault was written. The token on disk is
@@ -187,7 +194,8 @@ import Glibc
                 #expect(stale.isEmpty, "left behind: \(stale)")
                 leftovers += stale.count
             }
-            print("""
+            print(
+                """
                 [kills] \(kind) server: kills survived: \(kills) (children that ended before the kill: \(endedEarly)); refreshes by children: \(childRefreshes); \
                 after the kill: consistent \(consistent), vault current but cookie store behind \(cookieBehind) \
                 (recovered by one refresh: \(recoveredByRefresh)), session cookie and expiry cookie of different rotations \(mixedCookies), \

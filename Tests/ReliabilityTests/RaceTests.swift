@@ -1,12 +1,12 @@
-import SessionBridgeMessaging
-import SessionBridgeCookies
 import Foundation
 import PropertyBased
 import SessionBridge
+import SessionBridgeCookies
+import SessionBridgeHeadless
+import SessionBridgeMessaging
 import SessionBridgeTesting
 import Synchronization
 import Testing
-import SessionBridgeHeadless
 
 /// Generated interleavings of page refreshes, native refreshes, navigations, `document.cookie`
 /// writes, server-side expiry and logout, each run against one shared reference server with a
@@ -56,7 +56,8 @@ import SessionBridgeHeadless
     static func perform(_ op: Op, _ fixture: SessionFixture, _ server: ReferenceServer, forgeCounter: Int) async {
         switch op {
         case .pageRefresh:
-            _ = try? await fixture.page.callAsyncJavaScript("""
+            _ = try? await fixture.page.callAsyncJavaScript(
+                """
                 try { await window.webkit.messageHandlers.session.postMessage({action: "refresh"}); return "ok"; }
                 catch (e) { return String(e.code || e); }
                 """, timeout: .seconds(10))
@@ -65,7 +66,8 @@ import SessionBridgeHeadless
         case .navigate:
             _ = try? await fixture.page.load(server.url("/app"))
         case .cookieWrite:
-            _ = try? await fixture.page.evaluateJavaScript("document.cookie = 'csrf_token=page-\(forgeCounter); Path=/'; document.cookie = 'theme=dark; Path=/'; document.cookie")
+            _ = try? await fixture.page.evaluateJavaScript(
+                "document.cookie = 'csrf_token=page-\(forgeCounter); Path=/'; document.cookie = 'theme=dark; Path=/'; document.cookie")
         case .cookieForge:
             _ = try? await fixture.page.evaluateJavaScript("document.cookie = '__Host-session=forged-\(forgeCounter); Path=/; Secure'")
         case .expire:
@@ -121,7 +123,9 @@ import SessionBridgeHeadless
                         #expect(page == native, "step \(index) \(step): the page's session cookie is not the native one")
                         #expect(!signedOut, "a session cookie came back after logout")
                     } else {
-                        #expect(page == nil || page!.hasPrefix("forged-"), "step \(index) \(step): the page kept a session cookie native code does not have")
+                        #expect(
+                            page == nil || page!.hasPrefix("forged-"),
+                            "step \(index) \(step): the page kept a session cookie native code does not have")
                     }
                     if signedOut {
                         for jar in [fixture.session.cookieJar, fixture.page.cookieJar] {
@@ -151,7 +155,8 @@ import SessionBridgeHeadless
             let elapsed = clock.now - started
             let run = cases.withLock { $0 }
             let totals = figures.withLock { $0 }
-            print("""
+            print(
+                """
                 [races] interleavings explored: \(run) (skipped past the time budget: \(skipped.withLock { $0 })) in \(elapsed); \
                 operations: \(totals.ops), navigations: \(totals.navigations), cases with logout: \(totals.logouts); \
                 token-endpoint refreshes: \(totals.refreshes) of a budget of \(totals.budget) epochs; reuse events: \(stats.reuseEvents); \

@@ -133,7 +133,8 @@ struct StopTests {
     func queueMicrotaskAndCatchChainsAreStopped() async throws {
         let marks = Marks()
         let context = await Self.makeContext(marks)
-        try? await context.run("""
+        try? await context.run(
+            """
             globalThis.a = 0; globalThis.b = 0;
             function g() { globalThis.a++; queueMicrotask(g); } g();
             function h() { globalThis.b++; Promise.reject(0).catch(h); } h();

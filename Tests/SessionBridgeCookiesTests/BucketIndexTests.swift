@@ -1,6 +1,8 @@
 import Foundation
 import PropertyBased
+import Synchronization
 import Testing
+
 @testable import SessionBridgeCookies
 
 /// The identity index of each domain's cookies against a plain list that finds cookies by
@@ -28,8 +30,9 @@ import Testing
         case 7: for jar in jars { _ = jar.cookieHeader(for: origin) }
         case 8: for jar in jars { jar.remove(name: name, domain: "example.com", path: "/") }
         case 9:
-            let cookie = Cookie(name: name, value: "i\(step)", domain: "www.example.com", path: "/p",
-                                expiresAt: clock.read().addingTimeInterval(4), creationTime: clock.read())
+            let cookie = Cookie(
+                name: name, value: "i\(step)", domain: "www.example.com", path: "/p",
+                expiresAt: clock.read().addingTimeInterval(4), creationTime: clock.read())
             for jar in jars { jar.insert(cookie) }
         default:
             for jar in jars { jar.setCookie("n\(step)=1; Max-Age=\(step % 9)", from: origin) }
@@ -72,11 +75,15 @@ import Testing
                         list.append(change.cookie)
                     case .replaced:
                         guard let at else { return mismatches.update { $0.append("replaced a missing cookie: \(change.cookie)") } }
-                        if Self.untouched(list[at]) != change.previous.map(Self.untouched) { mismatches.update { $0.append("replaced another cookie: \(change.cookie)") } }
+                        if Self.untouched(list[at]) != change.previous.map(Self.untouched) {
+                            mismatches.update { $0.append("replaced another cookie: \(change.cookie)") }
+                        }
                         list[at] = change.cookie
                     case .deleted, .expired, .evicted:
                         guard let at else { return mismatches.update { $0.append("removed a missing cookie: \(change.cookie)") } }
-                        if Self.untouched(list[at]) != Self.untouched(change.cookie) { mismatches.update { $0.append("removed another cookie: \(change.cookie)") } }
+                        if Self.untouched(list[at]) != Self.untouched(change.cookie) {
+                            mismatches.update { $0.append("removed another cookie: \(change.cookie)") }
+                        }
                         list.remove(at: at)
                     }
                 }

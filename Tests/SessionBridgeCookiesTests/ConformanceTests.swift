@@ -1,5 +1,6 @@
-import SessionBridgeCookies
 import Foundation
+import SessionBridgeCookies
+import Synchronization
 import Testing
 
 /// The IETF http-state parser suite, with the rfc6265bis adjustments, run against `CookieJar`.
@@ -46,8 +47,6 @@ final class TestClock: Sendable {
     func advance(_ seconds: TimeInterval) { now.update { $0 += seconds } }
     var read: @Sendable () -> Date { { [now] in now.get() } }
 }
-
-import Synchronization
 
 final class LockedValue<T: Sendable>: Sendable {
     private let mutex: Mutex<T>

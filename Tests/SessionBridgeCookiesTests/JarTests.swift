@@ -1,5 +1,5 @@
-import SessionBridgeCookies
 import Foundation
+import SessionBridgeCookies
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -1,6 +1,6 @@
-import SessionBridgeCookies
 import Foundation
 import PropertyBased
+import SessionBridgeCookies
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ParserTests {
@@ -162,7 +162,7 @@ import Testing
     @Test func randomBytesNeverCrashOrHalfApply() async {
         let url = URL(string: "https://www.example.com/a/b")!
         await propertyCheck(count: 2000, input: Gen.uint8().array(of: 0...120)) { bytes in
-            let result = bytes.withUnsafeBufferPointer { SetCookieParser.parse(bytes: $0) }
+            let result = unsafe bytes.withUnsafeBufferPointer { unsafe SetCookieParser.parse(bytes: $0) }
             let asString = SetCookieParser.parse(String(decoding: bytes, as: UTF8.self))
             if case .success(let p) = result {
                 #expect(!(p.name.isEmpty && p.value.isEmpty))

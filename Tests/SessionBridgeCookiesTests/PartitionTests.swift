@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SessionBridgeCookies
 
 /// CHIPS: a `Partitioned` cookie is keyed by the top-level site it was set under and sent
@@ -47,8 +48,9 @@ import Testing
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = PersistentCookieStore(directory: directory, profile: "chips")
-        let partitioned = Cookie(name: "__Host-embed", value: "a", domain: "widget.example", isSecure: true, sameSite: .none,
-                                 isPartitioned: true, partitionKey: "https://a.example")
+        let partitioned = Cookie(
+            name: "__Host-embed", value: "a", domain: "widget.example", isSecure: true, sameSite: .none,
+            isPartitioned: true, partitionKey: "https://a.example")
         let plain = Cookie(name: "plain", value: "1", domain: "widget.example", isSecure: true)
         try store.save([partitioned, plain])
         let bytes = try [UInt8](Data(contentsOf: try #require(store.fileURL)))

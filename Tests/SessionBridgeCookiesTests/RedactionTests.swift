@@ -1,17 +1,20 @@
-import SessionBridgeCookies
 import Foundation
+import SessionBridgeCookies
 import Testing
 
 @Suite(.timeLimit(.minutes(1)))
 struct RedactionTests {
-    let cookie = Cookie(name: "__Host-session", value: "eyJhbGciOi.secret-access-token", domain: "app.example", isSecure: true, isHttpOnly: true)
+    let cookie = Cookie(
+        name: "__Host-session", value: "eyJhbGciOi.secret-access-token", domain: "app.example", isSecure: true, isHttpOnly: true)
 
     @Test func descriptionsNeverShowTheValue() {
         let change = CookieChange(kind: .added, cookie: cookie, cause: .httpResponse)
         var dumped = ""
         dump(cookie, to: &dumped)
-        for text in [cookie.description, cookie.debugDescription, "\(cookie)", String(reflecting: cookie), change.description,
-                     SetCookieOutcome.stored(cookie).description, dumped] {
+        for text in [
+            cookie.description, cookie.debugDescription, "\(cookie)", String(reflecting: cookie), change.description,
+            SetCookieOutcome.stored(cookie).description, dumped,
+        ] {
             #expect(!text.contains("secret-access-token"), "\(text)")
             #expect(text.contains("__Host-session"))
         }

@@ -1,5 +1,5 @@
-import SessionBridgeCookies
 import Foundation
+import SessionBridgeCookies
 import Testing
 
 #if canImport(Glibc)
@@ -50,7 +50,7 @@ let everyAttribute: [Cookie] = [
         try store.save(everyAttribute)
         let path = store.fileURL!.path
         let size = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
-        #expect(truncate(path, off_t(size - 7)) == 0)
+        unsafe #expect(truncate(path, off_t(size - 7)) == 0)
         let result = try store.load()
         #expect(result.recoveredFromBackup)
         #expect(result.recovery == .truncated(expected: size, actual: size - 7))
@@ -185,7 +185,7 @@ let everyAttribute: [Cookie] = [
         return result.generation
     }
 
-    @Test func killWriterRepeatedly() throws {
+    @Test func killWriterRepeatedly() async throws {
         let dir = temporaryDirectory()
         let store = PersistentCookieStore(directory: dir, profile: "crash")
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
@@ -208,9 +208,9 @@ let everyAttribute: [Cookie] = [
             let waitUntil = ContinuousClock.now + .seconds(5)
             while ContinuousClock.now < waitUntil {
                 if let g = try? store.load().generation, g > lastGeneration { break }
-                usleep(2_000)
+                try await Task.sleep(for: .milliseconds(2))
             }
-            usleep(UInt32.random(in: 0...15_000))
+            try await Task.sleep(for: .microseconds(Int.random(in: 0...15_000)))
             kill(child.processIdentifier, SIGKILL)
             child.waitUntilExit()
             #expect(child.terminationReason == .uncaughtSignal)
@@ -223,7 +223,8 @@ let everyAttribute: [Cookie] = [
         #expect(kills >= 20)
         #expect(lastGeneration > 0)
         // Temporary files of dead writers are cleaned up by load().
-        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: dir.path))?
+        let leftovers =
+            (try? FileManager.default.contentsOfDirectory(atPath: dir.path))?
             .filter { $0.contains(".tmp-") } ?? []
         #expect(leftovers.isEmpty, "\(leftovers)")
     }

@@ -1,15 +1,17 @@
 import Foundation
-import Testing
 import SessionBridgeMessaging
-import SessionBridgeTesting
-@testable import SessionBridgeHeadless
 import SessionBridgeScriptEngine
+import SessionBridgeTesting
+import Testing
+
+@testable import SessionBridgeHeadless
 
 @Suite(.timeLimit(.minutes(5))) struct BadPageTests {
     @Test func syntaxErrorsAndUncaughtExceptionsAreReportedAndLaterScriptsStillRun() async throws {
         let recorder = PageEventRecorder()
         let page = WebPage(configuration: WebPageConfiguration(eventHandler: recorder.handler))
-        try await page.loadHTMLString("""
+        try await page.loadHTMLString(
+            """
             <script>function (</script>
             <script>throw new RangeError('boom')</script>
             <script>var survived = true</script>
@@ -22,7 +24,9 @@ import SessionBridgeScriptEngine
 
     @Test func infiniteLoopIsEndedByTheTimeLimit() async throws {
         let recorder = PageEventRecorder()
-        let page = WebPage(configuration: WebPageConfiguration(eventHandler: recorder.handler, thread: EngineThread(name: "time-limit"), scriptTimeLimit: .milliseconds(200)))
+        let page = WebPage(
+            configuration: WebPageConfiguration(
+                eventHandler: recorder.handler, thread: EngineThread(name: "time-limit"), scriptTimeLimit: .milliseconds(200)))
         let clock = ContinuousClock()
         let start = clock.now
         try await page.loadScript("while (true) {}", baseURL: URL(string: "https://app.example/loop.js")!)

@@ -1,7 +1,7 @@
-import SessionBridgeCookies
 import Foundation
-import Testing
+import SessionBridgeCookies
 import SessionBridgeHeadless
+import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct DataStoreRegistryTests {
     @Test func aSecondStoreOpenedForALiveProfileIsTheSameStore() throws {

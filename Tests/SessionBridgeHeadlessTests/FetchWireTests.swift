@@ -1,5 +1,7 @@
 import Foundation
+import SessionBridgeScriptEngine
 import Testing
+
 @testable import SessionBridgeHeadless
 
 /// What one `fetch` puts on the wire, recorded by a raw TCP listener.
@@ -17,7 +19,8 @@ import Testing
         defer { listener.stop() }
         let page = WebPage()
         try await page.loadHTMLString("<p>wire</p>", baseURL: listener.url)
-        let outcome = try await page.callAsyncJavaScript("""
+        let outcome = try await page.callAsyncJavaScript(
+            """
             const method = \(jsonString(method));
             let refused;
             try { await fetch("/probe", { method }); refused = "sent"; } catch (error) { refused = error.name; }
@@ -31,14 +34,17 @@ import Testing
         await page.close()
     }
 
-    @Test(arguments: [("get", "GET"), ("pOsT", "POST"), ("delete", "DELETE"), ("Options", "OPTIONS"), ("put", "PUT"),
-                      ("head", "HEAD"), ("patch", "patch"), ("PATCH", "PATCH"), ("X-Custom!~", "X-Custom!~")])
+    @Test(arguments: [
+        ("get", "GET"), ("pOsT", "POST"), ("delete", "DELETE"), ("Options", "OPTIONS"), ("put", "PUT"),
+        ("head", "HEAD"), ("patch", "patch"), ("PATCH", "PATCH"), ("X-Custom!~", "X-Custom!~"),
+    ])
     func tokenMethodSendsExactlyOneRequest(method: String, sent: String) async throws {
         let listener = try RawHTTPListener()
         defer { listener.stop() }
         let page = WebPage()
         try await page.loadHTMLString("<p>wire</p>", baseURL: listener.url)
-        let status = try await page.callAsyncJavaScript("""
+        let status = try await page.callAsyncJavaScript(
+            """
             return (await fetch("/probe", { method: \(jsonString(method)), headers: { "X-Probe": "  1  " } })).status;
             """)
         #expect(status == 200)
@@ -59,7 +65,8 @@ import Testing
         defer { listener.stop() }
         let page = WebPage()
         try await page.loadHTMLString("<p>wire</p>", baseURL: listener.url)
-        let outcome = try await page.callAsyncJavaScript("""
+        let outcome = try await page.callAsyncJavaScript(
+            """
             let refused;
             try { await fetch("/probe", { headers: [[\(jsonString(name)), \(jsonString(value))]] }); refused = "sent"; }
             catch (error) { refused = error.name; }
@@ -75,7 +82,8 @@ import Testing
         defer { listener.stop() }
         let page = WebPage()
         try await page.loadHTMLString("<p>wire</p>", baseURL: listener.url)
-        _ = try await page.callAsyncJavaScript("""
+        _ = try await page.callAsyncJavaScript(
+            """
             await fetch("/probe", { method: "POST", body: "abc", headers: {
               "Transfer-Encoding": "chunked", "Content-Length": "100", "Host": "evil.example", "Connection": "close",
               "Cookie": "a=b", "Proxy-Authorization": "x", "Sec-Fetch-Site": "none", "X-HTTP-Method-Override": "TRACE",
@@ -86,7 +94,10 @@ import Testing
         let head = requests.first?.head.lowercased() ?? ""
         #expect(head.contains("x-kept: yes"))
         #expect(head.contains("content-length: 3"))
-        for dropped in ["transfer-encoding", "content-length: 100", "evil.example", "connection: close", "cookie:", "proxy-", "sec-fetch", "x-http-method-override"] {
+        for dropped in [
+            "transfer-encoding", "content-length: 100", "evil.example", "connection: close", "cookie:", "proxy-", "sec-fetch",
+            "x-http-method-override",
+        ] {
             #expect(!head.contains(dropped), "\(dropped) reached the wire")
         }
         await page.close()

@@ -1,5 +1,7 @@
 import Foundation
+import SessionBridgeScriptEngine
 import Testing
+
 @testable import SessionBridgeHeadless
 
 /// Which text of an HTML document runs as script: only real `<script>` elements, as in a browser.
@@ -23,7 +25,8 @@ import Testing
     @Test(arguments: inertCases)
     func inertScriptTextDoesNotRun(_ name: String, _ markup: String) async throws {
         let page = WebPage()
-        try await page.loadHTMLString("""
+        try await page.loadHTMLString(
+            """
             <script>var hits = []; function ran(what) { hits.push(String(what)); }</script>
             \(markup)
             <script data-note="a>b">var done = true;</script>
@@ -47,13 +50,14 @@ import Testing
             """
         let document = HTMLDocumentScripts(html: html)
         #expect(document.title == "A &amp; B")
-        #expect(document.scripts == [
-            .inline(source: "one()", line: 2),
-            .external(src: "/app.js"),
-            .skipped(type: "module"),
-            .inline(source: "if (a </b) x = \"</scriptx>\";", line: 5),
-            .inline(source: "\n<!-- <script>still()</script> -->\n", line: 7),
-        ])
+        #expect(
+            document.scripts == [
+                .inline(source: "one()", line: 2),
+                .external(src: "/app.js"),
+                .skipped(type: "module"),
+                .inline(source: "if (a </b) x = \"</scriptx>\";", line: 5),
+                .inline(source: "\n<!-- <script>still()</script> -->\n", line: 7),
+            ])
     }
 
     @Test func unterminatedMarkupHidesWhatFollows() {

@@ -1,11 +1,12 @@
 import Foundation
+import SessionBridgeCookies
+import SessionBridgeMessaging
+import SessionBridgeScriptEngine
+import SessionBridgeTesting
 import Synchronization
 import Testing
-import SessionBridgeMessaging
-import SessionBridgeCookies
-import SessionBridgeTesting
+
 @testable import SessionBridgeHeadless
-import SessionBridgeScriptEngine
 
 @Suite(.timeLimit(.minutes(5))) struct LoadingTests {
     @Test func redirectChainAppliesEachHopsCookiesInOrder() async throws {
@@ -29,22 +30,26 @@ import SessionBridgeScriptEngine
     @Test func htmlRunsInlineAndExternalScriptsInDocumentOrder() async throws {
         try await withServer { server in
             server.serve(path: "/ext.js", body: "log.push('external:' + document.readyState)", contentType: "text/javascript")
-            server.serve(path: "/doc.html", body: """
-                <html><head><title> Scripts </title></head><body>
-                <script>var log = ['inline1'];</script>
-                <script src="/ext.js"></script>
-                <script type="application/json">{"not": "run"}</script>
-                <script>log.push('inline2'); document.addEventListener('DOMContentLoaded', () => log.push('ready'));
-                window.addEventListener('load', () => log.push('load:' + document.readyState));</script>
-                </body></html>
-                """, contentType: "text/html")
+            server.serve(
+                path: "/doc.html",
+                body: """
+                    <html><head><title> Scripts </title></head><body>
+                    <script>var log = ['inline1'];</script>
+                    <script src="/ext.js"></script>
+                    <script type="application/json">{"not": "run"}</script>
+                    <script>log.push('inline2'); document.addEventListener('DOMContentLoaded', () => log.push('ready'));
+                    window.addEventListener('load', () => log.push('load:' + document.readyState));</script>
+                    </body></html>
+                    """, contentType: "text/html")
             let recorder = PageEventRecorder()
             let page = WebPage(configuration: WebPageConfiguration(eventHandler: recorder.handler))
             let navigation = try await page.load(server.url("/doc.html"))
             #expect(navigation.title == "Scripts")
             #expect(try await page.evaluateJavaScript("log") == ["inline1", "external:loading", "inline2", "ready", "load:complete"])
-            #expect(try await page.evaluateJavaScript("[location.pathname, location.origin === 'http://127.0.0.1:' + location.port, document.URL.endsWith('/doc.html')]")
-                == ["/doc.html", true, true])
+            #expect(
+                try await page.evaluateJavaScript(
+                    "[location.pathname, location.origin === 'http://127.0.0.1:' + location.port, document.URL.endsWith('/doc.html')]")
+                    == ["/doc.html", true, true])
             #expect(recorder.exchanges.contains { $0.initiator == .script && $0.url.path == "/ext.js" && $0.statusCode == 200 })
             await page.close()
         }
@@ -54,7 +59,8 @@ import SessionBridgeScriptEngine
         try await withServer { server in
             let page = WebPage()
             try await page.loadHTMLString("<p>app</p>", baseURL: server.url("/start"))
-            let result = try await page.callAsyncJavaScript("""
+            let result = try await page.callAsyncJavaScript(
+                """
                 const login = await fetch('/login', {method: 'POST', headers: {'content-type': 'application/x-www-form-urlencoded'}, body: 'username=demo&password=demo&next=/api/me'});
                 const me = await fetch('/api/me');
                 const omitted = await fetch('/api/me', {credentials: 'omit'});
@@ -88,9 +94,12 @@ import SessionBridgeScriptEngine
             server.serve(path: "/next", body: "<p>next</p>", contentType: "text/html")
             let recorder = PageEventRecorder()
             let store = WebsiteDataStore.nonPersistent()
-            let page = WebPage(configuration: WebPageConfiguration(
-                websiteDataStore: store, navigationDelegate: Holder(jar: store.cookieJar, base: server.baseURL), eventHandler: recorder.handler))
-            try await page.loadHTMLString("<script>setTimeout(() => { location.href = '/next' }, 1)</script>", baseURL: server.url("/first"))
+            let page = WebPage(
+                configuration: WebPageConfiguration(
+                    websiteDataStore: store, navigationDelegate: Holder(jar: store.cookieJar, base: server.baseURL),
+                    eventHandler: recorder.handler))
+            try await page.loadHTMLString(
+                "<script>setTimeout(() => { location.href = '/next' }, 1)</script>", baseURL: server.url("/first"))
             #expect(await page.runUntilQuiescent(timeout: .seconds(60)))
             #expect(await page.url?.path == "/next")
             let request = try #require(recorder.exchanges.first { $0.url.path == "/next" })
@@ -144,13 +153,16 @@ import SessionBridgeScriptEngine
         let controller = UserContentController()
         let app = HandlerOptions(allowedOrigins: [SecurityOrigin("https://app.example")!])
         controller.add(ClosureNotify { _ in ticks.update { $0 += 1 } }, name: "tick", options: app)
-        controller.add(ClosureNotify { message in outcomes.update { $0.append(message.body.stringValue ?? "") } }, name: "outcome", options: app)
-        controller.addScriptMessageHandler(ClosureMessageHandler { _ in
-            try? await Task.sleep(for: .seconds(5))
-            return "late"
-        }, name: "slow", options: app)
+        controller.add(
+            ClosureNotify { message in outcomes.update { $0.append(message.body.stringValue ?? "") } }, name: "outcome", options: app)
+        controller.addScriptMessageHandler(
+            ClosureMessageHandler { _ in
+                try? await Task.sleep(for: .seconds(5))
+                return "late"
+            }, name: "slow", options: app)
         let page = WebPage(configuration: WebPageConfiguration(userContentController: controller))
-        try await page.loadHTMLString("""
+        try await page.loadHTMLString(
+            """
             <script>
             setInterval(() => webkit.messageHandlers.tick.postMessage(1), 2);
             webkit.messageHandlers.slow.postMessage(1).then(v => webkit.messageHandlers.outcome.postMessage('resolved'), e => webkit.messageHandlers.outcome.postMessage(e.name));

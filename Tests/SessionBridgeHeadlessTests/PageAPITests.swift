@@ -1,26 +1,35 @@
 import Foundation
+import SessionBridgeCookies
+import SessionBridgeMessaging
+import SessionBridgeScriptEngine
+import SessionBridgeTesting
 import Synchronization
 import Testing
-import SessionBridgeMessaging
-import SessionBridgeCookies
-import SessionBridgeTesting
+
 @testable import SessionBridgeHeadless
 
 @Suite(.timeLimit(.minutes(5))) struct PageAPITests {
     @Test func panelsGoToTheUIDelegate() async throws {
         final class Panels: UIDelegate {
             let seen = Locked<[String]>([])
-            func webPage(_ page: any WebView, runAlertPanelWithMessage message: String, frame: FrameInfo) async { seen.update { $0.append("alert:" + message) } }
-            func webPage(_ page: any WebView, runConfirmPanelWithMessage message: String, frame: FrameInfo) async -> Bool { seen.update { $0.append("confirm:" + message) }; return true }
-            func webPage(_ page: any WebView, runTextInputPanelWithPrompt prompt: String, defaultText: String?, frame: FrameInfo) async -> String? {
+            func webPage(_ page: any WebView, runAlertPanelWithMessage message: String, frame: FrameInfo) async {
+                seen.update { $0.append("alert:" + message) }
+            }
+            func webPage(_ page: any WebView, runConfirmPanelWithMessage message: String, frame: FrameInfo) async -> Bool {
+                seen.update { $0.append("confirm:" + message) }; return true
+            }
+            func webPage(
+                _ page: any WebView, runTextInputPanelWithPrompt prompt: String, defaultText: String?, frame: FrameInfo
+            ) async -> String? {
                 seen.update { $0.append("prompt:" + prompt) }
                 return (defaultText ?? "") + "!"
             }
         }
         let panels = Panels()
         let page = WebPage(configuration: WebPageConfiguration(uiDelegate: panels))
-        try await page.loadHTMLString("<script>alert('hi'); var ok = confirm('sure?'); var name = prompt('name?', 'demo')</script>",
-                                      baseURL: URL(string: "https://app.example/")!)
+        try await page.loadHTMLString(
+            "<script>alert('hi'); var ok = confirm('sure?'); var name = prompt('name?', 'demo')</script>",
+            baseURL: URL(string: "https://app.example/")!)
         #expect(try await page.evaluateJavaScript("[ok, name]") == [true, "demo!"])
         #expect(panels.seen.value == ["alert:hi", "confirm:sure?", "prompt:name?"])
         await page.close()
@@ -30,9 +39,12 @@ import SessionBridgeTesting
         let controller = UserContentController()
         controller.addUserScript(UserScript(source: "var order = ['start']", injectionTime: .atDocumentStart))
         controller.addUserScript(UserScript(source: "order.push('end')", injectionTime: .atDocumentEnd))
-        controller.addUserScript(UserScript(source: "document.cookie = 'from_world=1'; var isolated = true", injectionTime: .atDocumentStart, in: .defaultClient))
+        controller.addUserScript(
+            UserScript(source: "document.cookie = 'from_world=1'; var isolated = true", injectionTime: .atDocumentStart, in: .defaultClient)
+        )
         let page = WebPage(configuration: WebPageConfiguration(userContentController: controller))
-        try await page.loadHTMLString("<script>order.push('page:' + document.cookie)</script>", baseURL: URL(string: "https://app.example/")!)
+        try await page.loadHTMLString(
+            "<script>order.push('page:' + document.cookie)</script>", baseURL: URL(string: "https://app.example/")!)
         #expect(try await page.evaluateJavaScript("order") == ["start", "page:from_world=1", "end"])
         #expect(try await page.evaluateJavaScript("typeof isolated") == "undefined")
         #expect(try await page.evaluateJavaScript("isolated", in: .defaultClient) == true)
@@ -44,9 +56,11 @@ import SessionBridgeTesting
         let url = URL(string: "https://app.example/")!
         store.cookieJar.setCookie("sid=secret; Path=/; HttpOnly; Secure", from: url)
         let changes = Locked<[String]>([])
-        let observation = store.cookieJar.observe { change in changes.update { $0.append("\(change.kind.rawValue):\(change.cookie.name)") } }
+        let observation = store.cookieJar.observe { change in changes.update { $0.append("\(change.kind.rawValue):\(change.cookie.name)") }
+        }
         let page = WebPage(configuration: WebPageConfiguration(websiteDataStore: store))
-        try await page.loadHTMLString("""
+        try await page.loadHTMLString(
+            """
             <script>
             var before = document.cookie;
             document.cookie = 'sid=stolen; path=/';

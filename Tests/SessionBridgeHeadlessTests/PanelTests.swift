@@ -1,8 +1,9 @@
 import Foundation
-import Synchronization
-import Testing
 import SessionBridgeMessaging
 import SessionBridgeScriptEngine
+import Synchronization
+import Testing
+
 @testable import SessionBridgeHeadless
 
 /// A UI delegate whose alert stays open until the test answers it.
@@ -33,12 +34,13 @@ final class HeldPanels: UIDelegate {
     @Test func aPanelOnOnePageDoesNotDelayAnotherPagesBridgeReply() async throws {
         let app = URL(string: "https://app.example/")!
         let controller = UserContentController()
-        controller.addScriptMessageHandler(ClosureMessageHandler { message in ["pong": message.body] }, name: "ping",
-                                           options: HandlerOptions(allowedOrigins: [SecurityOrigin(url: app)!]))
+        controller.addScriptMessageHandler(
+            ClosureMessageHandler { message in ["pong": message.body] }, name: "ping",
+            options: HandlerOptions(allowedOrigins: [SecurityOrigin(url: app)!]))
         // A page on every thread of the shared pool.
         var others: [WebPage] = []
-        for _ in EnginePool.shared.threads {
-            let page = WebPage(configuration: WebPageConfiguration(userContentController: controller))
+        for thread in EnginePool.shared.threads {
+            let page = WebPage(configuration: WebPageConfiguration(userContentController: controller, thread: thread))
             try await page.loadHTMLString("<p>other</p>", baseURL: app)
             others.append(page)
         }
@@ -46,7 +48,8 @@ final class HeldPanels: UIDelegate {
 
         let panels = HeldPanels()
         // The panel stays open until dismissed: only the page's lane lets the others go on.
-        let page = WebPage(configuration: WebPageConfiguration(userContentController: controller, uiDelegate: panels, panelTimeout: .seconds(600)))
+        let page = WebPage(
+            configuration: WebPageConfiguration(userContentController: controller, uiDelegate: panels, panelTimeout: .seconds(600)))
         #expect(page.thread.isLane)
         #expect(EnginePool.shared.threads.contains { $0 === page.thread.hostThread })
         try await page.loadHTMLString("<p>asks</p>", baseURL: app)
@@ -55,7 +58,8 @@ final class HeldPanels: UIDelegate {
 
         // While the alert is open, every other page gets its bridge reply, timers and promises.
         for (index, other) in others.enumerated() {
-            let reply = try await other.callAsyncJavaScript("""
+            let reply = try await other.callAsyncJavaScript(
+                """
                 await new Promise(resolve => setTimeout(resolve, 1));
                 return await webkit.messageHandlers.ping.postMessage(\(index));
                 """, timeout: .seconds(20))

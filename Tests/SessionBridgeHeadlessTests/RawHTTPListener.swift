@@ -33,18 +33,18 @@ final class RawHTTPListener: Sendable {
         let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        unsafe setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = unsafe inet_addr("127.0.0.1")
         address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        let bound = unsafe withUnsafePointer(to: &address) {
+            unsafe $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { unsafe bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard bound == 0, listen(fd, 16) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        _ = unsafe withUnsafeMutablePointer(to: &address) {
+            unsafe $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { unsafe getsockname(fd, $0, &length) }
         }
         socket = fd
         port = Int(UInt16(bigEndian: address.sin_port))
@@ -53,7 +53,9 @@ final class RawHTTPListener: Sendable {
             while true {
                 let connection = accept(listener, nil, nil)
                 guard connection >= 0 else { return }
-                let id = nextConnection.withLock { value -> Int in value += 1; return value }
+                let id = nextConnection.withLock { value -> Int in
+                    value += 1; return value
+                }
                 Thread.detachNewThread { [self] in serve(connection, id: id) }
             }
         }
@@ -80,11 +82,11 @@ final class RawHTTPListener: Sendable {
     private func serve(_ connection: Int32, id: Int) {
         defer { close(connection) }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        unsafe setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var answered = 0
         while true {
-            let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            let count = unsafe buffer.withUnsafeMutableBytes { unsafe recv(connection, $0.baseAddress, $0.count, 0) }
             guard count > 0 else { return }
             let all = received.withLock { map -> [UInt8] in
                 map[id, default: []] += buffer[0..<count]
@@ -96,10 +98,10 @@ final class RawHTTPListener: Sendable {
                 let extra = Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 8\r\n\r\nsmuggled".utf8)
                 let first = id == 1 && answered == 0
                 if first, unsolicited == .sameWrite { answer += extra }
-                _ = answer.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                _ = unsafe answer.withUnsafeBytes { unsafe send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 if first, unsolicited == .later {
                     usleep(100_000)
-                    _ = extra.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    _ = unsafe extra.withUnsafeBytes { unsafe send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 }
                 answered += 1
             }
@@ -117,7 +119,9 @@ final class RawHTTPListener: Sendable {
             var length = 0
             for field in head.components(separatedBy: "\r\n").dropFirst() {
                 let parts = field.split(separator: ":", maxSplits: 1)
-                if parts.count == 2, parts[0].lowercased() == "content-length" { length = Int(parts[1].trimmingCharacters(in: .whitespaces)) ?? 0 }
+                if parts.count == 2, parts[0].lowercased() == "content-length" {
+                    length = Int(parts[1].trimmingCharacters(in: .whitespaces)) ?? 0
+                }
             }
             result.append((line, head))
             start = end + 4 + length

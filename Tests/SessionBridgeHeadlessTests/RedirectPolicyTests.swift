@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-import SessionBridgeMessaging
 import SessionBridgeCookies
+import SessionBridgeMessaging
 import SessionBridgeTesting
+import Testing
+
 @testable import SessionBridgeHeadless
 
 /// What the navigation delegate saw of one navigation action.
@@ -41,11 +42,12 @@ final class HopRecorder: NavigationDelegate {
             #expect(navigation.url.path == "/redirect-chain/3")
             // Three requests, three decisions; each hop's Set-Cookie was in the store before the
             // next hop was decided and sent (hop 3's answer then deleted hop1).
-            #expect(delegate.hops.value == [
-                DecidedHop(path: "/redirect-chain", isRedirect: false, cookies: []),
-                DecidedHop(path: "/redirect-chain/2", isRedirect: true, cookies: ["hop1"]),
-                DecidedHop(path: "/redirect-chain/3", isRedirect: true, cookies: ["hop1", "hop2"]),
-            ])
+            #expect(
+                delegate.hops.value == [
+                    DecidedHop(path: "/redirect-chain", isRedirect: false, cookies: []),
+                    DecidedHop(path: "/redirect-chain/2", isRedirect: true, cookies: ["hop1"]),
+                    DecidedHop(path: "/redirect-chain/3", isRedirect: true, cookies: ["hop1", "hop2"]),
+                ])
             let hops = recorder.exchanges.filter { $0.initiator == .navigation }
             #expect(hops.map(\.cookiesSent) == [[], ["hop1"], ["hop1", "hop2"]])
             let policies = recorder.events.compactMap { event -> Bool? in

@@ -1,8 +1,9 @@
 import Foundation
-import Synchronization
-import Testing
 import SessionBridgeMessaging
 import SessionBridgeScriptEngine
+import Synchronization
+import Testing
+
 @testable import SessionBridgeHeadless
 
 /// A UI delegate whose panels answer what `answer` returns, once it returns.
@@ -36,16 +37,18 @@ final class ScriptedPanels: UIDelegate {
     /// A controller with a `ping` handler that answers after a native hop.
     static func pingController() -> UserContentController {
         let controller = UserContentController()
-        controller.addScriptMessageHandler(ClosureMessageHandler { message in
-            try await Task.sleep(for: .milliseconds(1))
-            return ["pong": message.body]
-        }, name: "ping", options: HandlerOptions(allowedOrigins: [SecurityOrigin(url: app)!]))
+        controller.addScriptMessageHandler(
+            ClosureMessageHandler { message in
+                try await Task.sleep(for: .milliseconds(1))
+                return ["pong": message.body]
+            }, name: "ping", options: HandlerOptions(allowedOrigins: [SecurityOrigin(url: app)!]))
         return controller
     }
 
     /// Page B's bridge round trip: a timer, then `await postMessage`.
     static func roundTrip(_ page: WebPage, _ value: String) async throws -> ScriptValue {
-        try await page.callAsyncJavaScript("""
+        try await page.callAsyncJavaScript(
+            """
             await new Promise(resolve => setTimeout(resolve, 1));
             return await webkit.messageHandlers.ping.postMessage('\(value)');
             """, timeout: .seconds(20))
@@ -56,9 +59,13 @@ final class ScriptedPanels: UIDelegate {
         let thread = EngineThread(name: "shared")
         let controller = Self.pingController()
         let panels = HeldPanels()
-        let a = WebPage(configuration: WebPageConfiguration(userContentController: controller, uiDelegate: panels, thread: thread, panelTimeout: .seconds(20)))
-        let b = WebPage(configuration: WebPageConfiguration(userContentController: controller, uiDelegate: otherHasUIDelegate ? ScriptedPanels { _ in nil } : nil,
-                                                            thread: thread))
+        let a = WebPage(
+            configuration: WebPageConfiguration(
+                userContentController: controller, uiDelegate: panels, thread: thread, panelTimeout: .seconds(20)))
+        let b = WebPage(
+            configuration: WebPageConfiguration(
+                userContentController: controller, uiDelegate: otherHasUIDelegate ? ScriptedPanels { _ in nil } : nil,
+                thread: thread))
         #expect(a.thread.hostThread === thread && b.thread.hostThread === thread)
         try await a.loadHTMLString("<p>a</p>", baseURL: Self.app)
         try await b.loadHTMLString("<p>b</p>", baseURL: Self.app)
@@ -114,13 +121,16 @@ final class ScriptedPanels: UIDelegate {
         let thread = EngineThread(name: "shared")
         let controller = Self.pingController()
         let panels = HeldPanels()
-        let a = WebPage(configuration: WebPageConfiguration(userContentController: controller, uiDelegate: panels, thread: thread, panelTimeout: .seconds(20)))
+        let a = WebPage(
+            configuration: WebPageConfiguration(
+                userContentController: controller, uiDelegate: panels, thread: thread, panelTimeout: .seconds(20)))
         let b = WebPage(configuration: WebPageConfiguration(userContentController: controller, thread: thread))
         try await a.loadHTMLString("<p>a</p>", baseURL: Self.app)
         try await b.loadHTMLString("<p>b</p>", baseURL: Self.app)
         // The timer and the bridge reply are due long before the panel closes.
         let alerting = Task {
-            try await a.evaluateJavaScript("""
+            try await a.evaluateJavaScript(
+                """
                 globalThis.order = [];
                 setTimeout(() => order.push('timer'), 1);
                 webkit.messageHandlers.ping.postMessage('reply').then(() => order.push('reply'));
@@ -131,7 +141,8 @@ final class ScriptedPanels: UIDelegate {
         }
         #expect(await panels.nextPanel() == "pause")
         // Well past A's timer and bridge reply, while A's panel is open: B's timers run, A's wait.
-        let waited = try await b.callAsyncJavaScript("""
+        let waited = try await b.callAsyncJavaScript(
+            """
             await new Promise(resolve => setTimeout(resolve, 50));
             return 'waited';
             """, timeout: .seconds(20))
@@ -173,8 +184,12 @@ final class ScriptedPanels: UIDelegate {
         let controller = Self.pingController()
         let outer = HeldPanels()
         let inner = HeldPanels()
-        let a = WebPage(configuration: WebPageConfiguration(userContentController: controller, uiDelegate: outer, thread: thread, panelTimeout: .seconds(20)))
-        let b = WebPage(configuration: WebPageConfiguration(userContentController: controller, uiDelegate: inner, thread: thread, panelTimeout: .seconds(20)))
+        let a = WebPage(
+            configuration: WebPageConfiguration(
+                userContentController: controller, uiDelegate: outer, thread: thread, panelTimeout: .seconds(20)))
+        let b = WebPage(
+            configuration: WebPageConfiguration(
+                userContentController: controller, uiDelegate: inner, thread: thread, panelTimeout: .seconds(20)))
         let c = WebPage(configuration: WebPageConfiguration(userContentController: controller, thread: thread))
         for page in [a, b, c] { try await page.loadHTMLString("<p>page</p>", baseURL: Self.app) }
 
@@ -227,21 +242,28 @@ final class ScriptedPanels: UIDelegate {
     @Test func otherPagesWorkDoesNotCountAgainstAPanelPagesTimeLimit() async throws {
         let thread = EngineThread(name: "shared")
         let panels = HeldPanels()
-        let a = WebPage(configuration: WebPageConfiguration(uiDelegate: panels, thread: thread, scriptTimeLimit: .milliseconds(500), panelTimeout: .seconds(20)))
+        let a = WebPage(
+            configuration: WebPageConfiguration(
+                uiDelegate: panels, thread: thread, scriptTimeLimit: .milliseconds(500), panelTimeout: .seconds(20)))
         let b = WebPage(configuration: WebPageConfiguration(thread: thread))
         try await a.loadHTMLString("<p>a</p>", baseURL: Self.app)
         try await b.loadHTMLString("<p>b</p>", baseURL: Self.app)
 
-        let survived = Task { try await a.evaluateJavaScript("""
-            alert('busy elsewhere');
-            let sum = 0;
-            for (let i = 0; i < 100000; i++) sum += i;
-            sum === 4999950000 ? 'survived' : 'wrong';
-            """) }
+        let survived = Task {
+            try await a.evaluateJavaScript(
+                """
+                alert('busy elsewhere');
+                let sum = 0;
+                for (let i = 0; i < 100000; i++) sum += i;
+                sum === 4999950000 ? 'survived' : 'wrong';
+                """)
+        }
         #expect(await panels.nextPanel() == "busy elsewhere")
         // B keeps the thread busy for longer than A's whole limit while A's entry is open.
         for _ in 0..<3 {
-            #expect(try await b.evaluateJavaScript("(() => { const t = Date.now(); while (Date.now() - t < 250) {} return 'spun' })()") == "spun")
+            #expect(
+                try await b.evaluateJavaScript("(() => { const t = Date.now(); while (Date.now() - t < 250) {} return 'spun' })()")
+                    == "spun")
         }
         panels.dismiss()
         #expect(try await survived.value == "survived")

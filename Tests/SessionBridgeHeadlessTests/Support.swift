@@ -1,8 +1,9 @@
 import Foundation
-import Synchronization
-import SessionBridgeMessaging
 import SessionBridgeCookies
+import SessionBridgeMessaging
 import SessionBridgeTesting
+import Synchronization
+
 @testable import SessionBridgeHeadless
 
 /// A reference server for one test.

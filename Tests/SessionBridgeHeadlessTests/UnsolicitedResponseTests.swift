@@ -1,5 +1,7 @@
 import Foundation
+import SessionBridgeScriptEngine
 import Testing
+
 @testable import SessionBridgeHeadless
 
 /// A connection on which an answer arrived that no request asked for is closed, never reused:
@@ -12,7 +14,8 @@ import Testing
         defer { listener.stop() }
         let page = WebPage()
         try await page.loadHTMLString("<p>wire</p>", baseURL: listener.url)
-        let texts = try await page.callAsyncJavaScript("""
+        let texts = try await page.callAsyncJavaScript(
+            """
             const first = await (await fetch("/first")).text();
             await new Promise(resolve => setTimeout(resolve, 300));
             const second = await (await fetch("/second")).text();

@@ -1,7 +1,9 @@
 import Foundation
-import Testing
-@testable import SessionBridgeMessaging
 import SessionBridgeScriptEngine
+import Synchronization
+import Testing
+
+@testable import SessionBridgeMessaging
 
 @Suite(.timeLimit(.minutes(5))) struct RoundTripTests {
     static let values: [ScriptValue] = [
@@ -11,10 +13,11 @@ import SessionBridgeScriptEngine
     @Test(arguments: values)
     func asyncHandlerResolvesWithEveryValueKind(value: ScriptValue) async throws {
         let controller = UserContentController()
-        controller.addScriptMessageHandler(ClosureMessageHandler { message in
-            try await Task.sleep(for: .milliseconds(1))
-            return message.body
-        }, name: "echo", options: .appExample)
+        controller.addScriptMessageHandler(
+            ClosureMessageHandler { message in
+                try await Task.sleep(for: .milliseconds(1))
+                return message.body
+            }, name: "echo", options: .appExample)
         let page = try await makeDocument(controller)
         try await page.run("var sent = \(jsLiteral(value))")
         let reply = try await awaitScript(page, "return await window.webkit.messageHandlers.echo.postMessage(sent)")
@@ -24,11 +27,13 @@ import SessionBridgeScriptEngine
 
     @Test func immediateHandlerRepliesInline() async throws {
         let controller = UserContentController()
-        controller.addScriptMessageHandler(ImmediateClosureMessageHandler { message in
-            ["ok": true, "got": message.body["n"] ?? .null]
-        }, name: "fast", options: .appExample)
+        controller.addScriptMessageHandler(
+            ImmediateClosureMessageHandler { message in
+                ["ok": true, "got": message.body["n"] ?? .null]
+            }, name: "fast", options: .appExample)
         let page = try await makeDocument(controller)
-        let reply = try await awaitScript(page, "const p = webkit.messageHandlers.fast.postMessage({n: 7}); return [p instanceof Promise, await p]")
+        let reply = try await awaitScript(
+            page, "const p = webkit.messageHandlers.fast.postMessage({n: 7}); return [p instanceof Promise, await p]")
         #expect(reply == [true, ["ok": true, "got": 7]])
         await page.close()
     }
@@ -50,18 +55,22 @@ import SessionBridgeScriptEngine
     @Test func publicErrorsRejectWithTheirCodeAndPrivateErrorsStayPrivate() async throws {
         struct Secret: Error { let detail = "db password is hunter2" }
         let controller = UserContentController()
-        controller.addScriptMessageHandler(ClosureMessageHandler { message in
-            if message.body == "public" {
-                throw ScriptMessageError(code: "invalid_grant", message: "sign in again", retryable: false, data: ["hint": "login"])
-            }
-            throw Secret()
-        }, name: "session", options: .appExample)
+        controller.addScriptMessageHandler(
+            ClosureMessageHandler { message in
+                if message.body == "public" {
+                    throw ScriptMessageError(code: "invalid_grant", message: "sign in again", retryable: false, data: ["hint": "login"])
+                }
+                throw Secret()
+            }, name: "session", options: .appExample)
         let page = try await makeDocument(controller)
         do {
             _ = try await awaitScript(page, "return await webkit.messageHandlers.session.postMessage('public')")
             Issue.record("expected a rejection")
         } catch let rejection as PageRejection {
-            #expect(rejection.value == ["name": "Error", "message": "sign in again", "code": "invalid_grant", "retryable": false, "data": ["hint": "login"]])
+            #expect(
+                rejection.value == [
+                    "name": "Error", "message": "sign in again", "code": "invalid_grant", "retryable": false, "data": ["hint": "login"],
+                ])
         }
         do {
             _ = try await awaitScript(page, "return await webkit.messageHandlers.session.postMessage('private')")
@@ -92,9 +101,13 @@ import SessionBridgeScriptEngine
     func nonCloneableBodiesThrowSynchronouslyAndReachNothing(body: String) async throws {
         let controller = UserContentController()
         let calls = Counter()
-        controller.addScriptMessageHandler(ClosureMessageHandler { _ in calls.increment(); return .null }, name: "h", options: .appExample)
+        controller.addScriptMessageHandler(
+            ClosureMessageHandler { _ in
+                calls.increment(); return .null
+            }, name: "h", options: .appExample)
         let page = try await makeDocument(controller)
-        let result = try await page.evaluate("""
+        let result = try await page.evaluate(
+            """
             (() => { try { webkit.messageHandlers.h.postMessage(\(body)); return 'no throw' } catch (e) { return e.name } })()
             """)
         #expect(result == "DataCloneError")
@@ -106,7 +119,9 @@ import SessionBridgeScriptEngine
     @Test func messageLogRedactsSecrets() async throws {
         let log = MessageLog(redaction: RedactionPolicy(secretPrefixes: ["sbrt_"]))
         let controller = UserContentController(log: log)
-        controller.addScriptMessageHandler(ImmediateClosureMessageHandler { _ in ["access_token": "abc", "ok": true, "note": "sbrt_leak"] }, name: "h", options: .appExample)
+        controller.addScriptMessageHandler(
+            ImmediateClosureMessageHandler { _ in ["access_token": "abc", "ok": true, "note": "sbrt_leak"] }, name: "h",
+            options: .appExample)
         let page = try await makeDocument(controller)
         _ = try await awaitScript(page, "return await webkit.messageHandlers.h.postMessage({password: 'hunter2', user: 'demo'})")
         let entry = try #require(log.entries.last)
@@ -123,7 +138,8 @@ func jsLiteral(_ value: ScriptValue) -> String {
     switch value {
     case .bytes(let bytes): return "new Uint8Array([\(bytes.map(String.init).joined(separator: ","))])"
     case .array(let elements): return "[" + elements.map(jsLiteral).joined(separator: ",") + "]"
-    case .object(let members): return "({" + members.map { "\(ScriptValue.string($0.key)): \(jsLiteral($0.value))" }.joined(separator: ",") + "})"
+    case .object(let members):
+        return "({" + members.map { "\(ScriptValue.string($0.key)): \(jsLiteral($0.value))" }.joined(separator: ",") + "})"
     default: return value.description
     }
 }

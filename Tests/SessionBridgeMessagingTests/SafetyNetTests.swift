@@ -1,21 +1,27 @@
 import Foundation
+import SessionBridgeScriptEngine
 import Synchronization
 import Testing
+
 @testable import SessionBridgeMessaging
-import SessionBridgeScriptEngine
 
 @Suite(.timeLimit(.minutes(5))) struct SafetyNetTests {
     @Test func originAllowListComesFromTheDocumentURL() async throws {
         let controller = UserContentController()
         let calls = Counter()
-        controller.addScriptMessageHandler(ClosureMessageHandler { _ in calls.increment(); return "ok" }, name: "session",
-                                           options: HandlerOptions(allowedOrigins: [SecurityOrigin("https://app.example")!]))
+        controller.addScriptMessageHandler(
+            ClosureMessageHandler { _ in
+                calls.increment(); return "ok"
+            }, name: "session",
+            options: HandlerOptions(allowedOrigins: [SecurityOrigin("https://app.example")!]))
         let allowed = try await makeDocument(controller, url: "https://app.example/x")
         #expect(try await awaitScript(allowed, "return await webkit.messageHandlers.session.postMessage({})") == "ok")
         let other = try await makeDocument(controller, url: "https://evil.example/x")
         // What the script says about itself does not matter.
         try await other.run("globalThis.location = {origin: 'https://app.example'}; document = {domain: 'app.example'}")
-        await #expect(throws: PageRejection.self) { try await awaitScript(other, "return await webkit.messageHandlers.session.postMessage({})") }
+        await #expect(throws: PageRejection.self) {
+            try await awaitScript(other, "return await webkit.messageHandlers.session.postMessage({})")
+        }
         #expect(try await other.evaluate("webkit.messageHandlers.session.postMessage({}).catch(e => e.name) instanceof Promise") == true)
         #expect(calls.count == 1)
         await allowed.close()
@@ -24,7 +30,8 @@ import SessionBridgeScriptEngine
 
     @Test func mainFrameOnlyRefusesSubframes() async throws {
         let controller = UserContentController()
-        controller.addScriptMessageHandler(ClosureMessageHandler { _ in "ok" }, name: "h", options: HandlerOptions(allowedOrigins: [.appExample], mainFrameOnly: true))
+        controller.addScriptMessageHandler(
+            ClosureMessageHandler { _ in "ok" }, name: "h", options: HandlerOptions(allowedOrigins: [.appExample], mainFrameOnly: true))
         let frame = try await makeDocument(controller, isMainFrame: false)
         do {
             _ = try await awaitScript(frame, "return await webkit.messageHandlers.h.postMessage(1)")
@@ -38,10 +45,11 @@ import SessionBridgeScriptEngine
     @Test func timeoutRejectsWithTimeoutError() async throws {
         let controller = UserContentController()
         let cancelled = Counter()
-        controller.addScriptMessageHandler(ClosureMessageHandler { _ in
-            do { try await Task.sleep(for: .seconds(30)) } catch { cancelled.increment(); throw error }
-            return "late"
-        }, name: "slow", options: HandlerOptions(allowedOrigins: [.appExample], timeout: .milliseconds(50)))
+        controller.addScriptMessageHandler(
+            ClosureMessageHandler { _ in
+                do { try await Task.sleep(for: .seconds(30)) } catch { cancelled.increment(); throw error }
+                return "late"
+            }, name: "slow", options: HandlerOptions(allowedOrigins: [.appExample], timeout: .milliseconds(50)))
         let page = try await makeDocument(controller)
         let clock = ContinuousClock()
         let start = clock.now
@@ -60,12 +68,15 @@ import SessionBridgeScriptEngine
     @Test func abortSignalRejectsAtOnceAndCancelsTheHandler() async throws {
         let controller = UserContentController()
         let cancelled = Counter()
-        controller.addScriptMessageHandler(ClosureMessageHandler { _ in
-            do { try await Task.sleep(for: .seconds(30)) } catch { cancelled.increment(); throw error }
-            return "late"
-        }, name: "slow", options: .appExample)
+        controller.addScriptMessageHandler(
+            ClosureMessageHandler { _ in
+                do { try await Task.sleep(for: .seconds(30)) } catch { cancelled.increment(); throw error }
+                return "late"
+            }, name: "slow", options: .appExample)
         let page = try await makeDocument(controller)
-        let result = try await awaitScript(page, """
+        let result = try await awaitScript(
+            page,
+            """
             const controller = new AbortController();
             const pending = webkit.messageHandlers.slow.postMessage(1, {signal: controller.signal});
             setTimeout(() => controller.abort(), 5);
@@ -80,12 +91,15 @@ import SessionBridgeScriptEngine
 
     @Test func overloadRejectsExcessCallsInsteadOfQueueing() async throws {
         let controller = UserContentController(limits: BridgeLimits(maxCallsInFlight: 4))
-        controller.addScriptMessageHandler(ClosureMessageHandler { _ in
-            try await Task.sleep(for: .milliseconds(30))
-            return "done"
-        }, name: "slow", options: .appExample)
+        controller.addScriptMessageHandler(
+            ClosureMessageHandler { _ in
+                try await Task.sleep(for: .milliseconds(30))
+                return "done"
+            }, name: "slow", options: .appExample)
         let page = try await makeDocument(controller)
-        let result = try await awaitScript(page, """
+        let result = try await awaitScript(
+            page,
+            """
             const calls = [];
             for (let i = 0; i < 10; i++) calls.push(webkit.messageHandlers.slow.postMessage(i).catch(e => e.code));
             return await Promise.all(calls);
@@ -102,14 +116,19 @@ import SessionBridgeScriptEngine
     func capHoldsUnderReentry(through getter: String) async throws {
         let controller = UserContentController(limits: BridgeLimits(maxCallsInFlight: 4))
         let load = Mutex((running: 0, peak: 0))
-        controller.addScriptMessageHandler(ClosureMessageHandler { _ in
-            load.withLock { $0.running += 1; $0.peak = max($0.peak, $0.running) }
-            defer { load.withLock { $0.running -= 1 } }
-            try await Task.sleep(for: .milliseconds(300))
-            return "done"
-        }, name: "slow", options: .appExample)
+        controller.addScriptMessageHandler(
+            ClosureMessageHandler { _ in
+                load.withLock {
+                    $0.running += 1; $0.peak = max($0.peak, $0.running)
+                }
+                defer { load.withLock { $0.running -= 1 } }
+                try await Task.sleep(for: .milliseconds(300))
+                return "done"
+            }, name: "slow", options: .appExample)
         let page = try await makeDocument(controller)
-        let result = try await awaitScript(page, """
+        let result = try await awaitScript(
+            page,
+            """
             const h = webkit.messageHandlers.slow, calls = [];
             let depth = 0;
             const again = () => { if (depth++ < 40) calls.push(post()); };
@@ -134,26 +153,30 @@ import SessionBridgeScriptEngine
     @Test func teardownRejectsPendingCallsWithNavigationErrorAndDropsLateReplies() async throws {
         let controller = UserContentController()
         let seen = Mutex<[String]>([])
-        controller.addScriptMessageHandler(ClosureMessageHandler { _ in
-            try? await Task.sleep(for: .milliseconds(100))
-            return "late"
-        }, name: "slow", options: .appExample)
+        controller.addScriptMessageHandler(
+            ClosureMessageHandler { _ in
+                try? await Task.sleep(for: .milliseconds(100))
+                return "late"
+            }, name: "slow", options: .appExample)
         let page = try await makeDocument(controller)
         await page.defineFunction("record") { _, arguments in
             seen.withLock { $0.append(arguments.first?.stringValue ?? "?") }
             return .undefined
         }
-        try await page.run("for (let i = 0; i < 3; i++) webkit.messageHandlers.slow.postMessage(i).then(v => record('resolved ' + v), e => record(e.name))")
+        try await page.run(
+            "for (let i = 0; i < 3; i++) webkit.messageHandlers.slow.postMessage(i).then(v => record('resolved ' + v), e => record(e.name))"
+        )
         #expect(await page.pendingWork.promises == 3)
         await page.close()
-        try await Task.sleep(for: .milliseconds(200))   // late replies arrive meanwhile and must be dropped
+        try await Task.sleep(for: .milliseconds(200))  // late replies arrive meanwhile and must be dropped
         #expect(seen.withLock { $0 } == ["NavigationError", "NavigationError", "NavigationError"])
         #expect(await page.protectedCount == 0)
     }
 
     @Test func isolatedWorldHandlersAreInvisibleToThePage() async throws {
         let controller = UserContentController()
-        controller.addScriptMessageHandler(ClosureMessageHandler { _ in "secret-world reply" }, contentWorld: .defaultClient, name: "native", options: .appExample)
+        controller.addScriptMessageHandler(
+            ClosureMessageHandler { _ in "secret-world reply" }, contentWorld: .defaultClient, name: "native", options: .appExample)
         controller.addScriptMessageHandler(ClosureMessageHandler { _ in "page reply" }, name: "public", options: .appExample)
         let thread = EngineThread(name: "worlds")
         let page = try await makeDocument(controller, world: .page, thread: thread)
@@ -169,9 +192,14 @@ import SessionBridgeScriptEngine
     @Test func pageScriptsCannotReplaceOrWrapTheBridge() async throws {
         let controller = UserContentController()
         let calls = Counter()
-        controller.addScriptMessageHandler(ImmediateClosureMessageHandler { _ in calls.increment(); return "native" }, name: "session", options: .appExample)
+        controller.addScriptMessageHandler(
+            ImmediateClosureMessageHandler { _ in
+                calls.increment(); return "native"
+            }, name: "session", options: .appExample)
         let page = try await makeDocument(controller)
-        let result = try await awaitScript(page, """
+        let result = try await awaitScript(
+            page,
+            """
             "use strict";
             const attempts = [
               () => { window.webkit = {messageHandlers: {session: {postMessage: () => 'fake'}}} },
@@ -214,7 +242,9 @@ import SessionBridgeScriptEngine
         controller.addScriptMessageHandler(ClosureMessageHandler { message in message.body }, name: "async", options: .appExample)
         let page = try await makeDocument(controller)
         let protectedBefore = await page.protectedCount
-        let result = try await awaitScript(page, """
+        let result = try await awaitScript(
+            page,
+            """
             async function lane(name, lane, n) {
               let expected = 0;
               for (let i = 0; i < n; i++) {

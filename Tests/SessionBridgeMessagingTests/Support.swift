@@ -1,7 +1,8 @@
 import Foundation
-import Synchronization
-@testable import SessionBridgeMessaging
 import SessionBridgeScriptEngine
+import Synchronization
+
+@testable import SessionBridgeMessaging
 
 /// A document with the bridge installed, as a page would have it.
 func makeDocument(
@@ -14,13 +15,15 @@ func makeDocument(
     return context
 }
 
-private func install(_ controller: UserContentController, world: ContentWorld, frame: FrameInfo, in context: isolated ScriptContext) throws {
+private func install(_ controller: UserContentController, world: ContentWorld, frame: FrameInfo, in context: isolated ScriptContext) throws
+{
     try BridgeInstallation.install(controller, world: world, frame: frame, in: context)
 }
 
 /// Runs an async page script and returns what it resolved with (or throws its rejection).
 func awaitScript(_ context: ScriptContext, _ source: String, timeout: Duration = .seconds(10)) async throws -> ScriptValue {
-    try await context.run("""
+    try await context.run(
+        """
         globalThis.__done = false; globalThis.__result = undefined; globalThis.__error = undefined;
         (async () => { \(source) })().then(v => { __result = v; __done = true }, e => { __error = {name: e.name, message: e.message, code: e.code, retryable: e.retryable, data: e.data}; __done = true });
         """)

@@ -26,8 +26,11 @@ import Testing
         #expect(query.values.allSatisfy { $0 != request.codeVerifier.exposedValue })
         #expect((43...128).contains(request.codeVerifier.exposedValue.count))
         // RFC 7636 Appendix B.
-        #expect(AuthorizationRequest.codeChallenge(for: Secret("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")) == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
-        let other = AuthorizationRequest(authorizationEndpoint: request.authorizationEndpoint, clientID: "app", redirectURI: request.redirectURI)
+        #expect(
+            AuthorizationRequest.codeChallenge(for: Secret("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"))
+                == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
+        let other = AuthorizationRequest(
+            authorizationEndpoint: request.authorizationEndpoint, clientID: "app", redirectURI: request.redirectURI)
         #expect(other.state != request.state && other.nonce != request.nonce && other.codeVerifier != request.codeVerifier)
     }
 
@@ -39,7 +42,8 @@ import Testing
             let callback = try await agent.authorize(request.url, redirectURI: request.redirectURI)
             #expect(callback.scheme == "com.example.app")
             let code = try request.authorizationCode(from: callback)
-            let answer = try await send(client, .authorizationCode(code: Secret(code), codeVerifier: request.codeVerifier, redirectURI: request.redirectURI))
+            let answer = try await send(
+                client, .authorizationCode(code: Secret(code), codeVerifier: request.codeVerifier, redirectURI: request.redirectURI))
             #expect(answer.refreshToken != nil)
             let idToken = try await client.validateIDToken(try #require(answer.idToken), nonce: request.nonce)
             #expect(idToken.subject == "demo")
@@ -49,7 +53,8 @@ import Testing
             #expect(idToken.claims["name"] == "Demo User")
             // The code is single-use.
             let again = await oauthError {
-                _ = try await send(client, .authorizationCode(code: Secret(code), codeVerifier: request.codeVerifier, redirectURI: request.redirectURI))
+                _ = try await send(
+                    client, .authorizationCode(code: Secret(code), codeVerifier: request.codeVerifier, redirectURI: request.redirectURI))
             }
             #expect(again?.code == .invalidGrant)
         }
@@ -61,8 +66,11 @@ import Testing
             let request = try await client.makeAuthorizationRequest()
             let code = try request.authorizationCode(from: try await agent.authorize(request.url, redirectURI: request.redirectURI))
             let error = await oauthError {
-                _ = try await send(client, .authorizationCode(code: Secret(code), codeVerifier: Secret(String(repeating: "x", count: 43)),
-                                                              redirectURI: request.redirectURI))
+                _ = try await send(
+                    client,
+                    .authorizationCode(
+                        code: Secret(code), codeVerifier: Secret(String(repeating: "x", count: 43)),
+                        redirectURI: request.redirectURI))
             }
             #expect(error?.code == .invalidGrant)
         }
@@ -91,11 +99,14 @@ import Testing
     }
 
     @Test func aCallbackToAnotherURIIsRefused() throws {
-        let request = AuthorizationRequest(authorizationEndpoint: URL(string: "https://as.example/a")!, clientID: "app",
-                                           redirectURI: URL(string: "https://app.example/callback")!)
+        let request = AuthorizationRequest(
+            authorizationEndpoint: URL(string: "https://as.example/a")!, clientID: "app",
+            redirectURI: URL(string: "https://app.example/callback")!)
         #expect(!request.isCallback(URL(string: "https://app.example/other?code=x&state=\(request.state)")!))
         #expect(request.isCallback(URL(string: "https://app.example/callback?code=x&state=\(request.state)")!))
-        #expect(throws: OAuthError.self) { try request.authorizationCode(from: URL(string: "https://evil.example/callback?code=x&state=\(request.state)")!) }
+        #expect(throws: OAuthError.self) {
+            try request.authorizationCode(from: URL(string: "https://evil.example/callback?code=x&state=\(request.state)")!)
+        }
         #expect(try request.authorizationCode(from: URL(string: "https://app.example/callback?code=c1&state=\(request.state)")!) == "c1")
     }
 

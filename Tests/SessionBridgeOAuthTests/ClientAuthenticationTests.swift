@@ -1,6 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import JWTKit
+import NIOCore
+import NIOHTTP1
 import SessionBridgeOAuth
 import SessionBridgeTesting
 import Testing
@@ -36,7 +38,9 @@ import Testing
 
     @Test func aWrongSecretIsInvalidClientAndNeverQuoted() async throws {
         try await withServer(confidentialServerConfiguration()) { server in
-            for authentication in [ClientAuthentication.clientSecretBasic(Secret("wrong-secret-1")), .clientSecretPost(Secret("wrong-secret-1")), .none] {
+            for authentication in [
+                ClientAuthentication.clientSecretBasic(Secret("wrong-secret-1")), .clientSecretPost(Secret("wrong-secret-1")), .none,
+            ] {
                 let client = makeClient(server, clientID: "basic", authentication: authentication)
                 let error = await oauthError { _ = try await send(client, .password(username: "demo", password: Secret("demo"))) }
                 #expect(error?.code == .invalidClient)
@@ -96,16 +100,19 @@ import Testing
                 var request = HTTPClientRequest(url: audience)
                 request.method = .POST
                 request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-                request.body = .bytes(Array(FormEncoding.encode([
-                    ("grant_type", "password"), ("username", "demo"), ("password", "demo"), ("client_id", "jwt-es"),
-                    ("client_assertion_type", ClientAssertion.type), ("client_assertion", assertion.exposedValue),
-                ]).utf8))
+                request.body = .bytes(
+                    Array(
+                        FormEncoding.encode([
+                            ("grant_type", "password"), ("username", "demo"), ("password", "demo"), ("client_id", "jwt-es"),
+                            ("client_assertion_type", ClientAssertion.type), ("client_assertion", assertion.exposedValue),
+                        ]).utf8))
                 let response = try await OAuthClientConfiguration.defaultHTTPClient.execute(request, timeout: .seconds(5))
                 let body = String(buffer: try await response.body.collect(upTo: 1 << 16))
                 if response.status.code != 200 { #expect(body.contains("invalid_client")) }
                 return Int(response.status.code)
             }
-            let expired = try await ClientAssertion.sign(clientID: "jwt-es", audience: audience, key: key, now: Date().addingTimeInterval(-120))
+            let expired = try await ClientAssertion.sign(
+                clientID: "jwt-es", audience: audience, key: key, now: Date().addingTimeInterval(-120))
             #expect(try await post(expired) == 401)
             let fresh = try await ClientAssertion.sign(clientID: "jwt-es", audience: audience, key: key)
             #expect(try await post(fresh) == 200)

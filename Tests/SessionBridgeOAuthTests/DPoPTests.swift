@@ -1,6 +1,8 @@
 import AsyncHTTPClient
 import Crypto
 import Foundation
+import NIOCore
+import NIOHTTP1
 import SessionBridgeOAuth
 import SessionBridgeTesting
 import Testing
@@ -45,8 +47,10 @@ import Testing
         // Each proof is fresh, and the signature verifies with the key in the header.
         let again = key.proof(method: "GET", url: url).exposedValue
         #expect(try decodeJSON(again.split(separator: ".")[1])["jti"] as? String != claims["jti"] as? String)
-        let x = try #require(Data(base64Encoded: jwk["x"]!.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/") + "="))
-        let y = try #require(Data(base64Encoded: jwk["y"]!.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/") + "="))
+        let x = try #require(
+            Data(base64Encoded: jwk["x"]!.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/") + "="))
+        let y = try #require(
+            Data(base64Encoded: jwk["y"]!.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/") + "="))
         let publicKey = try P256.Signing.PublicKey(rawRepresentation: x + y)
         var signature = String(parts[2]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while signature.count % 4 != 0 { signature += "=" }
@@ -60,22 +64,28 @@ import Testing
     @Test func thePrivateKeyNeverPrints() async throws {
         let privateKey = P256.Signing.PrivateKey()
         let key = DPoPKey(privateKey: privateKey)
-        var configuration = OAuthClientConfiguration(server: AuthorizationServer(issuer: URL(string: "http://127.0.0.1:9")!), clientID: "app")
+        var configuration = OAuthClientConfiguration(
+            server: AuthorizationServer(issuer: URL(string: "http://127.0.0.1:9")!), clientID: "app")
         configuration.dpopKey = key
         var dumped = ""
         dump(key, to: &dumped)
         dump(configuration, to: &dumped)
         let proof = key.proof(method: "POST", url: URL(string: "https://as.example/token")!).exposedValue
         var unreachable = OAuthClientConfiguration(
-            server: AuthorizationServer(tokenEndpoint: URL(string: "http://127.0.0.1:9/token")!), clientID: "app", requestTimeout: .seconds(2))
+            server: AuthorizationServer(tokenEndpoint: URL(string: "http://127.0.0.1:9/token")!), clientID: "app",
+            requestTimeout: .seconds(2))
         unreachable.dpopKey = key
         var error: (any Error)?
         do { _ = try await send(OAuthClient(configuration: unreachable), .refreshToken(Secret("rt"))) } catch let thrown { error = thrown }
         #expect(error != nil)
-        let text = [String(describing: key), String(reflecting: key), "\(key)", dumped, proof, "\(configuration)", String(describing: error)]
-            .joined(separator: "\n")
+        let text = [
+            String(describing: key), String(reflecting: key), "\(key)", dumped, proof, "\(configuration)", String(describing: error),
+        ]
+        .joined(separator: "\n")
         let raw = privateKey.rawRepresentation
-        for rendering in [base64URL(raw), raw.base64EncodedString(), raw.map { String(format: "%02x", $0) }.joined(), privateKey.pemRepresentation] {
+        for rendering in [
+            base64URL(raw), raw.base64EncodedString(), raw.map { String(format: "%02x", $0) }.joined(), privateKey.pemRepresentation,
+        ] {
             #expect(!text.contains(rendering))
         }
         #expect(text.contains(key.thumbprint))
@@ -119,7 +129,9 @@ import Testing
 
     /// A compact JWS of `header` and `claims` signed with `key`, for proofs the library would never make.
     func sign(header: [String: Any], claims: [String: Any], with key: P256.Signing.PrivateKey) throws -> String {
-        let input = base64URL(try JSONSerialization.data(withJSONObject: header)) + "." + base64URL(try JSONSerialization.data(withJSONObject: claims))
+        let input =
+            base64URL(try JSONSerialization.data(withJSONObject: header)) + "."
+            + base64URL(try JSONSerialization.data(withJSONObject: claims))
         return input + "." + base64URL(try key.signature(for: Data(input.utf8)).rawRepresentation)
     }
 
@@ -171,8 +183,10 @@ import Testing
             let client = dpopClient(server, key: key)
             let answer = try await send(client, .password(username: "demo", password: Secret("demo")))
             let me = server.url("/api/me")
-            for (proof, expected) in [(key.proof(method: "GET", url: me, accessToken: Secret("another token")), UInt(401)),
-                                      (key.proof(method: "GET", url: me, accessToken: answer.accessToken), 200)] {
+            for (proof, expected) in [
+                (key.proof(method: "GET", url: me, accessToken: Secret("another token")), UInt(401)),
+                (key.proof(method: "GET", url: me, accessToken: answer.accessToken), 200),
+            ] {
                 var request = HTTPClientRequest(url: me.absoluteString)
                 request.headers.add(name: "Authorization", value: "DPoP \(answer.accessToken.exposedValue)")
                 request.headers.add(name: "DPoP", value: proof.exposedValue)
@@ -199,7 +213,8 @@ import Testing
                 let query = FormEncoding.decode(try #require(request.url.query))
                 #expect(query["dpop_jkt"] == key.thumbprint)
                 let code = try request.authorizationCode(from: try await agent.authorize(request.url, redirectURI: request.redirectURI))
-                let grant = TokenGrant.authorizationCode(code: Secret(code), codeVerifier: request.codeVerifier, redirectURI: request.redirectURI)
+                let grant = TokenGrant.authorizationCode(
+                    code: Secret(code), codeVerifier: request.codeVerifier, redirectURI: request.redirectURI)
                 if bound {
                     #expect(try await send(exchanger, grant).tokenType == "dpop")
                 } else {

@@ -9,7 +9,8 @@ import Testing
             let issuer = URL(string: server.issuer)!
             let urls = AuthorizationServerMetadata.discoveryURLs(for: issuer)
             #expect(urls.map(\.path) == ["/.well-known/openid-configuration", "/.well-known/oauth-authorization-server"])
-            let metadata = try await AuthorizationServerMetadata.discover(issuer: issuer, httpClient: OAuthClientConfiguration.defaultHTTPClient)
+            let metadata = try await AuthorizationServerMetadata.discover(
+                issuer: issuer, httpClient: OAuthClientConfiguration.defaultHTTPClient)
             #expect(metadata.issuer == server.issuer)
             #expect(metadata.tokenEndpoint == server.url("/oauth/token"))
             #expect(metadata.authorizationEndpoint == server.url("/oauth/authorize"))
@@ -22,10 +23,11 @@ import Testing
 
     @Test func rfc8414PathInsertionForAnIssuerWithAPath() {
         let urls = AuthorizationServerMetadata.discoveryURLs(for: URL(string: "https://sso.example/realms/app")!)
-        #expect(urls.map(\.absoluteString) == [
-            "https://sso.example/realms/app/.well-known/openid-configuration",
-            "https://sso.example/.well-known/oauth-authorization-server/realms/app",
-        ])
+        #expect(
+            urls.map(\.absoluteString) == [
+                "https://sso.example/realms/app/.well-known/openid-configuration",
+                "https://sso.example/.well-known/oauth-authorization-server/realms/app",
+            ])
     }
 
     @Test func theDocumentIsFetchedOnceAndCached() async throws {
@@ -57,8 +59,9 @@ import Testing
     @Test func explicitEndpointsOverrideTheDocument() async throws {
         try await withServer { server in
             let moved = server.url("/oauth/token-moved")
-            let client = OAuthClient(configuration: OAuthClientConfiguration(
-                server: AuthorizationServer(issuer: URL(string: server.issuer)!, tokenEndpoint: moved), clientID: "app"))
+            let client = OAuthClient(
+                configuration: OAuthClientConfiguration(
+                    server: AuthorizationServer(issuer: URL(string: server.issuer)!, tokenEndpoint: moved), clientID: "app"))
             let endpoint = try await client.tokenEndpoint()
             let metadata = try await client.metadata()
             #expect(endpoint == moved)
@@ -67,14 +70,16 @@ import Testing
     }
 
     @Test func explicitEndpointsAloneNeedNoDiscovery() async throws {
-        let client = OAuthClient(configuration: OAuthClientConfiguration(
-            server: AuthorizationServer(tokenEndpoint: URL(string: "http://127.0.0.1:9/token")!), clientID: "app"))
+        let client = OAuthClient(
+            configuration: OAuthClientConfiguration(
+                server: AuthorizationServer(tokenEndpoint: URL(string: "http://127.0.0.1:9/token")!), clientID: "app"))
         #expect(try await client.tokenEndpoint().absoluteString == "http://127.0.0.1:9/token")
     }
 
     @Test func anUnreachableIssuerIsANetworkError() async throws {
-        let client = OAuthClient(configuration: OAuthClientConfiguration(
-            server: AuthorizationServer(issuer: URL(string: "http://127.0.0.1:9")!), clientID: "app", requestTimeout: .seconds(3)))
+        let client = OAuthClient(
+            configuration: OAuthClientConfiguration(
+                server: AuthorizationServer(issuer: URL(string: "http://127.0.0.1:9")!), clientID: "app", requestTimeout: .seconds(3)))
         let error = await oauthError { _ = try await client.metadata() }
         #expect(error?.code == .network)
     }

@@ -42,9 +42,13 @@ import Testing
             server.setOAuthFaults(OAuthFaults(idToken: .wrongNonce))
             let client = makeClient(server)
             let request = try await client.makeAuthorizationRequest()
-            let callback = try await FormFillingUserAgent(username: "demo", password: Secret("demo")).authorize(request.url, redirectURI: request.redirectURI)
-            let answer = try await send(client, .authorizationCode(
-                code: Secret(try request.authorizationCode(from: callback)), codeVerifier: request.codeVerifier, redirectURI: request.redirectURI))
+            let callback = try await FormFillingUserAgent(username: "demo", password: Secret("demo")).authorize(
+                request.url, redirectURI: request.redirectURI)
+            let answer = try await send(
+                client,
+                .authorizationCode(
+                    code: Secret(try request.authorizationCode(from: callback)), codeVerifier: request.codeVerifier,
+                    redirectURI: request.redirectURI))
             let error = await oauthError { _ = try await client.validateIDToken(try #require(answer.idToken), nonce: request.nonce) }
             #expect(error?.code == .invalidIDToken)
             #expect(error?.message.contains("nonce") == true)
@@ -59,7 +63,8 @@ import Testing
                     Data(text.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-")
                         .replacingOccurrences(of: "/", with: "_")
                 }
-                let claims = #"{"iss":"\#(server.issuer)","sub":"demo","aud":"app","exp":\#(Int(Date().timeIntervalSince1970) + 60),"iat":\#(Int(Date().timeIntervalSince1970))}"#
+                let claims =
+                    #"{"iss":"\#(server.issuer)","sub":"demo","aud":"app","exp":\#(Int(Date().timeIntervalSince1970) + 60),"iat":\#(Int(Date().timeIntervalSince1970))}"#
                 return Secret(encode(header) + "." + encode(claims) + ".")
             }
             for header in [#"{"alg":"none"}"#, #"{"alg":"HS256"}"#] {

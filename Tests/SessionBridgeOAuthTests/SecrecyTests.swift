@@ -17,8 +17,10 @@ import Testing
             everyRendering(of: ClientAuthentication.clientSecretPost(secret)), everyRendering(of: pem),
             everyRendering(of: ClientAuthentication.privateKeyJWT(pem)),
             everyRendering(of: TokenEndpointResponse(accessToken: secret, tokenType: "Bearer", refreshToken: secret, idToken: secret)),
-            everyRendering(of: AuthorizationRequest(authorizationEndpoint: URL(string: "https://as.example/a")!, clientID: "app",
-                                                    redirectURI: URL(string: "app:/cb")!)),
+            everyRendering(
+                of: AuthorizationRequest(
+                    authorizationEndpoint: URL(string: "https://as.example/a")!, clientID: "app",
+                    redirectURI: URL(string: "app:/cb")!)),
         ].joined(separator: "\n")
         #expect(!text.contains("super-secret-value"))
         #expect(!text.contains("PRIVATE KEY"))
@@ -26,8 +28,9 @@ import Testing
     }
 
     @Test func theVerifierNeverPrintsInAnAuthorizationRequest() {
-        let request = AuthorizationRequest(authorizationEndpoint: URL(string: "https://as.example/a")!, clientID: "app",
-                                           redirectURI: URL(string: "app:/cb")!)
+        let request = AuthorizationRequest(
+            authorizationEndpoint: URL(string: "https://as.example/a")!, clientID: "app",
+            redirectURI: URL(string: "app:/cb")!)
         var dumped = ""
         dump(request, to: &dumped)
         #expect(!dumped.contains(request.codeVerifier.exposedValue))

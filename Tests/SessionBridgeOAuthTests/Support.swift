@@ -1,6 +1,9 @@
+import AsyncHTTPClient
 import CryptoExtras
 import Foundation
 import JWTKit
+import NIOCore
+import NIOHTTP1
 import SessionBridgeOAuth
 import SessionBridgeTesting
 
@@ -11,12 +14,14 @@ func withServer<T>(_ configuration: ReferenceServerConfiguration = .init(), _ bo
 
 /// A client of `server` found by discovery from its issuer.
 func makeClient(
-    _ server: ReferenceServer, clientID: String = "app", authentication: ClientAuthentication = .none, scope: String? = "openid offline_access",
+    _ server: ReferenceServer, clientID: String = "app", authentication: ClientAuthentication = .none,
+    scope: String? = "openid offline_access",
     redirectURI: String = "com.example.app:/callback"
 ) -> OAuthClient {
-    OAuthClient(configuration: OAuthClientConfiguration(
-        server: AuthorizationServer(issuer: URL(string: server.issuer)!), clientID: clientID, authentication: authentication,
-        scope: scope, redirectURI: URL(string: redirectURI)!, requestTimeout: .seconds(5)))
+    OAuthClient(
+        configuration: OAuthClientConfiguration(
+            server: AuthorizationServer(issuer: URL(string: server.issuer)!), clientID: clientID, authentication: authentication,
+            scope: scope, redirectURI: URL(string: redirectURI)!, requestTimeout: .seconds(5)))
 }
 
 /// A server with the clients the tests use: a public one and one per authentication method.
@@ -29,8 +34,12 @@ func confidentialServerConfiguration(ecKey: ClientPrivateKey? = nil, rsaKey: Cli
         RegisteredClient(id: "post", authentication: .clientSecretPost(secret: postSecret), redirectURIs: redirect),
         RegisteredClient(id: "password-only", redirectURIs: redirect, grantTypes: ["password"]),
     ]
-    if let ecKey { configuration.clients.append(RegisteredClient(id: "jwt-es", authentication: .privateKeyJWT(publicKeyPEM: ecKey.publicKeyPEM))) }
-    if let rsaKey { configuration.clients.append(RegisteredClient(id: "jwt-rs", authentication: .privateKeyJWT(publicKeyPEM: rsaKey.publicKeyPEM))) }
+    if let ecKey {
+        configuration.clients.append(RegisteredClient(id: "jwt-es", authentication: .privateKeyJWT(publicKeyPEM: ecKey.publicKeyPEM)))
+    }
+    if let rsaKey {
+        configuration.clients.append(RegisteredClient(id: "jwt-rs", authentication: .privateKeyJWT(publicKeyPEM: rsaKey.publicKeyPEM)))
+    }
     return configuration
 }
 

@@ -18,7 +18,8 @@ import Testing
     }
 
     @Test func tokenTypeIsCaseInsensitiveAndUnknownMembersAreIgnored() throws {
-        let answer = try parse(#"{"access_token":"a","token_type":"BeArEr","refresh_token":"r","x_vendor":{"deep":[1,2]},"id_token":"i","scope":"openid"}"#)
+        let answer = try parse(
+            #"{"access_token":"a","token_type":"BeArEr","refresh_token":"r","x_vendor":{"deep":[1,2]},"id_token":"i","scope":"openid"}"#)
         #expect(answer.tokenType == "bearer")
         #expect(answer.refreshToken?.exposedValue == "r")
         #expect(answer.idToken?.exposedValue == "i")
@@ -37,8 +38,10 @@ import Testing
         }
     }
 
-    @Test(arguments: ["invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_scope",
-                      "temporarily_unavailable"])
+    @Test(arguments: [
+        "invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_scope",
+        "temporarily_unavailable",
+    ])
     func everySection52ErrorIsTypedFromTheServer(code: String) async throws {
         try await withServer { server in
             let client = makeClient(server)
@@ -46,7 +49,9 @@ import Testing
             let error = await oauthError { _ = try await send(client, .password(username: "demo", password: Secret("demo"))) }
             #expect(error?.code.rawValue == code)
             #expect(error?.status == (code == "invalid_client" ? 401 : 400))
-            let configuration: Set = ["invalid_request", "invalid_client", "unauthorized_client", "unsupported_grant_type", "invalid_scope"]
+            let configuration: Set = [
+                "invalid_request", "invalid_client", "unauthorized_client", "unsupported_grant_type", "invalid_scope",
+            ]
             #expect(error?.isConfigurationError == configuration.contains(code))
             #expect(error?.isTransient == (code == "temporarily_unavailable"))
         }
@@ -68,9 +73,11 @@ import Testing
     }
 
     @Test func requestParametersReachTheForm() {
-        let client = OAuthClient(configuration: OAuthClientConfiguration(
-            server: AuthorizationServer(tokenEndpoint: URL(string: "https://as.example/token")!), clientID: "app",
-            scope: "openid offline_access", resources: [URL(string: "https://api.example")!], additionalParameters: ["audience": "https://api"]))
+        let client = OAuthClient(
+            configuration: OAuthClientConfiguration(
+                server: AuthorizationServer(tokenEndpoint: URL(string: "https://as.example/token")!), clientID: "app",
+                scope: "openid offline_access", resources: [URL(string: "https://api.example")!],
+                additionalParameters: ["audience": "https://api"]))
         let password = Dictionary(client.parameters(for: .password(username: "u", password: Secret("p"))), uniquingKeysWith: { a, _ in a })
         #expect(password["scope"] == "openid offline_access")
         #expect(password["resource"] == "https://api.example")

@@ -1,4 +1,6 @@
+import OrderedCollections
 import Testing
+
 @testable import SessionBridgeScriptEngine
 
 @Suite(.timeLimit(.minutes(5))) struct EvaluationTests {
@@ -6,15 +8,18 @@ import Testing
         let context = await ScriptContext()
         #expect(try await context.evaluate("1 + 2") == .number(3))
         #expect(try await context.evaluate("'a' + 'b'") == .string("ab"))
-        #expect(try await context.evaluate("({b: 1, a: [true, null, undefined]})")
-            == .object(["b": .number(1), "a": .array([.bool(true), .null, .undefined])]))
+        #expect(
+            try await context.evaluate("({b: 1, a: [true, null, undefined]})")
+                == .object(["b": .number(1), "a": .array([.bool(true), .null, .undefined])]))
         await context.close()
     }
 
     @Test func exceptionsCarryNameMessageLocationAndStack() async throws {
         let context = await ScriptContext()
         do {
-            try await context.run("let x = 1;\nfunction f() { throw new TypeError('bad thing'); }\nf();", sourceURL: "https://app.example/page.js", startingLine: 10)
+            try await context.run(
+                "let x = 1;\nfunction f() { throw new TypeError('bad thing'); }\nf();", sourceURL: "https://app.example/page.js",
+                startingLine: 10)
             Issue.record("expected a throw")
         } catch {
             #expect(error.kind == .exception)

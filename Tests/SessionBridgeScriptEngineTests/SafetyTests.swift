@@ -1,5 +1,6 @@
-import Testing
 import Synchronization
+import Testing
+
 @testable import SessionBridgeScriptEngine
 
 @Suite(.timeLimit(.minutes(5))) struct SafetyTests {
@@ -47,9 +48,12 @@ import Synchronization
             }
             // The neighbours' work, each entry longer than the runaway's limit, is never stopped.
             for context in [neighbour, unlimited] {
-                let sum = try await context.evaluate("let s\(round) = 0; const t\(round) = Date.now(); while (Date.now() - t\(round) < 120) s\(round)++; 'done'")
+                let sum = try await context.evaluate(
+                    "let s\(round) = 0; const t\(round) = Date.now(); while (Date.now() - t\(round) < 120) s\(round)++; 'done'")
                 #expect(sum == "done", "round \(round)")
-                #expect(try await context.evaluate("(() => { try { throw new Error('plain'); } catch (e) { return e.message; } })()") == "plain")
+                #expect(
+                    try await context.evaluate("(() => { try { throw new Error('plain'); } catch (e) { return e.message; } })()") == "plain"
+                )
                 let error = await #expect(throws: ScriptError.self) { try await context.run("throw new TypeError('mine')") }
                 #expect(error?.kind == .exception && error?.name == "TypeError", "round \(round): \(String(describing: error))")
             }
@@ -80,7 +84,8 @@ import Synchronization
             try? await Task.sleep(for: .milliseconds(50))
             return "late"
         }
-        try await context.run("""
+        try await context.run(
+            """
             setTimeout(mark, 20); setInterval(mark, 5, 'a', {b: 1});
             slow().then(mark, mark);
             """)

@@ -1,4 +1,6 @@
+import OrderedCollections
 import Testing
+
 @testable import SessionBridgeScriptEngine
 
 @Suite(.timeLimit(.minutes(5))) struct ScriptValueTests {
@@ -80,7 +82,8 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct PollutionTests {
     @Test func prototypePollutionDoesNotLeakIntoConvertedObjects() async throws {
         let context = await ScriptContext()
-        try await context.run("Object.prototype.injected = 'x'; Object.prototype.toJSON = function () { return 1 }; Object.keys = () => ['forged']")
+        try await context.run(
+            "Object.prototype.injected = 'x'; Object.prototype.toJSON = function () { return 1 }; Object.keys = () => ['forged']")
         #expect(try await context.evaluate("({a: 1})") == ["a": 1])
         await context.close()
     }
@@ -90,8 +93,11 @@ import Testing
     @Test func protoKeysStayOwnPropertiesAndNeverBecomePrototypes() async throws {
         let context = await ScriptContext()
         await context.defineFunction("reply") { _, _ in ["__proto__": ["polluted": true], "ok": 1] }
-        #expect(try await context.evaluate("const r = reply(); [r.polluted === undefined, Object.getPrototypeOf(r) === Object.prototype, Object.keys(r).includes('__proto__')]")
-            == [true, true, true])
+        #expect(
+            try await context.evaluate(
+                "const r = reply(); [r.polluted === undefined, Object.getPrototypeOf(r) === Object.prototype, Object.keys(r).includes('__proto__')]"
+            )
+                == [true, true, true])
         #expect(try await context.evaluate("reply()") == ["__proto__": ["polluted": true], "ok": 1])
         await context.close()
     }

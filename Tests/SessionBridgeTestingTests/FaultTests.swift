@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import SessionBridgeTesting
 import Testing
@@ -33,7 +34,8 @@ extension ReferenceServerTests {
         }
 
         @Test func serverErrorsAlways() async throws {
-            try await withServer(.init(faults: .init(serverErrors: .init(status: 500, retryAfterSeconds: nil)))) { server, client async throws in
+            try await withServer(.init(faults: .init(serverErrors: .init(status: 500, retryAfterSeconds: nil)))) {
+                server, client async throws in
                 for _ in 0..<3 {
                     let answer = try await client.login()
                     #expect(answer.status == 500)

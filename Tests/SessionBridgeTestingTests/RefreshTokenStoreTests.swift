@@ -1,6 +1,7 @@
 import Foundation
-@testable import SessionBridgeTesting
 import Testing
+
+@testable import SessionBridgeTesting
 
 /// Rotation and reuse in the server's token store, with times chosen by the test.
 @Suite(.timeLimit(.minutes(5))) struct RefreshTokenStoreTests {
@@ -25,7 +26,10 @@ import Testing
             Issue.record("the first use must rotate")
             return
         }
-        guard case .replayed(let again, _, _) = store.use(first, lifetime: .seconds(60), reuseGrace: .seconds(5), now: now.addingTimeInterval(-0.001)) else {
+        guard
+            case .replayed(let again, _, _) = store.use(
+                first, lifetime: .seconds(60), reuseGrace: .seconds(5), now: now.addingTimeInterval(-0.001))
+        else {
             Issue.record("a repeat within the grace must be replayed")
             return
         }

@@ -1,15 +1,18 @@
 import Foundation
-import Testing
-import SessionBridgeMessaging
-import SessionBridgeTesting
+import SessionBridgeCookies
 import SessionBridgeHeadless
+import SessionBridgeMessaging
+import SessionBridgeScriptEngine
+import SessionBridgeTesting
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct SessionFixtureTests {
     @Test func oneCallGivesASignedInPageAndWhatCrossedTheBridge() async throws {
         let fixture = try await SessionFixture.start()
         let reply = try await fixture.page.loadHTMLString("<p>app</p>", baseURL: fixture.url("/home"))
         #expect(reply.url.path == "/home")
-        let status = try await fixture.page.callAsyncJavaScript("return await window.webkit.messageHandlers.session.postMessage({action: 'refresh'})")
+        let status = try await fixture.page.callAsyncJavaScript(
+            "return await window.webkit.messageHandlers.session.postMessage({action: 'refresh'})")
         #expect(status["ok"] == true)
         #expect(fixture.bridgeCalls.count == 1)
         #expect(fixture.bridgeCalls.first?.name == "session")
@@ -28,7 +31,8 @@ import SessionBridgeHeadless
     @Test func startsSignedOutWhenAsked() async throws {
         let fixture = try await SessionFixture.start(signIn: false)
         try await fixture.page.loadHTMLString("<p>signed out</p>", baseURL: fixture.url("/"))
-        let status = try await fixture.page.callAsyncJavaScript("return await window.webkit.messageHandlers.session.postMessage({action: 'status'})")
+        let status = try await fixture.page.callAsyncJavaScript(
+            "return await window.webkit.messageHandlers.session.postMessage({action: 'status'})")
         #expect(status["signedIn"] == false)
         #expect(fixture.nativeCookies().isEmpty)
         await fixture.stop()

@@ -1,6 +1,6 @@
-import SessionBridgeCookies
 import Foundation
 import SessionBridge
+import SessionBridgeCookies
 import SessionBridgeTesting
 import Testing
 
@@ -35,7 +35,8 @@ import Testing
         guard ProcessInfo.processInfo.environment[Self.environmentKey] == nil else { return }
         let binary = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0])
         // On Linux the test binary is the `.xctest` executable SwiftPM built.
-        try #require(FileManager.default.isExecutableFile(atPath: binary.path) && binary.lastPathComponent.hasSuffix(".xctest"), "\(binary.path)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: binary.path) && binary.lastPathComponent.hasSuffix(".xctest"), "\(binary.path)")
         try await withServer { server in
             let directory = temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
@@ -64,7 +65,8 @@ import Testing
             while child.isRunning, clock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
             if child.isRunning { child.terminate() }
             #expect(child.terminationStatus == 0)
-            let report = try String(contentsOf: directory.appendingPathComponent("report"), encoding: .utf8).split(separator: " ").map(String.init)
+            let report = try String(contentsOf: directory.appendingPathComponent("report"), encoding: .utf8).split(separator: " ").map(
+                String.init)
             let stats = server.stats()
             #expect(stats.refreshes == 1)
             #expect(stats.reuseEvents == 0)

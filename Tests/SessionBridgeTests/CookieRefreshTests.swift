@@ -1,9 +1,10 @@
-import SessionBridgeCookies
 import Foundation
 import SessionBridge
-import SessionBridgeTesting
-import Testing
+import SessionBridgeCookies
 import SessionBridgeHeadless
+import SessionBridgeTesting
+import Synchronization
+import Testing
 
 /// A cookie-centred web product: the reference server's `POST /login` sets the
 /// `__Host-web_refresh` cookie and `POST /session/refresh` rotates it.
@@ -16,9 +17,10 @@ import SessionBridgeHeadless
 
     /// Signs in natively with the web product's own login form.
     func signIn(_ client: SessionHTTPClient, _ server: ReferenceServer) async throws -> SessionHTTPResponse {
-        try await client.send(SessionHTTPRequest(
-            url: server.url("/login"), method: "POST", headers: [("Content-Type", "application/x-www-form-urlencoded")],
-            body: Data("username=demo&password=demo&next=%2Fapp".utf8)))
+        try await client.send(
+            SessionHTTPRequest(
+                url: server.url("/login"), method: "POST", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                body: Data("username=demo&password=demo&next=%2Fapp".utf8)))
     }
 
     @Test func refreshCookieNeverReachesAPageStoreOrScript() async throws {
@@ -39,7 +41,8 @@ import SessionBridgeHeadless
             #expect(try await session.status().isSignedIn)
             #expect(try await page.load(server.url("/app")).statusCode == 200)
 
-            let found = try await page.callAsyncJavaScript("""
+            let found = try await page.callAsyncJavaScript(
+                """
                 const seen = [document.cookie];
                 const h = window.webkit.messageHandlers.session;
                 seen.push(JSON.stringify(await h.postMessage({action: "refresh"})));
@@ -80,7 +83,8 @@ import SessionBridgeHeadless
             _ = try await signIn(client, server)
             #expect(try await page.load(server.url("/app")).statusCode == 200)
             #expect(server.revokeAllSessions() == 1)
-            let reply = try await page.callAsyncJavaScript("""
+            let reply = try await page.callAsyncJavaScript(
+                """
                 try { await window.webkit.messageHandlers.session.postMessage({action: "refresh"}); return "ok"; }
                 catch (e) { return [e.code, e.retryable]; }
                 """)

@@ -1,9 +1,13 @@
 import AsyncHTTPClient
 import Crypto
 import Foundation
+import NIOCore
+import NIOHTTP1
 import SessionBridgeOAuth
 import SessionBridgeTesting
+import Synchronization
 import Testing
+
 @testable import SessionBridge
 
 @Suite(.timeLimit(.minutes(2))) struct DPoPSessionTests {
@@ -121,7 +125,9 @@ import Testing
             let raw = privateKey.rawRepresentation
             let base64url = raw.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
                 .replacingOccurrences(of: "=", with: "")
-            for rendering in [base64url, raw.base64EncodedString(), raw.map { String(format: "%02x", $0) }.joined(), privateKey.pemRepresentation] {
+            for rendering in [
+                base64url, raw.base64EncodedString(), raw.map { String(format: "%02x", $0) }.joined(), privateKey.pemRepresentation,
+            ] {
                 #expect(!text.contains(rendering))
             }
             #expect(!logs.lines.withLock { $0.joined(separator: "\n") }.isEmpty)

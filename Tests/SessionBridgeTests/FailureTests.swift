@@ -1,10 +1,10 @@
-import SessionBridgeMessaging
-import SessionBridgeCookies
 import Foundation
 import SessionBridge
+import SessionBridgeCookies
+import SessionBridgeHeadless
+import SessionBridgeMessaging
 import SessionBridgeTesting
 import Testing
-import SessionBridgeHeadless
 
 @Suite(.timeLimit(.minutes(2))) struct FailureTests {
     @Test func invalidGrantEndsTheSessionOnBothSides() async throws {
@@ -13,9 +13,11 @@ import SessionBridgeHeadless
             try await session.login(username: "demo", password: "demo")
             let (page, _) = await makePage(session, server)
             #expect(try await page.load(server.url("/app")).statusCode == 200)
-            _ = try await page.evaluateJavaScript("window.__signedOut = []; window.addEventListener('sessionbridge:signedout', e => __signedOut.push(e.detail.reason))")
+            _ = try await page.evaluateJavaScript(
+                "window.__signedOut = []; window.addEventListener('sessionbridge:signedout', e => __signedOut.push(e.detail.reason))")
             #expect(server.revokeAllSessions() == 1)
-            let code = try await page.callAsyncJavaScript("""
+            let code = try await page.callAsyncJavaScript(
+                """
                 try { await sessionBridge.refresh(); return "ok"; } catch (e) { return [e.code, e.retryable]; }
                 """)
             #expect(code == ["invalid_grant", false])
@@ -24,7 +26,8 @@ import SessionBridgeHeadless
             #expect(page.cookieJar.value("__Host-session", for: server.url("/")) == nil)
             #expect(try session.vault.load() == nil)
             #expect(try await !session.status().isSignedIn)
-            let signedOut = try await page.callAsyncJavaScript("""
+            let signedOut = try await page.callAsyncJavaScript(
+                """
                 try { await window.webkit.messageHandlers.session.postMessage({action: "refresh"}); return "ok"; } catch (e) { return e.code; }
                 """)
             #expect(signedOut == "signed_out")
@@ -74,7 +77,8 @@ import SessionBridgeHeadless
             server.setFaults(FaultConfiguration(stopResponding: .seconds(1)))
             let (page, _) = await makePage(session, server)
             try await page.loadHTMLString("<p>x</p>", baseURL: server.url("/start"))
-            let reply = try await page.callAsyncJavaScript("""
+            let reply = try await page.callAsyncJavaScript(
+                """
                 try { await sessionBridge.refresh(); return "ok"; } catch (e) { return [e.code, e.retryable]; }
                 """)
             #expect(reply == ["network", true])
@@ -113,9 +117,14 @@ import SessionBridgeHeadless
             for jar in [session.cookieJar, page.cookieJar] {
                 let names = Set(jar.cookies(for: server.url("/")).map(\.name))
                 #expect(names.isSuperset(of: ["__Host-session", "session_expires", "csrf_token"]))
-                #expect(jar.cookies(for: server.url("/")).first { $0.name == "control" }.map { !$0.value.unicodeScalars.contains { $0.value == 0x7F } } ?? true, "\(jar.cookies(for: server.url("/")).first { $0.name == "control" }.map { Array($0.value.utf8) } ?? [])")
+                #expect(
+                    jar.cookies(for: server.url("/")).first { $0.name == "control" }.map {
+                        !$0.value.unicodeScalars.contains { $0.value == 0x7F }
+                    } ?? true, "\(jar.cookies(for: server.url("/")).first { $0.name == "control" }.map { Array($0.value.utf8) } ?? [])")
                 #expect(!names.contains("oversized"))
-                #expect(!names.contains("bad_attributes") || jar.cookies(for: server.url("/")).first { $0.name == "bad_attributes" }?.expiresAt == nil)
+                #expect(
+                    !names.contains("bad_attributes")
+                        || jar.cookies(for: server.url("/")).first { $0.name == "bad_attributes" }?.expiresAt == nil)
                 #expect(jar.value("__Host-session", for: server.url("/")) != before)
             }
             await page.close()

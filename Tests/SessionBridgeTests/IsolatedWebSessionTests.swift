@@ -1,8 +1,9 @@
 import Foundation
+import SessionBridgeHeadless
 import SessionBridgeOAuth
 import SessionBridgeTesting
 import Testing
-import SessionBridgeHeadless
+
 @testable import SessionBridge
 
 @Suite(.timeLimit(.minutes(2))) struct IsolatedWebSessionTests {
@@ -35,7 +36,8 @@ import SessionBridgeHeadless
             #expect(server.verifyAccessToken(cookie)?.sid == server.sessionID(ofRefreshToken: pageRefreshToken))
 
             for _ in 0..<3 {
-                let reply = try await page.callAsyncJavaScript("""
+                let reply = try await page.callAsyncJavaScript(
+                    """
                     const reply = await window.webkit.messageHandlers.session.postMessage({action: "refresh"});
                     return reply.ok === true;
                     """)
@@ -68,7 +70,8 @@ import SessionBridgeHeadless
             let pageRefreshToken = try #require(await session.pageSession?.refreshToken).exposedValue
             // The page's own start-up request (`/api/me`) settles first: answered 401 after the
             // logout below, it would make the page ask for a refresh, and so a third exchange.
-            let started = try await page.callAsyncJavaScript("""
+            let started = try await page.callAsyncJavaScript(
+                """
                 for (let i = 0; i < 400 && window.appState.status === undefined; i++) {
                     await new Promise(resolve => setTimeout(resolve, 5));
                 }
@@ -79,7 +82,8 @@ import SessionBridgeHeadless
             // The web product's logout, then the bridge's: both end the page's session only.
             _ = try await page.callAsyncJavaScript("await fetch('/session/logout', {method: 'POST'});")
             #expect(server.refreshTokenState(native) == .current)
-            let status = try await page.callAsyncJavaScript("""
+            let status = try await page.callAsyncJavaScript(
+                """
                 const reply = await window.webkit.messageHandlers.session.postMessage({action: "logout"});
                 return reply.signedIn;
                 """)

@@ -1,9 +1,9 @@
-import SessionBridgeCookies
 import Foundation
 import SessionBridge
+import SessionBridgeCookies
+import SessionBridgeHeadless
 import SessionBridgeTesting
 import Testing
-import SessionBridgeHeadless
 
 @Suite(.timeLimit(.minutes(2))) struct ModeTests {
     @Test func copyInCopyOutCarriesChangesAndDeletionsBack() async throws {
@@ -14,7 +14,8 @@ import SessionBridgeHeadless
             let page = WebPage(configuration: WebPageConfiguration(websiteDataStore: WebsiteDataStore(cookieJar: flow.flowJar)))
             #expect(try await page.load(server.url("/app")).statusCode == 200)
             // The flow logs out on the web side: the deletions must reach the native store.
-            _ = try await page.callAsyncJavaScript("await fetch('/session/logout', {method: 'POST'}); document.cookie = 'flow=done; Path=/';")
+            _ = try await page.callAsyncJavaScript(
+                "await fetch('/session/logout', {method: 'POST'}); document.cookie = 'flow=done; Path=/';")
             #expect(session.cookieJar.value("__Host-session", for: server.url("/")) != nil)
             flow.finish()
             #expect(session.cookieJar.value("__Host-session", for: server.url("/")) == nil)
@@ -30,11 +31,15 @@ import SessionBridgeHeadless
             let store = WebsiteDataStore.nonPersistent()
             let session = SessionController(configuration: makeConfiguration(server), cookieJar: store.cookieJar)
             try await session.login(username: "demo", password: "demo")
-            let shared = WebPage(configuration: WebPageConfiguration(websiteDataStore: store, navigationDelegate: SessionNavigationDelegate(controller: session)))
+            let shared = WebPage(
+                configuration: WebPageConfiguration(
+                    websiteDataStore: store, navigationDelegate: SessionNavigationDelegate(controller: session)))
             #expect(try await shared.load(server.url("/app")).statusCode == 200)
             #expect(session.cookieJar === shared.cookieJar)
             try await session.refresh()
-            #expect(store.cookieJar.value("__Host-session", for: server.url("/")) == session.cookieJar.value("__Host-session", for: server.url("/")))
+            #expect(
+                store.cookieJar.value("__Host-session", for: server.url("/"))
+                    == session.cookieJar.value("__Host-session", for: server.url("/")))
             #expect(server.stats().refreshes == 1)
             await shared.close()
         }

@@ -1,12 +1,37 @@
-import SessionBridgeMessaging
-import SessionBridgeCookies
 import Foundation
 import SessionBridge
+import SessionBridgeCookies
+import SessionBridgeHeadless
+import SessionBridgeMessaging
 import SessionBridgeTesting
 import Testing
-import SessionBridgeHeadless
 
 @Suite(.timeLimit(.minutes(2))) struct NavigationTests {
+    @Test func theSessionsWallClockDecidesWhenANavigationRefreshesFirst() async throws {
+        try await withServer { server in
+            let clock = ManualWallClock()
+            var configuration = makeConfiguration(server)
+            configuration.now = clock.read
+            let session = SessionController(configuration: configuration)
+            try await session.login(username: "demo", password: "demo")
+            let (page, _) = await makePage(session, server)
+            #expect(try await page.load(server.url("/app")).url.path == "/app")
+            #expect(server.stats().refreshes == 0)
+
+            // An hour passes on the session's clock only: the page's session cookie (five
+            // minutes) now looks expired to the session, which refreshes before letting the
+            // navigation go, with no wait in the test.
+            clock.advance(by: .seconds(3600))
+            let landed = try await page.load(server.url("/app"))
+            #expect(landed.url.path == "/app")
+            #expect(server.stats().refreshes == 1)
+            // The new access token's expiry is read from the same clock.
+            let expiry = try #require(await session.status().accessTokenExpiresAt)
+            #expect(expiry > clock.now && expiry <= clock.now + 301)
+            await page.close()
+        }
+    }
+
     @Test func heldNavigationCarriesTheRefreshedCookie() async throws {
         var configuration = ReferenceServerConfiguration()
         configuration.accessTokenLifetime = .seconds(1)
@@ -36,7 +61,9 @@ import SessionBridgeHeadless
             // Every cookie the token endpoint set is in the page's store, HttpOnly included.
             let names = Set(page.cookieJar.cookies(for: server.url("/")).map(\.name))
             #expect(names.isSuperset(of: ["__Host-session", "session_expires", "csrf_token"]))
-            #expect(page.cookieJar.value("__Host-session", for: server.url("/")) == session.cookieJar.value("__Host-session", for: server.url("/")))
+            #expect(
+                page.cookieJar.value("__Host-session", for: server.url("/"))
+                    == session.cookieJar.value("__Host-session", for: server.url("/")))
             await page.close()
             await plain.close()
         }
@@ -71,7 +98,8 @@ import SessionBridgeHeadless
                 try await first.login(username: "demo", password: "demo")
             }
             // A new launch: a fresh controller and a fresh page with an empty store.
-            let session = SessionController(configuration: makeConfiguration(server), vault: FileTokenVault(url: vault.url), cookieStore: store)
+            let session = SessionController(
+                configuration: makeConfiguration(server), vault: FileTokenVault(url: vault.url), cookieStore: store)
             let (page, _) = await makePage(session, server)
             #expect(page.cookieJar.allCookies.isEmpty)
             let landed = try await page.load(server.url("/app"))
@@ -93,7 +121,8 @@ import SessionBridgeHeadless
             let (other, _) = await makePage(session, server)
             #expect(try await page.load(server.url("/app")).statusCode == 200)
             #expect(try await other.load(server.url("/app")).statusCode == 200)
-            _ = try await page.evaluateJavaScript("window.__signedOut = []; window.addEventListener('sessionbridge:signedout', e => __signedOut.push(e.detail.reason))")
+            _ = try await page.evaluateJavaScript(
+                "window.__signedOut = []; window.addEventListener('sessionbridge:signedout', e => __signedOut.push(e.detail.reason))")
             await session.logout()
             for jar in [session.cookieJar, page.cookieJar, other.cookieJar] {
                 #expect(jar.value("__Host-session", for: server.url("/")) == nil)

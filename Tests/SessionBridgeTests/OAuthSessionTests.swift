@@ -1,11 +1,11 @@
-import SessionBridgeCookies
 import Foundation
 import JWTKit
 import SessionBridge
+import SessionBridgeCookies
+import SessionBridgeHeadless
 import SessionBridgeOAuth
 import SessionBridgeTesting
 import Testing
-import SessionBridgeHeadless
 
 /// The session as a standards OAuth client of the reference server: discovery, client
 /// authentication, the code flow, the §5.2 error classes, non-rotating servers, revocation.
@@ -17,13 +17,17 @@ import SessionBridgeHeadless
         var configuration = ReferenceServerConfiguration()
         configuration.clients = [
             RegisteredClient(id: "app", redirectURIs: [Self.redirectURI.absoluteString]),
-            RegisteredClient(id: "basic", authentication: .clientSecretBasic(secret: "basic secret:1"), redirectURIs: [Self.redirectURI.absoluteString]),
-            RegisteredClient(id: "post", authentication: .clientSecretPost(secret: "post-secret-2"), redirectURIs: [Self.redirectURI.absoluteString]),
+            RegisteredClient(
+                id: "basic", authentication: .clientSecretBasic(secret: "basic secret:1"), redirectURIs: [Self.redirectURI.absoluteString]),
+            RegisteredClient(
+                id: "post", authentication: .clientSecretPost(secret: "post-secret-2"), redirectURIs: [Self.redirectURI.absoluteString]),
         ]
         return configuration
     }
 
-    func discoveryConfiguration(_ server: ReferenceServer, clientID: String = "app", authentication: ClientAuthentication = .none) -> SessionConfiguration {
+    func discoveryConfiguration(
+        _ server: ReferenceServer, clientID: String = "app", authentication: ClientAuthentication = .none
+    ) -> SessionConfiguration {
         var configuration = SessionConfiguration(
             issuer: URL(string: server.issuer)!, clientID: clientID, clientAuthentication: authentication, scope: "openid offline_access",
             redirectURI: Self.redirectURI)
@@ -110,7 +114,8 @@ import SessionBridgeHeadless
             let before = try snapshot(session, server)
             server.setOAuthFaults(OAuthFaults(tokenError: code))
             let requests = server.stats().tokenRequests
-            let reply = try await page.callAsyncJavaScript("""
+            let reply = try await page.callAsyncJavaScript(
+                """
                 try { await window.webkit.messageHandlers.session.postMessage({action: "refresh"}); return "ok"; }
                 catch (e) { return [e.code, e.retryable]; }
                 """)
@@ -142,7 +147,9 @@ import SessionBridgeHeadless
     @Test func aWrongPasswordIsInvalidGrantNotANetworkError() async throws {
         try await withServer(serverConfiguration()) { server in
             let session = SessionController(configuration: discoveryConfiguration(server))
-            await #expect { try await session.login(username: "demo", password: "nope") } throws: { ($0 as? SessionError)?.code == .invalidGrant }
+            await #expect { try await session.login(username: "demo", password: "nope") } throws: {
+                ($0 as? SessionError)?.code == .invalidGrant
+            }
         }
     }
 
@@ -151,7 +158,8 @@ import SessionBridgeHeadless
         try await withServer(serverConfiguration()) { server in
             let authentication: ClientAuthentication =
                 clientID == "basic" ? .clientSecretBasic(Secret("basic secret:1")) : .clientSecretPost(Secret("post-secret-2"))
-            let session = SessionController(configuration: discoveryConfiguration(server, clientID: clientID, authentication: authentication))
+            let session = SessionController(
+                configuration: discoveryConfiguration(server, clientID: clientID, authentication: authentication))
             try await session.signIn(with: agent)
             try await session.refresh()
             #expect(server.stats().refreshes == 1)
@@ -163,10 +171,13 @@ import SessionBridgeHeadless
     @Test func privateKeyJWTSignsInAndAnUnregisteredKeyKeepsTheSession() async throws {
         let key = try ClientPrivateKey(pem: ES256PrivateKey().pemRepresentation, keyID: "k1")
         var configuration = serverConfiguration()
-        configuration.clients.append(RegisteredClient(id: "jwt", authentication: .privateKeyJWT(publicKeyPEM: key.publicKeyPEM),
-                                                      redirectURIs: [Self.redirectURI.absoluteString]))
+        configuration.clients.append(
+            RegisteredClient(
+                id: "jwt", authentication: .privateKeyJWT(publicKeyPEM: key.publicKeyPEM),
+                redirectURIs: [Self.redirectURI.absoluteString]))
         try await withServer(configuration) { server in
-            let session = SessionController(configuration: discoveryConfiguration(server, clientID: "jwt", authentication: .privateKeyJWT(key)))
+            let session = SessionController(
+                configuration: discoveryConfiguration(server, clientID: "jwt", authentication: .privateKeyJWT(key)))
             try await session.signIn(with: agent)
             try await session.refresh()
             #expect(server.stats().refreshes == 1)
@@ -174,7 +185,8 @@ import SessionBridgeHeadless
             // The same vault, another key: the server refuses the client, the session stays.
             let otherKey = try ClientPrivateKey(pem: ES256PrivateKey().pemRepresentation, keyID: "k1")
             let impostor = SessionController(
-                configuration: discoveryConfiguration(server, clientID: "jwt", authentication: .privateKeyJWT(otherKey)), vault: session.vault,
+                configuration: discoveryConfiguration(server, clientID: "jwt", authentication: .privateKeyJWT(otherKey)),
+                vault: session.vault,
                 cookieJar: session.cookieJar)
             await #expect { try await impostor.refresh() } throws: { ($0 as? SessionError)?.code == .invalidClient }
             let after = try snapshot(session, server)

@@ -1,10 +1,10 @@
-import SessionBridgeMessaging
-import SessionBridgeCookies
 import Foundation
 import SessionBridge
+import SessionBridgeCookies
+import SessionBridgeHeadless
+import SessionBridgeMessaging
 import SessionBridgeTesting
 import Testing
-import SessionBridgeHeadless
 
 /// The app's own delegate, asked first by the session's: at `path` it makes the page's store
 /// lose the session cookie (the "web store loses its cookies" case) in the middle of a chain.
@@ -31,9 +31,10 @@ struct LosesSessionCookie: NavigationDelegate {
             let recorder = PageEventRecorder()
             let contents = UserContentController()
             session.install(in: contents, allowedOrigins: [server.origin])
-            let page = WebPage(configuration: WebPageConfiguration(
-                userContentController: contents, navigationDelegate: SessionNavigationDelegate(controller: session, wrapping: app),
-                eventHandler: recorder.handler))
+            let page = WebPage(
+                configuration: WebPageConfiguration(
+                    userContentController: contents, navigationDelegate: SessionNavigationDelegate(controller: session, wrapping: app),
+                    eventHandler: recorder.handler))
             try await page.load(server.url("/redirect-chain"))
             #expect(app.decided.value == ["/redirect-chain", "/redirect-chain/2", "/redirect-chain/3"])
             // The store lost the cookie while hop 3 was decided; the session wrote it back

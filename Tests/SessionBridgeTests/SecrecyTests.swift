@@ -1,12 +1,12 @@
-import SessionBridgeMessaging
-import SessionBridgeCookies
 import Foundation
 import Logging
 import SessionBridge
+import SessionBridgeCookies
+import SessionBridgeHeadless
+import SessionBridgeMessaging
 import SessionBridgeTesting
 import Synchronization
 import Testing
-import SessionBridgeHeadless
 
 /// Collects every log line and its metadata.
 final class LogCollector: Sendable {
@@ -21,7 +21,9 @@ final class LogCollector: Sendable {
             set { metadata[key] = newValue }
         }
         func log(event: LogEvent) {
-            collector.lines.withLock { $0.append("\(event.message) \(event.metadata ?? [:]) \(self.metadata) \(event.error.map { "\($0)" } ?? "")") }
+            collector.lines.withLock {
+                $0.append("\(event.message) \(event.metadata ?? [:]) \(self.metadata) \(event.error.map { "\($0)" } ?? "")")
+            }
         }
     }
 
@@ -40,7 +42,8 @@ final class LogCollector: Sendable {
             let (page, contents) = await makePage(session, server, recorder: recorder)
             #expect(try await page.load(server.url("/app")).statusCode == 200)
 
-            let found = try await page.callAsyncJavaScript("""
+            let found = try await page.callAsyncJavaScript(
+                """
                 const seen = [];
                 const grab = (v, depth = 0) => {
                   try {

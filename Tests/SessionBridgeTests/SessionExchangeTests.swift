@@ -1,10 +1,10 @@
-import SessionBridgeMessaging
-import SessionBridgeCookies
 import Foundation
 import SessionBridge
+import SessionBridgeCookies
+import SessionBridgeHeadless
+import SessionBridgeMessaging
 import SessionBridgeTesting
 import Testing
-import SessionBridgeHeadless
 
 /// A token endpoint that answers JSON only, as identity providers do, and a web product whose
 /// `POST /session/exchange` turns the access token into its `web_session` cookie.
@@ -58,7 +58,8 @@ import SessionBridgeHeadless
             // A page's refresh rotates the tokens, exchanges again, and the page has the new
             // cookie before its promise resolves.
             let before = try #require(page.cookieJar.value("web_session", for: server.url("/")))
-            let reply = try await page.callAsyncJavaScript("""
+            let reply = try await page.callAsyncJavaScript(
+                """
                 await window.webkit.messageHandlers.session.postMessage({action: "refresh"});
                 const r = await fetch('/api/me');
                 return r.status;
@@ -102,7 +103,8 @@ import SessionBridgeHeadless
             let vaulted = try #require(try session.vault.load()).refreshToken
 
             server.failSessionExchanges(1)
-            let failed = try await page.callAsyncJavaScript("""
+            let failed = try await page.callAsyncJavaScript(
+                """
                 try { await window.webkit.messageHandlers.session.postMessage({action: "refresh"}); return "ok"; }
                 catch (e) { return [e.code, e.retryable]; }
                 """)
@@ -112,7 +114,8 @@ import SessionBridgeHeadless
             #expect(rotated != vaulted)  // the rotation itself was kept
 
             // The next attempt repeats only the exchange: the fresh tokens are not spent again.
-            let retried = try await page.callAsyncJavaScript("""
+            let retried = try await page.callAsyncJavaScript(
+                """
                 await window.webkit.messageHandlers.session.postMessage({action: "refresh"});
                 return (await fetch('/api/me')).status;
                 """)

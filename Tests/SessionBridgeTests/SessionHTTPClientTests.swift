@@ -1,9 +1,9 @@
-import SessionBridgeCookies
 import Foundation
 import SessionBridge
+import SessionBridgeCookies
+import SessionBridgeHeadless
 import SessionBridgeTesting
 import Testing
-import SessionBridgeHeadless
 
 @Suite(.timeLimit(.minutes(2))) struct SessionHTTPClientTests {
     @Test func unauthorizedNativeRequestJoinsOneRefreshWithThePages() async throws {
@@ -25,7 +25,8 @@ import SessionBridgeHeadless
                 try await Task.sleep(for: .milliseconds(5))
             }
             #expect(server.stats().tokenRequests == tokenRequests + 1)
-            let pages = try await page.callAsyncJavaScript("""
+            let pages = try await page.callAsyncJavaScript(
+                """
                 const replies = await Promise.all([1, 2, 3].map(() =>
                     window.webkit.messageHandlers.session.postMessage({action: "refresh"})));
                 return replies.every(r => r.ok);

@@ -1,9 +1,10 @@
-import SessionBridgeCookies
 import Foundation
-@testable import SessionBridge
+import SessionBridgeCookies
+import SessionBridgeHeadless
 import SessionBridgeTesting
 import Testing
-import SessionBridgeHeadless
+
+@testable import SessionBridge
 
 @Suite(.timeLimit(.minutes(1))) struct SetCookieFanOutTests {
     @Test func deletionsAndGarbageFromTheTokenEndpointReachEveryStore() async throws {

@@ -1,10 +1,10 @@
-import SessionBridgeMessaging
-import SessionBridgeCookies
 import Foundation
 import SessionBridge
+import SessionBridgeCookies
+import SessionBridgeHeadless
+import SessionBridgeMessaging
 import SessionBridgeTesting
 import Testing
-import SessionBridgeHeadless
 
 /// A logout made by another user of the vault (another process sharing the vault file; here a
 /// second controller with its own vault instance on the same file) reaches this controller
@@ -55,7 +55,8 @@ import SessionBridgeHeadless
             let before = try await page.callAsyncJavaScript("return await webkit.messageHandlers.session.postMessage({action: 'status'})")
             #expect(before["signedIn"] == true)
             await other.logout()
-            let after = try await page.callAsyncJavaScript("""
+            let after = try await page.callAsyncJavaScript(
+                """
                 var reasons = []; addEventListener('sessionbridge:signedout', e => reasons.push(e.detail.reason));
                 const status = await webkit.messageHandlers.session.postMessage({action: 'status'});
                 return [status.signedIn, reasons];

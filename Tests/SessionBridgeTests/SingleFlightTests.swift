@@ -1,10 +1,10 @@
-import SessionBridgeMessaging
-import SessionBridgeCookies
 import Foundation
 import SessionBridge
+import SessionBridgeCookies
+import SessionBridgeHeadless
+import SessionBridgeMessaging
 import SessionBridgeTesting
 import Testing
-import SessionBridgeHeadless
 
 @Suite(.timeLimit(.minutes(2))) struct SingleFlightTests {
     @Test(arguments: [1, 2, 10, 100])
@@ -37,7 +37,8 @@ import SessionBridgeHeadless
             let (navigating, _) = await makePage(session, server)
             try await Task.sleep(for: .milliseconds(1100))  // the access cookie has expired
 
-            async let fromPage = scripted.callAsyncJavaScript("""
+            async let fromPage = scripted.callAsyncJavaScript(
+                """
                 const replies = await Promise.all(Array.from({length: 40}, (_, i) =>
                     i % 2 ? window.webkit.messageHandlers.session.postMessage({action: "refresh"}) : sessionBridge.refresh()));
                 return replies.map(r => r.ok);
@@ -84,7 +85,8 @@ import SessionBridgeHeadless
             try await session.login(username: "demo", password: "demo")
             let (page, _) = await makePage(session, server)
             try await page.loadHTMLString("<p>x</p>", baseURL: server.url("/start"))
-            let reply = try await page.callAsyncJavaScript("""
+            let reply = try await page.callAsyncJavaScript(
+                """
                 const s = await window.webkit.messageHandlers.session.postMessage({action: "status"});
                 let bad;
                 try { await window.webkit.messageHandlers.session.postMessage({action: "steal"}); } catch (e) { bad = e.code; }
@@ -101,7 +103,8 @@ import SessionBridgeHeadless
             try await session.login(username: "demo", password: "demo")
             let (page, _) = await makePage(session, server)
             try await page.loadHTMLString("<p>x</p>", baseURL: URL(string: "https://evil.example/")!)
-            let code = try await page.callAsyncJavaScript("""
+            let code = try await page.callAsyncJavaScript(
+                """
                 try { await window.webkit.messageHandlers.session.postMessage({action: "refresh"}); return "allowed"; }
                 catch (e) { return e.code; }
                 """)

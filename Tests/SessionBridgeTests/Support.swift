@@ -1,10 +1,10 @@
-import SessionBridgeMessaging
-import SessionBridgeCookies
 import Foundation
 import SessionBridge
+import SessionBridgeCookies
+import SessionBridgeHeadless
+import SessionBridgeMessaging
 import SessionBridgeTesting
 import Synchronization
-import SessionBridgeHeadless
 
 /// A reference server for one test.
 func withServer<T>(_ configuration: ReferenceServerConfiguration = .init(), _ body: (ReferenceServer) async throws -> T) async throws -> T {
@@ -15,7 +15,9 @@ extension ReferenceServer {
     var origin: SecurityOrigin { SecurityOrigin(url: baseURL)! }
 }
 
-func makeConfiguration(_ server: ReferenceServer, timeout: Duration = .seconds(5), retry: RetryPolicy = RetryPolicy(baseDelay: .milliseconds(50))) -> SessionConfiguration {
+func makeConfiguration(
+    _ server: ReferenceServer, timeout: Duration = .seconds(5), retry: RetryPolicy = RetryPolicy(baseDelay: .milliseconds(50))
+) -> SessionConfiguration {
     var configuration = SessionConfiguration(server: server.baseURL)
     configuration.requestTimeout = timeout
     configuration.retry = retry

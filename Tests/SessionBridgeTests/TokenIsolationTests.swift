@@ -1,9 +1,9 @@
 import AsyncHTTPClient
 import Foundation
 import SessionBridge
+import SessionBridgeHeadless
 import SessionBridgeTesting
 import Testing
-import SessionBridgeHeadless
 
 /// A token answer reaches only the native request that asked for it, whatever a page sends.
 @Suite(.timeLimit(.minutes(3))) struct TokenIsolationTests {
@@ -27,7 +27,8 @@ import SessionBridgeHeadless
         server.setFaults(FaultConfiguration(routes: .tokenEndpoint, latency: .milliseconds(300)))
 
         let rounds = 12
-        async let pageSaw = page.callAsyncJavaScript("""
+        async let pageSaw = page.callAsyncJavaScript(
+            """
             const seen = [];
             const smuggled = "GET /api/me HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\n\\r\\nGET /api/me HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\n\\r\\nGET";
             const methods = [smuggled, "GET\\r\\n", "GET /oauth/token", "GET\\0", "POST\\n\\nGET", "get", "post", "patch", "OPTIONS"];

@@ -8,9 +8,13 @@ import Testing
     /// A vault whose disk is full (or read-only): every store fails.
     final class UnwritableVault: TokenVault {
         func load() throws(TokenVaultError) -> VaultRecord? { nil }
-        func store(_ record: VaultRecord) throws(TokenVaultError) { throw TokenVaultError(operation: "write", path: "/read-only/vault", errno: EROFS) }
+        func store(_ record: VaultRecord) throws(TokenVaultError) {
+            throw TokenVaultError(operation: "write", path: "/read-only/vault", errno: EROFS)
+        }
         func clear() throws(TokenVaultError) {}
-        func lock(timeout: Duration) async throws(TokenVaultError) -> any TokenVaultLock { try await InMemoryTokenVault().lock(timeout: timeout) }
+        func lock(timeout: Duration) async throws(TokenVaultError) -> any TokenVaultLock {
+            try await InMemoryTokenVault().lock(timeout: timeout)
+        }
     }
 
     @Test func aLoginThatCannotBeStoredIsRevokedAtTheServer() async throws {

@@ -1,6 +1,6 @@
-import SessionBridgeCookies
 import Foundation
 import SessionBridge
+import SessionBridgeCookies
 import SessionBridgeTesting
 import Testing
 
@@ -46,7 +46,8 @@ import Testing
             let store = PersistentCookieStore(directory: directory, profile: "shared")
             // An app and its extension: separate controllers, separate descriptors on one vault file.
             let app = SessionController(configuration: makeConfiguration(server), vault: FileTokenVault(url: vaultURL), cookieStore: store)
-            let appExtension = SessionController(configuration: makeConfiguration(server), vault: FileTokenVault(url: vaultURL), cookieStore: store)
+            let appExtension = SessionController(
+                configuration: makeConfiguration(server), vault: FileTokenVault(url: vaultURL), cookieStore: store)
             try await app.login(username: "demo", password: "demo")
             try await appExtension.start()
             if sequential {

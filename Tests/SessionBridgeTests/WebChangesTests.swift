@@ -1,10 +1,10 @@
-import SessionBridgeMessaging
-import SessionBridgeCookies
 import Foundation
 import SessionBridge
+import SessionBridgeCookies
+import SessionBridgeHeadless
+import SessionBridgeMessaging
 import SessionBridgeTesting
 import Testing
-import SessionBridgeHeadless
 
 /// What a page does to its own cookies reaches the native store, and a refresh costs one
 /// durable write per store.
@@ -71,7 +71,9 @@ import SessionBridgeHeadless
             // The token answer sets several cookies: still one crash-safe write per store.
             #expect(zip(before, after).map { $1 - $0 } == [1, 1, 1, 1])
             for page in pages {
-                #expect(page.cookieJar.value("__Host-session", for: server.url("/")) == session.cookieJar.value("__Host-session", for: server.url("/")))
+                #expect(
+                    page.cookieJar.value("__Host-session", for: server.url("/"))
+                        == session.cookieJar.value("__Host-session", for: server.url("/")))
                 await page.close()
             }
         }

@@ -1,9 +1,9 @@
-import SessionBridgeMessaging
 import Foundation
 import SessionBridge
+import SessionBridgeHeadless
+import SessionBridgeMessaging
 import SessionBridgeTesting
 import Testing
-import SessionBridgeHeadless
 
 /// The app's own navigation delegate, which refuses one path.
 struct RefusingDelegate: NavigationDelegate {
@@ -23,8 +23,9 @@ struct RefusingDelegate: NavigationDelegate {
             let asked = Locked<[String]>([])
             let recorder = PageEventRecorder()
             let page = await session.makeWebPage(
-                configuration: WebPageConfiguration(navigationDelegate: RefusingDelegate(refusedPath: "/blocked", asked: asked),
-                                                    eventHandler: recorder.handler),
+                configuration: WebPageConfiguration(
+                    navigationDelegate: RefusingDelegate(refusedPath: "/blocked", asked: asked),
+                    eventHandler: recorder.handler),
                 allowedOrigins: [server.origin])
             _ = try await session.login(username: "demo", password: "demo")
 
@@ -35,7 +36,8 @@ struct RefusingDelegate: NavigationDelegate {
             #expect(!pageNames.isEmpty && pageNames == Set(session.cookieJar.cookies(for: server.url("/")).map(\.name)))
 
             // The handler and the standard scripts are installed for the allowed origin.
-            let reply = try await page.callAsyncJavaScript("""
+            let reply = try await page.callAsyncJavaScript(
+                """
                 const status = await window.webkit.messageHandlers.session.postMessage({action: "refresh"});
                 return [status.ok, status.signedIn, typeof window.sessionBridge.refresh];
                 """)
@@ -60,7 +62,8 @@ struct RefusingDelegate: NavigationDelegate {
             let page = await session.makeWebPage(allowedOrigins: [])
             _ = try await session.login(username: "demo", password: "demo")
             try await page.load(server.url("/app"))
-            let refusal = try await page.callAsyncJavaScript("""
+            let refusal = try await page.callAsyncJavaScript(
+                """
                 try { await window.webkit.messageHandlers.session.postMessage({action: "refresh"}); return "allowed"; }
                 catch (e) { return [e.name, e.code]; }
                 """)

@@ -1,11 +1,11 @@
 import Foundation
 import SessionBridge
+import SessionBridgeHeadless
 import SessionBridgeOAuth
 import SessionBridgeTesting
 import SessionBridgeWebKit
 import Synchronization
 import Testing
-import SessionBridgeHeadless
 
 /// Authorization code + PKCE through a real HTML sign-in form on the WebKit engine: the
 /// authorization endpoint's page loads in a WebKit view, the test fills and submits its form,
@@ -36,7 +36,8 @@ import SessionBridgeHeadless
             let view = try WebKitWebView(configuration: WebKitWebViewConfiguration(websiteDataStore: store, navigationDelegate: delegate))
             defer { Task { @WebKitActor in await view.close() } }
             try await view.load(url)
-            _ = try await view.evaluateJavaScript("""
+            _ = try await view.evaluateJavaScript(
+                """
                 const form = document.querySelector('form');
                 form.querySelector('input[name=username]').value = 'demo';
                 form.querySelector('input[name=password]').value = 'demo';

@@ -1,8 +1,9 @@
-import SessionBridgeCookies
 import Foundation
+import SessionBridgeCookies
+import SessionBridgeHeadless
+import SessionBridgeScriptEngine
 import SessionBridgeWebKit
 import Testing
-import SessionBridgeHeadless
 
 @Suite(.serialized, .timeLimit(.minutes(2))) struct CookieStoreTests {
     @Test func nativeWritesReachRequestsAndHttpOnlyStaysHiddenFromScripts() async throws {
@@ -62,7 +63,8 @@ import SessionBridgeHeadless
             let first = try WebKitWebsiteDataStore(directory: directory)
             try await withView(WebKitWebViewConfiguration(websiteDataStore: first)) { view in
                 try await view.load(site.url("/set-cookies"))
-                await view.httpCookieStore.setCookie(Cookie(name: "native_persist", value: "n1", domain: "127.0.0.1", expiresAt: Date() + 3600))
+                await view.httpCookieStore.setCookie(
+                    Cookie(name: "native_persist", value: "n1", domain: "127.0.0.1", expiresAt: Date() + 3600))
             }
             #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("cookies.sqlite").path))
             // A second store over the same directory, as the next launch of the app would make.

@@ -1,7 +1,8 @@
 import Foundation
+import SessionBridgeHeadless
+import SessionBridgeScriptEngine
 import SessionBridgeWebKit
 import Testing
-import SessionBridgeHeadless
 
 @Suite(.serialized, .timeLimit(.minutes(2))) struct DOMTests {
     static let page = """
@@ -23,7 +24,8 @@ import SessionBridgeHeadless
         try await withSite(pages: ["/dom": Self.page]) { site in
             try await withView { view in
                 try await view.load(site.url("/dom"))
-                let result = try await view.callAsyncJavaScript("""
+                let result = try await view.callAsyncJavaScript(
+                    """
                     const button = document.getElementById('b');
                     button.click(); button.dispatchEvent(new MouseEvent('click', {bubbles: true}));
                     const items = [...document.querySelectorAll('#list li')].map(li => li.textContent);

@@ -1,13 +1,13 @@
 import AsyncHTTPClient
-import SessionBridgeMessaging
-import SessionBridgeCookies
 import Foundation
 import SessionBridge
+import SessionBridgeCookies
+import SessionBridgeHeadless
+import SessionBridgeMessaging
 import SessionBridgeTesting
 import SessionBridgeWebKit
 import Synchronization
 import Testing
-import SessionBridgeHeadless
 
 /// The page engines a session scenario runs on, from the same test code.
 enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -61,8 +61,9 @@ final class EngineHarness: Sendable {
         sessionConfiguration.freshnessWindow = .milliseconds(500)
         sessionConfiguration.refreshTokenReuseGrace = configuration.refreshTokenReuseGrace
         configure(&sessionConfiguration)
-        let harness = EngineHarness(engine: engine, server: server, session: SessionController(configuration: sessionConfiguration),
-                                    client: client, tls: tls)
+        let harness = EngineHarness(
+            engine: engine, server: server, session: SessionController(configuration: sessionConfiguration),
+            client: client, tls: tls)
         do {
             if signIn { try await harness.session.login(username: configuration.username, password: configuration.password) }
             let result = try await body(harness)
@@ -103,8 +104,9 @@ final class EngineHarness: Sendable {
             configuration.httpClient = client
             view = WebPage(configuration: configuration)
         case .webkit:
-            view = try await Self.makeWebKitView(WebKitWebViewConfiguration(
-                userContentController: contents, navigationDelegate: navigationDelegate, eventHandler: recorder.handler), tls: tls)
+            view = try await Self.makeWebKitView(
+                WebKitWebViewConfiguration(
+                    userContentController: contents, navigationDelegate: navigationDelegate, eventHandler: recorder.handler), tls: tls)
         }
         views.withLock { $0.append(view) }
         if wired { await session.attach(view) }

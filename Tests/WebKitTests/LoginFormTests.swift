@@ -1,9 +1,10 @@
 import Foundation
+import SessionBridgeCookies
+import SessionBridgeHeadless
 import SessionBridgeTesting
 import SessionBridgeWebKit
 import Synchronization
 import Testing
-import SessionBridgeHeadless
 
 /// A real HTML login form on the WebKit engine: the test fills and submits it, the server's
 /// answer sets the session cookies in WebKit's store, and the redirect that follows is caught
@@ -20,7 +21,8 @@ import SessionBridgeHeadless
             try store.allowTLSCertificate(pemCertificate: harness.tls.certificatePEM, for: "127.0.0.1")
             let view = try WebKitWebView(configuration: WebKitWebViewConfiguration(websiteDataStore: store, navigationDelegate: delegate))
             try await view.load(harness.url("/login?next=/app"))
-            _ = try await view.evaluateJavaScript("""
+            _ = try await view.evaluateJavaScript(
+                """
                 document.querySelector('input[name=username]').value = 'demo';
                 document.querySelector('input[name=password]').value = 'demo';
                 document.getElementById('login').requestSubmit();

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOCore
 import SessionBridgeTesting
 
 /// One loopback certificate per test process (the reference server speaks HTTPS so WebKit
@@ -11,7 +12,9 @@ enum LoopbackTLS {
 extension LoopbackCertificate {
     /// An HTTP client that trusts the certificate and follows no redirects (shut it down after use).
     func makeHTTPClient() -> HTTPClient {
-        HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(
-            tlsConfiguration: clientTLS, redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(30))))
+        HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: HTTPClient.Configuration(
+                tlsConfiguration: clientTLS, redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(30))))
     }
 }

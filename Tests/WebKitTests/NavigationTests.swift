@@ -1,9 +1,9 @@
-import SessionBridgeCookies
 import Foundation
+import SessionBridgeCookies
+import SessionBridgeHeadless
 import SessionBridgeWebKit
 import Synchronization
 import Testing
-import SessionBridgeHeadless
 
 @Suite(.serialized, .timeLimit(.minutes(2))) struct NavigationTests {
     @Test func aHeldNavigationLeavesWithTheCookieWrittenDuringTheHold() async throws {
@@ -17,7 +17,9 @@ import SessionBridgeHeadless
                 return .allow
             }
             let events = Mutex<[PageEvent]>([])
-            try await withView(WebKitWebViewConfiguration(navigationDelegate: delegate, eventHandler: { event in events.withLock { $0.append(event) } })) { view in
+            try await withView(
+                WebKitWebViewConfiguration(navigationDelegate: delegate, eventHandler: { event in events.withLock { $0.append(event) } })
+            ) { view in
                 try await view.load(site.url("/start"))
                 _ = try await view.evaluateJavaScript("location.href = '/next'; true")
                 for _ in 0..<100 {
@@ -31,7 +33,9 @@ import SessionBridgeHeadless
                 #expect(decided.withLock { $0 }.contains("/next"))
                 let waited = events.withLock { events in
                     events.compactMap { event -> Duration? in
-                        if case .navigationPolicy(let action, .allow, let waited) = event, action.request.url.path == "/next" { return waited }
+                        if case .navigationPolicy(let action, .allow, let waited) = event, action.request.url.path == "/next" {
+                            return waited
+                        }
                         return nil
                     }
                 }

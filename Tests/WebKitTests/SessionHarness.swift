@@ -1,11 +1,11 @@
 import AsyncHTTPClient
-import SessionBridgeMessaging
-import SessionBridgeCookies
 import Foundation
 import SessionBridge
+import SessionBridgeCookies
+import SessionBridgeHeadless
+import SessionBridgeMessaging
 import SessionBridgeTesting
 import SessionBridgeWebKit
-import SessionBridgeHeadless
 
 /// The reference server over HTTPS, a signed-in ``SessionController`` and WebKit views wired
 /// to it (the `session` handler, the standard scripts, the navigation delegate, attached): the
@@ -46,7 +46,8 @@ final class SessionHarness {
         sessionConfiguration.freshnessWindow = .milliseconds(500)
         sessionConfiguration.refreshTokenReuseGrace = configuration.refreshTokenReuseGrace
         configure(&sessionConfiguration)
-        let harness = SessionHarness(server: server, session: SessionController(configuration: sessionConfiguration), client: client, tls: tls)
+        let harness = SessionHarness(
+            server: server, session: SessionController(configuration: sessionConfiguration), client: client, tls: tls)
         do {
             if signIn { try await harness.session.login(username: configuration.username, password: configuration.password) }
             let result = try await body(harness)
@@ -76,10 +77,11 @@ final class SessionHarness {
         let contents = UserContentController(log: log)
         session.install(in: contents, allowedOrigins: [origin], scripts: scripts)
         try store.allowTLSCertificate(pemCertificate: tls.certificatePEM, for: "127.0.0.1")
-        let view = try WebKitWebView(configuration: WebKitWebViewConfiguration(
-            websiteDataStore: store, userContentController: contents,
-            navigationDelegate: delegate ? SessionNavigationDelegate(controller: session) : nil,
-            eventHandler: recorder.handler))
+        let view = try WebKitWebView(
+            configuration: WebKitWebViewConfiguration(
+                websiteDataStore: store, userContentController: contents,
+                navigationDelegate: delegate ? SessionNavigationDelegate(controller: session) : nil,
+                eventHandler: recorder.handler))
         views.append(view)
         await session.attach(view)
         return view

@@ -1,10 +1,10 @@
-import SessionBridgeMessaging
-import SessionBridgeCookies
 import Foundation
 import SessionBridge
+import SessionBridgeCookies
+import SessionBridgeHeadless
+import SessionBridgeMessaging
 import SessionBridgeTesting
 import Testing
-import SessionBridgeHeadless
 
 /// One ``SessionController`` owning the session for pages of either engine: the same scenarios,
 /// from the same code, on the headless page and on a WebKit view (WebKit's own asynchronous
@@ -23,7 +23,8 @@ import SessionBridgeHeadless
             try await Task.sleep(for: .milliseconds(6200))  // the access cookie has expired
             let session = harness.session
 
-            async let fromPage = scripted.run("""
+            async let fromPage = scripted.run(
+                """
                 const replies = await Promise.all(Array.from({length: 40}, (_, i) =>
                     i % 2 ? window.webkit.messageHandlers.session.postMessage({action: "refresh"}) : sessionBridge.refresh()));
                 return replies.map(r => r.ok);
@@ -77,7 +78,10 @@ import SessionBridgeHeadless
             // The plain view's navigation was never held; the session view's was, for the refresh.
             let held = harness.recorder.events.compactMap { event -> NavigationActionPolicy? in
                 if case .navigationPolicy(let action, let policy, let waited) = event, action.request.url.path == "/app",
-                   waited > .milliseconds(1) { return policy }
+                    waited > .milliseconds(1)
+                {
+                    return policy
+                }
                 return nil
             }
             #expect(held == [.allow])
@@ -109,7 +113,8 @@ import SessionBridgeHeadless
             let other = try await harness.makeView()
             #expect(try await view.load(harness.url("/app")).statusCode == 200)
             #expect(try await other.load(harness.url("/app")).statusCode == 200)
-            _ = try await view.evaluate("window.__signedOut = []; window.addEventListener('sessionbridge:signedout', e => __signedOut.push(e.detail.reason)); true")
+            _ = try await view.evaluate(
+                "window.__signedOut = []; window.addEventListener('sessionbridge:signedout', e => __signedOut.push(e.detail.reason)); true")
             await harness.session.logout()
             #expect(harness.nativeValue("__Host-session") == nil)
             for page in [view, other] {
@@ -129,7 +134,8 @@ import SessionBridgeHeadless
         try await EngineHarness.with(engine) { harness in
             let view = try await harness.makeView()
             #expect(try await view.load(harness.url("/app")).statusCode == 200)
-            let found = try await view.run("""
+            let found = try await view.run(
+                """
                 const seen = [];
                 const grab = (v, depth = 0) => {
                   try {

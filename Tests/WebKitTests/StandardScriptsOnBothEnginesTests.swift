@@ -1,10 +1,10 @@
-import SessionBridgeMessaging
-import SessionBridgeCookies
 import Foundation
 import SessionBridge
+import SessionBridgeCookies
+import SessionBridgeHeadless
+import SessionBridgeMessaging
 import SessionBridgeTesting
 import Testing
-import SessionBridgeHeadless
 
 /// The standard web-side scripts (context-aware refresh, fetch retry, cookie injection) and the
 /// example pages, on the headless page and on a WebKit view, from the same code.
@@ -15,7 +15,8 @@ import SessionBridgeHeadless
             let view = try await harness.makeView(scripts: [.refresh])
             #expect(try await view.load(harness.url("/app")).statusCode == 200)
             let before = try #require(harness.nativeValue("__Host-session"))
-            let result = try await view.run("""
+            let result = try await view.run(
+                """
                 const a = sessionBridge.refresh(), b = sessionBridge.refresh();
                 const same = a === b;
                 const [ra, rb] = await Promise.all([a, b]);
@@ -38,7 +39,8 @@ import SessionBridgeHeadless
         try await EngineHarness.with(engine, signIn: false) { harness in
             let view = try await harness.makeView(session: false, userScripts: [StandardScripts.refreshUserScript()])
             try await view.load(harness.url("/login"))
-            let result = try await view.run("""
+            let result = try await view.run(
+                """
                 await fetch('/login', {method: 'POST', headers: {'content-type': 'application/x-www-form-urlencoded'}, body: 'username=demo&password=demo&next=/app'});
                 const a = sessionBridge.refresh(), b = sessionBridge.refresh(), c = sessionBridge.refresh();
                 const replies = await Promise.all([a, b, c]);
@@ -56,7 +58,8 @@ import SessionBridgeHeadless
             let view = try await harness.makeView()
             #expect(try await view.load(harness.url("/app")).statusCode == 200)
             harness.server.expireAccessTokens()
-            let result = try await view.run("""
+            let result = try await view.run(
+                """
                 const responses = await Promise.all([fetch('/api/me'), fetch('/api/me'), fetch('/api/me')]);
                 const bodies = await Promise.all(responses.map(r => r.json()));
                 return [responses.map(r => r.status), bodies[0].sub];
@@ -83,8 +86,9 @@ import SessionBridgeHeadless
             ]
             let view = try await harness.makeView(session: false, userScripts: [StandardScripts.cookieInjectionUserScript(for: cookies)])
             await view.httpCookieStore.apply([.set(Cookie(name: "existing", value: "page", domain: host))])
-            harness.server.serve(path: "/injected", body: "<!doctype html><script>window.seen = document.cookie;</script>",
-                                 contentType: "text/html; charset=utf-8")
+            harness.server.serve(
+                path: "/injected", body: "<!doctype html><script>window.seen = document.cookie;</script>",
+                contentType: "text/html; charset=utf-8")
             try await view.load(harness.url("/injected"))
             let seen = try #require(try await view.evaluate("window.seen").stringValue)
             #expect(Set(seen.components(separatedBy: "; ")) == ["existing=page", "prefs=\(tricky)"])

@@ -1,9 +1,10 @@
+import Foundation
+import OrderedCollections
+import SessionBridgeHeadless
 import SessionBridgeMessaging
 import SessionBridgeScriptEngine
-import Foundation
 import SessionBridgeWebKit
 import Testing
-import SessionBridgeHeadless
 
 /// A view for one test, closed when the body ends (also when it throws).
 @WebKitActor

@@ -90,8 +90,9 @@ final class TestSite: Sendable {
         router.get("**") { request, _ in
             var headers = HTTPFields()
             headers[.contentType] = "text/html; charset=utf-8"
-            return Response(status: .ok, headers: headers,
-                            body: .init(byteBuffer: ByteBuffer(string: "<title>\(request.uri.path)</title><p>page</p>")))
+            return Response(
+                status: .ok, headers: headers,
+                body: .init(byteBuffer: ByteBuffer(string: "<title>\(request.uri.path)</title><p>page</p>")))
         }
         var logger = Logger(label: "webkit-tests.site")
         logger.logLevel = .warning
@@ -132,8 +133,12 @@ final class RequestLog: Sendable {
 struct RecordingMiddleware<Context: RequestContext>: RouterMiddleware {
     let record: @Sendable (TestSite.Request) -> Void
 
-    func handle(_ request: HummingbirdCore.Request, context: Context, next: (HummingbirdCore.Request, Context) async throws -> Response) async throws -> Response {
-        record(TestSite.Request(path: request.uri.path, method: request.method.rawValue, cookieHeader: request.headers[.cookie] ?? "", body: ""))
+    func handle(
+        _ request: HummingbirdCore.Request, context: Context, next: (HummingbirdCore.Request, Context) async throws -> Response
+    ) async throws -> Response {
+        record(
+            TestSite.Request(
+                path: request.uri.path, method: request.method.rawValue, cookieHeader: request.headers[.cookie] ?? "", body: ""))
         return try await next(request, context)
     }
 }

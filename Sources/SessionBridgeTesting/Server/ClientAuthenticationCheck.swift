@@ -1,7 +1,8 @@
 import Foundation
-import SessionBridgeOAuth
 import Hummingbird
 import JWTKit
+import SessionBridgeOAuth
+import Synchronization
 
 /// How the token and revocation endpoints authenticate registered clients.
 extension ServerCore {
@@ -39,7 +40,9 @@ extension ServerCore {
         if let formID = form["client_id"], formID != id { return .refused(self.invalidClient()) }
         switch client.authentication {
         case .none:
-            guard basicSecret == nil, form["client_secret"] == nil, form["client_assertion"] == nil else { return .refused(self.invalidClient()) }
+            guard basicSecret == nil, form["client_secret"] == nil, form["client_assertion"] == nil else {
+                return .refused(self.invalidClient())
+            }
         case .clientSecretBasic(let secret):
             guard let basicSecret, Self.constantTimeEquals(basicSecret, secret) else { return .refused(self.invalidClient()) }
         case .clientSecretPost(let secret):

@@ -114,8 +114,9 @@ struct FaultMiddleware: RouterMiddleware {
             // handle the request (503), `server_error` for one that failed while handling it.
             let unavailable = error.status == 503
             return HTTPHelpers.json(
-                OAuthError(error: unavailable ? "temporarily_unavailable" : "server_error",
-                           error_description: unavailable ? "The server is temporarily unavailable." : "The server failed."),
+                OAuthError(
+                    error: unavailable ? "temporarily_unavailable" : "server_error",
+                    error_description: unavailable ? "The server is temporarily unavailable." : "The server failed."),
                 status: HTTPResponse.Status(code: error.status),
                 headers: headers
             )

@@ -1,7 +1,7 @@
 import CryptoExtras
 import Foundation
-import SessionBridgeOAuth
 import JWTKit
+import SessionBridgeOAuth
 
 /// The algorithms the ``ReferenceServer`` signs ID tokens with.
 public enum IDTokenAlgorithm: String, Sendable, Hashable {
@@ -41,8 +41,9 @@ final class IDTokenKeys: Sendable {
         case .rs256:
             let key = Self.makeRSAKey()
             let primitives = try? key.publicKey.getKeyPrimitives()
-            jwk = .rsa(.rs256, identifier: kid, modulus: primitives.map { Base64URL.encode($0.modulus) },
-                       exponent: primitives.map { Base64URL.encode($0.publicExponent) })
+            jwk = .rsa(
+                .rs256, identifier: kid, modulus: primitives.map { Base64URL.encode($0.modulus) },
+                exponent: primitives.map { Base64URL.encode($0.publicExponent) })
             published = .rsa(key)
             unpublished = .rsa(Self.makeRSAKey())
         }

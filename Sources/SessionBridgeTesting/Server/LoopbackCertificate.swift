@@ -1,5 +1,5 @@
 import Foundation
-import HummingbirdTLS
+public import HummingbirdTLS
 
 /// A self-signed certificate for `127.0.0.1`, made with the `openssl` command, so the
 /// reference server can speak HTTPS on loopback. WebKit stores and sends `Secure` cookies
@@ -54,7 +54,8 @@ public struct LoopbackCertificate: Sendable {
         client.trustRoots = .certificates([certificate])
         return LoopbackCertificate(
             certificatePEM: try String(contentsOfFile: certificateFile, encoding: .utf8),
-            serverTLS: TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key)),
+            serverTLS: TLSConfiguration.makeServerConfiguration(
+                certificateChain: [.certificate(certificate)], privateKey: .privateKey(key)),
             clientTLS: client)
     }
 }

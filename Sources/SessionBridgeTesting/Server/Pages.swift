@@ -110,7 +110,8 @@ enum Pages {
             case "\u{2029}": result += "\\u2029"
             default:
                 if scalar.value < 0x20 {
-                    result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    result +=
+                        "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
                         + String(scalar.value, radix: 16)
                 } else {
                     result.unicodeScalars.append(scalar)

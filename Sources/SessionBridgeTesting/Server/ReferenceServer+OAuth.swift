@@ -1,3 +1,5 @@
+import Synchronization
+
 extension ReferenceServer {
     /// Replace the protocol faults (``OAuthFaults``).
     public func setOAuthFaults(_ faults: OAuthFaults) {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension ReferenceServer {
     /// Starts a server, runs `body` with it, and stops it whether `body` returns or throws.

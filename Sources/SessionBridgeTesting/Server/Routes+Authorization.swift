@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Synchronization
 
 /// The discovery document (RFC 8414 and OpenID Connect Discovery).
 struct DiscoveryDocument: Encodable {
@@ -27,8 +28,9 @@ extension ServerCore {
         router.get("/.well-known/openid-configuration") { _, _ in self.discoveryDocument() }
         router.get("/.well-known/oauth-authorization-server") { _, _ in self.discoveryDocument() }
         router.get("/oauth/jwks") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "max-age=60"],
-                     body: .init(byteBuffer: ByteBuffer(string: self.idTokenKeys.jwksJSON)))
+            Response(
+                status: .ok, headers: [.contentType: "application/json", .cacheControl: "max-age=60"],
+                body: .init(byteBuffer: ByteBuffer(string: self.idTokenKeys.jwksJSON)))
         }
         router.get("/oauth/authorize") { request, _ in
             self.authorize(HTTPHelpers.parseForm(request.uri.query ?? ""), submitted: false)
@@ -56,7 +58,8 @@ extension ServerCore {
         let clientID = fields["client_id"] ?? ""
         let redirectURI = fields["redirect_uri"] ?? ""
         if !self.configuration.clients.isEmpty {
-            guard let client = self.configuration.clients.first(where: { $0.id == clientID }), client.redirectURIs.contains(redirectURI) else {
+            guard let client = self.configuration.clients.first(where: { $0.id == clientID }), client.redirectURIs.contains(redirectURI)
+            else {
                 return HTTPHelpers.html(Pages.authorizationError("The client or its redirect URI is not registered."), status: .badRequest)
             }
         } else if let expected = self.configuration.clientID, clientID != expected {
@@ -72,7 +75,8 @@ extension ServerCore {
             if let state { query.append(("state", faults.wrongState ? "x" + state : state)) }
             if !faults.omitCallbackIssuer { query.append(("iss", faults.callbackIssuer ?? self.issuer.withLock { $0 })) }
             let encoded = query.map { "\(HTTPHelpers.queryEscape($0.0))=\(HTTPHelpers.queryEscape($0.1))" }.joined(separator: "&")
-            return HTTPHelpers.redirect(to: redirectURI + (redirectURI.contains("?") ? "&" : "?") + encoded, headers: [.cacheControl: "no-store"])
+            return HTTPHelpers.redirect(
+                to: redirectURI + (redirectURI.contains("?") ? "&" : "?") + encoded, headers: [.cacheControl: "no-store"])
         }
         guard fields["response_type"] == "code" else {
             return callback([("error", "unsupported_response_type"), ("error_description", "Only the code flow is supported.")])
@@ -91,9 +95,10 @@ extension ServerCore {
             return HTTPHelpers.html(Pages.authorize(fields, error: "The username or password is incorrect."), status: .unauthorized)
         }
         let code = RandomToken.make(prefix: "ac_", byteCount: 24)
-        let grant = AuthorizationGrant(clientID: clientID, redirectURI: redirectURI, codeChallenge: challenge, nonce: fields["nonce"],
-                                       scope: fields["scope"], username: username, expiresAt: Date().addingTimeInterval(60),
-                                       dpopKeyThumbprint: fields["dpop_jkt"])
+        let grant = AuthorizationGrant(
+            clientID: clientID, redirectURI: redirectURI, codeChallenge: challenge, nonce: fields["nonce"],
+            scope: fields["scope"], username: username, expiresAt: Date().addingTimeInterval(60),
+            dpopKeyThumbprint: fields["dpop_jkt"])
         self.withState { $0.authorizationCodes[code] = grant }
         return callback([("code", code)])
     }
@@ -115,7 +120,8 @@ extension ServerCore {
             return self.oauthError("invalid_grant", "The code_verifier does not match the code_challenge.")
         }
         if let thumbprint = grant.dpopKeyThumbprint, thumbprint != boundKey {
-            return self.oauthError("invalid_dpop_proof", "The authorization code is bound to a DPoP key (dpop_jkt); a proof by that key is required.")
+            return self.oauthError(
+                "invalid_dpop_proof", "The authorization code is bound to a DPoP key (dpop_jkt); a proof by that key is required.")
         }
         let tokens = self.startSession(username: grant.username, now: now, boundKey: boundKey)
         let idToken = try await self.idToken(for: tokens, clientID: grant.clientID, nonce: grant.nonce, scope: grant.scope ?? "openid")
@@ -153,8 +159,10 @@ extension Pages {
     /// The authorization endpoint's sign-in form: a plain `<form method=post>` with `username`,
     /// `password` and the request's parameters as hidden fields.
     static func authorize(_ fields: [String: String], error: String?) -> String {
-        let carried = ["response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge", "code_challenge_method",
-                       "resource", "audience", "dpop_jkt"]
+        let carried = [
+            "response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge", "code_challenge_method",
+            "resource", "audience", "dpop_jkt",
+        ]
         let hidden = carried.compactMap { name in
             fields[name].map { "<input type=\"hidden\" name=\"\(name)\" value=\"\(escape($0))\">" }
         }.joined(separator: "\n")

@@ -35,7 +35,8 @@ extension ServerCore {
         router.post("/oauth/revoke") { request, _ in
             var request = request
             let form = try await HTTPHelpers.form(&request)
-            if !self.configuration.clients.isEmpty, case .refused(let refusal) = await self.authenticateClient(form: form, request: request) {
+            if !self.configuration.clients.isEmpty, case .refused(let refusal) = await self.authenticateClient(form: form, request: request)
+            {
                 return refusal
             }
             // RFC 7009: answer 200 whether or not the token was known.
@@ -54,8 +55,9 @@ extension ServerCore {
             return code == "invalid_client" ? self.invalidClient() : self.oauthError(code, "The server was told to answer \(code).")
         }
         if mayRedirect, let status = faults.tokenRedirectStatus {
-            return Response(status: HTTPResponse.Status(code: status),
-                            headers: [.location: faults.tokenRedirectLocation, .contentLength: "0", .cacheControl: "no-store"])
+            return Response(
+                status: HTTPResponse.Status(code: status),
+                headers: [.location: faults.tokenRedirectLocation, .contentLength: "0", .cacheControl: "no-store"])
         }
         let contentType = request.headers[.contentType]?.lowercased() ?? ""
         guard contentType.hasPrefix("application/x-www-form-urlencoded") else {
@@ -131,18 +133,22 @@ extension ServerCore {
         var webTokens = tokens
         if tokens.claims.cnf != nil {
             // A cookie cannot carry a proof: the web session gets an unbound token of its own.
-            (webTokens.accessToken, webTokens.claims) = self.makeAccessToken(username: tokens.claims.sub, sessionID: tokens.claims.sid, now: Date())
+            (webTokens.accessToken, webTokens.claims) = self.makeAccessToken(
+                username: tokens.claims.sub, sessionID: tokens.claims.sid, now: Date())
         }
-        if self.configuration.tokenEndpointSetsCookies { headers.appendSetCookies(
-            SessionCookies.established(
-                tokens: webTokens,
-                accessLifetime: self.accessLifetimeSeconds,
-                webRefreshLifetime: self.configuration.tokenEndpointSetsWebRefreshCookie ? self.refreshLifetimeSeconds : nil
+        if self.configuration.tokenEndpointSetsCookies {
+            headers.appendSetCookies(
+                SessionCookies.established(
+                    tokens: webTokens,
+                    accessLifetime: self.accessLifetimeSeconds,
+                    webRefreshLifetime: self.configuration.tokenEndpointSetsWebRefreshCookie ? self.refreshLifetimeSeconds : nil
+                )
             )
-        ) }
+        }
         return HTTPHelpers.json(
-            TokenAnswer(access_token: tokens.accessToken, token_type: tokens.claims.cnf == nil ? "Bearer" : "DPoP", expires_in: tokens.expiresIn,
-                        refresh_token: rotated ? tokens.refreshToken : nil, id_token: idToken, scope: scope, issued_token_type: issuedTokenType),
+            TokenAnswer(
+                access_token: tokens.accessToken, token_type: tokens.claims.cnf == nil ? "Bearer" : "DPoP", expires_in: tokens.expiresIn,
+                refresh_token: rotated ? tokens.refreshToken : nil, id_token: idToken, scope: scope, issued_token_type: issuedTokenType),
             headers: headers
         )
     }

@@ -35,8 +35,11 @@ extension ServerCore {
             return HTTPHelpers.redirect(to: "/login", headers: headers)
         }
         router.get("/api/me") { request, _ in
-            let outcome = self.authorizeResource(request)
-                ?? self.verifyAccessToken(HTTPHelpers.cookie(SessionCookies.session, in: request) ?? self.exchangedSessionCookie(in: request))
+            let outcome =
+                self.authorizeResource(request)
+                ?? self.verifyAccessToken(
+                    HTTPHelpers.cookie(SessionCookies.session, in: request) ?? self.exchangedSessionCookie(in: request)
+                )
                 .mapError { .token($0) }
             switch outcome {
             case .success(let claims):

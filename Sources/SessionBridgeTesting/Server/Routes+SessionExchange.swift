@@ -26,8 +26,9 @@ extension ServerCore {
             return true
         }
         if refused {
-            return HTTPHelpers.json(SessionExchangeAnswer(ok: false, error: "temporarily_unavailable"), status: .serviceUnavailable,
-                                    headers: [.cacheControl: "no-store"])
+            return HTTPHelpers.json(
+                SessionExchangeAnswer(ok: false, error: "temporarily_unavailable"), status: .serviceUnavailable,
+                headers: [.cacheControl: "no-store"])
         }
         switch self.authorizeResource(request) ?? .failure(.token(.missing)) {
         case .success(let claims):
@@ -45,8 +46,10 @@ extension ServerCore {
             self.countUnauthorized()
             return HTTPHelpers.json(
                 SessionExchangeAnswer(ok: false, error: "invalid_token"), status: .unauthorized,
-                headers: [.wwwAuthenticate: "Bearer realm=\"reference\", error=\"invalid_token\", error_description=\"\(rejection.description)\"",
-                          .cacheControl: "no-store"])
+                headers: [
+                    .wwwAuthenticate: "Bearer realm=\"reference\", error=\"invalid_token\", error_description=\"\(rejection.description)\"",
+                    .cacheControl: "no-store",
+                ])
         }
     }
 

@@ -41,7 +41,8 @@ extension ServerCore {
                 parentSessionID: subjectClaims.sid)
         }
         let (accessToken, claims) = self.makeAccessToken(username: subjectClaims.sub, sessionID: sessionID, now: now, boundKey: boundKey)
-        let tokens = IssuedTokens(accessToken: accessToken, refreshToken: refreshToken, claims: claims, expiresIn: self.accessLifetimeSeconds)
+        let tokens = IssuedTokens(
+            accessToken: accessToken, refreshToken: refreshToken, claims: claims, expiresIn: self.accessLifetimeSeconds)
         return self.tokenAnswer(tokens, issuedTokenType: requested)
     }
 }

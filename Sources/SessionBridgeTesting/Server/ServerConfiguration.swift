@@ -1,5 +1,5 @@
-import HummingbirdTLS
-import Logging
+public import HummingbirdTLS
+public import Logging
 
 /// Configuration for a ``ReferenceServer``.
 ///

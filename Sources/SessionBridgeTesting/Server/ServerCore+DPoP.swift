@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Synchronization
 
 extension ServerCore {
     /// The `DPoP` header field name.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Logging
 import Synchronization
 
 /// The shared core of a running server: configuration, signing key and state. Routes and
@@ -80,9 +81,11 @@ final class ServerCore: Sendable {
     func refresh(_ token: String, web: Bool) -> RefreshResult {
         let now = Date()
         let outcome = self.withState { state in
-            let outcome = self.configuration.rotatesRefreshTokens
+            let outcome =
+                self.configuration.rotatesRefreshTokens
                 ? state.refreshTokens.use(
-                    token, lifetime: self.configuration.refreshTokenLifetime, reuseGrace: self.configuration.refreshTokenReuseGrace, now: now)
+                    token, lifetime: self.configuration.refreshTokenLifetime, reuseGrace: self.configuration.refreshTokenReuseGrace,
+                    now: now)
                 : state.refreshTokens.useWithoutRotation(token, lifetime: self.configuration.refreshTokenLifetime, now: now)
             switch outcome {
             case .rotated:

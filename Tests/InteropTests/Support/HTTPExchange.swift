@@ -1,5 +1,7 @@
 import AsyncHTTPClient
 import Foundation
+import NIOCore
+import NIOHTTP1
 import Testing
 
 /// One answer, read whole.
@@ -55,7 +57,8 @@ struct HTTPExchange: Sendable {
     private func send(_ request: HTTPClientRequest) async throws -> HTTPAnswer {
         let response = try await self.http.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 1 << 20)
-        return HTTPAnswer(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) }, body: String(buffer: body))
+        return HTTPAnswer(
+            status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) }, body: String(buffer: body))
     }
 }
 

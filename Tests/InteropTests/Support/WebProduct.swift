@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import Logging
+import NIOHTTP1
 import ServiceLifecycle
 import Synchronization
 
@@ -86,15 +87,17 @@ final class WebProduct: Sendable {
             guard let subject = signedIn(request, state: state) else {
                 return Response(status: .found, headers: [.location: "/login?next=/app", .contentLength: "0"])
             }
-            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: "<title>app</title><p id=user>\(subject)</p>")))
+            return Response(
+                status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: "<title>app</title><p id=user>\(subject)</p>")))
         }
         router.get("/api/me") { request, _ in
             guard let subject = signedIn(request, state: state) else {
                 return Response(status: .unauthorized, headers: [.contentLength: "0"])
             }
-            return Response(status: .ok, headers: [.contentType: "application/json"],
-                            body: .init(byteBuffer: ByteBuffer(string: "{\"sub\":\"\(subject)\"}")))
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: "{\"sub\":\"\(subject)\"}")))
         }
         router.get("/login") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<title>login</title>")))
