@@ -109,9 +109,8 @@ struct CookieURL: Sendable {
         if host == domain { return true }
         if isIP { return false }
         let h = host.utf8.count, d = domain.utf8.count
-        guard h > d, d > 0 else { return false }
-        let suffixStart = host.utf8.index(host.utf8.startIndex, offsetBy: h - d)
-        guard host.utf8[suffixStart...].elementsEqual(domain.utf8) else { return false }
-        return host.utf8[host.utf8.index(before: suffixStart)] == UInt8(ascii: ".")
+        guard h > d, d > 0, host.utf8.reversed().starts(with: domain.utf8.reversed()) else { return false }
+        let dotIndex = host.utf8.index(host.utf8.startIndex, offsetBy: h - d - 1)
+        return host.utf8[dotIndex] == UInt8(ascii: ".")
     }
 }
