@@ -19,8 +19,10 @@ public final class CookieJar: Sendable {
     public let limits: CookieJarLimits
     let clock: @Sendable () -> Date
     let state: Mutex<State>
-    /// Domain → ``groupKey(for:isIP:)``, bounded by ``groupKeyCacheSize``.
-    let groupKeys = Mutex<[String: String]>([:])
+    /// Domain → ``facts(for:)``, bounded by ``domainFactsCacheSize``.
+    let domainFacts = Mutex<[String: DomainFacts]>([:])
+    /// The last URL a cookie was set from (see ``resolve(_:)``).
+    let lastRequest = Mutex<ResolvedRequest?>(nil)
 
     typealias Observer = @Sendable (CookieChange) -> Void
     typealias BatchObserver = @Sendable ([CookieChange]) -> Void
@@ -46,7 +48,7 @@ public final class CookieJar: Sendable {
 
     struct State {
         /// registrable domain (or host) → domain → cookies
-        var groups: [String: [String: [Entry]]] = [:]
+        var groups: [String: [String: CookieBucket]] = [:]
         var count = 0
         var sequence: UInt64 = 0
         /// No stored cookie expires before this (a lower bound: it may be earlier than the
@@ -77,35 +79,6 @@ public final class CookieJar: Sendable {
     }
 
     // MARK: - Index keys
-
-    func groupKey(for domain: String, isIP: Bool) -> String {
-        if isIP { return domain }
-        // A jar sees few distinct domains; the list walk allocates and hashes each candidate.
-        if let known = groupKeys.withLock({ $0[domain] }) { return known }
-        let key = registrableGroupKey(for: domain)
-        groupKeys.withLock { keys in
-            if keys.count >= Self.groupKeyCacheSize { keys.removeAll(keepingCapacity: true) }
-            keys[domain] = key
-        }
-        return key
-    }
-
-    /// How many domains' group keys the jar remembers.
-    static let groupKeyCacheSize = 1024
-
-    private func registrableGroupKey(for domain: String) -> String {
-        if let publicSuffixList {
-            return publicSuffixList.registrableDomain(of: domain) ?? domain
-        }
-        if let dot = domain.utf8.lastIndex(of: UInt8(ascii: ".")) {
-            return String(domain[domain.index(after: dot)...])
-        }
-        return domain
-    }
-
-    func groupKey(for cookie: Cookie) -> String {
-        groupKey(for: cookie.domain, isIP: CookieURL.isIPAddress(cookie.domain))
-    }
 
     /// The host itself, then each parent domain (none for IP addresses).
     static func candidateDomains(of host: String, isIP: Bool) -> [Substring] {
@@ -150,13 +123,16 @@ public final class CookieJar: Sendable {
     public func store(
         _ parsed: ParsedSetCookie, from url: URL, context: RequestContext = .sameSite, fromScript: Bool = false
     ) -> SetCookieOutcome {
-        guard let request = CookieURL(url) else { return .rejected(.missingHost) }
+        guard let resolved = resolve(url) else { return .rejected(.missingHost) }
+        let request = resolved.request
         let now = clock()
-        switch makeCookie(parsed, request: request, context: context, fromScript: fromScript, now: now) {
+        let made = makeCookie(parsed, request: request, context: context, fromScript: fromScript, now: now)
+        switch consume made {
         case .failure(let error):
             return .rejected(error)
         case .success(let cookie):
-            return commit(cookie, request: request, fromScript: fromScript, now: now)
+            let key = cookie.domain == request.host ? resolved.hostKey : groupKey(for: cookie)
+            return commit(cookie, key: key, request: request, fromScript: fromScript, now: now)
         }
     }
 
@@ -175,9 +151,7 @@ public final class CookieJar: Sendable {
         if domainAttribute.utf8.contains(where: { $0 >= 0x80 }) {
             return .failure(.nonASCIIDomain(domainAttribute))
         }
-        if !domainAttribute.isEmpty, let publicSuffixList, !CookieURL.isIPAddress(domainAttribute),
-            publicSuffixList.isPublicSuffix(domainAttribute)
-        {
+        if !domainAttribute.isEmpty, publicSuffixList != nil, facts(for: domainAttribute).isPublicSuffix {
             if domainAttribute == request.host {
                 domainAttribute = ""
             } else {
@@ -213,10 +187,11 @@ public final class CookieJar: Sendable {
         {
             return .failure(.namelessWithPrefix)
         }
-        if Self.hasPrefixIgnoringCase(parsed.name, "__secure-") && !isSecure {
+        let underscored = parsed.name.utf8.first == UInt8(ascii: "_")
+        if underscored && Self.hasPrefixIgnoringCase(parsed.name, "__secure-") && !isSecure {
             return .failure(.securePrefixRequirements)
         }
-        if Self.hasPrefixIgnoringCase(parsed.name, "__host-") {
+        if underscored && Self.hasPrefixIgnoringCase(parsed.name, "__host-") {
             guard isSecure, isHostOnly, pathAttribute != nil, path == "/" else {
                 return .failure(.hostPrefixRequirements)
             }
@@ -240,8 +215,7 @@ public final class CookieJar: Sendable {
     }
 
     /// Steps of the storage model that read or change the jar, under the lock.
-    func commit(_ cookie: Cookie, request: CookieURL, fromScript: Bool, now: Date) -> SetCookieOutcome {
-        let key = groupKey(for: cookie)
+    func commit(_ cookie: Cookie, key: String, request: CookieURL, fromScript: Bool, now: Date) -> SetCookieOutcome {
         let (outcome, changes, listeners) = state.withLock { state -> (SetCookieOutcome, [CookieChange], Listeners) in
             let (outcome, changes) = Self.commitLocked(
                 &state, cookie, key: key, request: request, fromScript: fromScript,
@@ -253,18 +227,21 @@ public final class CookieJar: Sendable {
     }
 
     static func commitLocked(
-        _ state: inout State, _ cookie: Cookie, key: String, request: CookieURL, fromScript: Bool, limits: CookieJarLimits, now: Date
+        _ state: inout State, _ cookie: Cookie, key: String, request: CookieURL, fromScript: Bool,
+        limits: CookieJarLimits, now: Date
     ) -> (SetCookieOutcome, [CookieChange]) {
         var cookie = cookie
         let cause: CookieChange.Cause = fromScript ? .script : .httpResponse
+        // Changes are only built for observers to read.
+        let recording = !state.observers.isEmpty || !state.batchObservers.isEmpty
         var changes: [CookieChange] = []
         // Secure cookies are not overwritten or shadowed from insecure origins.
         if !cookie.isSecure, !request.isSecure, let group = state.groups[key] {
-            for (domain, entries) in group
+            for (domain, bucket) in group
             where CookieURL.domainMatches(host: domain, isIP: false, domain: cookie.domain)
                 || CookieURL.domainMatches(host: cookie.domain, isIP: false, domain: domain)
             {
-                for entry in entries
+                for entry in bucket.entries
                 where entry.cookie.isSecure && entry.cookie.name == cookie.name
                     && CookieURL.pathMatches(requestPath: cookie.path, cookiePath: entry.cookie.path)
                     && !entry.cookie.isExpired(at: now)
@@ -278,42 +255,41 @@ public final class CookieJar: Sendable {
         // The domain's bucket is changed in place: copying it would cost a retain of every
         // cookie it holds, for every cookie set.
         let sequence = state.sequence &+ 1
-        let (outcome, appended) = withBucket(&state, key: key, domain: cookie.domain) { bucket -> (SetCookieOutcome, Bool) in
-            if fromScript,
-                bucket.contains(where: {
-                    $0.cookie.isHttpOnly && $0.cookie.hasSameIdentity(as: cookie) && !$0.cookie.isExpired(at: now)
-                })
+        let ((outcome, delta), bucketCount) = withBucket(&state, key: key, domain: cookie.domain) {
+            bucket -> (SetCookieOutcome, Int) in
+            let oldIndex = bucket.index(of: cookie)
+            if fromScript, let oldIndex, bucket.entries[oldIndex].cookie.isHttpOnly,
+                !bucket.entries[oldIndex].cookie.isExpired(at: now)
             {
-                return (.rejected(.wouldOverwriteHttpOnlyCookie), false)
+                return (.rejected(.wouldOverwriteHttpOnlyCookie), 0)
             }
-            let oldIndex = bucket.firstIndex { $0.cookie.hasSameIdentity(as: cookie) }
             if cookie.isExpired(at: now) {
-                guard let oldIndex else { return (.deleted(nil), false) }
+                guard let oldIndex else { return (.deleted(nil), 0) }
                 let old = bucket.remove(at: oldIndex).cookie
-                changes.append(CookieChange(kind: .deleted, cookie: old, cause: cause))
-                return (.deleted(old), false)
+                if recording { changes.append(CookieChange(kind: .deleted, cookie: old, cause: cause)) }
+                return (.deleted(old), -1)
             }
             if let oldIndex {
-                let old = bucket[oldIndex].cookie
-                cookie.creationTime = old.creationTime
-                bucket[oldIndex].cookie = cookie
-                changes.append(CookieChange(kind: .replaced, cookie: cookie, previous: old, cause: cause))
-                return (.replaced(cookie, previous: old), false)
+                cookie.creationTime = bucket.entries[oldIndex].cookie.creationTime
+                let old = bucket.exchangeCookie(at: oldIndex, with: cookie)
+                if recording { changes.append(CookieChange(kind: .replaced, cookie: cookie, previous: old, cause: cause)) }
+                return (.replaced(cookie, previous: old), 0)
             }
             bucket.append(Entry(cookie: cookie, sequence: sequence))
-            changes.append(CookieChange(kind: .added, cookie: cookie, cause: cause))
-            return (.stored(cookie), true)
+            if recording { changes.append(CookieChange(kind: .added, cookie: cookie, cause: cause)) }
+            return (.stored(cookie), 1)
         }
         if case .rejected = outcome { return (outcome, swept) }
-        if appended { state.sequence = sequence }
+        if delta > 0 { state.sequence = sequence }
         switch outcome {
         case .stored, .replaced:
             if let expiresAt = cookie.expiresAt { state.earliestExpiry = min(state.earliestExpiry, expiresAt) }
         default: break
         }
-        let removed = changes.count { $0.kind != .added && $0.kind != .replaced }
-        state.count += (appended ? 1 : 0) - removed
-        changes += evict(&state, key: key, domain: cookie.domain, limits: limits, now: now)
+        state.count += delta
+        if bucketCount > limits.perDomain || state.count > limits.total {
+            changes += evict(&state, key: key, domain: cookie.domain, limits: limits, now: now)
+        }
         return (outcome, swept.isEmpty ? changes : swept + changes)
     }
 
@@ -324,26 +300,30 @@ public final class CookieJar: Sendable {
         let changes = removeExpired(&state, now: now)
         var earliest = Date.distantFuture
         for group in state.groups.values {
-            for entries in group.values {
-                for entry in entries { if let expiresAt = entry.cookie.expiresAt, expiresAt < earliest { earliest = expiresAt } }
+            for bucket in group.values {
+                for entry in bucket.entries { if let expiresAt = entry.cookie.expiresAt, expiresAt < earliest { earliest = expiresAt } }
             }
         }
         state.earliestExpiry = earliest
         return changes
     }
 
-    /// Runs `body` on the bucket of `domain` in place, and drops the bucket (and its group)
-    /// when it is left empty.
+    /// Runs `body` on the bucket of `domain` in place, drops the bucket (and its group) when
+    /// it is left empty, and returns `body`'s result with the number of cookies left.
     @inline(__always)
     static func withBucket<Result>(
-        _ state: inout State, key: String, domain: String, _ body: (inout [Entry]) -> Result
-    ) -> Result {
-        let result = body(&state.groups[key, default: [:]][domain, default: []])
-        if state.groups[key]?[domain]?.isEmpty ?? true { setBucket(&state, key: key, domain: domain, []) }
-        return result
+        _ state: inout State, key: String, domain: String, _ body: (inout CookieBucket) -> Result
+    ) -> (Result, count: Int) {
+        func run(_ bucket: inout CookieBucket) -> (Result, count: Int) {
+            let result = body(&bucket)
+            return (result, bucket.count)
+        }
+        let (result, count) = run(&state.groups[key, default: [:]][domain, default: CookieBucket()])
+        if count == 0 { setBucket(&state, key: key, domain: domain, CookieBucket()) }
+        return (result, count)
     }
 
-    static func setBucket(_ state: inout State, key: String, domain: String, _ bucket: [Entry]) {
+    static func setBucket(_ state: inout State, key: String, domain: String, _ bucket: CookieBucket) {
         if bucket.isEmpty {
             state.groups[key]?[domain] = nil
             if state.groups[key]?.isEmpty == true { state.groups[key] = nil }
@@ -381,19 +361,21 @@ public final class CookieJar: Sendable {
             }
             if bucket.count > limits.perDomain {
                 let excess = bucket.count - limits.perDomain
-                let order = bucket.indices.sorted { a, b in
-                    let x = bucket[a], y = bucket[b]
+                let entries = bucket.entries
+                let order = entries.indices.sorted { a, b in
+                    let x = entries[a], y = entries[b]
                     if x.cookie.isSecure != y.cookie.isSecure { return !x.cookie.isSecure }
                     if x.cookie.lastAccessTime != y.cookie.lastAccessTime {
                         return x.cookie.lastAccessTime < y.cookie.lastAccessTime
                     }
                     return x.sequence < y.sequence
                 }
-                let victims = Set(order.prefix(excess))
-                for i in victims.sorted() {
-                    changes.append(CookieChange(kind: .evicted, cookie: bucket[i].cookie, cause: .eviction))
+                let victims = Set(order.prefix(excess).map { entries[$0].sequence })
+                bucket.removeAll { entry in
+                    guard victims.contains(entry.sequence) else { return false }
+                    changes.append(CookieChange(kind: .evicted, cookie: entry.cookie, cause: .eviction))
+                    return true
                 }
-                bucket = bucket.indices.filter { !victims.contains($0) }.map { bucket[$0] }
             }
             state.count -= changes.count
             setBucket(&state, key: key, domain: domain, bucket)
@@ -405,8 +387,8 @@ public final class CookieJar: Sendable {
             var all: [(key: String, domain: String, entry: Entry)] = []
             all.reserveCapacity(state.count)
             for (k, group) in state.groups {
-                for (d, entries) in group {
-                    for e in entries { all.append((k, d, e)) }
+                for (d, bucket) in group {
+                    for e in bucket.entries { all.append((k, d, e)) }
                 }
             }
             all.sort { a, b in
@@ -417,7 +399,7 @@ public final class CookieJar: Sendable {
             }
             for victim in all.prefix(state.count - limits.total) {
                 changes.append(CookieChange(kind: .evicted, cookie: victim.entry.cookie, cause: .eviction))
-                var bucket = state.groups[victim.key]?[victim.domain] ?? []
+                var bucket = state.groups[victim.key]?[victim.domain] ?? CookieBucket()
                 bucket.removeAll { $0.sequence == victim.entry.sequence }
                 setBucket(&state, key: victim.key, domain: victim.domain, bucket)
                 state.count -= 1
@@ -429,7 +411,7 @@ public final class CookieJar: Sendable {
     static func removeExpired(_ state: inout State, now: Date) -> [CookieChange] {
         var changes: [CookieChange] = []
         for (key, group) in state.groups {
-            for (domain, entries) in group where entries.contains(where: { $0.cookie.isExpired(at: now) }) {
+            for (domain, entries) in group where entries.entries.contains(where: { $0.cookie.isExpired(at: now) }) {
                 var bucket = entries
                 bucket.removeAll { entry in
                     guard entry.cookie.isExpired(at: now) else { return false }
@@ -471,27 +453,27 @@ public final class CookieJar: Sendable {
                 let domain = String(candidate)
                 guard var bucket = state.groups[key]?[domain] else { continue }
                 var modified = false
-                var i = 0
-                while i < bucket.count {
-                    let cookie = bucket[i].cookie
-                    if cookie.isExpired(at: now) {
-                        changes.append(CookieChange(kind: .expired, cookie: cookie, cause: .expiry))
-                        bucket.remove(at: i)
-                        modified = true
-                        continue
+                if bucket.entries.contains(where: { $0.cookie.isExpired(at: now) }) {
+                    bucket.removeAll { entry in
+                        guard entry.cookie.isExpired(at: now) else { return false }
+                        changes.append(CookieChange(kind: .expired, cookie: entry.cookie, cause: .expiry))
+                        return true
                     }
+                    modified = true
+                }
+                for i in bucket.entries.indices {
+                    let cookie = bucket.entries[i].cookie
                     if Self.shouldSend(
                         cookie, to: request, domainIsHost: domain == request.host,
                         context: context, httpAPI: httpAPI),
                         cookie.partitionKey == nil || cookie.partitionKey == partition
                     {
                         if touch {
-                            bucket[i].cookie.lastAccessTime = now
+                            bucket.touch(at: i, now: now)
                             modified = true
                         }
-                        found.append(bucket[i])
+                        found.append(bucket.entries[i])
                     }
-                    i += 1
                 }
                 if modified { Self.setBucket(&state, key: key, domain: domain, bucket) }
             }
@@ -581,8 +563,8 @@ public final class CookieJar: Sendable {
             var all: [Entry] = []
             all.reserveCapacity(state.count)
             for group in state.groups.values {
-                for entries in group.values {
-                    for e in entries where !e.cookie.isExpired(at: now) { all.append(e) }
+                for bucket in group.values {
+                    for e in bucket.entries where !e.cookie.isExpired(at: now) { all.append(e) }
                 }
             }
             return all
@@ -624,10 +606,9 @@ public final class CookieJar: Sendable {
         var changes: [CookieChange] = []
         let sequence = state.sequence &+ 1
         if let expiresAt = cookie.expiresAt { state.earliestExpiry = min(state.earliestExpiry, expiresAt) }
-        let appended = withBucket(&state, key: key, domain: cookie.domain) { bucket -> Bool in
-            if let i = bucket.firstIndex(where: { $0.cookie.hasSameIdentity(as: cookie) }) {
-                let old = bucket[i].cookie
-                bucket[i].cookie = cookie
+        let (appended, _) = withBucket(&state, key: key, domain: cookie.domain) { bucket -> Bool in
+            if let i = bucket.index(of: cookie) {
+                let old = bucket.exchangeCookie(at: i, with: cookie)
                 changes.append(CookieChange(kind: .replaced, cookie: cookie, previous: old, cause: cause))
                 return false
             }
@@ -683,8 +664,8 @@ public final class CookieJar: Sendable {
     static func takeAll(_ state: inout State) -> [CookieChange] {
         var changes: [CookieChange] = []
         for group in state.groups.values {
-            for entries in group.values {
-                for e in entries { changes.append(CookieChange(kind: .deleted, cookie: e.cookie, cause: .api)) }
+            for bucket in group.values {
+                for e in bucket.entries { changes.append(CookieChange(kind: .deleted, cookie: e.cookie, cause: .api)) }
             }
         }
         state.groups = [:]
