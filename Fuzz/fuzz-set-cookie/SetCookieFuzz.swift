@@ -87,7 +87,9 @@ enum SetCookieFuzz {
         for attribute in parsed.attributes {
             switch attribute {
             case .domain(let domain):
-                precondition(!domain.isEmpty, "empty Domain attribute recorded")
+                // An empty value is ignored, but `Domain=.` records an empty domain (RFC 6265bis
+                // 5.6.3 strips the leading dot after that check); the storage model then makes the
+                // cookie host-only, and as the last Domain it overrides earlier ones.
                 precondition(
                     !lengthsAreOctets || domain.utf8.count <= SetCookieParser.maximumAttributeValueLength,
                     "Domain longer than 1024")

@@ -18,7 +18,7 @@ import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    SetCookieFuzz.run(UnsafeBufferPointer(start: size > 0 ? data : nil, count: size))
+    unsafe SetCookieFuzz.run(UnsafeBufferPointer(start: size > 0 ? data : nil, count: size))
     return 0
 }
 
@@ -30,8 +30,8 @@ func runFuzzerDriver(
 ) -> CInt
 
 var fuzzerArgc = CommandLine.argc
-var fuzzerArgv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-exit(runFuzzerDriver(&fuzzerArgc, &fuzzerArgv, fuzz))
+var fuzzerArgv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = unsafe CommandLine.unsafeArgv
+exit(unsafe runFuzzerDriver(&fuzzerArgc, &fuzzerArgv, fuzz))
 #else
 unsafe Replay.main(Array(CommandLine.arguments.dropFirst()), SetCookieFuzz.run)
 #endif

@@ -84,6 +84,10 @@ func url(_ s: String) -> URL { URL(string: s)! }
         #expect(jar.setCookie("a=1; Domain=example.co.uk", from: url("https://shop.example.co.uk/")).cookie != nil)
         #expect(jar.cookieHeader(for: url("https://other.example.co.uk/")) == "a=1")
         #expect(jar.cookieHeader(for: url("https://evil.co.uk/")) == nil)
+        // `Domain=.` after a real Domain leaves the last Domain empty: a host-only cookie.
+        let dot = jar.setCookie("d=1; Domain=example.co.uk; Domain=.", from: url("https://shop.example.co.uk/"))
+        #expect(dot.cookie?.isHostOnly == true && dot.cookie?.domain == "shop.example.co.uk")
+        #expect(jar.cookieHeader(for: url("https://other.example.co.uk/")) == "a=1")
         // A public-suffix host setting Domain=itself gets a host-only cookie.
         let outcome = jar.setCookie("b=1; Domain=github.io", from: url("https://github.io/"))
         #expect(outcome.cookie?.isHostOnly == true)

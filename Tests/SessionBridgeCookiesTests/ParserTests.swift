@@ -101,6 +101,9 @@ import Testing
         #expect(try parsed("a=b; Domain=").domain == nil)
         #expect(try parsed("a=b; Domain=").ignored.first?.reason == .emptyDomain)
         #expect(try parsed("a=b; Domain=.EXAMPLE.org").domain == "example.org")
+        // `Domain=.` is not empty, so it is kept; without its dot it records an empty domain,
+        // which as the last Domain attribute wins (RFC 6265bis 5.6.3, 5.7 step 9).
+        #expect(try parsed("a=b; Domain=example.org; Domain=.").domain == "")
         #expect(try parsed("a=b; Domain=BÜCHER.example").domain == "bÜcher.example")  // ASCII-only lower-casing
         #expect(try parsed("a=b; Path=relative").path == "")
         #expect(try parsed("a=b; Path=").path == "")
