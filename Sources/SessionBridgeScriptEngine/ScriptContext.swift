@@ -70,6 +70,12 @@ public actor ScriptContext {
     var stopTold = false
     /// The pristine `Object.keys`, captured before any page script ran.
     var objectKeys: JSObjectRef?
+    /// The native function that runs the microtask checkpoint inside an entry (``MicrotaskCheckpoint``),
+    /// when this context has a time limit and JavaScriptCore exports what the checkpoint needs.
+    var checkpointFunction: JSObjectRef?
+    /// Whether the current outermost entry holds the VM's API lock, for ``leaveJavaScript()`` to run
+    /// the checkpoint and release it.
+    var holdsEntryLock = false
     var closeHandlers: [(isolated ScriptContext) -> Void] = []
     /// The most recent events, oldest first (bounded by ``Configuration/eventBufferSize``).
     package private(set) var recentEvents = Deque<ScriptEvent>()
@@ -90,6 +96,12 @@ public actor ScriptContext {
             configuration.timeLimit.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 } ?? .infinity
         self.globalContext = unsafe GlobalContext(JSGlobalContextCreateInGroup(thread.group.ref, nil))
         ScriptEngineStatistics.liveContexts.add(1, ordering: .relaxed)
+        if timeLimitSeconds.isFinite, MicrotaskCheckpoint.functions != nil {
+            if let function = unsafe JSObjectMakeFunctionWithCallback(ctx, nil, MicrotaskCheckpoint.callback) {
+                unsafe protect(function)
+                unsafe checkpointFunction = unsafe function
+            }
+        }
         captureObjectKeys()
         installConsole()
         installMicrotaskBound()
@@ -133,7 +145,11 @@ public actor ScriptContext {
         var exception: JSValueRef? = nil
         enterJavaScript()
         let value = unsafe JSEvaluateScript(ctx, script, nil, url, Int32(clamping: startingLine), &exception)
-        if let exception = unsafe exception { throw unsafe scriptError(from: exception) }
+        if let exception = unsafe exception {
+            let error = unsafe scriptError(from: exception)
+            leaveJavaScript()
+            throw error
+        }
         leaveJavaScript()
         return unsafe value
     }
@@ -162,7 +178,11 @@ public actor ScriptContext {
         let values = unsafe arguments.map { unsafe Optional(makeJSValue($0, in: ctx)) }
         enterJavaScript()
         let result = unsafe callFunction(ctx, target, this: this, values, exception: &exception)
-        if let exception = unsafe exception { throw unsafe scriptError(from: exception) }
+        if let exception = unsafe exception {
+            let error = unsafe scriptError(from: exception)
+            leaveJavaScript()
+            throw error
+        }
         leaveJavaScript()
         return try unsafe scriptValue(result)
     }
@@ -355,6 +375,10 @@ public actor ScriptContext {
         stopTold = false
         thread.entryStart.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
         thread.ensureTimeLimit(timeLimitSeconds)
+        if unsafe checkpointFunction != nil, !holdsEntryLock, let functions = MicrotaskCheckpoint.functions {
+            unsafe functions.lock(ctx)
+            holdsEntryLock = true
+        }
     }
 
     /// Call after every entry into JavaScript from outside a JavaScript call has returned.
@@ -365,12 +389,37 @@ public actor ScriptContext {
     /// any context, would be ended at once. Here such a stop is reported as this context's
     /// uncaught ``ScriptError/Kind/timeLimitExceeded`` and absorbed by a throwaway entry, in
     /// which every leftover job of the stopped entry is ended at once.
+    ///
+    /// With a time limit, the entry's microtasks run here, inside the entry, at a microtask
+    /// checkpoint (``MicrotaskCheckpoint``), so that the limit covers them too.
     @inline(__always)
     package func leaveJavaScript() {
-        guard thread.nativeDepth.load(ordering: .relaxed) == 0,
-            thread.watchdogFired.load(ordering: .relaxed) || stoppedInThisEntry
-        else { return }
+        guard thread.nativeDepth.load(ordering: .relaxed) == 0 else { return }
+        if holdsEntryLock { runMicrotaskCheckpoint() }
+        guard thread.watchdogFired.load(ordering: .relaxed) || stoppedInThisEntry else { return }
         absorbStop(reporting: !stopTold)
+    }
+
+    /// Runs the microtasks the entry queued inside a call of ``checkpointFunction``, under what is
+    /// left of the entry's time limit, then releases the API lock ``enterJavaScript()`` took.
+    private func runMicrotaskCheckpoint() {
+        holdsEntryLock = false
+        guard let functions = MicrotaskCheckpoint.functions else { return }
+        if let function = unsafe checkpointFunction, !isClosed {
+            if !stoppedInThisEntry {
+                let elapsed = Double(DispatchTime.now().uptimeNanoseconds &- thread.entryStart.load(ordering: .relaxed)) * 1e-9
+                let remaining = timeLimitSeconds - elapsed
+                // Setting a limit starts a timer, so only an entry that used much of its time pays for it.
+                if remaining < timeLimitSeconds / 2 {
+                    thread.ensureTimeLimit(max(remaining, Self.stoppedEntryLimitSeconds), force: true)
+                }
+            }
+            // A stop inside the checkpoint comes back as JavaScriptCore's termination; the
+            // watchdog's flag reports it below, as for any other stop.
+            var exception: JSValueRef? = nil
+            unsafe JSObjectCallAsFunction(ctx, function, nil, 0, nil, &exception)
+        }
+        unsafe functions.unlock(ctx)
     }
 
     private func absorbStop(reporting: Bool) {
@@ -481,6 +530,8 @@ public actor ScriptContext {
         unsafe awaitHelperFunction = nil
         if let keys = unsafe objectKeys { unsafe unprotect(keys) }
         unsafe objectKeys = nil
+        if let checkpoint = unsafe checkpointFunction { unsafe unprotect(checkpoint) }
+        unsafe checkpointFunction = nil
         for waiter in awaiting.values { waiter.resume(returning: .failure(.contextClosed)) }
         awaiting.removeAll()
         for timer in timers.values { unsafe timer.protectedValues.forEach(unprotect) }

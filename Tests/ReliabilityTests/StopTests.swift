@@ -129,6 +129,24 @@ struct StopTests {
         await context.close()
     }
 
+    @Test("an await chain, which calls neither native code nor then, is stopped too")
+    func awaitChainIsStopped() async throws {
+        let marks = Marks()
+        let context = await Self.makeContext(marks)
+        try? await context.run("globalThis.turns = 0; (async () => { for (;;) { await 0; globalThis.turns++; } })()")
+        let stopped = await context.recentEvents.contains { event in
+            if case .uncaughtError(let error) = event { return error.kind == .timeLimitExceeded }
+            return false
+        }
+        #expect(stopped, "the chain's stop is reported")
+        let turns = try await context.evaluate("globalThis.turns")
+        #expect(turns != 0, "the chain ran until its stop")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await context.evaluate("globalThis.turns") == turns, "the chain goes on after its stop")
+        #expect(try await context.evaluate("6 * 7") == 42)
+        await context.close()
+    }
+
     @Test("a chain through queueMicrotask and catch is stopped too")
     func queueMicrotaskAndCatchChainsAreStopped() async throws {
         let marks = Marks()

@@ -27,6 +27,9 @@ import Testing
         case microtask = "Promise.resolve().then(() => { for (;;) {} })"
         case asyncFunction = "(async () => { await 0; for (;;) {} })()"
         case promiseJobs = "for (let i = 0; i < 6; i++) Promise.resolve().then(() => { for (;;) {} })"
+        /// Short jobs, each queueing the next: no job is long, only the chain.
+        case awaitChain = "(async () => { for (;;) await 0; })()"
+        case asyncGeneratorChain = "(async () => { for await (const _ of (async function* () { for (;;) yield 0; })()); })()"
     }
 
     @Test(arguments: Runaway.allCases) func aStoppedScriptLeavesOtherContextsOnItsThreadAlone(_ runawaySource: Runaway) async throws {

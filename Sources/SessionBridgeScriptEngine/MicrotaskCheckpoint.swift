@@ -1,0 +1,57 @@
+internal import CJavaScriptCore
+internal import Glibc
+
+/// JavaScriptCore's microtask checkpoint, run inside the entry into JavaScript that queued the
+/// microtasks, so that the execution time limit covers them.
+///
+/// JavaScriptCore runs a VM's microtasks (promise reactions, `await` continuations) when the
+/// outermost holder of the VM's API lock lets go, which is after the entry has returned. Each
+/// job then enters the VM on its own, and the watchdog times each one from zero: a chain of short
+/// jobs, such as `for (;;) await 0`, is never stopped. Two steps put the jobs back under the
+/// entry's limit:
+/// - the engine holds the API lock across the entry (`JSLock`), so that the C API calls inside
+///   it do not drain the queue when they return;
+/// - when the entry is done, a native function, called as part of it, runs the queue
+///   (`JSC::VM::drainMicrotasks()`), so that every job runs inside one entry, which the watchdog
+///   times as a whole. When the watchdog ends a job, JavaScriptCore skips the rest of the queue.
+///
+/// `JSLock` and `JSUnlock` are declared in WebKit's private `JSLockRefPrivate.h`; the drain is
+/// the C++ member that WebCore calls at its own checkpoints. libjavascriptcoregtk exports all
+/// three, and they are looked up when first needed: where they are missing, ``functions`` is
+/// `nil` and JavaScriptCore drains as it always does (the promise-level bound and the caller's
+/// own deadline then stay the only bounds on a microtask chain).
+enum MicrotaskCheckpoint {
+    /// `JSLock` / `JSUnlock`: take or release one level of the VM's recursive API lock.
+    typealias LockFunction = @convention(c) (JSContextRef?) -> Void
+    /// `JSC::VM::drainMicrotasks()`, called with the VM as `this`, which a `JSContextGroupRef` is.
+    typealias DrainFunction = @convention(c) (JSContextGroupRef?) -> Void
+
+    @safe  // plain C function pointers into libjavascriptcoregtk, which stays loaded for the process's life
+    struct Functions: Sendable {
+        let lock: LockFunction
+        let unlock: LockFunction
+        let drain: DrainFunction
+    }
+
+    /// The three functions, or `nil` when this JavaScriptCore does not export them.
+    static let functions: Functions? = {
+        guard let process = unsafe dlopen(nil, RTLD_NOW) else { return nil }
+        guard let lock = unsafe dlsym(process, "JSLock"), let unlock = unsafe dlsym(process, "JSUnlock"),
+            let drain = unsafe dlsym(process, "_ZN3JSC2VM15drainMicrotasksEv")
+        else { return nil }
+        return unsafe Functions(
+            lock: unsafeBitCast(lock, to: LockFunction.self), unlock: unsafeBitCast(unlock, to: LockFunction.self),
+            drain: unsafeBitCast(drain, to: DrainFunction.self))
+    }()
+
+    /// The body of the native function that runs the checkpoint. It is called from an entry into
+    /// JavaScript, where JavaScriptCore has dropped the API lock around the call; the drain needs
+    /// it held.
+    static let callback: JSObjectCallAsFunctionCallback = { ctx, _, _, _, _, _ in
+        guard let functions, let ctx = unsafe ctx else { return nil }
+        unsafe functions.lock(ctx)
+        unsafe functions.drain(JSContextGetGroup(ctx))
+        unsafe functions.unlock(ctx)
+        return nil
+    }
+}
