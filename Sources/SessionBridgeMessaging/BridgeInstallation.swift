@@ -22,6 +22,10 @@ package final class BridgeInstallation {
     /// settles leaves no timer behind.
     private var deadlines = Deque<(deadline: ContinuousClock.Instant, id: Int)>()
     private var sweepScheduled = false
+    /// Calls whose handler is being started (a handler may post again before it returns).
+    private var starting = Set<Int>()
+    /// Results of handlers that answered while being started.
+    private var answeredAtOnce: [Int: Result<ScriptValue, any Error>] = [:]
 
     /// A handler as this document sees it.
     struct Installed {
@@ -157,15 +161,14 @@ package final class BridgeInstallation {
         if aborted {
             return unsafe refuse(name, body, .aborted, started, in: call)
         }
-        let (promise, deferred) = unsafe try context.makeDeferredPromise()
         let id = nextCallID
         nextCallID += 1
-        pending[id] = PendingCall(deferred: deferred, name: name, body: body, started: started)
-        if let signal = unsafe signal {
-            unsafe call.callIgnoringResult(helpers.listen, [signal, call.makeNumber(Double(id))])
-        }
-        addDeadline(started + (registration.options.timeout ?? controller.limits.defaultTimeout), for: id, in: context)
+        // The handler starts at once, on this thread. Most handlers answer without suspending
+        // (a cached value, a refresh that is already fresh): then the page gets a settled
+        // promise, as from an immediate handler, and the call never becomes pending (no
+        // deferred promise, no deadline, no abort listener).
         let controller = self.controller
+        starting.insert(id)
         let task = Task.immediate {
             let result: Result<ScriptValue, any Error>
             do {
@@ -173,10 +176,42 @@ package final class BridgeInstallation {
             } catch {
                 result = .failure(error)
             }
-            BridgeInstallation.finish(id, result, in: context)
+            BridgeInstallation.complete(id, result, in: context)
         }
-        if pending[id] != nil { pending[id]?.task = task }
+        starting.remove(id)
+        if let result = answeredAtOnce.removeValue(forKey: id) {
+            switch result {
+            case .success(let value):
+                controller.log?.record(name: name, world: world, origin: originText, body: body, outcome: .replied(value), started: started)
+                return unsafe call.settledPromise(resolving: true, with: context.jsValue(value))
+            case .failure(let error):
+                let failure = publicError(error, handler: name)
+                controller.log?.record(
+                    name: name, world: world, origin: originText, body: body,
+                    outcome: .rejected(code: failure.code, message: failure.message), started: started)
+                return unsafe call.settledPromise(resolving: false, with: call.makeError(failure.scriptThrow))
+            }
+        }
+        // The handler suspended: nothing it does can complete the call before this native call
+        // returns (its completion runs on this thread, after it).
+        let (promise, deferred) = unsafe try context.makeDeferredPromise()
+        pending[id] = PendingCall(deferred: deferred, name: name, body: body, started: started, task: task)
+        if let signal = unsafe signal {
+            unsafe call.callIgnoringResult(helpers.listen, [signal, call.makeNumber(Double(id))])
+        }
+        addDeadline(started + (registration.options.timeout ?? controller.limits.defaultTimeout), for: id, in: context)
         return unsafe promise
+    }
+
+    /// A handler's result: settles its pending call, or, when the handler answered before its
+    /// call could become pending, leaves the result for ``post(to:_:in:)`` to return.
+    private static func complete(_ id: Int, _ result: Result<ScriptValue, any Error>, in context: isolated ScriptContext) {
+        guard let installation = context.attachment(BridgeInstallation.self) else { return }
+        if installation.starting.contains(id) {
+            installation.answeredAtOnce[id] = result
+            return
+        }
+        finish(id, result, in: context)
     }
 
     private static func finish(_ id: Int, _ result: Result<ScriptValue, any Error>, in context: isolated ScriptContext) {

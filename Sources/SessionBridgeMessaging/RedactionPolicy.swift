@@ -30,21 +30,49 @@ public struct RedactionPolicy: Sendable, Hashable {
     public static let placeholder: ScriptValue = "<redacted>"
 
     /// `value` with every secret replaced by ``placeholder``.
+    ///
+    /// A value with nothing to hide is returned as it is, without a copy: the message log
+    /// redacts every body and reply, and most hold no secret.
     public func redact(_ value: ScriptValue) -> ScriptValue {
+        holdsSecret(value) ? redacted(value) : value
+    }
+
+    private func redacted(_ value: ScriptValue) -> ScriptValue {
         switch value {
         case .undefined, .null, .bool, .number, .bytes:
             return value
-        case .string where secretPrefixes.isEmpty:
-            return value
-        case .string(let string):
-            return secretPrefixes.contains(where: string.hasPrefix) ? Self.placeholder : value
+        case .string:
+            return holdsSecret(value) ? Self.placeholder : value
         case .array(let elements):
-            return .array(elements.map(redact))
+            return .array(elements.map(redacted))
         case .object(var members):
             for (key, member) in members {
-                members[key] = keys.contains(key.lowercased()) ? Self.placeholder : redact(member)
+                members[key] = isSecretKey(key) ? Self.placeholder : redacted(member)
             }
             return .object(members)
         }
+    }
+
+    /// Whether ``redact(_:)`` would change anything in `value`.
+    private func holdsSecret(_ value: ScriptValue) -> Bool {
+        switch value {
+        case .undefined, .null, .bool, .number, .bytes:
+            return false
+        case .string(let string):
+            return !secretPrefixes.isEmpty && secretPrefixes.contains(where: string.hasPrefix)
+        case .array(let elements):
+            return elements.contains(where: holdsSecret)
+        case .object(let members):
+            return members.contains { key, member in isSecretKey(key) || holdsSecret(member) }
+        }
+    }
+
+    /// Whether `key` names a hidden value, compared case-insensitively (lower-casing only keys
+    /// that are not lower-case already).
+    private func isSecretKey(_ key: String) -> Bool {
+        if keys.contains(key) { return true }
+        guard key.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) || !key.utf8.allSatisfy({ $0 < 0x80 })
+        else { return false }
+        return keys.contains(key.lowercased())
     }
 }

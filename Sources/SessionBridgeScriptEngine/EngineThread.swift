@@ -54,6 +54,9 @@ public final class EngineThread: SerialExecutor, Sendable {
     let entryStopped = Atomic<Bool>(false)
     /// How many native callbacks, called from JavaScript, are running on the thread right now.
     let nativeDepth = Atomic<Int>(0)
+    /// The context (as bits) of the innermost native callback holding this VM's API lock, which
+    /// ``runOthers(until:timeout:)`` lets go of while it waits; 0 when none does.
+    let lockingContext = Atomic<UInt>(0)
     /// When the current outermost entry into JavaScript began (uptime, nanoseconds).
     let entryStart = Atomic<UInt64>(0)
 
@@ -275,7 +278,13 @@ public final class EngineThread: SerialExecutor, Sendable {
         ensureTimeLimit(.infinity)
         let (seconds, attoseconds) = timeout.components
         let nanoseconds = UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+        // The native call that waits holds this VM's API lock (see the native function
+        // trampoline): let go of it for the wait, as JavaScriptCore does around native calls.
+        let locking = unsafe JSContextRef(bitPattern: lockingContext.load(ordering: .relaxed))
+        let lock = MicrotaskCheckpoint.functions
+        if let locking = unsafe locking { unsafe lock?.unlock(locking) }
         thread.drive(until: isFinished, nested: true, deadline: begin &+ nanoseconds)
+        if let locking = unsafe locking { unsafe lock?.lock(locking) }
         thread.state.withLock { state in
             if let index = state.paused.lastIndex(of: lane) { state.paused.remove(at: index) }
             let held = state.heldTimers

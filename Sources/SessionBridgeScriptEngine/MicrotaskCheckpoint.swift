@@ -15,6 +15,10 @@ internal import Glibc
 ///   (`JSC::VM::drainMicrotasks()`), so that every job runs inside one entry, which the watchdog
 ///   times as a whole. When the watchdog ends a job, JavaScriptCore skips the rest of the queue.
 ///
+/// The same lock functions let a native call hold the lock across the C API calls its body
+/// makes (see the native function trampoline); ``EngineThread/runOthers(until:timeout:)`` lets
+/// go of it while it waits.
+///
 /// `JSLock` and `JSUnlock` are declared in WebKit's private `JSLockRefPrivate.h`; the drain is
 /// the C++ member that WebCore calls at its own checkpoints. libjavascriptcoregtk exports all
 /// three, and they are looked up when first needed: where they are missing, ``functions`` is

@@ -27,15 +27,20 @@ import Testing
     }
 
     @Test func refreshesFromPageScriptsNativeCodeAndNavigationShareOneRequest() async throws {
-        var configuration = ReferenceServerConfiguration()
-        configuration.accessTokenLifetime = .seconds(1)
-        try await withServer(configuration) { server in
-            let session = SessionController(configuration: makeConfiguration(server))
+        try await withServer { server in
+            // The access token expires on the session's clock, with no wait; the freshness
+            // window outlasts any delay of a loaded machine, so every caller of the test
+            // shares the one refresh.
+            let clock = ManualWallClock()
+            var configuration = makeConfiguration(server)
+            configuration.now = clock.read
+            configuration.freshnessWindow = .seconds(60)
+            let session = SessionController(configuration: configuration)
             try await session.login(username: "demo", password: "demo")
             let (scripted, _) = await makePage(session, server)
             try await scripted.loadHTMLString("<p>scripts</p>", baseURL: server.url("/start"))
             let (navigating, _) = await makePage(session, server)
-            try await Task.sleep(for: .milliseconds(1100))  // the access cookie has expired
+            clock.advance(by: .seconds(3600))  // the access token has expired
 
             async let fromPage = scripted.callAsyncJavaScript(
                 """
