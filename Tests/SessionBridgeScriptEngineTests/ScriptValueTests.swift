@@ -22,6 +22,18 @@ import Testing
         await context.close()
     }
 
+    /// Strings cross in two ways: ASCII is narrowed directly, anything else is transcoded
+    /// from UTF-16, a lone surrogate becoming U+FFFD.
+    @Test func stringsCrossWhateverTheirCharacters() async throws {
+        let context = await ScriptContext()
+        #expect(try await context.evaluate("'plain ASCII ~ \\x7f' + String.fromCharCode(127)") == .string("plain ASCII ~ \u{7F}\u{7F}"))
+        #expect(try await context.evaluate("'\\u00e9t\\u00e9 \\u0080'") == .string("été \u{80}"))
+        #expect(try await context.evaluate("'a\\ud83d\\ude00b'") == .string("a\u{1F600}b"))
+        #expect(try await context.evaluate("'lone \\ud800 surrogate'") == .string("lone \u{FFFD} surrogate"))
+        #expect(try await context.evaluate("({ 'kéy': 1, key: 2 })") == .object(["kéy": .number(1), "key": .number(2)]))
+        await context.close()
+    }
+
     @Test func keepsObjectKeyOrder() async throws {
         let context = await ScriptContext()
         let value = try await context.evaluate("({zeta: 1, alpha: 2, mid: 3})")
