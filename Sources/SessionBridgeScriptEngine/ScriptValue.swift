@@ -67,7 +67,9 @@ extension ScriptValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Exp
     public init(stringLiteral value: String) { self = .string(value) }
     public init(arrayLiteral elements: ScriptValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, ScriptValue)...) {
-        self = .object(OrderedDictionary(elements, uniquingKeysWith: { _, last in last }))
+        var members = OrderedDictionary<String, ScriptValue>(minimumCapacity: elements.count)
+        for (key, value) in elements { members[key] = value }  // a repeated key keeps its place and takes the last value
+        self = .object(members)
     }
 }
 
