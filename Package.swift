@@ -154,7 +154,7 @@ let package = Package(
         .testTarget(
             name: "SessionBridgeCookiesTests",
             dependencies: [
-                "SessionBridgeCookies",
+                "SessionBridgeCookies", "SessionBridgeTesting",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ], resources: [.copy("Conformance")]),
         .testTarget(name: "SessionBridgeMessagingTests", dependencies: ["SessionBridgeMessaging", "SessionBridgeScriptEngine"]),

@@ -40,8 +40,6 @@ package enum ChildProcess {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        let handled = Atomic<Bool>(false)
-        process.terminationHandler = { _ in handled.store(true, ordering: .releasing) }
         try process.run()
         let pid = process.processIdentifier
         let stdout = Self.drain(out.fileHandleForReading)
@@ -54,41 +52,20 @@ package enum ChildProcess {
             try await Task.sleep(for: .seconds(5))
             kill(pid, SIGKILL)
         }
-        // The termination handler is the fast way to learn of the exit, but Foundation on Linux
-        // has been seen to miss a child's exit while many children end at once: the kernel's
-        // own word (the child is a zombie, or gone) ends the wait too. Cancellation does not:
-        // the watchdog still ends the child, and the result is only read once it has ended.
-        while !handled.load(ordering: .acquiring) {
-            if Self.hasEnded(pid) {
-                // Give Foundation a moment to reap it and run the handler.
-                for _ in 0..<40 where !handled.load(ordering: .acquiring) { try? await Task.sleep(for: .milliseconds(25)) }
-                break
-            }
-            try? await Task.sleep(for: .milliseconds(20))
+        // Bounded by the watchdog, whatever happens to the caller: the result is only read once
+        // the child has ended (reading it before traps).
+        var ended = await process.waitForExit(timeout: timeout + .seconds(10))
+        if ended == nil {
+            kill(pid, SIGKILL)
+            ended = await process.waitForExit(timeout: .seconds(30))
         }
         watchdog.cancel()
-        let (status, reason) = process.isRunning ? Self.reap(pid) : (process.terminationStatus, process.terminationReason)
+        let (status, reason) = ended ?? (-1, .uncaughtSignal)
         return Outcome(
             status: status, reason: reason,
             stdout: String(decoding: await stdout.value, as: UTF8.self),
             stderr: String(decoding: await stderr.value, as: UTF8.self),
             timedOut: stopped.load(ordering: .relaxed))
-    }
-
-    /// Whether the process `pid` has ended: it is a zombie, or already reaped.
-    private static func hasEnded(_ pid: Int32) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
-        // "pid (name) S …": the state follows the last parenthesis (a name may hold any).
-        guard let close = stat.lastIndex(of: ")") else { return false }
-        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
-    }
-
-    /// Reaps a child whose exit Foundation did not notice, and decodes its status.
-    private static func reap(_ pid: Int32) -> (Int32, Process.TerminationReason) {
-        var status: Int32 = 0
-        guard unsafe waitpid(pid, &status, WNOHANG) == pid else { return (-1, .uncaughtSignal) }
-        let signal = status & 0x7f
-        return signal == 0 ? ((status >> 8) & 0xff, .exit) : (signal, .uncaughtSignal)
     }
 
     /// Reads `handle` to its end on a thread of its own (a blocking read must not hold a pool

@@ -117,9 +117,6 @@ import Glibc
                 child.environment = environment
                 child.standardOutput = FileHandle.nullDevice
                 child.standardError = FileHandle.nullDevice
-                // A termination handler, not `waitUntilExit()`, which can miss the exit on Linux.
-                let exited = DispatchSemaphore(value: 0)
-                child.terminationHandler = { _ in exited.signal() }
                 try child.run()
                 let ready = directory.appendingPathComponent("ready-\(child.processIdentifier)").path
                 let readyBy = clock.now + .seconds(10)
@@ -130,11 +127,11 @@ import Glibc
                 try await Task.sleep(for: .microseconds(Int.random(in: 0...40_000)))
                 if child.isRunning {
                     kill(child.processIdentifier, SIGKILL)
-                    _ = exited.wait(timeout: .now() + .seconds(30))
-                    #expect(child.terminationReason == .uncaughtSignal)
+                    let ended = await child.waitForExit(timeout: .seconds(30))
+                    #expect(ended?.reason == .uncaughtSignal)
                     kills += 1
                 } else {
-                    _ = exited.wait(timeout: .now() + .seconds(30))
+                    _ = await child.waitForExit(timeout: .seconds(30))
                     endedEarly += 1
                 }
                 try? FileManager.default.removeItem(atPath: ready)

@@ -1,5 +1,6 @@
 import Foundation
 import SessionBridgeCookies
+import SessionBridgeTesting
 import Testing
 
 #if canImport(Glibc)
@@ -203,9 +204,6 @@ let everyAttribute: [Cookie] = [
             child.environment = environment
             child.standardOutput = FileHandle.nullDevice
             child.standardError = FileHandle.nullDevice
-            // A termination handler, not `waitUntilExit()`, which can miss the exit on Linux.
-            let exited = DispatchSemaphore(value: 0)
-            child.terminationHandler = { _ in exited.signal() }
             try child.run()
             // Wait for it to write at least one new generation, then kill it at a random moment.
             let waitUntil = ContinuousClock.now + .seconds(5)
@@ -215,8 +213,8 @@ let everyAttribute: [Cookie] = [
             }
             try await Task.sleep(for: .microseconds(Int.random(in: 0...15_000)))
             kill(child.processIdentifier, SIGKILL)
-            _ = exited.wait(timeout: .now() + .seconds(30))
-            #expect(child.terminationReason == .uncaughtSignal)
+            let ended = await child.waitForExit(timeout: .seconds(30))
+            #expect(ended?.reason == .uncaughtSignal)
             kills += 1
             let generation = try Self.check(store)
             #expect(generation >= lastGeneration)

@@ -39,20 +39,17 @@ public struct LoopbackCertificate: Sendable {
         ]
         openssl.standardOutput = FileHandle.nullDevice
         openssl.standardError = FileHandle.nullDevice
-        // A termination handler, not `waitUntilExit()`: that one runs the caller's run loop,
-        // which on Linux can miss the child's exit when other children end at the same time.
-        let exited = DispatchSemaphore(value: 0)
-        openssl.terminationHandler = { _ in exited.signal() }
         do {
             try openssl.run()
         } catch {
             throw Failure(description: "openssl could not be started (install the openssl package)")
         }
-        if exited.wait(timeout: .now() + .seconds(60)) == .timedOut {
+        // Not `waitUntilExit()`: that one can miss the child's exit on Linux (see `waitForExit`).
+        guard let ended = openssl.waitForExitBlocking(timeout: .seconds(60)) else {
             openssl.terminate()
             throw Failure(description: "openssl did not finish within 60 s")
         }
-        guard openssl.terminationStatus == 0 else { throw Failure(description: "openssl failed with status \(openssl.terminationStatus)") }
+        guard ended.reason == .exit, ended.status == 0 else { throw Failure(description: "openssl failed with status \(ended.status)") }
         guard let certificate = try NIOSSLCertificate.fromPEMFile(certificateFile).first else {
             throw Failure(description: "openssl wrote no certificate")
         }

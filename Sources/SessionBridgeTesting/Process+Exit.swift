@@ -1,0 +1,54 @@
+package import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Process {
+    /// Waits until the process has ended, or `timeout` has passed, and returns how it ended
+    /// (`nil` when it is still running at the timeout). It polls and holds no thread meanwhile.
+    ///
+    /// Foundation on Linux learns of a child's exit through `SIGCHLD`, and has been seen to miss
+    /// it while many children come and go in one process (`waitUntilExit()` and the termination
+    /// handler then never return). Here the kernel's word counts too: a child that is a zombie,
+    /// or gone, has ended; one Foundation did not reap is reaped here.
+    package func waitForExit(timeout: Duration) async -> (status: Int32, reason: TerminationReason)? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let ended = endedState() { return ended }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return endedState()
+    }
+
+    /// ``waitForExit(timeout:)`` for synchronous callers: blocks the calling thread.
+    package func waitForExitBlocking(timeout: Duration) -> (status: Int32, reason: TerminationReason)? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let ended = endedState() { return ended }
+            usleep(10_000)
+        }
+        return endedState()
+    }
+
+    /// How the process ended, or `nil` while it runs.
+    private func endedState() -> (status: Int32, reason: TerminationReason)? {
+        if !isRunning { return (terminationStatus, terminationReason) }
+        guard Self.hasEnded(processIdentifier) else { return nil }
+        // Ended, by the kernel's account: give Foundation a moment to reap it.
+        for _ in 0..<50 where isRunning { usleep(10_000) }
+        if !isRunning { return (terminationStatus, terminationReason) }
+        var status: Int32 = 0
+        guard unsafe waitpid(processIdentifier, &status, WNOHANG) == processIdentifier else { return (-1, .uncaughtSignal) }
+        let signal = status & 0x7f
+        return signal == 0 ? ((status >> 8) & 0xff, .exit) : (signal, .uncaughtSignal)
+    }
+
+    /// Whether the process `pid` has ended: it is a zombie, or already reaped.
+    private static func hasEnded(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
+        // "pid (name) S …": the state follows the last parenthesis (a name may hold any).
+        guard let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+    }
+}
