@@ -48,7 +48,9 @@ import Testing
         var configuration = SessionConfiguration(server: server.baseURL)
         configuration.freshnessWindow = .zero  // every refresh that does not join one in flight goes to the network
         configuration.refreshMargin = .milliseconds(200)
-        configuration.requestTimeout = .seconds(5)
+        // The cases are about interleavings, not latency: a loaded machine must not time out a
+        // sign-in or a refresh of the fault-free server.
+        configuration.requestTimeout = .seconds(30)
         configuration.retry = RetryPolicy(baseDelay: .milliseconds(10))
         return configuration
     }
@@ -77,6 +79,17 @@ import Testing
         }
     }
 
+    /// Runs `body`, recording what it throws with `what` before passing it on: a property
+    /// check reports a thrown error only as "Issue recorded", with the input.
+    static func recordingFailure<T>(_ what: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            Issue.record("\(what) failed: \(error)")
+            throw error
+        }
+    }
+
     @Test func interleavingsKeepOneRefreshInFlightAndTheNewestCookie() async throws {
         let clock = ContinuousClock()
         let started = clock.now
@@ -91,10 +104,14 @@ import Testing
                     skipped.withLock { $0 += 1 }
                     return
                 }
-                let fixture = try await SessionFixture.connect(to: server.baseURL, sessionConfiguration: configuration)
+                let fixture = try await Self.recordingFailure("setting up") {
+                    try await SessionFixture.connect(to: server.baseURL, sessionConfiguration: configuration)
+                }
                 defer { Task { await fixture.stop() } }
-                try await fixture.session.login(username: "demo", password: "demo")
-                try await fixture.page.loadHTMLString("<p>start</p>", baseURL: server.url("/start"))
+                try await Self.recordingFailure("signing in") {
+                    try await fixture.session.login(username: "demo", password: "demo")
+                    try await fixture.page.loadHTMLString("<p>start</p>", baseURL: server.url("/start"))
+                }
                 let root = server.baseURL
                 let before = server.stats()
                 var budget = 0
