@@ -133,16 +133,10 @@ package final class BridgeInstallation {
         case .immediate(let immediate):
             do {
                 if let value = try immediate.immediateReply(to: message) {
-                    controller.log?.record(
-                        name: name, world: world, origin: originText, body: body, outcome: .replied(value), started: started)
-                    return unsafe call.settledPromise(resolving: true, with: context.jsValue(value))
+                    return unsafe settled(name, body, .success(value), started, in: call, context)
                 }
             } catch {
-                let failure = publicError(error, handler: name)
-                controller.log?.record(
-                    name: name, world: world, origin: originText, body: body,
-                    outcome: .rejected(code: failure.code, message: failure.message), started: started)
-                return unsafe call.settledPromise(resolving: false, with: call.makeError(failure.scriptThrow))
+                return unsafe settled(name, body, .failure(error), started, in: call, context)
             }
             handler = immediate
         case .reply(let reply):
@@ -180,17 +174,7 @@ package final class BridgeInstallation {
         }
         starting.remove(id)
         if let result = answeredAtOnce.removeValue(forKey: id) {
-            switch result {
-            case .success(let value):
-                controller.log?.record(name: name, world: world, origin: originText, body: body, outcome: .replied(value), started: started)
-                return unsafe call.settledPromise(resolving: true, with: context.jsValue(value))
-            case .failure(let error):
-                let failure = publicError(error, handler: name)
-                controller.log?.record(
-                    name: name, world: world, origin: originText, body: body,
-                    outcome: .rejected(code: failure.code, message: failure.message), started: started)
-                return unsafe call.settledPromise(resolving: false, with: call.makeError(failure.scriptThrow))
-            }
+            return unsafe settled(name, body, result, started, in: call, context)
         }
         // The handler suspended: nothing it does can complete the call before this native call
         // returns (its completion runs on this thread, after it).
@@ -301,6 +285,25 @@ package final class BridgeInstallation {
         for name in handlers.keys {
             let registration = controller.registration(named: name, in: world)
             handlers[name] = Installed(registration: registration, refusal: registration?.options.refusal(for: frame, handler: name))
+        }
+    }
+
+    /// The page's promise for a handler that answered during the call: settled already, and
+    /// the call recorded in the log.
+    private func settled(
+        _ name: String, _ body: ScriptValue, _ result: Result<ScriptValue, any Error>, _ started: ContinuousClock.Instant,
+        in call: RawCall, _ context: isolated ScriptContext
+    ) -> RawValue? {
+        switch result {
+        case .success(let value):
+            controller.log?.record(name: name, world: world, origin: originText, body: body, outcome: .replied(value), started: started)
+            return unsafe call.settledPromise(resolving: true, with: context.jsValue(value))
+        case .failure(let error):
+            let failure = publicError(error, handler: name)
+            controller.log?.record(
+                name: name, world: world, origin: originText, body: body,
+                outcome: .rejected(code: failure.code, message: failure.message), started: started)
+            return unsafe call.settledPromise(resolving: false, with: call.makeError(failure.scriptThrow))
         }
     }
 

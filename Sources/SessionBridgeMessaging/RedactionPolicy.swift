@@ -71,8 +71,7 @@ public struct RedactionPolicy: Sendable, Hashable {
     /// that are not lower-case already).
     private func isSecretKey(_ key: String) -> Bool {
         if keys.contains(key) { return true }
-        guard key.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) || !key.utf8.allSatisfy({ $0 < 0x80 })
-        else { return false }
+        guard key.utf8.contains(where: { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 >= 0x80 }) else { return false }
         return keys.contains(key.lowercased())
     }
 }

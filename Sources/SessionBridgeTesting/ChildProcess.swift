@@ -52,13 +52,9 @@ package enum ChildProcess {
             try await Task.sleep(for: .seconds(5))
             kill(pid, SIGKILL)
         }
-        // Bounded by the watchdog, whatever happens to the caller: the result is only read once
-        // the child has ended (reading it before traps).
-        var ended = await process.waitForExit(timeout: timeout + .seconds(10))
-        if ended == nil {
-            kill(pid, SIGKILL)
-            ended = await process.waitForExit(timeout: .seconds(30))
-        }
+        // Bounded by the watchdog's SIGKILL, whatever happens to the caller: the result is only
+        // read once the child has ended (reading it before traps).
+        let ended = await process.waitForExit(timeout: timeout + .seconds(30))
         watchdog.cancel()
         let (status, reason) = ended ?? (-1, .uncaughtSignal)
         return Outcome(

@@ -14,30 +14,36 @@ extension Process {
     /// or gone, has ended; one Foundation did not reap is reaped here.
     package func waitForExit(timeout: Duration) async -> (status: Int32, reason: TerminationReason)? {
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let ended = endedState() { return ended }
+        var endedSince: ContinuousClock.Instant? = nil
+        while true {
+            if let ended = endedState(since: &endedSince) { return ended }
+            if ContinuousClock.now >= deadline { return nil }
             try? await Task.sleep(for: .milliseconds(10))
         }
-        return endedState()
     }
 
     /// ``waitForExit(timeout:)`` for synchronous callers: blocks the calling thread.
     package func waitForExitBlocking(timeout: Duration) -> (status: Int32, reason: TerminationReason)? {
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let ended = endedState() { return ended }
+        var endedSince: ContinuousClock.Instant? = nil
+        while true {
+            if let ended = endedState(since: &endedSince) { return ended }
+            if ContinuousClock.now >= deadline { return nil }
             usleep(10_000)
         }
-        return endedState()
     }
 
-    /// How the process ended, or `nil` while it runs.
-    private func endedState() -> (status: Int32, reason: TerminationReason)? {
+    /// How the process ended, or `nil` while it runs. `since` keeps when the kernel first said
+    /// it had ended: Foundation gets half a second to reap it before it is reaped here.
+    private func endedState(since: inout ContinuousClock.Instant?) -> (status: Int32, reason: TerminationReason)? {
         if !isRunning { return (terminationStatus, terminationReason) }
         guard Self.hasEnded(processIdentifier) else { return nil }
-        // Ended, by the kernel's account: give Foundation a moment to reap it.
-        for _ in 0..<50 where isRunning { usleep(10_000) }
-        if !isRunning { return (terminationStatus, terminationReason) }
+        let now = ContinuousClock.now
+        guard let first = since else {
+            since = now
+            return nil
+        }
+        guard now - first >= .milliseconds(500) else { return nil }
         var status: Int32 = 0
         guard unsafe waitpid(processIdentifier, &status, WNOHANG) == processIdentifier else { return (-1, .uncaughtSignal) }
         let signal = status & 0x7f

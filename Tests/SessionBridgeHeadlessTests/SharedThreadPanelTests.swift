@@ -76,14 +76,17 @@ final class ScriptedPanels: UIDelegate {
         try outcome.get()
     }
 
+    /// Page A of a test: the bridge, and panels that stay open until the test dismisses them.
+    static func heldPanelConfiguration(_ controller: UserContentController, _ panels: HeldPanels) -> WebPageConfiguration {
+        WebPageConfiguration(userContentController: controller, uiDelegate: panels, panelTimeout: .seconds(20))
+    }
+
     @Test(arguments: [false, true])
     func aPanelDoesNotDelayABridgeReplyOfAPageOnTheSameThread(otherHasUIDelegate: Bool) async throws {
         try await Self.onOneThread { thread, page in
             let controller = Self.pingController()
             let panels = HeldPanels()
-            let a = try await page(
-                WebPageConfiguration(
-                    userContentController: controller, uiDelegate: panels, panelTimeout: .seconds(20)), "<p>a</p>")
+            let a = try await page(Self.heldPanelConfiguration(controller, panels), "<p>a</p>")
             let b = try await page(
                 WebPageConfiguration(
                     userContentController: controller, uiDelegate: otherHasUIDelegate ? ScriptedPanels { _ in nil } : nil),
@@ -137,9 +140,7 @@ final class ScriptedPanels: UIDelegate {
         try await Self.onOneThread { thread, page in
             let controller = Self.pingController()
             let panels = HeldPanels()
-            let a = try await page(
-                WebPageConfiguration(
-                    userContentController: controller, uiDelegate: panels, panelTimeout: .seconds(20)), "<p>a</p>")
+            let a = try await page(Self.heldPanelConfiguration(controller, panels), "<p>a</p>")
             let b = try await page(WebPageConfiguration(userContentController: controller), "<p>b</p>")
             // The timer and the bridge reply are due long before the panel closes.
             let alerting = Task {
