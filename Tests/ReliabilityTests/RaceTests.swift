@@ -79,6 +79,13 @@ import Testing
         }
     }
 
+    /// `#expect(condition)`, also printed when it fails: a property check reports a failed
+    /// expectation only as "Issue recorded", with the input.
+    static func check(_ condition: Bool, _ message: String) {
+        if !condition { print("[races] invariant failed: \(message)") }
+        #expect(condition, Comment(rawValue: message))
+    }
+
     /// Runs `body`, recording what it throws with `what` before passing it on: a property
     /// check reports a thrown error only as "Issue recorded", with the input.
     static func recordingFailure<T>(_ what: String, _ body: () async throws -> T) async throws -> T {
@@ -137,20 +144,22 @@ import Testing
                     let page = fixture.page.cookieJar.value("__Host-session", for: root)
                     if let value = native { live.insert(value) }
                     if let native {
-                        #expect(page == native, "step \(index) \(step): the page's session cookie is not the native one")
-                        #expect(!signedOut, "a session cookie came back after logout")
+                        Self.check(page == native, "step \(index) \(step): the page's session cookie is not the native one")
+                        Self.check(!signedOut, "step \(index) \(step): a session cookie came back after logout")
                     } else {
-                        #expect(
+                        Self.check(
                             page == nil || page!.hasPrefix("forged-"),
                             "step \(index) \(step): the page kept a session cookie native code does not have")
                     }
                     if signedOut {
                         for jar in [fixture.session.cookieJar, fixture.page.cookieJar] {
-                            #expect(!jar.cookies(for: root).contains { deleted.contains($0.value) }, "a cookie deleted at logout came back")
+                            Self.check(
+                                !jar.cookies(for: root).contains { deleted.contains($0.value) },
+                                "step \(index) \(step): a cookie deleted at logout came back")
                         }
-                        #expect(try fixture.session.vault.load() == nil)
+                        Self.check(try fixture.session.vault.load() == nil, "step \(index) \(step): the vault kept a token after logout")
                     }
-                    #expect(server.stats().reuseEvents == 0, "step \(index) \(step): a refresh token was used twice")
+                    Self.check(server.stats().reuseEvents == 0, "step \(index) \(step): a refresh token was used twice")
                 }
                 let after = server.stats()
                 let refreshes = after.refreshes - before.refreshes
