@@ -47,6 +47,7 @@ extension SessionController {
         }
         request.headers.add(name: "Accept", value: "application/json")
         if request.method == .POST { request.headers.add(name: "Content-Length", value: "0") }
+        let generation = sessionGeneration
         let response: HTTPClientResponse
         do {
             response = try await configuration.httpClient.execute(request, timeout: .init(configuration.requestTimeout))
@@ -55,6 +56,8 @@ extension SessionController {
             logger.warning("cookie refresh failed", metadata: ["code": "network"])
             return (.failure(SessionError(.network, "the refresh endpoint did not answer")), nil)
         }
+        // The session ended while the request was out: its cookies are not written back.
+        guard generation == sessionGeneration else { return (.failure(SessionError.signedOut), nil) }
         let status = Int(response.status.code)
         let lines = response.headers["set-cookie"]
         switch status {

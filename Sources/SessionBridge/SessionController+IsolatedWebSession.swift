@@ -47,8 +47,14 @@ extension SessionController {
     func refreshPageSession() async -> (Result<SessionStatus, SessionError>, signedOutReason: String?) {
         if let pageSession, let token = pageSession.refreshToken {
             networkRefreshCount += 1
+            let generation = sessionGeneration
             do {
                 let response = try await client.requestTokens(.refreshToken(token), repeatableWithinGrace: true)
+                guard generation == sessionGeneration else {
+                    // The session ended while the request was out: the answer is not kept.
+                    if let rotated = response.refreshToken { await client.revoke(rotated) }
+                    return (.failure(SessionError.signedOut), nil)
+                }
                 try await acceptPageSession(response, keeping: token)
                 logger.debug("refreshed the page session")
                 return (.success(currentStatus), nil)

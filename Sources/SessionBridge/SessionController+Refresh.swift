@@ -25,6 +25,7 @@ extension SessionController {
     @discardableResult
     public func refresh() async throws(SessionError) -> SessionStatus {
         try start()
+        guard logoutsRunning == 0 else { throw SessionError.signedOut }
         if let fresh = freshResult() { return fresh }
         if let inFlight { return try await inFlight.value.get() }
         if !hasSession {
@@ -109,6 +110,7 @@ extension SessionController {
         }
         record = stored
         networkRefreshCount += 1
+        let generation = sessionGeneration
         let response: TokenResponse
         do {
             response = try await client.requestTokens(.refreshToken(Secret(stored.refreshToken.value)), repeatableWithinGrace: true)
@@ -120,6 +122,13 @@ extension SessionController {
             }
             logger.warning("refresh failed", metadata: ["code": "\(error.code.rawValue)"])
             return (.failure(error), nil)
+        }
+        guard generation == sessionGeneration else {
+            // The session ended while the request was out (a logout, a sign-out elsewhere): its
+            // answer is not stored, and a token it rotated is revoked, not kept.
+            logger.notice("the session ended during a refresh; its answer is discarded")
+            if let rotated = response.refreshToken { await client.revoke(rotated) }
+            return (.failure(SessionError.signedOut), nil)
         }
         // A server that does not rotate answers without a refresh token: the old one stays.
         let token = response.refreshToken ?? stored.refreshToken

@@ -47,6 +47,14 @@ public actor SessionController {
     /// The vault record as this controller last saw it.
     var record: VaultRecord?
     var inFlight: Task<Result<SessionStatus, SessionError>, Never>?
+    /// Counts the sessions ended here (``endSessionLocally()``): a refresh whose answer arrives
+    /// after the session it refreshed ended does not bring that session back, whatever the
+    /// vault's lock does (an ``InMemoryTokenVault``'s, or an app's keychain vault's, excludes
+    /// nothing).
+    var sessionGeneration: UInt64 = 0
+    /// How many ``logout(removeAllWebsiteData:)`` calls are running: a refresh asked meanwhile
+    /// fails with ``SessionError/signedOut`` instead of spending the token being revoked.
+    var logoutsRunning = 0
     var lastRefresh: (status: SessionStatus, at: ContinuousClock.Instant)?
     var pages: [ObjectIdentifier: AttachedPage] = [:]
     /// Names of the cookies the token endpoint set (deleted when the session ends).
@@ -360,6 +368,7 @@ public actor SessionController {
 
     /// Ends the session locally: vault emptied, session cookies deleted on both sides.
     func endSessionLocally() async {
+        sessionGeneration &+= 1
         let names = sessionCookieNames
         do { try vault.clear() } catch { logger.error("the vault could not be cleared: \(error)") }
         record = nil
@@ -387,6 +396,8 @@ public actor SessionController {
     ///   stores and of the native store ("clear all web data on logout", as some apps do).
     public func logout(removeAllWebsiteData: Bool = false) async {
         try? start()
+        logoutsRunning += 1
+        defer { logoutsRunning -= 1 }
         if let inFlight { _ = await inFlight.value }
         let lock = try? await vault.lock(timeout: configuration.vaultLockTimeout)
         let token = ((try? vault.load()) ?? nil)?.refreshToken ?? record?.refreshToken

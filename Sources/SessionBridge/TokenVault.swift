@@ -91,8 +91,9 @@ public struct VaultChangeMark: Sendable, Hashable {
     }
 }
 
-/// A vault in memory: lost with the process. Its lock is a no-op (a ``SessionController``
-/// already makes refreshes single-flight within the process).
+/// A vault in memory: lost with the process. Its lock is a no-op: a ``SessionController``
+/// makes its refreshes single-flight, refuses a refresh while it logs out, and discards a
+/// refresh answer that arrives after the session ended.
 public final class InMemoryTokenVault: TokenVault {
     private let record: Mutex<VaultRecord?>
 
