@@ -207,6 +207,14 @@ void cb_js_collect_garbage(cb_js *bench) {
     JSSynchronousGarbageCollectForDebugging(bench->ctx);
 }
 
+/* From JavaScriptCore's JSContextRefPrivate.h, exported by the library. */
+JS_EXPORT void JSContextGroupSetExecutionTimeLimit(JSContextGroupRef group, double limit,
+    bool (*callback)(JSContextRef ctx, void *context), void *context);
+
+void cb_js_set_time_limit(cb_js *bench, double seconds) {
+    JSContextGroupSetExecutionTimeLimit(bench->group, seconds, NULL, NULL);
+}
+
 void cb_js_close(cb_js *bench) {
     if (!bench) return;
     if (bench->has_worker) {

@@ -34,13 +34,23 @@ enum BridgeBenchmarks {
         let figure = "1 round trip, sync reply"
         let n = options.scale(200_000, quick: 20_000)
         let raw = try RawJSBench(CB_JS_SYNC, body: .number)
+        // Pages run with an execution time limit (10 s by default): the same rows with it, on
+        // a thread of their own (a thread's VM has one limit), against C with the same limit.
+        let limited = EngineThread(name: "bench-js-limited")
+        defer { limited.shutdown() }
+        let rawLimited = try RawJSBench(CB_JS_SYNC, body: .number, timeLimit: .seconds(10))
         let documents = [
             try await BridgeDocument.make(handler: BenchHandlers.immediate(), body: .number, log: true, thread: thread),
             try await BridgeDocument.make(handler: BenchHandlers.immediate(), body: .number, log: false, thread: thread),
             try await BridgeDocument.make(handler: BenchHandlers.plainAsync(), body: .number, log: true, thread: thread),
             try await BridgeDocument.make(handler: BenchHandlers.plainAsync(), body: .number, log: false, thread: thread),
+            try await BridgeDocument.make(
+                handler: BenchHandlers.immediate(), body: .number, log: true, thread: limited, timeLimit: .seconds(10)),
+            try await BridgeDocument.make(
+                handler: BenchHandlers.immediate(), body: .number, log: false, thread: limited, timeLimit: .seconds(10)),
         ]
         let c = "C (a) deferred promise resolved inline; ours without an execution time limit, like C (a)"
+        let cLimited = "C (a) with a 10 s execution time limit; ours with the same limit, as pages have"
         let results = try await RoundTripResults.measure(
             [
                 Contender(c, raw: raw),
@@ -48,6 +58,9 @@ enum BridgeBenchmarks {
                 Contender("immediate", document: documents[1]),
                 Contender("async+log", document: documents[2]),
                 Contender("async", document: documents[3]),
+                Contender(cLimited, raw: rawLimited),
+                Contender("limited immediate+log", document: documents[4]),
+                Contender("limited immediate", document: documents[5]),
             ], n: n, lanes: 1, rounds: options.rounds)
         report.add(
             results.latencyRow(
@@ -55,6 +68,14 @@ enum BridgeBenchmarks {
         report.add(results.latencyRow(figure, "ImmediateScriptMessageHandler, log: nil", ours: "immediate", baseline: c, goal: 1.5))
         report.add(results.latencyRow(figure, "plain async handler (Task.immediate), MessageLog on", ours: "async+log", baseline: c))
         report.add(results.latencyRow(figure, "plain async handler (Task.immediate), log: nil", ours: "async", baseline: c))
+        report.add(
+            results.latencyRow(
+                figure, "ImmediateScriptMessageHandler, MessageLog on, 10 s time limit", ours: "limited immediate+log", baseline: cLimited,
+                goal: 1.5))
+        report.add(
+            results.latencyRow(
+                figure, "ImmediateScriptMessageHandler, log: nil, 10 s time limit", ours: "limited immediate", baseline: cLimited, goal: 1.5
+            ))
         for document in documents { await document.close() }
     }
 

@@ -11,11 +11,15 @@ final class RawJSBench {
     ///   - body: the page code's body (must match `kind`).
     ///   - jsSpin: how long the JS thread polls for replies before blocking (hop kinds).
     ///   - workerSpin: how long the worker polls for requests before blocking (hop kinds).
-    init(_ kind: cb_js_kind, body: PageScripts.Body, jsSpin: Duration = .zero, workerSpin: Duration = .zero) throws {
+    ///   - timeLimit: an execution time limit on the context group, as pages have.
+    init(
+        _ kind: cb_js_kind, body: PageScripts.Body, jsSpin: Duration = .zero, workerSpin: Duration = .zero, timeLimit: Duration? = nil
+    ) throws {
         guard let bench = unsafe cb_js_open(kind, PageScripts.source(body), Int64(jsSpin.nanoseconds), Int64(workerSpin.nanoseconds)) else {
             throw BenchFailure("could not open the raw JavaScriptCore bench")
         }
         unsafe self.bench = unsafe bench
+        if let timeLimit { unsafe cb_js_set_time_limit(bench, timeLimit.nanoseconds / 1e9) }
     }
 
     deinit { unsafe cb_js_close(bench) }

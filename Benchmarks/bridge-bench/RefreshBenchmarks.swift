@@ -36,6 +36,11 @@ enum RefreshBenchmarks {
                 Row(
                     figure: figure, name: "  of which Set-Cookie lines into the jar, median", ours: standIn.cookies / 1e3,
                     baseline: nil, unit: "µs", note: "\(standIn.lines) Set-Cookie lines per refresh"))
+            report.add(
+                Row(
+                    figure: figure, name: "STAND-IN the same, then GET /app with the new cookie, median",
+                    ours: standIn.withNavigation / 1e3,
+                    baseline: nil, unit: "µs", note: "the server's and the network's share of a whole cycle, its navigation included"))
             let breakdown = try await RefreshBreakdown.measure(cycles: options.scale(150, quick: 20))
             for (name, median) in zip(breakdown.names, breakdown.medians) {
                 report.add(
@@ -44,17 +49,22 @@ enum RefreshBenchmarks {
             for callers in [1, 10, 100] {
                 let fullCycles = options.scale(callers == 100 ? 60 : 150, quick: 10)
                 let full = try await fullSessionRefreshCycle(callers: callers, cycles: fullCycles)
+                // The goal: at most 1 ms above what the server and the network take for the
+                // cycle's two requests (the refresh POST and the navigation's GET).
+                let over = (full.median - standIn.withNavigation) / 1e6
                 report.add(
                     Row(
                         figure: figure, name: "full cycle, \(callers) page caller(s): refresh -> cookies -> reply -> navigation, median",
-                        ours: full.median / 1e3, baseline: standIn.median / 1e3, unit: "µs",
+                        ours: full.median / 1e3, baseline: standIn.withNavigation / 1e3, unit: "µs",
+                        baselineName: "bare token POST + jar + GET /app", ratio: full.median / standIn.withNavigation,
+                        goal: "≤ baseline + 1 ms", goalMet: over <= 1,
                         note:
-                            "\(fullCycles) cycles, \(full.refreshes) token-endpoint refreshes (one per cycle); baseline = bare token POST + jar"
+                            "\(fullCycles) cycles, \(full.refreshes) token-endpoint refreshes (one per cycle); \(String(format: "%+.2f", over)) ms over the baseline"
                     ))
                 report.add(
                     Row(
                         figure: figure, name: "full cycle, \(callers) page caller(s), p99", ours: full.p99 / 1e3,
-                        baseline: standIn.p99 / 1e3, unit: "µs", note: nil))
+                        baseline: standIn.withNavigationP99 / 1e3, unit: "µs", note: nil))
             }
         } catch {
             try? await client.shutdown()
@@ -70,6 +80,10 @@ enum RefreshBenchmarks {
         var p99: Double
         var cookies: Double
         var lines: Int
+        /// The same, then `GET /app` with the refreshed cookie: the server's and the network's
+        /// share of the whole cycle, navigation included.
+        var withNavigation: Double
+        var withNavigationP99: Double
     }
 
     private struct TokenAnswer: Decodable {
@@ -93,7 +107,8 @@ enum RefreshBenchmarks {
             return (try JSONDecoder().decode(TokenAnswer.self, from: Data(body.readableBytesView)), response.headers["set-cookie"])
         }
         var (answer, _) = try await post("grant_type=password&username=demo&password=demo")
-        var times: [Double] = [], cookieTimes: [Double] = []
+        let appURL = server.url("/app")
+        var times: [Double] = [], cookieTimes: [Double] = [], withNavigation: [Double] = []
         var lines = 0
         let clock = ContinuousClock()
         for cycle in 0..<(cycles + cycles / 10) {  // the first tenth warms up
@@ -102,15 +117,25 @@ enum RefreshBenchmarks {
             let parsed = clock.now
             for line in setCookies { jar.setCookie(line, from: server.baseURL) }
             let end = clock.now
+            // The cycle's navigation, as the server sees it: `GET /app` with the new cookie.
+            var page = HTTPClientRequest(url: appURL.absoluteString)
+            if let header = jar.cookieHeader(for: appURL) { page.headers.add(name: "Cookie", value: header) }
+            let response = try await client.execute(page, timeout: .seconds(10))
+            _ = try await response.body.collect(upTo: 1 << 20)
+            guard response.status == .ok else { throw BenchFailure("GET /app with the refreshed cookie answered \(response.status)") }
+            let navigated = clock.now
             answer = next
             lines = setCookies.count
             if cycle >= cycles / 10 {
                 times.append((end - start).nanoseconds)
                 cookieTimes.append((end - parsed).nanoseconds)
+                withNavigation.append((navigated - start).nanoseconds)
             }
         }
         guard jar.count > 0 else { throw BenchFailure("refresh kept no cookie") }
-        return StandIn(median: Stats.median(times), p99: Stats.percentile(times, 0.99), cookies: Stats.median(cookieTimes), lines: lines)
+        return StandIn(
+            median: Stats.median(times), p99: Stats.percentile(times, 0.99), cookies: Stats.median(cookieTimes), lines: lines,
+            withNavigation: Stats.median(withNavigation), withNavigationP99: Stats.percentile(withNavigation, 0.99))
     }
 
     /// The full refresh cycle: `callers` page scripts ask native code to refresh at once

@@ -127,12 +127,54 @@ public actor WebPage {
 
             var navigation = Navigation(url: action.request.url, statusCode: 200, redirects: [], title: nil)
             let content: Content
+            var prepared: [ContentWorld: ScriptContext] = [:]
             if let preloaded {
                 content = preloaded
             } else {
-                let source = action.sourceURL
-                let list = cookieJar.publicSuffixList
-                let response = try await loader.load(
+                // The next document's contexts are made while the request is out, instead of
+                // after the response, when the page would wait for them.
+                async let loading = loadDocument(for: action, navigation: id)
+                prepared = await makeDocumentContexts(name: action.request.url.absoluteString)
+                let response: HTTPLoader.Response
+                do throws(PageError) {
+                    response = try await loading.get()
+                    try checkCurrent(id, response.url)
+                    navigation = Navigation(url: response.url, statusCode: response.statusCode, redirects: response.redirects, title: nil)
+                    let decision =
+                        await configuration.navigationDelegate?.webPage(
+                            self,
+                            decidePolicyFor: NavigationResponse(
+                                url: response.url, statusCode: response.statusCode, headers: response.headers,
+                                setCookieNames: response.setCookieNames)) ?? .allow
+                    guard decision == .allow else {
+                        throw PageError(.cancelled, "the navigation delegate refused the response", url: response.url)
+                    }
+                    try checkCurrent(id, response.url)
+                } catch {
+                    for context in prepared.values { await context.close() }
+                    throw error
+                }
+                content = Self.content(of: response)
+            }
+            return await commit(navigation, content: content, prepared: prepared)
+        } catch {
+            if error.code != .superseded { emit(.navigationFailed(error)) }
+            if error.code != .cancelled && error.code != .superseded {
+                await configuration.navigationDelegate?.webPage(self, didFail: error)
+            }
+            throw error
+        }
+    }
+
+    /// The navigation's request, its redirects each offered to the delegate; off the page's
+    /// thread, so that the thread can make the next document's contexts meanwhile.
+    private nonisolated func loadDocument(for action: NavigationAction, navigation id: Int) async -> Result<HTTPLoader.Response, PageError>
+    {
+        let source = action.sourceURL
+        let list = cookieJar.publicSuffixList
+        do throws(PageError) {
+            return .success(
+                try await loader.load(
                     action.request, initiator: .navigation,
                     cookies: { target in
                         let crossSite =
@@ -142,28 +184,9 @@ public actor WebPage {
                     },
                     willRedirect: { next throws(PageError) in
                         try await self.decidePolicy(forRedirectTo: next, of: action, navigation: id)
-                    })
-                try checkCurrent(id, response.url)
-                navigation = Navigation(url: response.url, statusCode: response.statusCode, redirects: response.redirects, title: nil)
-                let decision =
-                    await configuration.navigationDelegate?.webPage(
-                        self,
-                        decidePolicyFor: NavigationResponse(
-                            url: response.url, statusCode: response.statusCode, headers: response.headers,
-                            setCookieNames: response.setCookieNames)) ?? .allow
-                guard decision == .allow else {
-                    throw PageError(.cancelled, "the navigation delegate refused the response", url: response.url)
-                }
-                try checkCurrent(id, response.url)
-                content = Self.content(of: response)
-            }
-            return await commit(navigation, content: content)
+                    }))
         } catch {
-            if error.code != .superseded { emit(.navigationFailed(error)) }
-            if error.code != .cancelled && error.code != .superseded {
-                await configuration.navigationDelegate?.webPage(self, didFail: error)
-            }
-            throw error
+            return .failure(error)
         }
     }
 
@@ -197,7 +220,7 @@ public actor WebPage {
         return .other
     }
 
-    var loader: HTTPLoader {
+    nonisolated var loader: HTTPLoader {
         HTTPLoader(
             client: configuration.httpClient, jar: cookieJar, timeout: configuration.requestTimeout,
             maxRedirects: configuration.maxRedirects, maxBytes: configuration.maxResponseBytes,
@@ -209,8 +232,10 @@ public actor WebPage {
     /// Replaces the document: the old one's timers stop and its pending bridge calls reject
     /// with `NavigationError`; then user scripts at document start, the document's scripts in
     /// order, user scripts at document end, `DOMContentLoaded` and `load`.
-    private func commit(_ navigation: Navigation, content: Content) async -> Navigation {
+    private func commit(_ navigation: Navigation, content: Content, prepared: [ContentWorld: ScriptContext] = [:]) async -> Navigation {
         var navigation = navigation
+        var prepared = prepared
+        if prepared.isEmpty { prepared = await makeDocumentContexts(name: navigation.url.absoluteString) }
         if case .html(let html) = content { navigation.title = HTMLDocumentScripts(html: html).title }
         for context in documents.values { await context.close() }
         documents.removeAll()
@@ -221,12 +246,10 @@ public actor WebPage {
             url: navigation.url, title: navigation.title, jar: cookieJar, loader: loader,
             tracker: tracker, page: PageReference(self), configuration: configuration)
         let controller = configuration.userContentController
-        let worlds = [ContentWorld.page] + controller.contentWorlds.filter { $0 != .page }.sorted { $0.name < $1.name }
         let events = configuration.eventHandler
         let url = navigation.url
-        for world in worlds {
-            let context = await ScriptContext(
-                thread: thread, name: url.absoluteString, configuration: .init(timeLimit: configuration.scriptTimeLimit))
+        for world in Self.worlds(of: controller) {
+            guard let context = prepared[world] else { continue }
             await context.setEventHandler { event in
                 switch event {
                 case .console(let message): events?(.console(message, url: url))
@@ -274,6 +297,21 @@ public actor WebPage {
         emit(.navigationFinished(navigation))
         await configuration.navigationDelegate?.webPage(self, didFinish: navigation)
         return navigation
+    }
+
+    /// The content worlds a document has: the page's first, then the controller's others by name.
+    private static func worlds(of controller: UserContentController) -> [ContentWorld] {
+        [ContentWorld.page] + controller.contentWorlds.filter { $0 != .page }.sorted { $0.name < $1.name }
+    }
+
+    /// A fresh context for each of the next document's worlds, nothing installed yet.
+    private func makeDocumentContexts(name: String) async -> [ContentWorld: ScriptContext] {
+        var contexts: [ContentWorld: ScriptContext] = [:]
+        for world in Self.worlds(of: configuration.userContentController) {
+            contexts[world] = await ScriptContext(
+                thread: thread, name: name, configuration: .init(timeLimit: configuration.scriptTimeLimit))
+        }
+        return contexts
     }
 
     private func install(_ environment: DocumentEnvironment, world: ContentWorld, into context: isolated ScriptContext) throws(ScriptError)

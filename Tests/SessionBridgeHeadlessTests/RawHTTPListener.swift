@@ -10,6 +10,8 @@ final class RawHTTPListener: Sendable {
     let port: Int
     private let received = Mutex<[Int: [UInt8]]>([:])
     private let nextConnection = Mutex(0)
+    /// The accepted connections still open, shut down by ``stop()``.
+    private let open = Mutex<Set<Int32>>([])
     private let unsolicited: Unsolicited?
     private let answer: @Sendable (String) -> String
 
@@ -56,6 +58,7 @@ final class RawHTTPListener: Sendable {
                 let id = nextConnection.withLock { value -> Int in
                     value += 1; return value
                 }
+                open.withLock { _ = $0.insert(connection) }
                 Thread.detachNewThread { [self] in serve(connection, id: id) }
             }
         }
@@ -74,13 +77,23 @@ final class RawHTTPListener: Sendable {
         connections.flatMap { Self.requests(in: $0).map(\.line) }
     }
 
+    /// Stops listening and shuts down the connections still open: a client's pool must not
+    /// keep one, or a later listener given the same port would see that client's next request
+    /// answered by this listener.
     func stop() {
         shutdown(socket, Int32(SHUT_RDWR))
         close(socket)
+        open.withLock { connections in
+            for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
+        }
     }
 
     private func serve(_ connection: Int32, id: Int) {
-        defer { close(connection) }
+        defer {
+            // Removed before it is closed, so that stop() never shuts down a reused descriptor.
+            open.withLock { _ = $0.remove(connection) }
+            close(connection)
+        }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         unsafe setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var buffer = [UInt8](repeating: 0, count: 65_536)

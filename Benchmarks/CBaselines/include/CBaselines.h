@@ -39,6 +39,11 @@ cb_js *cb_js_open(cb_js_kind kind, const char *page_source, int64_t js_spin_ns, 
 /// when the sum of the replies is right.
 int64_t cb_js_run(cb_js *bench, int64_t n, int lanes, int *ok);
 
+/// Sets an execution time limit of `seconds` on the bench's context group, as a page's
+/// context has (`JSContextGroupSetExecutionTimeLimit`, no callback): JavaScriptCore then
+/// reads the thread's CPU time on every VM entry.
+void cb_js_set_time_limit(cb_js *bench, double seconds);
+
 /// Runs a full, synchronous garbage collection of the bench's VM.
 void cb_js_collect_garbage(cb_js *bench);
 
