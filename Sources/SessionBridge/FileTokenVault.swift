@@ -93,7 +93,7 @@ public final class FileTokenVault: TokenVault {
         try? CrashSafeFile.syncDirectory(of: url.path)
     }
 
-    public func lock(timeout: Duration) async throws(TokenVaultError) -> any TokenVaultLock {
+    nonisolated(nonsending) public func lock(timeout: Duration) async throws(TokenVaultError) -> any TokenVaultLock {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         var pause = Duration.milliseconds(1)

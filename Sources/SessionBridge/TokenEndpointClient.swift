@@ -45,7 +45,9 @@ struct TokenEndpointClient: Sendable {
     /// retried only when `repeatableWithinGrace` (a refresh-token grant) and the server's
     /// ``reuseGrace`` has not passed since the first such attempt, so the server answers the
     /// repeat with the same rotation.
-    func requestTokens(_ grant: TokenGrant, repeatableWithinGrace: Bool = false) async throws(SessionError) -> TokenResponse {
+    nonisolated(nonsending) func requestTokens(
+        _ grant: TokenGrant, repeatableWithinGrace: Bool = false
+    ) async throws(SessionError) -> TokenResponse {
         let clock = ContinuousClock()
         var firstAmbiguous: ContinuousClock.Instant?
         var attempt = 1
@@ -103,7 +105,7 @@ struct TokenEndpointClient: Sendable {
         }
     }
 
-    private func attemptOnce(_ grant: TokenGrant) async -> Result<TokenResponse, Failure> {
+    nonisolated(nonsending) private func attemptOnce(_ grant: TokenGrant) async -> Result<TokenResponse, Failure> {
         var request: HTTPClientRequest
         do {
             request = try await oauth.tokenRequest(grant)
@@ -225,7 +227,9 @@ struct TokenEndpointClient: Sendable {
     /// Sends `request` and reads its whole answer, all within ``timeout``: the head under the
     /// client's deadline, the body under a timer that cancels the read (a body trickled byte by
     /// byte must not hold the refresh, and every page waiting on it, past the timeout).
-    private func execute(_ request: HTTPClientRequest, upTo limit: Int) async throws -> (HTTPClientResponse, [UInt8]) {
+    nonisolated(nonsending) private func execute(
+        _ request: HTTPClientRequest, upTo limit: Int
+    ) async throws -> (HTTPClientResponse, [UInt8]) {
         let deadline = ContinuousClock.now + timeout
         let client = self.client
         return try await withThrowingTaskGroup(of: (HTTPClientResponse, [UInt8])?.self) { group in

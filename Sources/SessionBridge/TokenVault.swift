@@ -67,7 +67,7 @@ public protocol TokenVault: Sendable {
     /// Removes the stored record.
     func clear() throws(TokenVaultError)
     /// Waits (at most `timeout`) for exclusive access among all users of the vault.
-    func lock(timeout: Duration) async throws(TokenVaultError) -> any TokenVaultLock
+    nonisolated(nonsending) func lock(timeout: Duration) async throws(TokenVaultError) -> any TokenVaultLock
     /// A cheap mark that changes whenever any user of the vault (another process, another
     /// controller) stores or clears it, so a controller notices a logout made elsewhere before
     /// its next page action without reading the record each time; `nil` (the default) when the
@@ -105,7 +105,7 @@ public final class InMemoryTokenVault: TokenVault {
     public func load() throws(TokenVaultError) -> VaultRecord? { record.withLock { $0 } }
     public func store(_ record: VaultRecord) throws(TokenVaultError) { self.record.withLock { $0 = record } }
     public func clear() throws(TokenVaultError) { record.withLock { $0 = nil } }
-    public func lock(timeout: Duration) async throws(TokenVaultError) -> any TokenVaultLock { NoLock() }
+    nonisolated(nonsending) public func lock(timeout: Duration) async throws(TokenVaultError) -> any TokenVaultLock { NoLock() }
 
     struct NoLock: TokenVaultLock {
         func unlock() {}

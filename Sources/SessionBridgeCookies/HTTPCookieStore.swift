@@ -6,26 +6,28 @@ import Synchronization
 ///
 /// Every operation is asynchronous because a web view's store may live in another process:
 /// a ``CookieJar`` answers at once, a WebKit engine's store once WebKit's network process has.
-/// When ``apply(_:)`` returns, a request the page sends next carries the change.
+/// When ``apply(_:)`` returns, a request the page sends next carries the change. The operations
+/// start on the caller's executor (`nonisolated(nonsending)`): a store that answers at once
+/// does so without leaving the caller, and writes an actor makes reach it in the actor's order.
 public protocol HTTPCookieStore: AnyObject, Sendable {
     /// Every cookie held, expired ones excluded.
-    func allCookies() async -> [Cookie]
+    nonisolated(nonsending) func allCookies() async -> [Cookie]
     /// The cookies a request to `url` would carry, HttpOnly ones included.
-    func cookies(for url: URL) async -> [Cookie]
+    nonisolated(nonsending) func cookies(for url: URL) async -> [Cookie]
     /// Stores and deletes cookies in order, as one change.
-    func apply(_ operations: [CookieWriteOperation]) async
+    nonisolated(nonsending) func apply(_ operations: [CookieWriteOperation]) async
     /// Removes every cookie.
-    func removeAllCookies() async
+    nonisolated(nonsending) func removeAllCookies() async
 }
 
 extension HTTPCookieStore {
     /// Stores `cookie`, replacing one with the same name, domain and path.
-    public func setCookie(_ cookie: Cookie) async {
+    nonisolated(nonsending) public func setCookie(_ cookie: Cookie) async {
         await apply([.set(cookie)])
     }
 
     /// Deletes the cookie with `cookie`'s name, domain and path.
-    public func deleteCookie(_ cookie: Cookie) async {
+    nonisolated(nonsending) public func deleteCookie(_ cookie: Cookie) async {
         await apply([.delete(cookie)])
     }
 }
@@ -56,19 +58,19 @@ public final class CookieJarStore: HTTPCookieStore {
         self.jar = jar
     }
 
-    public func allCookies() async -> [Cookie] {
+    nonisolated(nonsending) public func allCookies() async -> [Cookie] {
         jar.allCookies
     }
 
-    public func cookies(for url: URL) async -> [Cookie] {
+    nonisolated(nonsending) public func cookies(for url: URL) async -> [Cookie] {
         jar.cookies(for: url)
     }
 
-    public func apply(_ operations: [CookieWriteOperation]) async {
+    nonisolated(nonsending) public func apply(_ operations: [CookieWriteOperation]) async {
         jar.write(operations)
     }
 
-    public func removeAllCookies() async {
+    nonisolated(nonsending) public func removeAllCookies() async {
         jar.removeAll()
     }
 }

@@ -42,7 +42,7 @@ public final class WebKitCookieStore: HTTPCookieStore {
         do { try await data.clear(WEBKIT_WEBSITE_DATA_COOKIES, timeout: timeout) } catch { logged(error, ()) }
     }
 
-    private func logged<T>(_ error: WebKitError, _ fallback: T) -> T {
+    private nonisolated func logged<T>(_ error: WebKitError, _ fallback: T) -> T {
         logger.error("cookie store operation failed", metadata: ["error": "\(error)"])
         return fallback
     }
