@@ -70,6 +70,10 @@ public actor ScriptContext {
     var stopTold = false
     /// The pristine `Object.keys`, captured before any page script ran.
     var objectKeys: JSObjectRef?
+    /// The realm's `Function.prototype`, which native functions inherit from: read once, before
+    /// any page script ran (a page can rebind the global `Function`). The global object keeps it
+    /// alive for as long as the context lives.
+    var functionPrototype: JSObjectRef?
     /// The native function that runs the microtask checkpoint inside an entry (``MicrotaskCheckpoint``),
     /// when this context has a time limit and JavaScriptCore exports what the checkpoint needs.
     var checkpointFunction: JSObjectRef?
@@ -102,6 +106,7 @@ public actor ScriptContext {
                 unsafe checkpointFunction = unsafe function
             }
         }
+        unsafe functionPrototype = unsafe realmFunctionPrototype()
         captureObjectKeys()
         installConsole()
         installMicrotaskBound()
@@ -259,7 +264,7 @@ public actor ScriptContext {
         unsafe objectKeys = unsafe function
     }
 
-    private var functionPrototype: JSObjectRef {
+    private func realmFunctionPrototype() -> JSObjectRef? {
         let function = unsafe JSObjectGetProperty(ctx, JSContextGetGlobalObject(ctx), PropertyName("Function").ref, nil)
         let prototype = unsafe JSObjectGetProperty(ctx, JSValueToObject(ctx, function, nil), PropertyName.prototype.ref, nil)
         return unsafe JSValueToObject(ctx, prototype, nil)

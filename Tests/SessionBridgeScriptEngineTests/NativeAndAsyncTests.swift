@@ -21,6 +21,22 @@ import Testing
         await context.close()
     }
 
+    /// Native functions inherit from the realm's own `Function.prototype`, whatever a script
+    /// rebound the global `Function` to before they were made.
+    @Test func nativeFunctionsInheritTheRealmsFunctionPrototype() async throws {
+        let context = await ScriptContext()
+        try await context.run(
+            """
+            var realm = Function.prototype;
+            globalThis.Function = function Fake() {};
+            Function.prototype = { call() { return "hijacked"; } };
+            """)
+        await context.defineFunction("later") { _, _ in .string("native") }
+        #expect(try await context.evaluate("Object.getPrototypeOf(later) === realm") == true)
+        #expect(try await context.evaluate("later.call(null)") == "native")
+        await context.close()
+    }
+
     @Test func asyncFunctionsResolveAndReject() async throws {
         let context = await ScriptContext()
         await context.defineAsyncFunction("later") { arguments in
