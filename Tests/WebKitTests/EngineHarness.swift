@@ -166,6 +166,21 @@ extension WebView {
     }
 }
 
+extension WebView {
+    /// Waits until the reference server's app page at `path` has finished its own start-up
+    /// (its `fetch` of `/api/me`, and the refresh it asks for on a `401`): `appState.status` is
+    /// set. `false` after ten seconds.
+    func waitForAppStartUp(path: String) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            let probe = "window.appState && appState.path === '\(path)' && appState.status ? appState.status : null"
+            if (try? await evaluate(probe).stringValue) != nil { return true }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        return false
+    }
+}
+
 extension ScriptValue {
     /// The element at `index` of an array; `nil` for anything else.
     func element(_ index: Int) -> ScriptValue? {

@@ -57,6 +57,7 @@ import Testing
         try await EngineHarness.with(engine) { harness in
             let view = try await harness.makeView()
             #expect(try await view.load(harness.url("/app")).statusCode == 200)
+            #expect(try await view.waitForAppStartUp(path: "/app"))  // its own fetch is not counted below
             harness.server.expireAccessTokens()
             let result = try await view.run(
                 """
