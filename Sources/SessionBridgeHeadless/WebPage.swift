@@ -235,7 +235,6 @@ public actor WebPage {
     private func commit(_ navigation: Navigation, content: Content, prepared: [ContentWorld: ScriptContext] = [:]) async -> Navigation {
         var navigation = navigation
         var prepared = prepared
-        if prepared.isEmpty { prepared = await makeDocumentContexts(name: navigation.url.absoluteString) }
         if case .html(let html) = content { navigation.title = HTMLDocumentScripts(html: html).title }
         for context in documents.values { await context.close() }
         documents.removeAll()
@@ -249,7 +248,9 @@ public actor WebPage {
         let events = configuration.eventHandler
         let url = navigation.url
         for world in Self.worlds(of: controller) {
-            guard let context = prepared[world] else { continue }
+            // Made during the request, or now (a preloaded document, a world added meanwhile).
+            let made = prepared.removeValue(forKey: world)
+            let context = if let made { made } else { await makeContext(name: url.absoluteString) }
             await context.setEventHandler { event in
                 switch event {
                 case .console(let message): events?(.console(message, url: url))
@@ -264,6 +265,7 @@ public actor WebPage {
             }
             documents[world] = context
         }
+        for context in prepared.values { await context.close() }  // worlds removed meanwhile
         emit(.documentCommitted(navigation))
 
         let userScripts = controller.userScripts
@@ -307,11 +309,12 @@ public actor WebPage {
     /// A fresh context for each of the next document's worlds, nothing installed yet.
     private func makeDocumentContexts(name: String) async -> [ContentWorld: ScriptContext] {
         var contexts: [ContentWorld: ScriptContext] = [:]
-        for world in Self.worlds(of: configuration.userContentController) {
-            contexts[world] = await ScriptContext(
-                thread: thread, name: name, configuration: .init(timeLimit: configuration.scriptTimeLimit))
-        }
+        for world in Self.worlds(of: configuration.userContentController) { contexts[world] = await makeContext(name: name) }
         return contexts
+    }
+
+    private func makeContext(name: String) async -> ScriptContext {
+        await ScriptContext(thread: thread, name: name, configuration: .init(timeLimit: configuration.scriptTimeLimit))
     }
 
     private func install(_ environment: DocumentEnvironment, world: ContentWorld, into context: isolated ScriptContext) throws(ScriptError)

@@ -156,28 +156,25 @@ extension WebView {
     /// the server saw on the document's request), once the document at `path` has run its
     /// script; `nil` after ten seconds.
     func appStateExpiry(path: String) async throws -> Double? {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            let probe = "window.appState && appState.path === '\(path)' ? appState.expiresAt : null"
-            if let expiry = try? await evaluate(probe).numberValue { return expiry }
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        return nil
+        try await poll("window.appState && appState.path === '\(path)' ? appState.expiresAt : null")?.numberValue
     }
-}
 
-extension WebView {
     /// Waits until the reference server's app page at `path` has finished its own start-up
     /// (its `fetch` of `/api/me`, and the refresh it asks for on a `401`): `appState.status` is
     /// set. `false` after ten seconds.
     func waitForAppStartUp(path: String) async throws -> Bool {
+        try await poll("window.appState && appState.path === '\(path)' && appState.status ? appState.status : null") != nil
+    }
+
+    /// Evaluates `probe` every 25 ms until it gives something other than `null` or
+    /// `undefined`; `nil` after ten seconds.
+    private func poll(_ probe: String) async throws -> ScriptValue? {
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
-            let probe = "window.appState && appState.path === '\(path)' && appState.status ? appState.status : null"
-            if (try? await evaluate(probe).stringValue) != nil { return true }
+            if let value = try? await evaluate(probe), value != .null, value != .undefined { return value }
             try await Task.sleep(for: .milliseconds(25))
         }
-        return false
+        return nil
     }
 }
 
