@@ -1,3 +1,5 @@
+import Foundation
+
 /// One thing timed in a round-trip figure: runs `n` round trips in `lanes` lanes and returns
 /// nanoseconds per round trip.
 struct Contender {
@@ -24,6 +26,11 @@ struct RoundTripResults {
     private var results: [String: [Double]] = [:]
 
     static func measure(_ contenders: [Contender], n: Int, lanes: Int, rounds: Int) async throws -> RoundTripResults {
+        // For profiling one path (perf, callgrind): only the contenders whose name contains it.
+        let contenders = profiledContender.map { only in
+            let exact = contenders.filter { $0.name == only }
+            return exact.isEmpty ? contenders.filter { $0.name.contains(only) } : exact
+        } ?? contenders
         for contender in contenders { _ = try await contender.run(max(lanes, n / 2), lanes) }
         let perRound = try await interleaved(
             rounds: rounds,
@@ -63,6 +70,11 @@ struct RoundTripResults {
             unit: rate ? "calls/s" : "ns/call", baselineName: contender, note: "reference variant of the C baseline")
     }
 }
+
+/// `BRIDGE_BENCH_ONLY`: runs only the round-trip contender of that name
+/// (or those whose name contains it) (for a
+/// profiler; the other rows of its figure print as missing).
+let profiledContender = ProcessInfo.processInfo.environment["BRIDGE_BENCH_ONLY"]
 
 func formatGoal(_ goal: Double) -> String {
     goal == goal.rounded() ? String(Int(goal)) : String(goal)

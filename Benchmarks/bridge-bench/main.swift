@@ -11,6 +11,8 @@ let usage = """
                      realistic (figure3), native (figure0), parse (figure4), lookup (figure5), refresh (figure6),
                      memory (figure7), store (figure8), webkit (figure9); repeatable
       --rounds N     interleaved rounds per figure (default 5, quick 2); the median is reported
+    environment: BRIDGE_BENCH_ONLY=NAME runs only the round-trip contenders whose name contains NAME
+    (for a profiler)
     """
 
 func fail(_ message: String) -> Never {

@@ -33,7 +33,14 @@ func callFunction(
 func swiftString(_ string: JSStringRef) -> String {
     let length = unsafe JSStringGetLength(string)
     guard length > 0, let characters = unsafe JSStringGetCharactersPtr(string) else { return "" }
-    let units = unsafe UnsafeBufferPointer(start: characters, count: length)
+    return unsafe swiftString(UnsafeBufferPointer(start: characters, count: length))
+}
+
+/// The Swift string for UTF-16 code units (ASCII narrowed directly, anything else transcoded).
+@inline(__always)
+func swiftString(_ units: UnsafeBufferPointer<UInt16>) -> String {
+    let length = units.count
+    guard length > 0 else { return "" }
     if unsafe isASCII(units) {
         return unsafe String(unsafeUninitializedCapacity: length) { bytes in
             for index in 0..<length { unsafe bytes[index] = UInt8(truncatingIfNeeded: units[index]) }

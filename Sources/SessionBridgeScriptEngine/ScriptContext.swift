@@ -70,6 +70,11 @@ public actor ScriptContext {
     var stopTold = false
     /// The pristine `Object.keys`, captured before any page script ran.
     var objectKeys: JSObjectRef?
+    /// Makes a ``ValueWalker`` for a set of limits; made before any page script ran.
+    var walkerFactory: JSObjectRef?
+    /// The walkers made so far, by their limits (a context uses one or two); the factory keeps
+    /// them alive.
+    var walkers: [ConversionLimits: JSObjectRef] = unsafe [:]
     /// The realm's `Function.prototype`, which native functions inherit from: read once, before
     /// any page script ran (a page can rebind the global `Function`). The global object keeps it
     /// alive for as long as the context lives.
@@ -257,11 +262,34 @@ public actor ScriptContext {
     }
 
     private func captureObjectKeys() {
-        guard let keys = try? unsafe evaluateRaw("Object.keys", sourceURL: "sessionbridge://prelude/keys.js"),
+        if let keys = try? unsafe evaluateRaw("Object.keys", sourceURL: "sessionbridge://prelude/keys.js"),
             let function = unsafe JSValueToObject(ctx, keys, nil)
-        else { return }
-        unsafe protect(function)
-        unsafe objectKeys = unsafe function
+        {
+            unsafe protect(function)
+            unsafe objectKeys = unsafe function
+        }
+        if let factory = try? unsafe evaluateRaw(ValueWalker.source, sourceURL: "sessionbridge://prelude/clone.js"),
+            let function = unsafe JSValueToObject(ctx, factory, nil)
+        {
+            unsafe protect(function)
+            unsafe walkerFactory = unsafe function
+        }
+    }
+
+    /// The walker for `limits`, made on first use.
+    private func walker(for limits: ConversionLimits) -> JSObjectRef? {
+        if let walker = unsafe walkers[limits] { return unsafe walker }
+        guard let factory = unsafe walkerFactory, unsafe walkers.count < 8 else { return nil }
+        let arguments: [JSValueRef?] = unsafe [
+            JSValueMakeNumber(ctx, Double(limits.maxDepth)), JSValueMakeNumber(ctx, Double(limits.maxNodes)),
+            JSValueMakeNumber(ctx, Double(limits.maxBytes)), JSValueMakeBoolean(ctx, limits.allowsNonFiniteNumbers),
+        ]
+        var exception: JSValueRef? = nil
+        guard let made = unsafe callFunction(ctx, factory, this: nil, arguments, exception: &exception),
+            let walker = unsafe JSValueToObject(ctx, made, nil)
+        else { return nil }
+        unsafe walkers[limits] = unsafe walker
+        return unsafe walker
     }
 
     private func realmFunctionPrototype() -> JSObjectRef? {
@@ -277,10 +305,22 @@ public actor ScriptContext {
     /// A conversion can run page code (getters, Proxy traps, `valueOf`); when the time limit
     /// stops it there, the whole entry is stopped (``stopEntry()``) and the conversion throws
     /// ``ScriptError/Kind/timeLimitExceeded``, whatever the reader made of the stop.
-    package func scriptValue(_ value: JSValueRef?, limits: ConversionLimits? = nil) throws(ScriptError) -> ScriptValue {
+    ///
+    /// An object is read in one call into JavaScript (``ValueWalker``); `oneCall: false` reads it
+    /// through the C API part by part instead (the two agree; tests compare them).
+    package func scriptValue(_ value: JSValueRef?, limits: ConversionLimits? = nil, oneCall: Bool = true) throws(ScriptError)
+        -> ScriptValue
+    {
         if stoppedInThisEntry { throw .timeLimitExceeded }
-        var reader = unsafe ValueReader(ctx: ctx, limits: limits ?? configuration.conversionLimits, ownKeys: objectKeys)
-        let result = Result { () throws(ScriptError) in try unsafe reader.read(value) }
+        let limits = limits ?? configuration.conversionLimits
+        var reader = unsafe ValueReader(ctx: ctx, limits: limits, ownKeys: objectKeys)
+        let result = Result { () throws(ScriptError) in
+            // A primitive costs a call or two through the C API.
+            if oneCall, let value = unsafe value, unsafe JSValueIsObject(ctx, value), let walker = unsafe walker(for: limits) {
+                return try unsafe reader.read(value, walkingWith: walker)
+            }
+            return try unsafe reader.read(value)
+        }
         var stopped = thread.watchdogFired.exchange(false, ordering: .relaxed) || stoppedInThisEntry
         if case .failure(let error) = result, error.kind == .timeLimitExceeded { stopped = true }
         if stopped {
@@ -535,6 +575,9 @@ public actor ScriptContext {
         unsafe awaitHelperFunction = nil
         if let keys = unsafe objectKeys { unsafe unprotect(keys) }
         unsafe objectKeys = nil
+        if let factory = unsafe walkerFactory { unsafe unprotect(factory) }
+        unsafe walkerFactory = nil
+        unsafe walkers.removeAll()
         if let checkpoint = unsafe checkpointFunction { unsafe unprotect(checkpoint) }
         unsafe checkpointFunction = nil
         for waiter in awaiting.values { waiter.resume(returning: .failure(.contextClosed)) }

@@ -46,6 +46,12 @@ struct ValueReader {
         try unsafe read(value, depth: 0)
     }
 
+    /// Continues the counts of a walk that handed an object over (``ValueWalker``).
+    mutating func startCounts(nodes: Int, bytes: Int) {
+        self.nodes = nodes
+        self.bytes = bytes
+    }
+
     private mutating func count(bytes extra: Int) throws(ScriptError) {
         nodes += 1
         bytes += extra
@@ -53,7 +59,7 @@ struct ValueReader {
         if bytes > limits.maxBytes { throw .conversion("value is larger than \(limits.maxBytes) bytes") }
     }
 
-    private mutating func read(_ value: JSValueRef?, depth: Int) throws(ScriptError) -> ScriptValue {
+    mutating func read(_ value: JSValueRef?, depth: Int) throws(ScriptError) -> ScriptValue {
         guard let value = unsafe value else { return .undefined }
         switch unsafe JSValueGetType(ctx, value) {
         case kJSTypeUndefined:

@@ -1,0 +1,138 @@
+import CJavaScriptCore
+import Testing
+
+@testable import SessionBridgeScriptEngine
+
+/// Objects are read in one call into JavaScript (`ValueWalker`); the C API reader reads them
+/// part by part. Both must give the same value, or the same refusal, for anything a page sends.
+@Suite(.timeLimit(.minutes(5))) struct OneCallReaderTests {
+    static let values = [
+        #"({action: "refresh", id: 7, meta: {a: 1, b: "x"}})"#,
+        "[1, 'two', null, undefined, true, false, -0, 0, 1.5e300, 5e-324, -1e21, 123456789.125, NaN, Infinity, -Infinity]",
+        #"({s: "é\u2028\"\\\n\t\u0001\u001f/", lone: "\ud800x", tail: "x\udc00", pair: "😀", "\ud800": 1, "ké\"y": 2})"#,
+        "({get g() { return 42 }, u: undefined, n: null, e: {}, a: []})",
+        "[1, , 3]",
+        "(() => { const o = Object.create(null); o.z = 1; o.a = {b: [Object.create(null)]}; return o })()",
+        "({bytes: new Uint8Array([1, 2, 3]), buf: new Uint8Array([4, 5]).buffer, sub: new Uint8Array([9, 8, 7, 6]).subarray(1, 3)})",
+        "[new (class Box { constructor() { this.q = {deep: [1, 2]} } })(), new Error('e'), new String('ab'), /re/g]",
+        "(() => { function f() { return arguments } return f(1, 'x') })()",
+        "new Proxy({a: 1, b: {c: 2}}, {})",
+        "({1: 'one', 0: 'zero', b: 'b', a: 'a'})",
+        #"({"\ud800": 1, "\udc00": 2, "\u00e9": 3, "e\u0301": 4, z: 5})"#,
+        "(() => { const shared = {x: 1}; return {one: shared, two: shared, list: [shared, shared]} })()",
+        // Refusals: the same message either way.
+        "(() => { const o = {a: 1}; o.self = o; return o })()",
+        "(() => { const o = {a: [1]}; o.a.push(o); return [o] })()",
+        "(() => { let v = 1; for (let i = 0; i < 80; i++) v = {v}; return v })()",
+        "(() => { let v = 1; for (let i = 0; i < 80; i++) v = [v]; return v })()",
+        "({f: function () {}})",
+        "[() => 1]",
+        "({s: Symbol('x')})",
+        "({b: 10n})",
+        "({d: new Date(0)})",
+        "({get bad() { throw new Error('boom') }})",
+        "[1, 2, {get inner() { throw 'plain' }}]",
+        "[new (class Late { get x() { throw new TypeError('late') } })()]",
+    ]
+
+    static func both(_ source: String, limits: ConversionLimits? = nil) async -> (Result<ScriptValue, ScriptError>, Result<ScriptValue, ScriptError>) {
+        let context = await ScriptContext()
+        defer { Task { await context.close() } }
+        return await context.readTwice(source, limits: limits)
+    }
+
+    @Test(arguments: values)
+    func bothReadersAgree(source: String) async throws {
+        let (oneCall, partByPart) = await Self.both(source)
+        #expect(describe(oneCall) == describe(partByPart), "\(source)")
+    }
+
+    @Test func theOneCallReaderActuallyRuns() async throws {
+        // A walker that was never made would fall back silently and still agree: it must exist,
+        // and the getter above a handed-over typed array must have run once, not once per reader.
+        let context = await ScriptContext()
+        let value = try await context.evaluate(
+            "globalThis.reads = 0; ({get g() { reads++; return {d: new Uint8Array([1])} }, plain: {x: [1]}})")
+        #expect(value == ["g": ["d": .bytes([1])], "plain": ["x": [1]]])
+        #expect(try await context.evaluate("reads") == 1)
+        #expect(await context.walkerCount == 1)
+        await context.close()
+    }
+
+    @Test func limitsRefuseTheSameWay() async throws {
+        let cases: [(String, ConversionLimits)] = [
+            ("[1, 2, 3, 4, 5]", ConversionLimits(maxNodes: 3)),
+            ("({a: [1, 2], b: 3})", ConversionLimits(maxNodes: 4)),
+            ("new Array(1000)", ConversionLimits(maxNodes: 100)),
+            ("({text: 'x'.repeat(100)})", ConversionLimits(maxBytes: 64)),
+            ("({['k'.repeat(40)]: 1})", ConversionLimits(maxBytes: 64)),
+            ("({bytes: new Uint8Array(100)})", ConversionLimits(maxBytes: 64)),
+            ("[[[[1]]]]", ConversionLimits(maxDepth: 3)),
+            ("[[[[1]]]]", ConversionLimits(maxDepth: 4)),
+            ("({n: NaN})", ConversionLimits(allowsNonFiniteNumbers: false)),
+            ("[1, -Infinity]", ConversionLimits(allowsNonFiniteNumbers: false)),
+        ]
+        for (source, limits) in cases {
+            let (oneCall, partByPart) = await Self.both(source, limits: limits)
+            #expect(describe(oneCall) == describe(partByPart), "\(source)")
+            if case .success = partByPart { continue }
+            #expect(describe(oneCall).hasPrefix("refused"), "\(source)")
+        }
+    }
+
+    @Test func aPageThatRewritesBuiltInsChangesNothing() async throws {
+        let context = await ScriptContext()
+        let source = #"({list: [1, {a: "x"}], n: null, s: "q\"uote"})"#
+        let before = try await context.evaluate(source)
+        try await context.run(
+            """
+            Object.prototype.toJSON = () => 'forged';
+            Object.keys = () => ['forged'];
+            Object.getPrototypeOf = () => null;
+            Array.isArray = () => false;
+            JSON.stringify = () => '"forged"';
+            Array.prototype.push = () => { throw new Error('push'); };
+            Object.defineProperty(Array.prototype, '0', { set() { throw new Error('index set') }, configurable: true });
+            Object.defineProperty(Object.prototype, 'get', { get() { throw new Error('get read') }, configurable: true });
+            Object.defineProperty(Object.prototype, 'text', { get() { return 'u' }, configurable: true });
+            Object.defineProperty(Object.prototype, 'message', { get() { return 'forged refusal' }, configurable: true });
+            String.prototype.concat = () => 'forged';
+            """)
+        #expect(try await context.evaluate(source) == before)
+        #expect(try await context.evaluate("[new Uint8Array([7]), {k: 1}]") == [.bytes([7]), ["k": 1]])
+        await context.close()
+    }
+}
+
+private func describe(_ result: Result<ScriptValue, ScriptError>) -> String {
+    switch result {
+    case .success(let value): "value " + exact(value)
+    case .failure(let error): "refused \(error.kind) \(error.message)"
+    }
+}
+
+/// Every detail of a value, the sign of zero and the bits of NaN included.
+private func exact(_ value: ScriptValue) -> String {
+    switch value {
+    case .number(let number): "n\(number.bitPattern)"
+    case .string(let string): "s\(Array(string.unicodeScalars.map(\.value)))"
+    case .array(let elements): "[" + elements.map(exact).joined(separator: ",") + "]"
+    case .object(let members): "{" + members.map { "\(exact(.string($0.key))):\(exact($0.value))" }.joined(separator: ",") + "}"
+    default: "\(value)"
+    }
+}
+
+extension ScriptContext {
+    /// Reads the completion value of `source` with both readers, from one evaluation each.
+    fileprivate func readTwice(_ source: String, limits: ConversionLimits?) -> (Result<ScriptValue, ScriptError>, Result<ScriptValue, ScriptError>) {
+        func read(oneCall: Bool) -> Result<ScriptValue, ScriptError> {
+            Result { () throws(ScriptError) in
+                let value = try unsafe evaluateRaw(source)
+                return try unsafe scriptValue(value, limits: limits, oneCall: oneCall)
+            }
+        }
+        return (read(oneCall: true), read(oneCall: false))
+    }
+
+    fileprivate var walkerCount: Int { unsafe walkers.count }
+}
