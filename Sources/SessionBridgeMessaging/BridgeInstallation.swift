@@ -22,16 +22,29 @@ package final class BridgeInstallation {
     /// settles leaves no timer behind.
     private var deadlines = Deque<(deadline: ContinuousClock.Instant, id: Int)>()
     private var sweepScheduled = false
-    /// Calls whose handler is being started (a handler may post again before it returns).
-    private var starting = Set<Int>()
+    /// Calls whose handler is being started, innermost last (a handler may post again before
+    /// it returns); rarely more than one, so a list, not a set.
+    private var starting: [Int] = []
     /// Results of handlers that answered while being started.
-    private var answeredAtOnce: [Int: Result<ScriptValue, any Error>] = [:]
+    private var answeredAtOnce: [(id: Int, result: Result<ScriptValue, any Error>)] = []
 
-    /// A handler as this document sees it.
-    struct Installed {
+    /// A handler as this document sees it; its `postMessage` function holds it, so a call
+    /// looks nothing up.
+    final class Installed {
+        let name: String
         var registration: UserContentController.Registration?
         /// Why this document may not call it, `nil` when it may.
         var refusal: ScriptMessageError?
+
+        init(name: String, registration: UserContentController.Registration?, frame: FrameInfo) {
+            self.name = name
+            update(registration, frame: frame)
+        }
+
+        func update(_ registration: UserContentController.Registration?, frame: FrameInfo) {
+            self.registration = registration
+            refusal = registration?.options.refusal(for: frame, handler: name)
+        }
     }
 
     /// A call waiting for its handler.
@@ -39,7 +52,8 @@ package final class BridgeInstallation {
         let deferred: DeferredPromise
         let name: String
         let body: ScriptValue
-        let started: ContinuousClock.Instant
+        /// When the call began, if a log records it.
+        let started: ContinuousClock.Instant?
         var task: Task<Void, Never>?
     }
 
@@ -87,14 +101,15 @@ package final class BridgeInstallation {
         }
         var entries: [RawValue?] = unsafe [abort]
         for registration in controller.registrations(in: world) {
-            installation.handlers[registration.name] = Installed(
-                registration: registration, refusal: registration.options.refusal(for: frame, handler: registration.name))
+            let installed = Installed(name: registration.name, registration: registration, frame: frame)
+            installation.handlers[registration.name] = installed
             let name = registration.name
             // The installation lives as long as the context and its native functions, and this
             // function only runs on the context's thread.
-            let captured = EngineThreadOnly(installation)
+            let captured = EngineThreadOnly((installation, installed))
             let post = unsafe context.makeFunction { context, call in
-                try unsafe captured.value.post(to: name, call, in: context)
+                let (installation, installed) = captured.value
+                return try unsafe installation.post(to: installed, call, in: context)
             }
             unsafe entries.append(context.jsValue(.string(name)))
             unsafe entries.append(post)
@@ -105,8 +120,10 @@ package final class BridgeInstallation {
     // MARK: The call
 
     /// `postMessage(body, options)`: the hot path.
-    private func post(to name: String, _ call: RawCall, in context: isolated ScriptContext) throws -> RawValue? {
-        let started = ContinuousClock.now
+    private func post(to installed: Installed, _ call: RawCall, in context: isolated ScriptContext) throws -> RawValue? {
+        // The clock is read only for a log that records the call.
+        let started = controller.log == nil ? nil : ContinuousClock.now
+        let name = installed.name
         let current = controller.generation.load(ordering: .acquiring)
         if current != generation { refreshRegistrations(current) }
         let body: ScriptValue
@@ -115,10 +132,10 @@ package final class BridgeInstallation {
         } catch {
             controller.log?.record(
                 name: name, world: world, origin: originText, body: .undefined,
-                outcome: .refused(code: "data_clone", message: error.message), started: started)
+                outcome: .refused(code: "data_clone", message: error.message), started: started ?? .now)
             throw ScriptThrow("DataCloneError", "postMessage: \(error.message)")
         }
-        guard let installed = handlers[name], let registration = installed.registration else {
+        guard let registration = installed.registration else {
             return unsafe refuse(name, body, .removed, started, in: call)
         }
         if let refusal = installed.refusal { return unsafe refuse(name, body, refusal, started, in: call) }
@@ -128,7 +145,7 @@ package final class BridgeInstallation {
         switch registration.kind {
         case .noReply(let noReply):
             noReply.userContentController(controller, didReceive: message)
-            controller.log?.record(name: name, world: world, origin: originText, body: body, outcome: .delivered, started: started)
+            controller.log?.record(name: name, world: world, origin: originText, body: body, outcome: .delivered, started: started ?? .now)
             return nil
         case .immediate(let immediate):
             do {
@@ -162,7 +179,7 @@ package final class BridgeInstallation {
         // promise, as from an immediate handler, and the call never becomes pending (no
         // deferred promise, no deadline, no abort listener).
         let controller = self.controller
-        starting.insert(id)
+        starting.append(id)
         let task = Task.immediate {
             let result: Result<ScriptValue, any Error>
             do {
@@ -172,9 +189,9 @@ package final class BridgeInstallation {
             }
             BridgeInstallation.complete(id, result, in: context)
         }
-        starting.remove(id)
-        if let result = answeredAtOnce.removeValue(forKey: id) {
-            return unsafe settled(name, body, result, started, in: call, context)
+        if let index = starting.lastIndex(of: id) { starting.remove(at: index) }
+        if let index = answeredAtOnce.lastIndex(where: { $0.id == id }) {
+            return unsafe settled(name, body, answeredAtOnce.remove(at: index).result, started, in: call, context)
         }
         // The handler suspended: nothing it does can complete the call before this native call
         // returns (its completion runs on this thread, after it).
@@ -183,7 +200,7 @@ package final class BridgeInstallation {
         if let signal = unsafe signal {
             unsafe call.callIgnoringResult(helpers.listen, [signal, call.makeNumber(Double(id))])
         }
-        addDeadline(started + (registration.options.timeout ?? controller.limits.defaultTimeout), for: id, in: context)
+        addDeadline((started ?? .now) + (registration.options.timeout ?? controller.limits.defaultTimeout), for: id, in: context)
         return unsafe promise
     }
 
@@ -192,7 +209,7 @@ package final class BridgeInstallation {
     private static func complete(_ id: Int, _ result: Result<ScriptValue, any Error>, in context: isolated ScriptContext) {
         guard let installation = context.attachment(BridgeInstallation.self) else { return }
         if installation.starting.contains(id) {
-            installation.answeredAtOnce[id] = result
+            installation.answeredAtOnce.append((id, result))
             return
         }
         finish(id, result, in: context)
@@ -208,13 +225,13 @@ package final class BridgeInstallation {
         case .success(let value):
             log?.record(
                 name: call.name, world: installation.world, origin: installation.originText, body: call.body,
-                outcome: .replied(value), started: call.started)
+                outcome: .replied(value), started: call.started ?? .now)
             context.settle(call.deferred, with: .success(value))
         case .failure(let error):
             let failure = installation.publicError(error, handler: call.name)
             log?.record(
                 name: call.name, world: installation.world, origin: installation.originText, body: call.body,
-                outcome: .rejected(code: failure.code, message: failure.message), started: call.started)
+                outcome: .rejected(code: failure.code, message: failure.message), started: call.started ?? .now)
             context.settle(call.deferred, with: .failure(failure.scriptThrow))
         }
     }
@@ -226,7 +243,7 @@ package final class BridgeInstallation {
         call.task?.cancel()
         controller.log?.record(
             name: call.name, world: world, origin: originText, body: call.body,
-            outcome: .rejected(code: failure.code, message: failure.message), started: call.started)
+            outcome: .rejected(code: failure.code, message: failure.message), started: call.started ?? .now)
         context.settle(call.deferred, with: .failure(failure.scriptThrow))
     }
 
@@ -282,37 +299,34 @@ package final class BridgeInstallation {
 
     private func refreshRegistrations(_ current: Int) {
         generation = current
-        for name in handlers.keys {
-            let registration = controller.registration(named: name, in: world)
-            handlers[name] = Installed(registration: registration, refusal: registration?.options.refusal(for: frame, handler: name))
-        }
+        for (name, installed) in handlers { installed.update(controller.registration(named: name, in: world), frame: frame) }
     }
 
     /// The page's promise for a handler that answered during the call: settled already, and
     /// the call recorded in the log.
     private func settled(
-        _ name: String, _ body: ScriptValue, _ result: Result<ScriptValue, any Error>, _ started: ContinuousClock.Instant,
+        _ name: String, _ body: ScriptValue, _ result: Result<ScriptValue, any Error>, _ started: ContinuousClock.Instant?,
         in call: RawCall, _ context: isolated ScriptContext
     ) -> RawValue? {
         switch result {
         case .success(let value):
-            controller.log?.record(name: name, world: world, origin: originText, body: body, outcome: .replied(value), started: started)
+            controller.log?.record(name: name, world: world, origin: originText, body: body, outcome: .replied(value), started: started ?? .now)
             return unsafe call.settledPromise(resolving: true, with: context.jsValue(value))
         case .failure(let error):
             let failure = publicError(error, handler: name)
             controller.log?.record(
                 name: name, world: world, origin: originText, body: body,
-                outcome: .rejected(code: failure.code, message: failure.message), started: started)
+                outcome: .rejected(code: failure.code, message: failure.message), started: started ?? .now)
             return unsafe call.settledPromise(resolving: false, with: call.makeError(failure.scriptThrow))
         }
     }
 
     private func refuse(
-        _ name: String, _ body: ScriptValue, _ failure: ScriptMessageError, _ started: ContinuousClock.Instant, in call: RawCall
+        _ name: String, _ body: ScriptValue, _ failure: ScriptMessageError, _ started: ContinuousClock.Instant?, in call: RawCall
     ) -> RawValue? {
         controller.log?.record(
             name: name, world: world, origin: originText, body: body,
-            outcome: .refused(code: failure.code, message: failure.message), started: started)
+            outcome: .refused(code: failure.code, message: failure.message), started: started ?? .now)
         return unsafe call.settledPromise(resolving: false, with: call.makeError(failure.scriptThrow))
     }
 
