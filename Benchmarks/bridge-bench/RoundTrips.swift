@@ -27,10 +27,11 @@ struct RoundTripResults {
 
     static func measure(_ contenders: [Contender], n: Int, lanes: Int, rounds: Int) async throws -> RoundTripResults {
         // For profiling one path (perf, callgrind): only the contenders whose name contains it.
-        let contenders = profiledContender.map { only in
-            let exact = contenders.filter { $0.name == only }
-            return exact.isEmpty ? contenders.filter { $0.name.contains(only) } : exact
-        } ?? contenders
+        let contenders =
+            profiledContender.map { only in
+                let exact = contenders.filter { $0.name == only }
+                return exact.isEmpty ? contenders.filter { $0.name.contains(only) } : exact
+            } ?? contenders
         for contender in contenders { _ = try await contender.run(max(lanes, n / 2), lanes) }
         let perRound = try await interleaved(
             rounds: rounds,

@@ -310,7 +310,8 @@ package final class BridgeInstallation {
     ) -> RawValue? {
         switch result {
         case .success(let value):
-            controller.log?.record(name: name, world: world, origin: originText, body: body, outcome: .replied(value), started: started ?? .now)
+            controller.log?.record(
+                name: name, world: world, origin: originText, body: body, outcome: .replied(value), started: started ?? .now)
             return unsafe call.settledPromise(resolving: true, with: context.jsValue(value))
         case .failure(let error):
             let failure = publicError(error, handler: name)

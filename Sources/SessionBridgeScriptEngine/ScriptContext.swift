@@ -308,7 +308,9 @@ public actor ScriptContext {
     ///
     /// An object is read in one call into JavaScript (``ValueWalker``); `oneCall: false` reads it
     /// through the C API part by part instead (the two agree; tests compare them).
-    package func scriptValue(_ value: JSValueRef?, limits: ConversionLimits? = nil, oneCall: Bool = true) throws(ScriptError)
+    package func scriptValue(
+        _ value: JSValueRef?, limits: ConversionLimits? = nil, oneCall: Bool = true
+    ) throws(ScriptError)
         -> ScriptValue
     {
         if stoppedInThisEntry { throw .timeLimitExceeded }

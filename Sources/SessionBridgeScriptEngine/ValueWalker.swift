@@ -32,22 +32,26 @@ enum ValueWalker {
         (function () {
           "use strict";
           const keys = Object.keys, isArray = Array.isArray, prototypeOf = Object.getPrototypeOf;
-          const isView = ArrayBuffer.isView;
+          const isView = ArrayBuffer.isView, create = Object.create;
           const objectPrototype = Object.prototype, arrayPrototype = Array.prototype;
           // Every walker made stays referenced from here, so the protected factory keeps it alive.
-          const made = { __proto__: null };
+          const made = create(null);
+          // Thrown to end a walk; the walk's own record says why.
+          const stop = create(null);
           let madeCount = 0;
           return function (maxDepth, maxNodes, maxBytes, allowsNonFinite) {
             return made[madeCount++] = function (root) {
               let nodes = 0, bytes = 0, out = "", blobs = null, blobCount = 0, failure = null;
-              const stop = { __proto__: null };
+              // The objects above the one being read, by depth (a null-prototype object: no
+              // page-defined setter is reachable from it).
+              const path = create(null);
               const fail = (record) => { failure = record; throw stop; };
               const count = (extra) => {
                 nodes++; bytes += extra;
                 if (nodes > maxNodes) fail({ __proto__: null, message: "value has more than " + maxNodes + " elements" });
                 if (bytes > maxBytes) fail({ __proto__: null, message: "value is larger than " + maxBytes + " bytes" });
               };
-              const read = (value, depth, chain) => {
+              const read = (value, depth) => {
                 switch (typeof value) {
                 case "undefined": count(0); out += "u"; return;
                 case "boolean": count(0); out += value ? "t" : "f"; return;
@@ -63,20 +67,20 @@ enum ValueWalker {
                 }
                 if (value === null) { count(0); out += "n"; return; }
                 if (depth >= maxDepth) fail({ __proto__: null, message: "value is nested deeper than " + maxDepth + " levels" });
-                for (let link = chain; link !== null; link = link.up) {
-                  if (link.object === value) fail({ __proto__: null, message: "value contains a cycle" });
+                for (let above = 0; above < depth; above++) {
+                  if (path[above] === value) fail({ __proto__: null, message: "value contains a cycle" });
                 }
                 const prototype = prototypeOf(value);
                 const array = prototype === arrayPrototype && isArray(value);
                 if (!array && ((prototype !== objectPrototype && prototype !== null) || isView(value))) {
-                  if (blobs === null) blobs = { __proto__: null };
+                  if (blobs === null) blobs = create(null);
                   blobs[blobCount] = value;
                   out += "o" + blobCount + ";";
                   blobCount++;
                   return;
                 }
                 count(0);
-                const link = { __proto__: null, object: value, up: chain };
+                path[depth] = value;
                 if (array) {
                   let length;
                   try { length = value.length; } catch (e) { fail({ __proto__: null, what: "length", thrown: e }); }
@@ -86,7 +90,7 @@ enum ValueWalker {
                     let element;
                     try { element = value[i]; } catch (e) { fail({ __proto__: null, what: "[" + i + "]", thrown: e }); }
                     if (i > 0) out += ",";
-                    read(element, depth + 1, link);
+                    read(element, depth + 1);
                   }
                   out += "]";
                   return;
@@ -101,12 +105,12 @@ enum ValueWalker {
                   try { member = value[name]; } catch (e) { fail({ __proto__: null, what: name, thrown: e }); }
                   if (i > 0) out += ",";
                   out += '"' + name.length + ";" + name + ":";
-                  read(member, depth + 1, link);
+                  read(member, depth + 1);
                 }
                 out += "}";
               };
               try {
-                read(root, 0, null);
+                read(root, 0);
               } catch (e) {
                 if (e === stop) return failure;
                 throw e;
@@ -133,7 +137,8 @@ extension ValueReader {
         guard let record = unsafe JSValueToObject(ctx, result, nil) else { throw .conversion("unreadable value") }
         if let text = unsafe member(record, .text), unsafe JSValueIsString(ctx, text) {
             unsafe startCounts(
-                nodes: Int(JSValueToNumber(ctx, member(record, .nodes), nil)), bytes: Int(JSValueToNumber(ctx, member(record, .bytes), nil)))
+                nodes: Int(JSValueToNumber(ctx, member(record, .nodes), nil)), bytes: Int(JSValueToNumber(ctx, member(record, .bytes), nil))
+            )
             let blobs = unsafe member(record, .blobs).flatMap { unsafe JSValueToObject(ctx, $0, nil) }
             return try unsafe parseWalked(text, blobs: blobs)
         }

@@ -35,7 +35,9 @@ import Testing
         "[new (class Late { get x() { throw new TypeError('late') } })()]",
     ]
 
-    static func both(_ source: String, limits: ConversionLimits? = nil) async -> (Result<ScriptValue, ScriptError>, Result<ScriptValue, ScriptError>) {
+    static func both(
+        _ source: String, limits: ConversionLimits? = nil
+    ) async -> (Result<ScriptValue, ScriptError>, Result<ScriptValue, ScriptError>) {
         let context = await ScriptContext()
         defer { Task { await context.close() } }
         return await context.readTwice(source, limits: limits)
@@ -124,7 +126,9 @@ private func exact(_ value: ScriptValue) -> String {
 
 extension ScriptContext {
     /// Reads the completion value of `source` with both readers, from one evaluation each.
-    fileprivate func readTwice(_ source: String, limits: ConversionLimits?) -> (Result<ScriptValue, ScriptError>, Result<ScriptValue, ScriptError>) {
+    fileprivate func readTwice(
+        _ source: String, limits: ConversionLimits?
+    ) -> (Result<ScriptValue, ScriptError>, Result<ScriptValue, ScriptError>) {
         func read(oneCall: Bool) -> Result<ScriptValue, ScriptError> {
             Result { () throws(ScriptError) in
                 let value = try unsafe evaluateRaw(source)
