@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 /* The raw JavaScriptCore C API round trips that the bridge is held to: a native function made
  * with JSObjectMakeFunctionWithCallback returns a deferred promise, and page code awaits it in
  * an async loop. No Swift anywhere on this path. */
@@ -11,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <dlfcn.h>
+#include <malloc.h>
 
 struct cb_js {
     cb_js_kind kind;
@@ -240,4 +243,14 @@ int64_t cb_resident_bytes(void) {
     int fields = fscanf(file, "%lld %lld", &size, &resident);
     fclose(file);
     return fields == 2 ? resident * (int64_t)sysconf(_SC_PAGESIZE) : 0;
+}
+
+/* Hands memory the allocators hold free back to the system: JavaScriptCore's (WebKit's
+ * exported `WTF::releaseFastMallocFreeMemory`, looked up at run time; skipped when absent) and
+ * glibc's. Returns 1 when JavaScriptCore's was found. */
+int cb_release_free_memory(void) {
+    void (*release)(void) = (void (*)(void))dlsym(RTLD_DEFAULT, "_ZN3WTF27releaseFastMallocFreeMemoryEv");
+    if (release) release();
+    malloc_trim(0);
+    return release != NULL;
 }

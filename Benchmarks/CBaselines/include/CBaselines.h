@@ -64,6 +64,10 @@ int64_t cb_js_contexts(int count, int64_t *elapsed_ns);
 /// Resident memory of the process in bytes (from /proc/self/statm).
 int64_t cb_resident_bytes(void);
 
+/* Returns free allocator memory (JavaScriptCore's and glibc's) to the system; 1 when
+ * JavaScriptCore's release function was found. */
+int cb_release_free_memory(void);
+
 /// A synchronous native call from JavaScript: `s += f(1)` where `f` returns its argument.
 /// Returns the elapsed nanoseconds for `n` calls; `*ok` is 1 when the sum checks out.
 int64_t cb_native_call(int64_t n, int *ok);
