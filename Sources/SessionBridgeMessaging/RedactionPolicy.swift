@@ -7,13 +7,37 @@ public import SessionBridgeScriptEngine
 /// starts with one of the secret prefixes. Redaction applies at any depth.
 public struct RedactionPolicy: Sendable, Hashable {
     /// Keys whose values are hidden, lower-cased.
-    public var keys: Set<String>
+    public var keys: Set<String> {
+        didSet { shapes = Self.shapes(of: keys) }
+    }
     /// String prefixes that mark a secret wherever it appears (such as `"sbrt_"`).
     public var secretPrefixes: [String]
+    /// For each ASCII first byte (lower-cased), the UTF-8 lengths below 64 of the keys that
+    /// start with it (bit 63: a longer one). Every body and reply the log records is checked key
+    /// by key; most keys differ from every secret key in these two facts, and are passed
+    /// without hashing.
+    private var shapes: [UInt64]
 
     public init(keys: Set<String> = RedactionPolicy.defaultKeys, secretPrefixes: [String] = []) {
-        self.keys = Set(keys.map { $0.lowercased() })
+        let lowered = Set(keys.map { $0.lowercased() })
+        self.keys = lowered
         self.secretPrefixes = secretPrefixes
+        self.shapes = Self.shapes(of: lowered)
+    }
+
+    private static func shapes(of keys: Set<String>) -> [UInt64] {
+        var shapes = [UInt64](repeating: 0, count: 128)
+        for key in keys {
+            guard let first = key.utf8.first else { continue }
+            // A key that does not start with ASCII could match any key: every shape is marked.
+            guard first < 0x80 else { return [UInt64](repeating: .max, count: 128) }
+            shapes[Int(lowercasedASCII(first))] |= 1 << UInt64(min(key.utf8.count, 63))
+        }
+        return shapes
+    }
+
+    private static func lowercasedASCII(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
     }
 
     /// `refresh_token`, `access_token`, `id_token`, `password`, `code`, `secret`,
@@ -70,6 +94,14 @@ public struct RedactionPolicy: Sendable, Hashable {
     /// Whether `key` names a hidden value, compared case-insensitively (lower-casing only keys
     /// that are not lower-case already).
     private func isSecretKey(_ key: String) -> Bool {
+        // An ASCII key keeps its length and first letter when lower-cased: if no secret key has
+        // both, it is none of them. Any other key takes the full comparison below.
+        let utf8 = key.utf8
+        if let first = utf8.first, first < 0x80, utf8.count < 63, !utf8.contains(where: { $0 >= 0x80 }),
+            shapes[Int(Self.lowercasedASCII(first))] & (1 << UInt64(utf8.count)) == 0
+        {
+            return false
+        }
         if keys.contains(key) { return true }
         guard key.utf8.contains(where: { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 >= 0x80 }) else { return false }
         return keys.contains(key.lowercased())

@@ -28,6 +28,29 @@ import Testing
             ])
     }
 
+    /// Keys are first told apart by length and first letter; that must never pass a secret.
+    @Test func theQuickKeyCheckNeverPassesASecret() {
+        var policy = RedactionPolicy()
+        // A key whose lower-cased form is ASCII but which is not ASCII itself (KELVIN SIGN).
+        #expect(
+            policy.redact(["coo\u{212A}ie": "x", "cooker": "y", "tokens": "z"]) == [
+                "coo\u{212A}ie": "<redacted>", "cooker": "y", "tokens": "z",
+            ])
+        // Keys changed after the policy was made take part at once, in any case.
+        policy.keys.insert("xsrf_state")
+        #expect(
+            policy.redact(["xsrf_state": "a", "XSRF_STATE": "b", "xsrf_statf": "c"]) == [
+                "xsrf_state": "<redacted>", "XSRF_STATE": "<redacted>", "xsrf_statf": "c",
+            ])
+        // Long keys, and keys that start outside ASCII.
+        let long = String(repeating: "k", count: 80)
+        let policy2 = RedactionPolicy(keys: [long, "élan"])
+        #expect(
+            policy2.redact([long: "a", long.uppercased(): "b", "ÉLAN": "c", "elan": "d"]) == [
+                long: "<redacted>", long.uppercased(): "<redacted>", "ÉLAN": "<redacted>", "elan": "d",
+            ])
+    }
+
     @Test func valuesWithoutSecretsComeBackUnchanged() {
         let bodies: [ScriptValue] = [
             .undefined, .null, 1, "text", ["action": "refresh", "id": 7, "meta": ["a": 1, "b": "x"]], [["A": 1], [2, "sbr"]],
