@@ -10,6 +10,11 @@ import Testing
         .array([]), .array([.number(1), .string("two"), .array([.null])]),
         .object([:]), .object(["z": .number(1), "a": .object(["nested": .bool(true)])]),
         .bytes([0, 1, 2, 255]),
+        // Several parts cross as JSON text when JSON can carry them exactly, part by part otherwise.
+        .object(["q": "a\"b\\c\n\u{0}\u{1F}\u{7F} é \u{2028}", "z": .number(-0.0), "big": 1e300, "small": 5e-324, "i": 123456789012345678]),
+        .object(["u": .undefined, "n": .number(.infinity), "b": .bytes([1]), "ok": true]),
+        .array([.number(1), .undefined, .string("x"), .array([.null, .number(-.infinity)])]),
+        .array([.number(1.5), .number(-2), .object(["k": "v", "": "empty key"]), .array([])]),
     ]
 
     @Test(arguments: samples)
@@ -92,6 +97,20 @@ import Testing
 }
 
 @Suite(.timeLimit(.minutes(5))) struct PollutionTests {
+    /// A reply of several parts is made from JSON text in one call: what the page gets must
+    /// be exactly what part-by-part conversion makes (own keys in order, `-0`, every character).
+    @Test func repliesMadeFromJSONTextAreExact() async throws {
+        let context = await ScriptContext()
+        await context.defineFunction("reply") { _, _ in
+            ["q": "a\"b\\c\n\u{0}\u{1F} é \u{1F600}", "z": .number(-0.0), "2": 2, "1": 1, "list": [1, .null, "x"], "u": 7]
+        }
+        #expect(
+            try await context.evaluate(
+                #"const r = reply(); [Object.is(r.z, -0), r.q === "a\"b\\c\n\u0000\u001f é \ud83d\ude00", Object.keys(r).join(), Array.isArray(r.list), Object.getPrototypeOf(r) === Object.prototype]"#
+            ) == [true, true, "1,2,q,z,list,u", true, true])
+        await context.close()
+    }
+
     @Test func prototypePollutionDoesNotLeakIntoConvertedObjects() async throws {
         let context = await ScriptContext()
         try await context.run(
