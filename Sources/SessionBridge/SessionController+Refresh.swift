@@ -24,17 +24,33 @@ extension SessionController {
     ///   ``SessionError/Code/signedOut``.
     @discardableResult
     public func refresh() async throws(SessionError) -> SessionStatus {
+        switch try joinOrStartRefresh() {
+        case .done(let status): return status
+        case .waiting(let refresh): return try await refresh.value.get()
+        }
+    }
+
+    /// Where a refresh asked now stands: answered at once, or the refresh in flight to wait for.
+    enum RefreshTicket {
+        case done(SessionStatus)
+        case waiting(Task<Result<SessionStatus, SessionError>, Never>)
+    }
+
+    /// ``refresh()`` up to the wait: joins the refresh in flight or starts one. A caller that
+    /// waits for the task outside the actor (a page's handler) is resumed without a turn of
+    /// the actor.
+    func joinOrStartRefresh() throws(SessionError) -> RefreshTicket {
         try start()
         guard logoutsRunning == 0 else { throw SessionError.signedOut }
-        if let fresh = freshResult() { return fresh }
-        if let inFlight { return try await inFlight.value.get() }
+        if let fresh = freshResult() { return .done(fresh) }
+        if let inFlight { return .waiting(inFlight) }
         if !hasSession {
             record = (try? vault.load()) ?? nil
             guard hasSession else { throw SessionError.signedOut }
         }
         let task = Task { await self.performRefresh() }
         inFlight = task
-        return try await task.value.get()
+        return .waiting(task)
     }
 
     /// The result of a refresh that finished within the freshness window, if any.

@@ -60,20 +60,14 @@ public struct SessionMessageHandler: ImmediateScriptMessageHandler {
         _ userContentController: UserContentController, didReceive message: ScriptMessage
     ) async throws -> ScriptValue {
         if let reply = try immediateReply(to: message) { return reply }
-        await controller.noticeSignOutElsewhere()
+        let action = try Self.action(of: message)
         do {
-            switch try Self.action(of: message) {
-            case .status:
-                return try await controller.status().scriptValue
-            case .refresh:
-                return try await controller.refresh().scriptValue
-            case .logout where controller.configuration.isolatedWebSession != nil:
-                // A page ends its own session only: the native one goes on.
-                await controller.endWebSession()
-                return ["ok": true, "signedIn": false]
-            case .logout:
-                await controller.logout()
-                return ["ok": true, "signedIn": false]
+            // One turn of the session's actor; a refresh in flight is waited for here, so the
+            // answer reaches the page without another turn (a hundred callers cost a hundred
+            // fewer).
+            switch try await controller.answerPage(action) {
+            case .reply(let value): return value
+            case .refreshing(let refresh): return try await refresh.value.get().scriptValue
             }
         } catch let error as SessionError {
             throw error.scriptMessageError
@@ -83,6 +77,35 @@ public struct SessionMessageHandler: ImmediateScriptMessageHandler {
 
 /// A navigation delegate that gets the session ready before each navigation (see
 /// ``SessionController/prepareNavigation(to:in:)``), wrapping the app's own delegate.
+extension SessionController {
+    /// What a page's request gets from one turn of the actor.
+    enum PageAnswer {
+        case reply(ScriptValue)
+        case refreshing(Task<Result<SessionStatus, SessionError>, Never>)
+    }
+
+    /// A page's request, after noticing a sign-out in another process.
+    func answerPage(_ action: SessionMessageHandler.Action) async throws(SessionError) -> PageAnswer {
+        await noticeSignOutElsewhere()
+        switch action {
+        case .status:
+            return .reply(try status().scriptValue)
+        case .refresh:
+            switch try joinOrStartRefresh() {
+            case .done(let status): return .reply(status.scriptValue)
+            case .waiting(let refresh): return .refreshing(refresh)
+            }
+        case .logout where configuration.isolatedWebSession != nil:
+            // A page ends its own session only: the native one goes on.
+            await endWebSession()
+            return .reply(["ok": true, "signedIn": false])
+        case .logout:
+            await logout()
+            return .reply(["ok": true, "signedIn": false])
+        }
+    }
+}
+
 public struct SessionNavigationDelegate: NavigationDelegate {
     /// The session.
     public let controller: SessionController
