@@ -61,7 +61,7 @@ public struct SessionMessageHandler: ImmediateScriptMessageHandler {
     ) async throws -> ScriptValue {
         if let reply = try immediateReply(to: message) { return reply }
         let action = try Self.action(of: message)
-        do {
+        do throws(SessionError) {
             // One turn of the session's actor; a refresh in flight is waited for here, so the
             // answer reaches the page without another turn (a hundred callers cost a hundred
             // fewer).
@@ -69,7 +69,7 @@ public struct SessionMessageHandler: ImmediateScriptMessageHandler {
             case .reply(let value): return value
             case .refreshing(let refresh): return try await refresh.value.get().scriptValue
             }
-        } catch let error as SessionError {
+        } catch {
             throw error.scriptMessageError
         }
     }
