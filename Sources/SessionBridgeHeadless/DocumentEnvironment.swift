@@ -63,13 +63,57 @@ final class DocumentControls {
     init(finish: RawObject) { unsafe self.finish = unsafe finish }
 }
 
+/// A document's page APIs made before its response: the prelude has run with an empty
+/// `native` object and an empty location record, which ``DocumentEnvironment/install`` fills
+/// once the document's URL is known (the prelude reads both only when a script calls it).
+@safe  // its JavaScriptCore references are used only on its context's engine thread, while the context lives
+final class PreparedDocument {
+    let native: RawObject
+    let location: RawObject
+    init(native: RawObject, location: RawObject) {
+        unsafe self.native = unsafe native
+        unsafe self.location = unsafe location
+    }
+}
+
 extension DocumentEnvironment {
-    /// Installs the page APIs and the bridge into one world's context, before any script.
+    /// Runs the document and bridge preludes in a context no script has touched yet, ahead of
+    /// the document (while its request is out): they depend on nothing the response decides.
+    static func prepare(userAgent: String, in context: isolated ScriptContext) throws(ScriptError) {
+        guard context.attachment(PreparedDocument.self) == nil else { return }
+        try BridgeInstallation.prepare(in: context)
+        let native = unsafe context.makeObject(), location = unsafe context.makeObject()
+        let factory = try unsafe context.evaluateRaw(DocumentPrelude.source, sourceURL: "sessionbridge://prelude/document.js")
+        guard let factoryFunction = unsafe context.function(factory) else {
+            throw ScriptError(kind: .exception, name: "Error", message: "document prelude failed")
+        }
+        let finish = try unsafe context.call(factoryFunction, [native, location, context.jsValue(.string(userAgent))])
+        // Kept until ``install`` has filled them in (the prelude's closures hold them after).
+        unsafe context.protect(native)
+        unsafe context.protect(location)
+        unsafe context.attach(PreparedDocument(native: native, location: location))
+        if let function = unsafe context.function(finish) {
+            unsafe context.protect(function)
+            unsafe context.attach(DocumentControls(finish: function))
+            context.onClose { context in
+                if let controls = context.attachment(DocumentControls.self) { unsafe context.unprotect(controls.finish) }
+            }
+        }
+    }
+
+    /// Installs the page APIs and the bridge into one world's context, before any script
+    /// (preparing it first if that was not done during the request).
     static func install(_ environment: DocumentEnvironment, world: ContentWorld, in context: isolated ScriptContext) throws(ScriptError) {
+        try prepare(userAgent: environment.configuration.userAgent, in: context)
+        guard let prepared = context.attachment(PreparedDocument.self) else {
+            throw ScriptError(kind: .exception, name: "Error", message: "document prelude failed")
+        }
+        context.detach(PreparedDocument.self)
+        defer { unsafe [prepared.native, prepared.location].forEach { unsafe context.unprotect($0) } }
         try BridgeInstallation.install(
             environment.configuration.userContentController, world: world,
             frame: FrameInfo(url: environment.url), in: context)
-        let native = unsafe context.makeObject()
+        let native = unsafe prepared.native
         func add(_ name: String, _ body: @escaping RawNativeFunction) {
             unsafe context.defineReadOnly(context.makeFunction(body), as: name, on: native)
         }
@@ -188,28 +232,16 @@ extension DocumentEnvironment {
             return unsafe promise
         }
 
-        let location: ScriptValue = .object([
-            "href": .string(env.url.absoluteString), "origin": .string(SecurityOrigin(url: env.url)?.description ?? "null"),
-            "protocol": .string((env.url.scheme ?? "") + ":"),
-            "host": .string(env.url.host.map { $0 + (env.url.port.map { ":\($0)" } ?? "") } ?? ""),
-            "hostname": .string(env.url.host ?? ""), "port": .string(env.url.port.map(String.init) ?? ""),
-            "pathname": .string(env.url.path.isEmpty ? "/" : env.url.path),
-            "search": .string(env.url.query.map { "?" + $0 } ?? ""), "hash": .string(env.url.fragment.map { "#" + $0 } ?? ""),
-            "title": .string(env.title ?? ""),
-        ])
-        let factory = try unsafe context.evaluateRaw(DocumentPrelude.source, sourceURL: "sessionbridge://prelude/document.js")
-        guard let factoryFunction = unsafe context.function(factory) else {
-            throw ScriptError(kind: .exception, name: "Error", message: "document prelude failed")
-        }
-        let finish = try unsafe context.call(
-            factoryFunction, [native, context.jsValue(location), context.jsValue(.string(env.configuration.userAgent))])
-        if let function = unsafe context.function(finish) {
-            unsafe context.protect(function)
-            unsafe context.attach(DocumentControls(finish: function))
-            context.onClose { context in
-                if let controls = context.attachment(DocumentControls.self) { unsafe context.unprotect(controls.finish) }
-            }
-        }
+        let location: [(String, String)] = [
+            ("href", env.url.absoluteString), ("origin", SecurityOrigin(url: env.url)?.description ?? "null"),
+            ("protocol", (env.url.scheme ?? "") + ":"),
+            ("host", env.url.host.map { $0 + (env.url.port.map { ":\($0)" } ?? "") } ?? ""),
+            ("hostname", env.url.host ?? ""), ("port", env.url.port.map(String.init) ?? ""),
+            ("pathname", env.url.path.isEmpty ? "/" : env.url.path),
+            ("search", env.url.query.map { "?" + $0 } ?? ""), ("hash", env.url.fragment.map { "#" + $0 } ?? ""),
+            ("title", env.title ?? ""),
+        ]
+        for (key, value) in location { unsafe context.defineReadOnly(context.jsValue(.string(value)), as: key, on: prepared.location) }
     }
 
     /// Fires `DOMContentLoaded` and `load` in a world.

@@ -49,13 +49,16 @@ enum DocumentPrelude {
           let readyState = "loading";
           const document = eventTarget({});
           define(document, "cookie", { get: () => native.cookieGet(), set: v => native.cookieSet(String(v)), enumerable: true });
-          define(document, "URL", { value: loc.href, enumerable: true });
-          define(document, "documentURI", { value: loc.href, enumerable: true });
-          define(document, "domain", { value: loc.hostname, enumerable: true });
+          // Read when asked, as WebKit's accessors are: the prelude runs before the document's
+          // URL is known, and `loc` is filled in when it is.
+          define(document, "URL", { get: () => loc.href, enumerable: true });
+          define(document, "documentURI", { get: () => loc.href, enumerable: true });
+          define(document, "domain", { get: () => loc.hostname, enumerable: true });
           define(document, "referrer", { value: "", enumerable: true });
           define(document, "readyState", { get: () => readyState, enumerable: true });
           define(document, "location", { get: () => location, set: v => native.navigate("assign", String(v)) });
-          document.title = loc.title;
+          let title;
+          define(document, "title", { get: () => title === undefined ? loc.title : title, set: v => { title = String(v); }, enumerable: true });
           define(g, "document", { value: document, enumerable: true });
           define(g, "navigator", { value: freeze({ userAgent, language: "en-US", languages: freeze(["en-US"]), cookieEnabled: true, onLine: true }), enumerable: true });
 

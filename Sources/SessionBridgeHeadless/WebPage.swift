@@ -306,11 +306,21 @@ public actor WebPage {
         [ContentWorld.page] + controller.contentWorlds.filter { $0 != .page }.sorted { $0.name < $1.name }
     }
 
-    /// A fresh context for each of the next document's worlds, nothing installed yet.
+    /// The next document's contexts, with the preludes that depend on nothing the response
+    /// decides already run (a failure there is met again, and reported, at commit).
     private func makeDocumentContexts(name: String) async -> [ContentWorld: ScriptContext] {
         var contexts: [ContentWorld: ScriptContext] = [:]
-        for world in Self.worlds(of: configuration.userContentController) { contexts[world] = await makeContext(name: name) }
+        let userAgent = configuration.userAgent
+        for world in Self.worlds(of: configuration.userContentController) {
+            let context = await makeContext(name: name)
+            await Self.prepare(context, userAgent: userAgent)
+            contexts[world] = context
+        }
         return contexts
+    }
+
+    private static func prepare(_ context: isolated ScriptContext, userAgent: String) {
+        try? DocumentEnvironment.prepare(userAgent: userAgent, in: context)
     }
 
     private func makeContext(name: String) async -> ScriptContext {

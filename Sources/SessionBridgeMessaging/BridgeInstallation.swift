@@ -75,11 +75,17 @@ package final class BridgeInstallation {
         self.originText = frame.securityOrigin?.description ?? "null"
     }
 
-    /// Installs `window.webkit.messageHandlers` for `world` into `context`, before any page
-    /// script runs.
-    package static func install(
-        _ controller: UserContentController, world: ContentWorld, frame: FrameInfo, in context: isolated ScriptContext
-    ) throws(ScriptError) {
+    /// The bridge's prelude, run ahead of the document it is for (while its request is out):
+    /// it depends on nothing the response decides.
+    final class Prepared {
+        let helpers: Helpers
+        init(_ helpers: Helpers) { self.helpers = helpers }
+    }
+
+    /// Runs the bridge's prelude in `context`, which no page script has touched yet; ``install``
+    /// then only builds `window.webkit.messageHandlers`.
+    package static func prepare(in context: isolated ScriptContext) throws(ScriptError) {
+        guard context.attachment(Prepared.self) == nil else { return }
         let prelude = try unsafe context.evaluateRaw(preludeSource, sourceURL: "sessionbridge://prelude/bridge.js")
         func member(_ name: String) throws(ScriptError) -> RawObject {
             do {
@@ -90,6 +96,20 @@ package final class BridgeInstallation {
         }
         let helpers = unsafe Helpers(
             resolve: try member("resolve"), reject: try member("reject"), listen: try member("listen"), build: try member("build"))
+        context.attach(Prepared(helpers))
+    }
+
+    /// Installs `window.webkit.messageHandlers` for `world` into `context`, before any page
+    /// script runs (its prelude made by ``prepare(in:)`` if it was not).
+    package static func install(
+        _ controller: UserContentController, world: ContentWorld, frame: FrameInfo, in context: isolated ScriptContext
+    ) throws(ScriptError) {
+        try prepare(in: context)
+        guard let prepared = context.attachment(Prepared.self) else {
+            throw ScriptError(kind: .exception, name: "Error", message: "bridge prelude is incomplete")
+        }
+        context.detach(Prepared.self)
+        let helpers = prepared.helpers
         let installation = BridgeInstallation(controller: controller, world: world, frame: frame, helpers: helpers)
         context.attach(installation)
         context.onClose { context in context.attachment(BridgeInstallation.self)?.documentWillClose(in: context) }

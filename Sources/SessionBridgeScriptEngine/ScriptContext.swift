@@ -548,6 +548,11 @@ public actor ScriptContext {
         attachments[ObjectIdentifier(T.self)] = object
     }
 
+    /// Removes the object of type `T`, if one was attached.
+    package func detach<T: AnyObject>(_ type: T.Type) {
+        attachments[ObjectIdentifier(type)] = nil
+    }
+
     /// Runs `handler` at the start of ``close()``, while JavaScript can still observe what it does.
     package func onClose(_ handler: @escaping (isolated ScriptContext) -> Void) {
         closeHandlers.append(handler)

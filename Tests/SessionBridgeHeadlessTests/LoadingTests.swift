@@ -55,6 +55,23 @@ import Testing
         }
     }
 
+    /// A document's contexts and preludes are made while its request is out, before its URL
+    /// and title are known: what a script then reads must still be the final response's.
+    @Test func aDocumentPreparedDuringItsRequestDescribesTheResponseItGot() async throws {
+        try await withServer { server in
+            let page = WebPage()
+            // `/app` without a session redirects to the sign-in page.
+            let navigation = try await page.load(server.url("/app"))
+            #expect(navigation.url.path == "/login")
+            let seen = try await page.evaluateJavaScript(
+                "[location.pathname, document.URL === location.href, document.documentURI === location.href, document.domain, document.title]")
+            #expect(seen == ["/login", true, true, "127.0.0.1", .string(navigation.title ?? "")])
+            #expect(navigation.title?.isEmpty == false)
+            #expect(try await page.evaluateJavaScript("document.title = 42; [document.title, typeof document.title]") == ["42", "string"])
+            await page.close()
+        }
+    }
+
     @Test func fetchSendsCookiesByCredentialsMode() async throws {
         try await withServer { server in
             let page = WebPage()
