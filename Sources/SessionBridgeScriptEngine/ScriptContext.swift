@@ -70,7 +70,10 @@ public actor ScriptContext {
     var stopTold = false
     /// The pristine `Object.keys`, captured before any page script ran.
     var objectKeys: JSObjectRef?
-    /// Makes a ``ValueWalker`` for a set of limits; made before any page script ran.
+    /// The built-ins ``ValueWalker`` is made from (``ValueWalker/builtins``), captured before any
+    /// page script ran; the walker itself is made on the first object read.
+    var pristineBuiltins: JSObjectRef?
+    /// Makes a ``ValueWalker`` for a set of limits, from ``pristineBuiltins`` (which keeps it).
     var walkerFactory: JSObjectRef?
     /// The walkers made so far, by their limits (a context uses one or two); the factory keeps
     /// them alive.
@@ -268,18 +271,40 @@ public actor ScriptContext {
             unsafe protect(function)
             unsafe objectKeys = unsafe function
         }
-        if let factory = try? unsafe evaluateRaw(ValueWalker.source, sourceURL: "sessionbridge://prelude/clone.js"),
-            let function = unsafe JSValueToObject(ctx, factory, nil)
+        if let builtins = try? unsafe evaluateRaw(ValueWalker.builtins, sourceURL: "sessionbridge://prelude/builtins.js"),
+            let list = unsafe JSValueToObject(ctx, builtins, nil)
         {
-            unsafe protect(function)
-            unsafe walkerFactory = unsafe function
+            unsafe protect(list)
+            unsafe pristineBuiltins = unsafe list
         }
+    }
+
+    /// The walker factory, made from the captured built-ins on first use (its source refers to
+    /// nothing else, so a page that ran meanwhile cannot change what it does).
+    private func madeWalkerFactory() -> JSObjectRef? {
+        if let factory = unsafe walkerFactory { return unsafe factory }
+        guard let list = unsafe pristineBuiltins,
+            let source = try? unsafe evaluateRaw(ValueWalker.source, sourceURL: "sessionbridge://prelude/clone.js"),
+            let function = unsafe JSValueToObject(ctx, source, nil)
+        else { return nil }
+        let builtins: [JSValueRef?] = unsafe (0..<ValueWalker.builtinCount).map {
+            unsafe JSObjectGetPropertyAtIndex(ctx, list, UInt32($0), nil)
+        }
+        var exception: JSValueRef? = nil
+        guard let made = unsafe callFunction(ctx, function, this: nil, builtins, exception: &exception),
+            let factory = unsafe JSValueToObject(ctx, made, nil)
+        else { return nil }
+        // Kept alive by the protected list (a null-prototype record: no page-defined setter can
+        // see it), so reading a first object protects nothing more.
+        unsafe JSObjectSetPropertyAtIndex(ctx, list, UInt32(ValueWalker.builtinCount), factory, nil)
+        unsafe walkerFactory = unsafe factory
+        return unsafe factory
     }
 
     /// The walker for `limits`, made on first use.
     private func walker(for limits: ConversionLimits) -> JSObjectRef? {
         if let walker = unsafe walkers[limits] { return unsafe walker }
-        guard let factory = unsafe walkerFactory, unsafe walkers.count < 8 else { return nil }
+        guard unsafe walkers.count < 8, let factory = unsafe madeWalkerFactory() else { return nil }
         let arguments: [JSValueRef?] = unsafe [
             JSValueMakeNumber(ctx, Double(limits.maxDepth)), JSValueMakeNumber(ctx, Double(limits.maxNodes)),
             JSValueMakeNumber(ctx, Double(limits.maxBytes)), JSValueMakeBoolean(ctx, limits.allowsNonFiniteNumbers),
@@ -582,8 +607,9 @@ public actor ScriptContext {
         unsafe awaitHelperFunction = nil
         if let keys = unsafe objectKeys { unsafe unprotect(keys) }
         unsafe objectKeys = nil
-        if let factory = unsafe walkerFactory { unsafe unprotect(factory) }
         unsafe walkerFactory = nil
+        if let list = unsafe pristineBuiltins { unsafe unprotect(list) }
+        unsafe pristineBuiltins = nil
         unsafe walkers.removeAll()
         if let checkpoint = unsafe checkpointFunction { unsafe unprotect(checkpoint) }
         unsafe checkpointFunction = nil

@@ -17,8 +17,9 @@ import OrderedCollections
 /// instances) is handed back as it is and read by ``ValueReader`` through the C API, where it
 /// stands, with the counts so far.
 enum ValueWalker {
-    /// Evaluated once per context before page scripts; returns `(limits...) => walk(value)`.
-    /// The walkers it makes stay referenced from it: protecting it keeps them alive.
+    /// A function of the captured ``builtins`` (it refers to nothing global), evaluated on a
+    /// context's first object read; returns `(limits...) => walk(value)`. The walkers it makes
+    /// stay referenced from it: protecting it keeps them alive.
     ///
     /// The walk returns the text, or a null-prototype record: `{text, blobs, nodes, bytes}` when
     /// objects were left to the C API, `{message}` for a refusal, `{what, thrown}` when reading
@@ -29,11 +30,8 @@ enum ValueWalker {
     /// unescape); `[<count>;a,b]`; `{<count>;"<length>;key:value}`; `o<index>;` for a
     /// handed-back object. It is read as UTF-16 straight from the engine's string.
     static let source = """
-        (function () {
+        (function (keys, isArray, prototypeOf, isView, create, objectPrototype, arrayPrototype) {
           "use strict";
-          const keys = Object.keys, isArray = Array.isArray, prototypeOf = Object.getPrototypeOf;
-          const isView = ArrayBuffer.isView, create = Object.create;
-          const objectPrototype = Object.prototype, arrayPrototype = Array.prototype;
           // Every walker made stays referenced from here, so the protected factory keeps it alive.
           const made = create(null);
           // Thrown to end a walk; the walk's own record says why.
@@ -118,8 +116,17 @@ enum ValueWalker {
               return blobs === null ? out : { __proto__: null, text: out, blobs, nodes, bytes };
             };
           };
-        })()
+        })
         """
+
+    /// The built-ins the walker is made from, captured when the context is made (cheap: the
+    /// walker's own source is evaluated only when the context first reads an object). In the
+    /// order of ``source``'s parameters.
+    static let builtins = """
+        ({ __proto__: null, 0: Object.keys, 1: Array.isArray, 2: Object.getPrototypeOf, 3: ArrayBuffer.isView, 4: Object.create,
+           5: Object.prototype, 6: Array.prototype })
+        """
+    static let builtinCount = 7
 }
 
 extension ValueReader {

@@ -64,7 +64,8 @@ import Testing
             let navigation = try await page.load(server.url("/app"))
             #expect(navigation.url.path == "/login")
             let seen = try await page.evaluateJavaScript(
-                "[location.pathname, document.URL === location.href, document.documentURI === location.href, document.domain, document.title]")
+                "[location.pathname, document.URL === location.href, document.documentURI === location.href, document.domain, document.title]"
+            )
             #expect(seen == ["/login", true, true, "127.0.0.1", .string(navigation.title ?? "")])
             #expect(navigation.title?.isEmpty == false)
             #expect(try await page.evaluateJavaScript("document.title = 42; [document.title, typeof document.title]") == ["42", "string"])

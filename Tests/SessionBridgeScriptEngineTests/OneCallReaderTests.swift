@@ -103,6 +103,19 @@ import Testing
         #expect(try await context.evaluate(source) == before)
         #expect(try await context.evaluate("[new Uint8Array([7]), {k: 1}]") == [.bytes([7]), ["k": 1]])
         await context.close()
+
+        // The walker is made on a context's first object read, which may come after page
+        // scripts: it is made from the built-ins captured with the context.
+        let late = await ScriptContext()
+        try await late.run(
+            """
+            Object.keys = () => ['forged']; Object.getPrototypeOf = () => null; Array.isArray = () => false;
+            Object.create = () => ({ get 0() { throw new Error('forged') } }); ArrayBuffer.isView = () => true;
+            Object.defineProperty(Object.prototype, '7', { set() { throw new Error('index set') }, configurable: true });
+            """)
+        #expect(try await late.evaluate(source) == before)
+        #expect(await late.walkerCount == 1)
+        await late.close()
     }
 }
 
