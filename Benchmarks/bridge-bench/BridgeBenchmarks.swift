@@ -10,6 +10,13 @@ import SessionBridgeScriptEngine
 /// plain async handler's extra cost; the message log's redaction copied every body (it now
 /// returns a value without secrets as it is). Holding the VM's API lock across a native call's
 /// body took the realistic body from 6.5–7.0x to 3.7–5.8x raw C in an A/B of one commit.
+///
+/// Later (perf with `BRIDGE_BENCH_ONLY`, one contender at a time): reading the realistic body
+/// was half of its round trip, some 65 C API calls at about 40 ns each; it is now one call into
+/// JavaScript (`ValueWalker`, figure 0 has both readers), 5.3 → 4.5 µs log off. With the log on,
+/// redaction's key hashing was 7% of the samples; keys are now told apart by length and first
+/// letter first. The plain round trip's profile is flat (the trampoline, the JSC lock, a deferred
+/// promise, `ScriptMessage` copies): no single cost above 5%.
 enum BridgeBenchmarks {
     /// How long the JS thread of the C hop baseline polls before blocking: the same as
     /// `EngineThread.defaultSpin`, which the bridge's documents run on.

@@ -10,16 +10,18 @@ import SessionBridgeHeadless
 /// interleaved cycle by cycle so that machine noise hits every step alike.
 ///
 /// What the runs found (release, 2 cores, loopback):
-/// - The navigation step is most of the cycle (2.3–2.9 ms against 0.4 ms for its `GET`). Timed
-///   piece by piece with a temporary probe: policy 0.04 ms, the request 0.8 ms, a new
-///   JavaScriptCore global context 0.42 ms plus the engine's own globals 0.31 ms, the document
-///   environment 0.57 ms, the document's and user scripts 0.7 ms, `load` and the delegate
-///   0.24 ms. The contexts are made while the request is out (since 91be75a), which on loopback
-///   hides about as much as the request takes.
-/// - The native refresh alone is 0.75–0.9 ms against 0.46–0.49 ms for the bare `POST` with its
+/// - The cycle is waits, not work: during figure 6 the process uses less than half of one core.
+/// - The navigation step is most of the cycle (2.7–3.2 ms against 0.4–0.9 ms for its `GET`).
+///   A temporary probe (averages): the next document's contexts 0.9 ms and its request 1.2 ms,
+///   side by side; after the response, installing the page APIs and the bridge 0.55 ms, the
+///   document's and user scripts 0.75 ms (the `/app` page starts a `fetch` of its own), `load` and
+///   the delegate 0.2 ms. Both preludes now run during the request (they depend on nothing the
+///   response decides), which took the install after the response to 0.12 ms. Touching the
+///   realm's lazily made built-ins ahead of the scripts did not make them faster.
+/// - The native refresh alone is 0.78–0.98 ms against 0.46 ms for the bare `POST` with its
 ///   cookies: thread hops (futex waits are two thirds of the system-call time; `strace -c` shows
-///   no `fsync`, 48 `connect`s for about 1,500 cycles, six sleeps). Cookie stores and the token
-///   client start on the caller's executor since 16118e4, which removed some of them.
+///   no `fsync`, 48 `connect`s for about 1,500 cycles, six sleeps). A page's refresh takes one
+///   turn of the session's actor (it took three), which is most of what 100 callers gained.
 /// - Making the next document's contexts ahead took 0.2 ms off the navigation step but did not
 ///   move the full cycle; it was left out.
 enum RefreshBreakdown {

@@ -2,7 +2,9 @@ public import OrderedCollections
 
 /// A value that crosses between Swift and JavaScript.
 ///
-/// Conversion goes directly through the JavaScriptCore C API, never through JSON text.
+/// Conversion never goes through JSON text: a value is made through the JavaScriptCore C API,
+/// and an object is read in one call into JavaScript, by a walker made from built-ins captured
+/// before any page script ran (own enumerable keys, getters run once, in order).
 /// Objects keep their key order. Values that cannot cross (functions, symbols, BigInt, cycles,
 /// `Date`, values nested deeper than a limit) are refused with a ``ScriptError`` of kind
 /// ``ScriptError/Kind/conversion``.
