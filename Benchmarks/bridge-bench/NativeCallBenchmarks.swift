@@ -55,9 +55,9 @@ enum NativeCallBenchmarks {
     private static func install(in context: isolated ScriptContext) throws {
         unsafe context.define(context.makeFunction { _, call in unsafe call[0] }, as: "raw")
         context.defineFunction("converted") { _, arguments in arguments.first ?? .undefined }
-        for (name, oneCall) in [("readOneCall", true), ("readParts", false)] {
+        for (name, reader) in [("readOneCall", ObjectReader.oneCall), ("readParts", .partByPart)] {
             let function = unsafe context.makeFunction { context, call in
-                _ = try unsafe context.scriptValue(call[0], oneCall: oneCall)
+                _ = try unsafe context.scriptValue(call[0], reader: reader)
                 return unsafe context.jsValue(.number(0))
             }
             unsafe context.define(function, as: name)

@@ -53,10 +53,21 @@ import Testing
         // A walker that was never made would fall back silently and still agree: it must exist,
         // and the getter above a handed-over typed array must have run once, not once per reader.
         let context = await ScriptContext()
-        let value = try await context.evaluate(
-            "globalThis.reads = 0; ({get g() { reads++; return {d: new Uint8Array([1])} }, plain: {x: [1]}})")
+        let value = try await context.read(
+            "globalThis.reads = 0; ({get g() { reads++; return {d: new Uint8Array([1])} }, plain: {x: [1]}})", .oneCall)
         #expect(value == ["g": ["d": .bytes([1])], "plain": ["x": [1]]])
         #expect(try await context.evaluate("reads") == 1)
+        #expect(await context.walkerCount == 1)
+        await context.close()
+    }
+
+    @Test func aContextMakesItsWalkerOnlyOnceItReadsObjectsOften() async throws {
+        let context = await ScriptContext()
+        for index in 0..<ObjectReader.objectsBeforeWalker {
+            #expect(try await context.evaluate("({i: \(index), s: 'x'})") == ["i": .number(Double(index)), "s": "x"])
+        }
+        #expect(await context.walkerCount == 0)
+        #expect(try await context.evaluate("({i: -1, list: [1, 'two']})") == ["i": -1, "list": [1, "two"]])
         #expect(await context.walkerCount == 1)
         await context.close()
     }
@@ -85,7 +96,7 @@ import Testing
     @Test func aPageThatRewritesBuiltInsChangesNothing() async throws {
         let context = await ScriptContext()
         let source = #"({list: [1, {a: "x"}], n: null, s: "q\"uote"})"#
-        let before = try await context.evaluate(source)
+        let before = try await context.read(source, .oneCall)
         try await context.run(
             """
             Object.prototype.toJSON = () => 'forged';
@@ -100,8 +111,9 @@ import Testing
             Object.defineProperty(Object.prototype, 'message', { get() { return 'forged refusal' }, configurable: true });
             String.prototype.concat = () => 'forged';
             """)
-        #expect(try await context.evaluate(source) == before)
-        #expect(try await context.evaluate("[new Uint8Array([7]), {k: 1}]") == [.bytes([7]), ["k": 1]])
+        #expect(try await context.read(source, .oneCall) == before)
+        #expect(try await context.read(source, .partByPart) == before)
+        #expect(try await context.read("[new Uint8Array([7]), {k: 1}]", .oneCall) == [.bytes([7]), ["k": 1]])
         await context.close()
 
         // The walker is made on a context's first object read, which may come after page
@@ -113,7 +125,7 @@ import Testing
             Object.create = () => ({ get 0() { throw new Error('forged') } }); ArrayBuffer.isView = () => true;
             Object.defineProperty(Object.prototype, '7', { set() { throw new Error('index set') }, configurable: true });
             """)
-        #expect(try await late.evaluate(source) == before)
+        #expect(try await late.read(source, .oneCall) == before)
         #expect(await late.walkerCount == 1)
         await late.close()
     }
@@ -145,11 +157,16 @@ extension ScriptContext {
         func read(oneCall: Bool) -> Result<ScriptValue, ScriptError> {
             Result { () throws(ScriptError) in
                 let value = try unsafe evaluateRaw(source)
-                return try unsafe scriptValue(value, limits: limits, oneCall: oneCall)
+                return try unsafe scriptValue(value, limits: limits, reader: oneCall ? .oneCall : .partByPart)
             }
         }
         return (read(oneCall: true), read(oneCall: false))
     }
 
     fileprivate var walkerCount: Int { unsafe walkers.count }
+
+    /// The completion value of `source`, its objects read by `reader`.
+    fileprivate func read(_ source: String, _ reader: ObjectReader) throws(ScriptError) -> ScriptValue {
+        try unsafe scriptValue(evaluateRaw(source), reader: reader)
+    }
 }
