@@ -75,8 +75,6 @@ public struct SessionMessageHandler: ImmediateScriptMessageHandler {
     }
 }
 
-/// A navigation delegate that gets the session ready before each navigation (see
-/// ``SessionController/prepareNavigation(to:in:)``), wrapping the app's own delegate.
 extension SessionController {
     /// What a page's request gets from one turn of the actor.
     enum PageAnswer {
@@ -106,6 +104,8 @@ extension SessionController {
     }
 }
 
+/// A navigation delegate that gets the session ready before each navigation (see
+/// ``SessionController/prepareNavigation(to:in:)``), wrapping the app's own delegate.
 public struct SessionNavigationDelegate: NavigationDelegate {
     /// The session.
     public let controller: SessionController

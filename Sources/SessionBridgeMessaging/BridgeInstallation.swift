@@ -150,9 +150,7 @@ package final class BridgeInstallation {
         do {
             body = try unsafe context.scriptValue(call[0], limits: controller.limits.body)
         } catch {
-            controller.log?.record(
-                name: name, world: world, origin: originText, body: .undefined,
-                outcome: .refused(code: "data_clone", message: error.message), started: started ?? .now)
+            record(name, .undefined, .refused(code: "data_clone", message: error.message), started: started)
             throw ScriptThrow("DataCloneError", "postMessage: \(error.message)")
         }
         guard let registration = installed.registration else {
@@ -165,7 +163,7 @@ package final class BridgeInstallation {
         switch registration.kind {
         case .noReply(let noReply):
             noReply.userContentController(controller, didReceive: message)
-            controller.log?.record(name: name, world: world, origin: originText, body: body, outcome: .delivered, started: started ?? .now)
+            record(name, body, .delivered, started: started)
             return nil
         case .immediate(let immediate):
             do {
@@ -240,18 +238,13 @@ package final class BridgeInstallation {
             let call = installation.pending.removeValue(forKey: id)
         else { return }
         installation.trimDeadlines()
-        let log = installation.controller.log
         switch result {
         case .success(let value):
-            log?.record(
-                name: call.name, world: installation.world, origin: installation.originText, body: call.body,
-                outcome: .replied(value), started: call.started ?? .now)
+            installation.record(call.name, call.body, .replied(value), started: call.started)
             context.settle(call.deferred, with: .success(value))
         case .failure(let error):
             let failure = installation.publicError(error, handler: call.name)
-            log?.record(
-                name: call.name, world: installation.world, origin: installation.originText, body: call.body,
-                outcome: .rejected(code: failure.code, message: failure.message), started: call.started ?? .now)
+            installation.record(call.name, call.body, .rejected(code: failure.code, message: failure.message), started: call.started)
             context.settle(call.deferred, with: .failure(failure.scriptThrow))
         }
     }
@@ -261,9 +254,7 @@ package final class BridgeInstallation {
         guard let call = pending.removeValue(forKey: id) else { return }
         trimDeadlines()
         call.task?.cancel()
-        controller.log?.record(
-            name: call.name, world: world, origin: originText, body: call.body,
-            outcome: .rejected(code: failure.code, message: failure.message), started: call.started ?? .now)
+        record(call.name, call.body, .rejected(code: failure.code, message: failure.message), started: call.started)
         context.settle(call.deferred, with: .failure(failure.scriptThrow))
     }
 
@@ -330,24 +321,24 @@ package final class BridgeInstallation {
     ) -> RawValue? {
         switch result {
         case .success(let value):
-            controller.log?.record(
-                name: name, world: world, origin: originText, body: body, outcome: .replied(value), started: started ?? .now)
+            record(name, body, .replied(value), started: started)
             return unsafe call.settledPromise(resolving: true, with: context.jsValue(value))
         case .failure(let error):
             let failure = publicError(error, handler: name)
-            controller.log?.record(
-                name: name, world: world, origin: originText, body: body,
-                outcome: .rejected(code: failure.code, message: failure.message), started: started ?? .now)
+            record(name, body, .rejected(code: failure.code, message: failure.message), started: started)
             return unsafe call.settledPromise(resolving: false, with: call.makeError(failure.scriptThrow))
         }
+    }
+
+    /// Records a call in the controller's log, if it keeps one (`started` is `nil` when it does not).
+    private func record(_ name: String, _ body: ScriptValue, _ outcome: MessageLog.Outcome, started: ContinuousClock.Instant?) {
+        controller.log?.record(name: name, world: world, origin: originText, body: body, outcome: outcome, started: started ?? .now)
     }
 
     private func refuse(
         _ name: String, _ body: ScriptValue, _ failure: ScriptMessageError, _ started: ContinuousClock.Instant?, in call: RawCall
     ) -> RawValue? {
-        controller.log?.record(
-            name: name, world: world, origin: originText, body: body,
-            outcome: .refused(code: failure.code, message: failure.message), started: started ?? .now)
+        record(name, body, .refused(code: failure.code, message: failure.message), started: started)
         return unsafe call.settledPromise(resolving: false, with: call.makeError(failure.scriptThrow))
     }
 

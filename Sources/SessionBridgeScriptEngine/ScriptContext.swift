@@ -68,7 +68,8 @@ public actor ScriptContext {
     var stoppedInThisEntry: Bool { thread.entryStopped.load(ordering: .relaxed) }
     /// Whether the current entry's stop was already handed to the caller as an error.
     var stopTold = false
-    /// The pristine `Object.keys`, captured before any page script ran.
+    /// The pristine `Object.keys`, captured before any page script ran (entry 0 of
+    /// ``pristineBuiltins``, which keeps it).
     var objectKeys: JSObjectRef?
     /// The built-ins ``ValueWalker`` is made from (``ValueWalker/builtins``), captured before any
     /// page script ran; the walker itself is made on the first object read.
@@ -117,7 +118,7 @@ public actor ScriptContext {
             }
         }
         unsafe functionPrototype = unsafe realmFunctionPrototype()
-        captureObjectKeys()
+        capturePristineBuiltins()
         installConsole()
         installMicrotaskBound()
         installTimers()
@@ -266,19 +267,16 @@ public actor ScriptContext {
         unsafe JSObjectSetProperty(ctx, target, key, value, JSPropertyAttributes(attributes), nil)
     }
 
-    private func captureObjectKeys() {
-        if let keys = try? unsafe evaluateRaw("Object.keys", sourceURL: "sessionbridge://prelude/keys.js"),
-            let function = unsafe JSValueToObject(ctx, keys, nil)
-        {
-            unsafe protect(function)
-            unsafe objectKeys = unsafe function
-        }
-        if let builtins = try? unsafe evaluateRaw(ValueWalker.builtins, sourceURL: "sessionbridge://prelude/builtins.js"),
+    /// Captures `Object.keys` and the rest of the walker's built-ins in one evaluation, before
+    /// any page script runs.
+    private func capturePristineBuiltins() {
+        guard let builtins = try? unsafe evaluateRaw(ValueWalker.builtins, sourceURL: "sessionbridge://prelude/builtins.js"),
             let list = unsafe JSValueToObject(ctx, builtins, nil)
-        {
-            unsafe protect(list)
-            unsafe pristineBuiltins = unsafe list
-        }
+        else { return }
+        unsafe protect(list)
+        unsafe pristineBuiltins = unsafe list
+        // Entry 0 is `Object.keys`; the protected list keeps it alive.
+        unsafe objectKeys = unsafe JSValueToObject(ctx, JSObjectGetPropertyAtIndex(ctx, list, 0, nil), nil)
     }
 
     /// The walker factory, made from the captured built-ins on first use (its source refers to
@@ -612,7 +610,6 @@ public actor ScriptContext {
         isClosed = true
         if let helper = unsafe awaitHelperFunction { unsafe unprotect(helper) }
         unsafe awaitHelperFunction = nil
-        if let keys = unsafe objectKeys { unsafe unprotect(keys) }
         unsafe objectKeys = nil
         unsafe walkerFactory = nil
         if let list = unsafe pristineBuiltins { unsafe unprotect(list) }
