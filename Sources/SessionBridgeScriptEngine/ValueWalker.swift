@@ -1,4 +1,4 @@
-package import CJavaScriptCore
+import CJavaScriptCore
 import OrderedCollections
 
 /// Reads a structured value in one call into JavaScript instead of one C API call per part.

@@ -11,7 +11,10 @@ import Testing
         .object([:]), .object(["z": .number(1), "a": .object(["nested": .bool(true)])]),
         .bytes([0, 1, 2, 255]),
         // Several parts cross as JSON text when JSON can carry them exactly, part by part otherwise.
-        .object(["q": "a\"b\\c\n\u{0}\u{1F}\u{7F} é \u{2028}", "z": .number(-0.0), "big": 1e300, "small": 5e-324, "i": 123456789012345678]),
+        .object([
+            "q": "a\"b\\c\n\u{0}\u{1F}\u{7F} é \u{2028}", "z": .number(-0.0), "big": 1e300, "small": .number(.leastNonzeroMagnitude),
+            "i": 123456789012345678,
+        ]),
         .object(["u": .undefined, "n": .number(.infinity), "b": .bytes([1]), "ok": true]),
         .array([.number(1), .undefined, .string("x"), .array([.null, .number(-.infinity)])]),
         .array([.number(1.5), .number(-2), .object(["k": "v", "": "empty key"]), .array([])]),
