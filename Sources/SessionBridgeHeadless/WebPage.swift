@@ -235,7 +235,10 @@ public actor WebPage {
     private func commit(_ navigation: Navigation, content: Content, prepared: [ContentWorld: ScriptContext] = [:]) async -> Navigation {
         var navigation = navigation
         var prepared = prepared
-        if case .html(let html) = content { navigation.title = HTMLDocumentScripts(html: html).title }
+        // The document's title and scripts, from one pass over its HTML.
+        var html: HTMLDocumentScripts?
+        if case .html(let text) = content { html = HTMLDocumentScripts(html: text) }
+        if let html { navigation.title = html.title }
         for context in documents.values { await context.close() }
         documents.removeAll()
         url = navigation.url
@@ -250,7 +253,7 @@ public actor WebPage {
         for world in Self.worlds(of: controller) {
             // Made during the request, or now (a preloaded document, a world added meanwhile).
             let made = prepared.removeValue(forKey: world)
-            let context = if let made { made } else { await makeContext(name: url.absoluteString) }
+            let context = if let made { made } else { makeContext(name: url.absoluteString) }
             await context.setEventHandler { event in
                 switch event {
                 case .console(let message): events?(.console(message, url: url))
@@ -275,8 +278,8 @@ public actor WebPage {
         switch content {
         case .script(let source):
             await run(source, sourceURL: url.absoluteString, in: .page)
-        case .html(let html):
-            for script in HTMLDocumentScripts(html: html).scripts {
+        case .html:
+            for script in html?.scripts ?? [] {
                 switch script {
                 case .inline(let source, let line):
                     await run(source, sourceURL: url.absoluteString, line: line, in: .page)
@@ -312,7 +315,7 @@ public actor WebPage {
         var contexts: [ContentWorld: ScriptContext] = [:]
         let userAgent = configuration.userAgent
         for world in Self.worlds(of: configuration.userContentController) {
-            let context = await makeContext(name: name)
+            let context = makeContext(name: name)
             await Self.prepare(context, userAgent: userAgent)
             contexts[world] = context
         }
@@ -323,8 +326,8 @@ public actor WebPage {
         try? DocumentEnvironment.prepare(userAgent: userAgent, in: context)
     }
 
-    private func makeContext(name: String) async -> ScriptContext {
-        await ScriptContext(thread: thread, name: name, configuration: .init(timeLimit: configuration.scriptTimeLimit))
+    private func makeContext(name: String) -> ScriptContext {
+        ScriptContext(onCurrentThread: thread, name: name, configuration: .init(timeLimit: configuration.scriptTimeLimit))
     }
 
     private func install(_ environment: DocumentEnvironment, world: ContentWorld, into context: isolated ScriptContext) throws(ScriptError)

@@ -107,9 +107,32 @@ public actor ScriptContext {
         self.thread = thread
         self.name = name
         self.configuration = configuration
-        self.timeLimitSeconds =
-            configuration.timeLimit.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 } ?? .infinity
+        self.timeLimitSeconds = Self.seconds(configuration.timeLimit)
         self.globalContext = unsafe GlobalContext(JSGlobalContextCreateInGroup(thread.group.ref, nil))
+        // The initializer runs on `thread` from here on.
+        setUp()
+    }
+
+    /// Creates a context on `thread` from code already running there (an actor that shares the
+    /// thread's executor): no hop to the thread and back, and the global object is made on the
+    /// thread that will run it.
+    package init(onCurrentThread thread: EngineThread, name: String, configuration: Configuration) {
+        precondition(thread.isIsolatingCurrentContext() == true, "ScriptContext(onCurrentThread:) called off \(thread.name)")
+        self.thread = thread
+        self.name = name
+        self.configuration = configuration
+        self.timeLimitSeconds = Self.seconds(configuration.timeLimit)
+        self.globalContext = unsafe GlobalContext(JSGlobalContextCreateInGroup(thread.group.ref, nil))
+        self.assumeIsolated { $0.setUp() }
+    }
+
+    private static func seconds(_ limit: Duration?) -> Double {
+        limit.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 } ?? .infinity
+    }
+
+    /// What every new context gets: the checkpoint, the pristine built-ins, `console`, timers,
+    /// `queueMicrotask` and rejection tracking.
+    private func setUp() {
         ScriptEngineStatistics.liveContexts.add(1, ordering: .relaxed)
         if timeLimitSeconds.isFinite, MicrotaskCheckpoint.functions != nil {
             if let function = unsafe JSObjectMakeFunctionWithCallback(ctx, nil, MicrotaskCheckpoint.callback) {
