@@ -118,20 +118,24 @@ public struct SessionNavigationDelegate: NavigationDelegate {
         self.wrapped = delegate
     }
 
-    public func webPage(_ page: any WebView, decidePolicyFor action: NavigationAction) async -> NavigationActionPolicy {
+    nonisolated(nonsending) public func webPage(
+        _ page: any WebView, decidePolicyFor action: NavigationAction
+    ) async -> NavigationActionPolicy {
         if let wrapped, await wrapped.webPage(page, decidePolicyFor: action) == .cancel { return .cancel }
         return await controller.prepareNavigation(to: action.request.url, in: page)
     }
 
-    public func webPage(_ page: any WebView, decidePolicyFor response: NavigationResponse) async -> NavigationResponsePolicy {
+    nonisolated(nonsending) public func webPage(
+        _ page: any WebView, decidePolicyFor response: NavigationResponse
+    ) async -> NavigationResponsePolicy {
         await wrapped?.webPage(page, decidePolicyFor: response) ?? .allow
     }
 
-    public func webPage(_ page: any WebView, didFinish navigation: Navigation) async {
+    nonisolated(nonsending) public func webPage(_ page: any WebView, didFinish navigation: Navigation) async {
         await wrapped?.webPage(page, didFinish: navigation)
     }
 
-    public func webPage(_ page: any WebView, didFail error: PageError) async {
+    nonisolated(nonsending) public func webPage(_ page: any WebView, didFail error: PageError) async {
         await wrapped?.webPage(page, didFail: error)
     }
 }

@@ -5,23 +5,34 @@ public import SessionBridgeMessaging
 ///
 /// Every method has a default that allows. The same delegate serves pages of either engine:
 /// `page` is the headless ``WebPage`` or a WebKit engine's view.
+///
+/// The methods are `nonisolated(nonsending)`: they run on the page's thread, as WebKit calls its
+/// delegate on the main thread, until they await something elsewhere. A delegate that only
+/// answers costs the navigation no thread hop; one that works (a refresh) hops to where that
+/// work runs, as it would anyway.
 public protocol NavigationDelegate: Sendable {
     /// Allow, cancel, or do work (refresh a session, write cookies) and then allow.
     /// The page's request is sent only after this returns, with the cookies the store holds then.
-    func webPage(_ page: any WebView, decidePolicyFor action: NavigationAction) async -> NavigationActionPolicy
+    nonisolated(nonsending) func webPage(_ page: any WebView, decidePolicyFor action: NavigationAction) async -> NavigationActionPolicy
     /// Accept or refuse a response before it becomes the document.
-    func webPage(_ page: any WebView, decidePolicyFor response: NavigationResponse) async -> NavigationResponsePolicy
+    nonisolated(nonsending) func webPage(
+        _ page: any WebView, decidePolicyFor response: NavigationResponse
+    ) async -> NavigationResponsePolicy
     /// The new document ran its scripts.
-    func webPage(_ page: any WebView, didFinish navigation: Navigation) async
+    nonisolated(nonsending) func webPage(_ page: any WebView, didFinish navigation: Navigation) async
     /// The navigation failed.
-    func webPage(_ page: any WebView, didFail error: PageError) async
+    nonisolated(nonsending) func webPage(_ page: any WebView, didFail error: PageError) async
 }
 
 extension NavigationDelegate {
-    public func webPage(_ page: any WebView, decidePolicyFor action: NavigationAction) async -> NavigationActionPolicy { .allow }
-    public func webPage(_ page: any WebView, decidePolicyFor response: NavigationResponse) async -> NavigationResponsePolicy { .allow }
-    public func webPage(_ page: any WebView, didFinish navigation: Navigation) async {}
-    public func webPage(_ page: any WebView, didFail error: PageError) async {}
+    nonisolated(nonsending) public func webPage(
+        _ page: any WebView, decidePolicyFor action: NavigationAction
+    ) async -> NavigationActionPolicy { .allow }
+    nonisolated(nonsending) public func webPage(
+        _ page: any WebView, decidePolicyFor response: NavigationResponse
+    ) async -> NavigationResponsePolicy { .allow }
+    nonisolated(nonsending) public func webPage(_ page: any WebView, didFinish navigation: Navigation) async {}
+    nonisolated(nonsending) public func webPage(_ page: any WebView, didFail error: PageError) async {}
 }
 
 /// Shows what a page asks of the person: `alert`, `confirm`, `prompt`, new windows.
