@@ -230,21 +230,28 @@ struct TokenEndpointClient: Sendable {
     nonisolated(nonsending) private func execute(
         _ request: HTTPClientRequest, upTo limit: Int
     ) async throws -> (HTTPClientResponse, [UInt8]) {
-        let deadline = ContinuousClock.now + timeout
+        let (seconds, attoseconds) = timeout.components
+        let deadline = NIODeadline.now() + .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         let client = self.client
-        return try await withThrowingTaskGroup(of: (HTTPClientResponse, [UInt8])?.self) { group in
-            group.addTask {
-                let response = try await client.execute(request, timeout: .init(deadline - .now))
-                var buffer = try await response.body.collect(upTo: limit)
-                return (response, buffer.readBytes(length: buffer.readableBytes) ?? [])
+        // One task for the request; the event loop's timer bounds the whole answer (the
+        // client's own deadline covers the head only, and a body can trickle in slowly).
+        let work = Task {
+            let response = try await client.execute(request, deadline: deadline)
+            var buffer = try await response.body.collect(upTo: limit)
+            return (response, buffer.readBytes(length: buffer.readableBytes) ?? [])
+        }
+        let timer = client.eventLoopGroup.any().scheduleTask(deadline: deadline) { work.cancel() }
+        defer { timer.cancel() }
+        do {
+            return try await withTaskCancellationHandler {
+                try await work.value
+            } onCancel: {
+                work.cancel()
             }
-            group.addTask {
-                try await Task.sleep(until: deadline)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let answer = first else { throw AttemptTimedOut() }
-            return answer
+        } catch {
+            // The timer fires at the deadline: a failure from then on is the timeout's.
+            if NIODeadline.now() >= deadline { throw AttemptTimedOut() }
+            throw error
         }
     }
 
