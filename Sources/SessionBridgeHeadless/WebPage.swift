@@ -35,6 +35,11 @@ public actor WebPage {
     public nonisolated let thread: EngineThread
     let tracker = ActivityTracker()
     private var documents: [ContentWorld: ScriptContext] = [:]
+    /// The next document's contexts, made and prepared while the page is idle after a
+    /// navigation, as WebKit prewarms a web process for the next one: a navigation takes them
+    /// instead of making its own while its request is out.
+    private var prewarmed: [ContentWorld: ScriptContext] = [:]
+    private var isPrewarming = false
     private var latestNavigation = 0
     /// The current document's URL.
     public private(set) var url: URL?
@@ -130,6 +135,7 @@ public actor WebPage {
             var prepared: [ContentWorld: ScriptContext] = [:]
             if let preloaded {
                 content = preloaded
+                prepared = takePrewarmed()
             } else {
                 // The next document's contexts are made while the request is out, instead of
                 // after the response, when the page would wait for them.
@@ -301,6 +307,7 @@ public actor WebPage {
         for context in documents.values { await finish(context) }
         emit(.navigationFinished(navigation))
         await configuration.navigationDelegate?.webPage(self, didFinish: navigation)
+        schedulePrewarming()
         return navigation
     }
 
@@ -312,14 +319,43 @@ public actor WebPage {
     /// The next document's contexts, with the preludes that depend on nothing the response
     /// decides already run (a failure there is met again, and reported, at commit).
     private func makeDocumentContexts(name: String) async -> [ContentWorld: ScriptContext] {
-        var contexts: [ContentWorld: ScriptContext] = [:]
+        var contexts = takePrewarmed()
         let userAgent = configuration.userAgent
-        for world in Self.worlds(of: configuration.userContentController) {
+        for world in Self.worlds(of: configuration.userContentController) where contexts[world] == nil {
             let context = makeContext(name: name)
             await Self.prepare(context, userAgent: userAgent)
             contexts[world] = context
         }
         return contexts
+    }
+
+    /// The worlds whose next document is prewarmed (for tests).
+    var prewarmedWorlds: Set<ContentWorld> { Set(prewarmed.keys) }
+
+    /// The prewarmed contexts, if any (a world added since is made by the caller, one removed
+    /// since is closed at commit).
+    private func takePrewarmed() -> [ContentWorld: ScriptContext] {
+        defer { prewarmed = [:] }
+        return prewarmed
+    }
+
+    /// Makes the next document's contexts once the current job is done: they are ready when
+    /// the next navigation starts, which then waits only for its request.
+    private func schedulePrewarming() {
+        guard prewarmed.isEmpty, !isPrewarming, !isClosed else { return }
+        isPrewarming = true
+        Task { await self.prewarm() }  // on the page's thread, after the navigation returned
+    }
+
+    private func prewarm() async {
+        defer { isPrewarming = false }
+        guard prewarmed.isEmpty, !isClosed else { return }
+        let contexts = await makeDocumentContexts(name: "about:blank")
+        guard !isClosed, prewarmed.isEmpty else {
+            for context in contexts.values { await context.close() }
+            return
+        }
+        prewarmed = contexts
     }
 
     private static func prepare(_ context: isolated ScriptContext, userAgent: String) {
@@ -435,6 +471,7 @@ public actor WebPage {
         latestNavigation += 1
         for context in documents.values { await context.close() }
         documents.removeAll()
+        for context in takePrewarmed().values { await context.close() }
     }
 
     // MARK: New windows

@@ -43,8 +43,8 @@ final class ThreadRecorder: NavigationDelegate {
             let delegate = ThreadRecorder()
             let page = WebPage(configuration: WebPageConfiguration(navigationDelegate: delegate))
             try await page.load(server.url("/"))
-            // Nothing listens on port 9: the navigation fails after its policy was decided.
-            await #expect(throws: PageError.self) { try await page.load(URL(string: "http://127.0.0.1:9/")!) }
+            // A redirect loop: the navigation fails after its policies were decided.
+            await #expect(throws: PageError.self) { try await page.load(server.url("/redirect-loop")) }
             #expect(delegate.onPageThread.value == ["action": true, "response": true, "finish": true, "fail": true])
             await page.close()
         }
