@@ -233,9 +233,10 @@ struct TokenEndpointClient: Sendable {
         let (seconds, attoseconds) = timeout.components
         let deadline = NIODeadline.now() + .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         let client = self.client
-        // One task for the request; the event loop's timer bounds the whole answer (the
+        // One task for the request, started on this thread (it hands the request to the event
+        // loop before it first suspends); the event loop's timer bounds the whole answer (the
         // client's own deadline covers the head only, and a body can trickle in slowly).
-        let work = Task {
+        let work = Task.immediate {
             let response = try await client.execute(request, deadline: deadline)
             var buffer = try await response.body.collect(upTo: limit)
             return (response, buffer.readBytes(length: buffer.readableBytes) ?? [])
