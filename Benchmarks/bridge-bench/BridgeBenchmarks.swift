@@ -73,8 +73,9 @@ enum BridgeBenchmarks {
             results.latencyRow(
                 figure, "ImmediateScriptMessageHandler, MessageLog on (default)", ours: "immediate+log", baseline: c, goal: 1.5))
         report.add(results.latencyRow(figure, "ImmediateScriptMessageHandler, log: nil", ours: "immediate", baseline: c, goal: 1.5))
-        report.add(results.latencyRow(figure, "plain async handler (Task.immediate), MessageLog on", ours: "async+log", baseline: c))
-        report.add(results.latencyRow(figure, "plain async handler (Task.immediate), log: nil", ours: "async", baseline: c))
+        report.add(
+            results.latencyRow(figure, "plain async handler (Task.immediate), MessageLog on", ours: "async+log", baseline: c, goal: 2))
+        report.add(results.latencyRow(figure, "plain async handler (Task.immediate), log: nil", ours: "async", baseline: c, goal: 2))
         report.add(
             results.latencyRow(
                 figure, "ImmediateScriptMessageHandler, MessageLog on, 10 s time limit", ours: "limited immediate+log", baseline: cLimited,
@@ -119,7 +120,7 @@ enum BridgeBenchmarks {
             contenders, n: options.scale(200_000, quick: 20_000), lanes: 64, rounds: options.rounds)
         report.add(many.throughputRow(figure, "64 in flight: worker thread", ours: "worker", baseline: c, goal: 1.5))
         report.add(many.throughputRow(figure, "64 in flight: DispatchQueue", ours: "dispatch", baseline: c))
-        report.add(many.throughputRow(figure, "64 in flight: actor", ours: "actor", baseline: c))
+        report.add(many.throughputRow(figure, "64 in flight: actor", ours: "actor", baseline: c, goal: 1.1))
         report.add(many.referenceRow(figure, "64 in flight: C hop, no spin anywhere", cBlock, rate: true))
         report.add(many.referenceRow(figure, "64 in flight: C hop, both sides spin", cSpin, rate: true))
         for document in documents { await document.close() }
@@ -146,8 +147,8 @@ enum BridgeBenchmarks {
                 Contender("immediate+log", document: documents[0]), Contender("immediate", document: documents[1]),
                 Contender("async+log", document: documents[2]),
             ], n: options.scale(200_000, quick: 20_000), lanes: 1, rounds: options.rounds)
-        report.add(sync.latencyRow(figure, "immediate handler, MessageLog on", ours: "immediate+log", baseline: c, goal: 1.5))
-        report.add(sync.latencyRow(figure, "immediate handler, log: nil", ours: "immediate", baseline: c, goal: 1.5))
+        report.add(sync.latencyRow(figure, "immediate handler, MessageLog on", ours: "immediate+log", baseline: c, goal: 2))
+        report.add(sync.latencyRow(figure, "immediate handler, log: nil", ours: "immediate", baseline: c, goal: 2))
         report.add(sync.latencyRow(figure, "plain async handler, MessageLog on", ours: "async+log", baseline: c))
         let hop = [Contender(cHop, raw: rawHop), Contender("worker", document: documents[3])]
         let one = try await RoundTripResults.measure(hop, n: options.scale(20_000, quick: 2_000), lanes: 1, rounds: options.rounds)

@@ -9,21 +9,39 @@ import SessionBridgeHeadless
 /// Where figure 6's cycle goes: each step of the full cycle timed on its own, in one fixture,
 /// interleaved cycle by cycle so that machine noise hits every step alike.
 ///
-/// What the runs found (release, 2 cores, loopback):
+/// What the runs found (release, 2 cores, loopback; a temporary probe that timestamps each
+/// stage of the one-caller cycle, medians over 150 cycles on a loaded machine whose bare `POST`
+/// took 0.75 ms and bare `GET /app` 0.65-0.9 ms):
 /// - The cycle is waits, not work: during figure 6 the process uses less than half of one core.
-/// - The navigation step is most of the cycle (2.7–3.2 ms against 0.4–0.9 ms for its `GET`).
-///   A temporary probe (averages): the next document's contexts 0.9 ms and its request 1.2 ms,
-///   side by side; after the response, installing the page APIs and the bridge 0.55 ms, the
-///   document's and user scripts 0.75 ms (the `/app` page starts a `fetch` of its own), `load` and
-///   the delegate 0.2 ms. Both preludes now run during the request (they depend on nothing the
-///   response decides), which took the install after the response to 0.12 ms. Touching the
-///   realm's lazily made built-ins ahead of the scripts did not make them faster.
-/// - The native refresh alone is 0.78–0.98 ms against 0.46 ms for the bare `POST` with its
-///   cookies: thread hops (futex waits are two thirds of the system-call time; `strace -c` shows
-///   no `fsync`, 48 `connect`s for about 1,500 cycles, six sleeps). A page's refresh takes one
-///   turn of the session's actor (it took three), which is most of what 100 callers gained.
-/// - Making the next document's contexts ahead took 0.2 ms off the navigation step but did not
-///   move the full cycle; it was left out.
+///   A hop between threads (page thread, concurrency pool, event loop) costs 50-70 µs here.
+/// - The page's half, 1.9-2.0 ms: into the page's thread 50-70 µs; the page's script up to
+///   `postMessage` in a fresh document 80-160 µs; the body read and the handler started 25-50
+///   µs; to the session's actor 55-70 µs; the join and the request built 30 µs; the token
+///   request 1.0-1.1 ms (the bare `POST` 0.75 ms); its answer read and checked 60-70 µs; the
+///   rotated token stored and the cookies written into both stores 50-60 µs; back to the page's
+///   thread 55-65 µs; the promise chain to `callAsyncJavaScript`'s return and back to the caller
+///   180 µs.
+/// - The navigation, 2.1 ms: the session's navigation policy 60 µs (a hop there and back); the
+///   request 1.0 ms, and 50 µs to hear of it on the page's thread; the old document closed and
+///   the page APIs and bridge installed 200-270 µs (closing 15-65, the bridge 70, the native
+///   functions 30, `location` 30); the user scripts at document start 150 µs; the document's
+///   two scripts 520 µs (the second calls `fetch`: 215 µs of JavaScript before the native call,
+///   run for the first time in the new global object); `DOMContentLoaded` and `load` 70 µs;
+///   back to the caller 55 µs.
+/// - Fixed since: the next document's contexts were made by `ScriptContext`'s async initializer,
+///   which runs on the concurrency pool until the actor is initialized (200 µs waiting for a pool
+///   thread, then 0.4-0.5 ms making the global object away from the page's thread), 1.2-1.4 ms in
+///   all, longer than the request; they are now made on the page's thread, and made ahead: the
+///   page prewarms its next document once a navigation has returned. The response policy and
+///   `didFinish` each hopped to the pool and back (a delegate that only answers now runs on the
+///   page's thread). The HTML was tokenized twice (60-80 µs). The token request waited for a pool
+///   thread to start its task (40 µs) and for a sleeping child task to wake from cancellation.
+/// - JavaScriptCore's own cost of a fresh global object: with the raw C API, a small script
+///   evaluated in a new context takes 120-130 µs the first time and 50 µs the second time; a new
+///   context takes 170-300 µs to make. Every document pays this, in a browser too.
+/// - Left: the hops to and from the session's actor (four per cycle) would go if the session's
+///   actor could run on the page's thread; the rest is the server, the network and first runs of
+///   the document's JavaScript.
 enum RefreshBreakdown {
     struct Steps {
         var names: [String]
