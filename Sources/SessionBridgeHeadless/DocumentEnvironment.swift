@@ -82,6 +82,7 @@ extension DocumentEnvironment {
     static func prepare(userAgent: String, in context: isolated ScriptContext) throws(ScriptError) {
         guard context.attachment(PreparedDocument.self) == nil else { return }
         try BridgeInstallation.prepare(in: context)
+        context.prepareAwaiting()
         let native = unsafe context.makeObject(), location = unsafe context.makeObject()
         let factory = try unsafe context.evaluateRaw(DocumentPrelude.source, sourceURL: "sessionbridge://prelude/document.js")
         guard let factoryFunction = unsafe context.function(factory) else {

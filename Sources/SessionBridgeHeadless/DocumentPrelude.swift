@@ -151,7 +151,8 @@ enum DocumentPrelude {
             init = init || {};
             const url = typeof input === "string" ? input : (input && input.url) || String(input);
             const method = String(init.method !== undefined ? init.method : (input && input.method) || "GET");
-            const headers = [...new Headers(init.headers || (input && input.headers))];
+            const given = init.headers || (input && input.headers);
+            const headers = given ? [...new Headers(given)] : [];
             const body = init.body == null ? null : String(init.body);
             const credentials = String(init.credentials || "same-origin");
             const signal = init.signal;

@@ -41,6 +41,12 @@ extension ScriptContext {
         awaiting.removeValue(forKey: id)?.resume(returning: result)
     }
 
+    /// Makes what ``evaluateAsync(_:sourceURL:timeout:)`` needs ahead of its first call (a page
+    /// prepares its next document this way, off the path of the app's first call into it).
+    package func prepareAwaiting() {
+        _ = try? unsafe awaitHelper()
+    }
+
     private func awaitHelper() throws(ScriptError) -> JSObjectRef {
         if let helper = unsafe awaitHelperFunction { return unsafe helper }
         let settle = unsafe makeFunction { context, call in
@@ -58,16 +64,25 @@ extension ScriptContext {
             }
             return nil
         }
+        // Made from the built-ins captured with the context: a page that replaced `then`,
+        // `Promise.resolve` or `Function.prototype.call` since cannot see the app's results or
+        // keep its calls from settling.
         let factory = try unsafe evaluateRaw(
             """
-            (function (settle) {
-              const resolve = Promise.resolve.bind(Promise), then = Promise.prototype.then;
-              return function (value, id) { then.call(resolve(value), v => settle(id, true, v), e => settle(id, false, e)); };
+            (function (settle, builtins, at) {
+              const apply = builtins[at], P = builtins[at + 1], resolve = builtins[at + 2], then = builtins[at + 3];
+              return function (value, id) {
+                apply(then, apply(resolve, P, [value]), [v => settle(id, true, v), e => settle(id, false, e)]);
+              };
             })
             """, sourceURL: "sessionbridge://prelude/await.js")
-        var argument: JSValueRef? = unsafe settle
-        guard let factory = unsafe factory, let factoryObject = unsafe JSValueToObject(ctx, factory, nil),
-            let helperValue = unsafe JSObjectCallAsFunction(ctx, factoryObject, nil, 1, &argument, nil),
+        var arguments: [JSValueRef?] = unsafe [
+            settle, pristineBuiltins ?? JSValueMakeUndefined(ctx), JSValueMakeNumber(ctx, Double(ValueWalker.awaitBuiltins)),
+        ]
+        guard let factory = unsafe factory, let factoryObject = unsafe JSValueToObject(ctx, factory, nil), unsafe pristineBuiltins != nil,
+            let helperValue = unsafe arguments.withUnsafeMutableBufferPointer({ buffer in
+                unsafe JSObjectCallAsFunction(ctx, factoryObject, nil, buffer.count, buffer.baseAddress, nil)
+            }),
             let helper = unsafe JSValueToObject(ctx, helperValue, nil)
         else {
             throw ScriptError(kind: .exception, name: "Error", message: "could not install the await helper")

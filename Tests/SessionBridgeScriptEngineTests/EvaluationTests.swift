@@ -77,6 +77,26 @@ import Testing
 }
 
 @Suite(.timeLimit(.minutes(5))) struct AwaitTests {
+    /// evaluateAsync waits with the built-ins captured when the context was made: a script that
+    /// replaced them before the first wait neither sees the result nor keeps it from settling.
+    @Test func evaluateAsyncWaitsWithTheBuiltInsTheContextStartedWith() async throws {
+        let context = await ScriptContext()
+        try await context.run(
+            """
+            globalThis.seen = 0;
+            Promise.prototype.then = function () { seen++; return this; };
+            Promise.resolve = function (value) { seen++; return value; };
+            Reflect.apply = function () { seen++; };
+            Function.prototype.call = function () { seen++; };
+            Function.prototype.apply = function () { seen++; };
+            """)
+        #expect(try await context.evaluateAsync("(async () => 6 * 7)()", timeout: .seconds(5)) == 42)
+        await #expect(throws: ScriptError.self) {
+            try await context.evaluateAsync("Promise.reject(new TypeError('no'))", timeout: .seconds(5))
+        }
+        #expect(try await context.evaluate("seen") == 0)
+    }
+
     @Test func evaluateAsyncWaitsForPromisesAndTimers() async throws {
         let context = await ScriptContext()
         #expect(try await context.evaluateAsync("new Promise(r => setTimeout(() => r({done: true}), 10))") == ["done": true])
