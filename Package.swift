@@ -162,7 +162,7 @@ let package = Package(
             name: "SessionBridgeHeadlessTests",
             dependencies: [
                 "SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeScriptEngine", "SessionBridgeHeadless",
-                "SessionBridgeTesting",
+                "SessionBridgeTesting", .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
         .testTarget(
             name: "SessionBridgeTests",

@@ -23,11 +23,18 @@ import Synchronization
 /// ``UIDelegate`` runs on a lane of that thread, with a VM of its own, so that its panels
 /// suspend that page only (see ``WebPageConfiguration/thread``).
 public actor WebPage {
-    /// The client pages use unless configured otherwise; it never follows redirects itself.
-    public static let defaultHTTPClient = HTTPClient(
-        eventLoopGroupProvider: .singleton,
-        configuration: HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(30)))
-    )
+    /// The client pages use unless configured otherwise (``defaultHTTPClientConfiguration``).
+    public static let defaultHTTPClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: defaultHTTPClientConfiguration)
+
+    /// It never follows redirects itself, and a connection the server refuses fails the load at
+    /// once, as in WebKit (the client's own retries would hold the page until the connect
+    /// timeout).
+    static var defaultHTTPClientConfiguration: HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(30)))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return configuration
+    }
 
     public nonisolated let configuration: WebPageConfiguration
     /// The executor the page's scripts run on: an engine thread, or for a page with a

@@ -1,0 +1,31 @@
+import AsyncHTTPClient
+import Foundation
+import SessionBridgeTesting
+import Testing
+
+@testable import SessionBridgeHeadless
+
+@Suite(.timeLimit(.minutes(1))) struct ConnectionFailureTests {
+    /// A server that refuses the connection fails the load with a network error, as in WebKit.
+    @Test func aRefusedConnectionFailsTheLoadAsANetworkError() async throws {
+        let server = try await ReferenceServer.start()
+        let url = server.url("/")
+        try await server.stop()  // nothing listens on its port now
+        let page = WebPage()
+        do {
+            try await page.load(url)
+            Issue.record("a page loaded from a stopped server")
+        } catch {
+            #expect(error.code == .network)
+            #expect(error.message.contains("connection refused"))
+        }
+        await page.close()
+    }
+
+    /// The pages' default client does not retry a refused connection: WebKit reports the refusal
+    /// at once, where the client's own retries would hold the page until its 10 s connect
+    /// timeout (the load then fails with the same error, 10 s later).
+    @Test func thePagesClientDoesNotRetryARefusedConnection() {
+        #expect(WebPage.defaultHTTPClientConfiguration.connectionPool.retryConnectionEstablishment == false)
+    }
+}
