@@ -230,8 +230,7 @@ struct TokenEndpointClient: Sendable {
     nonisolated(nonsending) private func execute(
         _ request: HTTPClientRequest, upTo limit: Int
     ) async throws -> (HTTPClientResponse, [UInt8]) {
-        let (seconds, attoseconds) = timeout.components
-        let deadline = NIODeadline.now() + .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        let deadline = NIODeadline.now() + TimeAmount(timeout)
         let client = self.client
         // One task for the request, started on this thread (it hands the request to the event
         // loop before it first suspends); the event loop's timer bounds the whole answer (the

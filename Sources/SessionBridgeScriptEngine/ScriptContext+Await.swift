@@ -76,13 +76,12 @@ extension ScriptContext {
               };
             })
             """, sourceURL: "sessionbridge://prelude/await.js")
-        var arguments: [JSValueRef?] = unsafe [
-            settle, pristineBuiltins ?? JSValueMakeUndefined(ctx), JSValueMakeNumber(ctx, Double(ValueWalker.awaitBuiltins)),
-        ]
-        guard let factory = unsafe factory, let factoryObject = unsafe JSValueToObject(ctx, factory, nil), unsafe pristineBuiltins != nil,
-            let helperValue = unsafe arguments.withUnsafeMutableBufferPointer({ buffer in
-                unsafe JSObjectCallAsFunction(ctx, factoryObject, nil, buffer.count, buffer.baseAddress, nil)
-            }),
+        var exception: JSValueRef? = nil
+        guard let builtins = unsafe pristineBuiltins, let factory = unsafe factory,
+            let factoryObject = unsafe JSValueToObject(ctx, factory, nil),
+            let helperValue = unsafe callFunction(
+                ctx, factoryObject, this: nil, [settle, builtins, JSValueMakeNumber(ctx, Double(PristineBuiltins.awaitFirst))],
+                exception: &exception),
             let helper = unsafe JSValueToObject(ctx, helperValue, nil)
         else {
             throw ScriptError(kind: .exception, name: "Error", message: "could not install the await helper")

@@ -71,8 +71,8 @@ public actor ScriptContext {
     /// The pristine `Object.keys`, captured before any page script ran (entry 0 of
     /// ``pristineBuiltins``, which keeps it).
     var objectKeys: JSObjectRef?
-    /// The built-ins ``ValueWalker`` is made from (``ValueWalker/builtins``), captured before any
-    /// page script ran; the walker itself is made on the first object read.
+    /// The built-ins captured before any page script ran (``PristineBuiltins``): the value
+    /// walker and the await helper are made from them when first needed.
     var pristineBuiltins: JSObjectRef?
     /// Makes a ``ValueWalker`` for a set of limits, from ``pristineBuiltins`` (which keeps it).
     var walkerFactory: JSObjectRef?
@@ -104,12 +104,7 @@ public actor ScriptContext {
     public init(
         thread: EngineThread = EnginePool.shared.nextThread(), name: String = "about:blank", configuration: Configuration = .init()
     ) async {
-        self.thread = thread
-        self.name = name
-        self.configuration = configuration
-        self.timeLimitSeconds = Self.seconds(configuration.timeLimit)
-        self.globalContext = unsafe GlobalContext(JSGlobalContextCreateInGroup(thread.group.ref, nil))
-        // The initializer runs on `thread` from here on.
+        self.init(onCallingThread: thread, name: name, configuration: configuration)
         setUp()
     }
 
@@ -118,16 +113,18 @@ public actor ScriptContext {
     /// thread that will run it.
     package init(onCurrentThread thread: EngineThread, name: String, configuration: Configuration) {
         precondition(thread.isIsolatingCurrentContext() == true, "ScriptContext(onCurrentThread:) called off \(thread.name)")
+        self.init(onCallingThread: thread, name: name, configuration: configuration)
+        assumeIsolated { $0.setUp() }
+    }
+
+    /// The stored parts, with the global object made on the calling thread; ``setUp()`` follows.
+    private init(onCallingThread thread: EngineThread, name: String, configuration: Configuration) {
         self.thread = thread
         self.name = name
         self.configuration = configuration
-        self.timeLimitSeconds = Self.seconds(configuration.timeLimit)
+        self.timeLimitSeconds =
+            configuration.timeLimit.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 } ?? .infinity
         self.globalContext = unsafe GlobalContext(JSGlobalContextCreateInGroup(thread.group.ref, nil))
-        self.assumeIsolated { $0.setUp() }
-    }
-
-    private static func seconds(_ limit: Duration?) -> Double {
-        limit.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 } ?? .infinity
     }
 
     /// What every new context gets: the checkpoint, the pristine built-ins, `console`, timers,
@@ -290,10 +287,9 @@ public actor ScriptContext {
         unsafe JSObjectSetProperty(ctx, target, key, value, JSPropertyAttributes(attributes), nil)
     }
 
-    /// Captures `Object.keys` and the rest of the walker's built-ins in one evaluation, before
-    /// any page script runs.
+    /// Captures ``PristineBuiltins`` in one evaluation, before any page script runs.
     private func capturePristineBuiltins() {
-        guard let builtins = try? unsafe evaluateRaw(ValueWalker.builtins, sourceURL: "sessionbridge://prelude/builtins.js"),
+        guard let builtins = try? unsafe evaluateRaw(PristineBuiltins.source, sourceURL: "sessionbridge://prelude/builtins.js"),
             let list = unsafe JSValueToObject(ctx, builtins, nil)
         else { return }
         unsafe protect(list)
@@ -310,7 +306,7 @@ public actor ScriptContext {
             let source = try? unsafe evaluateRaw(ValueWalker.source, sourceURL: "sessionbridge://prelude/clone.js"),
             let function = unsafe JSValueToObject(ctx, source, nil)
         else { return nil }
-        let builtins: [JSValueRef?] = unsafe (0..<ValueWalker.builtinCount).map {
+        let builtins: [JSValueRef?] = unsafe (0..<PristineBuiltins.walkerCount).map {
             unsafe JSObjectGetPropertyAtIndex(ctx, list, UInt32($0), nil)
         }
         var exception: JSValueRef? = nil
@@ -319,7 +315,7 @@ public actor ScriptContext {
         else { return nil }
         // Kept alive by the protected list (a null-prototype record: no page-defined setter can
         // see it), so reading a first object protects nothing more.
-        unsafe JSObjectSetPropertyAtIndex(ctx, list, UInt32(ValueWalker.builtinCount), factory, nil)
+        unsafe JSObjectSetPropertyAtIndex(ctx, list, UInt32(PristineBuiltins.walkerFactory), factory, nil)
         unsafe walkerFactory = unsafe factory
         return unsafe factory
     }
@@ -675,7 +671,7 @@ package enum ObjectReader: Sendable {
 ///
 /// `@unchecked Sendable` is safe: its mutable state (`protected`, `isReleased`) is only touched
 /// from the owning ``ScriptContext``'s isolated methods, which all run on its engine thread, and
-/// from `deinit`, when no other reference exists. Every JavaScriptCore C API call takes the VM's
+/// from `init` and `deinit`, when no other reference exists. Every JavaScriptCore C API call takes the VM's
 /// own lock, so releasing from `deinit` on another thread is also safe.
 @safe  // its JavaScriptCore references are used only on its context's engine thread, while the context lives
 final class GlobalContext: @unchecked Sendable {

@@ -17,7 +17,7 @@ import OrderedCollections
 /// instances) is handed back as it is and read by ``ValueReader`` through the C API, where it
 /// stands, with the counts so far.
 enum ValueWalker {
-    /// A function of the captured ``builtins`` (it refers to nothing global), evaluated on a
+    /// A function of the captured ``PristineBuiltins`` (it refers to nothing global), evaluated on a
     /// context's first object read; returns `(limits...) => walk(value)`. The walkers it makes
     /// stay referenced from it: protecting it keeps them alive.
     ///
@@ -118,20 +118,6 @@ enum ValueWalker {
           };
         })
         """
-
-    /// The built-ins captured when the context is made, before any other script runs: entries 0
-    /// to 6 are the walker's, in the order of ``source``'s parameters (cheap: the walker's own
-    /// source is evaluated only when the context first reads an object), entry 7 keeps the
-    /// walker factory once made, entries 8 to 11 are what `evaluateAsync` waits with
-    /// (``awaitBuiltins``).
-    static let builtins = """
-        ({ __proto__: null, 0: Object.keys, 1: Array.isArray, 2: Object.getPrototypeOf, 3: ArrayBuffer.isView, 4: Object.create,
-           5: Object.prototype, 6: Array.prototype, 8: Reflect.apply, 9: Promise, 10: Promise.resolve, 11: Promise.prototype.then })
-        """
-    static let builtinCount = 7
-    /// Where `Reflect.apply`, `Promise`, `Promise.resolve` and `Promise.prototype.then` are in
-    /// ``builtins``.
-    static let awaitBuiltins = 8
 }
 
 extension ValueReader {
