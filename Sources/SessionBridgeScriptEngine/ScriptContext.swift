@@ -453,7 +453,7 @@ public actor ScriptContext {
     /// callback refuses to run and throws JavaScriptCore's termination instead, and the
     /// watchdog is re-armed with a tiny limit for the rest of the entry, so every further
     /// loop iteration, call or microtask of it is ended as well.
-    package func stopEntry() {
+    package nonisolated func stopEntry() {
         thread.entryStopped.store(true, ordering: .relaxed)
         thread.ensureTimeLimit(Self.stoppedEntryLimitSeconds, force: true)
     }
@@ -644,7 +644,7 @@ public actor ScriptContext {
         deferreds.removeAll()
         for task in tasks.values { task.cancel() }
         tasks.removeAll()
-        for box in nativeFunctions { box.context = nil }
+        for box in nativeFunctions { box.isOpen = false }
         eventHandler = nil
         attachments.removeAll()
         resumeQuiescenceWaiters()

@@ -38,10 +38,13 @@ enum ValueWalker {
           const stop = create(null);
           let madeCount = 0;
           return function (maxDepth, maxNodes, maxBytes, allowsNonFinite) {
-            return made[madeCount++] = function (root) {
-              let nodes = 0, bytes = 0, out = "", blobs = null, blobCount = 0, failure = null;
+            // One walk's state and functions, made once and reused by the walks that follow (a
+            // walk allocates nothing but its text); a walk started while another runs (a getter
+            // that posts again) gets an instance of its own.
+            const instance = () => {
+              let nodes = 0, bytes = 0, out = "", blobs = null, blobCount = 0, failure = null, deepest = 0;
               // The objects above the one being read, by depth (a null-prototype object: no
-              // page-defined setter is reachable from it).
+              // page-defined setter is reachable from it); cleared after each walk.
               const path = create(null);
               const fail = (record) => { failure = record; throw stop; };
               const count = (extra) => {
@@ -79,6 +82,7 @@ enum ValueWalker {
                 }
                 count(0);
                 path[depth] = value;
+                if (depth >= deepest) deepest = depth + 1;
                 if (array) {
                   let length;
                   try { length = value.length; } catch (e) { fail({ __proto__: null, what: "length", thrown: e }); }
@@ -107,13 +111,25 @@ enum ValueWalker {
                 }
                 out += "}";
               };
-              try {
-                read(root, 0);
-              } catch (e) {
-                if (e === stop) return failure;
-                throw e;
-              }
-              return blobs === null ? out : { __proto__: null, text: out, blobs, nodes, bytes };
+              return (root) => {
+                nodes = 0; bytes = 0; out = ""; blobs = null; blobCount = 0; failure = null;
+                try {
+                  read(root, 0);
+                  return blobs === null ? out : { __proto__: null, text: out, blobs, nodes, bytes };
+                } catch (e) {
+                  if (e === stop) return failure;
+                  throw e;
+                } finally {
+                  for (let depth = 0; depth < deepest; depth++) path[depth] = undefined;
+                  deepest = 0; out = ""; blobs = null; failure = null;
+                }
+              };
+            };
+            let idle = instance();
+            return made[madeCount++] = function (root) {
+              const walk = idle !== null ? idle : instance();
+              idle = null;
+              try { return walk(root); } finally { idle = walk; }
             };
           };
         })

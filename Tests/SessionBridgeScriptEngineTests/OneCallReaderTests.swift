@@ -1,4 +1,5 @@
 import CJavaScriptCore
+import Synchronization
 import Testing
 
 @testable import SessionBridgeScriptEngine
@@ -47,6 +48,38 @@ import Testing
     func bothReadersAgree(source: String) async throws {
         let (oneCall, partByPart) = await Self.both(source)
         #expect(describe(oneCall) == describe(partByPart), "\(source)")
+    }
+
+    @Test func oneWalkerReadsEveryValueInTurnAfterRefusalsToo() async throws {
+        // A walker keeps its state between walks: a walk cut short by a refusal (a cycle, a
+        // throwing getter, a function) must leave nothing that changes the next value.
+        let context = await ScriptContext()
+        for _ in 0..<2 {
+            for source in Self.values {
+                let (oneCall, partByPart) = await context.readTwice(source, limits: nil)
+                #expect(describe(oneCall) == describe(partByPart), "\(source)")
+            }
+        }
+        #expect(await context.walkerCount == 1)
+        await context.close()
+    }
+
+    @Test func aWalkStartedByAGetterDuringAWalkReadsItsOwnValue() async throws {
+        // A getter of the value being walked calls native code that reads another value with
+        // the same walker: each walk gets its own text, counts and path.
+        let context = await ScriptContext()
+        let inner = Mutex<[ScriptValue]>([])
+        await context.defineReadingFunction("readInner") { value in inner.withLock { $0.append(value) } }
+        let outer = try await context.read(
+            """
+            ({before: [1, "b"], get middle() { readInner({inner: [2, {deep: "d"}], n: -0}); readInner([3]); return "m"; },
+              after: {x: [4]}})
+            """, .oneCall)
+        #expect(outer == ["before": [1, "b"], "middle": "m", "after": ["x": [4]]])
+        #expect(inner.withLock { $0 } == [["inner": [2, ["deep": "d"]], "n": .number(-0.0)], [3]])
+        #expect(try await context.read("({again: [5]})", .oneCall) == ["again": [5]])
+        #expect(await context.walkerCount == 1)
+        await context.close()
     }
 
     @Test func theOneCallReaderActuallyRuns() async throws {
@@ -164,6 +197,15 @@ extension ScriptContext {
     }
 
     fileprivate var walkerCount: Int { unsafe walkers.count }
+
+    /// Defines a native function that reads its argument with the one-call reader and hands it to `body`.
+    fileprivate func defineReadingFunction(_ name: String, _ body: @escaping @Sendable (ScriptValue) -> Void) {
+        let function = unsafe makeFunction { context, call in
+            body(try unsafe context.scriptValue(call[0], reader: .oneCall))
+            return nil
+        }
+        unsafe define(function, as: name)
+    }
 
     /// The completion value of `source`, its objects read by `reader`.
     fileprivate func read(_ source: String, _ reader: ObjectReader) throws(ScriptError) -> ScriptValue {
