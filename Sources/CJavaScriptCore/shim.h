@@ -2,6 +2,7 @@
 #define SESSIONBRIDGE_CJAVASCRIPTCORE_SHIM_H
 
 #include <JavaScriptCore/JavaScript.h>
+#include <pthread.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -29,6 +30,12 @@ JS_EXPORT bool JSGlobalContextSetUnhandledRejectionCallback(JSGlobalContextRef c
 
 /// JSBasePrivate.h: a full, synchronous garbage collection (used by memory tests and benchmarks).
 JS_EXPORT void JSSynchronousGarbageCollectForDebugging(JSContextRef ctx);
+
+/*
+ * glibc's <pthread.h> declares this only under _GNU_SOURCE, which Swift's C modules do not set:
+ * names a thread in the OS (at most 15 bytes), for engine threads.
+ */
+extern int pthread_setname_np(pthread_t thread, const char *name);
 
 #ifdef __cplusplus
 }

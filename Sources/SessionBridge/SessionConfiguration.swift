@@ -117,10 +117,17 @@ public struct SessionConfiguration: Sendable {
 
     /// The client token requests use unless configured otherwise: its own connection pool,
     /// never shared with pages (not `WebPage.defaultHTTPClient`), and no redirects.
-    public static let defaultHTTPClient = HTTPClient(
-        eventLoopGroupProvider: .singleton,
-        configuration: HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(30)))
-    )
+    public static let defaultHTTPClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: defaultHTTPClientConfiguration)
+
+    /// No redirects; a connection the server refuses fails the attempt at once, and the
+    /// session's ``RetryPolicy`` decides what follows (the client's own retries would hold each
+    /// attempt until the connect timeout, 10 s, before it failed with the same refusal).
+    static var defaultHTTPClientConfiguration: HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(30)))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return configuration
+    }
 
     /// Creates a configuration for explicit endpoints.
     public init(

@@ -65,9 +65,15 @@ public final class SessionHTTPClient: Sendable {
         self.session = session
         self.configuration = configuration
         self.cookieJar = configuration.isEphemeral ? CookieJar() : session.cookieJar
-        self.httpClient = HTTPClient(
-            eventLoopGroupProvider: .singleton,
-            configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
+        self.httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.httpClientConfiguration)
+    }
+
+    /// No redirects followed, and a connection the server refuses fails the request at once, as
+    /// a browser's would (not retried by the client until its connect timeout).
+    static var httpClientConfiguration: HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return configuration
     }
 
     /// Closes the client's connections. Call it once, when done.

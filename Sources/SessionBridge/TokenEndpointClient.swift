@@ -276,6 +276,10 @@ struct TokenEndpointClient: Sendable {
                 break
             }
         }
+        // A refusal comes before anything is sent (the client does not retry it itself).
+        if let error = error as? IOError, error.errnoCode == ECONNREFUSED {
+            return Failure(error: SessionError(.network, "the token endpoint refused the connection"), retryable: true)
+        }
         let typeName = String(reflecting: type(of: error))
         if typeName.contains("NIOConnectionError") || typeName.contains("ConnectTimeout") {
             return Failure(error: SessionError(.network, "could not connect to the token endpoint"), retryable: true)

@@ -39,8 +39,15 @@ public struct OAuthClientConfiguration: Sendable {
 
     /// A shared client that follows no redirect: a token endpoint's redirect is the caller's
     /// decision (see ``OAuthClient/tokenRequest(_:to:)``).
-    public static let defaultHTTPClient = HTTPClient(
-        eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
+    public static let defaultHTTPClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: defaultHTTPClientConfiguration)
+
+    /// No redirects, and a connection the server refuses fails the request at once instead of
+    /// being retried by the client until its connect timeout.
+    static var defaultHTTPClientConfiguration: HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return configuration
+    }
     /// Where the client logs; never a secret.
     public var logger: Logger
 

@@ -41,6 +41,8 @@ enum OAuthHTTP {
             }
         } catch let error as OAuthError {
             throw error
+        } catch let error as IOError where error.errnoCode == ECONNREFUSED {
+            throw OAuthError(.network, "the server refused the connection")
         } catch {
             throw OAuthError(.network, "the request failed (\(type(of: error)))")
         }

@@ -302,8 +302,20 @@ public final class EngineThread: SerialExecutor, Sendable {
     // MARK: Run loop
 
     private func runLoop() {
+        // Foundation names a thread in the OS only when the name is set from the thread itself.
+        _ = unsafe pthread_setname_np(pthread_self(), Self.osName(name))
         threadID.store(UInt(pthread_self()), ordering: .releasing)
         drive(until: { false }, nested: false, deadline: nil)
+    }
+
+    /// `name` as Linux keeps a thread's name: at most 15 bytes, cut between characters.
+    static func osName(_ name: String) -> String {
+        var cut = ""
+        for character in name {
+            guard cut.utf8.count + character.utf8.count <= 15 else { break }
+            cut.append(character)
+        }
+        return cut
     }
 
     /// Runs the thread's jobs and timers, except those of paused lanes, one at a time (so a

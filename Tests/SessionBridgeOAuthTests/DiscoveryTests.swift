@@ -21,6 +21,23 @@ import Testing
         }
     }
 
+    /// A server that refuses the connection fails discovery as a network error naming the
+    /// refusal. The request's limit (5 s) is shorter than the client's connect timeout: a client
+    /// that retried the refusal itself would run into that limit and report no answer.
+    @Test func aStoppedServerFailsDiscoveryAsARefusedConnection() async throws {
+        let server = try await ReferenceServer.start()
+        let issuer = URL(string: server.issuer)!
+        try await server.stop()  // nothing listens on its port now
+        do {
+            _ = try await AuthorizationServerMetadata.discover(
+                issuer: issuer, httpClient: OAuthClientConfiguration.defaultHTTPClient, timeout: .seconds(5))
+            Issue.record("discovery against a stopped server succeeded")
+        } catch {
+            #expect(error.code == .network)
+            #expect(error.message.contains("refused the connection"), "\(error.message)")
+        }
+    }
+
     @Test func rfc8414PathInsertionForAnIssuerWithAPath() {
         let urls = AuthorizationServerMetadata.discoveryURLs(for: URL(string: "https://sso.example/realms/app")!)
         #expect(

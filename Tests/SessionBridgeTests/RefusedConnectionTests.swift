@@ -1,0 +1,51 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import SessionBridgeTesting
+import Testing
+
+@testable import SessionBridge
+@testable import SessionBridgeOAuth
+
+/// A server that refuses the connection is an answer: the attempt fails at once and the
+/// session's retry policy decides what follows, as a browser reports a refusal at once.
+@Suite(.timeLimit(.minutes(1))) struct RefusedConnectionTests {
+    /// The refresh fails as a retryable network error that names the refusal (it is retried by
+    /// the session's policy: nothing was sent), and the session is kept. Each attempt's limit (5 s here) is shorter than the client's connect timeout
+    /// (10 s): a client that retried the refusal itself would end every attempt at that limit,
+    /// as a timeout.
+    @Test func aRefreshAgainstAStoppedServerFailsAsARefusedConnection() async throws {
+        let server = try await ReferenceServer.start()
+        let configuration = makeConfiguration(server)
+        try await server.stop()  // nothing listens on its port now
+        let record = VaultRecord(refreshToken: RefreshToken("kept-refresh-token"), accessTokenExpiresAt: nil)
+        let vault = InMemoryTokenVault(record)
+        let session = SessionController(configuration: configuration, vault: vault)
+        do {
+            try await session.refresh()
+            Issue.record("a refresh against a stopped server succeeded")
+        } catch {
+            #expect(error.code == .network)
+            #expect(error.isRetryable)
+            #expect(error.message.localizedCaseInsensitiveContains("refused"), "\(error.message)")
+            #expect(!error.message.localizedCaseInsensitiveContains("timed out"), "\(error.message)")
+        }
+        #expect(try vault.load() == record)
+    }
+
+    /// A refusal is retried (nothing was sent); a connection reset after sending may have
+    /// rotated the token and is not.
+    @Test func aRefusalIsRetryableAndAResetIsAmbiguous() {
+        let refused = TokenEndpointClient.classify(IOError(errnoCode: ECONNREFUSED, reason: "connect"))
+        #expect(refused.retryable && !refused.ambiguous)
+        #expect(refused.error.code == .network)
+        let reset = TokenEndpointClient.classify(IOError(errnoCode: ECONNRESET, reason: "read"))
+        #expect(!reset.retryable && reset.ambiguous)
+    }
+
+    @Test func noDefaultClientRetriesARefusedConnectionItself() {
+        #expect(SessionConfiguration.defaultHTTPClientConfiguration.connectionPool.retryConnectionEstablishment == false)
+        #expect(SessionHTTPClient.httpClientConfiguration.connectionPool.retryConnectionEstablishment == false)
+        #expect(OAuthClientConfiguration.defaultHTTPClientConfiguration.connectionPool.retryConnectionEstablishment == false)
+    }
+}
