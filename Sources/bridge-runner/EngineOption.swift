@@ -165,13 +165,14 @@ struct WebKitRun {
 }
 
 extension WebKitRun {
-    /// A client that trusts the loopback certificate and follows no redirects.
+    /// A client that trusts the loopback certificate, follows no redirects and fails a refused
+    /// connection at once (as the session's default client does).
     nonisolated static func trustingClient(_ certificate: LoopbackCertificate) -> HTTPClient {
-        HTTPClient(
-            eventLoopGroupProvider: .singleton,
-            configuration: HTTPClient.Configuration(
-                tlsConfiguration: certificate.clientTLS, redirectConfiguration: .disallow,
-                timeout: .init(connect: .seconds(10), read: .seconds(30))))
+        var configuration = HTTPClient.Configuration(
+            tlsConfiguration: certificate.clientTLS, redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(10), read: .seconds(30)))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
     /// A view wired to `session` (handler, standard scripts, navigation delegate) that reports
