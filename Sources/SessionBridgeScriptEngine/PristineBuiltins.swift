@@ -6,7 +6,8 @@ enum PristineBuiltins {
     /// The record's source.
     static let source = """
         ({ __proto__: null, 0: Object.keys, 1: Array.isArray, 2: Object.getPrototypeOf, 3: ArrayBuffer.isView, 4: Object.create,
-           5: Object.prototype, 6: Array.prototype, 8: Reflect.apply, 9: Promise, 10: Promise.resolve, 11: Promise.prototype.then })
+           5: Object.prototype, 6: Array.prototype, 8: Reflect.apply, 9: Promise, 10: Promise.resolve, 11: Promise.prototype.then,
+           12: Error })
         """
     /// Entries 0 up to this one are ``ValueWalker/source``'s parameters, in order.
     static let walkerCount = 7
@@ -15,4 +16,6 @@ enum PristineBuiltins {
     /// Where `Reflect.apply`, `Promise`, `Promise.resolve` and `Promise.prototype.then` are, in
     /// that order: what `evaluateAsync` waits with.
     static let awaitFirst = 8
+    /// `Error`, which the console tells errors apart with (`instanceof`).
+    static let error = 12
 }

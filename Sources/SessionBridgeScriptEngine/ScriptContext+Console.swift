@@ -49,8 +49,11 @@ extension ScriptContext {
         return unsafe JSValueIsInstanceOfConstructor(ctx, object, constructor, nil)
     }
 
+    /// The `Error` the context started with: a page that rebinds the global one changes
+    /// nothing here (and runs no code of its own through it).
     private var errorConstructor: JSObjectRef? {
-        unsafe JSObjectGetProperty(ctx, JSContextGetGlobalObject(ctx), PropertyName("Error").ref, nil)
+        guard let list = unsafe pristineBuiltins else { return nil }
+        return unsafe JSObjectGetPropertyAtIndex(ctx, list, UInt32(PristineBuiltins.error), nil)
             .flatMap { unsafe JSValueToObject(ctx, $0, nil) }
     }
 

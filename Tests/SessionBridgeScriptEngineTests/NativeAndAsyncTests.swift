@@ -150,6 +150,23 @@ import Testing
         await context.close()
     }
 
+    @Test func consoleTellsErrorsApartWhateverThePageDidToError() async throws {
+        let context = await ScriptContext()
+        try await context.run(
+            """
+            const original = Error;
+            globalThis.Error = function Error() {};
+            Object.defineProperty(globalThis, 'Error', { value: new Proxy(function () {}, {}), writable: true });
+            console.error(new TypeError('still an error'), new original('plain'));
+            """)
+        let messages = await context.recentEvents.compactMap { event -> ConsoleMessage? in
+            if case .console(let message) = event { return message }
+            return nil
+        }
+        #expect(messages.map(\.text) == ["TypeError: still an error Error: plain"])
+        await context.close()
+    }
+
     @Test func unhandledRejectionsAreReported() async throws {
         let context = await ScriptContext()
         try await context.run("Promise.reject(new Error('nobody listens')); Promise.reject(new Error('handled')).catch(() => {})")
