@@ -109,9 +109,7 @@ struct HTTPLoader: Sendable {
         let incoming: HTTPClientResponse
         let body: ByteBuffer
         do {
-            incoming = try await client.execute(
-                outgoing,
-                timeout: .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000))
+            incoming = try await client.execute(outgoing, timeout: TimeAmount(timeout))
             body = try await incoming.body.collect(upTo: maxBytes)
         } catch let error as NIOTooManyBytesError {
             _ = error

@@ -23,7 +23,7 @@ enum OAuthHTTP {
         do {
             return try await withThrowingTaskGroup(of: Answer?.self) { group in
                 group.addTask {
-                    let response = try await client.execute(request, timeout: .milliseconds(timeout.wholeMilliseconds))
+                    let response = try await client.execute(request, timeout: TimeAmount(timeout))
                     let buffer = try await response.body.collect(upTo: 1 << 20)
                     return Answer(
                         status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
@@ -46,13 +46,5 @@ enum OAuthHTTP {
         } catch {
             throw OAuthError(.network, "the request failed (\(type(of: error)))")
         }
-    }
-}
-
-extension Duration {
-    /// Whole milliseconds, for NIO's `TimeAmount`.
-    var wholeMilliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 }

@@ -64,9 +64,7 @@ public struct FormFillingUserAgent: AuthorizationUserAgent {
             let response: HTTPClientResponse
             let body: String
             do {
-                let (seconds, attoseconds) = requestTimeout.components
-                response = try await httpClient.execute(
-                    request, timeout: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+                response = try await httpClient.execute(request, timeout: TimeAmount(requestTimeout))
                 body = String(buffer: try await response.body.collect(upTo: 1 << 20))
             } catch {
                 throw Failure(description: "the sign-in page at \(next.url.host ?? "?") could not be loaded (\(type(of: error)))")
