@@ -36,6 +36,11 @@ public struct RedactionPolicy: Sendable, Hashable {
         return shapes
     }
 
+    /// Whether every byte is ASCII, read from the string's storage in one pass where it can be.
+    private static func isASCII(_ utf8: String.UTF8View) -> Bool {
+        utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 0x80 } } ?? !utf8.contains { $0 >= 0x80 }
+    }
+
     private static func lowercasedASCII(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
     }
@@ -87,7 +92,8 @@ public struct RedactionPolicy: Sendable, Hashable {
         case .array(let elements):
             return elements.contains(where: holdsSecret)
         case .object(let members):
-            return members.contains { key, member in isSecretKey(key) || holdsSecret(member) }
+            // Keys, then values: no (key, value) pair is made for each member.
+            return members.keys.contains(where: isSecretKey) || members.values.contains(where: holdsSecret)
         }
     }
 
@@ -97,8 +103,8 @@ public struct RedactionPolicy: Sendable, Hashable {
         // An ASCII key keeps its length and first letter when lower-cased: if no secret key has
         // both, it is none of them. Any other key takes the full comparison below.
         let utf8 = key.utf8
-        if let first = utf8.first, first < 0x80, utf8.count < 63, !utf8.contains(where: { $0 >= 0x80 }),
-            shapes[Int(Self.lowercasedASCII(first))] & (1 << UInt64(utf8.count)) == 0
+        if let first = utf8.first, first < 0x80, utf8.count < 63,
+            shapes[Int(Self.lowercasedASCII(first))] & (1 << UInt64(utf8.count)) == 0, Self.isASCII(utf8)
         {
             return false
         }
