@@ -34,16 +34,28 @@ final class NativeFunctionBox {
     /// The body as an ordinary function of the context, called after the trampoline checked
     /// the thread (see ``nativeFunctionTrampoline``).
     let body: (_ context: ScriptContext, _ call: RawCall) throws -> JSValueRef?
-    /// Cleared by ``ScriptContext/close()``: a closed context's functions throw.
-    var isOpen = true
+    /// The context's ``ScriptContext/functionsAreOpen``: a closed context's functions throw,
+    /// and none reaches a context being torn down.
+    let functions: OpenFlag
 
     init(context: ScriptContext, body: @escaping RawNativeFunction) {
         unsafe self.context = context
+        self.functions = context.functionsAreOpen
         // The same function without `isolated` on its parameter (the same calling convention;
         // `Actor.assumeIsolated` makes this cast too): the trampoline calls it only on the
         // context's thread, which is the isolation the body was written for.
         unsafe self.body = unsafe unsafeBitCast(body, to: ((ScriptContext, RawCall) throws -> JSValueRef?).self)
     }
+}
+
+/// Whether a context's native functions may still run (see ``ScriptContext/functionsAreOpen``);
+/// its functions share it with the context.
+final class OpenFlag: Sendable {
+    private let open = Atomic<Bool>(true)
+
+    var isOpen: Bool { open.load(ordering: .acquiring) }
+
+    func close() { open.store(false, ordering: .releasing) }
 }
 
 /// The single JavaScriptCore class behind every native function.
@@ -74,7 +86,7 @@ private func nativeFunctionTrampoline(
 ) -> JSValueRef? {
     guard let ctx = unsafe ctx, let function = unsafe function, let pointer = unsafe JSObjectGetPrivate(function) else { return nil }
     let box = unsafe Unmanaged<NativeFunctionBox>.fromOpaque(pointer).takeUnretainedValue()
-    guard box.isOpen else {
+    guard box.functions.isOpen else {
         unsafe exception?.pointee = unsafe makeError(in: ctx, name: "Error", message: "the script context is closed")
         return nil
     }

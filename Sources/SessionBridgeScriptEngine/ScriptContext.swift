@@ -50,6 +50,9 @@ public actor ScriptContext {
     public private(set) var isClosed = false
 
     var nativeFunctions: [NativeFunctionBox] = []
+    /// Whether this context's native functions may run: cleared by ``close()`` and by the
+    /// deinit, before the global context is released (the functions hold the context unowned).
+    nonisolated let functionsAreOpen = OpenFlag()
     var timers: [Int: ScriptTimer] = [:]
     var nextTimerID = 1
     var deferreds: [Int: Deferred] = [:]
@@ -147,7 +150,9 @@ public actor ScriptContext {
 
     deinit {
         // The global context and every value still protected are released by `globalContext`'s
-        // own deinit, which runs right after this one when no other reference remains.
+        // own deinit, which runs right after this one when no other reference remains. Its
+        // native functions, which hold it unowned, throw from now on, as after close().
+        functionsAreOpen.close()
         for task in tasks.values { task.cancel() }
         if !globalContext.isReleased { ScriptEngineStatistics.liveContexts.subtract(1, ordering: .relaxed) }
     }
@@ -644,7 +649,7 @@ public actor ScriptContext {
         deferreds.removeAll()
         for task in tasks.values { task.cancel() }
         tasks.removeAll()
-        for box in nativeFunctions { box.isOpen = false }
+        functionsAreOpen.close()
         eventHandler = nil
         attachments.removeAll()
         resumeQuiescenceWaiters()
