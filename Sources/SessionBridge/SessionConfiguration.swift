@@ -119,15 +119,11 @@ public struct SessionConfiguration: Sendable {
     /// never shared with pages (not `WebPage.defaultHTTPClient`), and no redirects.
     public static let defaultHTTPClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: defaultHTTPClientConfiguration)
 
-    /// No redirects; a connection the server refuses fails the attempt at once, and the
-    /// session's ``RetryPolicy`` decides what follows (the client's own retries would hold each
-    /// attempt until the connect timeout, 10 s, before it failed with the same refusal).
-    static var defaultHTTPClientConfiguration: HTTPClient.Configuration {
-        var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(30)))
-        configuration.connectionPool.retryConnectionEstablishment = false
-        return configuration
-    }
+    /// The pages' settings, on a pool of its own: no redirects, and a connection the server
+    /// refuses fails the attempt at once, so the session's ``RetryPolicy`` decides what follows
+    /// (the client's own retries would hold each attempt until the connect timeout, 10 s, before
+    /// it failed with the same refusal).
+    static var defaultHTTPClientConfiguration: HTTPClient.Configuration { WebPage.defaultHTTPClientConfiguration }
 
     /// Creates a configuration for explicit endpoints.
     public init(

@@ -29,7 +29,7 @@ public actor WebPage {
     /// It never follows redirects itself, and a connection the server refuses fails the load at
     /// once, as in WebKit (the client's own retries would hold the page until the connect
     /// timeout).
-    static var defaultHTTPClientConfiguration: HTTPClient.Configuration {
+    package static var defaultHTTPClientConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(30)))
         configuration.connectionPool.retryConnectionEstablishment = false

@@ -28,7 +28,7 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// cross-thread reply from an OS wake-up (about 12 µs on a VM) into about 1 µs.
     public static let defaultSpin: Duration = .microseconds(50)
 
-    /// The thread's name, as the OS shows it (a lane's name is for logs only).
+    /// The thread's name; the OS shows its first 15 bytes (a lane's name is for logs only).
     public let name: String
     /// The JavaScriptCore context group (one VM) shared by every context on this thread or lane.
     let group: JSContextGroup
