@@ -157,7 +157,9 @@ let package = Package(
                 "SessionBridgeCookies", "SessionBridgeTesting",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ], resources: [.copy("Conformance")]),
-        .testTarget(name: "SessionBridgeMessagingTests", dependencies: ["SessionBridgeMessaging", "SessionBridgeScriptEngine"]),
+        .testTarget(
+            name: "SessionBridgeMessagingTests",
+            dependencies: ["SessionBridgeMessaging", "SessionBridgeScriptEngine", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "SessionBridgeHeadlessTests",
             dependencies: [

@@ -352,10 +352,7 @@ package final class BridgeInstallation {
 
     /// What the page may see of a handler's error.
     private func publicError(_ error: any Error, handler: String) -> ScriptMessageError {
-        if let error = error as? ScriptMessageError { return error }
-        if error is CancellationError { return .aborted }
-        controller.logger.error("message handler failed", metadata: ["handler": "\(handler)", "error": "\(String(reflecting: error))"])
-        return .internalError
+        controller.publicScriptMessageError(error, handler: handler)
     }
 
     // MARK: Page side

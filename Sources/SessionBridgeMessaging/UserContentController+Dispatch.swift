@@ -119,11 +119,13 @@ extension UserContentController {
         return .rejected(error)
     }
 
-    /// What the page may see of a handler's error.
+    /// What the page may see of a handler's error: a ``ScriptMessageError`` as it is, any other
+    /// error as ``ScriptMessageError/internalError``. The other error is logged by its type only:
+    /// an app's error may carry a secret in its description (the app logs its own errors).
     package func publicScriptMessageError(_ error: any Error, handler: String) -> ScriptMessageError {
         if let error = error as? ScriptMessageError { return error }
         if error is CancellationError { return .aborted }
-        logger.error("message handler failed", metadata: ["handler": "\(handler)", "error": "\(String(reflecting: error))"])
+        logger.error("message handler failed", metadata: ["handler": "\(handler)", "error": "\(String(reflecting: type(of: error)))"])
         return .internalError
     }
 

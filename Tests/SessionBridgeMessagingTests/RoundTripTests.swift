@@ -54,7 +54,8 @@ import Testing
 
     @Test func publicErrorsRejectWithTheirCodeAndPrivateErrorsStayPrivate() async throws {
         struct Secret: Error { let detail = "db password is hunter2" }
-        let controller = UserContentController()
+        let logs = LogLines()
+        let controller = UserContentController(logger: logs.logger)
         controller.addScriptMessageHandler(
             ClosureMessageHandler { message in
                 if message.body == "public" {
@@ -80,6 +81,10 @@ import Testing
             #expect(rejection.value["message"] == "the handler failed")
             #expect(!"\(rejection.value)".contains("hunter2"))
         }
+        // The app's error is logged by its type: its description may carry a secret.
+        let lines = logs.lines.withLock { $0 }
+        #expect(lines.contains { $0.contains("message handler failed") && $0.contains("Secret") })
+        #expect(!lines.contains { $0.contains("hunter2") })
         await page.close()
     }
 

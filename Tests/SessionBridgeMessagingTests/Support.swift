@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SessionBridgeScriptEngine
 import Synchronization
 
@@ -77,4 +78,24 @@ extension SecurityOrigin {
 extension HandlerOptions {
     /// Allows the default test document's origin only.
     static let appExample = HandlerOptions(allowedOrigins: [.appExample])
+}
+
+/// Every line a logger writes, with its metadata.
+final class LogLines: Sendable {
+    let lines = Mutex<[String]>([])
+
+    struct Handler: LogHandler {
+        let collector: LogLines
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) {
+            collector.lines.withLock { $0.append("\(event.message) \(event.metadata ?? [:])") }
+        }
+    }
+
+    var logger: Logger { Logger(label: "test") { _ in Handler(collector: self) } }
 }
