@@ -132,9 +132,11 @@ import Testing
             let elapsed = clock.now - started
             #expect(elapsed < Self.bound, "\(fault.name) took \(elapsed)")
             if fault.faults.slowBody != nil {
-                // Each attempt ends at the timeout, body included (a trickled body took ~13 s
-                // per attempt before the timeout covered it).
-                #expect(elapsed < Self.requestTimeout * attempts.upperBound + .seconds(2), "took \(elapsed)")
+                // Each attempt ends at the timeout, body included: a trickled body took ~13 s
+                // per attempt before the timeout covered it. Expected here: 0.7 s per attempt;
+                // the bound stays under one trickled body and leaves a loaded machine room (a
+                // tighter one, attempts × timeout + 2 s, failed at 4.2 s under a loaded CI run).
+                #expect(elapsed < .seconds(10), "took \(elapsed)")
             }
             let after = server.stats()
             let made = after.tokenRequests - before.tokenRequests
