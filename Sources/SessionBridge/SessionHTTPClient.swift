@@ -3,6 +3,7 @@ public import Foundation
 import NIOCore
 import NIOHTTP1
 import SessionBridgeCookies
+import SessionBridgeOAuth
 
 /// A native HTTP client on the session: the app's own requests keep cookies as a browser
 /// (or `URLSession`) does, and share the session with the pages.
@@ -68,13 +69,9 @@ public final class SessionHTTPClient: Sendable {
         self.httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.httpClientConfiguration)
     }
 
-    /// No redirects followed, and a connection the server refuses fails the request at once, as
-    /// a browser's would (not retried by the client until its connect timeout).
-    static var httpClientConfiguration: HTTPClient.Configuration {
-        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
-        configuration.connectionPool.retryConnectionEstablishment = false
-        return configuration
-    }
+    /// The OAuth client's settings: no redirects followed, and a connection the server refuses
+    /// fails the request at once, as a browser's would (not retried until the connect timeout).
+    static var httpClientConfiguration: HTTPClient.Configuration { OAuthClientConfiguration.defaultHTTPClientConfiguration }
 
     /// Closes the client's connections. Call it once, when done.
     public func shutdown() async throws {

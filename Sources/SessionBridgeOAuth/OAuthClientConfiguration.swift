@@ -43,7 +43,7 @@ public struct OAuthClientConfiguration: Sendable {
 
     /// No redirects, and a connection the server refuses fails the request at once instead of
     /// being retried by the client until its connect timeout.
-    static var defaultHTTPClientConfiguration: HTTPClient.Configuration {
+    package static var defaultHTTPClientConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
         configuration.connectionPool.retryConnectionEstablishment = false
         return configuration

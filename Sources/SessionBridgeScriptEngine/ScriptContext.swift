@@ -125,8 +125,7 @@ public actor ScriptContext {
         self.thread = thread
         self.name = name
         self.configuration = configuration
-        self.timeLimitSeconds =
-            configuration.timeLimit.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 } ?? .infinity
+        self.timeLimitSeconds = configuration.timeLimit.map { $0 / .seconds(1) } ?? .infinity
         self.globalContext = unsafe GlobalContext(JSGlobalContextCreateInGroup(thread.group.ref, nil))
     }
 

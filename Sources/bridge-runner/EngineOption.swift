@@ -168,10 +168,8 @@ extension WebKitRun {
     /// A client that trusts the loopback certificate, follows no redirects and fails a refused
     /// connection at once (as the session's default client does).
     nonisolated static func trustingClient(_ certificate: LoopbackCertificate) -> HTTPClient {
-        var configuration = HTTPClient.Configuration(
-            tlsConfiguration: certificate.clientTLS, redirectConfiguration: .disallow,
-            timeout: .init(connect: .seconds(10), read: .seconds(30)))
-        configuration.connectionPool.retryConnectionEstablishment = false
+        var configuration = WebPage.defaultHTTPClientConfiguration
+        configuration.tlsConfiguration = certificate.clientTLS
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
