@@ -172,6 +172,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), "SessionBridgeCookies", "SessionBridgeHeadless", "SessionBridgeMessaging",
+                "SessionBridgeScriptEngine",
                 "SessionBridgeOAuth",
                 "SessionBridge", "SessionBridgeTesting", .product(name: "JWTKit", package: "jwt-kit"),
             ]),

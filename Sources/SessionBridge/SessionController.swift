@@ -36,6 +36,9 @@ public actor SessionController {
         var isSignedIn = false
         var accessTokenExpiresAt: Date?
         var lastRefresh: ContinuousClock.Instant?
+        /// The refresh in flight while a caller may join it (none while a logout runs): a
+        /// page's handler waits for it without a turn of the actor.
+        var joinableRefresh: Task<Result<SessionStatus, SessionError>, Never>?
     }
 
     nonisolated let published = Mutex(Published())
@@ -46,7 +49,9 @@ public actor SessionController {
     var attachment: CookieStoreAttachment?
     /// The vault record as this controller last saw it.
     var record: VaultRecord?
-    var inFlight: Task<Result<SessionStatus, SessionError>, Never>?
+    var inFlight: Task<Result<SessionStatus, SessionError>, Never>? {
+        didSet { publishJoinableRefresh() }
+    }
     /// Counts the sessions ended here (``endSessionLocally()``): a refresh whose answer arrives
     /// after the session it refreshed ended does not bring that session back, whatever the
     /// vault's lock does (an ``InMemoryTokenVault``'s, or an app's keychain vault's, excludes
@@ -54,7 +59,9 @@ public actor SessionController {
     var sessionGeneration: UInt64 = 0
     /// How many ``logout(removeAllWebsiteData:)`` calls are running: a refresh asked meanwhile
     /// fails with ``SessionError/signedOut`` instead of spending the token being revoked.
-    var logoutsRunning = 0
+    var logoutsRunning = 0 {
+        didSet { publishJoinableRefresh() }
+    }
     var lastRefresh: (status: SessionStatus, at: ContinuousClock.Instant)?
     var pages: [ObjectIdentifier: AttachedPage] = [:]
     /// Names of the cookies the token endpoint set (deleted when the session ends).
@@ -184,6 +191,14 @@ public actor SessionController {
             $0.accessTokenExpiresAt = status.accessTokenExpiresAt
             $0.lastRefresh = last
         }
+    }
+
+    /// What ``joinOrStartRefresh()`` would join now, for callers outside the actor. It changes
+    /// in the same turn as ``inFlight`` and ``logoutsRunning``, so a caller that reads it joins
+    /// exactly the refresh a turn of the actor at that moment would have joined.
+    private func publishJoinableRefresh() {
+        let joinable = logoutsRunning == 0 ? inFlight : nil
+        published.withLock { $0.joinableRefresh = joinable }
     }
 
     // MARK: Signing in

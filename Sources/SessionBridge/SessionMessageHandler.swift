@@ -1,6 +1,7 @@
 import Foundation
 import SessionBridgeHeadless
 import SessionBridgeMessaging
+import SessionBridgeScriptEngine
 import Synchronization
 
 /// The `session` message handler: lets page scripts ask native code to refresh, report the
@@ -56,22 +57,38 @@ public struct SessionMessageHandler: ImmediateScriptMessageHandler {
         }
     }
 
-    public func userContentController(
+    /// Runs on the page's thread (`nonisolated(nonsending)`): a caller that finds a refresh in
+    /// flight waits for it there, and its answer reaches the page with no other hop.
+    nonisolated(nonsending) public func userContentController(
         _ userContentController: UserContentController, didReceive message: ScriptMessage
     ) async throws -> ScriptValue {
         if let reply = try immediateReply(to: message) { return reply }
         let action = try Self.action(of: message)
         do throws(SessionError) {
-            // One turn of the session's actor; a refresh in flight is waited for here, so the
-            // answer reaches the page without another turn (a hundred callers cost a hundred
-            // fewer).
+            // A refresh in flight is joined without a turn of the session's actor: a hundred
+            // callers cost the actor nothing after the first.
+            if action == .refresh, let refresh = controller.published.withLock({ $0.joinableRefresh }) {
+                return try await Self.wait(for: refresh).get().scriptValue
+            }
+            // Otherwise one turn of the actor; a refresh it starts is waited for here, so the
+            // answer reaches the page without another turn.
             switch try await controller.answerPage(action) {
             case .reply(let value): return value
-            case .refreshing(let refresh): return try await refresh.value.get().scriptValue
+            case .refreshing(let refresh): return try await Self.wait(for: refresh).get().scriptValue
             }
         } catch {
             throw error.scriptMessageError
         }
+    }
+}
+
+extension SessionMessageHandler {
+    /// The refresh's result, delivered on the page's thread directly (not through the
+    /// concurrency pool, which a hundred waiters and the page's JavaScript compiler keep busy).
+    nonisolated(nonsending) static func wait(
+        for refresh: Task<Result<SessionStatus, SessionError>, Never>
+    ) async -> Result<SessionStatus, SessionError> {
+        await resumingOnEngineThread { await refresh.value }
     }
 }
 

@@ -144,13 +144,18 @@ public actor WebPage {
                 content = preloaded
                 prepared = takePrewarmed()
             } else {
-                // The next document's contexts are made while the request is out, instead of
-                // after the response, when the page would wait for them.
-                async let loading = loadDocument(for: action, navigation: id)
-                prepared = await makeDocumentContexts(name: action.request.url.absoluteString)
                 let response: HTTPLoader.Response
                 do throws(PageError) {
-                    response = try await loading.get()
+                    // The next document's contexts are made while the request is out (on the
+                    // pool), instead of after the response, when the page would wait for them;
+                    // the response wakes this thread directly, not through the pool.
+                    response = try await thread.resumingHere { () async throws(PageError) -> HTTPLoader.Response in
+                        async let loading = withTaskExecutorPreference(globalConcurrentExecutor) {
+                            await self.loadDocument(for: action, navigation: id)
+                        }
+                        prepared = await makeDocumentContexts(name: action.request.url.absoluteString)
+                        return try await loading.get()
+                    }
                     try checkCurrent(id, response.url)
                     navigation = Navigation(url: response.url, statusCode: response.statusCode, redirects: response.redirects, title: nil)
                     let decision =

@@ -36,9 +36,11 @@ public struct RedactionPolicy: Sendable, Hashable {
         return shapes
     }
 
-    /// Whether every byte is ASCII, read from the string's storage in one pass where it can be.
+    /// Whether every byte is ASCII, read from the string's storage in one pass.
     private static func isASCII(_ utf8: String.UTF8View) -> Bool {
-        utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 0x80 } } ?? !utf8.contains { $0 >= 0x80 }
+        let span = utf8.span
+        for index in span.indices where span[index] >= 0x80 { return false }
+        return true
     }
 
     private static func lowercasedASCII(_ byte: UInt8) -> UInt8 {

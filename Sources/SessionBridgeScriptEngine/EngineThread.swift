@@ -40,6 +40,8 @@ public final class EngineThread: SerialExecutor, Sendable {
     private let enqueued = Atomic<UInt64>(0)
     private let threadID = Atomic<UInt>(0)
     private let spinNanoseconds: UInt64
+    /// Made on first use (it refers back to the thread); a lane uses its host's.
+    private let ownTaskExecutor = Mutex<EngineTaskExecutor?>(nil)
     /// The lane whose job or timer the thread is running (``LaneTag``; `0` for the thread's own
     /// executor). Only read and written on the thread.
     private let runningLane = Atomic<UInt>(0)
@@ -126,6 +128,18 @@ public final class EngineThread: SerialExecutor, Sendable {
         EngineThread(lane: name, on: hostThread)
     }
 
+    /// This thread as a task executor, for waits that should resume here directly (see
+    /// ``EngineTaskExecutor``); a lane's is its host's.
+    package var taskExecutor: EngineTaskExecutor {
+        let thread = hostThread
+        return thread.ownTaskExecutor.withLock { executor in
+            if let executor { return executor }
+            let made = EngineTaskExecutor(thread: thread)
+            executor = made
+            return made
+        }
+    }
+
     /// The thread that runs this executor's work: the thread itself, or the one hosting a lane.
     public var hostThread: EngineThread { host ?? self }
 
@@ -171,7 +185,7 @@ public final class EngineThread: SerialExecutor, Sendable {
         hostThread.append(QueuedJob(job: UnownedJob(job), lane: laneTag, executor: host == nil ? nil : self))
     }
 
-    private func append(_ job: QueuedJob) {
+    func append(_ job: QueuedJob) {
         let wake = state.withLock { state in
             state.jobs.append(job)
             defer { state.waiting = false }
@@ -387,7 +401,11 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// The outer job's executor stays exclusive because the loop never runs a paused lane's job.
     private func run(_ queued: QueuedJob) {
         let previous = runningLane.exchange(queued.lane, ordering: .relaxed)
-        unsafe queued.job.runSynchronously(on: (queued.executor ?? self).asUnownedSerialExecutor())
+        if let taskExecutor = queued.taskExecutor {
+            unsafe queued.job.runSynchronously(on: taskExecutor.asUnownedTaskExecutor())
+        } else {
+            unsafe queued.job.runSynchronously(on: (queued.executor ?? self).asUnownedSerialExecutor())
+        }
         runningLane.store(previous, ordering: .relaxed)
     }
 
@@ -436,6 +454,12 @@ struct QueuedJob: Sendable {
     var job: UnownedJob
     var lane: UInt
     var executor: EngineThread?
+    /// Set for the job of a task that prefers the thread as its task executor: nonisolated
+    /// code, isolated to no lane (``anyLane``), which runs even while a lane waits.
+    var taskExecutor: EngineTaskExecutor? = nil
+
+    /// The lane of a task executor's job: never paused.
+    static let anyLane = UInt.max
 }
 
 /// A JavaScriptCore context group (one VM).

@@ -16,22 +16,24 @@ extension ScriptContext {
         let helper = try unsafe awaitHelper()
         let id = nextAwaitID
         nextAwaitID += 1
-        let result: Result<ScriptValue, ScriptError> = await withCheckedContinuation { continuation in
-            awaiting[id] = continuation
-            var arguments: [JSValueRef?] = unsafe [value ?? JSValueMakeUndefined(ctx), JSValueMakeNumber(ctx, Double(id))]
-            var exception: JSValueRef? = nil
-            enterJavaScript()
-            unsafe arguments.withUnsafeMutableBufferPointer { buffer in
-                _ = unsafe JSObjectCallAsFunction(ctx, helper, nil, buffer.count, buffer.baseAddress, &exception)
-            }
-            if let exception = unsafe exception { unsafe finishAwait(id, .failure(scriptError(from: exception))) }
-            leaveJavaScript()
-            schedule(after: timeout) { context in
-                context.finishAwait(
-                    id,
-                    .failure(
-                        ScriptError(
-                            kind: .timeLimitExceeded, name: "TimeoutError", message: "the promise did not settle within \(timeout)")))
+        let result: Result<ScriptValue, ScriptError> = await thread.resumingHere {
+            await withCheckedContinuation { continuation in
+                awaiting[id] = continuation
+                var arguments: [JSValueRef?] = unsafe [value ?? JSValueMakeUndefined(ctx), JSValueMakeNumber(ctx, Double(id))]
+                var exception: JSValueRef? = nil
+                enterJavaScript()
+                unsafe arguments.withUnsafeMutableBufferPointer { buffer in
+                    _ = unsafe JSObjectCallAsFunction(ctx, helper, nil, buffer.count, buffer.baseAddress, &exception)
+                }
+                if let exception = unsafe exception { unsafe finishAwait(id, .failure(scriptError(from: exception))) }
+                leaveJavaScript()
+                schedule(after: timeout) { context in
+                    context.finishAwait(
+                        id,
+                        .failure(
+                            ScriptError(
+                                kind: .timeLimitExceeded, name: "TimeoutError", message: "the promise did not settle within \(timeout)")))
+                }
             }
         }
         return try result.get()

@@ -1,8 +1,10 @@
 import Foundation
-import SessionBridge
+import SessionBridgeHeadless
 import SessionBridgeTesting
 import Synchronization
 import Testing
+
+@testable import SessionBridge
 
 /// A refresh asked while a logout runs must not spend a token or bring the session back, even
 /// when the vault's lock excludes nothing (an `InMemoryTokenVault`, an app's keychain vault).
@@ -62,6 +64,42 @@ import Testing
             #expect(!session.cookieJar.cookies(for: server.url("/")).contains { $0.name == "__Host-session" })
             #expect(try await !session.status().isSignedIn)
             #expect(server.stats().reuseEvents == 0)
+        }
+    }
+
+    /// A page's handler joins a refresh in flight without a turn of the session's actor; it
+    /// must not join one while a logout runs (the logout waits for that refresh, then ends the
+    /// session), but be refused as a turn of the actor would refuse it.
+    @Test func aPageAskingWhileALogoutWaitsForARefreshInFlightIsRefused() async throws {
+        try await withServer { server in
+            let vault = GatedVault()
+            let session = SessionController(configuration: makeConfiguration(server), vault: vault)
+            try await session.login(username: "demo", password: "demo")
+            let (page, _) = await makePage(session, server)
+            try await page.loadHTMLString("<p>app</p>", baseURL: server.url("/start"))
+
+            // A refresh in flight, held at the vault's lock; then a logout, which waits for it.
+            let refresh = Task { try? await session.refresh() }
+            while !vault.entered.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(2)) }
+            let logout = Task { await session.logout() }
+            while await session.logoutsRunning == 0 { try await Task.sleep(for: .milliseconds(2)) }
+
+            let asked = Task {
+                try await page.callAsyncJavaScript(
+                    """
+                    try {
+                        await window.webkit.messageHandlers.session.postMessage({action: "refresh"});
+                        return "joined";
+                    } catch (error) { return error.code; }
+                    """)
+            }
+            try await Task.sleep(for: .milliseconds(50))
+            vault.open()
+            _ = await refresh.value
+            await logout.value
+            #expect(try await asked.value == "signed_out")
+            #expect(try await !session.status().isSignedIn)
+            await page.close()
         }
     }
 }

@@ -3,6 +3,7 @@ import SessionBridge
 import SessionBridgeCookies
 import SessionBridgeHeadless
 import SessionBridgeMessaging
+import SessionBridgeScriptEngine
 import SessionBridgeTesting
 import Testing
 
@@ -66,6 +67,29 @@ import Testing
             #expect(stats.reuseEvents == 0)
             await scripted.close()
             await navigating.close()
+        }
+    }
+
+    /// Page callers waiting for the refresh are woken on the page's thread directly (its task
+    /// executor), not through the concurrency pool, which a hundred waiters would queue on.
+    @Test func pageCallersWaitingForTheRefreshWakeOnThePagesThread() async throws {
+        try await withServer { server in
+            let session = SessionController(configuration: makeConfiguration(server))
+            try await session.login(username: "demo", password: "demo")
+            let (page, _) = await makePage(session, server)
+            try await page.loadHTMLString("<p>app</p>", baseURL: server.url("/start"))
+            server.setFaults(FaultConfiguration(latency: .milliseconds(100)))  // the callers wait
+            let executor = page.thread.taskExecutor
+            let before = executor.jobCount
+            let replies = try await page.callAsyncJavaScript(
+                """
+                const calls = Array.from({length: 10}, () => window.webkit.messageHandlers.session.postMessage({action: "refresh"}));
+                return (await Promise.all(calls)).filter(reply => reply.ok).length;
+                """)
+            #expect(replies == 10)
+            #expect(server.stats().refreshes == 1)
+            #expect(executor.jobCount >= before + 10, "each waiting caller woke on the page's thread")
+            await page.close()
         }
     }
 
