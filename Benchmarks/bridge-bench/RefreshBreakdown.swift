@@ -39,9 +39,6 @@ import SessionBridgeHeadless
 /// - JavaScriptCore's own cost of a fresh global object: with the raw C API, a small script
 ///   evaluated in a new context takes 120-130 µs the first time and 50 µs the second time; a new
 ///   context takes 170-300 µs to make. Every document pays this, in a browser too.
-/// - Left: the hops to and from the session's actor (four per cycle) would go if the session's
-///   actor could run on the page's thread; the rest is the server, the network and first runs of
-///   the document's JavaScript.
 /// - A hundred callers (a later probe, marks on the page's thread, 60 cycles): each call costs
 ///   the page's thread about 10 µs to make — 3 µs of the page's own loop between calls (a fresh
 ///   document's code runs in the interpreter), 3 µs reading the body (a new document reads its
@@ -53,6 +50,31 @@ import SessionBridgeHeadless
 ///   refresh often ends before the last is made. Sharing one turn of the session's actor among
 ///   the callers (a tried change) left the 100-caller cycle where it was (6.9-7.5 ms in four
 ///   interleaved runs each): the actor's turns are not the cost, the page's thread is.
+/// - Later (every stage probed again, 150-200 cycles, medians): a continuation resumed, or a
+///   task's value delivered, wakes its task on the concurrency pool, which then hops to the
+///   page's thread: two hops, and a wait for a pool thread, which JavaScriptCore's compiler thread
+///   (a quarter of the CPU during the hundred-caller cycle, compiling each fresh document's hot
+///   code again) and a hundred other waiters keep busy. With a hundred callers, 900 µs passed
+///   between the page's promise settling and `callAsyncJavaScript` resuming; in every navigation,
+///   135 µs between the response and the page hearing of it. Fixed: the engine thread is also a
+///   task executor and those waits prefer it (8 µs and 34 µs since); a page caller joins a
+///   refresh in flight without a turn of the session's actor.
+/// - Where a one-caller cycle goes now (3.3-3.7 ms; baseline 1.4-1.6 ms): into the page and to
+///   the session's actor 185-195 µs; the token request built 28 µs; its head 845-880 µs and its
+///   body 30-50 µs (the bare `POST`, whole: 750-830 µs); the answer checked and parsed 50 µs (once
+///   per cycle, cold: `JSONSerialization` takes 3 µs on the same body in a loop); the rotated
+///   token stored and the cookies written 50-60 µs; the reply settled and back to the caller 210
+///   µs. The navigation: its policy 100-115 µs; the request 1.0 ms; the old document closed 12-16
+///   µs; the page APIs installed 140 µs (the bridge's `window.webkit.messageHandlers` 74, the
+///   native functions 33, `location` 26); the two user scripts 120 µs; the document's two scripts
+///   290 µs (the second calls `fetch`); the `load` events 60-80 µs; back to the caller 140 µs and
+///   more, as the next document is prewarmed on the page's thread meanwhile and the caller waits
+///   for a core.
+/// - Left: the hops into and out of the page (four per cycle: the app's tasks run elsewhere) and
+///   to the session's actor; building the bridge and the native functions with the next
+///   document's contexts, ahead (100 µs a navigation; the handler set can change in between);
+///   the rest is the server, the network and first runs of the document's JavaScript in a fresh
+///   global object, in a browser too.
 enum RefreshBreakdown {
     struct Steps {
         var names: [String]
