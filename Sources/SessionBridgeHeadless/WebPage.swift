@@ -149,13 +149,15 @@ public actor WebPage {
                     // The next document's contexts are made while the request is out (on the
                     // pool), instead of after the response, when the page would wait for them;
                     // the response wakes this thread directly, not through the pool.
-                    response = try await thread.resumingHere { () async throws(PageError) -> HTTPLoader.Response in
-                        async let loading = withTaskExecutorPreference(globalConcurrentExecutor) {
-                            await self.loadDocument(for: action, navigation: id)
+                    response = try await thread.resumingHere {
+                        await withTaskGroup(of: Result<HTTPLoader.Response, PageError>.self) { group in
+                            group.addTask(executorPreference: globalConcurrentExecutor) {
+                                await self.loadDocument(for: action, navigation: id)
+                            }
+                            prepared = await makeDocumentContexts(name: action.request.url.absoluteString)
+                            return await group.next()!
                         }
-                        prepared = await makeDocumentContexts(name: action.request.url.absoluteString)
-                        return try await loading.get()
-                    }
+                    }.get()
                     try checkCurrent(id, response.url)
                     navigation = Navigation(url: response.url, statusCode: response.statusCode, redirects: response.redirects, title: nil)
                     let decision =
