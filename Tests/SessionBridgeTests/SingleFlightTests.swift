@@ -74,10 +74,7 @@ import Testing
     /// executor), not through the concurrency pool, which a hundred waiters would queue on.
     @Test func pageCallersWaitingForTheRefreshWakeOnThePagesThread() async throws {
         try await withServer { server in
-            let session = SessionController(configuration: makeConfiguration(server))
-            try await session.login(username: "demo", password: "demo")
-            let (page, _) = await makePage(session, server)
-            try await page.loadHTMLString("<p>app</p>", baseURL: server.url("/start"))
+            let (_, page) = try await signedInPage(server)
             server.setFaults(FaultConfiguration(latency: .milliseconds(100)))  // the callers wait
             let executor = page.thread.taskExecutor
             let before = executor.jobCount
@@ -110,10 +107,7 @@ import Testing
 
     @Test func statusRepliesImmediatelyWithNonSecretFacts() async throws {
         try await withServer { server in
-            let session = SessionController(configuration: makeConfiguration(server))
-            try await session.login(username: "demo", password: "demo")
-            let (page, _) = await makePage(session, server)
-            try await page.loadHTMLString("<p>x</p>", baseURL: server.url("/start"))
+            let (_, page) = try await signedInPage(server)
             let reply = try await page.callAsyncJavaScript(
                 """
                 const s = await window.webkit.messageHandlers.session.postMessage({action: "status"});

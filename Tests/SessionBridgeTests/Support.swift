@@ -42,6 +42,15 @@ func makePage(
     return (page, contents)
 }
 
+/// A signed-in session and a page wired to it, showing a blank document of `server`'s origin.
+func signedInPage(_ server: ReferenceServer) async throws -> (SessionController, WebPage) {
+    let session = SessionController(configuration: makeConfiguration(server))
+    try await session.login(username: "demo", password: "demo")
+    let (page, _) = await makePage(session, server)
+    try await page.loadHTMLString("<p>app</p>", baseURL: server.url("/start"))
+    return (session, page)
+}
+
 func temporaryDirectory() -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("session-tests-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
