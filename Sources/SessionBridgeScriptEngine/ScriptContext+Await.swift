@@ -13,7 +13,16 @@ extension ScriptContext {
         _ source: String, sourceURL: String? = nil, timeout: Duration = .seconds(30)
     ) async throws(ScriptError) -> ScriptValue {
         let value = try unsafe evaluateRaw(source, sourceURL: sourceURL)
+        // Until the helper's call has it, the value lives in this async function's frame, on
+        // the heap, where JavaScriptCore's conservative scan of the thread's stack does not
+        // look; and no API lock is held in between, so the collector thread may finish a
+        // collection meanwhile. A promise that already settled is referenced by nothing else:
+        // unprotected, it was freed and its cell reused, and the caller got `undefined` or
+        // another object's value. (Closing the context releases what it protects.)
+        if let value = unsafe value { unsafe protect(value) }
+        defer { if let value = unsafe value, !isClosed { unsafe unprotect(value) } }
         let helper = try unsafe awaitHelper()
+        if collectsGarbageBeforeAwaiting { await collectGarbage() }
         let id = nextAwaitID
         nextAwaitID += 1
         let result: Result<ScriptValue, ScriptError> = await thread.resumingHere {
@@ -37,6 +46,17 @@ extension ScriptContext {
             }
         }
         return try result.get()
+    }
+
+    /// A full, synchronous garbage collection, from a job of its own (nothing of the caller's
+    /// frame is on the thread's stack then).
+    private func collectGarbage() async {
+        await withCheckedContinuation { continuation in
+            schedule(after: .zero) { context in
+                unsafe JSSynchronousGarbageCollectForDebugging(context.ctx)
+                continuation.resume()
+            }
+        }
     }
 
     func finishAwait(_ id: Int, _ result: Result<ScriptValue, ScriptError>) {

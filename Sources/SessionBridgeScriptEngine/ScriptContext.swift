@@ -67,6 +67,10 @@ public actor ScriptContext {
     var awaiting: [Int: CheckedContinuation<Result<ScriptValue, ScriptError>, Never>] = [:]
     var nextAwaitID = 1
     var awaitHelperFunction: JSObjectRef?
+    /// For tests: ``evaluateAsync(_:sourceURL:timeout:)`` runs a full, synchronous garbage
+    /// collection between evaluating the script and starting to wait for its value, where the
+    /// value is held only by native code.
+    package var collectsGarbageBeforeAwaiting = false
     /// Whether the current entry into JavaScript on this context's thread was stopped.
     var stoppedInThisEntry: Bool { thread.entryStopped.load(ordering: .relaxed) }
     /// Whether the current entry's stop was already handed to the caller as an error.

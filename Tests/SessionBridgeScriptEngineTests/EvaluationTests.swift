@@ -97,6 +97,22 @@ import Testing
         #expect(try await context.evaluate("seen") == 0)
     }
 
+    /// A promise that settled while its script ran is referenced only by native code until the
+    /// wait starts: a collection in between must not free it (it did, and the page's result
+    /// came back as `undefined` or as another object's value).
+    @Test func aSettledPromiseSurvivesACollectionBeforeTheWait() async throws {
+        let context = await ScriptContext()
+        await context.setCollectsGarbageBeforeAwaiting(true)
+        _ = try await context.evaluateAsync("0")  // makes (and protects) the await helper
+        let protectedBefore = await context.protectedCount
+        for round in 0..<20 {
+            let value = try await context.evaluateAsync("(async () => ({round: \(round), text: 'r' + \(round)}))()", timeout: .seconds(5))
+            #expect(value == ["round": .number(Double(round)), "text": .string("r\(round)")])
+        }
+        #expect(await context.protectedCount == protectedBefore)
+        await context.close()
+    }
+
     @Test func evaluateAsyncWaitsForPromisesAndTimers() async throws {
         let context = await ScriptContext()
         #expect(try await context.evaluateAsync("new Promise(r => setTimeout(() => r({done: true}), 10))") == ["done": true])
@@ -114,5 +130,11 @@ import Testing
             #expect(error.kind == .timeLimitExceeded)
         }
         await context.close()
+    }
+}
+
+extension ScriptContext {
+    fileprivate func setCollectsGarbageBeforeAwaiting(_ collects: Bool) {
+        collectsGarbageBeforeAwaiting = collects
     }
 }
