@@ -219,7 +219,13 @@ public actor ScriptContext {
         guard unsafe JSObjectIsFunction(ctx, target) else {
             throw ScriptError(kind: .exception, name: "TypeError", message: "\(path) is not a function")
         }
-        let values = unsafe arguments.map { unsafe Optional(makeJSValue($0, in: ctx)) }
+        // The arguments are made in one array, kept alive until the call has them (see
+        // ``makeJSValue(_:in:)``).
+        let holder = unsafe makeJSValue(.array(arguments), in: ctx)
+        unsafe protect(holder)
+        defer { unsafe unprotect(holder) }
+        let list = unsafe JSValueToObject(ctx, holder, nil)
+        let values = unsafe arguments.indices.map { unsafe JSObjectGetPropertyAtIndex(ctx, list, UInt32($0), nil) }
         enterJavaScript()
         let result = unsafe callFunction(ctx, target, this: this, values, exception: &exception)
         if let exception = unsafe exception {

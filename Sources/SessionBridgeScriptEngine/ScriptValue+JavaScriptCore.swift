@@ -200,10 +200,14 @@ func makeJSValue(_ value: ScriptValue, in ctx: JSContextRef) -> JSValueRef {
         defer { unsafe JSStringRelease(jsString) }
         return unsafe JSValueMakeString(ctx, jsString)
     case .array(let elements):
-        var values = unsafe elements.map { unsafe Optional(makeJSValue($0, in: ctx)) }
-        return unsafe values.withUnsafeMutableBufferPointer { buffer in
-            unsafe JSObjectMakeArray(ctx, buffer.count, buffer.baseAddress, nil)
+        // Each element goes into the array as soon as it is made. Gathered in a Swift array
+        // first, they would be on the heap, where JavaScriptCore's conservative scan does not
+        // look, and making the next element may collect garbage: the first ones were freed.
+        let array = unsafe JSObjectMakeArray(ctx, 0, nil, nil)!
+        for (index, element) in elements.enumerated() {
+            unsafe JSObjectSetPropertyAtIndex(ctx, array, UInt32(index), makeJSValue(element, in: ctx), nil)
         }
+        return unsafe array
     case .object(let members):
         // A `__proto__` key must become an own property, not the object's prototype: an object
         // made by JSON parsing already owns one, so setting it below cannot reach the setter.

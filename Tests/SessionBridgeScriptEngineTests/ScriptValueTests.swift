@@ -32,6 +32,17 @@ import Testing
 
     /// Strings cross in two ways: ASCII is narrowed directly, anything else is transcoded
     /// from UTF-16, a lone surrogate becoming U+FFFD.
+    /// Values made for JavaScript stay alive while the rest are made: twenty megabytes of
+    /// strings collect garbage on the way, and an element held only by native code was freed.
+    @Test func everyElementOfALargeArraySurvivesTheCollectionsItsMakingCauses() async throws {
+        let context = await ScriptContext()
+        try await context.run("function check(list, more) { return list.filter((s, i) => s === 'x'.repeat(1000) + i).length + more.length; }")
+        let strings = (0..<20_000).map { ScriptValue.string(String(repeating: "x", count: 1000) + "\($0)") }
+        let good = try await context.call("check", [.array(strings), .array(Array(strings.prefix(10)))])
+        #expect(good == .number(20_010))
+        await context.close()
+    }
+
     @Test func stringsCrossWhateverTheirCharacters() async throws {
         let context = await ScriptContext()
         #expect(try await context.evaluate("'plain ASCII ~ \\x7f' + String.fromCharCode(127)") == .string("plain ASCII ~ \u{7F}\u{7F}"))
