@@ -36,7 +36,8 @@ import Testing
     /// strings collect garbage on the way, and an element held only by native code was freed.
     @Test func everyElementOfALargeArraySurvivesTheCollectionsItsMakingCauses() async throws {
         let context = await ScriptContext()
-        try await context.run("function check(list, more) { return list.filter((s, i) => s === 'x'.repeat(1000) + i).length + more.length; }")
+        try await context.run(
+            "function check(list, more) { return list.filter((s, i) => s === 'x'.repeat(1000) + i).length + more.length; }")
         let strings = (0..<20_000).map { ScriptValue.string(String(repeating: "x", count: 1000) + "\($0)") }
         let good = try await context.call("check", [.array(strings), .array(Array(strings.prefix(10)))])
         #expect(good == .number(20_010))
