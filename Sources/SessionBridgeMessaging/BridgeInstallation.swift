@@ -35,9 +35,15 @@ package final class BridgeInstallation {
         var registration: UserContentController.Registration?
         /// Why this document may not call it, `nil` when it may.
         var refusal: ScriptMessageError?
+        /// The name, frame and world every message of this document to this handler carries.
+        let route: ScriptMessage.Route
+        /// The name, world and origin the log records for every call of this document to it.
+        let logSource: MessageLog.Source
 
-        init(name: String, registration: UserContentController.Registration?, frame: FrameInfo) {
+        init(name: String, registration: UserContentController.Registration?, frame: FrameInfo, world: ContentWorld, origin: String) {
             self.name = name
+            self.route = ScriptMessage.Route(name: name, frameInfo: frame, world: world)
+            self.logSource = MessageLog.Source(name: name, world: world, origin: origin)
             update(registration, frame: frame)
         }
 
@@ -50,7 +56,7 @@ package final class BridgeInstallation {
     /// A call waiting for its handler.
     struct PendingCall {
         let deferred: DeferredPromise
-        let name: String
+        let installed: Installed
         let body: ScriptValue
         /// When the call began, if a log records it.
         let started: ContinuousClock.Instant?
@@ -121,7 +127,8 @@ package final class BridgeInstallation {
         }
         var entries: [RawValue?] = unsafe [abort]
         for registration in controller.registrations(in: world) {
-            let installed = Installed(name: registration.name, registration: registration, frame: frame)
+            let installed = Installed(
+                name: registration.name, registration: registration, frame: frame, world: world, origin: installation.originText)
             installation.handlers[registration.name] = installed
             let name = registration.name
             // The installation lives as long as the context and its native functions, and this
@@ -143,35 +150,34 @@ package final class BridgeInstallation {
     private func post(to installed: Installed, _ call: RawCall, in context: isolated ScriptContext) throws -> RawValue? {
         // The clock is read only for a log that records the call.
         let started = controller.log == nil ? nil : ContinuousClock.now
-        let name = installed.name
         let current = controller.generation.load(ordering: .acquiring)
         if current != generation { refreshRegistrations(current) }
         let body: ScriptValue
         do {
             body = try unsafe context.scriptValue(call[0], limits: controller.limits.body)
         } catch {
-            record(name, .undefined, .refused(code: "data_clone", message: error.message), started: started)
+            record(installed, .undefined, .refused(code: "data_clone", message: error.message), started: started)
             throw ScriptThrow("DataCloneError", "postMessage: \(error.message)")
         }
         guard let registration = installed.registration else {
-            return unsafe refuse(name, body, .removed, started, in: call)
+            return unsafe refuse(installed, body, .removed, started, in: call)
         }
-        if let refusal = installed.refusal { return unsafe refuse(name, body, refusal, started, in: call) }
-        let message = ScriptMessage(name: name, body: body, frameInfo: frame, world: world)
+        if let refusal = installed.refusal { return unsafe refuse(installed, body, refusal, started, in: call) }
+        let message = ScriptMessage(body: body, route: installed.route)
 
         let handler: any ScriptMessageHandlerWithReply
         switch registration.kind {
         case .noReply(let noReply):
             noReply.userContentController(controller, didReceive: message)
-            record(name, body, .delivered, started: started)
+            record(installed, body, .delivered, started: started)
             return nil
         case .immediate(let immediate):
             do {
                 if let value = try immediate.immediateReply(to: message) {
-                    return unsafe settled(name, body, .success(value), started, in: call, context)
+                    return unsafe settled(installed, body, .success(value), started, in: call, context)
                 }
             } catch {
-                return unsafe settled(name, body, .failure(error), started, in: call, context)
+                return unsafe settled(installed, body, .failure(error), started, in: call, context)
             }
             handler = immediate
         case .reply(let reply):
@@ -185,10 +191,10 @@ package final class BridgeInstallation {
         let signal = unsafe abortSignal(call)
         let aborted = unsafe signal.map { unsafe call.bool(Self.aborted, of: $0) } ?? false
         guard pending.count < controller.limits.maxCallsInFlight else {
-            return unsafe refuse(name, body, .overloaded, started, in: call)
+            return unsafe refuse(installed, body, .overloaded, started, in: call)
         }
         if aborted {
-            return unsafe refuse(name, body, .aborted, started, in: call)
+            return unsafe refuse(installed, body, .aborted, started, in: call)
         }
         let id = nextCallID
         nextCallID += 1
@@ -209,12 +215,12 @@ package final class BridgeInstallation {
         }
         if let index = starting.lastIndex(of: id) { starting.remove(at: index) }
         if let index = answeredAtOnce.lastIndex(where: { $0.id == id }) {
-            return unsafe settled(name, body, answeredAtOnce.remove(at: index).result, started, in: call, context)
+            return unsafe settled(installed, body, answeredAtOnce.remove(at: index).result, started, in: call, context)
         }
         // The handler suspended: nothing it does can complete the call before this native call
         // returns (its completion runs on this thread, after it).
         let (promise, deferred) = unsafe try context.makeDeferredPromise()
-        pending[id] = PendingCall(deferred: deferred, name: name, body: body, started: started, task: task)
+        pending[id] = PendingCall(deferred: deferred, installed: installed, body: body, started: started, task: task)
         if let signal = unsafe signal {
             unsafe call.callIgnoringResult(helpers.listen, [signal, call.makeNumber(Double(id))])
         }
@@ -240,11 +246,11 @@ package final class BridgeInstallation {
         installation.trimDeadlines()
         switch result {
         case .success(let value):
-            installation.record(call.name, call.body, .replied(value), started: call.started)
+            installation.record(call.installed, call.body, .replied(value), started: call.started)
             context.settle(call.deferred, with: .success(value))
         case .failure(let error):
-            let failure = installation.publicError(error, handler: call.name)
-            installation.record(call.name, call.body, .rejected(code: failure.code, message: failure.message), started: call.started)
+            let failure = installation.publicError(error, handler: call.installed.name)
+            installation.record(call.installed, call.body, .rejected(code: failure.code, message: failure.message), started: call.started)
             context.settle(call.deferred, with: .failure(failure.scriptThrow))
         }
     }
@@ -254,7 +260,7 @@ package final class BridgeInstallation {
         guard let call = pending.removeValue(forKey: id) else { return }
         trimDeadlines()
         call.task?.cancel()
-        record(call.name, call.body, .rejected(code: failure.code, message: failure.message), started: call.started)
+        record(call.installed, call.body, .rejected(code: failure.code, message: failure.message), started: call.started)
         context.settle(call.deferred, with: .failure(failure.scriptThrow))
     }
 
@@ -316,29 +322,29 @@ package final class BridgeInstallation {
     /// The page's promise for a handler that answered during the call: settled already, and
     /// the call recorded in the log.
     private func settled(
-        _ name: String, _ body: ScriptValue, _ result: Result<ScriptValue, any Error>, _ started: ContinuousClock.Instant?,
+        _ installed: Installed, _ body: ScriptValue, _ result: Result<ScriptValue, any Error>, _ started: ContinuousClock.Instant?,
         in call: RawCall, _ context: isolated ScriptContext
     ) -> RawValue? {
         switch result {
         case .success(let value):
-            record(name, body, .replied(value), started: started)
+            record(installed, body, .replied(value), started: started)
             return unsafe call.settledPromise(resolving: true, with: context.jsValue(value))
         case .failure(let error):
-            let failure = publicError(error, handler: name)
-            record(name, body, .rejected(code: failure.code, message: failure.message), started: started)
+            let failure = publicError(error, handler: installed.name)
+            record(installed, body, .rejected(code: failure.code, message: failure.message), started: started)
             return unsafe call.settledPromise(resolving: false, with: call.makeError(failure.scriptThrow))
         }
     }
 
     /// Records a call in the controller's log, if it keeps one (`started` is `nil` when it does not).
-    private func record(_ name: String, _ body: ScriptValue, _ outcome: MessageLog.Outcome, started: ContinuousClock.Instant?) {
-        controller.log?.record(name: name, world: world, origin: originText, body: body, outcome: outcome, started: started ?? .now)
+    private func record(_ installed: Installed, _ body: ScriptValue, _ outcome: MessageLog.Outcome, started: ContinuousClock.Instant?) {
+        controller.log?.record(installed.logSource, body: body, outcome: outcome, started: started ?? .now)
     }
 
     private func refuse(
-        _ name: String, _ body: ScriptValue, _ failure: ScriptMessageError, _ started: ContinuousClock.Instant?, in call: RawCall
+        _ installed: Installed, _ body: ScriptValue, _ failure: ScriptMessageError, _ started: ContinuousClock.Instant?, in call: RawCall
     ) -> RawValue? {
-        record(name, body, .refused(code: failure.code, message: failure.message), started: started)
+        record(installed, body, .refused(code: failure.code, message: failure.message), started: started)
         return unsafe call.settledPromise(resolving: false, with: call.makeError(failure.scriptThrow))
     }
 

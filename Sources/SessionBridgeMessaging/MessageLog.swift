@@ -33,7 +33,7 @@ public final class MessageLog: Sendable {
     public let redaction: RedactionPolicy
     /// How many entries are kept (oldest dropped first).
     public let capacity: Int
-    private let storage = Mutex<(entries: Deque<Entry>, total: Int)>((Deque(), 0))
+    private let storage = Mutex<(records: Deque<Record>, total: Int)>((Deque(), 0))
     private let observers = Mutex<[@Sendable (Entry) -> Void]>([])
     private let hasObservers = Atomic<Bool>(false)
     /// Wall-clock time of `origin`, so entries get dates without a system call each.
@@ -46,7 +46,10 @@ public final class MessageLog: Sendable {
     }
 
     /// The kept entries, oldest first.
-    public var entries: [Entry] { storage.withLock { Array($0.entries) } }
+    public var entries: [Entry] {
+        let records = storage.withLock { Array($0.records) }
+        return records.map(entry)
+    }
 
     /// How many calls were recorded in all, dropped ones included.
     public var totalCount: Int { storage.withLock { $0.total } }
@@ -57,21 +60,54 @@ public final class MessageLog: Sendable {
         hasObservers.store(true, ordering: .releasing)
     }
 
+    /// A handler's name, world and caller's origin, shared by every call one document makes to
+    /// it: a call's record then holds one reference for the three.
+    final class Source: Sendable {
+        let name: String
+        let world: ContentWorld
+        let origin: String
+
+        init(name: String, world: ContentWorld, origin: String) {
+            self.name = name
+            self.world = world
+            self.origin = origin
+        }
+    }
+
+    /// A call as stored: redacted at once, but its date and the entry's copies of the source's
+    /// strings made only when someone reads it (a call is recorded far more often than read).
+    private struct Record {
+        let source: Source
+        let body: ScriptValue
+        let outcome: Outcome
+        let started: ContinuousClock.Instant
+        let duration: Duration
+    }
+
     func record(
         name: String, world: ContentWorld, origin originText: String, body: ScriptValue, outcome: Outcome, started: ContinuousClock.Instant
     ) {
-        let now = ContinuousClock.now
-        let entry = Entry(
-            name: name, world: world, origin: originText,
-            body: redaction.redact(body), outcome: redacted(outcome),
-            started: originDate + (started - origin).timeInterval, duration: now - started)
+        record(Source(name: name, world: world, origin: originText), body: body, outcome: outcome, started: started)
+    }
+
+    func record(_ source: Source, body: ScriptValue, outcome: Outcome, started: ContinuousClock.Instant) {
+        let record = Record(
+            source: source, body: redaction.redact(body), outcome: redacted(outcome), started: started,
+            duration: .now - started)
         storage.withLock { storage in
-            if storage.entries.count >= capacity { storage.entries.removeFirst() }
-            storage.entries.append(entry)
+            if storage.records.count >= capacity { storage.records.removeFirst() }
+            storage.records.append(record)
             storage.total += 1
         }
         guard hasObservers.load(ordering: .acquiring) else { return }
+        let entry = entry(record)
         for observer in observers.withLock({ $0 }) { observer(entry) }
+    }
+
+    private func entry(_ record: Record) -> Entry {
+        Entry(
+            name: record.source.name, world: record.source.world, origin: record.source.origin, body: record.body,
+            outcome: record.outcome, started: originDate + (record.started - origin).timeInterval, duration: record.duration)
     }
 
     private func redacted(_ outcome: Outcome) -> Outcome {

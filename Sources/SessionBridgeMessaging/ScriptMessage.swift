@@ -3,18 +3,37 @@ public import SessionBridgeScriptEngine
 /// A message a script posted with `window.webkit.messageHandlers.<name>.postMessage(body)`.
 public struct ScriptMessage: Sendable {
     /// The handler's name.
-    public let name: String
+    public var name: String { route.name }
     /// The structured body, already cloned out of JavaScript.
     public let body: ScriptValue
     /// The frame that sent it.
-    public let frameInfo: FrameInfo
+    public var frameInfo: FrameInfo { route.frameInfo }
     /// The content world of the script that sent it.
-    public let world: ContentWorld
+    public var world: ContentWorld { route.world }
+
+    /// Where the message came from, shared by every message one document posts to one handler:
+    /// a message is then its body and one reference.
+    let route: Route
 
     public init(name: String, body: ScriptValue, frameInfo: FrameInfo, world: ContentWorld) {
-        self.name = name
+        self.init(body: body, route: Route(name: name, frameInfo: frameInfo, world: world))
+    }
+
+    init(body: ScriptValue, route: Route) {
         self.body = body
-        self.frameInfo = frameInfo
-        self.world = world
+        self.route = route
+    }
+
+    /// A handler's name, the frame and the content world of the messages a document posts to it.
+    final class Route: Sendable {
+        let name: String
+        let frameInfo: FrameInfo
+        let world: ContentWorld
+
+        init(name: String, frameInfo: FrameInfo, world: ContentWorld) {
+            self.name = name
+            self.frameInfo = frameInfo
+            self.world = world
+        }
     }
 }

@@ -19,11 +19,20 @@ public final class UserContentController: Sendable {
         case immediate(any ImmediateScriptMessageHandler)
     }
 
-    struct Registration: Sendable {
+    /// A registered handler. A class, so a document's call reads it through one reference
+    /// instead of copying its name, world, handler and options on every call.
+    final class Registration: Sendable {
         let name: String
         let world: ContentWorld
         let kind: HandlerKind
         let options: HandlerOptions
+
+        init(name: String, world: ContentWorld, kind: HandlerKind, options: HandlerOptions) {
+            self.name = name
+            self.world = world
+            self.kind = kind
+            self.options = options
+        }
     }
 
     struct Key: Hashable {
