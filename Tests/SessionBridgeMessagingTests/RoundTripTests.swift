@@ -136,6 +136,39 @@ import Testing
         #expect(entry.name == "h")
         await page.close()
     }
+
+    /// The log keeps records and makes each entry's date when it is read: dates must still be
+    /// the calls' wall-clock times, durations cover the handler's time, observers see the same
+    /// entries, and the oldest go first.
+    @Test func messageLogEntriesCarryTheirCallsTimesAndTheOldestGoFirst() async throws {
+        let log = MessageLog(capacity: 3)
+        let observed = Mutex<[MessageLog.Entry]>([])
+        log.observe { entry in observed.withLock { $0.append(entry) } }
+        let controller = UserContentController(log: log)
+        controller.addScriptMessageHandler(
+            ImmediateClosureMessageHandler { message in
+                if message.body == "slow" { Thread.sleep(forTimeInterval: 0.05) }
+                return message.body
+            }, contentWorld: .world(name: "tools"), name: "h", options: .appExample)
+        let page = try await makeDocument(controller, world: .world(name: "tools"))
+        let before = Date()
+        for body in ["a", "slow", "b", "c"] {
+            _ = try await awaitScript(page, "return await webkit.messageHandlers.h.postMessage('\(body)')")
+        }
+        let after = Date()
+        let entries = log.entries
+        #expect(entries.map(\.body) == ["slow", "b", "c"])
+        #expect(log.totalCount == 4)
+        #expect(observed.withLock { $0 }.map(\.body) == ["a", "slow", "b", "c"])
+        #expect(observed.withLock { Array($0.suffix(3)) } == entries)
+        for entry in entries {
+            #expect(entry.started >= before.addingTimeInterval(-0.01) && entry.started <= after.addingTimeInterval(0.01))
+            #expect(entry.name == "h" && entry.world == .world(name: "tools") && entry.origin == "https://app.example")
+        }
+        #expect(entries[0].duration >= .milliseconds(50))
+        #expect(entries[0].started <= entries[1].started && entries[1].started <= entries[2].started)
+        await page.close()
+    }
 }
 
 /// The JavaScript source for a value.
