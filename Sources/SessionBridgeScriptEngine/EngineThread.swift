@@ -55,9 +55,11 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// Only read and written on the thread.
     let entryStopped = Atomic<Bool>(false)
     /// How many native callbacks, called from JavaScript, are running on the thread right now.
+    /// Only read and written on the thread.
     let nativeDepth = Atomic<Int>(0)
     /// The context (as bits) of the innermost native callback holding this VM's API lock, which
-    /// ``runOthers(until:timeout:)`` lets go of while it waits; 0 when none does.
+    /// ``runOthers(until:timeout:)`` lets go of while it waits; 0 when none does. Only read and
+    /// written on the thread.
     let lockingContext = Atomic<UInt>(0)
     /// When the current outermost entry into JavaScript began (uptime, nanoseconds).
     let entryStart = Atomic<UInt64>(0)
