@@ -203,6 +203,9 @@ package final class BridgeInstallation {
         // promise, as from an immediate handler, and the call never becomes pending (no
         // deferred promise, no deadline, no abort listener).
         let controller = self.controller
+        // The task is isolated to the context, so it runs, and completes the call, on this
+        // thread: it holds the installation itself rather than looking it up again.
+        let installation = EngineThreadOnly(self)
         starting.append(id)
         let task = Task.immediate {
             let result: Result<ScriptValue, any Error>
@@ -211,7 +214,7 @@ package final class BridgeInstallation {
             } catch {
                 result = .failure(error)
             }
-            BridgeInstallation.complete(id, result, in: context)
+            installation.value.complete(id, result, in: context)
         }
         if let index = starting.lastIndex(of: id) { starting.remove(at: index) }
         if let index = answeredAtOnce.lastIndex(where: { $0.id == id }) {
@@ -230,27 +233,24 @@ package final class BridgeInstallation {
 
     /// A handler's result: settles its pending call, or, when the handler answered before its
     /// call could become pending, leaves the result for ``post(to:_:in:)`` to return.
-    private static func complete(_ id: Int, _ result: Result<ScriptValue, any Error>, in context: isolated ScriptContext) {
-        guard let installation = context.attachment(BridgeInstallation.self) else { return }
-        if installation.starting.contains(id) {
-            installation.answeredAtOnce.append((id, result))
+    private func complete(_ id: Int, _ result: Result<ScriptValue, any Error>, in context: isolated ScriptContext) {
+        if starting.contains(id) {
+            answeredAtOnce.append((id, result))
             return
         }
         finish(id, result, in: context)
     }
 
-    private static func finish(_ id: Int, _ result: Result<ScriptValue, any Error>, in context: isolated ScriptContext) {
-        guard let installation = context.attachment(BridgeInstallation.self),
-            let call = installation.pending.removeValue(forKey: id)
-        else { return }
-        installation.trimDeadlines()
+    private func finish(_ id: Int, _ result: Result<ScriptValue, any Error>, in context: isolated ScriptContext) {
+        guard let call = pending.removeValue(forKey: id) else { return }
+        trimDeadlines()
         switch result {
         case .success(let value):
-            installation.record(call.installed, call.body, .replied(value), started: call.started)
+            record(call.installed, call.body, .replied(value), started: call.started)
             context.settle(call.deferred, with: .success(value))
         case .failure(let error):
-            let failure = installation.publicError(error, handler: call.installed.name)
-            installation.record(call.installed, call.body, .rejected(code: failure.code, message: failure.message), started: call.started)
+            let failure = publicError(error, handler: call.installed.name)
+            record(call.installed, call.body, .rejected(code: failure.code, message: failure.message), started: call.started)
             context.settle(call.deferred, with: .failure(failure.scriptThrow))
         }
     }
