@@ -89,13 +89,19 @@ public struct RedactionPolicy: Sendable, Hashable {
         switch value {
         case .undefined, .null, .bool, .number, .bytes:
             return false
+        // Plain loops: `contains(where: holdsSecret)` would make a closure holding a copy of
+        // the policy (three retains and releases) at every level of every body.
         case .string(let string):
-            return !secretPrefixes.isEmpty && secretPrefixes.contains(where: string.hasPrefix)
+            for prefix in secretPrefixes where string.hasPrefix(prefix) { return true }
+            return false
         case .array(let elements):
-            return elements.contains(where: holdsSecret)
+            for element in elements where holdsSecret(element) { return true }
+            return false
         case .object(let members):
             // Keys, then values: no (key, value) pair is made for each member.
-            return members.keys.contains(where: isSecretKey) || members.values.contains(where: holdsSecret)
+            for key in members.keys where isSecretKey(key) { return true }
+            for member in members.values where holdsSecret(member) { return true }
+            return false
         }
     }
 
