@@ -61,11 +61,17 @@ extension ReferenceServerTests {
                 #expect(page.body.contains(#"window.webkit.messageHandlers.session.postMessage({action: "refresh"})"#))
                 #expect(page.body.contains("fetch('/api/me'"))
                 #expect(try await client.get("/app/orders/7", headers: [("Cookie", cookies)]).status == 200)
+                // The same page without its scripts, behind the same check.
+                let plain = try await client.get("/app?plain=1", headers: [("Cookie", cookies)])
+                #expect(plain.status == 200)
+                #expect(plain.body.contains(#"<p id="user">demo</p>"#))
+                #expect(!plain.body.contains("<script"))
+                #expect(try await client.get("/app?plain=1").status == 302)
 
                 server.expireAccessTokens()
                 let expired = try await client.get("/app", headers: [("Cookie", cookies)])
                 #expect(expired.status == 302)
-                #expect(server.stats().unauthorized == 4)
+                #expect(server.stats().unauthorized == 5)
             }
         }
 

@@ -41,6 +41,15 @@ enum Pages {
             """
     }
 
+    /// The protected page without scripts: what a navigation to it costs is the navigation's own.
+    static func plainApp(path: String, user: String) -> String {
+        """
+        <!doctype html>
+        <html><head><meta charset="utf-8"><title>App</title></head>
+        <body><h1 id="title">App</h1><p id="path">\(escape(path))</p><p id="user">\(escape(user))</p></body></html>
+        """
+    }
+
     /// A protected page: asks native code to refresh through the bridge, and loads `/api/me`.
     static func app(path: String, user: String, expiresAt: Int) -> String {
         """

@@ -37,6 +37,7 @@ import Synchronization
 /// - `POST /session/refresh`: the web app's own refresh, by the `__Host-web_refresh` cookie.
 /// - `POST /session/logout`, `GET /logout`: end the session and delete the cookies.
 /// - `GET /app`, `GET /app/**`: protected pages, `302` to `/login?next=…` without a valid cookie.
+///   With `?plain=1`, the same page without its scripts (what a navigation costs on its own).
 /// - `GET /api/me`: the user, by `__Host-session` cookie, `Authorization: Bearer`, or
 ///   `Authorization: DPoP` with a proof carrying `ath` (a bound token is refused as a bearer).
 /// - `GET /login`, `POST /login`: the web sign-in form.

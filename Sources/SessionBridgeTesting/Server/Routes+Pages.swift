@@ -53,6 +53,7 @@ extension ServerCore {
         let path = request.uri.path
         switch self.verifyAccessToken(HTTPHelpers.cookie(SessionCookies.session, in: request) ?? self.exchangedSessionCookie(in: request)) {
         case .success(let claims):
+            if request.uri.queryParameters["plain"] == "1" { return HTTPHelpers.html(Pages.plainApp(path: path, user: claims.sub)) }
             return HTTPHelpers.html(Pages.app(path: path, user: claims.sub, expiresAt: claims.exp))
         case .failure:
             self.countUnauthorized()
