@@ -9,7 +9,7 @@ extension SessionController {
     // MARK: Cookie-based refresh
 
     /// The names of cookies that never leave the native store.
-    var nativeOnlyCookieNames: Set<String> {
+    nonisolated var nativeOnlyCookieNames: Set<String> {
         configuration.cookieRefresh.map { [$0.cookieName] } ?? []
     }
 

@@ -96,6 +96,8 @@ extension SessionController {
         } catch {
             return (.failure(SessionError(.storage, "\(error)")), nil)
         }
+        // Whether the vault is as this controller last saw it (read under the vault's lock).
+        let unchangedSinceSeen = vault.changeMark().map { $0 == seenVaultMark.withLock { $0 } } ?? false
         guard let stored else {
             // Another process signed out.
             await endSessionLocally()
@@ -153,6 +155,10 @@ extension SessionController {
         // Stored before anyone is released (and before the vault lock is).
         do {
             try vault.store(rotated)
+            // This controller's own write, under the vault's lock, is no change made elsewhere:
+            // what it last saw moves with it (so the next navigation and bridge call need not
+            // read the vault again), unless something else had changed the vault before.
+            if unchangedSinceSeen { seenVaultMark.withLock { $0 = vault.changeMark() } }
         } catch {
             logger.error("the rotated refresh token could not be stored durably: \(error)")
         }
@@ -187,6 +193,7 @@ extension SessionController {
     ///   answer as it does for a signed-out user.
     @discardableResult
     public func prepareNavigation(to url: URL, in page: any WebView) async -> NavigationActionPolicy {
+        preparedNavigationCount += 1
         attach(page)
         do { try start() } catch { return .allow }
         if webSignOutPending.load(ordering: .acquiring) || webSignOut != nil { await webSignedOut() }
@@ -221,12 +228,12 @@ extension SessionController {
         for store in pageStores { await copyCookies(to: store, for: configuration.sessionURL, overwrite: false) }
     }
 
-    func isInSessionScope(_ url: URL) -> Bool {
+    nonisolated func isInSessionScope(_ url: URL) -> Bool {
         url.host?.lowercased() == configuration.sessionURL.host?.lowercased()
     }
 
     /// Whether `cookies` hold an unexpired session cookie that lives past the margin.
-    func hasValidSessionCookie(in cookies: [Cookie]) -> Bool {
+    nonisolated func hasValidSessionCookie(in cookies: [Cookie]) -> Bool {
         let limit = configuration.now() + configuration.refreshMargin.timeInterval
         return cookies.contains { cookie in
             cookie.name == configuration.webSessionCookieName && !cookie.value.isEmpty
@@ -238,9 +245,16 @@ extension SessionController {
     /// lacks them, or (the session cookie, or everything with `overwrite`) holds an older copy.
     func copyCookies(to target: any HTTPCookieStore, for url: URL, overwrite: Bool) async {
         let existing = await target.cookies(for: url)
+        let writes = cookiesToCopy(cookieJar.cookies(for: url), into: existing, overwrite: overwrite)
+        if !writes.isEmpty { await target.apply(writes) }
+    }
+
+    /// The writes ``copyCookies(to:for:overwrite:)`` makes: the native store's `native`
+    /// cookies that `existing` (a page store's, for the same URL) lacks or holds an older copy of.
+    nonisolated func cookiesToCopy(_ native: [Cookie], into existing: [Cookie], overwrite: Bool) -> [CookieWriteOperation] {
         var writes: [CookieWriteOperation] = []
         let nativeOnly = nativeOnlyCookieNames
-        for cookie in cookieJar.cookies(for: url) where !nativeOnly.contains(cookie.name) {
+        for cookie in native where !nativeOnly.contains(cookie.name) {
             if let mine = existing.first(where: { $0.hasSameIdentity(as: cookie) }) {
                 guard mine.value != cookie.value else { continue }
                 let newer = (cookie.expiresAt ?? .distantFuture) > (mine.expiresAt ?? .distantFuture)
@@ -248,7 +262,7 @@ extension SessionController {
             }
             writes.append(.set(cookie))
         }
-        if !writes.isEmpty { await target.apply(writes) }
+        return writes
     }
 }
 

@@ -59,6 +59,7 @@ extension SessionController {
     func webSignedOut() async {
         if webSignOutPending.exchange(false, ordering: .acquiringAndReleasing) {
             let previous = webSignOut
+            published.withLock { $0.webSignOutStarted = true }
             webSignOut = Task {
                 await previous?.value
                 await self.endSessionSignedOutOnTheWeb()

@@ -39,9 +39,14 @@ public actor SessionController {
         /// The refresh in flight while a caller may join it (none while a logout runs): a
         /// page's handler waits for it without a turn of the actor.
         var joinableRefresh: Task<Result<SessionStatus, SessionError>, Never>?
+        /// Whether a sign-out on the web ever started (navigations are then always prepared
+        /// by the actor, which waits for it).
+        var webSignOutStarted = false
     }
 
     nonisolated let published = Mutex(Published())
+    /// The attached pages, for the navigation policy decided without a turn of the actor.
+    nonisolated let attachedForPolicy = AttachedPagesForPolicy()
     let client: TokenEndpointClient
     var logger: Logger { configuration.logger }
 
@@ -92,6 +97,9 @@ public actor SessionController {
     }
     /// How many refresh requests this controller sent to the token endpoint (attempts with retries count once).
     package internal(set) var networkRefreshCount = 0
+    /// How many navigations the actor prepared (``prepareNavigation(to:in:)``), the others having
+    /// been decided without a turn (``navigationPolicyWithoutATurn(to:in:)``).
+    package internal(set) var preparedNavigationCount = 0
     /// How many refreshes were satisfied by a rotation another process (sharing the vault) made.
     package internal(set) var adoptedRotationCount = 0
     /// The validated ID token of the last sign-in or refresh that carried one (its claims say
@@ -268,6 +276,7 @@ public actor SessionController {
         guard pages[id]?.page == nil else { return }
         let store = page.httpCookieStore
         pages[id] = AttachedPage(page: page, store: store, observation: observeWebChanges(of: store))
+        attachedForPolicy.insert(page)
     }
 
     /// Stops fanning out to `page`.
@@ -276,6 +285,7 @@ public actor SessionController {
     /// last page's detach ends the page session (``endWebSession()``).
     public func detach(_ page: any WebView) {
         pages.removeValue(forKey: ObjectIdentifier(page))?.observation?.cancel()
+        attachedForPolicy.remove(page)
         if configuration.isolatedWebSession?.revokesWhenPagesDetach == true, pageSession != nil, livePages.isEmpty {
             Task { await self.endWebSession() }
         }
@@ -305,7 +315,7 @@ public actor SessionController {
     }
 
     /// Whether `store` is the native jar itself (the web store as the single source of truth).
-    func isNativeStore(_ store: any HTTPCookieStore) -> Bool {
+    nonisolated func isNativeStore(_ store: any HTTPCookieStore) -> Bool {
         (store as? CookieJarStore)?.jar === cookieJar
     }
 

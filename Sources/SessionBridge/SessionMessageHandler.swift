@@ -139,6 +139,7 @@ public struct SessionNavigationDelegate: NavigationDelegate {
         _ page: any WebView, decidePolicyFor action: NavigationAction
     ) async -> NavigationActionPolicy {
         if let wrapped, await wrapped.webPage(page, decidePolicyFor: action) == .cancel { return .cancel }
+        if let policy = await controller.navigationPolicyWithoutATurn(to: action.request.url, in: page) { return policy }
         return await controller.prepareNavigation(to: action.request.url, in: page)
     }
 

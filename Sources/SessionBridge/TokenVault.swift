@@ -95,16 +95,20 @@ public struct VaultChangeMark: Sendable, Hashable {
 /// makes its refreshes single-flight, refuses a refresh while it logs out, and discards a
 /// refresh answer that arrives after the session ended.
 public final class InMemoryTokenVault: TokenVault {
-    private let record: Mutex<VaultRecord?>
+    /// The record, and how many times it was stored or cleared (its change mark).
+    private let state: Mutex<(record: VaultRecord?, changes: Int64)>
 
     /// Creates an empty vault, or one holding `record`.
     public init(_ record: VaultRecord? = nil) {
-        self.record = Mutex(record)
+        self.state = Mutex((record, 0))
     }
 
-    public func load() throws(TokenVaultError) -> VaultRecord? { record.withLock { $0 } }
-    public func store(_ record: VaultRecord) throws(TokenVaultError) { self.record.withLock { $0 = record } }
-    public func clear() throws(TokenVaultError) { record.withLock { $0 = nil } }
+    public func load() throws(TokenVaultError) -> VaultRecord? { state.withLock { $0.record } }
+    public func store(_ record: VaultRecord) throws(TokenVaultError) { state.withLock { $0 = (record, $0.changes + 1) } }
+    public func clear() throws(TokenVaultError) { state.withLock { $0 = (nil, $0.changes + 1) } }
+    /// Exact: every store and clear changes it, so controllers sharing the vault notice each
+    /// other's changes without reading the record.
+    public func changeMark() -> VaultChangeMark? { VaultChangeMark([state.withLock { $0.changes }]) }
     nonisolated(nonsending) public func lock(timeout: Duration) async throws(TokenVaultError) -> any TokenVaultLock { NoLock() }
 
     struct NoLock: TokenVaultLock {

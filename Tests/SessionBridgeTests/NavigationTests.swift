@@ -32,6 +32,45 @@ import Testing
         }
     }
 
+    /// A navigation the session has nothing to prepare for is allowed without a turn of its
+    /// actor; one it has something to do for (here: a session cookie that looks expired on the
+    /// session's clock) still gets the turn, and the refresh.
+    @Test func aNavigationWithNothingToPrepareTakesNoTurnOfTheSession() async throws {
+        try await withServer { server in
+            let clock = ManualWallClock()
+            var configuration = makeConfiguration(server)
+            configuration.now = clock.read
+            configuration.freshnessWindow = .zero  // every refresh() goes to the token endpoint
+            let session = SessionController(configuration: configuration)
+            try await session.login(username: "demo", password: "demo")
+            let (page, _) = await makePage(session, server)
+            #expect(try await page.load(server.url("/app?plain=1")).statusCode == 200)
+            let prepared = await session.preparedNavigationCount
+            for _ in 0..<3 { #expect(try await page.load(server.url("/app?plain=1")).statusCode == 200) }
+            #expect(await session.preparedNavigationCount == prepared)
+            // The session's own refresh rewrites the vault and both stores: still nothing to do.
+            let before = page.cookieJar.value("__Host-session", for: server.url("/"))
+            try await session.refresh()
+            #expect(server.stats().refreshes == 1)
+            #expect(try await page.load(server.url("/app?plain=1")).statusCode == 200)
+            #expect(await session.preparedNavigationCount == prepared)
+            #expect(page.cookieJar.value("__Host-session", for: server.url("/")) != before)
+            #expect(
+                page.cookieJar.value("__Host-session", for: server.url("/"))
+                    == session.cookieJar.value("__Host-session", for: server.url("/")))
+            // Outside the session's site: nothing to prepare either.
+            _ = try? await page.load(URL(string: "http://127.0.0.1:9/elsewhere")!)
+            #expect(await session.preparedNavigationCount == prepared)
+
+            clock.advance(by: .seconds(3600))
+            let landed = try await page.load(server.url("/app?plain=1"))
+            #expect(landed.statusCode == 200 && landed.url.path == "/app")
+            #expect(await session.preparedNavigationCount == prepared + 1)
+            #expect(server.stats().refreshes == 2)
+            await page.close()
+        }
+    }
+
     @Test func heldNavigationCarriesTheRefreshedCookie() async throws {
         var configuration = ReferenceServerConfiguration()
         configuration.accessTokenLifetime = .seconds(1)
@@ -76,6 +115,9 @@ import Testing
             let recorder = PageEventRecorder()
             let (page, _) = await makePage(session, server, recorder: recorder)
             #expect(try await page.load(server.url("/app")).statusCode == 200)
+            // The page's own `fetch('/api/me')` finishes first: sent after the loss, it would be
+            // answered 401 and the page would ask for a refresh.
+            #expect(await page.runUntilQuiescent(timeout: .seconds(10)))
             page.cookieJar.removeAll()  // the web store "randomly loses its cookies"
             #expect(page.cookieJar.allCookies.isEmpty)
             let again = try await page.load(server.url("/app/settings"))
