@@ -125,7 +125,10 @@ package final class BridgeInstallation {
             context.attachment(BridgeInstallation.self)?.fail(id, with: .aborted, in: context)
             return nil
         }
-        var entries: [RawValue?] = unsafe [abort]
+        // Each function and name is held from the moment it is made: making the next could
+        // otherwise collect it before `build` has it.
+        var entries = context.holdArguments()
+        unsafe context.hold(abort, in: &entries)
         for registration in controller.registrations(in: world) {
             let installed = Installed(
                 name: registration.name, registration: registration, frame: frame, world: world, origin: installation.originText)
@@ -138,10 +141,11 @@ package final class BridgeInstallation {
                 let (installation, installed) = captured.value
                 return try unsafe installation.post(to: installed, call, in: context)
             }
-            unsafe entries.append(context.jsValue(.string(name)))
-            unsafe entries.append(post)
+            unsafe context.hold(context.jsValue(.string(name)), in: &entries)
+            unsafe context.hold(post, in: &entries)
+            if controller.collectsGarbageWhileInstalling { context.collectGarbage() }
         }
-        try unsafe context.call(helpers.build, entries)
+        try unsafe context.call(helpers.build, with: entries)
     }
 
     // MARK: The call

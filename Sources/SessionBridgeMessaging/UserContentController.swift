@@ -49,6 +49,13 @@ public final class UserContentController: Sendable {
     private let state = Mutex(State())
     /// Bumped on every handler change, so installed documents notice removals cheaply.
     let generation = Atomic<Int>(0)
+    /// For tests: a full garbage collection after each handler a document installs, so a
+    /// value made for the installation but not yet kept alive would be collected.
+    package var collectsGarbageWhileInstalling: Bool {
+        get { garbageCollectionWhileInstalling.load(ordering: .relaxed) }
+        set { garbageCollectionWhileInstalling.store(newValue, ordering: .relaxed) }
+    }
+    private let garbageCollectionWhileInstalling = Atomic<Bool>(false)
 
     /// Limits on what pages may send.
     public let limits: BridgeLimits

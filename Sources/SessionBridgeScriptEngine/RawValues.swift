@@ -116,3 +116,39 @@ extension ScriptContext {
     /// `undefined`.
     package var undefined: RawValue { unsafe JSValueMakeUndefined(ctx) }
 }
+
+/// Values made one after another for one call, each kept alive from the moment it is made
+/// until the call has them.
+///
+/// A value held only in a Swift array sits on the heap, where JavaScriptCore's conservative scan
+/// does not look: making the next one can collect it. These are stored into a protected
+/// JavaScript array as they are made, and read back from it for the call.
+@safe  // its JavaScriptCore references are used only on its context's engine thread, while the context lives
+package struct HeldArguments {
+    fileprivate let array: RawObject
+    fileprivate var count: UInt32 = 0
+}
+
+extension ScriptContext {
+    /// An empty ``HeldArguments``; pass it to ``call(_:with:)``, which lets it go.
+    package func holdArguments() -> HeldArguments {
+        let array = unsafe JSObjectMakeArray(ctx, 0, nil, nil)!
+        unsafe protect(array)
+        return unsafe HeldArguments(array: array)
+    }
+
+    /// Keeps `value` as the next argument.
+    package func hold(_ value: RawValue?, in held: inout HeldArguments) {
+        unsafe JSObjectSetPropertyAtIndex(ctx, held.array, held.count, value ?? JSValueMakeUndefined(ctx), nil)
+        unsafe held.count += 1
+    }
+
+    /// Calls `function` with the held arguments (no `this`), then lets them go.
+    @discardableResult
+    package func call(_ function: RawObject, with held: HeldArguments) throws(ScriptError) -> RawValue? {
+        defer { unsafe unprotect(held.array) }
+        // Read back only now: nothing is made between here and the call.
+        let arguments = unsafe (0..<held.count).map { unsafe JSObjectGetPropertyAtIndex(ctx, held.array, $0, nil) }
+        return try unsafe call(function, arguments)
+    }
+}

@@ -137,6 +137,29 @@ import Testing
         await page.close()
     }
 
+    /// Every handler's `postMessage` function and name survives the collections that making
+    /// the next ones can cause while a document installs them (a collection is forced after
+    /// each here).
+    @Test func everyInstalledHandlerSurvivesCollectionsDuringTheInstallation() async throws {
+        let controller = UserContentController()
+        let names = (0..<40).map { "handler_\($0)_" + String(repeating: "x", count: 40) }
+        for name in names {
+            controller.addScriptMessageHandler(
+                ImmediateClosureMessageHandler { message in .string(message.name) }, name: name, options: .appExample)
+        }
+        controller.collectsGarbageWhileInstalling = true
+        let page = try await makeDocument(controller)
+        controller.collectsGarbageWhileInstalling = false
+        let listed = try await page.evaluate("Object.keys(webkit.messageHandlers)")
+        #expect(listed == .array(names.map { .string($0) }))
+        let replies = try await awaitScript(
+            page,
+            "const r = []; for (const n of Object.keys(webkit.messageHandlers)) r.push(await webkit.messageHandlers[n].postMessage(1)); return r;"
+        )
+        #expect(replies == .array(names.map { .string($0) }))
+        await page.close()
+    }
+
     /// The log keeps records and makes each entry's date when it is read: dates must still be
     /// the calls' wall-clock times, durations cover the handler's time, observers see the same
     /// entries, and the oldest go first.
