@@ -84,15 +84,21 @@ extension DocumentEnvironment {
         try BridgeInstallation.prepare(in: context)
         context.prepareAwaiting()
         let native = unsafe context.makeObject(), location = unsafe context.makeObject()
+        // Protected as soon as they are made (compiling the prelude next allocates a lot) and
+        // kept until ``install`` has filled them in (the prelude's closures hold them after).
+        unsafe context.protect(native)
+        unsafe context.protect(location)
+        var prepared = false
+        defer {
+            if !prepared { unsafe [native, location].forEach { unsafe context.unprotect($0) } }
+        }
         let factory = try unsafe context.evaluateRaw(DocumentPrelude.source, sourceURL: "sessionbridge://prelude/document.js")
         guard let factoryFunction = unsafe context.function(factory) else {
             throw ScriptError(kind: .exception, name: "Error", message: "document prelude failed")
         }
         let finish = try unsafe context.call(factoryFunction, [native, location, context.jsValue(.string(userAgent))])
-        // Kept until ``install`` has filled them in (the prelude's closures hold them after).
-        unsafe context.protect(native)
-        unsafe context.protect(location)
         unsafe context.attach(PreparedDocument(native: native, location: location))
+        prepared = true
         if let function = unsafe context.function(finish) {
             unsafe context.protect(function)
             unsafe context.attach(DocumentControls(finish: function))
