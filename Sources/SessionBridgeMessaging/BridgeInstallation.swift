@@ -16,8 +16,6 @@ package final class BridgeInstallation {
     private var pending: [Int: PendingCall] = [:]
     private var nextCallID = 1
     private let helpers: Helpers
-    /// The frame's origin as the message log shows it, computed once.
-    let originText: String
     /// Deadlines of pending calls in order; one timer at a time sweeps them, so a call that
     /// settles leaves no timer behind.
     private var deadlines = Deque<(deadline: ContinuousClock.Instant, id: Int)>()
@@ -35,15 +33,13 @@ package final class BridgeInstallation {
         var registration: UserContentController.Registration?
         /// Why this document may not call it, `nil` when it may.
         var refusal: ScriptMessageError?
-        /// The name, frame and world every message of this document to this handler carries.
+        /// The name, frame and world every message of this document to this handler carries,
+        /// and the log records.
         let route: ScriptMessage.Route
-        /// The name, world and origin the log records for every call of this document to it.
-        let logSource: MessageLog.Source
 
-        init(name: String, registration: UserContentController.Registration?, frame: FrameInfo, world: ContentWorld, origin: String) {
+        init(name: String, registration: UserContentController.Registration?, frame: FrameInfo, world: ContentWorld) {
             self.name = name
             self.route = ScriptMessage.Route(name: name, frameInfo: frame, world: world)
-            self.logSource = MessageLog.Source(name: name, world: world, origin: origin)
             update(registration, frame: frame)
         }
 
@@ -78,7 +74,6 @@ package final class BridgeInstallation {
         self.frame = frame
         self.helpers = helpers
         self.generation = controller.generation.load(ordering: .acquiring)
-        self.originText = frame.securityOrigin?.description ?? "null"
     }
 
     /// The bridge's prelude, run ahead of the document it is for (while its request is out):
@@ -131,7 +126,7 @@ package final class BridgeInstallation {
         unsafe context.hold(abort, in: &entries)
         for registration in controller.registrations(in: world) {
             let installed = Installed(
-                name: registration.name, registration: registration, frame: frame, world: world, origin: installation.originText)
+                name: registration.name, registration: registration, frame: frame, world: world)
             installation.handlers[registration.name] = installed
             let name = registration.name
             // The installation lives as long as the context and its native functions, and this
@@ -342,7 +337,7 @@ package final class BridgeInstallation {
 
     /// Records a call in the controller's log, if it keeps one (`started` is `nil` when it does not).
     private func record(_ installed: Installed, _ body: ScriptValue, _ outcome: MessageLog.Outcome, started: ContinuousClock.Instant?) {
-        controller.log?.record(installed.logSource, body: body, outcome: outcome, started: started ?? .now)
+        controller.log?.record(installed.route, body: body, outcome: outcome, started: started ?? .now)
     }
 
     private func refuse(

@@ -60,39 +60,20 @@ public final class MessageLog: Sendable {
         hasObservers.store(true, ordering: .releasing)
     }
 
-    /// A handler's name, world and caller's origin, shared by every call one document makes to
-    /// it: a call's record then holds one reference for the three.
-    final class Source: Sendable {
-        let name: String
-        let world: ContentWorld
-        let origin: String
-
-        init(name: String, world: ContentWorld, origin: String) {
-            self.name = name
-            self.world = world
-            self.origin = origin
-        }
-    }
-
-    /// A call as stored: redacted at once, but its date and the entry's copies of the source's
+    /// A call as stored: redacted at once, but its date and the entry's copies of the route's
     /// strings made only when someone reads it (a call is recorded far more often than read).
     private struct Record {
-        let source: Source
+        let route: ScriptMessage.Route
         let body: ScriptValue
         let outcome: Outcome
         let started: ContinuousClock.Instant
         let duration: Duration
     }
 
-    func record(
-        name: String, world: ContentWorld, origin originText: String, body: ScriptValue, outcome: Outcome, started: ContinuousClock.Instant
-    ) {
-        record(Source(name: name, world: world, origin: originText), body: body, outcome: outcome, started: started)
-    }
-
-    func record(_ source: Source, body: ScriptValue, outcome: Outcome, started: ContinuousClock.Instant) {
+    /// Records a call to the handler and from the frame of `route`.
+    func record(_ route: ScriptMessage.Route, body: ScriptValue, outcome: Outcome, started: ContinuousClock.Instant) {
         let record = Record(
-            source: source, body: redaction.redact(body), outcome: redacted(outcome), started: started,
+            route: route, body: redaction.redact(body), outcome: redacted(outcome), started: started,
             duration: .now - started)
         storage.withLock { storage in
             if storage.records.count >= capacity { storage.records.removeFirst() }
@@ -106,7 +87,7 @@ public final class MessageLog: Sendable {
 
     private func entry(_ record: Record) -> Entry {
         Entry(
-            name: record.source.name, world: record.source.world, origin: record.source.origin, body: record.body,
+            name: record.route.name, world: record.route.world, origin: record.route.origin, body: record.body,
             outcome: record.outcome, started: originDate + (record.started - origin).timeInterval, duration: record.duration)
     }
 

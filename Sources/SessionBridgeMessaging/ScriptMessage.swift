@@ -24,16 +24,20 @@ public struct ScriptMessage: Sendable {
         self.route = route
     }
 
-    /// A handler's name, the frame and the content world of the messages a document posts to it.
+    /// A handler's name, the frame and the content world of the messages a document posts to it;
+    /// the message log records calls by it.
     final class Route: Sendable {
         let name: String
         let frameInfo: FrameInfo
         let world: ContentWorld
+        /// The frame's origin as the message log shows it, made once.
+        let origin: String
 
         init(name: String, frameInfo: FrameInfo, world: ContentWorld) {
             self.name = name
             self.frameInfo = frameInfo
             self.world = world
+            self.origin = frameInfo.securityOrigin?.description ?? "null"
         }
     }
 }

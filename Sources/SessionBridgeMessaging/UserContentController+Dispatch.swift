@@ -28,27 +28,26 @@ extension UserContentController {
     /// handler, origin not allowed), a handler without reply, or an immediate handler that
     /// answered. `nil` means the async ``dispatch(_:started:)`` must run (nothing was recorded).
     package func dispatchImmediately(_ message: ScriptMessage, started: ContinuousClock.Instant = .now) -> DispatchOutcome? {
-        let origin = message.frameInfo.securityOrigin?.description ?? "null"
         guard let registration = registration(named: message.name, in: message.world) else {
-            return refuse(message, origin: origin, .removed, started: started)
+            return refuse(message, .removed, started: started)
         }
         if let refusal = registration.options.refusal(for: message.frameInfo, handler: message.name) {
-            return refuse(message, origin: origin, refusal, started: started)
+            return refuse(message, refusal, started: started)
         }
         switch registration.kind {
         case .noReply(let noReply):
             noReply.userContentController(self, didReceive: message)
-            log?.record(name: message.name, world: message.world, origin: origin, body: message.body, outcome: .delivered, started: started)
+            log?.record(message.route, body: message.body, outcome: .delivered, started: started)
             return .delivered
         case .immediate(let immediate):
             do {
                 guard let value = try immediate.immediateReply(to: message) else { return nil }
                 log?.record(
-                    name: message.name, world: message.world, origin: origin, body: message.body, outcome: .replied(value), started: started
+                    message.route, body: message.body, outcome: .replied(value), started: started
                 )
                 return .replied(value)
             } catch {
-                return reject(message, origin: origin, publicScriptMessageError(error, handler: message.name), started: started)
+                return reject(message, publicScriptMessageError(error, handler: message.name), started: started)
             }
         case .reply:
             return nil
@@ -59,29 +58,28 @@ extension UserContentController {
     /// claims): checks the registration and the frame's allow-list, runs the handler within its
     /// timeout, maps its error to what the page may see, and records the call in the log.
     package func dispatch(_ message: ScriptMessage, started: ContinuousClock.Instant = .now) async -> DispatchOutcome {
-        let origin = message.frameInfo.securityOrigin?.description ?? "null"
         guard let registration = registration(named: message.name, in: message.world) else {
-            return refuse(message, origin: origin, .removed, started: started)
+            return refuse(message, .removed, started: started)
         }
         if let refusal = registration.options.refusal(for: message.frameInfo, handler: message.name) {
-            return refuse(message, origin: origin, refusal, started: started)
+            return refuse(message, refusal, started: started)
         }
         let handler: any ScriptMessageHandlerWithReply
         switch registration.kind {
         case .noReply(let noReply):
             noReply.userContentController(self, didReceive: message)
-            log?.record(name: message.name, world: message.world, origin: origin, body: message.body, outcome: .delivered, started: started)
+            log?.record(message.route, body: message.body, outcome: .delivered, started: started)
             return .delivered
         case .immediate(let immediate):
             do {
                 if let value = try immediate.immediateReply(to: message) {
                     log?.record(
-                        name: message.name, world: message.world, origin: origin, body: message.body, outcome: .replied(value),
+                        message.route, body: message.body, outcome: .replied(value),
                         started: started)
                     return .replied(value)
                 }
             } catch {
-                return reject(message, origin: origin, publicScriptMessageError(error, handler: message.name), started: started)
+                return reject(message, publicScriptMessageError(error, handler: message.name), started: started)
             }
             handler = immediate
         case .reply(let reply):
@@ -91,30 +89,29 @@ extension UserContentController {
         let result = await Self.run(handler, message, controller: self, timeout: timeout)
         switch result {
         case .success(let value):
-            log?.record(
-                name: message.name, world: message.world, origin: origin, body: message.body, outcome: .replied(value), started: started)
+            log?.record(message.route, body: message.body, outcome: .replied(value), started: started)
             return .replied(value)
         case .failure(let error):
-            return reject(message, origin: origin, publicScriptMessageError(error, handler: message.name), started: started)
+            return reject(message, publicScriptMessageError(error, handler: message.name), started: started)
         }
     }
 
     /// Records a call refused before it reached a handler (a body that could not be cloned,
     /// too many calls in flight) and returns the error for the page.
     package func refuse(
-        _ message: ScriptMessage, origin: String, _ error: ScriptMessageError, started: ContinuousClock.Instant
+        _ message: ScriptMessage, _ error: ScriptMessageError, started: ContinuousClock.Instant
     ) -> DispatchOutcome {
         log?.record(
-            name: message.name, world: message.world, origin: origin, body: message.body,
+            message.route, body: message.body,
             outcome: .refused(code: error.code, message: error.message), started: started)
         return .rejected(error)
     }
 
     private func reject(
-        _ message: ScriptMessage, origin: String, _ error: ScriptMessageError, started: ContinuousClock.Instant
+        _ message: ScriptMessage, _ error: ScriptMessageError, started: ContinuousClock.Instant
     ) -> DispatchOutcome {
         log?.record(
-            name: message.name, world: message.world, origin: origin, body: message.body,
+            message.route, body: message.body,
             outcome: .rejected(code: error.code, message: error.message), started: started)
         return .rejected(error)
     }

@@ -130,7 +130,8 @@ package struct HeldArguments {
 }
 
 extension ScriptContext {
-    /// An empty ``HeldArguments``; pass it to ``call(_:with:)``, which lets it go.
+    /// An empty ``HeldArguments``; pass it to ``call(_:with:)``, which lets it go, or read it
+    /// with ``values(of:)`` and let it go with ``release(_:)``.
     package func holdArguments() -> HeldArguments {
         let array = unsafe JSObjectMakeArray(ctx, 0, nil, nil)!
         unsafe protect(array)
@@ -143,12 +144,20 @@ extension ScriptContext {
         unsafe held.count += 1
     }
 
+    /// The held values, in order, for a call made right after (nothing may be made in between).
+    package func values(of held: HeldArguments) -> [RawValue?] {
+        unsafe (0..<held.count).map { unsafe JSObjectGetPropertyAtIndex(ctx, held.array, $0, nil) }
+    }
+
+    /// Lets the held values go.
+    package func release(_ held: HeldArguments) {
+        unsafe unprotect(held.array)
+    }
+
     /// Calls `function` with the held arguments (no `this`), then lets them go.
     @discardableResult
     package func call(_ function: RawObject, with held: HeldArguments) throws(ScriptError) -> RawValue? {
-        defer { unsafe unprotect(held.array) }
-        // Read back only now: nothing is made between here and the call.
-        let arguments = unsafe (0..<held.count).map { unsafe JSObjectGetPropertyAtIndex(ctx, held.array, $0, nil) }
-        return try unsafe call(function, arguments)
+        defer { unsafe release(held) }
+        return try unsafe call(function, values(of: held))
     }
 }

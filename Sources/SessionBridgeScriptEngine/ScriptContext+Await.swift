@@ -22,7 +22,7 @@ extension ScriptContext {
         if let value = unsafe value { unsafe protect(value) }
         defer { if let value = unsafe value, !isClosed { unsafe unprotect(value) } }
         let helper = try unsafe awaitHelper()
-        if collectsGarbageBeforeAwaiting { await collectGarbage() }
+        if collectsGarbageBeforeAwaiting { await collectGarbageInAJobOfItsOwn() }
         let id = nextAwaitID
         nextAwaitID += 1
         let result: Result<ScriptValue, ScriptError> = await thread.resumingHere {
@@ -50,10 +50,10 @@ extension ScriptContext {
 
     /// A full, synchronous garbage collection, from a job of its own (nothing of the caller's
     /// frame is on the thread's stack then).
-    private func collectGarbage() async {
+    private func collectGarbageInAJobOfItsOwn() async {
         await withCheckedContinuation { continuation in
             schedule(after: .zero) { context in
-                unsafe JSSynchronousGarbageCollectForDebugging(context.ctx)
+                context.collectGarbage()
                 continuation.resume()
             }
         }

@@ -219,13 +219,11 @@ public actor ScriptContext {
         guard unsafe JSObjectIsFunction(ctx, target) else {
             throw ScriptError(kind: .exception, name: "TypeError", message: "\(path) is not a function")
         }
-        // The arguments are made in one array, kept alive until the call has them (see
-        // ``makeJSValue(_:in:)``).
-        let holder = unsafe makeJSValue(.array(arguments), in: ctx)
-        unsafe protect(holder)
-        defer { unsafe unprotect(holder) }
-        let list = unsafe JSValueToObject(ctx, holder, nil)
-        let values = unsafe arguments.indices.map { unsafe JSObjectGetPropertyAtIndex(ctx, list, UInt32($0), nil) }
+        // Each argument is kept alive from the moment it is made until the call has them.
+        var held = holdArguments()
+        for argument in arguments { unsafe hold(makeJSValue(argument, in: ctx), in: &held) }
+        defer { unsafe release(held) }
+        let values = unsafe values(of: held)
         enterJavaScript()
         let result = unsafe callFunction(ctx, target, this: this, values, exception: &exception)
         if let exception = unsafe exception {

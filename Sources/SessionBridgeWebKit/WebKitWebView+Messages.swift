@@ -130,7 +130,7 @@ extension WebKitWebView {
     func receive(_ route: MessageRoute, body value: GPointer, reply: GPointer?) {
         let started = ContinuousClock.now
         let controller = configuration.userContentController
-        let (frame, origin) = attributedFrame()
+        let frame = attributedFrame()
         let jsValue = unsafe value.typed(JSCValue.self)
         let body: ScriptValue
         var refusal: ScriptMessageError? = nil
@@ -143,7 +143,7 @@ extension WebKitWebView {
         let message = ScriptMessage(name: route.name, body: body, frameInfo: frame, world: route.world)
         if refusal == nil, reply != nil, callsInFlight >= controller.limits.maxCallsInFlight { refusal = .overloaded }
         if let refusal {
-            _ = controller.refuse(message, origin: origin, refusal, started: started)
+            _ = controller.refuse(message, refusal, started: started)
             if let reply { Self.send(.rejected(refusal), reply: reply, context: nil) }
             return
         }
@@ -170,13 +170,12 @@ extension WebKitWebView {
         }
     }
 
-    /// The committed document's frame and origin, which every message of the document shares.
-    private func attributedFrame() -> (frame: FrameInfo, origin: String) {
+    /// The committed document's frame, which every message of the document shares.
+    private func attributedFrame() -> FrameInfo {
         if let committedFrame { return committedFrame }
         let frame = FrameInfo(url: url ?? URL(string: "about:blank")!, isMainFrame: true)
-        let made = (frame: frame, origin: frame.securityOrigin?.description ?? "null")
-        committedFrame = made
-        return made
+        committedFrame = frame
+        return frame
     }
 
     /// A JSC value for `value` in `context`: a number, a boolean, `null` or `undefined`

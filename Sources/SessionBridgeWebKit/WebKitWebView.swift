@@ -35,9 +35,9 @@ public final class WebKitWebView: WebView {
     public internal(set) var url: URL? {
         didSet { if url != oldValue { committedFrame = nil } }
     }
-    /// The frame messages are attributed to, and its origin as the message log writes it: made
-    /// once per committed document, not once per message.
-    var committedFrame: (frame: FrameInfo, origin: String)?
+    /// The frame messages are attributed to: made once per committed document, not once per
+    /// message.
+    var committedFrame: FrameInfo?
     /// The document's title.
     public internal(set) var title: String?
     /// Whether ``close()`` was called (or the web process ended).
