@@ -18,6 +18,15 @@ enum RefreshBenchmarks {
     static func run(_ options: BenchOptions, into report: inout Report) async throws {
         guard options.selects("refresh") || options.selects("figure6") else { return }
         let figure = "6 refresh cycle, loopback"
+        if let text = ProcessInfo.processInfo.environment["BRIDGE_BENCH_CALLERS"], let callers = Int(text), callers > 0 {
+            // For a profiler: the full cycle alone.
+            let cycle = try await fullSessionRefreshCycle(callers: callers, cycles: 400)
+            report.add(
+                Row(
+                    figure: figure, name: "full cycle, \(callers) page caller(s), median (BRIDGE_BENCH_CALLERS)",
+                    ours: cycle.median / 1e3, baseline: nil, unit: "µs", note: "400 cycles"))
+            return
+        }
         let cycles = options.scale(400, quick: 40)
         let server = try await ReferenceServer.start()
         let client = HTTPClient(eventLoopGroupProvider: .singleton)

@@ -1,4 +1,5 @@
 import Foundation
+import SessionBridgeScriptEngine
 
 // bridge-bench: SessionBridge's figures next to their baselines, measured in one process.
 // Nothing here fails because a machine is slow: goals are reported, never asserted.
@@ -12,7 +13,7 @@ let usage = """
                      memory (figure7), store (figure8), webkit (figure9); repeatable
       --rounds N     interleaved rounds per figure (default 5, quick 2); the median is reported
     environment: BRIDGE_BENCH_ONLY=NAME runs only the round-trip contenders whose name contains NAME
-    (for a profiler)
+    (for a profiler); BRIDGE_BENCH_CALLERS=N runs only figure 6's full cycle with N callers, 400 times
     """
 
 func fail(_ message: String) -> Never {
@@ -100,7 +101,17 @@ func runAll(_ options: BenchOptions, machine: [String: String]) async -> Report 
 }
 
 let options = parseArguments()
-let machine = Machine.describe()
+// The JavaScriptCore options SessionBridge sets before the process's first VM, set here before
+// any figure runs: the C baselines share the process, so they run with the same options.
+_ = JavaScriptCoreSettings.applied
+var machine = Machine.describe()
+machine["javascriptcore options"] = JavaScriptCoreSettings.options.map { name, value in
+    let isBoolean = value == "true" || value == "false"
+    let inEffect =
+        isBoolean
+        ? JavaScriptCoreSettings.booleanValue(of: name).map(String.init) : JavaScriptCoreSettings.integerValue(of: name).map(String.init)
+    return "\(name)=\(inEffect ?? "?")"
+}.joined(separator: " ")
 if !options.json {
     for key in machine.keys.sorted() { print("\(key): \(machine[key]!)") }
     print(

@@ -32,6 +32,14 @@ JS_EXPORT bool JSGlobalContextSetUnhandledRejectionCallback(JSGlobalContextRef c
 JS_EXPORT void JSSynchronousGarbageCollectForDebugging(JSContextRef ctx);
 
 /*
+ * Declared in <jsc/JSCOptions.h>, which needs GLib's headers (gboolean and gint are int): read a
+ * JavaScriptCore option. Returns nonzero if the option exists. Reading is safe at any time;
+ * setting (not declared here) is not once a VM exists.
+ */
+extern int jsc_options_get_int(const char *option, int *value);
+extern int jsc_options_get_boolean(const char *option, int *value);
+
+/*
  * glibc's <pthread.h> declares this only under _GNU_SOURCE, which Swift's C modules do not set:
  * names a thread in the OS (at most 15 bytes), for engine threads.
  */

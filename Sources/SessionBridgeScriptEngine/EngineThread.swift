@@ -93,7 +93,7 @@ public final class EngineThread: SerialExecutor, Sendable {
     ///   - spin: how long to poll for work before blocking (`.zero` never polls).
     public init(name: String = "ScriptEngine", spin: Duration = EngineThread.defaultSpin) {
         self.name = name
-        _ = Self.configureEngine
+        _ = JavaScriptCoreSettings.applied
         self.group = unsafe JSContextGroup(ref: JSContextGroupCreate())
         self.host = nil
         self.state = Mutex(State())
@@ -147,20 +147,6 @@ public final class EngineThread: SerialExecutor, Sendable {
 
     /// Whether this is a lane hosted on another thread (``makeLane(name:)``).
     public var isLane: Bool { host != nil }
-
-    /// Makes JavaScriptCore stop runaway scripts by polling, before the process's first VM.
-    ///
-    /// By default JavaScriptCore stops a script that runs in optimized machine code by
-    /// suspending its thread with a signal and patching the code it is in. For a loop in
-    /// optimized code entered through the C API (a getter that a native conversion reads) that
-    /// patching can fail again and again: the watchdog's stop then never arrives and the thread
-    /// runs forever (seen about once in eight stops of such a loop under load). With polling
-    /// traps every loop and call checks for a stop itself. The option is read from the
-    /// environment once, when JavaScriptCore initializes; a value set by the user is kept, and
-    /// if JavaScriptCore was initialized earlier in the process this changes nothing.
-    private static let configureEngine: Void = {
-        unsafe setenv("JSC_usePollingTraps", "true", 0)
-    }()
 
     /// Stops the thread after the jobs already queued have run. Contexts on it must be closed
     /// first. A lane has nothing to stop: it stops with its thread.

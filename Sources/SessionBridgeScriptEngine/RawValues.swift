@@ -141,7 +141,7 @@ extension ScriptContext {
     /// Keeps `value` as the next argument.
     package func hold(_ value: RawValue?, in held: inout HeldArguments) {
         unsafe JSObjectSetPropertyAtIndex(ctx, held.array, held.count, value ?? JSValueMakeUndefined(ctx), nil)
-        unsafe held.count += 1
+        held.count += 1
     }
 
     /// The held values, in order, for a call made right after (nothing may be made in between).
@@ -157,7 +157,7 @@ extension ScriptContext {
     /// Calls `function` with the held arguments (no `this`), then lets them go.
     @discardableResult
     package func call(_ function: RawObject, with held: HeldArguments) throws(ScriptError) -> RawValue? {
-        defer { unsafe release(held) }
+        defer { release(held) }
         return try unsafe call(function, values(of: held))
     }
 }

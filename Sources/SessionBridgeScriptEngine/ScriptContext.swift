@@ -222,7 +222,7 @@ public actor ScriptContext {
         // Each argument is kept alive from the moment it is made until the call has them.
         var held = holdArguments()
         for argument in arguments { unsafe hold(makeJSValue(argument, in: ctx), in: &held) }
-        defer { unsafe release(held) }
+        defer { release(held) }
         let values = unsafe values(of: held)
         enterJavaScript()
         let result = unsafe callFunction(ctx, target, this: this, values, exception: &exception)

@@ -1,5 +1,6 @@
 import CWebKitGTK
 import Foundation
+import SessionBridgeScriptEngine
 import Synchronization
 
 /// The one thread of the process that runs GTK and WebKit: a GLib main loop exposed to Swift as
@@ -37,6 +38,9 @@ public final class WebKitMainLoop: SerialExecutor, Sendable {
             // GL compositing on a virtual display costs about 50 MB per page and buys nothing
             // headless; an explicit setting wins.
             unsafe setenv("WEBKIT_DISABLE_COMPOSITING_MODE", "1", 0)
+            // Before WebKit starts JavaScriptCore in this process (results of scripts are values
+            // of a context here) and before its web processes, which inherit them.
+            _ = JavaScriptCoreSettings.applied
             if gtk_init_check(nil, nil) == 0 {
                 failure = WebKitError(.displayUnavailable, "GTK could not open the display \(DisplayServer.currentDisplay ?? "(none)")")
             }
