@@ -51,23 +51,40 @@ extension String {
 
 /// Base64url without padding (RFC 4648 §5, RFC 7515 §2). Shared with the reference server.
 package enum Base64URL {
+    /// `bytes` in base64url without padding (RFC 4648 §5, as JWS and PKCE use it).
+    ///
+    /// Foundation's encoder makes the standard alphabet; the two letters that differ are
+    /// swapped byte by byte (string replacement cost 2-3 µs a token, a JWT having three).
     package static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        var text = Data(bytes).base64EncodedString()
-        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        while text.hasSuffix("=") { text.removeLast() }
-        return text
+        let encoded = Data(bytes).base64EncodedData()
+        var end = encoded.endIndex
+        while end > encoded.startIndex && encoded[end - 1] == UInt8(ascii: "=") { end -= 1 }
+        return String(
+            decoding: encoded[..<end].lazy.map { byte in
+                byte == UInt8(ascii: "+") ? UInt8(ascii: "-") : byte == UInt8(ascii: "/") ? UInt8(ascii: "_") : byte
+            }, as: UTF8.self)
     }
 
+    /// The bytes of base64url `text` without padding, or `nil` if it is anything else.
     package static func decode(_ text: some StringProtocol) -> Data? {
-        guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var base64: [UInt8] = []
+        base64.reserveCapacity(text.utf8.count + 2)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                base64.append(byte)
+            case UInt8(ascii: "-"): base64.append(UInt8(ascii: "+"))
+            case UInt8(ascii: "_"): base64.append(UInt8(ascii: "/"))
+            default: return nil
+            }
+        }
         switch base64.count % 4 {
         case 0: break
-        case 2: base64 += "=="
-        case 3: base64 += "="
+        case 2: base64.append(contentsOf: [UInt8(ascii: "="), UInt8(ascii: "=")])
+        case 3: base64.append(UInt8(ascii: "="))
         default: return nil
         }
-        return Data(base64Encoded: base64)
+        return Data(base64Encoded: Data(base64))
     }
 
     /// `byteCount` random bytes from the system's generator, base64url-encoded.
