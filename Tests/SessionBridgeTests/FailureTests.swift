@@ -71,10 +71,12 @@ import Testing
 
     @Test func timeoutEndsAsNetworkErrorAndTheSessionSurvives() async throws {
         try await withServer { server in
-            let session = SessionController(configuration: makeConfiguration(server, timeout: .milliseconds(300)))
+            // The limit leaves a loaded machine time for the requests that must succeed (the login,
+            // the page's load, the refresh after); the server's silence outlasts it.
+            let session = SessionController(configuration: makeConfiguration(server, timeout: .milliseconds(1500)))
             try await session.login(username: "demo", password: "demo")
             let token = try #require(try session.vault.load()).refreshToken
-            server.setFaults(FaultConfiguration(stopResponding: .seconds(1)))
+            server.setFaults(FaultConfiguration(stopResponding: .seconds(4)))
             let (page, _) = await makePage(session, server)
             try await page.loadHTMLString("<p>x</p>", baseURL: server.url("/start"))
             let reply = try await page.callAsyncJavaScript(
@@ -95,9 +97,9 @@ import Testing
 
     @Test func latencyBeyondTheClientTimeoutIsNotRetried() async throws {
         try await withServer { server in
-            let session = SessionController(configuration: makeConfiguration(server, timeout: .milliseconds(300)))
+            let session = SessionController(configuration: makeConfiguration(server, timeout: .milliseconds(1500)))
             try await session.login(username: "demo", password: "demo")
-            server.setFaults(FaultConfiguration(latency: .milliseconds(800)))
+            server.setFaults(FaultConfiguration(latency: .milliseconds(2500)))
             await #expect { try await session.refresh() } throws: { ($0 as? SessionError)?.code == .network }
             #expect(try await session.status().isSignedIn)
             #expect(server.stats().tokenRequests == 2)  // the login and the one timed-out attempt
