@@ -77,9 +77,13 @@ final class PreparedDocument {
 }
 
 extension DocumentEnvironment {
-    /// Runs the document and bridge preludes in a context no script has touched yet, ahead of
-    /// the document (while its request is out): they depend on nothing the response decides.
-    static func prepare(userAgent: String, in context: isolated ScriptContext) throws(ScriptError) {
+    /// Runs the document and bridge preludes in a context no script has touched yet, and
+    /// builds the bridge's handlers of `world`, ahead of the document (while its request is
+    /// out, or when the page prewarms its next document): they depend on nothing the response
+    /// decides. The bridge is bound to the document's frame at ``install``.
+    static func prepare(
+        userAgent: String, controller: UserContentController, world: ContentWorld, in context: isolated ScriptContext
+    ) throws(ScriptError) {
         guard context.attachment(PreparedDocument.self) == nil else { return }
         try BridgeInstallation.prepare(in: context)
         context.prepareAwaiting()
@@ -106,20 +110,20 @@ extension DocumentEnvironment {
                 if let controls = context.attachment(DocumentControls.self) { unsafe context.unprotect(controls.finish) }
             }
         }
+        try BridgeInstallation.build(controller, world: world, in: context)
     }
 
     /// Installs the page APIs and the bridge into one world's context, before any script
     /// (preparing it first if that was not done during the request).
     static func install(_ environment: DocumentEnvironment, world: ContentWorld, in context: isolated ScriptContext) throws(ScriptError) {
-        try prepare(userAgent: environment.configuration.userAgent, in: context)
+        let controller = environment.configuration.userContentController
+        try prepare(userAgent: environment.configuration.userAgent, controller: controller, world: world, in: context)
         guard let prepared = context.attachment(PreparedDocument.self) else {
             throw ScriptError(kind: .exception, name: "Error", message: "document prelude failed")
         }
         context.detach(PreparedDocument.self)
         defer { unsafe [prepared.native, prepared.location].forEach { unsafe context.unprotect($0) } }
-        try BridgeInstallation.install(
-            environment.configuration.userContentController, world: world,
-            frame: FrameInfo(url: environment.url), in: context)
+        try BridgeInstallation.install(controller, world: world, frame: FrameInfo(url: environment.url), in: context)
         let native = unsafe prepared.native
         func add(_ name: String, _ body: @escaping RawNativeFunction) {
             unsafe context.defineReadOnly(context.makeFunction(body), as: name, on: native)

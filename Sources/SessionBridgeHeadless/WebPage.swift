@@ -272,8 +272,12 @@ public actor WebPage {
         let url = navigation.url
         for world in Self.worlds(of: controller) {
             // Made during the request, or now (a preloaded document, a world added meanwhile).
-            let made = prepared.removeValue(forKey: world)
-            let context = if let made { made } else { makeContext(name: url.absoluteString) }
+            var context = prepared.removeValue(forKey: world) ?? makeContext(name: url.absoluteString)
+            // A handler added or removed since the bridge was built ahead: a document of its own.
+            if await !Self.bridgeIsCurrent(in: context, controller: controller, world: world) {
+                await context.close()
+                context = makeContext(name: url.absoluteString)
+            }
             await context.setEventHandler { event in
                 switch event {
                 case .console(let message): events?(.console(message, url: url))
@@ -335,9 +339,10 @@ public actor WebPage {
     private func makeDocumentContexts(name: String) async -> [ContentWorld: ScriptContext] {
         var contexts = takePrewarmed()
         let userAgent = configuration.userAgent
-        for world in Self.worlds(of: configuration.userContentController) where contexts[world] == nil {
+        let controller = configuration.userContentController
+        for world in Self.worlds(of: controller) where contexts[world] == nil {
             let context = makeContext(name: name)
-            await Self.prepare(context, userAgent: userAgent)
+            await Self.prepare(context, userAgent: userAgent, controller: controller, world: world)
             contexts[world] = context
         }
         return contexts
@@ -345,6 +350,17 @@ public actor WebPage {
 
     /// The worlds whose next document is prewarmed (for tests).
     var prewarmedWorlds: Set<ContentWorld> { Set(prewarmed.keys) }
+
+    /// The worlds whose prewarmed document has its bridge built already (for tests).
+    func prewarmedWorldsWithBridge() async -> Set<ContentWorld> {
+        var worlds: Set<ContentWorld> = []
+        for (world, context) in prewarmed where await Self.hasBridge(context) { worlds.insert(world) }
+        return worlds
+    }
+
+    private static func hasBridge(_ context: isolated ScriptContext) -> Bool {
+        BridgeInstallation.isBuilt(in: context)
+    }
 
     /// The prewarmed contexts, if any (a world added since is made by the caller, one removed
     /// since is closed at commit).
@@ -372,8 +388,16 @@ public actor WebPage {
         prewarmed = contexts
     }
 
-    private static func prepare(_ context: isolated ScriptContext, userAgent: String) {
-        try? DocumentEnvironment.prepare(userAgent: userAgent, in: context)
+    private static func prepare(
+        _ context: isolated ScriptContext, userAgent: String, controller: UserContentController, world: ContentWorld
+    ) {
+        try? DocumentEnvironment.prepare(userAgent: userAgent, controller: controller, world: world, in: context)
+    }
+
+    private static func bridgeIsCurrent(
+        in context: isolated ScriptContext, controller: UserContentController, world: ContentWorld
+    ) -> Bool {
+        BridgeInstallation.isCurrent(for: controller, world: world, in: context)
     }
 
     private func makeContext(name: String) -> ScriptContext {

@@ -1,4 +1,5 @@
 import DequeModule
+import Foundation
 import Logging
 package import SessionBridgeScriptEngine
 import Synchronization
@@ -10,7 +11,9 @@ import Synchronization
 package final class BridgeInstallation {
     let controller: UserContentController
     let world: ContentWorld
-    let frame: FrameInfo
+    /// The document's frame: a placeholder while the bridge is built ahead of its document,
+    /// bound at commit (``install(_:world:frame:in:)``).
+    private(set) var frame: FrameInfo
     private var generation: Int
     private var handlers: [String: Installed] = [:]
     private var pending: [Int: PendingCall] = [:]
@@ -35,11 +38,17 @@ package final class BridgeInstallation {
         var refusal: ScriptMessageError?
         /// The name, frame and world every message of this document to this handler carries,
         /// and the log records.
-        let route: ScriptMessage.Route
+        private(set) var route: ScriptMessage.Route
 
         init(name: String, registration: UserContentController.Registration?, frame: FrameInfo, world: ContentWorld) {
             self.name = name
             self.route = ScriptMessage.Route(name: name, frameInfo: frame, world: world)
+            update(registration, frame: frame)
+        }
+
+        /// Binds the handler to its document's frame, with the registration it has now.
+        func bind(_ registration: UserContentController.Registration?, frame: FrameInfo, world: ContentWorld) {
+            route = ScriptMessage.Route(name: name, frameInfo: frame, world: world)
             update(registration, frame: frame)
         }
 
@@ -101,20 +110,57 @@ package final class BridgeInstallation {
     }
 
     /// Installs `window.webkit.messageHandlers` for `world` into `context`, before any page
-    /// script runs (its prelude made by ``prepare(in:)`` if it was not).
+    /// script runs, for the document at `frame`: built now, or bound to `frame` if it was built
+    /// ahead with ``build(_:world:in:)`` (check ``isCurrent(for:world:in:)`` first).
     package static func install(
         _ controller: UserContentController, world: ContentWorld, frame: FrameInfo, in context: isolated ScriptContext
     ) throws(ScriptError) {
+        try build(controller, world: world, in: context)
+        context.attachment(BridgeInstallation.self)?.bind(to: frame)
+    }
+
+    /// Whether the bridge built ahead in `context`, if any, offers exactly the handlers
+    /// `controller` has in `world` now (a handler added or removed since means a new document).
+    package static func isCurrent(for controller: UserContentController, world: ContentWorld, in context: isolated ScriptContext) -> Bool {
+        guard let installation = context.attachment(BridgeInstallation.self) else { return true }
+        guard installation.controller === controller, installation.world == world else { return false }
+        let names = controller.registrations(in: world).map(\.name)
+        return names.count == installation.handlers.count && names.allSatisfy { installation.handlers[$0] != nil }
+    }
+
+    /// Whether `context` has its bridge built (ahead of its document, or installed).
+    package static func isBuilt(in context: isolated ScriptContext) -> Bool {
+        context.attachment(BridgeInstallation.self) != nil
+    }
+
+    /// The frame a bridge built ahead of its document carries until it is bound.
+    private static let unboundFrame = FrameInfo(url: URL(string: "about:blank")!)
+
+    /// Binds the installation to its document's frame: every handler's route, and its refusal
+    /// with the registration it has now.
+    private func bind(to frame: FrameInfo) {
+        self.frame = frame
+        generation = controller.generation.load(ordering: .acquiring)
+        for (name, installed) in handlers {
+            installed.bind(controller.registration(named: name, in: world), frame: frame, world: world)
+        }
+    }
+
+    /// Builds `window.webkit.messageHandlers` for `world` into `context` ahead of its document
+    /// (a page prewarming its next one; the prelude made by ``prepare(in:)`` if it was not):
+    /// everything but the frame, which ``install(_:world:frame:in:)`` binds. Does nothing if
+    /// the bridge is built already.
+    package static func build(
+        _ controller: UserContentController, world: ContentWorld, in context: isolated ScriptContext
+    ) throws(ScriptError) {
+        guard context.attachment(BridgeInstallation.self) == nil else { return }
+        let frame = unboundFrame
         try prepare(in: context)
         guard let prepared = context.attachment(Prepared.self) else {
             throw ScriptError(kind: .exception, name: "Error", message: "bridge prelude is incomplete")
         }
-        context.detach(Prepared.self)
         let helpers = prepared.helpers
         let installation = BridgeInstallation(controller: controller, world: world, frame: frame, helpers: helpers)
-        context.attach(installation)
-        context.onClose { context in context.attachment(BridgeInstallation.self)?.documentWillClose(in: context) }
-
         let abort = unsafe context.makeFunction { context, call in
             let id = Int(call.number(at: 0))
             context.attachment(BridgeInstallation.self)?.fail(id, with: .aborted, in: context)
@@ -141,6 +187,11 @@ package final class BridgeInstallation {
             if controller.collectsGarbageWhileInstalling { context.collectGarbage() }
         }
         try unsafe context.call(helpers.build, with: entries)
+        // Attached only once built: a build that failed is tried again, and its error
+        // reported, when the document commits.
+        context.detach(Prepared.self)
+        context.attach(installation)
+        context.onClose { context in context.attachment(BridgeInstallation.self)?.documentWillClose(in: context) }
     }
 
     // MARK: The call

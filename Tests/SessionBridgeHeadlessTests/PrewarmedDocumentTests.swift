@@ -54,4 +54,51 @@ import Testing
             await page.close()
         }
     }
+
+    /// The prewarmed document has its bridge built before the navigation that takes it; the
+    /// navigation binds it to the document it serves: messages carry that document's frame,
+    /// origin checks and the log use it.
+    @Test func theBridgeBuiltAheadIsBoundToTheDocumentItServes() async throws {
+        try await withServer { server in
+            let controller = UserContentController()
+            let origin = try #require(SecurityOrigin(url: server.url("/")))
+            controller.addScriptMessageHandler(
+                ImmediateClosureMessageHandler { message in
+                    .string(message.frameInfo.url.path + " " + (message.frameInfo.securityOrigin.map { "\($0)" } ?? "opaque"))
+                }, name: "whereAmI", options: HandlerOptions(allowedOrigins: [origin]))
+            let page = WebPage(configuration: WebPageConfiguration(userContentController: controller))
+            try await page.load(server.url("/"))
+            #expect(await prewarmed(page, [.page]))
+            #expect(await page.prewarmedWorldsWithBridge() == [.page])
+            try await page.load(server.url("/login?next=/app"))
+            let reply = try await page.callAsyncJavaScript("return await window.webkit.messageHandlers.whereAmI.postMessage({})")
+            #expect(reply == .string("/login \(origin)"))
+            let last = try #require(controller.log?.entries.last)
+            #expect(last.name == "whereAmI" && last.origin == "\(origin)")
+            await page.close()
+        }
+    }
+
+    /// A handler added or removed after the next document's bridge was built: the navigation
+    /// makes that document anew, with the handlers there are now.
+    @Test func aHandlerAddedOrRemovedAfterPrewarmingIsSeenByTheNextDocument() async throws {
+        try await withServer { server in
+            let controller = UserContentController()
+            controller.addScriptMessageHandler(ImmediateClosureMessageHandler { _ in "first" }, name: "first", options: .anyOrigin)
+            let page = WebPage(configuration: WebPageConfiguration(userContentController: controller))
+            try await page.load(server.url("/"))
+            #expect(await prewarmed(page, [.page]))
+            #expect(await page.prewarmedWorldsWithBridge() == [.page])
+            controller.addScriptMessageHandler(ImmediateClosureMessageHandler { _ in "late" }, name: "late", options: .anyOrigin)
+            try await page.load(server.url("/login"))
+            #expect(
+                try await page.callAsyncJavaScript("return await window.webkit.messageHandlers.late.postMessage({})") == .string("late"))
+            #expect(try await page.evaluateJavaScript("Object.keys(window.webkit.messageHandlers).sort().join()") == .string("first,late"))
+            #expect(await prewarmed(page, [.page]))
+            controller.removeScriptMessageHandler(forName: "first")
+            try await page.load(server.url("/"))
+            #expect(try await page.evaluateJavaScript("Object.keys(window.webkit.messageHandlers).join()") == .string("late"))
+            await page.close()
+        }
+    }
 }
