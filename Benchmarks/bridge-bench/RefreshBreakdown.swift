@@ -84,6 +84,22 @@ import SessionBridgeHeadless
 ///   when a turn could only allow the navigation: the one-caller cycle's excess 1.97-2.70 →
 ///   1.66-2.06 ms to `/app`, 1.02-1.97 → 0.42-1.07 ms to the page without its scripts, in
 ///   alternating runs.
+/// - Later (perf over 400 cycles of 100 callers, `BRIDGE_BENCH_CALLERS=100`, and
+///   `JSC_reportDFGCompileTimes`): a quarter of the samples were JavaScriptCore's compiler
+///   thread. Every cycle its optimizing compiler (DFG) compiled eleven promise built-ins that
+///   the hundred calls and the page's `Promise.all` run a hundred times each in a fresh global
+///   object: 4.5 ms of compilation per document, dropped with it. With the optimizing threshold
+///   at 20,000 execution counts instead of 1,000 (`JavaScriptCoreSettings`), the 100-caller cycle
+///   went from 6.5-8.7 to 5.3-6.3 ms in alternating runs; one caller compiles nothing. What is
+///   left of a hundred callers is spread thin on the page's thread (about 11 µs a caller: the
+///   body read, the deferred promise, the handler's task and its job, the log, the settle, the
+///   page's own loop): no single item above a tenth of it.
+/// - The bridge is built with the prewarmed document and bound to the document's frame at
+///   commit: the commit's installation went from 198-235 to 133-135 µs (600 navigations).
+/// - After a 6 ms idle gap, a no-op `evaluate` into the page costs 147-175 µs against 47-53 µs
+///   back to back, and `callAsyncJavaScript("return 1")` 249-279 µs against 78-101 µs: waking
+///   idle threads on this VM, and code run cold. Neither the await's 30 s timer nor its
+///   task-executor preference was the cause (both removed in a probe: no change).
 enum RefreshBreakdown {
     struct Steps {
         var names: [String]
