@@ -76,6 +76,13 @@ final class PreparedDocument {
     }
 }
 
+/// The environment of the document a context serves, bound at commit; the page APIs' native
+/// functions, made ahead with the document, read it when called.
+final class BoundEnvironment {
+    let environment: DocumentEnvironment
+    init(_ environment: DocumentEnvironment) { self.environment = environment }
+}
+
 extension DocumentEnvironment {
     /// Runs the document and bridge preludes in a context no script has touched yet, and
     /// builds the bridge's handlers of `world`, ahead of the document (while its request is
@@ -101,6 +108,7 @@ extension DocumentEnvironment {
             throw ScriptError(kind: .exception, name: "Error", message: "document prelude failed")
         }
         let finish = try unsafe context.call(factoryFunction, [native, location, context.jsValue(.string(userAgent))])
+        unsafe defineNativeFunctions(on: native, in: context)
         unsafe context.attach(PreparedDocument(native: native, location: location))
         prepared = true
         if let function = unsafe context.function(finish) {
@@ -113,34 +121,28 @@ extension DocumentEnvironment {
         try BridgeInstallation.build(controller, world: world, in: context)
     }
 
-    /// Installs the page APIs and the bridge into one world's context, before any script
-    /// (preparing it first if that was not done during the request).
-    static func install(_ environment: DocumentEnvironment, world: ContentWorld, in context: isolated ScriptContext) throws(ScriptError) {
-        let controller = environment.configuration.userContentController
-        try prepare(userAgent: environment.configuration.userAgent, controller: controller, world: world, in: context)
-        guard let prepared = context.attachment(PreparedDocument.self) else {
-            throw ScriptError(kind: .exception, name: "Error", message: "document prelude failed")
+    /// The page APIs' native functions, on the prelude's `native` object.
+    private static func defineNativeFunctions(on native: RawObject, in context: isolated ScriptContext) {
+        // Made with the document ahead of it; each reads the environment bound at commit.
+        func add(_ name: String, _ body: @escaping @Sendable (isolated ScriptContext, RawCall, DocumentEnvironment) throws -> RawValue?) {
+            let function = unsafe context.makeFunction { context, call in
+                guard let env = context.attachment(BoundEnvironment.self)?.environment else { return nil }
+                return try unsafe body(context, call, env)
+            }
+            unsafe context.defineReadOnly(function, as: name, on: native)
         }
-        context.detach(PreparedDocument.self)
-        defer { unsafe [prepared.native, prepared.location].forEach { unsafe context.unprotect($0) } }
-        try BridgeInstallation.install(controller, world: world, frame: FrameInfo(url: environment.url), in: context)
-        let native = unsafe prepared.native
-        func add(_ name: String, _ body: @escaping RawNativeFunction) {
-            unsafe context.defineReadOnly(context.makeFunction(body), as: name, on: native)
-        }
-        let env = environment
-        unsafe add("cookieGet") { context, _ in unsafe context.jsValue(.string(env.jar.documentCookie(for: env.url))) }
-        unsafe add("cookieSet") { context, call in
+        unsafe add("cookieGet") { context, _, env in unsafe context.jsValue(.string(env.jar.documentCookie(for: env.url))) }
+        unsafe add("cookieSet") { context, call, env in
             if let value = unsafe call[0], let text = try unsafe context.scriptValue(value).stringValue {
                 env.jar.setDocumentCookie(text, for: env.url)
             }
             return nil
         }
-        unsafe add("report") { context, call in
+        unsafe add("report") { context, call, env in
             unsafe context.report(.uncaughtError(context.scriptError(from: call[0] ?? context.undefined)))
             return nil
         }
-        unsafe add("navigate") { context, call in
+        unsafe add("navigate") { context, call, env in
             let kind = try unsafe context.scriptValue(call[0]).stringValue ?? "assign"
             let target = try unsafe context.scriptValue(call[1]).stringValue ?? ""
             guard let url = URL(string: target, relativeTo: env.url)?.absoluteURL else {
@@ -149,7 +151,7 @@ extension DocumentEnvironment {
             env.startNavigation(to: url, type: kind == "reload" ? .reload : .scriptInitiated)
             return nil
         }
-        unsafe add("open") { context, call in
+        unsafe add("open") { context, call, env in
             let target = try unsafe context.scriptValue(call[0]).stringValue ?? ""
             let name = try unsafe context.scriptValue(call[1]).stringValue ?? "_blank"
             var url: URL? = nil
@@ -161,19 +163,19 @@ extension DocumentEnvironment {
             }
             return unsafe context.jsValue(env.openWindow(url, name: name, on: context.thread).map { .number(Double($0)) } ?? .null)
         }
-        unsafe add("windowClosed") { context, call in
+        unsafe add("windowClosed") { context, call, env in
             let id = unsafe Int(try context.scriptValue(call[0]).numberValue ?? 0)
             return unsafe context.jsValue(.bool(env.page.page?.openedWindows.isClosed(id) ?? true))
         }
-        unsafe add("windowClose") { context, call in
+        unsafe add("windowClose") { context, call, env in
             unsafe env.closeWindow(Int(try context.scriptValue(call[0]).numberValue ?? 0))
             return nil
         }
-        unsafe add("windowHref") { context, call in
+        unsafe add("windowHref") { context, call, env in
             let id = unsafe Int(try context.scriptValue(call[0]).numberValue ?? 0)
             return unsafe context.jsValue(.string(env.page.page?.openedWindows.href(of: id) ?? "about:blank"))
         }
-        unsafe add("windowNavigate") { context, call in
+        unsafe add("windowNavigate") { context, call, env in
             let id = unsafe Int(try context.scriptValue(call[0]).numberValue ?? 0)
             let target = try unsafe context.scriptValue(call[1]).stringValue ?? ""
             guard let url = URL(string: target, relativeTo: env.url)?.absoluteURL else {
@@ -182,21 +184,21 @@ extension DocumentEnvironment {
             env.navigateWindow(id, to: url)
             return nil
         }
-        unsafe add("windowPost") { context, call in
+        unsafe add("windowPost") { context, call, env in
             let id = unsafe Int(try context.scriptValue(call[0]).numberValue ?? 0)
             let json = try unsafe context.scriptValue(call[1]).stringValue ?? "null"
             let targetOrigin = try unsafe context.scriptValue(call[2]).stringValue ?? "/"
             env.postMessage(to: id, json: json, targetOrigin: targetOrigin)
             return nil
         }
-        unsafe add("panel") { context, call in
+        unsafe add("panel") { context, call, env in
             let name = try unsafe context.scriptValue(call[0]).stringValue ?? ""
             guard let kind = PanelKind(rawValue: name) else { throw ScriptThrow("TypeError", "unknown panel '\(name)'") }
             let message = try unsafe context.scriptValue(call[1]).stringValue ?? ""
             let defaultText = try unsafe context.scriptValue(call[2]).stringValue
             return unsafe context.jsValue(env.runPanel(kind, message, defaultText, on: context.thread))
         }
-        unsafe add("fetch") { context, call in
+        unsafe add("fetch") { context, call, env in
             let target = try unsafe context.scriptValue(call[0]).stringValue ?? ""
             let method = try unsafe context.scriptValue(call[1]).stringValue ?? "GET"
             let headerPairs = try unsafe context.scriptValue(call[2])
@@ -243,6 +245,21 @@ extension DocumentEnvironment {
             return unsafe promise
         }
 
+    }
+
+    /// Installs the page APIs and the bridge into one world's context, before any script
+    /// (preparing it first if that was not done during the request).
+    static func install(_ environment: DocumentEnvironment, world: ContentWorld, in context: isolated ScriptContext) throws(ScriptError) {
+        let controller = environment.configuration.userContentController
+        try prepare(userAgent: environment.configuration.userAgent, controller: controller, world: world, in: context)
+        guard let prepared = context.attachment(PreparedDocument.self) else {
+            throw ScriptError(kind: .exception, name: "Error", message: "document prelude failed")
+        }
+        context.detach(PreparedDocument.self)
+        defer { unsafe [prepared.native, prepared.location].forEach { unsafe context.unprotect($0) } }
+        try BridgeInstallation.install(controller, world: world, frame: FrameInfo(url: environment.url), in: context)
+        context.attach(BoundEnvironment(environment))
+        let env = environment
         let location: [(String, String)] = [
             ("href", env.url.absoluteString), ("origin", SecurityOrigin(url: env.url)?.description ?? "null"),
             ("protocol", (env.url.scheme ?? "") + ":"),

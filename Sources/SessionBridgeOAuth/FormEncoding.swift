@@ -54,7 +54,8 @@ package enum Base64URL {
     /// `bytes` in base64url without padding (RFC 4648 §5, as JWS and PKCE use it).
     ///
     /// Foundation's encoder makes the standard alphabet; the two letters that differ are
-    /// swapped byte by byte (string replacement cost 2-3 µs a token, a JWT having three).
+    /// swapped byte by byte (replacing them in strings took 90-150 µs to encode and decode a
+    /// 180-byte part here; byte by byte, 5-8 µs).
     package static func encode(_ bytes: some Sequence<UInt8>) -> String {
         let encoded = Data(bytes).base64EncodedData()
         var end = encoded.endIndex

@@ -75,6 +75,15 @@ import Testing
             #expect(reply == .string("/login \(origin)"))
             let last = try #require(controller.log?.entries.last)
             #expect(last.name == "whereAmI" && last.origin == "\(origin)")
+            // The page APIs' native functions, made ahead too, serve this document: its cookies
+            // and its URL as the base of a relative fetch.
+            let apis = try await page.callAsyncJavaScript(
+                """
+                document.cookie = "probe=ahead; path=/";
+                const response = await fetch("login?via=fetch");
+                return [document.cookie.includes("probe=ahead"), response.url.slice(location.origin.length)];
+                """)
+            #expect(apis == [true, "/login?via=fetch"])
             await page.close()
         }
     }
