@@ -84,13 +84,11 @@ final class BoundEnvironment {
 }
 
 extension DocumentEnvironment {
-    /// Runs the document and bridge preludes in a context no script has touched yet, and
-    /// builds the bridge's handlers of `world`, ahead of the document (while its request is
-    /// out, or when the page prewarms its next document): they depend on nothing the response
-    /// decides. The bridge is bound to the document's frame at ``install``.
-    static func prepare(
-        userAgent: String, controller: UserContentController, world: ContentWorld, in context: isolated ScriptContext
-    ) throws(ScriptError) {
+    /// Runs the document and bridge preludes in a context no script has touched yet, and makes
+    /// the page APIs' native functions, ahead of the document (while its request is out, or
+    /// when the page prewarms its next document): they depend on nothing the response decides.
+    /// The functions read the document's environment, bound at ``install``.
+    static func prepare(userAgent: String, in context: isolated ScriptContext) throws(ScriptError) {
         guard context.attachment(PreparedDocument.self) == nil else { return }
         try BridgeInstallation.prepare(in: context)
         context.prepareAwaiting()
@@ -118,7 +116,6 @@ extension DocumentEnvironment {
                 if let controls = context.attachment(DocumentControls.self) { unsafe context.unprotect(controls.finish) }
             }
         }
-        try BridgeInstallation.build(controller, world: world, in: context)
     }
 
     /// The page APIs' native functions, on the prelude's `native` object.
@@ -250,14 +247,14 @@ extension DocumentEnvironment {
     /// Installs the page APIs and the bridge into one world's context, before any script
     /// (preparing it first if that was not done during the request).
     static func install(_ environment: DocumentEnvironment, world: ContentWorld, in context: isolated ScriptContext) throws(ScriptError) {
-        let controller = environment.configuration.userContentController
-        try prepare(userAgent: environment.configuration.userAgent, controller: controller, world: world, in: context)
+        try prepare(userAgent: environment.configuration.userAgent, in: context)
         guard let prepared = context.attachment(PreparedDocument.self) else {
             throw ScriptError(kind: .exception, name: "Error", message: "document prelude failed")
         }
         context.detach(PreparedDocument.self)
         defer { unsafe [prepared.native, prepared.location].forEach { unsafe context.unprotect($0) } }
-        try BridgeInstallation.install(controller, world: world, frame: FrameInfo(url: environment.url), in: context)
+        try BridgeInstallation.install(
+            environment.configuration.userContentController, world: world, frame: FrameInfo(url: environment.url), in: context)
         context.attach(BoundEnvironment(environment))
         let env = environment
         let location: [(String, String)] = [

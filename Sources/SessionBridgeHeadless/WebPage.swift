@@ -391,7 +391,13 @@ public actor WebPage {
     private static func prepare(
         _ context: isolated ScriptContext, userAgent: String, controller: UserContentController, world: ContentWorld
     ) {
-        try? DocumentEnvironment.prepare(userAgent: userAgent, controller: controller, world: world, in: context)
+        // The bridge is built ahead too, and bound to the document's frame at commit.
+        do {
+            try DocumentEnvironment.prepare(userAgent: userAgent, in: context)
+            try BridgeInstallation.build(controller, world: world, in: context)
+        } catch {
+            // Met again, and reported, at commit.
+        }
     }
 
     private static func bridgeIsCurrent(

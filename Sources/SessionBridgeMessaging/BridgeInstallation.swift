@@ -115,8 +115,11 @@ package final class BridgeInstallation {
     package static func install(
         _ controller: UserContentController, world: ContentWorld, frame: FrameInfo, in context: isolated ScriptContext
     ) throws(ScriptError) {
-        try build(controller, world: world, in: context)
-        context.attachment(BridgeInstallation.self)?.bind(to: frame)
+        if let built = context.attachment(BridgeInstallation.self) {
+            built.bind(to: frame)
+        } else {
+            try build(controller, world: world, frame: frame, in: context)
+        }
     }
 
     /// Whether the bridge built ahead in `context`, if any, offers exactly the handlers
@@ -153,8 +156,14 @@ package final class BridgeInstallation {
     package static func build(
         _ controller: UserContentController, world: ContentWorld, in context: isolated ScriptContext
     ) throws(ScriptError) {
+        try build(controller, world: world, frame: unboundFrame, in: context)
+    }
+
+    /// Builds the bridge for the document at `frame` (a placeholder when built ahead).
+    private static func build(
+        _ controller: UserContentController, world: ContentWorld, frame: FrameInfo, in context: isolated ScriptContext
+    ) throws(ScriptError) {
         guard context.attachment(BridgeInstallation.self) == nil else { return }
-        let frame = unboundFrame
         try prepare(in: context)
         guard let prepared = context.attachment(Prepared.self) else {
             throw ScriptError(kind: .exception, name: "Error", message: "bridge prelude is incomplete")
