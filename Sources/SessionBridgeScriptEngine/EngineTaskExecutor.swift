@@ -33,6 +33,10 @@ extension EngineThread {
     /// continuation, a task's value) resumes on the thread directly instead of through the
     /// concurrency pool. Nonisolated code `operation` calls runs on the thread too: keep the
     /// scope to the wait.
+    ///
+    /// Entering it is a suspension point, even on this thread: the jobs queued before it run
+    /// first (measured: a job an actor of the thread queued just before the call ran before
+    /// `operation` began), so state read before the call must be checked again inside it.
     package func resumingHere<T, Failure: Error>(
         isolation: isolated (any Actor)? = #isolation, _ operation: () async throws(Failure) -> T
     ) async throws(Failure) -> T {

@@ -25,8 +25,17 @@ extension ScriptContext {
         if collectsGarbageBeforeAwaiting { await collectGarbageInAJobOfItsOwn() }
         let id = nextAwaitID
         nextAwaitID += 1
+        // Entering `resumingHere` is a suspension point (the task executor preference is set by
+        // a hop): jobs queued meanwhile run first, and one of them may close this context, a
+        // navigation replacing the document. `close()` resumes only the waits it finds, so a
+        // wait registered after it would never end: its timeout is not scheduled on a closed
+        // context either.
         let result: Result<ScriptValue, ScriptError> = await thread.resumingHere {
             await withCheckedContinuation { continuation in
+                guard !isClosed else {
+                    continuation.resume(returning: .failure(.contextClosed))
+                    return
+                }
                 awaiting[id] = continuation
                 var arguments: [JSValueRef?] = unsafe [value ?? JSValueMakeUndefined(ctx), JSValueMakeNumber(ctx, Double(id))]
                 var exception: JSValueRef? = nil

@@ -97,6 +97,32 @@ import Testing
         }
     }
 
+    /// What a case is doing, printed by its watchdog when the case has not ended in
+    /// `caseWatchdog`: a hang then names the operation that did not return instead of showing
+    /// only the test's time limit.
+    final class CaseProgress: Sendable {
+        private let state = Mutex((phase: "setting up", pending: [String]()))
+
+        func enter(_ phase: String) { state.withLock { $0 = (phase, []) } }
+        func started(_ op: String) { state.withLock { $0.pending.append(op) } }
+        func finished(_ op: String) {
+            state.withLock { if let index = $0.pending.firstIndex(of: op) { $0.pending.remove(at: index) } }
+        }
+        var description: String {
+            state.withLock { $0.pending.isEmpty ? $0.phase : "\($0.phase), waiting for \($0.pending.joined(separator: ", "))" }
+        }
+
+        /// Prints what the case is doing if it is still running after `limit`.
+        func watch(_ steps: [[Op]], limit: Duration) -> Task<Void, Never> {
+            Task {
+                guard (try? await Task.sleep(for: limit)) != nil else { return }
+                print("[races] a case has not ended after \(limit): \(self.description); case: \(steps)")
+            }
+        }
+    }
+
+    static let caseWatchdog: Duration = .seconds(45)
+
     @Test func interleavingsKeepOneRefreshInFlightAndTheNewestCookie() async throws {
         let clock = ContinuousClock()
         let started = clock.now
@@ -111,10 +137,14 @@ import Testing
                     skipped.withLock { $0 += 1 }
                     return
                 }
+                let progress = CaseProgress()
+                let watchdog = progress.watch(steps, limit: Self.caseWatchdog)
+                defer { watchdog.cancel() }
                 let fixture = try await Self.recordingFailure("setting up") {
                     try await SessionFixture.connect(to: server.baseURL, sessionConfiguration: configuration)
                 }
                 defer { Task { await fixture.stop() } }
+                progress.enter("signing in")
                 try await Self.recordingFailure("signing in") {
                     try await fixture.session.login(username: "demo", password: "demo")
                     try await fixture.page.loadHTMLString("<p>start</p>", baseURL: server.url("/start"))
@@ -127,13 +157,20 @@ import Testing
                 var live: Set<String> = []
                 for (index, step) in steps.enumerated() {
                     if let value = fixture.session.cookieJar.value("__Host-session", for: root) { live.insert(value) }
+                    progress.enter("step \(index) \(step)")
                     await withTaskGroup(of: Void.self) { group in
                         for (n, op) in step.enumerated() {
-                            group.addTask { await Self.perform(op, fixture, server, forgeCounter: index * 10 + n) }
+                            group.addTask {
+                                progress.started("\(op)#\(n)")
+                                await Self.perform(op, fixture, server, forgeCounter: index * 10 + n)
+                                progress.finished("\(op)#\(n)")
+                            }
                         }
                     }
                     // What a step started in the page (its own 401 retry, say) ends before the checks.
+                    progress.enter("step \(index): waiting for the page to be quiescent")
                     _ = await fixture.page.runUntilQuiescent(timeout: .seconds(10))
+                    progress.enter("step \(index): checks")
                     budget += step.reduce(0) { $0 + $1.refreshBudget }
                     if step.contains(.logout) {
                         signedOut = true
@@ -161,6 +198,7 @@ import Testing
                     }
                     Self.check(server.stats().reuseEvents == 0, "step \(index) \(step): a refresh token was used twice")
                 }
+                progress.enter("final checks")
                 let after = server.stats()
                 let refreshes = after.refreshes - before.refreshes
                 #expect(refreshes <= budget, "\(refreshes) refreshes for \(budget) refresh epochs")

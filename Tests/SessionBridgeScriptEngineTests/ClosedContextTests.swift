@@ -1,4 +1,5 @@
 import CJavaScriptCore
+import Synchronization
 import Testing
 
 @testable import SessionBridgeScriptEngine
@@ -18,9 +19,57 @@ import Testing
         await caller.close()
         thread.shutdown()
     }
+
+    /// `evaluateAsync` starts its wait with a hop to the thread's task executor, a suspension
+    /// point: a job queued before it (a navigation closing the document) runs first. The wait
+    /// then ends at once with `contextClosed`; it used to register with the closed context,
+    /// whose timeout is never scheduled, and wait forever (seen as a sign-out that never
+    /// returned while a navigation replaced the page).
+    @Test func aWaitWhoseContextClosedBeforeItStartedEndsAtOnce() async throws {
+        let thread = EngineThread(name: "sb-closed-await")
+        let context = await ScriptContext(thread: thread)
+        let outcome = await BoundedWait.outcome(within: .seconds(10)) {
+            await context.evaluateAsyncWithACloseQueuedFirst("new Promise(() => {})")
+        }
+        #expect(outcome == "threw contextClosed")
+        thread.shutdown()
+    }
+}
+
+/// Runs `operation` and returns its outcome, or "still waiting" once `limit` has passed (the
+/// operation is left running): a hang fails the test instead of holding the test run.
+enum BoundedWait {
+    static func outcome(within limit: Duration, _ operation: @escaping @Sendable () async -> String) async -> String {
+        let first = FirstOutcome()
+        return await withCheckedContinuation { continuation in
+            first.start(continuation)
+            Task { first.finish(await operation()) }
+            Task {
+                try? await Task.sleep(for: limit)
+                first.finish("still waiting")
+            }
+        }
+    }
+
+    private final class FirstOutcome: Sendable {
+        private let continuation = Mutex<CheckedContinuation<String, Never>?>(nil)
+
+        func start(_ continuation: CheckedContinuation<String, Never>) { self.continuation.withLock { $0 = continuation } }
+        func finish(_ outcome: String) { continuation.withLock { $0.take() }?.resume(returning: outcome) }
+    }
 }
 
 extension ScriptContext {
+    /// `evaluateAsync(source)` with a job that closes this context queued just before it.
+    fileprivate func evaluateAsyncWithACloseQueuedFirst(_ source: String) async -> String {
+        Task { self.close() }  // isolated to this context: queued on its thread, after this job
+        do {
+            return "returned \(try await evaluateAsync(source, timeout: .seconds(5)))"
+        } catch {
+            return "threw \(error.kind)"
+        }
+    }
+
     /// The global `name`, protected for the rest of the test (contexts of one thread share a VM).
     fileprivate func protectedGlobal(_ name: String) -> UInt {
         let value = unsafe JSObjectGetProperty(ctx, JSContextGetGlobalObject(ctx), PropertyName(name).ref, nil)!
