@@ -24,24 +24,48 @@ func gcast<T, U>(_ pointer: UnsafeMutablePointer<T>, to type: U.Type = U.self) -
     unsafe UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: U.self)
 }
 
-/// Resumes a continuation once: the first of a GLib callback and a timeout wins.
+/// Resumes a continuation once: the first of a GLib callback and a timeout wins. An outcome
+/// that arrives before the continuation is installed (a signal emitted while the operation
+/// was being started) is kept, and the continuation resumes with it as soon as it is installed.
 final class OneShot<T: Sendable>: Sendable {
-    private let continuation = Mutex<CheckedContinuation<Result<T, WebKitError>, Never>?>(nil)
-
-    func install(_ continuation: CheckedContinuation<Result<T, WebKitError>, Never>) {
-        self.continuation.withLock { $0 = continuation }
+    private enum State {
+        case empty
+        case waiting(CheckedContinuation<Result<T, WebKitError>, Never>)
+        case finished(Result<T, WebKitError>)
+        case delivered
     }
 
-    /// Returns whether this call resumed it.
+    private let state = Mutex<State>(.empty)
+
+    func install(_ continuation: CheckedContinuation<Result<T, WebKitError>, Never>) {
+        let early: Result<T, WebKitError>? = state.withLock { state in
+            guard case .finished(let result) = state else {
+                state = .waiting(continuation)
+                return nil
+            }
+            state = .delivered
+            return result
+        }
+        if let early { continuation.resume(returning: early) }
+    }
+
+    /// Returns whether this call decided the outcome (the first one does).
     @discardableResult
     func resume(_ result: Result<T, WebKitError>) -> Bool {
-        guard
-            let continuation = continuation.withLock({ state in
-                defer { state = nil }; return state
-            })
-        else { return false }
-        continuation.resume(returning: result)
-        return true
+        let (decided, waiting): (Bool, CheckedContinuation<Result<T, WebKitError>, Never>?) = state.withLock { state in
+            switch state {
+            case .empty:
+                state = .finished(result)
+                return (true, nil)
+            case .waiting(let continuation):
+                state = .delivered
+                return (true, continuation)
+            case .finished, .delivered:
+                return (false, nil)
+            }
+        }
+        waiting?.resume(returning: result)
+        return decided
     }
 }
 
