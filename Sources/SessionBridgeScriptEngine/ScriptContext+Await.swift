@@ -61,8 +61,10 @@ extension ScriptContext {
     /// frame is on the thread's stack then).
     private func collectGarbageInAJobOfItsOwn() async {
         await withCheckedContinuation { continuation in
-            schedule(after: .zero) { context in
-                context.collectGarbage()
+            // On the thread, not as the context's timer: a context closed meanwhile skips its
+            // timers, and the wait must end all the same.
+            thread.schedule(after: .zero) { [weak self] in
+                self?.assumeIsolated { context in if !context.isClosed { context.collectGarbage() } }
                 continuation.resume()
             }
         }

@@ -24,12 +24,17 @@ import Testing
     }
 
     @Test func evaluateAsyncResumesThroughTheThreadsTaskExecutor() async throws {
-        let context = await ScriptContext()
-        let executor = context.thread.taskExecutor
+        let thread = EngineThread(name: "sb-task-executor")
+        defer { thread.shutdown() }
+        let context = await ScriptContext(thread: thread)
+        let executor = thread.taskExecutor
+        // The promise settles only once the wait is registered, so the call suspends (a timer
+        // could fire before the wait starts on a busy thread, and the call never suspend).
+        async let value = context.evaluateAsync("new Promise(resolve => { globalThis.release = resolve })")
+        while await context.awaiting.isEmpty { try await Task.sleep(for: .milliseconds(1)) }
         let before = executor.jobCount
-        // The promise settles in a later job of the thread (a timer), so the call suspends.
-        let value = try await context.evaluateAsync("new Promise(resolve => setTimeout(() => resolve(42), 5))")
-        #expect(value.numberValue == 42)
+        try await context.run("release(42)")
+        #expect(try await value.numberValue == 42)
         #expect(executor.jobCount > before)
         await context.close()
     }
