@@ -122,6 +122,42 @@ import Testing
     }
 
     static let caseWatchdog: Duration = .seconds(45)
+    /// The longest one operation may take (its requests time out after 30 s, its page calls
+    /// after 10 s): past it the case fails naming the operation, and the run goes on.
+    static let operationLimit: Duration = .seconds(90)
+
+    /// Runs `operation`, waiting for it at most `limit`: an operation that never returns fails
+    /// the test, naming `what`, instead of holding the whole run (it is left running).
+    static func bounded(_ what: String, limit: Duration, _ operation: @escaping @Sendable () async -> Void) async {
+        let (ends, end) = AsyncStream<Bool>.makeStream()
+        let work = Task {
+            await operation()
+            end.yield(true)
+        }
+        let timer = Task {
+            try? await Task.sleep(for: limit)
+            end.yield(false)
+        }
+        var first = ends.makeAsyncIterator()
+        let returned = await first.next() ?? false
+        timer.cancel()
+        if !returned {
+            print("[races] \(what) did not return within \(limit)")
+            Issue.record("\(what) did not return within \(limit)")
+        }
+        _ = work
+    }
+
+    @Test func anOperationThatNeverReturnsFailsTheCaseInsteadOfHoldingTheRun() async {
+        let clock = ContinuousClock()
+        let started = clock.now
+        await withKnownIssue {
+            await Self.bounded("an operation that sleeps for an hour", limit: .milliseconds(200)) {
+                try? await Task.sleep(for: .seconds(3600))
+            }
+        }
+        #expect(clock.now - started < .seconds(30))
+    }
 
     @Test func interleavingsKeepOneRefreshInFlightAndTheNewestCookie() async throws {
         let clock = ContinuousClock()
@@ -162,7 +198,9 @@ import Testing
                         for (n, op) in step.enumerated() {
                             group.addTask {
                                 progress.started("\(op)#\(n)")
-                                await Self.perform(op, fixture, server, forgeCounter: index * 10 + n)
+                                await Self.bounded("step \(index) \(step): \(op)", limit: Self.operationLimit) {
+                                    await Self.perform(op, fixture, server, forgeCounter: index * 10 + n)
+                                }
                                 progress.finished("\(op)#\(n)")
                             }
                         }
