@@ -77,10 +77,10 @@ final class PreparedDocument {
 }
 
 /// The environment of the document a context serves, bound at commit; the page APIs' native
-/// functions, made ahead with the document, read it when called.
+/// functions, made ahead with the document, hold it and read it when called (no lookup per
+/// call). Only touched on the context's thread.
 final class BoundEnvironment {
-    let environment: DocumentEnvironment
-    init(_ environment: DocumentEnvironment) { self.environment = environment }
+    var environment: DocumentEnvironment?
 }
 
 extension DocumentEnvironment {
@@ -121,9 +121,12 @@ extension DocumentEnvironment {
     /// The page APIs' native functions, on the prelude's `native` object.
     private static func defineNativeFunctions(on native: RawObject, in context: isolated ScriptContext) {
         // Made with the document ahead of it; each reads the environment bound at commit.
+        let bound = BoundEnvironment()
+        context.attach(bound)
+        let held = EngineThreadOnly(bound)
         func add(_ name: String, _ body: @escaping @Sendable (isolated ScriptContext, RawCall, DocumentEnvironment) throws -> RawValue?) {
             let function = unsafe context.makeFunction { context, call in
-                guard let env = context.attachment(BoundEnvironment.self)?.environment else { return nil }
+                guard let env = held.value.environment else { return nil }
                 return try unsafe body(context, call, env)
             }
             unsafe context.defineReadOnly(function, as: name, on: native)
@@ -241,7 +244,6 @@ extension DocumentEnvironment {
             }
             return unsafe promise
         }
-
     }
 
     /// Installs the page APIs and the bridge into one world's context, before any script
@@ -255,7 +257,7 @@ extension DocumentEnvironment {
         defer { unsafe [prepared.native, prepared.location].forEach { unsafe context.unprotect($0) } }
         try BridgeInstallation.install(
             environment.configuration.userContentController, world: world, frame: FrameInfo(url: environment.url), in: context)
-        context.attach(BoundEnvironment(environment))
+        context.attachment(BoundEnvironment.self)?.environment = environment
         let env = environment
         let location: [(String, String)] = [
             ("href", env.url.absoluteString), ("origin", SecurityOrigin(url: env.url)?.description ?? "null"),

@@ -1,5 +1,4 @@
 import CJavaScriptCore
-import Synchronization
 import Testing
 
 @testable import SessionBridgeScriptEngine
@@ -40,22 +39,14 @@ import Testing
 /// operation is left running): a hang fails the test instead of holding the test run.
 enum BoundedWait {
     static func outcome(within limit: Duration, _ operation: @escaping @Sendable () async -> String) async -> String {
-        let first = FirstOutcome()
-        return await withCheckedContinuation { continuation in
-            first.start(continuation)
-            Task { first.finish(await operation()) }
-            Task {
-                try? await Task.sleep(for: limit)
-                first.finish("still waiting")
-            }
+        let (outcomes, first) = AsyncStream<String>.makeStream()
+        Task { first.yield(await operation()) }
+        Task {
+            try? await Task.sleep(for: limit)
+            first.yield("still waiting")
         }
-    }
-
-    private final class FirstOutcome: Sendable {
-        private let continuation = Mutex<CheckedContinuation<String, Never>?>(nil)
-
-        func start(_ continuation: CheckedContinuation<String, Never>) { self.continuation.withLock { $0 = continuation } }
-        func finish(_ outcome: String) { continuation.withLock { $0.take() }?.resume(returning: outcome) }
+        var iterator = outcomes.makeAsyncIterator()
+        return await iterator.next() ?? "still waiting"
     }
 }
 
