@@ -146,29 +146,38 @@ let package = Package(
             ], path: "Fuzz/fuzz-script-value"),
 
         // MARK: Tests
+        // What every test target shares: the trait that ends a run when a test hangs.
+        .target(name: "SessionBridgeTestSupport", path: "Tests/SessionBridgeTestSupport"),
         .testTarget(
             name: "SessionBridgeScriptEngineTests",
             dependencies: [
+                "SessionBridgeTestSupport",
                 .product(name: "OrderedCollections", package: "swift-collections"), "SessionBridgeScriptEngine", "SessionBridgeTesting",
             ]),
         .testTarget(
             name: "SessionBridgeCookiesTests",
             dependencies: [
+                "SessionBridgeTestSupport",
                 "SessionBridgeCookies", "SessionBridgeTesting",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ], resources: [.copy("Conformance")]),
         .testTarget(
             name: "SessionBridgeMessagingTests",
-            dependencies: ["SessionBridgeMessaging", "SessionBridgeScriptEngine", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "SessionBridgeTestSupport", "SessionBridgeMessaging", "SessionBridgeScriptEngine",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(
             name: "SessionBridgeHeadlessTests",
             dependencies: [
+                "SessionBridgeTestSupport",
                 "SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeScriptEngine", "SessionBridgeHeadless",
                 "SessionBridgeTesting", .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
         .testTarget(
             name: "SessionBridgeTests",
             dependencies: [
+                "SessionBridgeTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), "SessionBridgeCookies", "SessionBridgeHeadless", "SessionBridgeMessaging",
@@ -179,6 +188,7 @@ let package = Package(
         .testTarget(
             name: "SessionBridgeOAuthTests",
             dependencies: [
+                "SessionBridgeTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 "SessionBridgeOAuth", "SessionBridgeTesting",
@@ -189,6 +199,7 @@ let package = Package(
         .testTarget(
             name: "SessionBridgeTestingTests",
             dependencies: [
+                "SessionBridgeTestSupport",
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), "SessionBridgeCookies", "SessionBridgeHeadless", "SessionBridgeMessaging",
                 "SessionBridgeScriptEngine",
@@ -198,6 +209,7 @@ let package = Package(
         .testTarget(
             name: "WebKitTests",
             dependencies: [
+                "SessionBridgeTestSupport",
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), "SessionBridgeScriptEngine",
@@ -210,11 +222,13 @@ let package = Package(
         .testTarget(
             name: "BridgeRunnerTests",
             dependencies: [
+                "SessionBridgeTestSupport",
                 "bridge-runner", "SessionBridgeTesting", .product(name: "JWTKit", package: "jwt-kit"),
             ]),
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
+                "SessionBridgeTestSupport",
                 "SessionBridgeScriptEngine",
                 "SessionBridge", "SessionBridgeTesting", "SessionBridgeHeadless", "SessionBridgeMessaging", "SessionBridgeCookies",
                 "fuzz-set-cookie", "fuzz-script-value",
@@ -226,6 +240,7 @@ let package = Package(
         .testTarget(
             name: "InteropTests",
             dependencies: [
+                "SessionBridgeTestSupport",
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "SessionBridge", "SessionBridgeOAuth", "SessionBridgeTesting", "bridge-runner", "SessionBridgeHeadless",

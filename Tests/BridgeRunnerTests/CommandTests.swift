@@ -1,7 +1,8 @@
 import Foundation
+import SessionBridgeTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct RunCommandTests {
+@Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct RunCommandTests {
     @Test func refreshThroughTheBridgeSucceeds() async throws {
         let script = try RunnerProcess.temporaryFile(
             "refresh.js",
@@ -166,7 +167,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct OtherCommandTests {
+@Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct OtherCommandTests {
     static let conformance = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../SessionBridgeCookiesTests/Conformance/").standardizedFileURL
 

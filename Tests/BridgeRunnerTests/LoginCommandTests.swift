@@ -1,12 +1,13 @@
 import Foundation
 import JWTKit
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
 /// `login` and `run` against a standards authorization server (the reference server on
 /// loopback, started by the test): discovery, client authentication, the code flow, refused
 /// sign-ins with their own exit code, secrets kept out of argv and output.
-@Suite(.serialized, .timeLimit(.minutes(4))) struct LoginCommandTests {
+@Suite(.serialized, .timeLimit(.minutes(4)), .hangWatchdog) struct LoginCommandTests {
     static let redirectURI = "com.example.app:/callback"
 
     func configuration() -> ReferenceServerConfiguration {

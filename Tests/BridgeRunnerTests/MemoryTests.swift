@@ -1,4 +1,5 @@
 import Foundation
+import SessionBridgeTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -9,7 +10,7 @@ import Glibc
 /// they allocate: a body built as a rope (`s = s + s`, about 1 GiB nominal, a few kilobytes
 /// real) sent through the bridge and through `fetch`, and one shared 4 MiB string logged 300
 /// times. Each must stay within 100 MB of a blank page's peak. This asserts memory, not time.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.serialized, .timeLimit(.minutes(10)), .hangWatchdog)
 struct MemoryTests {
     /// How far above a blank page's peak a memory case may go.
     static let allowance = 100 << 20

@@ -1,11 +1,12 @@
 import Foundation
+import SessionBridgeTestSupport
 import Testing
 
 /// `bridge-runner run` on pages that try to go on after the execution time limit stopped
 /// them inside a native call, or that never give the thread back through a chain of
 /// microtasks. Each must be stopped in the process: no line the page prints after the stop,
 /// and no run ended only by the hard `--timeout` (exit code 3).
-@Suite(.timeLimit(.minutes(4)))
+@Suite(.timeLimit(.minutes(4)), .hangWatchdog)
 struct StopEscapeTests {
     /// Runs for four seconds without calling anything native, then prints.
     static let goOn = "{ const start = Date.now(); while (Date.now() - start < 4000) {} } console.log('RAN ON AFTER THE STOP');"

@@ -1,7 +1,8 @@
 import Foundation
+import SessionBridgeTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct WebKitEngineTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct WebKitEngineTests {
     @Test func aPageThatNeedsARealDOMRunsOnTheWebKitEngine() async throws {
         let page = try RunnerProcess.temporaryFile(
             "dom.html",

@@ -1,7 +1,8 @@
 import Foundation
+import SessionBridgeTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct WebSessionCommandTests {
+@Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct WebSessionCommandTests {
     func runRunner(_ arguments: [String]) async throws -> RunnerProcess {
         try await RunnerProcess.run(arguments)
     }

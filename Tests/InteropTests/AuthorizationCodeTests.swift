@@ -1,13 +1,14 @@
 import Foundation
 import SessionBridge
 import SessionBridgeOAuth
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
 extension Interop {
     /// Authorization code + PKCE (S256) with state, nonce and the RFC 9207 `iss`, through the
     /// toolkit's Django login form filled by ``FormFillingUserAgent``.
-    @Suite(.timeLimit(.minutes(3))) struct AuthorizationCode {
+    @Suite(.timeLimit(.minutes(3)), .hangWatchdog) struct AuthorizationCode {
         static let redirectURI = URL(string: "com.example.sessionbridge:/oauth/callback")!
 
         @Test func signsInThroughTheLoginForm() async throws {

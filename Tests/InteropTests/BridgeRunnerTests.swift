@@ -1,10 +1,11 @@
 import Foundation
+import SessionBridgeTestSupport
 import Testing
 
 extension Interop {
     /// `bridge-runner run` against the third-party server, as a user types it: discovery from
     /// `--issuer`, secrets from files, a page script whose refresh goes through native code.
-    @Suite(.timeLimit(.minutes(4))) struct BridgeRunner {
+    @Suite(.timeLimit(.minutes(4)), .hangWatchdog) struct BridgeRunner {
         static let script = """
             const session = window.webkit.messageHandlers.session;
             const before = await session.postMessage({ action: "status" });

@@ -1,11 +1,12 @@
 import Foundation
 import SessionBridge
 import SessionBridgeOAuth
+import SessionBridgeTestSupport
 import Testing
 
 extension Interop {
     /// Confidential clients: the secret in HTTP Basic (form-urlencoded first) or in the form.
-    @Suite(.timeLimit(.minutes(3))) struct ConfidentialClient {
+    @Suite(.timeLimit(.minutes(3)), .hangWatchdog) struct ConfidentialClient {
         @Test(arguments: ["client_secret_basic", "client_secret_post"])
         func signsInAndRefreshes(method: String) async throws {
             try await InteropServer.withRunning { server async throws in

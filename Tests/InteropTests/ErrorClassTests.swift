@@ -1,5 +1,6 @@
 import Foundation
 import SessionBridgeOAuth
+import SessionBridgeTestSupport
 import Testing
 
 @testable import SessionBridge
@@ -7,7 +8,7 @@ import Testing
 extension Interop {
     /// Each RFC 6749 §5.2 error the server produces, as the session reports it: configuration
     /// errors are not retried and keep the session; `invalid_grant` ends it.
-    @Suite(.timeLimit(.minutes(3))) struct ErrorClasses {
+    @Suite(.timeLimit(.minutes(3)), .hangWatchdog) struct ErrorClasses {
         @Test func wrongClientSecretIsInvalidClientAndKeepsTheSession() async throws {
             try await InteropServer.withRunning { server async throws in
                 let vault = InMemoryTokenVault()

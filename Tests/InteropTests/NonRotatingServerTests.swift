@@ -1,10 +1,11 @@
 import Foundation
 import SessionBridge
+import SessionBridgeTestSupport
 import Testing
 
 extension Interop {
     /// RFC 6749 §6: a refresh answer without `refresh_token` keeps the one the client has.
-    @Suite(.timeLimit(.minutes(3))) struct NonRotatingServer {
+    @Suite(.timeLimit(.minutes(3)), .hangWatchdog) struct NonRotatingServer {
         @Test func refreshKeepsTheRefreshToken() async throws {
             var configuration = InteropServerConfiguration()
             configuration.rotatesRefreshTokens = false

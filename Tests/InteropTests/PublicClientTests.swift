@@ -1,5 +1,6 @@
 import Foundation
 import SessionBridgeOAuth
+import SessionBridgeTestSupport
 import Testing
 
 @testable import SessionBridge
@@ -7,7 +8,7 @@ import Testing
 extension Interop {
     /// A public client that knows only the issuer: discovery, password grant, rotating refresh,
     /// the ID token of a refresh validated against the server's published keys.
-    @Suite(.timeLimit(.minutes(3))) struct PublicClient {
+    @Suite(.timeLimit(.minutes(3)), .hangWatchdog) struct PublicClient {
         @Test func signsInAndRefreshesThroughDiscovery() async throws {
             try await InteropServer.withRunning { server async throws in
                 let vault = InMemoryTokenVault()

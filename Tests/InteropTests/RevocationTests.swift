@@ -1,12 +1,13 @@
 import Foundation
 import SessionBridgeOAuth
+import SessionBridgeTestSupport
 import Testing
 
 @testable import SessionBridge
 
 extension Interop {
     /// RFC 7009: logout revokes the refresh token with the client's own authentication.
-    @Suite(.timeLimit(.minutes(3))) struct Revocation {
+    @Suite(.timeLimit(.minutes(3)), .hangWatchdog) struct Revocation {
         @Test(arguments: ["none", "client_secret_basic", "client_secret_post"])
         func logoutRevokesTheRefreshToken(method: String) async throws {
             try await InteropServer.withRunning { server async throws in

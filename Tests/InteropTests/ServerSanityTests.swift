@@ -1,12 +1,13 @@
 import Foundation
+import SessionBridgeTestSupport
 import Testing
 
 /// The interop tests start a child server each; one at a time keeps a 2-core machine responsive.
-@Suite(.serialized, .timeLimit(.minutes(10))) enum Interop {}
+@Suite(.serialized, .timeLimit(.minutes(10)), .hangWatchdog) enum Interop {}
 
 extension Interop {
     /// The third-party server itself, spoken to with plain HTTP: what the client tests rely on.
-    @Suite(.timeLimit(.minutes(3))) struct ServerSanity {
+    @Suite(.timeLimit(.minutes(3)), .hangWatchdog) struct ServerSanity {
         @Test func discoveryDocumentNamesTheIssuerAndItsEndpoints() async throws {
             try await InteropServer.withRunning { server async throws in
                 try await HTTPExchange.withClient { http in

@@ -3,12 +3,13 @@ import SessionBridge
 import SessionBridgeHeadless
 import SessionBridgeMessaging
 import SessionBridgeOAuth
+import SessionBridgeTestSupport
 import Testing
 
 extension Interop {
     /// The page signed in to a web product that trusts the third-party server's tokens, by the
     /// session exchange after each real sign-in and refresh there (the server sets no cookie).
-    @Suite(.timeLimit(.minutes(3))) struct SessionExchangeInterop {
+    @Suite(.timeLimit(.minutes(3)), .hangWatchdog) struct SessionExchangeInterop {
         @Test func thePageIsSignedInByExchangeAfterARealRefresh() async throws {
             try await InteropServer.withRunning { server async throws in
                 try await WebProduct.withRunning(userinfo: server.url("/o/userinfo/")) { product in

@@ -3,13 +3,14 @@ import SessionBridge
 import SessionBridgeCookies
 import SessionBridgeHeadless
 import SessionBridgeMessaging
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
 /// Hostile pages: every script of `Attacks/` runs as a real page against the reference server
 /// with a signed-in session, and tries one avenue to learn or misuse the refresh token. Nothing
 /// any script saw may contain a refresh token the server ever issued.
-@Suite(.serialized, .timeLimit(.minutes(20))) struct AttackTests {
+@Suite(.serialized, .timeLimit(.minutes(20)), .hangWatchdog) struct AttackTests {
     /// One attack script and what it declares in its `// @` header lines.
     struct Attack: CustomStringConvertible {
         enum Document: String { case served, foreign, app }

@@ -3,6 +3,7 @@ import SessionBridge
 import SessionBridgeCookies
 import SessionBridgeHeadless
 import SessionBridgeMessaging
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
 /// the session) and once against a server with a reuse grace that the client is told of: the
 /// refresh ends in the documented state (error code, vault, cookies) within a bounded time, and
 /// the session still works once the fault is cleared, unless the server ended it.
-@Suite(.timeLimit(.minutes(3))) struct FaultTests {
+@Suite(.timeLimit(.minutes(3)), .hangWatchdog) struct FaultTests {
     /// A generous bound for a slow, shared machine.
     static let bound: Duration = .seconds(15)
     /// The client's timeout for one token-endpoint request.

@@ -1,4 +1,5 @@
 import Foundation
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// `fuzz-script-value` executables (this target depends on both, so they sit next to the test
 /// binary). Each target runs once over all its files, in a child process: a broken invariant
 /// traps, which must fail this test rather than the test runner.
-@Suite("Fuzz regressions", .timeLimit(.minutes(5)))
+@Suite("Fuzz regressions", .timeLimit(.minutes(5)), .hangWatchdog)
 struct FuzzRegressionTests {
     static let targets = ["fuzz-set-cookie", "fuzz-script-value"]
     /// The longest one replay of every input may take before it is killed.

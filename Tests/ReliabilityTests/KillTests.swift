@@ -1,6 +1,7 @@
 import Foundation
 import SessionBridge
 import SessionBridgeCookies
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
@@ -12,7 +13,7 @@ import Glibc
 /// refreshes in a loop with a `FileTokenVault` and a persistent native cookie store against the
 /// reference server this process runs, and is killed at random moments. After every kill a
 /// fresh controller here loads what the child left on disk and is checked, then recovered.
-@Suite(.serialized, .timeLimit(.minutes(4))) struct KillTests {
+@Suite(.serialized, .timeLimit(.minutes(4)), .hangWatchdog) struct KillTests {
     static let directoryKey = "RELIABILITY_KILL_CHILD_DIRECTORY"
     static let serverKey = "RELIABILITY_KILL_CHILD_SERVER"
     static let vaultName = "session.vault"

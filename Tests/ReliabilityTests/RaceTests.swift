@@ -4,6 +4,7 @@ import SessionBridge
 import SessionBridgeCookies
 import SessionBridgeHeadless
 import SessionBridgeMessaging
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Synchronization
 import Testing
@@ -12,7 +13,7 @@ import Testing
 /// writes, server-side expiry and logout, each run against one shared reference server with a
 /// fresh session and page. A failing case is reported by PropertyBased with its input and the
 /// `.fixedSeed("…")` trait that replays it.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct RaceTests {
+@Suite(.serialized, .timeLimit(.minutes(3)), .hangWatchdog) struct RaceTests {
     enum Op: String, CaseIterable, Sendable, CustomStringConvertible {
         /// `postMessage({action: "refresh"})` from the page.
         case pageRefresh

@@ -1,6 +1,7 @@
 import Foundation
 import SessionBridgeMessaging
 import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
 import Synchronization
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 /// (a conversion's getter, `toJSON`, `valueOf`, `then`, the `message` of a rejection). After the
 /// stop no page code of the entry runs: each case calls `after()` (which writes a marker and
 /// calls a native `mark`) once the stop has happened, and neither may be seen.
-@Suite("A stop is terminal for its entry", .timeLimit(.minutes(3)))
+@Suite("A stop is terminal for its entry", .timeLimit(.minutes(3)), .hangWatchdog)
 struct StopTests {
     /// How many times page code called the native `mark()`.
     final class Marks: Sendable {

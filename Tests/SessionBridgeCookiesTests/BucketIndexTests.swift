@@ -1,5 +1,6 @@
 import Foundation
 import PropertyBased
+import SessionBridgeTestSupport
 import Synchronization
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 
 /// The identity index of each domain's cookies against a plain list that finds cookies by
 /// comparing identities one by one.
-@Suite(.timeLimit(.minutes(5))) struct BucketIndexTests {
+@Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct BucketIndexTests {
     /// One step of a random history: sets (new, replacing, deleting, expiring, from a script),
     /// time passing, lookups that drop expired cookies, removals, direct inserts, and enough
     /// cookies to hit the per-domain and total limits.

@@ -1,10 +1,11 @@
 import Foundation
 import SessionBridgeCookies
+import SessionBridgeTestSupport
 import Synchronization
 import Testing
 
 /// The IETF http-state parser suite, with the rfc6265bis adjustments, run against `CookieJar`.
-@Suite(.timeLimit(.minutes(2))) struct ConformanceTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct ConformanceTests {
     static let directory: URL = {
         if let override = ProcessInfo.processInfo.environment["COOKIES_CONFORMANCE_DIR"] {
             return URL(fileURLWithPath: override)

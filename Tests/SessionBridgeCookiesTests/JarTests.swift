@@ -1,5 +1,6 @@
 import Foundation
 import SessionBridgeCookies
+import SessionBridgeTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -10,7 +11,7 @@ let suiteDate = Date(timeIntervalSince1970: 1_502_236_800)  // 2017-08-09T00:00:
 
 func url(_ s: String) -> URL { URL(string: s)! }
 
-@Suite(.timeLimit(.minutes(5))) struct JarTests {
+@Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct JarTests {
     let clock = TestClock(suiteDate)
     var jar: CookieJar { CookieJar(clock: clock.read) }
 

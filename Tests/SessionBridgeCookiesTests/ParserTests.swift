@@ -1,9 +1,10 @@
 import Foundation
 import PropertyBased
 import SessionBridgeCookies
+import SessionBridgeTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct ParserTests {
+@Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct ParserTests {
     func parsed(_ header: String) throws -> ParsedSetCookie {
         try SetCookieParser.parse(header).get()
     }

@@ -1,11 +1,12 @@
 import Foundation
+import SessionBridgeTestSupport
 import Testing
 
 @testable import SessionBridgeCookies
 
 /// CHIPS: a `Partitioned` cookie is keyed by the top-level site it was set under and sent
 /// only under that site.
-@Suite(.timeLimit(.minutes(1))) struct PartitionTests {
+@Suite(.timeLimit(.minutes(1)), .hangWatchdog) struct PartitionTests {
     let widget = URL(string: "https://widget.example/embed")!
     let list = PublicSuffixList(rules: ["example", "com"])
 

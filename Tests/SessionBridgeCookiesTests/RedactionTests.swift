@@ -1,8 +1,9 @@
 import Foundation
 import SessionBridgeCookies
+import SessionBridgeTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .hangWatchdog)
 struct RedactionTests {
     let cookie = Cookie(
         name: "__Host-session", value: "eyJhbGciOi.secret-access-token", domain: "app.example", isSecure: true, isHttpOnly: true)

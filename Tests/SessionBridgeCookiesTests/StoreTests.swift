@@ -1,5 +1,6 @@
 import Foundation
 import SessionBridgeCookies
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
@@ -33,7 +34,7 @@ let everyAttribute: [Cookie] = [
         creationTime: Date(timeIntervalSinceReferenceDate: 700_000_003), sameSite: .unspecified),
 ]
 
-@Suite(.timeLimit(.minutes(5))) struct StoreTests {
+@Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct StoreTests {
     @Test func roundTripOfEveryAttribute() throws {
         let store = PersistentCookieStore(directory: temporaryDirectory(), profile: "main")
         #expect(try store.load().cookies.isEmpty)  // never saved: empty, no error
@@ -151,7 +152,7 @@ let everyAttribute: [Cookie] = [
 
 /// Kills a writer process with SIGKILL while it saves in a loop; every time, the store must load
 /// and hold one complete generation.
-@Suite(.timeLimit(.minutes(5))) struct StoreCrashTests {
+@Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct StoreCrashTests {
     static let writerEnvironment = "COOKIES_KILL_TEST_WRITER_DIR"
     static let cookiesPerGeneration = 150
 

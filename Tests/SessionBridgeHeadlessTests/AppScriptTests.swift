@@ -1,11 +1,12 @@
 import Foundation
 import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
 @testable import SessionBridgeHeadless
 
-@Suite(.timeLimit(.minutes(1))) struct AppScriptTests {
+@Suite(.timeLimit(.minutes(1)), .hangWatchdog) struct AppScriptTests {
     /// `callAsyncJavaScript` waits for the script's promise with `Promise.resolve` and `then` as
     /// they were before the document's scripts ran: a page that replaces them cannot see the
     /// app's results or keep its call from settling.

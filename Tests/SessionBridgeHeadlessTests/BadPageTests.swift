@@ -1,12 +1,13 @@
 import Foundation
 import SessionBridgeMessaging
 import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
 @testable import SessionBridgeHeadless
 
-@Suite(.timeLimit(.minutes(5))) struct BadPageTests {
+@Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct BadPageTests {
     @Test func syntaxErrorsAndUncaughtExceptionsAreReportedAndLaterScriptsStillRun() async throws {
         let recorder = PageEventRecorder()
         let page = WebPage(configuration: WebPageConfiguration(eventHandler: recorder.handler))

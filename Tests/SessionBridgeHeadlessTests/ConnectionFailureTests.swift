@@ -1,11 +1,12 @@
 import AsyncHTTPClient
 import Foundation
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
 @testable import SessionBridgeHeadless
 
-@Suite(.timeLimit(.minutes(1))) struct ConnectionFailureTests {
+@Suite(.timeLimit(.minutes(1)), .hangWatchdog) struct ConnectionFailureTests {
     /// A server that refuses the connection fails the load with a network error, as in WebKit.
     @Test func aRefusedConnectionFailsTheLoadAsANetworkError() async throws {
         let server = try await ReferenceServer.start()

@@ -1,9 +1,10 @@
 import Foundation
 import SessionBridgeCookies
 import SessionBridgeHeadless
+import SessionBridgeTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct DataStoreRegistryTests {
+@Suite(.timeLimit(.minutes(1)), .hangWatchdog) struct DataStoreRegistryTests {
     @Test func aSecondStoreOpenedForALiveProfileIsTheSameStore() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("registry-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

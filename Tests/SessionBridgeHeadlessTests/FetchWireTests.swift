@@ -1,11 +1,12 @@
 import Foundation
 import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
 import Testing
 
 @testable import SessionBridgeHeadless
 
 /// What one `fetch` puts on the wire, recorded by a raw TCP listener.
-@Suite(.timeLimit(.minutes(2))) struct FetchWireTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct FetchWireTests {
     /// Methods that would rewrite the request line or smuggle a second request, and methods
     /// browsers refuse.
     static let refusedMethods = [

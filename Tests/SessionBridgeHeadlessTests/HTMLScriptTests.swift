@@ -1,11 +1,12 @@
 import Foundation
 import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
 import Testing
 
 @testable import SessionBridgeHeadless
 
 /// Which text of an HTML document runs as script: only real `<script>` elements, as in a browser.
-@Suite(.timeLimit(.minutes(2))) struct HTMLScriptTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct HTMLScriptTests {
     /// Markup that holds `<script>` text a browser never runs.
     static let inertCases: [(String, String)] = [
         ("comment", "<!-- <script>ran('comment')</script> -->"),

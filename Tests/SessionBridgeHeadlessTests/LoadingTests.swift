@@ -2,13 +2,14 @@ import Foundation
 import SessionBridgeCookies
 import SessionBridgeMessaging
 import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Synchronization
 import Testing
 
 @testable import SessionBridgeHeadless
 
-@Suite(.timeLimit(.minutes(5))) struct LoadingTests {
+@Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct LoadingTests {
     @Test func redirectChainAppliesEachHopsCookiesInOrder() async throws {
         try await withServer { server in
             let recorder = PageEventRecorder()

@@ -1,5 +1,6 @@
 import Foundation
 import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
@@ -35,7 +36,7 @@ final class ThreadRecorder: NavigationDelegate {
     }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct NavigationDelegateThreadTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct NavigationDelegateThreadTests {
     /// The delegate is called as WebKit calls it, on the page's thread: a delegate that only
     /// answers costs the navigation no hop to another thread and back.
     @Test func everyDelegateMethodRunsOnThePagesThread() async throws {

@@ -2,13 +2,14 @@ import Foundation
 import SessionBridgeCookies
 import SessionBridgeMessaging
 import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Synchronization
 import Testing
 
 @testable import SessionBridgeHeadless
 
-@Suite(.timeLimit(.minutes(5))) struct PageAPITests {
+@Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct PageAPITests {
     @Test func panelsGoToTheUIDelegate() async throws {
         final class Panels: UIDelegate {
             let seen = Locked<[String]>([])

@@ -1,6 +1,7 @@
 import Foundation
 import SessionBridgeMessaging
 import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
 import Synchronization
 import Testing
 
@@ -30,7 +31,7 @@ final class HeldPanels: UIDelegate {
     func dismiss() { answer.yield() }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct PanelTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct PanelTests {
     @Test func aPanelOnOnePageDoesNotDelayAnotherPagesBridgeReply() async throws {
         let app = URL(string: "https://app.example/")!
         let controller = UserContentController()

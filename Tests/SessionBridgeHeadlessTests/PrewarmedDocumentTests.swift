@@ -1,12 +1,13 @@
 import Foundation
 import SessionBridgeMessaging
 import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
 @testable import SessionBridgeHeadless
 
-@Suite(.timeLimit(.minutes(2))) struct PrewarmedDocumentTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct PrewarmedDocumentTests {
     /// Waits (bounded) until the page has prewarmed the next document for `worlds`.
     private func prewarmed(_ page: WebPage, _ worlds: Set<ContentWorld>) async -> Bool {
         for _ in 0..<500 {

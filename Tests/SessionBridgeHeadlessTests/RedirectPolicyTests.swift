@@ -1,6 +1,7 @@
 import Foundation
 import SessionBridgeCookies
 import SessionBridgeMessaging
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
@@ -32,7 +33,7 @@ final class HopRecorder: NavigationDelegate {
     }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct RedirectPolicyTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct RedirectPolicyTests {
     @Test func eachRedirectHopIsDecidedByTheDelegateAfterThePreviousHopsCookiesWereApplied() async throws {
         try await withServer { server in
             let delegate = HopRecorder()

@@ -1,6 +1,7 @@
 import Foundation
 import SessionBridgeMessaging
 import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
 import Synchronization
 import Testing
 
@@ -31,7 +32,7 @@ final class ScriptedPanels: UIDelegate {
 }
 
 /// A page's panel pauses that page only, also when other pages share its engine thread.
-@Suite(.timeLimit(.minutes(2))) struct SharedThreadPanelTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct SharedThreadPanelTests {
     static let app = URL(string: "https://app.example/")!
 
     /// A controller with a `ping` handler that answers after a native hop.

@@ -1,5 +1,6 @@
 import Foundation
 import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
 import Testing
 
 @testable import SessionBridgeHeadless
@@ -7,7 +8,7 @@ import Testing
 /// A connection on which an answer arrived that no request asked for is closed, never reused:
 /// that answer must not reach a later request (on a shared connection it could carry another
 /// request's secrets to the page).
-@Suite(.timeLimit(.minutes(2))) struct UnsolicitedResponseTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct UnsolicitedResponseTests {
     @Test(arguments: [RawHTTPListener.Unsolicited.sameWrite, .later])
     func anUnsolicitedAnswerNeverReachesALaterFetch(_ unsolicited: RawHTTPListener.Unsolicited) async throws {
         let listener = try RawHTTPListener(unsolicited: unsolicited)

@@ -1,11 +1,12 @@
 import Foundation
 import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
 import Testing
 
 @testable import SessionBridgeMessaging
 
 /// Handlers deny every origin they do not list; allowing all is an explicit decision.
-@Suite(.timeLimit(.minutes(2))) struct DenyByDefaultTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct DenyByDefaultTests {
     @Test func anUnconfiguredHandlerRefusesAPageWithAnErrorNamingTheOriginAndTheHandler() async throws {
         let controller = UserContentController()
         let calls = Counter()

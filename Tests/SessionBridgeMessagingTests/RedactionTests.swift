@@ -1,11 +1,12 @@
 import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
 import Testing
 
 @testable import SessionBridgeMessaging
 
 /// The message log's redaction: secrets hidden at any depth, whatever the key's case, and a
 /// value without secrets returned as it is.
-@Suite(.timeLimit(.minutes(1))) struct RedactionTests {
+@Suite(.timeLimit(.minutes(1)), .hangWatchdog) struct RedactionTests {
     let policy = RedactionPolicy(secretPrefixes: ["sbrt_"])
 
     @Test func keysAreMatchedWhateverTheirCase() {

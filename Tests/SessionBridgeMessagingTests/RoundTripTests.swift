@@ -1,11 +1,12 @@
 import Foundation
 import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
 import Synchronization
 import Testing
 
 @testable import SessionBridgeMessaging
 
-@Suite(.timeLimit(.minutes(5))) struct RoundTripTests {
+@Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct RoundTripTests {
     static let values: [ScriptValue] = [
         .null, true, 42, -0.5, "text with \u{1F511}", [1, "two", [3]], ["a": 1, "nested": ["b": [true]]], .bytes([1, 2, 3]),
     ]

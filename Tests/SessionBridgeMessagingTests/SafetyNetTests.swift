@@ -1,11 +1,12 @@
 import Foundation
 import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
 import Synchronization
 import Testing
 
 @testable import SessionBridgeMessaging
 
-@Suite(.timeLimit(.minutes(5))) struct SafetyNetTests {
+@Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct SafetyNetTests {
     @Test func originAllowListComesFromTheDocumentURL() async throws {
         let controller = UserContentController()
         let calls = Counter()

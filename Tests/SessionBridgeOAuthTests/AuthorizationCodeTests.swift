@@ -1,9 +1,10 @@
 import Foundation
 import SessionBridgeOAuth
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct AuthorizationCodeTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct AuthorizationCodeTests {
     let agent = FormFillingUserAgent(username: "demo", password: Secret("demo"))
 
     @Test func theRequestCarriesPKCEStateNonceScopeResourceAndExtras() throws {

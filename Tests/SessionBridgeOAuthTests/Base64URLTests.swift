@@ -1,9 +1,10 @@
 import Foundation
 import SessionBridgeOAuth
+import SessionBridgeTestSupport
 import Testing
 
 /// base64url without padding (RFC 4648 §5), as JWS (RFC 7515 §2) and PKCE (RFC 7636) use it.
-@Suite(.timeLimit(.minutes(1))) struct Base64URLTests {
+@Suite(.timeLimit(.minutes(1)), .hangWatchdog) struct Base64URLTests {
     @Test func theExampleOfRFC7515() {
         // RFC 7515, Appendix C.
         #expect(Base64URL.encode([3, 236, 255, 224, 193]) == "A-z_4ME")

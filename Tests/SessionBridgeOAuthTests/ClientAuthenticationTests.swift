@@ -4,10 +4,11 @@ import JWTKit
 import NIOCore
 import NIOHTTP1
 import SessionBridgeOAuth
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct ClientAuthenticationTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct ClientAuthenticationTests {
     @Test func basicCredentialsAreFormEncodedBeforeBase64() async throws {
         var form: [(String, String)] = []
         var headers: [(String, String)] = []

@@ -4,10 +4,11 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import SessionBridgeOAuth
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct DPoPTests {
+@Suite(.timeLimit(.minutes(1)), .hangWatchdog) struct DPoPTests {
     func decodeJSON(_ part: Substring) throws -> [String: Any] {
         var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }

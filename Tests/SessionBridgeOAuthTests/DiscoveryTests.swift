@@ -1,9 +1,10 @@
 import Foundation
 import SessionBridgeOAuth
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct DiscoveryTests {
+@Suite(.timeLimit(.minutes(1)), .hangWatchdog) struct DiscoveryTests {
     @Test func bothWellKnownDocumentsNameTheServersEndpoints() async throws {
         try await withServer { server in
             let issuer = URL(string: server.issuer)!

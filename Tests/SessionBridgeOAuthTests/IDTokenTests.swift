@@ -1,9 +1,10 @@
 import Foundation
 import SessionBridgeOAuth
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct IDTokenTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct IDTokenTests {
     /// Signs in with the password grant and `openid`, returning the raw ID token.
     func idToken(from server: ReferenceServer) async throws -> Secret {
         try #require(try await send(makeClient(server), .password(username: "demo", password: Secret("demo"))).idToken)

@@ -1,8 +1,9 @@
 import Foundation
 import SessionBridgeOAuth
+import SessionBridgeTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct SecrecyTests {
+@Suite(.timeLimit(.minutes(1)), .hangWatchdog) struct SecrecyTests {
     func everyRendering(of value: Any) -> String {
         var dumped = ""
         dump(value, to: &dumped)

@@ -1,9 +1,10 @@
 import Foundation
 import SessionBridgeOAuth
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct TokenAnswerTests {
+@Suite(.timeLimit(.minutes(1)), .hangWatchdog) struct TokenAnswerTests {
     func parse(_ json: String) throws -> TokenEndpointResponse {
         try TokenEndpointResponse(json: Data(json.utf8))
     }

@@ -1,11 +1,12 @@
 import CJavaScriptCore
+import SessionBridgeTestSupport
 import Testing
 
 @testable import SessionBridgeScriptEngine
 
 /// A native function outlives its context only as an object another context of the same
 /// thread still holds: called then, it throws instead of reaching the closed context.
-@Suite(.timeLimit(.minutes(1))) struct ClosedContextTests {
+@Suite(.timeLimit(.minutes(1)), .hangWatchdog) struct ClosedContextTests {
     @Test func aClosedContextsFunctionThrowsWhenAnotherContextCallsIt() async throws {
         let thread = EngineThread(name: "sb-closed-test")
         let owner = await ScriptContext(thread: thread)

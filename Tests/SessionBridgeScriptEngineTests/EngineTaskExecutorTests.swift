@@ -1,4 +1,5 @@
 import Dispatch
+import SessionBridgeTestSupport
 import Testing
 
 @testable import SessionBridgeScriptEngine
@@ -6,7 +7,7 @@ import Testing
 /// A wait that prefers the engine thread as its task executor resumes on the thread itself,
 /// not on the concurrency pool first (one thread hop instead of two, and no wait for a pool
 /// thread that the page's JavaScript compiler or a hundred other waiters keep busy).
-@Suite(.timeLimit(.minutes(1))) struct EngineTaskExecutorTests {
+@Suite(.timeLimit(.minutes(1)), .hangWatchdog) struct EngineTaskExecutorTests {
     @Test func nonisolatedCodeInTheScopeRunsOnTheThread() async {
         let thread = EngineThread(name: "sb-task-executor")
         defer { thread.shutdown() }

@@ -1,10 +1,11 @@
 import Foundation
+import SessionBridgeTestSupport
 import Testing
 
 @testable import SessionBridgeScriptEngine
 
 /// An engine thread carries its name in the OS, where `top -H`, `perf` and debuggers show it.
-@Suite(.timeLimit(.minutes(1))) struct EngineThreadNameTests {
+@Suite(.timeLimit(.minutes(1)), .hangWatchdog) struct EngineThreadNameTests {
     @Test func theThreadIsNamedInTheOS() async throws {
         let thread = EngineThread(name: "sb-name-test")
         let context = await ScriptContext(thread: thread)

@@ -1,9 +1,10 @@
 import OrderedCollections
+import SessionBridgeTestSupport
 import Testing
 
 @testable import SessionBridgeScriptEngine
 
-@Suite(.timeLimit(.minutes(5))) struct EvaluationTests {
+@Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct EvaluationTests {
     @Test func evaluatesAndReturnsValues() async throws {
         let context = await ScriptContext()
         #expect(try await context.evaluate("1 + 2") == .number(3))
@@ -76,7 +77,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct AwaitTests {
+@Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct AwaitTests {
     /// evaluateAsync waits with the built-ins captured when the context was made: a script that
     /// replaced them before the first wait neither sees the result nor keeps it from settling.
     @Test func evaluateAsyncWaitsWithTheBuiltInsTheContextStartedWith() async throws {

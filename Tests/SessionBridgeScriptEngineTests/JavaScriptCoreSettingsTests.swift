@@ -1,11 +1,12 @@
 import Foundation
+import SessionBridgeTestSupport
 import Testing
 
 @testable import SessionBridgeScriptEngine
 
 /// The process-wide options SessionBridge chooses are in effect once an engine thread exists:
 /// JavaScriptCore read them from the environment when it started.
-@Suite(.timeLimit(.minutes(1))) struct JavaScriptCoreSettingsTests {
+@Suite(.timeLimit(.minutes(1)), .hangWatchdog) struct JavaScriptCoreSettingsTests {
     @Test func theOptionsAreInEffectOnceAnEngineThreadExists() async throws {
         let thread = EngineThread(name: "sb-settings-test")
         let context = await ScriptContext(thread: thread)

@@ -1,10 +1,11 @@
 import Foundation
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
 @testable import SessionBridgeScriptEngine
 
-@Suite(.timeLimit(.minutes(5))) struct NativeFunctionTests {
+@Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct NativeFunctionTests {
     @Test func nativeFunctionsReceiveArgumentsAndThrowIntoJavaScript() async throws {
         let context = await ScriptContext()
         await context.defineFunction("sum", in: "native.math") { _, arguments in
@@ -91,7 +92,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct TimerTests {
+@Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct TimerTests {
     @Test func timersRunInOrderAndCanBeCleared() async throws {
         let context = await ScriptContext()
         try await context.run(
@@ -137,7 +138,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct EventTests {
+@Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct EventTests {
     @Test func consoleIsCaptured() async throws {
         let context = await ScriptContext()
         try await context.run("console.log('hello', 42, {a: [1]}); console.warn('careful'); console.error(new TypeError('x'))")

@@ -1,4 +1,5 @@
 import CJavaScriptCore
+import SessionBridgeTestSupport
 import Synchronization
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 
 /// Objects are read in one call into JavaScript (`ValueWalker`); the C API reader reads them
 /// part by part. Both must give the same value, or the same refusal, for anything a page sends.
-@Suite(.timeLimit(.minutes(5))) struct OneCallReaderTests {
+@Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct OneCallReaderTests {
     static let values = [
         #"({action: "refresh", id: 7, meta: {a: 1, b: "x"}})"#,
         "[1, 'two', null, undefined, true, false, -0, 0, 1.5e300, 5e-324, -1e21, 123456789.125, NaN, Infinity, -Infinity]",

@@ -1,9 +1,10 @@
+import SessionBridgeTestSupport
 import Synchronization
 import Testing
 
 @testable import SessionBridgeScriptEngine
 
-@Suite(.timeLimit(.minutes(5))) struct SafetyTests {
+@Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct SafetyTests {
     @Test func infiniteLoopEndsWithTimeLimitAndContextStaysUsable() async throws {
         let context = await ScriptContext(thread: EngineThread(name: "time-limit"), configuration: .init(timeLimit: .milliseconds(200)))
         let clock = ContinuousClock()

@@ -1,9 +1,10 @@
 import OrderedCollections
+import SessionBridgeTestSupport
 import Testing
 
 @testable import SessionBridgeScriptEngine
 
-@Suite(.timeLimit(.minutes(5))) struct ScriptValueTests {
+@Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct ScriptValueTests {
     static let samples: [ScriptValue] = [
         .undefined, .null, .bool(true), .bool(false), .number(0), .number(-1.5), .number(1e300),
         .string(""), .string("héllo \u{1F600} \"quoted\""), .string("nul\u{0}inside"),
@@ -111,7 +112,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct PollutionTests {
+@Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct PollutionTests {
     /// A reply of several parts is made from JSON text in one call: what the page gets must
     /// be exactly what part-by-part conversion makes (own keys in order, `-0`, every character).
     @Test func repliesMadeFromJSONTextAreExact() async throws {
@@ -135,7 +136,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct ProtoKeyTests {
+@Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct ProtoKeyTests {
     @Test func protoKeysStayOwnPropertiesAndNeverBecomePrototypes() async throws {
         let context = await ScriptContext()
         await context.defineFunction("reply") { _, _ in ["__proto__": ["polluted": true], "ok": 1] }
@@ -159,7 +160,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct WatchdogTests {
+@Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct WatchdogTests {
     @Test func aScriptThatCatchesTheStopInsideANativeCallIsStillEnded() async throws {
         let context = await ScriptContext(thread: EngineThread(name: "time-limit"), configuration: .init(timeLimit: .milliseconds(50)))
         await context.defineFunction("take") { _, arguments in arguments.first ?? .undefined }

@@ -1,10 +1,11 @@
 import AsyncHTTPClient
 import Foundation
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
 extension ReferenceServerTests {
-    @Suite(.timeLimit(.minutes(5))) struct Faults {
+    @Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct Faults {
         @Test func latency() async throws {
             try await withServer(.init(faults: .init(latency: .milliseconds(300)))) { server, client async throws in
                 let start = ContinuousClock.now

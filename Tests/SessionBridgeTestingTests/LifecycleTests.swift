@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
@@ -28,7 +29,7 @@ func socketsOnPort(_ port: Int) -> Int {
 }
 
 extension ReferenceServerTests {
-    @Suite(.timeLimit(.minutes(5))) struct Lifecycle {
+    @Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct Lifecycle {
         /// Counts the whole process's file descriptors, so it runs in a process of its own, where
         /// no test running beside it opens or closes any.
         @Test func startsAndStopsCleanlyManyTimes() async throws {

@@ -1,13 +1,14 @@
 import Foundation
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
 /// Every suite of this target runs one test at a time, so that the file descriptor count of the
 /// start/stop test is not disturbed by the other tests' connections.
-@Suite(.serialized, .timeLimit(.minutes(5))) enum ReferenceServerTests {}
+@Suite(.serialized, .timeLimit(.minutes(5)), .hangWatchdog) enum ReferenceServerTests {}
 
 extension ReferenceServerTests {
-    @Suite(.timeLimit(.minutes(5))) struct OAuth {
+    @Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct OAuth {
         @Test func passwordGrantIssuesTokens() async throws {
             try await withServer { server, client async throws in
                 let answer = try await client.login()

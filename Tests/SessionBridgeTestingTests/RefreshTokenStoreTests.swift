@@ -1,10 +1,11 @@
 import Foundation
+import SessionBridgeTestSupport
 import Testing
 
 @testable import SessionBridgeTesting
 
 /// Rotation and reuse in the server's token store, with times chosen by the test.
-@Suite(.timeLimit(.minutes(5))) struct RefreshTokenStoreTests {
+@Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct RefreshTokenStoreTests {
     /// A request reads the clock before it takes the server's lock, so its time can precede a
     /// rotation another request made meanwhile: without a grace that is still reuse.
     @Test func aRequestTimedBeforeTheRotationIsReuseOnAStrictServer() {

@@ -3,10 +3,11 @@ import SessionBridgeCookies
 import SessionBridgeHeadless
 import SessionBridgeMessaging
 import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct SessionFixtureTests {
+@Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct SessionFixtureTests {
     @Test func oneCallGivesASignedInPageAndWhatCrossedTheBridge() async throws {
         let fixture = try await SessionFixture.start()
         let reply = try await fixture.page.loadHTMLString("<p>app</p>", baseURL: fixture.url("/home"))

@@ -1,9 +1,10 @@
 import Foundation
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
 extension ReferenceServerTests {
-    @Suite(.timeLimit(.minutes(5))) struct WebSession {
+    @Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct WebSession {
         /// Sign in the web way and return the answer.
         func webLogin(_ client: TestClient, next: String = "/app") async throws -> HTTPResult {
             try await client.postForm("/login", [("username", "demo"), ("password", "demo"), ("next", next)])

@@ -1,12 +1,13 @@
 import Foundation
 import SessionBridge
 import SessionBridgeCookies
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
 /// Single flight across real processes: this test binary is started again as the "app
 /// extension", sharing the vault file and cookie profile with the "app" (this process).
-@Suite(.timeLimit(.minutes(1))) struct ChildProcessTests {
+@Suite(.timeLimit(.minutes(1)), .hangWatchdog) struct ChildProcessTests {
     static let environmentKey = "SESSIONBRIDGE_CHILD_DIRECTORY"
 
     /// The child's role; does nothing unless started by ``appAndExtensionProcessesShareOneRefresh``.

@@ -2,13 +2,14 @@ import Foundation
 import SessionBridge
 import SessionBridgeCookies
 import SessionBridgeHeadless
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Synchronization
 import Testing
 
 /// A cookie-centred web product: the reference server's `POST /login` sets the
 /// `__Host-web_refresh` cookie and `POST /session/refresh` rotates it.
-@Suite(.timeLimit(.minutes(2))) struct CookieRefreshTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct CookieRefreshTests {
     func cookieRefreshConfiguration(_ server: ReferenceServer) -> SessionConfiguration {
         var configuration = makeConfiguration(server)
         configuration.cookieRefresh = CookieRefresh(cookieName: "__Host-web_refresh", url: server.url("/session/refresh"))

@@ -1,5 +1,6 @@
 import Foundation
 import SessionBridge
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Synchronization
 import Testing
@@ -48,7 +49,7 @@ struct KeychainTokenVault: TokenVault {
     }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct CustomVaultTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct CustomVaultTests {
     /// Every text Swift can make of `value`.
     func renderings(of value: Any) -> [String] {
         var dumped = ""

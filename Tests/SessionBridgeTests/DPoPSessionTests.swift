@@ -4,13 +4,14 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import SessionBridgeOAuth
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Synchronization
 import Testing
 
 @testable import SessionBridge
 
-@Suite(.timeLimit(.minutes(2))) struct DPoPSessionTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct DPoPSessionTests {
     func dpopConfiguration(_ server: ReferenceServer, key: DPoPKey = DPoPKey()) -> SessionConfiguration {
         var configuration = makeConfiguration(server)
         configuration.dpopKey = key

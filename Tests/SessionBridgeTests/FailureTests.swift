@@ -3,10 +3,11 @@ import SessionBridge
 import SessionBridgeCookies
 import SessionBridgeHeadless
 import SessionBridgeMessaging
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct FailureTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct FailureTests {
     @Test func invalidGrantEndsTheSessionOnBothSides() async throws {
         try await withServer { server in
             let session = SessionController(configuration: makeConfiguration(server))

@@ -1,12 +1,13 @@
 import Foundation
 import SessionBridgeHeadless
 import SessionBridgeOAuth
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
 @testable import SessionBridge
 
-@Suite(.timeLimit(.minutes(2))) struct IsolatedWebSessionTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct IsolatedWebSessionTests {
     func isolatedConfiguration(_ server: ReferenceServer) -> SessionConfiguration {
         var configuration = makeConfiguration(server)
         configuration.isolatedWebSession = IsolatedWebSession()

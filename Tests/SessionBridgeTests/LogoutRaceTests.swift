@@ -1,5 +1,6 @@
 import Foundation
 import SessionBridgeHeadless
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Synchronization
 import Testing
@@ -8,7 +9,7 @@ import Testing
 
 /// A refresh asked while a logout runs must not spend a token or bring the session back, even
 /// when the vault's lock excludes nothing (an `InMemoryTokenVault`, an app's keychain vault).
-@Suite(.timeLimit(.minutes(1))) struct LogoutRaceTests {
+@Suite(.timeLimit(.minutes(1)), .hangWatchdog) struct LogoutRaceTests {
     /// An in-memory vault whose first `lock` waits until the test opens it, as a keychain that
     /// takes a moment would; its locks exclude nothing.
     final class GatedVault: TokenVault {

@@ -2,10 +2,11 @@ import Foundation
 import SessionBridge
 import SessionBridgeCookies
 import SessionBridgeHeadless
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct ModeTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct ModeTests {
     @Test func copyInCopyOutCarriesChangesAndDeletionsBack() async throws {
         try await withServer { server in
             let session = SessionController(configuration: makeConfiguration(server))

@@ -3,10 +3,11 @@ import SessionBridge
 import SessionBridgeCookies
 import SessionBridgeHeadless
 import SessionBridgeMessaging
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct NavigationTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct NavigationTests {
     @Test func theSessionsWallClockDecidesWhenANavigationRefreshesFirst() async throws {
         try await withServer { server in
             let clock = ManualWallClock()

@@ -4,12 +4,13 @@ import SessionBridge
 import SessionBridgeCookies
 import SessionBridgeHeadless
 import SessionBridgeOAuth
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
 /// The session as a standards OAuth client of the reference server: discovery, client
 /// authentication, the code flow, the §5.2 error classes, non-rotating servers, revocation.
-@Suite(.timeLimit(.minutes(3))) struct OAuthSessionTests {
+@Suite(.timeLimit(.minutes(3)), .hangWatchdog) struct OAuthSessionTests {
     static let redirectURI = URL(string: "com.example.app:/callback")!
     let agent = FormFillingUserAgent(username: "demo", password: Secret("demo"))
 

@@ -3,6 +3,7 @@ import SessionBridge
 import SessionBridgeCookies
 import SessionBridgeHeadless
 import SessionBridgeMessaging
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
@@ -22,7 +23,7 @@ struct LosesSessionCookie: NavigationDelegate {
     }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct RedirectHopTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct RedirectHopTests {
     @Test func eachRedirectHopIsPreparedLikeTheFirstRequest() async throws {
         try await withServer { server in
             let session = SessionController(configuration: makeConfiguration(server))

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 
 /// A server that refuses the connection is an answer: the attempt fails at once and the
 /// session's retry policy decides what follows, as a browser reports a refusal at once.
-@Suite(.timeLimit(.minutes(1))) struct RefusedConnectionTests {
+@Suite(.timeLimit(.minutes(1)), .hangWatchdog) struct RefusedConnectionTests {
     /// The refresh fails as a retryable network error that names the refusal (it is retried by
     /// the session's policy: nothing was sent), and the session is kept. Each attempt's limit (5 s here) is shorter than the client's connect timeout
     /// (10 s): a client that retried the refusal itself would end every attempt at that limit,

@@ -3,10 +3,11 @@ import SessionBridge
 import SessionBridgeCookies
 import SessionBridgeHeadless
 import SessionBridgeMessaging
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct ScriptTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct ScriptTests {
     @Test func scriptsAreBundledResources() {
         #expect(StandardScripts.resource(named: "session-refresh")?.contains("sessionBridge") == true)
         #expect(StandardScripts.resource(named: "fetch-retry")?.contains("401") == true)

@@ -4,6 +4,7 @@ import SessionBridge
 import SessionBridgeCookies
 import SessionBridgeHeadless
 import SessionBridgeMessaging
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Synchronization
 import Testing
@@ -30,7 +31,7 @@ final class LogCollector: Sendable {
     var logger: Logger { Logger(label: "test") { _ in Handler(collector: self) } }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct SecrecyTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct SecrecyTests {
     @Test func hostilePageNeverObservesTheRefreshToken() async throws {
         try await withServer { server in
             let logs = LogCollector()

@@ -3,12 +3,13 @@ import SessionBridge
 import SessionBridgeCookies
 import SessionBridgeHeadless
 import SessionBridgeMessaging
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
 /// A token endpoint that answers JSON only, as identity providers do, and a web product whose
 /// `POST /session/exchange` turns the access token into its `web_session` cookie.
-@Suite(.timeLimit(.minutes(2))) struct SessionExchangeTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct SessionExchangeTests {
     func identityProviderServer(accessTokenLifetime: Duration = .seconds(300)) -> ReferenceServerConfiguration {
         var configuration = ReferenceServerConfiguration()
         configuration.tokenEndpointSetsCookies = false

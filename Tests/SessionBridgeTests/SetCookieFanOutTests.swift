@@ -1,12 +1,13 @@
 import Foundation
 import SessionBridgeCookies
 import SessionBridgeHeadless
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
 @testable import SessionBridge
 
-@Suite(.timeLimit(.minutes(1))) struct SetCookieFanOutTests {
+@Suite(.timeLimit(.minutes(1)), .hangWatchdog) struct SetCookieFanOutTests {
     @Test func deletionsAndGarbageFromTheTokenEndpointReachEveryStore() async throws {
         try await withServer { server in
             let session = SessionController(configuration: makeConfiguration(server))

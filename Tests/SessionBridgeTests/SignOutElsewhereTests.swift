@@ -3,13 +3,14 @@ import SessionBridge
 import SessionBridgeCookies
 import SessionBridgeHeadless
 import SessionBridgeMessaging
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
 /// A logout made by another user of the vault (another process sharing the vault file; here a
 /// second controller with its own vault instance on the same file) reaches this controller
 /// before its pages' next action.
-@Suite(.timeLimit(.minutes(2))) struct SignOutElsewhereTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct SignOutElsewhereTests {
     /// Two controllers with their own vault instances on one vault file; `other` signed in.
     func withSharedVault(_ body: (ReferenceServer, SessionController, SessionController) async throws -> Void) async throws {
         try await withServer { server in

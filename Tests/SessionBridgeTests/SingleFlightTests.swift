@@ -4,10 +4,11 @@ import SessionBridgeCookies
 import SessionBridgeHeadless
 import SessionBridgeMessaging
 import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct SingleFlightTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct SingleFlightTests {
     @Test(arguments: [1, 2, 10, 100])
     func concurrentNativeRefreshesShareOneRequest(n: Int) async throws {
         try await withServer { server in

@@ -2,11 +2,12 @@ import AsyncHTTPClient
 import Foundation
 import SessionBridge
 import SessionBridgeHeadless
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
 /// A token answer reaches only the native request that asked for it, whatever a page sends.
-@Suite(.timeLimit(.minutes(3))) struct TokenIsolationTests {
+@Suite(.timeLimit(.minutes(3)), .hangWatchdog) struct TokenIsolationTests {
     @Test func tokenRequestsHaveTheirOwnConnectionPool() {
         let configuration = SessionConfiguration(server: URL(string: "http://127.0.0.1:1/")!)
         #expect(configuration.httpClient !== WebPage.defaultHTTPClient)

@@ -1,10 +1,11 @@
 import Foundation
 import SessionBridge
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
 /// A sign-in whose token cannot be stored leaves no session open at the server.
-@Suite(.timeLimit(.minutes(1))) struct VaultFailureTests {
+@Suite(.timeLimit(.minutes(1)), .hangWatchdog) struct VaultFailureTests {
     /// A vault whose disk is full (or read-only): every store fails.
     final class UnwritableVault: TokenVault {
         func load() throws(TokenVaultError) -> VaultRecord? { nil }

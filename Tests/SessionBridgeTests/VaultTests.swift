@@ -1,10 +1,11 @@
 import Foundation
 import SessionBridge
 import SessionBridgeCookies
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct VaultTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct VaultTests {
     @Test func fileVaultIsOwnerOnlyAndAtomic() throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -3,12 +3,13 @@ import SessionBridge
 import SessionBridgeCookies
 import SessionBridgeHeadless
 import SessionBridgeMessaging
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
 /// What a page does to its own cookies reaches the native store, and a refresh costs one
 /// durable write per store.
-@Suite(.timeLimit(.minutes(2))) struct WebChangesTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct WebChangesTests {
     @Test func aDocumentCookieWriteAndDeletionReachTheNativeStore() async throws {
         try await withServer { server in
             let session = SessionController(configuration: makeConfiguration(server))
@@ -87,7 +88,7 @@ func waitUntil(_ condition: () async throws -> Bool) async throws {
     }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct WebChangesOwnershipTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct WebChangesOwnershipTests {
     @Test func aScriptCannotPlantTheSessionsOwnCookiesInTheNativeStore() async throws {
         try await withServer { server in
             let session = SessionController(configuration: makeConfiguration(server))

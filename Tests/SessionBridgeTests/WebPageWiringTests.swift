@@ -2,6 +2,7 @@ import Foundation
 import SessionBridge
 import SessionBridgeHeadless
 import SessionBridgeMessaging
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
@@ -16,7 +17,7 @@ struct RefusingDelegate: NavigationDelegate {
     }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct WebPageWiringTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct WebPageWiringTests {
     @Test func makeWebPageInstallsTheHandlerHoldsNavigationsAndKeepsTheAppsDelegate() async throws {
         try await withServer { server in
             let session = SessionController(configuration: makeConfiguration(server))

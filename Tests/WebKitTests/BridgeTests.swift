@@ -2,11 +2,12 @@ import Foundation
 import SessionBridgeHeadless
 import SessionBridgeMessaging
 import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
 import SessionBridgeWebKit
 import Synchronization
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(2))) struct SessionBridgeMessagingTests {
+@Suite(.serialized, .timeLimit(.minutes(2)), .hangWatchdog) struct SessionBridgeMessagingTests {
     @Test func messageRoundTripRepliesAndRejectsWithCodes() async throws {
         try await withSite(pages: ["/app": "<title>app</title>"]) { site in
             let log = MessageLog()

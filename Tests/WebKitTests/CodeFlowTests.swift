@@ -2,6 +2,7 @@ import Foundation
 import SessionBridge
 import SessionBridgeHeadless
 import SessionBridgeOAuth
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import SessionBridgeWebKit
 import Synchronization
@@ -11,7 +12,7 @@ import Testing
 /// authorization endpoint's page loads in a WebKit view, the test fills and submits its form,
 /// and the navigation policy catches the redirect to the app's redirect URI before it leaves —
 /// AppAuth's embedded user agent, on WebKit.
-@Suite(.serialized, .timeLimit(.minutes(2))) @WebKitActor struct CodeFlowTests {
+@Suite(.serialized, .timeLimit(.minutes(2)), .hangWatchdog) @WebKitActor struct CodeFlowTests {
     static let redirectURI = URL(string: "com.example.app:/oauth/callback")!
 
     /// Signs in through the authorization endpoint's form in a WebKit view.

@@ -2,10 +2,11 @@ import Foundation
 import SessionBridgeCookies
 import SessionBridgeHeadless
 import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
 import SessionBridgeWebKit
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(2))) struct CookieStoreTests {
+@Suite(.serialized, .timeLimit(.minutes(2)), .hangWatchdog) struct CookieStoreTests {
     @Test func nativeWritesReachRequestsAndHttpOnlyStaysHiddenFromScripts() async throws {
         try await withSite { site in
             try await withView { view in

@@ -1,10 +1,11 @@
 import Foundation
 import SessionBridgeHeadless
 import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
 import SessionBridgeWebKit
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(2))) struct DOMTests {
+@Suite(.serialized, .timeLimit(.minutes(2)), .hangWatchdog) struct DOMTests {
     static let page = """
         <!doctype html><title>dom</title>
         <form id=f><input name=user value=demo><input name=remember type=checkbox checked></form>

@@ -1,6 +1,7 @@
 import Foundation
 import SessionBridgeCookies
 import SessionBridgeHeadless
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import SessionBridgeWebKit
 import Synchronization
@@ -9,7 +10,7 @@ import Testing
 /// A real HTML login form on the WebKit engine: the test fills and submits it, the server's
 /// answer sets the session cookies in WebKit's store, and the redirect that follows is caught
 /// by the navigation policy (as an app catches its OAuth redirect URI).
-@Suite(.serialized, .timeLimit(.minutes(2))) @WebKitActor struct LoginFormTests {
+@Suite(.serialized, .timeLimit(.minutes(2)), .hangWatchdog) @WebKitActor struct LoginFormTests {
     @Test func aFilledAndSubmittedLoginFormSignsInAndItsRedirectIsCaughtByThePolicy() async throws {
         try await SessionHarness.with(signIn: false) { harness in
             let seen = Mutex<[NavigationAction]>([])

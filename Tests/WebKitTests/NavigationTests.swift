@@ -1,11 +1,12 @@
 import Foundation
 import SessionBridgeCookies
 import SessionBridgeHeadless
+import SessionBridgeTestSupport
 import SessionBridgeWebKit
 import Synchronization
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(2))) struct NavigationTests {
+@Suite(.serialized, .timeLimit(.minutes(2)), .hangWatchdog) struct NavigationTests {
     @Test func aHeldNavigationLeavesWithTheCookieWrittenDuringTheHold() async throws {
         try await withSite(pages: ["/start": "<title>start</title>"]) { site in
             let decided = Mutex<[String]>([])

@@ -1,10 +1,11 @@
+import SessionBridgeTestSupport
 import Testing
 
 @testable import SessionBridgeWebKit
 
 /// The first outcome of a WebKit operation wins, whichever comes first: the continuation or
 /// the outcome (a signal GLib emits while the operation is being started).
-@Suite(.timeLimit(.minutes(1))) struct OneShotTests {
+@Suite(.timeLimit(.minutes(1)), .hangWatchdog) struct OneShotTests {
     @Test func anOutcomeBeforeTheContinuationIsKeptForIt() async {
         let once = OneShot<Int>()
         #expect(once.resume(.success(1)))

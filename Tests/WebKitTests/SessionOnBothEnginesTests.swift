@@ -3,13 +3,14 @@ import SessionBridge
 import SessionBridgeCookies
 import SessionBridgeHeadless
 import SessionBridgeMessaging
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
 /// One ``SessionController`` owning the session for pages of either engine: the same scenarios,
 /// from the same code, on the headless page and on a WebKit view (WebKit's own asynchronous
 /// cookie store and held navigations).
-@Suite(.serialized, .timeLimit(.minutes(5))) struct SessionOnBothEnginesTests {
+@Suite(.serialized, .timeLimit(.minutes(5)), .hangWatchdog) struct SessionOnBothEnginesTests {
     @Test(arguments: Engine.allCases)
     func pageNativeAndNavigationRefreshesShareOneRequest(engine: Engine) async throws {
         // Six-second access tokens: a WebKit race on a loaded machine takes seconds, and the

@@ -3,12 +3,13 @@ import SessionBridge
 import SessionBridgeCookies
 import SessionBridgeHeadless
 import SessionBridgeMessaging
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
 
 /// The standard web-side scripts (context-aware refresh, fetch retry, cookie injection) and the
 /// example pages, on the headless page and on a WebKit view, from the same code.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct StandardScriptsOnBothEnginesTests {
+@Suite(.serialized, .timeLimit(.minutes(5)), .hangWatchdog) struct StandardScriptsOnBothEnginesTests {
     @Test(arguments: Engine.allCases)
     func theRefreshScriptUsesTheBridgeAndSharesOnePromise(engine: Engine) async throws {
         try await EngineHarness.with(engine) { harness in
