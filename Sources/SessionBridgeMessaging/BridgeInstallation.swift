@@ -28,6 +28,8 @@ package final class BridgeInstallation {
     private var starting: [Int] = []
     /// Results of handlers that answered while being started.
     private var answeredAtOnce: [(id: Int, result: Result<ScriptValue, any Error>)] = []
+    /// The controller's calls after each handler change (see ``updateHandlers(in:)``).
+    private var observation: HandlerObservation?
 
     /// A handler as this document sees it; its `postMessage` function holds it, so a call
     /// looks nothing up.
@@ -75,6 +77,10 @@ package final class BridgeInstallation {
         let reject: RawObject
         let listen: RawObject
         let build: RawObject
+        let add: RawObject
+        let remove: RawObject
+
+        var all: [RawObject] { unsafe [resolve, reject, listen, build, add, remove] }
     }
 
     private init(controller: UserContentController, world: ContentWorld, frame: FrameInfo, helpers: Helpers) {
@@ -83,6 +89,10 @@ package final class BridgeInstallation {
         self.frame = frame
         self.helpers = helpers
         self.generation = controller.generation.load(ordering: .acquiring)
+    }
+
+    deinit {
+        observation?.cancel()
     }
 
     /// The bridge's prelude, run ahead of the document it is for (while its request is out):
@@ -105,7 +115,8 @@ package final class BridgeInstallation {
             }
         }
         let helpers = unsafe Helpers(
-            resolve: try member("resolve"), reject: try member("reject"), listen: try member("listen"), build: try member("build"))
+            resolve: try member("resolve"), reject: try member("reject"), listen: try member("listen"), build: try member("build"),
+            add: try member("add"), remove: try member("remove"))
         context.attach(Prepared(helpers))
     }
 
@@ -180,20 +191,7 @@ package final class BridgeInstallation {
         var entries = context.holdArguments()
         unsafe context.hold(abort, in: &entries)
         for registration in controller.registrations(in: world) {
-            let installed = Installed(
-                name: registration.name, registration: registration, frame: frame, world: world)
-            installation.handlers[registration.name] = installed
-            let name = registration.name
-            // The installation lives as long as the context and its native functions, and this
-            // function only runs on the context's thread.
-            let captured = EngineThreadOnly((installation, installed))
-            let post = unsafe context.makeFunction { context, call in
-                let (installation, installed) = captured.value
-                return try unsafe installation.post(to: installed, call, in: context)
-            }
-            unsafe context.hold(context.jsValue(.string(name)), in: &entries)
-            unsafe context.hold(post, in: &entries)
-            if controller.collectsGarbageWhileInstalling { context.collectGarbage() }
+            unsafe installation.hold(installation.handler(for: registration, in: context), in: &entries, context)
         }
         try unsafe context.call(helpers.build, with: entries)
         // Attached only once built: a build that failed is tried again, and its error
@@ -201,6 +199,69 @@ package final class BridgeInstallation {
         context.detach(Prepared.self)
         context.attach(installation)
         context.onClose { context in context.attachment(BridgeInstallation.self)?.documentWillClose(in: context) }
+        // Handlers added or removed later change this document's namespace too, in order
+        // with what the app asks of the page afterwards: the change is queued on the
+        // context's thread before the app's next call can be.
+        installation.observation = controller.observeHandlerChanges { [weak context] in
+            guard let context else { return }
+            Task.immediate { await BridgeInstallation.updateHandlers(in: context) }
+        }
+    }
+
+    /// A handler's record in this document, and its `postMessage` function.
+    private func handler(for registration: UserContentController.Registration, in context: isolated ScriptContext) -> (
+        name: String, post: RawValue?
+    ) {
+        let installed = Installed(name: registration.name, registration: registration, frame: frame, world: world)
+        handlers[registration.name] = installed
+        // The installation lives as long as the context and its native functions, and this
+        // function only runs on the context's thread.
+        let captured = EngineThreadOnly((self, installed))
+        let post = unsafe context.makeFunction { context, call in
+            let (installation, installed) = captured.value
+            return try unsafe installation.post(to: installed, call, in: context)
+        }
+        return (registration.name, unsafe post)
+    }
+
+    /// Holds a handler's name and function as arguments of a helper, from the moment they
+    /// are made: making the next could otherwise collect them first.
+    private func hold(_ handler: (name: String, post: RawValue?), in entries: inout HeldArguments, _ context: isolated ScriptContext) {
+        unsafe context.hold(context.jsValue(.string(handler.name)), in: &entries)
+        unsafe context.hold(handler.post, in: &entries)
+        if controller.collectsGarbageWhileInstalling { context.collectGarbage() }
+    }
+
+    /// Brings `window.webkit.messageHandlers` in line with the controller after a handler was
+    /// added or removed, as WebKit does in existing documents: an added handler appears, a
+    /// removed one disappears (a reference the page kept rejects its calls with
+    /// `handler_removed`, and stays so if the name is added again).
+    package static func updateHandlers(in context: isolated ScriptContext) {
+        guard !context.isClosed, let installation = context.attachment(BridgeInstallation.self) else { return }
+        installation.updateHandlers(in: context)
+    }
+
+    private func updateHandlers(in context: isolated ScriptContext) {
+        generation = controller.generation.load(ordering: .acquiring)
+        let registrations = controller.registrations(in: world)
+        var names = Set<String>()
+        for registration in registrations {
+            names.insert(registration.name)
+            if let installed = handlers[registration.name] {
+                installed.update(registration, frame: frame)
+                continue
+            }
+            var entries = context.holdArguments()
+            unsafe hold(handler(for: registration, in: context), in: &entries, context)
+            _ = try? unsafe context.call(helpers.add, with: entries)
+        }
+        for (name, installed) in handlers where !names.contains(name) {
+            installed.update(nil, frame: frame)
+            handlers[name] = nil
+            var entries = context.holdArguments()
+            unsafe context.hold(context.jsValue(.string(name)), in: &entries)
+            _ = try? unsafe context.call(helpers.remove, with: entries)
+        }
     }
 
     // MARK: The call
@@ -361,8 +422,9 @@ package final class BridgeInstallation {
 
     /// Rejects every pending call with `NavigationError` as the document goes away.
     private func documentWillClose(in context: isolated ScriptContext) {
+        observation?.cancel()
         for id in pending.keys.sorted() { fail(id, with: .navigation, in: context) }
-        unsafe [helpers.resolve, helpers.reject, helpers.listen, helpers.build].forEach { unsafe context.unprotect($0) }
+        unsafe helpers.all.forEach { unsafe context.unprotect($0) }
     }
 
     /// Calls currently awaiting a reply.
@@ -428,7 +490,7 @@ package final class BridgeInstallation {
     static let preludeSource = """
         (function () {
           "use strict";
-          const P = Promise, freeze = Object.freeze, define = Object.defineProperty, global = globalThis;
+          const P = Promise, freeze = Object.freeze, define = Object.defineProperty, create = Object.create, global = globalThis;
           const resolve = P.resolve.bind(P), reject = P.reject.bind(P);
           if (typeof global.AbortController === "undefined") {
             class AbortSignal {
@@ -463,21 +525,32 @@ package final class BridgeInstallation {
           const listen = (signal, id) => {
             try { signal.addEventListener("abort", () => abortNative(id), { once: true }); } catch (e) {}
           };
+          // name -> frozen handler; no prototype, so nothing the page adds to Object.prototype
+          // is listed. The page sees a frozen copy, made again after each change.
+          const table = create(null);
+          let handlers = freeze({});
+          const expose = (name, post) => {
+            freeze(post);
+            const handler = {};
+            define(handler, "postMessage", { value: post, enumerable: true });
+            table[name] = freeze(handler);
+          };
+          const publish = () => {
+            const next = {};
+            for (const name in table) define(next, name, { value: table[name], enumerable: true });
+            handlers = freeze(next);
+          };
           const build = (abort, ...entries) => {
             abortNative = abort;
-            const handlers = {};
-            for (let i = 0; i < entries.length; i += 2) {
-              const post = entries[i + 1];
-              freeze(post);
-              const handler = {};
-              define(handler, "postMessage", { value: post, enumerable: true });
-              define(handlers, entries[i], { value: freeze(handler), enumerable: true });
-            }
+            for (let i = 0; i < entries.length; i += 2) expose(entries[i], entries[i + 1]);
+            publish();
             const webkit = {};
-            define(webkit, "messageHandlers", { value: freeze(handlers), enumerable: true });
+            define(webkit, "messageHandlers", { get: function messageHandlers() { return handlers; }, enumerable: true });
             define(global, "webkit", { value: freeze(webkit), enumerable: false });
           };
-          return { resolve, reject, listen, build };
+          const add = (name, post) => { expose(name, post); publish(); };
+          const remove = (name) => { delete table[name]; publish(); };
+          return { resolve, reject, listen, build, add, remove };
         })()
         """
 }

@@ -49,6 +49,8 @@ public final class UserContentController: Sendable {
     private let state = Mutex(State())
     /// Bumped on every handler change, so installed documents notice removals cheaply.
     let generation = Atomic<Int>(0)
+    /// Called after every handler change: the documents and views that show the handlers.
+    private let handlerObservers = Mutex<(next: Int, observers: [Int: @Sendable () -> Void])>((0, [:]))
     /// For tests: a full garbage collection after each handler a document installs, so a
     /// value made for the installation but not yet kept alive would be collected.
     package var collectsGarbageWhileInstalling: Bool {
@@ -82,7 +84,8 @@ public final class UserContentController: Sendable {
         register(Registration(name: name, world: contentWorld, kind: .noReply(handler), options: options))
     }
 
-    /// Registers a handler with reply as `window.webkit.messageHandlers.<name>` in `contentWorld`.
+    /// Registers a handler with reply as `window.webkit.messageHandlers.<name>` in `contentWorld`,
+    /// in the next documents and in those that show the world's handlers now, as in WebKit.
     /// No origin may call it unless `options` allows it (see ``HandlerOptions``).
     public func addScriptMessageHandler(
         _ handler: any ScriptMessageHandlerWithReply, contentWorld: ContentWorld = .page, name: String,
@@ -92,15 +95,16 @@ public final class UserContentController: Sendable {
         register(Registration(name: name, world: contentWorld, kind: kind, options: options))
     }
 
-    /// Removes the handler `name` of `contentWorld`; calls already made to it still finish,
-    /// later calls reject with code `handler_removed`.
+    /// Removes the handler `name` of `contentWorld`: it leaves `window.webkit.messageHandlers`
+    /// in the documents that show it. Calls already made to it still finish; later calls
+    /// through a reference the page kept reject with code `handler_removed`.
     public func removeScriptMessageHandler(forName name: String, contentWorld: ContentWorld = .page) {
         state.withLock { state in
             let key = Key(name: name, world: contentWorld)
             state.handlers[key] = nil
             state.order.removeAll { $0 == key }
         }
-        generation.add(1, ordering: .releasing)
+        handlersChanged()
     }
 
     /// Removes every handler of every world.
@@ -109,7 +113,7 @@ public final class UserContentController: Sendable {
             state.handlers.removeAll()
             state.order.removeAll()
         }
-        generation.add(1, ordering: .releasing)
+        handlersChanged()
     }
 
     /// The names registered in `world`, in registration order.
@@ -127,7 +131,26 @@ public final class UserContentController: Sendable {
             let key = Key(name: registration.name, world: registration.world)
             if state.handlers.updateValue(registration, forKey: key) == nil { state.order.append(key) }
         }
+        handlersChanged()
+    }
+
+    private func handlersChanged() {
         generation.add(1, ordering: .releasing)
+        for observer in handlerObservers.withLock({ Array($0.observers.values) }) { observer() }
+    }
+
+    /// Calls `observer` after every handler change, on the thread that made it, until the
+    /// returned observation is cancelled: a document or a view that shows the handlers updates
+    /// its `window.webkit.messageHandlers` (WebKit's handlers are live in existing documents).
+    package func observeHandlerChanges(_ observer: @escaping @Sendable () -> Void) -> HandlerObservation {
+        let id = handlerObservers.withLock { state in
+            state.next += 1
+            state.observers[state.next] = observer
+            return state.next
+        }
+        return HandlerObservation { [weak self] in
+            _ = self?.handlerObservers.withLock { $0.observers.removeValue(forKey: id) }
+        }
     }
 
     func registrations(in world: ContentWorld) -> [Registration] {
@@ -153,5 +176,19 @@ public final class UserContentController: Sendable {
     /// The user scripts, in the order they run.
     public var userScripts: [UserScript] {
         state.withLock { $0.userScripts }
+    }
+}
+
+/// A ``UserContentController/observeHandlerChanges(_:)`` registration; ``cancel()`` ends it.
+package final class HandlerObservation: Sendable {
+    private let onCancel: @Sendable () -> Void
+
+    init(onCancel: @escaping @Sendable () -> Void) {
+        self.onCancel = onCancel
+    }
+
+    /// Stops the calls. Calling it again does nothing.
+    package func cancel() {
+        onCancel()
     }
 }

@@ -15,59 +15,133 @@ extension WebKitWebView {
     /// `code`, `retryable` and `data`, as the headless engine's bridge rejects.
     static let errorMarker = "\u{1}sessionbridge-error:"
 
+    /// A handler as the view's content manager has it registered.
+    struct RegisteredHandler: Hashable {
+        let name: String
+        let world: ContentWorld
+    }
+
+    /// Registers the controller's handlers and scripts with WebKit, and keeps the handlers in
+    /// step with the controller: a handler added or removed later is added to or removed from
+    /// the view's documents, the one shown included, as in WebKit.
     func installContent(_ controller: UserContentController) {
+        updateHandlers(controller, inShownDocument: false)
+        // Queued on the WebKit thread by the change itself, so the app's next call to the view
+        // comes after it (and WebKit's messages to the web process keep that order).
+        let target = signalTarget
+        handlerObservation = controller.observeHandlerChanges {
+            Task.immediate { @WebKitActor in target.view?.updateHandlers(controller, inShownDocument: true) }
+        }
+    }
+
+    /// Registers what the controller has and WebKit has not, unregisters what the controller
+    /// no longer has, and sets the scripts of the next documents. With `inShownDocument`, the
+    /// shown document's added handlers get their error wrapper at once.
+    func updateHandlers(_ controller: UserContentController, inShownDocument: Bool) {
+        guard !isClosed else { return }
         let manager: UnsafeMutablePointer<WebKitUserContentManager> = unsafe contentManager.typed()
         var worlds = controller.contentWorlds
         worlds.insert(.page)
-        for world in worlds.sorted(by: { $0.name < $1.name }) {
-            let names = controller.handlerNames(in: world)
-            guard !names.isEmpty else { continue }
-            let worldName = Self.worldName(world)
-            for name in names {
-                let route = unsafe Unmanaged.passRetained(MessageRoute(target: signalsTarget, name: name, world: world)).toOpaque()
-                let release: GClosureNotify = { data, _ in
-                    if let data = unsafe data { unsafe Unmanaged<MessageRoute>.fromOpaque(data).release() }
-                }
-                if controller.handlerReplies(name: name, in: world) == false {
-                    if let worldName {
-                        unsafe webkit_user_content_manager_register_script_message_handler_in_world(manager, name, worldName)
-                    } else {
-                        unsafe webkit_user_content_manager_register_script_message_handler(manager, name)
-                    }
-                    unsafe sb_connect_script_message(
-                        manager, name,
-                        { _, result, data in
-                            guard let data = unsafe data, let result = unsafe result,
-                                let value = unsafe webkit_javascript_result_get_js_value(result)
-                            else { return }
-                            let route = unsafe Unmanaged<MessageRoute>.fromOpaque(data).takeUnretainedValue()
-                            let body = unsafe GPointer(value)
-                            WebKitActor.assumeIsolated { route.target.view?.receive(route, body: body, reply: nil) }
-                        }, unsafe route, unsafe release)
-                } else {
-                    unsafe webkit_user_content_manager_register_script_message_handler_with_reply(manager, name, worldName)
-                    unsafe sb_connect_script_message_with_reply(
-                        manager, name,
-                        { _, value, reply, data in
-                            guard let data = unsafe data, let value = unsafe value, let reply = unsafe reply else { return 0 }
-                            let route = unsafe Unmanaged<MessageRoute>.fromOpaque(data).takeUnretainedValue()
-                            let body = unsafe GPointer(value)
-                            let held = unsafe GPointer(reply)
-                            return WebKitActor.assumeIsolated {
-                                guard let view = route.target.view else { return 0 }
-                                view.receive(route, body: body, reply: held)
-                                return 1
-                            }
-                        }, unsafe route, unsafe release)
-                }
+        let sortedWorlds = worlds.sorted { $0.name < $1.name }
+        var wanted: [RegisteredHandler: Bool] = [:]
+        var names: [ContentWorld: [String]] = [:]
+        for world in sortedWorlds {
+            names[world] = controller.handlerNames(in: world)
+            for name in names[world] ?? [] {
+                if let replies = controller.handlerReplies(name: name, in: world) { wanted[RegisteredHandler(name: name, world: world)] = replies }
             }
-            addScript(Self.wrapperSource(names: names), world: world, atStart: true, mainFrameOnly: false)
+        }
+        var changed = !scriptsInstalled
+        for (handler, replies) in registeredHandlers where wanted[handler] != replies {
+            if let worldName = Self.worldName(handler.world) {
+                unsafe webkit_user_content_manager_unregister_script_message_handler_in_world(manager, handler.name, worldName)
+            } else {
+                unsafe webkit_user_content_manager_unregister_script_message_handler(manager, handler.name)
+            }
+            registeredHandlers[handler] = nil
+            changed = true
+        }
+        var added: [ContentWorld: [String]] = [:]
+        for world in sortedWorlds {
+            for name in names[world] ?? [] {
+                let handler = RegisteredHandler(name: name, world: world)
+                guard let replies = wanted[handler], registeredHandlers[handler] == nil else { continue }
+                unsafe register(handler, replies: replies, manager: manager)
+                registeredHandlers[handler] = replies
+                added[world, default: []].append(name)
+                changed = true
+            }
+        }
+        guard changed else { return }
+        scriptsInstalled = true
+        unsafe webkit_user_content_manager_remove_all_scripts(manager)
+        for world in sortedWorlds {
+            guard let list = names[world], !list.isEmpty else { continue }
+            addScript(Self.wrapperSource(names: list), world: world, atStart: true, mainFrameOnly: false)
         }
         for script in controller.userScripts {
             addScript(
                 script.source, world: script.contentWorld, atStart: script.injectionTime == .atDocumentStart,
                 mainFrameOnly: script.isForMainFrameOnly)
         }
+        guard inShownDocument, url != nil else { return }
+        for world in sortedWorlds {
+            guard let list = added[world] else { continue }
+            unsafe webkit_web_view_evaluate_javascript(
+                webView, Self.wrapperSource(names: list), -1, Self.worldName(world), nil, nil, nil, nil)
+        }
+    }
+
+    /// Registers one handler with WebKit and, the first time, connects its signal.
+    private func register(_ handler: RegisteredHandler, replies: Bool, manager: UnsafeMutablePointer<WebKitUserContentManager>) {
+        let name = handler.name
+        let worldName = Self.worldName(handler.world)
+        let connect = connectedRoutes.insert(ConnectedRoute(handler: handler, replies: replies)).inserted
+        let route = unsafe Unmanaged.passRetained(MessageRoute(target: signalsTarget, name: name, world: handler.world)).toOpaque()
+        let release: GClosureNotify = { data, _ in
+            if let data = unsafe data { unsafe Unmanaged<MessageRoute>.fromOpaque(data).release() }
+        }
+        if !replies {
+            if let worldName {
+                unsafe webkit_user_content_manager_register_script_message_handler_in_world(manager, name, worldName)
+            } else {
+                unsafe webkit_user_content_manager_register_script_message_handler(manager, name)
+            }
+            guard connect else { return unsafe Unmanaged<MessageRoute>.fromOpaque(route).release() }
+            unsafe sb_connect_script_message(
+                manager, name,
+                { _, result, data in
+                    guard let data = unsafe data, let result = unsafe result,
+                        let value = unsafe webkit_javascript_result_get_js_value(result)
+                    else { return }
+                    let route = unsafe Unmanaged<MessageRoute>.fromOpaque(data).takeUnretainedValue()
+                    let body = unsafe GPointer(value)
+                    WebKitActor.assumeIsolated { route.target.view?.receive(route, body: body, reply: nil) }
+                }, unsafe route, unsafe release)
+        } else {
+            unsafe webkit_user_content_manager_register_script_message_handler_with_reply(manager, name, worldName)
+            guard connect else { return unsafe Unmanaged<MessageRoute>.fromOpaque(route).release() }
+            unsafe sb_connect_script_message_with_reply(
+                manager, name,
+                { _, value, reply, data in
+                    guard let data = unsafe data, let value = unsafe value, let reply = unsafe reply else { return 0 }
+                    let route = unsafe Unmanaged<MessageRoute>.fromOpaque(data).takeUnretainedValue()
+                    let body = unsafe GPointer(value)
+                    let held = unsafe GPointer(reply)
+                    return WebKitActor.assumeIsolated {
+                        guard let view = route.target.view else { return 0 }
+                        view.receive(route, body: body, reply: held)
+                        return 1
+                    }
+                }, unsafe route, unsafe release)
+        }
+    }
+
+    /// A signal connection: one per handler and kind, kept for the view's life (a handler
+    /// removed and added again reuses it).
+    struct ConnectedRoute: Hashable {
+        let handler: RegisteredHandler
+        let replies: Bool
     }
 
     private var signalsTarget: SignalTarget { signalTarget }
@@ -113,13 +187,15 @@ extension WebKitWebView {
                 const handler = handlers[name];
                 if (!handler) continue;
                 const raw = handler.postMessage;
-                define(handler, "postMessage", {
-                  value: function postMessage(body) {
-                    const result = raw.call(handler, body);
-                    return result instanceof P ? then.call(result, (value) => value, decode) : result;
-                  },
-                  enumerable: true
-                });
+                try {
+                  define(handler, "postMessage", {
+                    value: function postMessage(body) {
+                      const result = raw.call(handler, body);
+                      return result instanceof P ? then.call(result, (value) => value, decode) : result;
+                    },
+                    enumerable: true
+                  });
+                } catch (e) {}  // wrapped already
               }
             })();
             """

@@ -53,6 +53,14 @@ public final class WebKitWebView: WebView {
     public internal(set) var callsInFlight = 0
     let signals: SignalTarget
     var signalTarget: SignalTarget { signals }
+    /// The handlers registered with the content manager, and whether each replies.
+    var registeredHandlers: [RegisteredHandler: Bool] = [:]
+    /// The message signals connected.
+    var connectedRoutes: Set<ConnectedRoute> = []
+    /// Whether the next documents' scripts were set.
+    var scriptsInstalled = false
+    /// The controller's calls after each handler change.
+    var handlerObservation: HandlerObservation?
 
     /// A ``load(_:)`` waiting for its document.
     final class PendingLoad {
@@ -226,6 +234,7 @@ public final class WebKitWebView: WebView {
 
     private func destroy() {
         isClosed = true
+        handlerObservation?.cancel()
         pendingLoad?.once.resume(.failure(WebKitError(.closed, "the view was closed")))
         pendingLoad = nil
         signals.view = nil

@@ -90,9 +90,9 @@ final class EngineHarness: Sendable {
     /// added either way.
     func makeView(
         session wired: Bool = true, delegate: Bool = true, scripts: StandardScripts.Selection = [.refresh, .fetchRetry],
-        userScripts: [UserScript] = []
+        userScripts: [UserScript] = [], contents: UserContentController? = nil
     ) async throws -> any WebView {
-        let contents = UserContentController(log: log)
+        let contents = contents ?? UserContentController(log: log)
         if wired { session.install(in: contents, allowedOrigins: [origin], scripts: scripts) }
         for script in userScripts { contents.addUserScript(script) }
         let navigationDelegate: (any NavigationDelegate)? = wired && delegate ? SessionNavigationDelegate(controller: session) : nil
