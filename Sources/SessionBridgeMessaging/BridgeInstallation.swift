@@ -209,7 +209,9 @@ package final class BridgeInstallation {
     }
 
     /// A handler's record in this document, and its `postMessage` function.
-    private func handler(for registration: UserContentController.Registration, in context: isolated ScriptContext) -> (
+    private func handler(
+        for registration: UserContentController.Registration, in context: isolated ScriptContext
+    ) -> (
         name: String, post: RawValue?
     ) {
         let installed = Installed(name: registration.name, registration: registration, frame: frame, world: world)

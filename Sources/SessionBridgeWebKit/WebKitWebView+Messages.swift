@@ -48,7 +48,9 @@ extension WebKitWebView {
         for world in sortedWorlds {
             names[world] = controller.handlerNames(in: world)
             for name in names[world] ?? [] {
-                if let replies = controller.handlerReplies(name: name, in: world) { wanted[RegisteredHandler(name: name, world: world)] = replies }
+                if let replies = controller.handlerReplies(name: name, in: world) {
+                    wanted[RegisteredHandler(name: name, world: world)] = replies
+                }
             }
         }
         var changed = !scriptsInstalled

@@ -51,7 +51,8 @@ import Testing
             contents.addScriptMessageHandler(Self.echo("gone"), name: "gone", options: options)
             let view = try await harness.makeView(session: false, contents: contents)
             try await view.load(harness.url("/login"))
-            #expect(try await view.run("window.kept = window.webkit.messageHandlers.gone; return (await kept.postMessage({})).tag") == "gone")
+            #expect(
+                try await view.run("window.kept = window.webkit.messageHandlers.gone; return (await kept.postMessage({})).tag") == "gone")
 
             contents.removeScriptMessageHandler(forName: "gone")
             let after = try await view.run(
