@@ -221,6 +221,7 @@ extension WebKitWebView {
         switch event {
         case WEBKIT_LOAD_STARTED.rawValue:
             pendingLoad?.started = true
+            navigationFailed = false
             redirects = []
             provisionalURL = current
         case WEBKIT_LOAD_REDIRECTED.rawValue:
@@ -231,10 +232,10 @@ extension WebKitWebView {
             callsInFlight = 0
             configuration.eventHandler?(.documentCommitted(navigation()))
         case WEBKIT_LOAD_FINISHED.rawValue:
-            let load = pendingLoad
-            if let load, load.failed { return }
+            // The end of a navigation that failed (WebKit reports it after `load-failed`).
+            if navigationFailed { return }
             let navigation = navigation()
-            load?.once.resume(.success(navigation))
+            if let load = pendingLoad, load.started { load.once.resume(.success(navigation)) }
             configuration.eventHandler?(.navigationFinished(navigation))
             if let delegate = configuration.navigationDelegate {
                 Task { @WebKitActor in await delegate.webPage(self, didFinish: navigation) }
@@ -261,8 +262,10 @@ extension WebKitWebView {
             (domain == webkit_network_error_quark() && code == WEBKIT_NETWORK_ERROR_CANCELLED.rawValue)
             || (domain == webkit_policy_error_quark() && code == WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE.rawValue)
         let error = PageError(cancelled ? .cancelled : .network, cancelled ? "the navigation was cancelled" : message, url: failedURL)
-        if let load = pendingLoad {
-            load.failed = true
+        navigationFailed = true
+        // A failure before the pending load started is the navigation it replaced, which WebKit
+        // cancels when the new one begins: not the pending load's.
+        if let load = pendingLoad, load.started {
             load.once.resume(.failure(WebKitError(.webKit, cancelled ? "cancelled" : message)))
         }
         configuration.eventHandler?(.navigationFailed(error))

@@ -46,6 +46,9 @@ public final class WebKitWebView: WebView {
     var view: GPointer
     let contentManager: GPointer
     var pendingLoad: PendingLoad?
+    /// Whether the navigation WebKit reports on now failed: its `WEBKIT_LOAD_FINISHED` is no
+    /// success.
+    var navigationFailed = false
     var provisionalURL: URL?
     var redirects: [URL] = []
     var lastPolicyWait: Duration = .zero
@@ -67,7 +70,6 @@ public final class WebKitWebView: WebView {
         let once = OneShot<Navigation>()
         /// The URL asked for (`nil` for a reload).
         let target: URL?
-        var failed = false
         /// Whether WebKit started loading it (its navigation action was allowed).
         var started = false
 

@@ -45,6 +45,25 @@ import Testing
         }
     }
 
+    /// A load started while another is under way supersedes it: the first fails, and the
+    /// cancellation WebKit reports for it is not taken for the second's failure.
+    @Test func aLoadThatSupersedesAnotherSucceeds() async throws {
+        try await withSite { site in
+            try await withView(WebKitWebViewConfiguration()) { view in
+                try await view.load(site.url("/start"))
+                let first = Task { @WebKitActor in try await view.load(site.url("/slow/2000")) }
+                // Until WebKit has started the slow load (its request is at the server).
+                for _ in 0..<200 where site.requests(to: "/slow/2000").isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+                #expect(site.requests(to: "/slow/2000").count == 1)
+                let second = try await view.load(site.url("/fast"))
+                #expect(second.url.path == "/fast")
+                #expect(view.url?.path == "/fast")
+                let superseded = await #expect(throws: PageError.self) { try await first.value }
+                #expect(superseded?.code == .superseded)
+            }
+        }
+    }
+
     @Test func aCancelledNavigationNeverReachesTheServer() async throws {
         try await withSite { site in
             let delegate = ClosureNavigationDelegate { _, action in action.request.url.path == "/forbidden" ? .cancel : .allow }

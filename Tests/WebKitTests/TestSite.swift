@@ -74,6 +74,13 @@ final class TestSite: Sendable {
             headers[.contentType] = "text/html"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "<title>hop 3</title>")))
         }
+        // /slow/N answers a page after N milliseconds.
+        router.get("/slow/:ms") { _, context in
+            try await Task.sleep(for: .milliseconds(context.parameters.get("ms", as: Int.self) ?? 1000))
+            var headers = HTTPFields()
+            headers[.contentType] = "text/html"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "<title>slow</title>")))
+        }
         router.post("/submit") { request, _ in
             let body = try await request.body.collect(upTo: 1 << 20)
             var headers = HTTPFields()
