@@ -270,6 +270,10 @@ package final class BridgeInstallation {
 
     /// `postMessage(body, options)`: the hot path.
     private func post(to installed: Installed, _ call: RawCall, in context: isolated ScriptContext) throws -> RawValue? {
+        // As in WebKit, a call without a body is refused before it reaches anything.
+        guard unsafe !call.arguments.isEmpty else {
+            return unsafe call.settledPromise(resolving: false, with: call.makeError(ScriptThrow("TypeError", "Not enough arguments")))
+        }
         // The clock is read only for a log that records the call.
         let started = controller.log == nil ? nil : ContinuousClock.now
         let current = controller.generation.load(ordering: .acquiring)

@@ -162,8 +162,16 @@ extension WebKitWebView {
         unsafe webkit_user_script_unref(script)
     }
 
-    /// Makes each handler's `postMessage` reject with a real `Error` (name, message, `code`,
+    /// Makes every handler's `postMessage` reject with a real `Error` (name, message, `code`,
     /// `retryable`, `data`) where WebKitGTK would reject with an encoded string.
+    ///
+    /// It wraps `postMessage` on the handlers' prototype, which lives as long as the world's
+    /// global object, and not on each handler: WebKit may collect a handler's JavaScript
+    /// wrapper and make a new one, without the property, the next time the page reads it.
+    /// The wrapper cannot be replaced by the page; a second run changes nothing. `names` are
+    /// the world's handlers, one of which leads to the prototype. It also clones the body
+    /// first, so that one WebKit cannot send throws a `DataCloneError` at once instead of
+    /// leaving the page's promise unsettled.
     static func wrapperSource(names: [String]) -> String {
         let list = ScriptValue.array(names.map { .string($0) }).jsonText
         let marker = ScriptValue.string(errorMarker).jsonText
@@ -172,8 +180,38 @@ extension WebKitWebView {
               "use strict";
               const handlers = globalThis.webkit && globalThis.webkit.messageHandlers;
               if (!handlers) return;
-              const marker = \(marker), parse = JSON.parse, define = Object.defineProperty, P = Promise;
-              const then = P.prototype.then;
+              const marker = \(marker), parse = JSON.parse, define = Object.defineProperty, prototypeOf = Object.getPrototypeOf;
+              const P = Promise, then = P.prototype.then, clone = globalThis.structuredClone;
+              const DateType = Date, finite = Number.isFinite, keys = Object.keys, isArray = Array.isArray, apply = Reflect.apply;
+              const isView = ArrayBuffer.isView, Buffer = ArrayBuffer;
+              const SetType = Set, setAdd = Set.prototype.add, setHas = Set.prototype.has, setDelete = Set.prototype.delete;
+              const refuse = (message) => {
+                const error = new Error("postMessage: " + message);
+                error.name = "DataCloneError";
+                throw error;
+              };
+              // What the headless engine refuses and WebKit would change on the way (a BigInt
+              // inside the body arrives as undefined): checked on the clone, a plain copy.
+              const check = (value, above, depth) => {
+                switch (typeof value) {
+                case "bigint": refuse("a BigInt cannot be cloned");
+                case "number":
+                  if (!finite(value)) refuse((value !== value ? "nan" : value > 0 ? "inf" : "-inf") + " cannot be sent; only finite numbers can");
+                  return;
+                case "object":
+                  if (value === null || depth > 1000) return;
+                  if (value instanceof DateType) refuse("a Date cannot be sent; send date.getTime() or date.toISOString()");
+                  if (isView(value) || value instanceof Buffer) return;
+                  if (apply(setHas, above, [value])) refuse("value contains a cycle");
+                  apply(setAdd, above, [value]);
+                  if (isArray(value)) {
+                    for (let i = 0; i < value.length; i++) check(value[i], above, depth + 1);
+                  } else {
+                    for (const key of keys(value)) check(value[key], above, depth + 1);
+                  }
+                  apply(setDelete, above, [value]);
+                }
+              };
               const decode = (error) => {
                 const text = error && error.message;
                 if (typeof text !== "string" || !text.startsWith(marker)) throw error;
@@ -185,19 +223,27 @@ extension WebKitWebView {
                 if ("data" in info) decoded.data = info.data;
                 throw decoded;
               };
+              const wrap = (result) => result instanceof P ? then.call(result, (value) => value, decode) : result;
               for (const name of \(list)) {
                 const handler = handlers[name];
                 if (!handler) continue;
-                const raw = handler.postMessage;
+                const prototype = prototypeOf(handler);
+                const raw = prototype.postMessage;
                 try {
-                  define(handler, "postMessage", {
+                  define(prototype, "postMessage", {
                     value: function postMessage(body) {
-                      const result = raw.call(handler, body);
-                      return result instanceof P ? then.call(result, (value) => value, decode) : result;
+                      // WebKitGTK leaves a body it cannot clone (a function, a symbol, a node)
+                      // unanswered; it throws a DataCloneError here, as on the headless engine.
+                      // The body's getters run once, here; WebKit sends the copy.
+                      if (arguments.length === 0 || !clone) return wrap(apply(raw, this, arguments));
+                      const copy = clone(body);
+                      check(copy, new SetType(), 0);
+                      return wrap(apply(raw, this, [copy]));
                     },
                     enumerable: true
                   });
                 } catch (e) {}  // wrapped already
+                return;
               }
             })();
             """
@@ -213,7 +259,7 @@ extension WebKitWebView {
         let body: ScriptValue
         var refusal: ScriptMessageError? = nil
         do {
-            body = try unsafe Self.scriptValue(of: jsValue, limits: controller.limits.body)
+            body = try unsafe MessageBody.scriptValue(of: jsValue, limits: controller.limits.body)
         } catch {
             body = .undefined
             refusal = ScriptMessageError(code: "data_clone", message: "postMessage: \(error.message)", name: "DataCloneError")

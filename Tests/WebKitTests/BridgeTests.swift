@@ -61,11 +61,15 @@ import Testing
                     """
                     const h = window.webkit.messageHandlers.echo;
                     const echoed = [];
-                    for (const body of [42, -0, 1.5e300, NaN, Infinity, true, false, null, "text"]) echoed.push(await h.postMessage(body));
+                    for (const body of [42, -0, 1.5e300, true, false, null, "text"]) echoed.push(await h.postMessage(body));
+                    const refused = [];
+                    for (const body of [NaN, Infinity]) { try { h.postMessage(body); } catch (e) { refused.push(e.name); } }
                     const odd = await window.webkit.messageHandlers.odd.postMessage(0);
-                    return {echoed, negativeZero: Object.is(echoed[1], -0), undefinedReply: await h.postMessage(undefined) === undefined, odd};
+                    return {echoed, refused, negativeZero: Object.is(echoed[1], -0), undefinedReply: await h.postMessage(undefined) === undefined, odd};
                     """)
-                #expect(reply["echoed"] == [42, 0, 1.5e300, nil, nil, true, false, nil, "text"])
+                #expect(reply["echoed"] == [42, 0, 1.5e300, true, false, nil, "text"])
+                // Non-finite numbers do not cross, as on the headless engine (JSON would make them null).
+                #expect(reply["refused"] == ["DataCloneError", "DataCloneError"])
                 #expect(reply["negativeZero"] == false)
                 #expect(reply["undefinedReply"] == true)
                 #expect(reply["odd"] == [nil, 0, 2.5, false, nil, nil])
