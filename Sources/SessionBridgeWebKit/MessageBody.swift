@@ -9,7 +9,9 @@ import SessionBridgeScriptEngine
 /// string) or as nothing at all (a cycle, a `BigInt`). The body is serialized by a checked
 /// `JSON.stringify` instead, which refuses them with the headless engine's messages (the page
 /// gets a `DataCloneError`, the handler never runs), and gives a typed array's or an
-/// `ArrayBuffer`'s bytes as an array of numbers.
+/// `ArrayBuffer`'s bytes as an array of numbers. Numbers and strings are read directly. A
+/// non-finite number is refused even where ``ConversionLimits/allowsNonFiniteNumbers`` allows
+/// it: the page's side cannot tell, and JSON cannot carry one.
 @WebKitActor
 enum MessageBody {
     /// The serializer of the context WebKit gives bodies in (one shared context), made once.
@@ -56,6 +58,20 @@ enum MessageBody {
         if unsafe jsc_value_is_undefined(value) != 0 { return .undefined }
         if unsafe jsc_value_is_null(value) != 0 { return .null }
         if unsafe jsc_value_is_boolean(value) != 0 { return unsafe .bool(jsc_value_to_boolean(value) != 0) }
+        // Numbers and strings are read directly, without a call into JavaScript.
+        if unsafe jsc_value_is_number(value) != 0 {
+            let number = unsafe jsc_value_to_double(value)
+            guard number.isFinite else { throw WebKitError(.conversion, "\(number) cannot be sent; only finite numbers can") }
+            return .number(number == 0 ? 0 : number)
+        }
+        if unsafe jsc_value_is_string(value) != 0, let bytes = unsafe jsc_value_to_string_as_bytes(value) {
+            defer { unsafe g_bytes_unref(bytes) }
+            var size = 0
+            let data = unsafe g_bytes_get_data(bytes, &size)
+            guard size <= limits.maxBytes else { throw WebKitError(.conversion, "the value is larger than \(limits.maxBytes) bytes") }
+            guard let data = unsafe data else { return .string("") }
+            return unsafe .string(String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self))
+        }
         guard let context = unsafe jsc_value_get_context(value), let function = unsafe serializer(in: context) else {
             throw WebKitError(.conversion, "the body could not be read")
         }

@@ -44,10 +44,11 @@ import Testing
                 let reads = 0;
                 const shared = {n: 1};
                 const reply = await window.webkit.messageHandlers.echo.postMessage({a: shared, b: shared, get g() { return ++reads; }});
-                return [reply.a.n, reply.b.n, reply.g, reads];
+                const text = "a\\u0000b\\u{1F600}";
+                return [reply.a.n, reply.b.n, reply.g, reads, (await window.webkit.messageHandlers.echo.postMessage(text)) === text];
                 """)
-            #expect(reply == [1, 1, 1, 1])
-            #expect(calls.withLock { $0 } == 1)
+            #expect(reply == [1, 1, 1, 1, true])
+            #expect(calls.withLock { $0 } == 2)
         }
     }
 
