@@ -15,14 +15,24 @@ import Testing
         }
     }
 
-    @Test(arguments: Engine.allCases)
-    func aHandlerAddedWhileADocumentIsShownIsCallableThere(engine: Engine) async throws {
+    /// A view of `engine` showing `/login`, its controller offering `handlers` (each an echo
+    /// tagged with its name), and the options every handler here uses.
+    static func withShownDocument(
+        _ engine: Engine, handlers: [String], _ body: (any WebView, UserContentController, HandlerOptions) async throws -> Void
+    ) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
             let contents = UserContentController()
             let options = HandlerOptions(allowedOrigins: [harness.origin])
-            contents.addScriptMessageHandler(Self.echo("first"), name: "first", options: options)
+            for name in handlers { contents.addScriptMessageHandler(Self.echo(name), name: name, options: options) }
             let view = try await harness.makeView(session: false, contents: contents)
             try await view.load(harness.url("/login"))
+            try await body(view, contents, options)
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func aHandlerAddedWhileADocumentIsShownIsCallableThere(engine: Engine) async throws {
+        try await Self.withShownDocument(engine, handlers: ["first"]) { view, contents, options in
             #expect(try await view.evaluate("typeof window.webkit.messageHandlers.late") == "undefined")
 
             contents.addScriptMessageHandler(Self.echo("late"), name: "late", options: options)
@@ -37,20 +47,14 @@ import Testing
             #expect(reply == ["late", 1, [true, "late_failure"], "object"])
 
             // The next document has it too.
-            try await view.load(harness.url("/login?again"))
+            try await view.load(URL(string: "/login?again", relativeTo: await view.url)!.absoluteURL)
             #expect(try await view.run("return (await window.webkit.messageHandlers.late.postMessage({})).tag") == "late")
         }
     }
 
     @Test(arguments: Engine.allCases)
     func aHandlerRemovedWhileADocumentIsShownLeavesIt(engine: Engine) async throws {
-        try await EngineHarness.with(engine, signIn: false) { harness in
-            let contents = UserContentController()
-            let options = HandlerOptions(allowedOrigins: [harness.origin])
-            contents.addScriptMessageHandler(Self.echo("first"), name: "first", options: options)
-            contents.addScriptMessageHandler(Self.echo("gone"), name: "gone", options: options)
-            let view = try await harness.makeView(session: false, contents: contents)
-            try await view.load(harness.url("/login"))
+        try await Self.withShownDocument(engine, handlers: ["first", "gone"]) { view, contents, options in
             #expect(
                 try await view.run("window.kept = window.webkit.messageHandlers.gone; return (await kept.postMessage({})).tag") == "gone")
 
@@ -80,12 +84,7 @@ import Testing
     /// frozen.)
     @Test(arguments: Engine.allCases)
     func thePageCannotReplaceHandlers(engine: Engine) async throws {
-        try await EngineHarness.with(engine, signIn: false) { harness in
-            let contents = UserContentController()
-            let options = HandlerOptions(allowedOrigins: [harness.origin])
-            contents.addScriptMessageHandler(Self.echo("first"), name: "first", options: options)
-            let view = try await harness.makeView(session: false, contents: contents)
-            try await view.load(harness.url("/login"))
+        try await Self.withShownDocument(engine, handlers: ["first"]) { view, contents, options in
             let attempts = try await view.run(
                 """
                 const handlers = window.webkit.messageHandlers;
