@@ -53,7 +53,8 @@ extension WebKitWebView {
                 }
             }
         }
-        var changed = !scriptsInstalled
+        // The first call (at creation) sets the next documents' scripts whatever it registers.
+        var changed = !inShownDocument
         for (handler, replies) in registeredHandlers where wanted[handler] != replies {
             if let worldName = Self.worldName(handler.world) {
                 unsafe webkit_user_content_manager_unregister_script_message_handler_in_world(manager, handler.name, worldName)
@@ -75,7 +76,6 @@ extension WebKitWebView {
             }
         }
         guard changed else { return }
-        scriptsInstalled = true
         unsafe webkit_user_content_manager_remove_all_scripts(manager)
         for world in sortedWorlds {
             guard let list = names[world], !list.isEmpty else { continue }
@@ -98,18 +98,21 @@ extension WebKitWebView {
     private func register(_ handler: RegisteredHandler, replies: Bool, manager: UnsafeMutablePointer<WebKitUserContentManager>) {
         let name = handler.name
         let worldName = Self.worldName(handler.world)
-        let connect = connectedRoutes.insert(ConnectedRoute(handler: handler, replies: replies)).inserted
-        let route = unsafe Unmanaged.passRetained(MessageRoute(target: signalsTarget, name: name, world: handler.world)).toOpaque()
-        let release: GClosureNotify = { data, _ in
-            if let data = unsafe data { unsafe Unmanaged<MessageRoute>.fromOpaque(data).release() }
-        }
         if !replies {
             if let worldName {
                 unsafe webkit_user_content_manager_register_script_message_handler_in_world(manager, name, worldName)
             } else {
                 unsafe webkit_user_content_manager_register_script_message_handler(manager, name)
             }
-            guard connect else { return unsafe Unmanaged<MessageRoute>.fromOpaque(route).release() }
+        } else {
+            unsafe webkit_user_content_manager_register_script_message_handler_with_reply(manager, name, worldName)
+        }
+        guard connectedRoutes.insert(ConnectedRoute(handler: handler, replies: replies)).inserted else { return }
+        let route = unsafe Unmanaged.passRetained(MessageRoute(target: signalsTarget, name: name, world: handler.world)).toOpaque()
+        let release: GClosureNotify = { data, _ in
+            if let data = unsafe data { unsafe Unmanaged<MessageRoute>.fromOpaque(data).release() }
+        }
+        if !replies {
             unsafe sb_connect_script_message(
                 manager, name,
                 { _, result, data in
@@ -121,8 +124,6 @@ extension WebKitWebView {
                     WebKitActor.assumeIsolated { route.target.view?.receive(route, body: body, reply: nil) }
                 }, unsafe route, unsafe release)
         } else {
-            unsafe webkit_user_content_manager_register_script_message_handler_with_reply(manager, name, worldName)
-            guard connect else { return unsafe Unmanaged<MessageRoute>.fromOpaque(route).release() }
             unsafe sb_connect_script_message_with_reply(
                 manager, name,
                 { _, value, reply, data in

@@ -60,8 +60,6 @@ public final class WebKitWebView: WebView {
     var registeredHandlers: [RegisteredHandler: Bool] = [:]
     /// The message signals connected.
     var connectedRoutes: Set<ConnectedRoute> = []
-    /// Whether the next documents' scripts were set.
-    var scriptsInstalled = false
     /// The controller's calls after each handler change.
     var handlerObservation: HandlerObservation?
 
