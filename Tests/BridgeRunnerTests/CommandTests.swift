@@ -136,6 +136,7 @@ import Testing
 
     @Test func scriptOverTheSizeLimitIsACommandLineError() async throws {
         let script = try RunnerProcess.temporaryFile("big.js", "//" + String(repeating: "x", count: 9 << 20))
+        defer { RunnerProcess.removeTemporaryFile(script) }
         let run = try await RunnerProcess.run(["run", script.path])
         #expect(run.exitCode == 64)
         #expect((run.stdout + run.stderr).contains("may be at most 8388608 bytes"), "\(run.stderr)")

@@ -22,6 +22,11 @@ struct RunnerProcess {
         return RunnerProcess(exitCode: outcome.status, stdout: outcome.stdout, stderr: outcome.stderr)
     }
 
+    /// Removes the directory ``temporaryFile(_:_:)`` made for `file`, and what it holds.
+    static func removeTemporaryFile(_ file: URL) {
+        try? FileManager.default.removeItem(at: file.deletingLastPathComponent())
+    }
+
     static func temporaryFile(_ name: String, _ contents: String) throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bridge-runner-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
