@@ -26,9 +26,8 @@ import Testing
     /// refusal. The request's limit (5 s) is shorter than the client's connect timeout: a client
     /// that retried the refusal itself would run into that limit and report no answer.
     @Test func aStoppedServerFailsDiscoveryAsARefusedConnection() async throws {
-        let server = try await ReferenceServer.start()
-        let issuer = URL(string: server.issuer)!
-        try await server.stop()  // nothing listens on its port now
+        let refusing = try RefusingPort()
+        let issuer = URL(string: "http://127.0.0.1:\(refusing.port)")!
         do {
             _ = try await AuthorizationServerMetadata.discover(
                 issuer: issuer, httpClient: OAuthClientConfiguration.defaultHTTPClient, timeout: .seconds(5))
