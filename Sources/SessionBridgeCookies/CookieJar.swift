@@ -126,19 +126,22 @@ public final class CookieJar: Sendable {
         guard let resolved = resolve(url) else { return .rejected(.missingHost) }
         let request = resolved.request
         let now = clock()
-        let made = makeCookie(parsed, request: request, context: context, fromScript: fromScript, now: now)
+        var domainKey: String? = nil
+        let made = makeCookie(parsed, request: request, context: context, fromScript: fromScript, now: now, domainKey: &domainKey)
         switch consume made {
         case .failure(let error):
             return .rejected(error)
         case .success(let cookie):
-            let key = cookie.domain == request.host ? resolved.hostKey : groupKey(for: cookie)
+            let key = cookie.domain == request.host ? resolved.hostKey : domainKey ?? groupKey(for: cookie)
             return commit(cookie, key: key, request: request, fromScript: fromScript, now: now)
         }
     }
 
-    /// Steps of the storage model that need no jar state.
+    /// Steps of the storage model that need no jar state. When they look up the `Domain`
+    /// attribute's facts, `domainKey` receives its group key, which the commit needs next.
     func makeCookie(
-        _ parsed: ParsedSetCookie, request: CookieURL, context: RequestContext, fromScript: Bool, now: Date
+        _ parsed: ParsedSetCookie, request: CookieURL, context: RequestContext, fromScript: Bool, now: Date,
+        domainKey: inout String?
     ) -> Result<Cookie, SetCookieError> {
         if parsed.name.isEmpty && parsed.value.isEmpty { return .failure(.emptyNameAndValue) }
         var expiresAt: Date? = nil
@@ -151,11 +154,13 @@ public final class CookieJar: Sendable {
         if domainAttribute.utf8.contains(where: { $0 >= 0x80 }) {
             return .failure(.nonASCIIDomain(domainAttribute))
         }
-        if !domainAttribute.isEmpty, publicSuffixList != nil, facts(for: domainAttribute).isPublicSuffix {
-            if domainAttribute == request.host {
+        if !domainAttribute.isEmpty, publicSuffixList != nil {
+            let facts = facts(for: domainAttribute)
+            if facts.isPublicSuffix {
+                if domainAttribute != request.host { return .failure(.publicSuffixDomain(domainAttribute)) }
                 domainAttribute = ""
             } else {
-                return .failure(.publicSuffixDomain(domainAttribute))
+                domainKey = facts.key
             }
         }
         let isHostOnly: Bool

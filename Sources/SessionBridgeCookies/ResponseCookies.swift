@@ -27,16 +27,19 @@ extension CookieJar {
             return result
         }
         let now = clock()
+        let hostKey = groupKey(for: request.host, isIP: request.isIPAddress)
         var made: [(cookie: Cookie, key: String)] = []
         made.reserveCapacity(lines.count)
         for line in lines {
+            var domainKey: String? = nil
             guard case .success(let parsed) = SetCookieParser.parse(line),
-                case .success(let cookie) = makeCookie(parsed, request: request, context: context, fromScript: false, now: now)
+                case .success(let cookie) = makeCookie(
+                    parsed, request: request, context: context, fromScript: false, now: now, domainKey: &domainKey)
             else {
                 result.rejectedCount += 1
                 continue
             }
-            made.append((cookie, groupKey(for: cookie)))
+            made.append((cookie, cookie.domain == request.host ? hostKey : domainKey ?? groupKey(for: cookie)))
         }
         let (operations, rejected, changes, listeners) = state.withLock {
             state -> ([CookieWriteOperation], Int, [CookieChange], Listeners) in

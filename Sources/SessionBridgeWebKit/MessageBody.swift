@@ -3,19 +3,28 @@ import SessionBridgeScriptEngine
 
 /// A message body as the handlers see it on both engines.
 ///
-/// WebKit hands a body over as a value that its structured clone made in the app's process,
-/// which keeps what JSON cannot carry: non-finite numbers, `Date`s, `BigInt`s, cycles, typed
-/// arrays. Read as JSON text, those would arrive changed (`NaN` as `null`, a `Date` as a
-/// string) or as nothing at all (a cycle, a `BigInt`). The body is serialized by a checked
-/// `JSON.stringify` instead, which refuses them with the headless engine's messages (the page
-/// gets a `DataCloneError`, the handler never runs), and gives a typed array's or an
-/// `ArrayBuffer`'s bytes as an array of numbers. Numbers and strings are read directly. A
-/// non-finite number is refused even where ``ConversionLimits/allowsNonFiniteNumbers`` allows
-/// it: the page's side cannot tell, and JSON cannot carry one.
+/// WebKit hands a body over as a value it made in the app's process, which keeps some of what
+/// JSON cannot carry: non-finite numbers, `Date`s, cycles. Read as JSON text, those would
+/// arrive changed (`NaN` as `null`, a `Date` as a string) or as nothing at all (a cycle). The
+/// body is serialized by a checked `JSON.stringify` instead, which refuses them with the
+/// headless engine's messages (the page gets a `DataCloneError`, the handler never runs).
+/// Numbers and strings are read directly. A non-finite number is refused even where
+/// ``ConversionLimits/allowsNonFiniteNumbers`` allows it: the page's side cannot tell, and
+/// JSON cannot carry one.
+///
+/// WebKit carries a body as plain values, as `WKWebView` does: a typed array would arrive as an
+/// object of numbered members, an `ArrayBuffer` as an empty object, and no key order is kept.
+/// So the page's `postMessage` wrapper (``WebKitWebView/wrapperSource(names:)``) sends each
+/// typed array's or `ArrayBuffer`'s bytes as an object holding their base64 text under
+/// ``bytesMarker``, which is read back as ``ScriptValue/bytes(_:)``, as the headless engine
+/// reads them. Replies holding bytes cross the same way (``ReplyValue``).
 @WebKitActor
 enum MessageBody {
     /// The serializer of the context WebKit gives bodies in (one shared context), made once.
     private static var cached: (context: GPointer, function: GPointer)?
+
+    /// The key of an object that stands for bytes, in bodies and in replies (see above).
+    static let bytesMarker = "\u{1}sessionbridge-bytes"
 
     static let serializerSource = """
         (function () {
@@ -87,7 +96,7 @@ enum MessageBody {
         }
         guard unsafe jsc_value_is_string(text) != 0, let json = unsafe jsc_value_to_string(text) else { return .undefined }
         defer { unsafe g_free(json) }
-        return try unsafe ScriptValue(json: String(cString: json), limits: limits)
+        return try unsafe ScriptValue(json: String(cString: json), limits: limits, bytesKey: bytesMarker)
     }
 
     private static func serializer(in context: UnsafeMutablePointer<JSCContext>) -> UnsafeMutablePointer<JSCValue>? {

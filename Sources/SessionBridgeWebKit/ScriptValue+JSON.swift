@@ -1,10 +1,12 @@
+import Foundation
 import OrderedCollections
 import SessionBridgeScriptEngine
 
-/// Values cross between WebKit's JavaScript and Swift as JSON text (`jsc_value_to_json` and
-/// `jsc_value_new_from_json`), so `undefined` inside arrays becomes `null`, members holding
-/// `undefined` or functions disappear, and bytes become arrays of numbers, as with
-/// `JSON.stringify`.
+/// Evaluation results, message bodies and error replies cross between WebKit's JavaScript and
+/// Swift as JSON text (`jsc_value_to_json` and `jsc_value_new_from_json`), so `undefined`
+/// inside arrays becomes `null`, members holding `undefined` or functions disappear, and bytes
+/// become arrays of numbers, as with `JSON.stringify`. Replies are made as JavaScript values
+/// (``ReplyValue``).
 extension ScriptValue {
     /// The value as JSON text; `undefined` at the top level is `null`.
     var jsonText: String {
@@ -69,12 +71,14 @@ extension ScriptValue {
         output += "\""
     }
 
-    /// Parses JSON text within `limits` (depth, nodes, bytes), keeping object key order.
-    init(json text: String, limits: ConversionLimits) throws(WebKitError) {
+    /// Parses JSON text within `limits` (depth, nodes, bytes), keeping object key order. With
+    /// `bytesKey`, an object whose one member is that key holding base64 text is read as
+    /// ``bytes(_:)``.
+    init(json text: String, limits: ConversionLimits, bytesKey: String? = nil) throws(WebKitError) {
         guard text.utf8.count <= limits.maxBytes else {
             throw WebKitError(.conversion, "the value is larger than \(limits.maxBytes) bytes")
         }
-        var parser = JSONParser(bytes: Array(text.utf8), limits: limits)
+        var parser = JSONParser(bytes: Array(text.utf8), limits: limits, bytesKey: bytesKey)
         self = try parser.parseDocument()
     }
 }
@@ -83,12 +87,14 @@ extension ScriptValue {
 private struct JSONParser {
     let bytes: [UInt8]
     let limits: ConversionLimits
+    let bytesKey: String?
     var index = 0
     var nodes = 0
 
-    init(bytes: [UInt8], limits: ConversionLimits) {
+    init(bytes: [UInt8], limits: ConversionLimits, bytesKey: String?) {
         self.bytes = bytes
         self.limits = limits
+        self.bytesKey = bytesKey
     }
 
     mutating func parseDocument() throws(WebKitError) -> ScriptValue {
@@ -96,6 +102,14 @@ private struct JSONParser {
         skipWhitespace()
         guard index == bytes.count else { throw error("trailing characters") }
         return value
+    }
+
+    /// The object, or the bytes it marks (see ``ScriptValue/init(json:limits:bytesKey:)``).
+    private func revivingBytes(_ members: OrderedDictionary<String, ScriptValue>) -> ScriptValue {
+        guard let bytesKey, members.count == 1, members.keys[0] == bytesKey, case .string(let text) = members.values[0],
+            let data = Data(base64Encoded: text)
+        else { return .object(members) }
+        return .bytes(Array(data))
     }
 
     private func error(_ what: String) -> WebKitError {
@@ -128,7 +142,7 @@ private struct JSONParser {
                 try expect(":")
                 members[key] = try parseValue(depth: depth + 1)
                 skipWhitespace()
-                if try consumeSeparator(closing: "}") { return .object(members) }
+                if try consumeSeparator(closing: "}") { return revivingBytes(members) }
             }
         case UInt8(ascii: "["):
             index += 1

@@ -176,6 +176,7 @@ extension WebKitWebView {
     static func wrapperSource(names: [String]) -> String {
         let list = ScriptValue.array(names.map { .string($0) }).jsonText
         let marker = ScriptValue.string(errorMarker).jsonText
+        let bytesMarker = ScriptValue.string(MessageBody.bytesMarker).jsonText
         return """
             (() => {
               "use strict";
@@ -191,26 +192,46 @@ extension WebKitWebView {
                 error.name = "DataCloneError";
                 throw error;
               };
+              // Bytes cross as objects holding their base64 text (see MessageBody), both ways.
+              const bytesMarker = \(bytesMarker), hasOwn = Object.hasOwn, Bytes = Uint8Array;
+              const toBase64 = Bytes.prototype.toBase64, fromBase64 = Bytes.fromBase64, atob = globalThis.atob, btoa = globalThis.btoa;
+              const fromCharCode = String.fromCharCode;
+              const encode = (view) => {
+                const bytes = new Bytes(view.buffer || view, view.byteOffset || 0, view.byteLength);
+                if (toBase64) return { [bytesMarker]: apply(toBase64, bytes, []) };
+                let text = "";
+                for (let i = 0; i < bytes.length; i += 8192) text += apply(fromCharCode, null, bytes.subarray(i, i + 8192));
+                return { [bytesMarker]: btoa(text) };
+              };
               // What the headless engine refuses and WebKit would change on the way (a BigInt
-              // inside the body arrives as undefined): checked on the clone, a plain copy.
+              // inside the body arrives as undefined): checked on the clone, a plain copy, in
+              // which bytes are replaced by their objects. Returns the value to send.
               const check = (value, above, depth) => {
                 switch (typeof value) {
                 case "bigint": refuse("a BigInt cannot be cloned");
                 case "number":
                   if (!finite(value)) refuse((value !== value ? "nan" : value > 0 ? "inf" : "-inf") + " cannot be sent; only finite numbers can");
-                  return;
+                  return value;
                 case "object":
-                  if (value === null || depth > 1000) return;
+                  if (value === null || depth > 1000) return value;
                   if (value instanceof DateType) refuse("a Date cannot be sent; send date.getTime() or date.toISOString()");
-                  if (isView(value) || value instanceof Buffer) return;
+                  if (isView(value) || value instanceof Buffer) return encode(value);
                   if (apply(setHas, above, [value])) refuse("value contains a cycle");
                   apply(setAdd, above, [value]);
                   if (isArray(value)) {
-                    for (let i = 0; i < value.length; i++) check(value[i], above, depth + 1);
+                    for (let i = 0; i < value.length; i++) {
+                      const sent = check(value[i], above, depth + 1);
+                      if (sent !== value[i]) value[i] = sent;
+                    }
                   } else {
-                    for (const key of keys(value)) check(value[key], above, depth + 1);
+                    for (const key of keys(value)) {
+                      const sent = check(value[key], above, depth + 1);
+                      if (sent !== value[key]) value[key] = sent;
+                    }
                   }
                   apply(setDelete, above, [value]);
+                  return value;
+                default: return value;
                 }
               };
               const decode = (error) => {
@@ -224,7 +245,25 @@ extension WebKitWebView {
                 if ("data" in info) decoded.data = info.data;
                 throw decoded;
               };
-              const wrap = (result) => result instanceof P ? then.call(result, (value) => value, decode) : result;
+              // A reply holding bytes comes in an envelope (see ReplyValue): each byte string
+              // becomes a Uint8Array, as on the headless engine.
+              const revive = (value) => {
+                if (typeof value !== "object" || value === null) return value;
+                if (hasOwn(value, bytesMarker)) {
+                  if (fromBase64) return apply(fromBase64, Bytes, [value[bytesMarker]]);
+                  const text = atob(value[bytesMarker]), bytes = new Bytes(text.length);
+                  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+                  return bytes;
+                }
+                if (isArray(value)) {
+                  for (let i = 0; i < value.length; i++) value[i] = revive(value[i]);
+                } else {
+                  for (const key of keys(value)) value[key] = revive(value[key]);
+                }
+                return value;
+              };
+              const open = (value) => typeof value === "object" && value !== null && value[bytesMarker] === true ? revive(value.value) : value;
+              const wrap = (result) => result instanceof P ? then.call(result, open, decode) : result;
               for (const name of \(list)) {
                 const handler = handlers[name];
                 if (!handler) continue;
@@ -237,8 +276,7 @@ extension WebKitWebView {
                       // unanswered; it throws a DataCloneError here, as on the headless engine.
                       // The body's getters run once, here; WebKit sends the copy.
                       if (arguments.length === 0 || !clone) return wrap(apply(raw, this, arguments));
-                      const copy = clone(body);
-                      check(copy, new SetType(), 0);
+                      const copy = check(clone(body), new SetType(), 0);
                       return wrap(apply(raw, this, [copy]));
                     },
                     enumerable: true
@@ -303,24 +341,14 @@ extension WebKitWebView {
         return frame
     }
 
-    /// A JSC value for `value` in `context`: a number, a boolean, `null` or `undefined`
-    /// directly, anything else through its JSON text.
-    private static func makeJSValue(_ value: ScriptValue, in context: GPointer) -> UnsafeMutablePointer<JSCValue>? {
-        switch value {
-        case .undefined: unsafe jsc_value_new_undefined(context.typed())
-        case .null: unsafe jsc_value_new_null(context.typed())
-        case .bool(let bool): unsafe jsc_value_new_boolean(context.typed(), bool ? 1 : 0)
-        case .number(let number) where number.isFinite: unsafe jsc_value_new_number(context.typed(), number)
-        default: unsafe jsc_value_new_from_json(context.typed(), value.jsonText)
-        }
-    }
-
     /// Answers the page's promise.
     private static func send(_ outcome: UserContentController.DispatchOutcome, reply: GPointer, context: GPointer?) {
         switch outcome {
         case .replied(let value):
-            guard let context else { return }
-            guard let jsValue = unsafe makeJSValue(value, in: context) else { return }
+            // A reply that cannot be made still settles the page's promise.
+            guard let context, let jsValue = unsafe ReplyValue.reply(value, in: context.typed()) else {
+                return send(.rejected(.internalError), reply: reply, context: nil)
+            }
             unsafe webkit_script_message_reply_return_value(reply.opaque, jsValue)
             unsafe g_object_unref(jsValue)
         case .delivered:

@@ -9,18 +9,20 @@ import Testing
 @Suite(.timeLimit(.minutes(1)), .hangWatchdog) struct ConnectionFailureTests {
     /// A server that refuses the connection fails the load with a network error, as in WebKit.
     @Test func aRefusedConnectionFailsTheLoadAsANetworkError() async throws {
-        let server = try await ReferenceServer.start()
-        let url = server.url("/")
-        try await server.stop()  // nothing listens on its port now
+        // A port held by a socket that does not listen (a stopped server's port may be taken
+        // by another test's server meanwhile).
+        let refusing = try RefusingPort()
+        let url = URL(string: "http://127.0.0.1:\(refusing.port)/")!
         let page = WebPage()
         do {
             try await page.load(url)
-            Issue.record("a page loaded from a stopped server")
+            Issue.record("a page loaded from a port that refuses connections")
         } catch {
             #expect(error.code == .network)
             #expect(error.message.contains("connection refused"))
         }
         await page.close()
+        withExtendedLifetime(refusing) {}
     }
 
     /// The pages' default client does not retry a refused connection: WebKit reports the refusal

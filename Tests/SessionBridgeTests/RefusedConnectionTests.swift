@@ -15,16 +15,19 @@ import Testing
     /// the session's policy: nothing was sent), and the session is kept. Each attempt's limit (5 s here) is shorter than the client's connect timeout
     /// (10 s): a client that retried the refusal itself would end every attempt at that limit,
     /// as a timeout.
-    @Test func aRefreshAgainstAStoppedServerFailsAsARefusedConnection() async throws {
-        let server = try await ReferenceServer.start()
-        let configuration = makeConfiguration(server)
-        try await server.stop()  // nothing listens on its port now
+    @Test func aRefreshAgainstARefusingPortFailsAsARefusedConnection() async throws {
+        // A port held by a socket that does not listen: a stopped server's port is free again,
+        // and another test's server may take it and answer, or hang.
+        let refusing = try RefusingPort()
+        var configuration = SessionConfiguration(server: URL(string: "http://127.0.0.1:\(refusing.port)")!)
+        configuration.requestTimeout = .seconds(5)
+        configuration.retry = RetryPolicy(baseDelay: .milliseconds(50))
         let record = VaultRecord(refreshToken: RefreshToken("kept-refresh-token"), accessTokenExpiresAt: nil)
         let vault = InMemoryTokenVault(record)
         let session = SessionController(configuration: configuration, vault: vault)
         do {
             try await session.refresh()
-            Issue.record("a refresh against a stopped server succeeded")
+            Issue.record("a refresh against a refused connection succeeded")
         } catch {
             #expect(error.code == .network)
             #expect(error.isRetryable)
@@ -32,6 +35,7 @@ import Testing
             #expect(!error.message.localizedCaseInsensitiveContains("timed out"), "\(error.message)")
         }
         #expect(try vault.load() == record)
+        withExtendedLifetime(refusing) {}
     }
 
     /// A refusal is retried (nothing was sent); a connection reset after sending may have

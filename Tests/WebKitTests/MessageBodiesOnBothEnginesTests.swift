@@ -1,4 +1,5 @@
 import Foundation
+import OrderedCollections
 import SessionBridgeHeadless
 import SessionBridgeMessaging
 import SessionBridgeScriptEngine
@@ -90,6 +91,77 @@ import Testing
                 return codes;
                 """)
             #expect(codes == ["refused", "refused", "refused"])
+        }
+    }
+
+    /// A reply arrives as the handler made it on both engines: bytes as a `Uint8Array` (also
+    /// inside arrays and objects), non-finite numbers as themselves, members and elements
+    /// holding `undefined` kept, a NUL inside a string kept (on WebKit, read through JSON,
+    /// bytes arrived as an array of numbers, `NaN` as `null`, and `undefined` members were
+    /// dropped; WebKit itself keeps no key order in a reply, as `WKWebView` does not).
+    @Test(arguments: Engine.allCases)
+    func repliesArriveAsTheHandlerMadeThem(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let reply: ScriptValue = .object([
+                "bytes": .bytes([1, 2, 0, 255]), "nan": .number(.nan), "inf": .number(-.infinity), "u": .undefined,
+                "s": .string("a\u{0}b"), "list": .array([.undefined, .null, .bytes([])]), "nested": .object(["n": .number(1.5)]),
+            ])
+            let contents = UserContentController()
+            contents.addScriptMessageHandler(
+                ClosureMessageHandler { message in message.body == "bytes" ? .bytes(Array(0...255)) : reply }, name: "make",
+                options: HandlerOptions(allowedOrigins: [harness.origin]))
+            let view = try await harness.makeView(session: false, contents: contents)
+            try await view.load(harness.url("/login"))
+            let seen = try await view.run(
+                """
+                const r = await window.webkit.messageHandlers.make.postMessage({});
+                const all = await window.webkit.messageHandlers.make.postMessage("bytes");
+                return [
+                  r.bytes instanceof Uint8Array, Array.from(r.bytes).join(","),
+                  Number.isNaN(r.nan), r.inf === -Infinity,
+                  Object.prototype.hasOwnProperty.call(r, "u"), r.u === undefined,
+                  r.s.length, r.s.charCodeAt(1),
+                  r.list.length, r.list[0] === undefined, r.list[1] === null, r.list[2] instanceof Uint8Array, r.list[2].length,
+                  Object.getPrototypeOf(r) === Object.prototype, r.nested.n, Object.keys(r).sort().join(","),
+                  all instanceof Uint8Array, all.length, all.every((b, i) => b === i)
+                ];
+                """)
+            #expect(
+                seen == [
+                    true, "1,2,0,255", true, true, true, true, 3, 0, 3, true, true, true, 0, true, 1.5,
+                    "bytes,inf,list,nan,nested,s,u", true, 256, true,
+                ])
+        }
+    }
+
+    /// Bytes a page sends reach the handler as bytes on both engines (on WebKit they arrived
+    /// as arrays of numbers), from a typed array, a view of part of one, or an `ArrayBuffer`,
+    /// and an echo gives the page `Uint8Array`s back.
+    @Test(arguments: Engine.allCases)
+    func bytesReachTheHandlerAsBytes(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let seen = Mutex<ScriptValue?>(nil)
+            let contents = UserContentController()
+            contents.addScriptMessageHandler(
+                ClosureMessageHandler { message in
+                    seen.withLock { $0 = message.body }
+                    return message.body
+                }, name: "echo", options: HandlerOptions(allowedOrigins: [harness.origin]))
+            let view = try await harness.makeView(session: false, contents: contents)
+            try await view.load(harness.url("/login"))
+            let echoed = try await view.run(
+                """
+                const r = await window.webkit.messageHandlers.echo.postMessage(
+                  {a: new Uint8Array([1, 2, 0, 255]), b: new ArrayBuffer(2), c: new Uint16Array([1, 256]).subarray(1), d: [new Uint8Array(0)]});
+                return [r.a, r.b, r.c, r.d[0]].map((x) => x instanceof Uint8Array ? Array.from(x).join(",") : "not bytes");
+                """)
+            // WebKit keeps no key order in a body, as WKWebView does not.
+            let body = try #require(seen.withLock { $0 })
+            let expected: [(String, ScriptValue)] = [
+                ("a", .bytes([1, 2, 0, 255])), ("b", .bytes([0, 0])), ("c", .bytes([0, 1])), ("d", .array([.bytes([])])),
+            ]
+            for (key, bytes) in expected { #expect(body[key] == bytes, "\(key)") }
+            #expect(echoed == ["1,2,0,255", "0,0", "0,1", ""])
         }
     }
 }
