@@ -124,16 +124,17 @@ public final class CookieJar: Sendable {
         _ parsed: ParsedSetCookie, from url: URL, context: RequestContext = .sameSite, fromScript: Bool = false
     ) -> SetCookieOutcome {
         guard let resolved = resolve(url) else { return .rejected(.missingHost) }
-        let request = resolved.request
         let now = clock()
         var domainKey: String? = nil
-        let made = makeCookie(parsed, request: request, context: context, fromScript: fromScript, now: now, domainKey: &domainKey)
+        // The request's parts are read in place: a copy would retain and release its strings.
+        let made = makeCookie(
+            parsed, request: resolved.request, context: context, fromScript: fromScript, now: now, domainKey: &domainKey)
         switch consume made {
         case .failure(let error):
             return .rejected(error)
         case .success(let cookie):
-            let key = cookie.domain == request.host ? resolved.hostKey : domainKey ?? groupKey(for: cookie)
-            return commit(cookie, key: key, request: request, fromScript: fromScript, now: now)
+            let key = cookie.domain == resolved.request.host ? resolved.hostKey : domainKey ?? groupKey(for: cookie)
+            return commit(cookie, key: key, request: resolved.request, fromScript: fromScript, now: now)
         }
     }
 
