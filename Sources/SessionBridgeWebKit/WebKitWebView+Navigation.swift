@@ -127,9 +127,27 @@ extension WebKitWebView {
         lastPolicyWait = waited
         configuration.eventHandler?(.navigationPolicy(action, policy: policy, waited: waited))
         settle(decision, use: policy == .allow)
-        if policy == .cancel, action.isMainFrame, action.navigationType != .newWindow, let load = pendingLoad, !load.started {
+        // The app's load, cancelled before it started: it fails. A cancelled navigation of the
+        // page's own (to another URL), decided while the app's load waits, fails only itself.
+        if policy == .cancel, action.isMainFrame, action.navigationType != .newWindow, let load = pendingLoad, !load.started,
+            load.isAsked(action)
+        {
             load.once.resume(.failure(WebKitError(.webKit, "cancelled")))
         }
+    }
+
+    /// Whether WebKit's request URL `url` is the URL `target` an app's load asked for, as
+    /// WebKit writes it: scheme and host in lower case, an empty path as `/`, no fragment.
+    nonisolated static func isSameTarget(_ target: URL, _ url: URL) -> Bool {
+        func key(_ url: URL) -> String? {
+            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
+            components.scheme = components.scheme?.lowercased()
+            components.host = components.host?.lowercased()
+            if components.path.isEmpty { components.path = "/" }
+            components.fragment = nil
+            return components.string
+        }
+        return target == url || (key(target).map { $0 == key(url) } ?? false)
     }
 
     /// Uses or ignores a held decision and drops the reference taken when it was held.
@@ -169,7 +187,7 @@ extension WebKitWebView {
             case WEBKIT_NAVIGATION_TYPE_BACK_FORWARD: type = .backForward
             case WEBKIT_NAVIGATION_TYPE_RELOAD: type = .reload
             default:
-                let asked = pendingLoad.map { !$0.started && $0.target == url } ?? false
+                let asked = pendingLoad.map { !$0.started && $0.target.map { Self.isSameTarget($0, url) } == true } ?? false
                 type = unsafe asked || webkit_navigation_action_is_redirect(action) != 0 ? .other : .scriptInitiated
             }
         }

@@ -74,6 +74,13 @@ public final class WebKitWebView: WebView {
         init(target: URL?) {
             self.target = target
         }
+
+        /// Whether `action` is this load's own navigation (before WebKit started it): the
+        /// reload it asked for, or a navigation to its URL.
+        func isAsked(_ action: NavigationAction) -> Bool {
+            guard let target else { return action.navigationType == .reload }
+            return action.navigationType == .other && WebKitWebView.isSameTarget(target, action.request.url)
+        }
     }
 
     /// Creates a view on the WebKit thread (starting the thread, and a display, on first use).

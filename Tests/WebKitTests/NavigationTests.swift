@@ -64,6 +64,51 @@ import Testing
         }
     }
 
+    /// A page's own navigation that the delegate cancels while the app's load waits for its
+    /// policy fails only itself: the app's load goes on (it failed as "cancelled").
+    @Test func aCancelledPageNavigationLeavesTheAppsPendingLoad() async throws {
+        try await withSite { site in
+            let delegate = ClosureNavigationDelegate { _, action in
+                switch action.request.url.path {
+                case "/forbidden":
+                    try? await Task.sleep(for: .milliseconds(100))
+                    return .cancel
+                case "/fast":
+                    try? await Task.sleep(for: .milliseconds(600))
+                    return .allow
+                default:
+                    return .allow
+                }
+            }
+            try await withView(WebKitWebViewConfiguration(navigationDelegate: delegate)) { view in
+                try await view.load(site.url("/start"))
+                _ = try await view.evaluateJavaScript("location.href = '/forbidden'; 1")
+                let landed = try await view.load(site.url("/fast"))
+                #expect(landed.url.path == "/fast")
+                #expect(view.url?.path == "/fast")
+                #expect(site.requests(to: "/forbidden").isEmpty)
+            }
+        }
+    }
+
+    /// The app's own load is known as WebKit writes its URL (`http://host:port` asks for
+    /// `http://host:port/`): cancelled, it fails at once as cancelled, not at its time limit.
+    @Test func aCancelledLoadOfAURLWithoutAPathFailsAsCancelled() async throws {
+        try await withSite { site in
+            let delegate = ClosureNavigationDelegate { _, action in
+                ["", "/"].contains(action.request.url.path) ? .cancel : .allow
+            }
+            var configuration = WebKitWebViewConfiguration(navigationDelegate: delegate)
+            configuration.loadTimeout = .seconds(20)
+            try await withView(configuration) { view in
+                try await view.load(site.url("/start"))
+                let error = await #expect(throws: PageError.self) { try await view.load(site.baseURL) }
+                #expect(error?.code == .cancelled)
+                #expect(view.url?.path == "/start")
+            }
+        }
+    }
+
     @Test func aCancelledNavigationNeverReachesTheServer() async throws {
         try await withSite { site in
             let delegate = ClosureNavigationDelegate { _, action in action.request.url.path == "/forbidden" ? .cancel : .allow }
