@@ -249,11 +249,15 @@ extension WebKitWebView {
               // becomes a Uint8Array, as on the headless engine.
               const revive = (value) => {
                 if (typeof value !== "object" || value === null) return value;
-                if (hasOwn(value, bytesMarker)) {
-                  if (fromBase64) return apply(fromBase64, Bytes, [value[bytesMarker]]);
-                  const text = atob(value[bytesMarker]), bytes = new Bytes(text.length);
-                  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-                  return bytes;
+                if (hasOwn(value, bytesMarker) && typeof value[bytesMarker] === "string") {
+                  try {
+                    if (fromBase64) return apply(fromBase64, Bytes, [value[bytesMarker]]);
+                    const text = atob(value[bytesMarker]), bytes = new Bytes(text.length);
+                    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+                    return bytes;
+                  } catch (e) {
+                    return value;  // not text the native side made: a page's own object, echoed
+                  }
                 }
                 if (isArray(value)) {
                   for (let i = 0; i < value.length; i++) value[i] = revive(value[i]);
