@@ -101,6 +101,19 @@ import SessionBridgeHeadless
 ///   back to back, and `callAsyncJavaScript("return 1")` 249-279 µs against 78-101 µs: waking
 ///   idle threads on this VM, and code run cold. Neither the await's 30 s timer nor its
 ///   task-executor preference was the cause (both removed in a probe: no change).
+/// - Later still (a temporary probe marking each stage of `navigate` and `commit`, 525
+///   navigations to `/app` and 375 to `/app?plain=1` in two `--filter figure6` runs, medians):
+///   the policy 87-96 µs; the request 1.0-1.1 ms; the response policy 20 µs; the old document
+///   closed and the prepared one installed 200-225 µs; the two user scripts at document start
+///   230 µs (the first, `session-refresh.js`, 95-240 µs inside `JSEvaluateScript`, against
+///   30-60 µs for the same source in a fresh context in a loop, in C and through
+///   `ScriptContext` alike: run cold, between the request's threads); `/app`'s two scripts 83
+///   and 377 µs (the second starts the page's `fetch`); `DOMContentLoaded` and `load` 85 µs;
+///   `didFinish` 9 µs. `navigate` itself takes 2.2 ms to `/app` and 1.7 ms to the page without
+///   its scripts; the step above measures 2.5-3.3 ms, the rest being the hops into the page's
+///   thread, asleep after the idle gap, and back to the caller. A probe also found that, without
+///   a time limit, a source JavaScriptCore has not seen costs 225 µs to evaluate in a fresh
+///   context and a seen one 55 µs, while with the pages' 10 s limit both cost 60 µs.
 enum RefreshBreakdown {
     struct Steps {
         var names: [String]
@@ -125,6 +138,10 @@ enum RefreshBreakdown {
             ),
             ("native refresh alone (SessionController.refresh)", { _ = try await fixture.session.refresh() }),
             ("navigation to /app, session fresh (no refresh)", { _ = try await fixture.page.load(fixture.url("/app")) }),
+            (
+                "navigation to /app?plain=1 (the page without its scripts), session fresh",
+                { _ = try await fixture.page.load(fixture.url("/app?plain=1")) }
+            ),
             (
                 "bare GET /app with AsyncHTTPClient (no cookie: 302)",
                 {
