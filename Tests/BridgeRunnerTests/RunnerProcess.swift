@@ -1,4 +1,5 @@
 import Foundation
+import SessionBridgeTestSupport
 import SessionBridgeTesting
 
 /// Runs the built `bridge-runner` as a subprocess, bounded in time.
@@ -27,32 +28,10 @@ struct RunnerProcess {
         try? FileManager.default.removeItem(at: file.deletingLastPathComponent())
     }
 
-    /// A file holding `contents` in a directory of its own. The directory is named for this
-    /// process: the first call removes those that earlier runs of the suite left (their process
-    /// has ended), so repeated runs do not fill the disk.
+    /// A file holding `contents` in a directory of its own (see ``TestDirectory``).
     static func temporaryFile(_ name: String, _ contents: String) throws -> URL {
-        _ = sweptEarlierRuns
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "\(directoryPrefix)\(getpid())-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let url = directory.appendingPathComponent(name)
+        let url = try TestDirectory.make(prefix: "bridge-runner-tests-").appendingPathComponent(name)
         try contents.write(to: url, atomically: true, encoding: .utf8)
         return url
-    }
-
-    private static let directoryPrefix = "bridge-runner-tests-"
-
-    private static let sweptEarlierRuns: Void = removeDirectoriesOfEndedRuns()
-
-    /// Removes the ``temporaryFile(_:_:)`` directories of test processes that are no longer
-    /// running.
-    static func removeDirectoriesOfEndedRuns() {
-        let temporary = FileManager.default.temporaryDirectory
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: temporary.path) else { return }
-        for name in names where name.hasPrefix(directoryPrefix) {
-            let pid = name.dropFirst(directoryPrefix.count).prefix { $0.isNumber }
-            guard let pid = pid_t(pid), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
-        }
     }
 }

@@ -9,10 +9,8 @@ import Glibc
 #endif
 
 func temporaryDirectory(_ label: String = #function) -> URL {
-    let dir = FileManager.default.temporaryDirectory
-        .appendingPathComponent("cookies-tests-\(getpid())-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    return dir
+    (try? TestDirectory.make(prefix: "cookies-tests-"))
+        ?? FileManager.default.temporaryDirectory.appendingPathComponent("cookies-tests-\(UUID().uuidString)")
 }
 
 let everyAttribute: [Cookie] = [

@@ -3,6 +3,7 @@ import OrderedCollections
 import SessionBridgeHeadless
 import SessionBridgeMessaging
 import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
 import SessionBridgeWebKit
 import Testing
 
@@ -37,9 +38,8 @@ func withSite<T: Sendable>(pages: [String: String] = [:], _ body: (TestSite) asy
 }
 
 func temporaryDirectory() -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("webkit-tests-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+    (try? TestDirectory.make(prefix: "webkit-tests-"))
+        ?? FileManager.default.temporaryDirectory.appendingPathComponent("webkit-tests-\(UUID().uuidString)")
 }
 
 extension TestSite {
