@@ -146,7 +146,8 @@ let package = Package(
             ], path: "Fuzz/fuzz-script-value"),
 
         // MARK: Tests
-        // What every test target shares: the trait that ends a run when a test hangs.
+        // What every test target shares: the trait that ends a run when a test hangs, a port
+        // that refuses connections, temporary directories that later runs clean up.
         .target(name: "SessionBridgeTestSupport", path: "Tests/SessionBridgeTestSupport"),
         .testTarget(
             name: "SessionBridgeScriptEngineTests",
