@@ -29,8 +29,7 @@ enum MessageBody {
     static let serializerSource = """
         (function () {
           "use strict";
-          const stringify = JSON.stringify, isView = ArrayBuffer.isView, finite = Number.isFinite, from = Array.from;
-          const DateType = Date, Bytes = Uint8Array, Buffer = ArrayBuffer;
+          const stringify = JSON.stringify, finite = Number.isFinite, DateType = Date;
           const refuse = (message) => { const error = new Error(message); error.name = "DataCloneError"; throw error; };
           const check = function (key, value) {
             const raw = this[key];
@@ -42,9 +41,9 @@ enum MessageBody {
             case "symbol": refuse("a Symbol cannot be cloned");
             case "function": refuse("a function cannot be cloned");
             case "object":
+              // Typed arrays and `ArrayBuffer`s never get here: the page's wrapper sent their bytes
+              // as base64 objects, and WebKit turns any other into a plain object.
               if (raw instanceof DateType) refuse("a Date cannot be sent; send date.getTime() or date.toISOString()");
-              if (raw instanceof Buffer) return from(new Bytes(raw));
-              if (isView(raw)) return from(new Bytes(raw.buffer, raw.byteOffset, raw.byteLength));
               return value;
             default: return value;
             }

@@ -194,15 +194,9 @@ extension WebKitWebView {
               };
               // Bytes cross as objects holding their base64 text (see MessageBody), both ways.
               const bytesMarker = \(bytesMarker), hasOwn = Object.hasOwn, Bytes = Uint8Array;
-              const toBase64 = Bytes.prototype.toBase64, fromBase64 = Bytes.fromBase64, atob = globalThis.atob, btoa = globalThis.btoa;
-              const fromCharCode = String.fromCharCode;
-              const encode = (view) => {
-                const bytes = new Bytes(view.buffer || view, view.byteOffset || 0, view.byteLength);
-                if (toBase64) return { [bytesMarker]: apply(toBase64, bytes, []) };
-                let text = "";
-                for (let i = 0; i < bytes.length; i += 8192) text += apply(fromCharCode, null, bytes.subarray(i, i + 8192));
-                return { [bytesMarker]: btoa(text) };
-              };
+              const toBase64 = Bytes.prototype.toBase64, fromBase64 = Bytes.fromBase64;
+              const encode = (view) =>
+                ({ [bytesMarker]: apply(toBase64, new Bytes(view.buffer || view, view.byteOffset || 0, view.byteLength), []) });
               // What the headless engine refuses and WebKit would change on the way (a BigInt
               // inside the body arrives as undefined): checked on the clone, a plain copy, in
               // which bytes are replaced by their objects. Returns the value to send.
@@ -251,10 +245,7 @@ extension WebKitWebView {
                 if (typeof value !== "object" || value === null) return value;
                 if (hasOwn(value, bytesMarker) && typeof value[bytesMarker] === "string") {
                   try {
-                    if (fromBase64) return apply(fromBase64, Bytes, [value[bytesMarker]]);
-                    const text = atob(value[bytesMarker]), bytes = new Bytes(text.length);
-                    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-                    return bytes;
+                    return apply(fromBase64, Bytes, [value[bytesMarker]]);
                   } catch (e) {
                     return value;  // not text the native side made: a page's own object, echoed
                   }

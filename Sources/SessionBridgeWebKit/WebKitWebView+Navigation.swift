@@ -129,9 +129,7 @@ extension WebKitWebView {
         settle(decision, use: policy == .allow)
         // The app's load, cancelled before it started: it fails. A cancelled navigation of the
         // page's own (to another URL), decided while the app's load waits, fails only itself.
-        if policy == .cancel, action.isMainFrame, action.navigationType != .newWindow, let load = pendingLoad, !load.started,
-            load.isAsked(action)
-        {
+        if policy == .cancel, action.isMainFrame, action.navigationType != .newWindow, let load = pendingLoad, load.isAsked(action) {
             load.once.resume(.failure(WebKitError(.webKit, "cancelled")))
         }
     }
@@ -187,7 +185,7 @@ extension WebKitWebView {
             case WEBKIT_NAVIGATION_TYPE_BACK_FORWARD: type = .backForward
             case WEBKIT_NAVIGATION_TYPE_RELOAD: type = .reload
             default:
-                let asked = pendingLoad.map { !$0.started && $0.target.map { Self.isSameTarget($0, url) } == true } ?? false
+                let asked = pendingLoad?.asks(for: url) ?? false
                 type = unsafe asked || webkit_navigation_action_is_redirect(action) != 0 ? .other : .scriptInitiated
             }
         }

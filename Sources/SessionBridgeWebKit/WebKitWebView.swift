@@ -75,11 +75,15 @@ public final class WebKitWebView: WebView {
             self.target = target
         }
 
+        /// Whether a navigation to `url` is this load's own, not yet started by WebKit.
+        func asks(for url: URL) -> Bool {
+            !started && target.map { WebKitWebView.isSameTarget($0, url) } == true
+        }
+
         /// Whether `action` is this load's own navigation (before WebKit started it): the
         /// reload it asked for, or a navigation to its URL.
         func isAsked(_ action: NavigationAction) -> Bool {
-            guard let target else { return action.navigationType == .reload }
-            return action.navigationType == .other && WebKitWebView.isSameTarget(target, action.request.url)
+            target == nil ? !started && action.navigationType == .reload : action.navigationType == .other && asks(for: action.request.url)
         }
     }
 
