@@ -531,27 +531,48 @@ package final class BridgeInstallation {
           const listen = (signal, id) => {
             try { signal.addEventListener("abort", () => abortNative(id), { once: true }); } catch (e) {}
           };
+          // As in WebKit: a handler is a UserMessageHandler and the namespace a
+          // UserMessageHandlersNamespace, whose names are not enumerable; postMessage on the
+          // handlers' prototype checks that it is called on one. Each handler also holds its
+          // own postMessage (not enumerable), so a call looks nothing up.
+          const tag = (name, members) => {
+            const proto = create(Object.prototype, members);
+            define(proto, Symbol.toStringTag, { value: name, configurable: true });
+            return freeze(proto);
+          };
+          const posts = new WeakMap(), postOf = WeakMap.prototype.get, setPost = WeakMap.prototype.set, apply = Reflect.apply, TypeErr = TypeError;
+          const handlerProto = tag("UserMessageHandler", {
+            postMessage: {
+              value: function postMessage(body, options) {
+                const post = apply(postOf, posts, [this]);
+                if (post === undefined) return reject(new TypeErr("Can only call UserMessageHandler.postMessage on instances of UserMessageHandler"));
+                return apply(post, this, arguments);
+              }, writable: true, configurable: true }
+          });
+          const namespaceProto = tag("UserMessageHandlersNamespace", {});
+          const webkitProto = tag("WebKitNamespace", {});
           // name -> frozen handler; no prototype, so nothing the page adds to Object.prototype
           // is listed. The page sees a frozen copy, made again after each change.
           const table = create(null);
-          let handlers = freeze({});
+          let handlers = freeze(create(namespaceProto));
           const expose = (name, post) => {
             freeze(post);
-            const handler = {};
-            define(handler, "postMessage", { value: post, enumerable: true });
+            const handler = create(handlerProto);
+            define(handler, "postMessage", { value: post });
+            apply(setPost, posts, [handler, post]);
             table[name] = freeze(handler);
           };
           const publish = () => {
-            const next = {};
-            for (const name in table) define(next, name, { value: table[name], enumerable: true });
+            const next = create(namespaceProto);
+            for (const name in table) define(next, name, { value: table[name] });
             handlers = freeze(next);
           };
           const build = (abort, ...entries) => {
             abortNative = abort;
             for (let i = 0; i < entries.length; i += 2) expose(entries[i], entries[i + 1]);
             publish();
-            const webkit = {};
-            define(webkit, "messageHandlers", { get: function messageHandlers() { return handlers; }, enumerable: true });
+            const webkit = create(webkitProto);
+            define(webkit, "messageHandlers", { get: function messageHandlers() { return handlers; } });
             define(global, "webkit", { value: freeze(webkit), enumerable: false });
           };
           const add = (name, post) => { expose(name, post); publish(); };

@@ -95,7 +95,7 @@ import Testing
         controller.add(Recorder(), name: "b", options: .appExample)
         let page = try await makeDocument(controller)
         #expect(try await page.evaluate("typeof webkit.messageHandlers.missing") == "undefined")
-        #expect(try await page.evaluate("Object.keys(webkit.messageHandlers)") == ["a", "b"])
+        #expect(try await page.evaluate("Object.getOwnPropertyNames(webkit.messageHandlers)") == ["a", "b"])
         await page.close()
     }
 
@@ -151,11 +151,11 @@ import Testing
         controller.collectsGarbageWhileInstalling = true
         let page = try await makeDocument(controller)
         controller.collectsGarbageWhileInstalling = false
-        let listed = try await page.evaluate("Object.keys(webkit.messageHandlers)")
+        let listed = try await page.evaluate("Object.getOwnPropertyNames(webkit.messageHandlers)")
         #expect(listed == .array(names.map { .string($0) }))
         let replies = try await awaitScript(
             page,
-            "const r = []; for (const n of Object.keys(webkit.messageHandlers)) r.push(await webkit.messageHandlers[n].postMessage(1)); return r;"
+            "const r = []; for (const n of Object.getOwnPropertyNames(webkit.messageHandlers)) r.push(await webkit.messageHandlers[n].postMessage(1)); return r;"
         )
         #expect(replies == .array(names.map { .string($0) }))
         await page.close()
