@@ -42,6 +42,10 @@ public actor WebPage {
     public nonisolated let thread: EngineThread
     let tracker = ActivityTracker()
     private var documents: [ContentWorld: ScriptContext] = [:]
+    /// The shown document's environment, `nil` while a new one commits.
+    private var shown: DocumentEnvironment?
+    /// Counts the documents shown, so that a world made for one is not given to the next.
+    private var shownDocuments = 0
     /// The next document's contexts, made and prepared while the page is idle after a
     /// navigation, as WebKit prewarms a web process for the next one: a navigation takes them
     /// instead of making its own while its request is out.
@@ -261,6 +265,7 @@ public actor WebPage {
         if let html { navigation.title = html.title }
         for context in documents.values { await context.close() }
         documents.removeAll()
+        shown = nil
         url = navigation.url
         title = navigation.title
 
@@ -278,13 +283,7 @@ public actor WebPage {
                 await context.close()
                 context = makeContext(name: url.absoluteString)
             }
-            await context.setEventHandler { event in
-                switch event {
-                case .console(let message): events?(.console(message, url: url))
-                case .uncaughtError(let error): events?(.scriptError(error, unhandledRejection: false, url: url))
-                case .unhandledRejection(let error): events?(.scriptError(error, unhandledRejection: true, url: url))
-                }
-            }
+            await Self.reportEvents(of: context, url: url, to: events)
             do {
                 try await install(environment, world: world, into: context)
             } catch {
@@ -293,6 +292,8 @@ public actor WebPage {
             documents[world] = context
         }
         for context in prepared.values { await context.close() }  // worlds removed meanwhile
+        shown = environment
+        shownDocuments += 1
         emit(.documentCommitted(navigation))
 
         let userScripts = controller.userScripts
@@ -406,6 +407,17 @@ public actor WebPage {
         BridgeInstallation.isCurrent(for: controller, world: world, in: context)
     }
 
+    /// Reports a world's console messages and uncaught errors as the page's events.
+    private static func reportEvents(of context: ScriptContext, url: URL, to events: (@Sendable (PageEvent) -> Void)?) async {
+        await context.setEventHandler { event in
+            switch event {
+            case .console(let message): events?(.console(message, url: url))
+            case .uncaughtError(let error): events?(.scriptError(error, unhandledRejection: false, url: url))
+            case .unhandledRejection(let error): events?(.scriptError(error, unhandledRejection: true, url: url))
+            }
+        }
+    }
+
     private func makeContext(name: String) -> ScriptContext {
         ScriptContext(onCurrentThread: thread, name: name, configuration: .init(timeLimit: configuration.scriptTimeLimit))
     }
@@ -475,9 +487,25 @@ public actor WebPage {
             latestNavigation += 1
             _ = await commit(Navigation(url: URL(string: "about:blank")!, statusCode: 200, redirects: [], title: nil), content: .other)
         }
-        guard let context = documents[world] else {
-            throw PageError(.invalidURL, "the document has no world \(world); register a handler or user script in it first")
+        if let context = documents[world] { return context }
+        guard !isClosed else { throw PageError(.closed, "the page is closed") }
+        guard let environment = shown else { throw PageError(.invalidURL, "the document has no world \(world) while the next one commits") }
+        // As in WebKit, a world the document has not used yet is made when a script first
+        // runs in it: with the page APIs, and the handlers the world has now.
+        let document = shownDocuments
+        let context = makeContext(name: environment.url.absoluteString)
+        await Self.reportEvents(of: context, url: environment.url, to: configuration.eventHandler)
+        do {
+            try await install(environment, world: world, into: context)
+        } catch {
+            emit(.scriptError(error, unhandledRejection: false, url: environment.url))
         }
+        guard shownDocuments == document, shown != nil, documents[world] == nil else {
+            // Another document, or another call that made the world, came first.
+            await context.close()
+            return try await self.context(for: world)
+        }
+        documents[world] = context
         return context
     }
 
@@ -515,6 +543,7 @@ public actor WebPage {
         latestNavigation += 1
         for context in documents.values { await context.close() }
         documents.removeAll()
+        shown = nil
         for context in takePrewarmed().values { await context.close() }
     }
 

@@ -567,15 +567,22 @@ package final class BridgeInstallation {
             for (const name in table) define(next, name, { value: table[name] });
             handlers = freeze(next);
           };
-          const build = (abort, ...entries) => {
-            abortNative = abort;
-            for (let i = 0; i < entries.length; i += 2) expose(entries[i], entries[i + 1]);
-            publish();
+          // As in WebKit, `window.webkit` appears once the world has a handler.
+          let shown = false;
+          const show = () => {
+            if (shown) return;
+            shown = true;
             const webkit = create(webkitProto);
             define(webkit, "messageHandlers", { get: function messageHandlers() { return handlers; } });
             define(global, "webkit", { value: freeze(webkit), enumerable: false });
           };
-          const add = (name, post) => { expose(name, post); publish(); };
+          const build = (abort, ...entries) => {
+            abortNative = abort;
+            for (let i = 0; i < entries.length; i += 2) expose(entries[i], entries[i + 1]);
+            publish();
+            if (entries.length > 0) show();
+          };
+          const add = (name, post) => { expose(name, post); publish(); show(); };
           const remove = (name) => { delete table[name]; publish(); };
           return { resolve, reject, listen, build, add, remove };
         })()

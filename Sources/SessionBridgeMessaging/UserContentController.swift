@@ -85,7 +85,7 @@ public final class UserContentController: Sendable {
     }
 
     /// Registers a handler with reply as `window.webkit.messageHandlers.<name>` in `contentWorld`,
-    /// in the next documents and in those that show the world's handlers now, as in WebKit.
+    /// in the next documents and at once in the documents shown now, as in WebKit.
     /// No origin may call it unless `options` allows it (see ``HandlerOptions``).
     public func addScriptMessageHandler(
         _ handler: any ScriptMessageHandlerWithReply, contentWorld: ContentWorld = .page, name: String,

@@ -98,4 +98,37 @@ import Testing
             #expect(try await view.run("return (await window.webkit.messageHandlers.late.postMessage({})).tag") == "late")
         }
     }
+
+    @Test(arguments: Engine.allCases)
+    func aHandlerAddedInAWorldTheDocumentHasNotUsedIsCallableThere(engine: Engine) async throws {
+        try await Self.withShownDocument(engine, handlers: ["first"]) { view, contents, options in
+            let tools = ContentWorld.world(name: "tools")
+            // A world no handler or script has used yet: made when a script first runs in it.
+            #expect(try await view.evaluateJavaScript("typeof window.webkit", in: tools) == "undefined")
+            #expect(try await view.evaluateJavaScript("location.pathname", in: tools) == "/login")
+
+            contents.addScriptMessageHandler(Self.echo("tool"), contentWorld: tools, name: "tool", options: options)
+            let reply = try await view.callAsyncJavaScript(
+                "return [(await window.webkit.messageHandlers.tool.postMessage({n: 2})).echo.n, typeof window.webkit.messageHandlers.first]",
+                in: tools, timeout: .seconds(30))
+            #expect(reply == [2, "undefined"])
+            // The page's world does not see it.
+            #expect(try await view.evaluate("typeof window.webkit.messageHandlers.tool") == "undefined")
+
+            let another = ContentWorld.world(name: "another")
+            contents.addScriptMessageHandler(Self.echo("other"), contentWorld: another, name: "other", options: options)
+            #expect(
+                try await view.callAsyncJavaScript(
+                    "return (await window.webkit.messageHandlers.other.postMessage({})).tag", in: another, timeout: .seconds(30)) == "other")
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func windowWebKitAppearsWithTheWorldsFirstHandler(engine: Engine) async throws {
+        try await Self.withShownDocument(engine, handlers: []) { view, contents, options async throws in
+            #expect(try await view.evaluate("typeof window.webkit") == "undefined")
+            contents.addScriptMessageHandler(Self.echo("first"), name: "first", options: options)
+            #expect(try await view.run("return (await window.webkit.messageHandlers.first.postMessage({})).tag") == "first")
+        }
+    }
 }
