@@ -30,7 +30,8 @@ import Testing
             #expect(try await page.evaluateJavaScript("location.pathname + location.search") == .string("/login?next=/app"))
             #expect(try await page.evaluateJavaScript("document.title") == .string("Sign in"))
             #expect(try await page.evaluateJavaScript("typeof window.leftover") == .string("undefined"))
-            #expect(try await page.evaluateJavaScript("typeof fetch + typeof window.webkit") == .string("functionundefined"))  // no handlers: no namespace, as in WebKit
+            // No handlers: no `window.webkit`, as in WebKit.
+            #expect(try await page.evaluateJavaScript("typeof fetch + typeof window.webkit") == .string("functionundefined"))
             // And the one after it is prewarmed again.
             #expect(await prewarmed(page, [.page]))
             await page.close()

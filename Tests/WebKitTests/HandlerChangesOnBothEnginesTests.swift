@@ -119,7 +119,8 @@ import Testing
             contents.addScriptMessageHandler(Self.echo("other"), contentWorld: another, name: "other", options: options)
             #expect(
                 try await view.callAsyncJavaScript(
-                    "return (await window.webkit.messageHandlers.other.postMessage({})).tag", in: another, timeout: .seconds(30)) == "other")
+                    "return (await window.webkit.messageHandlers.other.postMessage({})).tag", in: another, timeout: .seconds(30)) == "other"
+            )
         }
     }
 
