@@ -78,6 +78,10 @@ public actor ScriptContext {
     /// The pristine `Object.keys`, captured before any page script ran (entry 0 of
     /// ``pristineBuiltins``, which keeps it).
     var objectKeys: JSObjectRef?
+    /// The pristine `Object.prototype` and the `DataView` reader of ``PristineBuiltins``, kept by
+    /// ``pristineBuiltins``.
+    var objectPrototype: JSObjectRef?
+    var dataViewBytes: JSObjectRef?
     /// The built-ins captured before any page script ran (``PristineBuiltins``): the value
     /// walker and the await helper are made from them when first needed.
     var pristineBuiltins: JSObjectRef?
@@ -308,6 +312,10 @@ public actor ScriptContext {
         unsafe pristineBuiltins = unsafe list
         // Entry 0 is `Object.keys`; the protected list keeps it alive.
         unsafe objectKeys = unsafe JSValueToObject(ctx, JSObjectGetPropertyAtIndex(ctx, list, 0, nil), nil)
+        unsafe objectPrototype = unsafe JSValueToObject(
+            ctx, JSObjectGetPropertyAtIndex(ctx, list, UInt32(PristineBuiltins.objectPrototype), nil), nil)
+        unsafe dataViewBytes = unsafe JSValueToObject(
+            ctx, JSObjectGetPropertyAtIndex(ctx, list, UInt32(PristineBuiltins.dataViewBytes), nil), nil)
     }
 
     /// The walker factory, made from the captured built-ins on first use (its source refers to
@@ -373,7 +381,8 @@ public actor ScriptContext {
     {
         if stoppedInThisEntry { throw .timeLimitExceeded }
         let limits = limits ?? configuration.conversionLimits
-        var reader = unsafe ValueReader(ctx: ctx, limits: limits, ownKeys: objectKeys)
+        var reader = unsafe ValueReader(
+            ctx: ctx, limits: limits, ownKeys: objectKeys, objectPrototype: objectPrototype, dataViewBytes: dataViewBytes)
         let result = Result { () throws(ScriptError) in
             // A primitive costs a call or two through the C API.
             if kind != .partByPart, let value = unsafe value, unsafe JSValueIsObject(ctx, value) {
@@ -642,6 +651,8 @@ public actor ScriptContext {
         if let helper = unsafe awaitHelperFunction { unsafe unprotect(helper) }
         unsafe awaitHelperFunction = nil
         unsafe objectKeys = nil
+        unsafe objectPrototype = nil
+        unsafe dataViewBytes = nil
         unsafe walkerFactory = nil
         if let list = unsafe pristineBuiltins { unsafe unprotect(list) }
         unsafe pristineBuiltins = nil

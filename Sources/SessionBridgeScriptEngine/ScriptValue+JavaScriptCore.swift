@@ -32,14 +32,23 @@ struct ValueReader {
     /// The pristine `Object.keys`, so that only own enumerable properties are read (the C API's
     /// property-name list also walks the prototype chain, which a page can pollute).
     let ownKeys: JSObjectRef?
+    /// The pristine `Object.prototype`, and a function that views a `DataView`'s bytes as a
+    /// `Uint8Array` (``PristineBuiltins/dataViewBytes``).
+    let objectPrototype: JSObjectRef?
+    let dataViewBytes: JSObjectRef?
     private var nodes = 0
     private var bytes = 0
     private var ancestors: [JSObjectRef] = unsafe []
 
-    init(ctx: JSContextRef, limits: ConversionLimits, ownKeys: JSObjectRef? = nil) {
+    init(
+        ctx: JSContextRef, limits: ConversionLimits, ownKeys: JSObjectRef? = nil, objectPrototype: JSObjectRef? = nil,
+        dataViewBytes: JSObjectRef? = nil
+    ) {
         unsafe self.ctx = unsafe ctx
         self.limits = limits
         unsafe self.ownKeys = unsafe ownKeys
+        unsafe self.objectPrototype = unsafe objectPrototype
+        unsafe self.dataViewBytes = unsafe dataViewBytes
     }
 
     mutating func read(_ value: JSValueRef?) throws(ScriptError) -> ScriptValue {
@@ -109,6 +118,17 @@ struct ValueReader {
         }
         if unsafe JSValueIsDate(ctx, object) {
             throw .conversion("a Date cannot be sent; send date.getTime() or date.toISOString()")
+        }
+        // A `DataView` crosses as the bytes it shows, as in WebKit (a plain object is none).
+        if let dataViewBytes = unsafe dataViewBytes, unsafe JSObjectGetPrototype(ctx, object) != objectPrototype,
+            unsafe !JSValueIsArray(ctx, object)
+        {
+            var argument: JSValueRef? = unsafe object
+            if let view = unsafe JSObjectCallAsFunction(ctx, dataViewBytes, nil, 1, &argument, nil), unsafe JSValueIsObject(ctx, view),
+                let bytes = unsafe JSValueToObject(ctx, view, nil)
+            {
+                return try unsafe readBytes(bytes, type: kJSTypedArrayTypeUint8Array)
+            }
         }
         try count(bytes: 0)
         unsafe ancestors.append(object)

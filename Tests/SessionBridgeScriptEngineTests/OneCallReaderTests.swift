@@ -16,6 +16,7 @@ import Testing
         "[1, , 3]",
         "(() => { const o = Object.create(null); o.z = 1; o.a = {b: [Object.create(null)]}; return o })()",
         "({bytes: new Uint8Array([1, 2, 3]), buf: new Uint8Array([4, 5]).buffer, sub: new Uint8Array([9, 8, 7, 6]).subarray(1, 3)})",
+        "({view: new DataView(new Uint8Array([1, 2, 3, 4]).buffer, 1, 2), list: [new DataView(new ArrayBuffer(0))]})",
         "[new (class Box { constructor() { this.q = {deep: [1, 2]} } })(), new Error('e'), new String('ab'), /re/g]",
         "(() => { function f() { return arguments } return f(1, 'x') })()",
         "new Proxy({a: 1, b: {c: 2}}, {})",
