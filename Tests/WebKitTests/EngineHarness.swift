@@ -88,6 +88,20 @@ final class EngineHarness: Sendable {
     /// A view of the harness's engine. With `session`, it is wired to the session (handler,
     /// `scripts`, and with `delegate` the navigation delegate) and attached; `userScripts` are
     /// added either way.
+    /// A view without the session showing `/login`, whose page may call `echo`: a handler that
+    /// replies with the body and calls `onCall` first.
+    func makeEchoView(onCall: @escaping @Sendable () -> Void = {}) async throws -> any WebView {
+        let contents = UserContentController()
+        contents.addScriptMessageHandler(
+            ClosureMessageHandler { message in
+                onCall()
+                return message.body
+            }, name: "echo", options: HandlerOptions(allowedOrigins: [origin]))
+        let view = try await makeView(session: false, contents: contents)
+        try await view.load(url("/login"))
+        return view
+    }
+
     func makeView(
         session wired: Bool = true, delegate: Bool = true, scripts: StandardScripts.Selection = [.refresh, .fetchRetry],
         userScripts: [UserScript] = [], contents: UserContentController? = nil

@@ -21,14 +21,7 @@ import Testing
     func bodiesThatCannotCrossThrowAndReachNoHandler(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
             let calls = Mutex(0)
-            let contents = UserContentController()
-            contents.addScriptMessageHandler(
-                ClosureMessageHandler { message in
-                    calls.withLock { $0 += 1 }
-                    return message.body
-                }, name: "echo", options: HandlerOptions(allowedOrigins: [harness.origin]))
-            let view = try await harness.makeView(session: false, contents: contents)
-            try await view.load(harness.url("/login"))
+            let view = try await harness.makeEchoView { calls.withLock { $0 += 1 } }
             let list = "[" + Self.refused.map { "() => (\($0))" }.joined(separator: ", ") + "]"
             let names = try await view.run(
                 """
