@@ -134,6 +134,7 @@ enum BridgeBenchmarks {
             try await BridgeDocument.make(handler: BenchHandlers.workerThread(worker), body: .number, thread: thread),
             try await BridgeDocument.make(handler: BenchHandlers.dispatchQueue(queue), body: .number, thread: thread),
             try await BridgeDocument.make(handler: BenchHandlers.actor(replyActor), body: .number, thread: thread),
+            try await BridgeDocument.make(replyHandler: BenchHandlers.workerReplyHandler(worker), body: .number, thread: thread),
         ]
         let c = "C (b) worker hop, JS thread spins 50µs, worker blocks"
         let cBlock = "C hop, both threads block (no spin)"
@@ -141,12 +142,15 @@ enum BridgeBenchmarks {
         let contenders = [
             Contender(c, raw: rawSpin), Contender(cBlock, raw: rawBlock), Contender(cSpin, raw: rawBothSpin),
             Contender("worker", document: documents[0]), Contender("dispatch", document: documents[1]),
-            Contender("actor", document: documents[2]),
+            Contender("actor", document: documents[2]), Contender("reply handler", document: documents[3]),
         ]
         let one = try await RoundTripResults.measure(contenders, n: options.scale(20_000, quick: 2_000), lanes: 1, rounds: options.rounds)
         report.add(one.latencyRow(figure, "1 in flight: continuation resumed by a worker thread", ours: "worker", baseline: c, goal: 1.5))
         report.add(one.latencyRow(figure, "1 in flight: continuation resumed on a DispatchQueue", ours: "dispatch", baseline: c))
         report.add(one.latencyRow(figure, "1 in flight: await on an actor (global executor)", ours: "actor", baseline: c))
+        report.add(
+            one.latencyRow(
+                figure, "1 in flight: reply handler called by a worker thread (no task)", ours: "reply handler", baseline: c, goal: 1.5))
         report.add(one.referenceRow(figure, "1 in flight: C hop, no spin anywhere", cBlock))
         report.add(one.referenceRow(figure, "1 in flight: C hop, both sides spin", cSpin))
         let many = try await RoundTripResults.measure(
@@ -154,6 +158,9 @@ enum BridgeBenchmarks {
         report.add(many.throughputRow(figure, "64 in flight: worker thread", ours: "worker", baseline: c, goal: 1.5))
         report.add(many.throughputRow(figure, "64 in flight: DispatchQueue", ours: "dispatch", baseline: c))
         report.add(many.throughputRow(figure, "64 in flight: actor", ours: "actor", baseline: c, goal: 1.1))
+        report.add(
+            many.throughputRow(
+                figure, "64 in flight: reply handler called by a worker thread", ours: "reply handler", baseline: c, goal: 1.5))
         report.add(many.referenceRow(figure, "64 in flight: C hop, no spin anywhere", cBlock, rate: true))
         report.add(many.referenceRow(figure, "64 in flight: C hop, both sides spin", cSpin, rate: true))
         for document in documents { await document.close() }

@@ -59,6 +59,16 @@ final class BridgeDocument: Sendable {
         return try await make(controller: controller, body: body, thread: thread, url: url, timeLimit: timeLimit)
     }
 
+    /// A document whose handler `h` answers through a reply handler.
+    static func make(
+        replyHandler handler: any ScriptMessageHandlerWithReplyHandler, body: PageScripts.Body, thread: EngineThread,
+        url: String = "https://app.example/home"
+    ) async throws -> BridgeDocument {
+        let controller = UserContentController(log: MessageLog())
+        controller.addScriptMessageHandler(handler, name: "h", options: allowing(url))
+        return try await make(controller: controller, body: body, thread: thread, url: url)
+    }
+
     /// Handler options that allow the document at `url`, as an app allows its own origin
     /// (handlers refuse every origin they were not given).
     static func allowing(_ url: String = "https://app.example/home") -> HandlerOptions {

@@ -14,11 +14,17 @@ func reply(to body: ScriptValue) throws -> ScriptValue {
     return ["ok": true, "expiresAt": .number(id)]
 }
 
-/// A thread that resumes continuations handed to it: the Swift counterpart of the C baseline's
-/// worker (a lock-protected queue; the worker blocks on a semaphore when idle, never spins).
+/// A thread that resumes continuations, or sends replies, handed to it: the Swift counterpart of
+/// the C baseline's worker (a lock-protected queue; the worker blocks on a semaphore when idle,
+/// never spins).
 final class ReplyWorker: Sendable {
+    private enum Item {
+        case resume(CheckedContinuation<ScriptValue, Never>)
+        case send(ScriptMessageReply)
+    }
+
     private struct State {
-        var items: [(CheckedContinuation<ScriptValue, Never>, ScriptValue)] = []
+        var items: [(Item, ScriptValue)] = []
         var waiting = false
         var stopped = false
     }
@@ -34,14 +40,21 @@ final class ReplyWorker: Sendable {
 
     /// Suspends until the worker thread replies with `value`.
     func reply(_ value: ScriptValue) async -> ScriptValue {
-        await withCheckedContinuation { continuation in
-            let wake = state.withLock { state in
-                state.items.append((continuation, value))
-                defer { state.waiting = false }
-                return state.waiting
-            }
-            if wake { wakeUp.signal() }
+        await withCheckedContinuation { continuation in add(.resume(continuation), value) }
+    }
+
+    /// Has the worker thread send `value` through `reply`.
+    func send(_ value: ScriptValue, through reply: ScriptMessageReply) {
+        add(.send(reply), value)
+    }
+
+    private func add(_ item: Item, _ value: ScriptValue) {
+        let wake = state.withLock { state in
+            state.items.append((item, value))
+            defer { state.waiting = false }
+            return state.waiting
         }
+        if wake { wakeUp.signal() }
     }
 
     func stop() {
@@ -51,7 +64,7 @@ final class ReplyWorker: Sendable {
 
     private func loop() {
         while true {
-            let batch = state.withLock { state -> [(CheckedContinuation<ScriptValue, Never>, ScriptValue)]? in
+            let batch = state.withLock { state -> [(Item, ScriptValue)]? in
                 if state.items.isEmpty {
                     if state.stopped { return nil }
                     state.waiting = true
@@ -65,7 +78,12 @@ final class ReplyWorker: Sendable {
                 wakeUp.wait()
                 continue
             }
-            for (continuation, value) in batch { continuation.resume(returning: value) }
+            for (item, value) in batch {
+                switch item {
+                case .resume(let continuation): continuation.resume(returning: value)
+                case .send(let reply): reply.reply(value)
+                }
+            }
         }
     }
 }
@@ -101,6 +119,12 @@ enum BenchHandlers {
         ClosureMessageHandler { message in await worker.reply(try reply(to: message.body)) }
     }
 
+    /// Answers through its reply handler, which a dedicated worker thread calls (WebKit's
+    /// `replyHandler`): no task, no continuation.
+    static func workerReplyHandler(_ worker: ReplyWorker) -> any ScriptMessageHandlerWithReplyHandler {
+        WorkerReplyHandler(worker: worker)
+    }
+
     /// Suspends; the reply comes back from a Dispatch queue.
     static func dispatchQueue(_ queue: DispatchQueue) -> any ScriptMessageHandlerWithReply {
         ClosureMessageHandler { message in
@@ -114,5 +138,18 @@ enum BenchHandlers {
     /// Suspends on an actor on the default (global concurrent) executor.
     static func actor(_ actor: ReplyActor) -> any ScriptMessageHandlerWithReply {
         ClosureMessageHandler { message in await actor.reply(try reply(to: message.body)) }
+    }
+}
+
+/// A reply handler answered by a ``ReplyWorker``.
+struct WorkerReplyHandler: ScriptMessageHandlerWithReplyHandler {
+    let worker: ReplyWorker
+
+    func userContentController(_ controller: UserContentController, didReceive message: ScriptMessage, replyHandler: ScriptMessageReply) {
+        do {
+            worker.send(try reply(to: message.body), through: replyHandler)
+        } catch {
+            replyHandler.reject(error)
+        }
     }
 }

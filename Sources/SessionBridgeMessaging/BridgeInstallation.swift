@@ -291,7 +291,7 @@ package final class BridgeInstallation {
         if let refusal = installed.refusal { return unsafe refuse(installed, body, refusal, started, in: call) }
         let message = ScriptMessage(body: body, route: installed.route)
 
-        let handler: any ScriptMessageHandlerWithReply
+        let handler: ReplyingHandler
         switch registration.kind {
         case .noReply(let noReply):
             noReply.userContentController(controller, didReceive: message)
@@ -305,9 +305,11 @@ package final class BridgeInstallation {
             } catch {
                 return unsafe settled(installed, body, .failure(error), started, in: call, context)
             }
-            handler = immediate
+            handler = .async(immediate)
         case .reply(let reply):
-            handler = reply
+            handler = .async(reply)
+        case .replyHandler(let replyHandler):
+            handler = .replyHandler(replyHandler)
         }
 
         // Every read the page controls (getters on `options.signal` and `signal.aborted` may
@@ -333,14 +335,22 @@ package final class BridgeInstallation {
         // thread: it holds the installation itself rather than looking it up again.
         let installation = EngineThreadOnly(self)
         starting.append(id)
-        let task = Task.immediate {
-            let result: Result<ScriptValue, any Error>
-            do {
-                result = .success(try await handler.userContentController(controller, didReceive: message))
-            } catch {
-                result = .failure(error)
+        let task: Task<Void, Never>?
+        switch handler {
+        case .replyHandler(let replyHandler):
+            // No task: the reply comes back to this thread by itself (``reply(to:in:)``).
+            replyHandler.userContentController(controller, didReceive: message, replyHandler: reply(to: id, in: context))
+            task = nil
+        case .async(let handler):
+            task = Task.immediate {
+                let result: Result<ScriptValue, any Error>
+                do {
+                    result = .success(try await handler.userContentController(controller, didReceive: message))
+                } catch {
+                    result = .failure(error)
+                }
+                installation.value.complete(id, result, in: context)
             }
-            installation.value.complete(id, result, in: context)
         }
         if let index = starting.lastIndex(of: id) { starting.remove(at: index) }
         if let index = answeredAtOnce.lastIndex(where: { $0.id == id }) {
@@ -355,6 +365,32 @@ package final class BridgeInstallation {
         }
         addDeadline((started ?? .now) + (registration.options.timeout ?? controller.limits.defaultTimeout), for: id, in: context)
         return unsafe promise
+    }
+
+    /// A handler that replies, as the hot path starts it.
+    private enum ReplyingHandler {
+        case async(any ScriptMessageHandlerWithReply)
+        case replyHandler(any ScriptMessageHandlerWithReplyHandler)
+    }
+
+    /// The reply object of call `id`. Sent on this thread while the handler is being called, it
+    /// answers the page's call at once; sent later, or from another thread, it completes the
+    /// call in a job of its own on this thread (never inside another native call).
+    private func reply(to id: Int, in context: isolated ScriptContext) -> ScriptMessageReply {
+        let installation = EngineThreadOnly(self)
+        let thread = context.thread
+        return ScriptMessageReply { [weak context] result in
+            guard let context else { return }
+            if thread.isIsolatingCurrentContext() == true {
+                let answered = context.assumeIsolated { context in
+                    guard installation.value.starting.contains(id) else { return false }
+                    installation.value.complete(id, result, in: context)
+                    return true
+                }
+                if answered { return }
+            }
+            context.perform { context in installation.value.complete(id, result, in: context) }
+        }
     }
 
     /// A handler's result: settles its pending call, or, when the handler answered before its

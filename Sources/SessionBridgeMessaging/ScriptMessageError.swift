@@ -46,6 +46,8 @@ public struct ScriptMessageError: Error, Sendable, Hashable {
             message: "the origin \(origin) may not use the handler '\(name)': it is not in the handler's allowedOrigins",
             data: ["origin": .string(origin), "handler": .string(name)], name: "NotAllowedError")
     }
+    /// The handler released its ``ScriptMessageReply`` without replying.
+    public static let noReply = ScriptMessageError(code: "no_reply", message: "the handler did not reply")
     /// The handler was removed.
     public static let removed = ScriptMessageError(code: "handler_removed", message: "the handler was removed")
     /// The generic rejection for errors that are not ``ScriptMessageError``s.

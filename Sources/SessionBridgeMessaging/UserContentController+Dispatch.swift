@@ -49,7 +49,7 @@ extension UserContentController {
             } catch {
                 return reject(message, publicScriptMessageError(error, handler: message.name), started: started)
             }
-        case .reply:
+        case .reply, .replyHandler:
             return nil
         }
     }
@@ -84,6 +84,8 @@ extension UserContentController {
             handler = immediate
         case .reply(let reply):
             handler = reply
+        case .replyHandler(let replyHandler):
+            handler = ReplyHandlerAdapter(handler: replyHandler)
         }
         let timeout = registration.options.timeout ?? limits.defaultTimeout
         let result = await Self.run(handler, message, controller: self, timeout: timeout)

@@ -17,6 +17,7 @@ public final class UserContentController: Sendable {
         case noReply(any ScriptMessageHandler)
         case reply(any ScriptMessageHandlerWithReply)
         case immediate(any ImmediateScriptMessageHandler)
+        case replyHandler(any ScriptMessageHandlerWithReplyHandler)
     }
 
     /// A registered handler. A class, so a document's call reads it through one reference
@@ -93,6 +94,17 @@ public final class UserContentController: Sendable {
     ) {
         let kind: HandlerKind = (handler as? any ImmediateScriptMessageHandler).map { .immediate($0) } ?? .reply(handler)
         register(Registration(name: name, world: contentWorld, kind: kind, options: options))
+    }
+
+    /// Registers a handler that answers through a ``ScriptMessageReply``, now or later, from any
+    /// thread, as `window.webkit.messageHandlers.<name>` in `contentWorld` (WebKit's
+    /// `add(_:contentWorld:name:)` with a handler taking a `replyHandler`). No origin may call it
+    /// unless `options` allows it (see ``HandlerOptions``).
+    public func addScriptMessageHandler(
+        _ handler: any ScriptMessageHandlerWithReplyHandler, contentWorld: ContentWorld = .page, name: String,
+        options: HandlerOptions = HandlerOptions()
+    ) {
+        register(Registration(name: name, world: contentWorld, kind: .replyHandler(handler), options: options))
     }
 
     /// Removes the handler `name` of `contentWorld`: it leaves `window.webkit.messageHandlers`
