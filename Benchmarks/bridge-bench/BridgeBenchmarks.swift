@@ -43,6 +43,22 @@ import SessionBridgeScriptEngine
 /// the floor: a native function made from a class costs 30 ns a call more than
 /// `JSObjectMakeFunctionWithCallback`, and taking the API lock for the body 35 ns (each C API
 /// call inside then saves about 30 ns).
+///
+/// Figure 2 (perf, one contender at a time): an async handler resumed by another thread takes
+/// four thread hops where C takes two. The handler's task prefers no executor, so the
+/// nonisolated `await` it makes runs on the concurrency pool (a wake-up), the continuation the
+/// worker resumes is enqueued on the pool again (`swift_task_enqueueGlobalImpl`, a second
+/// wake-up), and only then does the task hop to the page's thread. Starting the handler's task
+/// with the page's thread as its task executor preference (SE-0417) removed both pool hops (worker
+/// 1.79 → 1.71x, DispatchQueue 1.90 → 1.42x, actor 1.09 → 0.64x, in one pair of runs) but
+/// cost every handler that does not suspend its inline start: `Task.immediate` with a preference
+/// always switches executors first (the job it starts in runs on a serial executor, whose
+/// tracking has no task executor), so the plain async row went from 2.2-4.7 to 5.5-12 µs.
+/// Giving the preference to immediate handlers' async path only made the refresh cycle slower
+/// (the session's actor then ran on the page's thread). Neither was kept. What was kept is a
+/// handler kind with no task at all, WebKit's `replyHandler` form
+/// (`ScriptMessageHandlerWithReplyHandler`): the worker calls the reply, which queues one job
+/// on the page's thread: 1.19x the C hop with one call in flight.
 enum BridgeBenchmarks {
     /// How long the JS thread of the C hop baseline polls before blocking: the same as
     /// `EngineThread.defaultSpin`, which the bridge's documents run on.
