@@ -14,6 +14,8 @@ import WebKitGTKShim
 /// what changed in the store, for that URL, between the start and the end of the load. A change
 /// made meanwhile by something else (another load ending at the same time, `document.cookie`, a
 /// native write) is listed too, and a cookie set and deleted within one redirect chain is not.
+/// The store is read asynchronously: a response that comes back before the read at the start
+/// is answered (a fast server on a loaded machine) has its cookies counted as already there.
 /// No cookie value goes into an event.
 ///
 /// WebKit does not say what started a subresource load either: the request's `Sec-Fetch-Dest`

@@ -29,7 +29,11 @@ extension ServerCore {
         router.get("/app") { request, _ in self.protectedPage(request) }
         router.get("/app/**") { request, _ in self.protectedPage(request) }
 
-        router.get("/redirect-chain") { _, _ in
+        router.get("/redirect-chain") { request, _ in
+            // `?delay=MS` (at most 2 s) holds the first answer, as a slow server does.
+            if let delay = request.uri.queryParameters.get("delay", as: Int.self), delay > 0 {
+                try await Task.sleep(for: .milliseconds(min(delay, 2000)))
+            }
             var headers = HTTPFields()
             headers.appendSetCookies(["hop1=1; Path=/"])
             return HTTPHelpers.redirect(to: "/redirect-chain/2", headers: headers)
