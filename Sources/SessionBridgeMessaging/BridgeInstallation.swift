@@ -567,39 +567,20 @@ package final class BridgeInstallation {
           const listen = (signal, id) => {
             try { signal.addEventListener("abort", () => abortNative(id), { once: true }); } catch (e) {}
           };
-          // As in WebKit: a handler is a UserMessageHandler and the namespace a
-          // UserMessageHandlersNamespace, whose names are not enumerable; postMessage on the
-          // handlers' prototype checks that it is called on one. Each handler also holds its
-          // own postMessage (not enumerable), so a call looks nothing up.
-          const tag = (name, members) => {
-            const proto = create(Object.prototype, members);
-            define(proto, Symbol.toStringTag, { value: name, configurable: true });
-            return freeze(proto);
-          };
-          const posts = new WeakMap(), postOf = WeakMap.prototype.get, setPost = WeakMap.prototype.set, apply = Reflect.apply, TypeErr = TypeError;
-          const handlerProto = tag("UserMessageHandler", {
-            postMessage: {
-              value: function postMessage(body, options) {
-                const post = apply(postOf, posts, [this]);
-                if (post === undefined) return reject(new TypeErr("Can only call UserMessageHandler.postMessage on instances of UserMessageHandler"));
-                return apply(post, this, arguments);
-              }, writable: true, configurable: true }
-          });
-          const namespaceProto = tag("UserMessageHandlersNamespace", {});
-          const webkitProto = tag("WebKitNamespace", {});
+          // As in WebKit, the names are not enumerable. Each handler holds its own postMessage
+          // (not enumerable), so a call looks nothing up.
           // name -> frozen handler; no prototype, so nothing the page adds to Object.prototype
           // is listed. The page sees a frozen copy, made again after each change.
           const table = create(null);
-          let handlers = freeze(create(namespaceProto));
+          let handlers = freeze({});
           const expose = (name, post) => {
             freeze(post);
-            const handler = create(handlerProto);
+            const handler = {};
             define(handler, "postMessage", { value: post });
-            apply(setPost, posts, [handler, post]);
             table[name] = freeze(handler);
           };
           const publish = () => {
-            const next = create(namespaceProto);
+            const next = {};
             for (const name in table) define(next, name, { value: table[name] });
             handlers = freeze(next);
           };
@@ -608,7 +589,7 @@ package final class BridgeInstallation {
           const show = () => {
             if (shown) return;
             shown = true;
-            const webkit = create(webkitProto);
+            const webkit = {};
             define(webkit, "messageHandlers", { get: function messageHandlers() { return handlers; } });
             define(global, "webkit", { value: freeze(webkit), enumerable: false });
           };

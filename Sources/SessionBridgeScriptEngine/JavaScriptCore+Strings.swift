@@ -102,4 +102,7 @@ package struct PropertyName: @unchecked Sendable {
     static let sourceURL = PropertyName("sourceURL")
     static let stack = PropertyName("stack")
     static let prototype = PropertyName("prototype")
+    static let buffer = PropertyName("buffer")
+    static let byteOffset = PropertyName("byteOffset")
+    static let byteLength = PropertyName("byteLength")
 }

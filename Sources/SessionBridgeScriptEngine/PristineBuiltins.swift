@@ -7,14 +7,7 @@ enum PristineBuiltins {
     static let source = """
         ({ __proto__: null, 0: Object.keys, 1: Array.isArray, 2: Object.getPrototypeOf, 3: ArrayBuffer.isView, 4: Object.create,
            5: Object.prototype, 6: Array.prototype, 8: Reflect.apply, 9: Promise, 10: Promise.resolve, 11: Promise.prototype.then,
-           12: Error,
-           13: ((describe, apply, isView, Bytes, proto) => {
-             const buffer = describe(proto, "buffer").get, offset = describe(proto, "byteOffset").get, length = describe(proto, "byteLength").get;
-             return (view) => {
-               if (!isView(view)) return undefined;
-               try { return new Bytes(apply(buffer, view, []), apply(offset, view, []), apply(length, view, [])); } catch (e) { return undefined; }
-             };
-           })(Object.getOwnPropertyDescriptor, Reflect.apply, ArrayBuffer.isView, Uint8Array, DataView.prototype) })
+           12: Error })
         """
     /// Entries 0 up to this one are ``ValueWalker/source``'s parameters, in order.
     static let walkerCount = 7
@@ -25,9 +18,8 @@ enum PristineBuiltins {
     static let awaitFirst = 8
     /// `Error`, which the console tells errors apart with (`instanceof`).
     static let error = 12
-    /// A function that returns a `Uint8Array` over the bytes a `DataView` shows (`undefined` for
-    /// anything else): the C API has typed arrays and `ArrayBuffer`s, but no `DataView`.
-    static let dataViewBytes = 13
+    /// `ArrayBuffer.isView`: an object it accepts that is no typed array is a `DataView`.
+    static let isView = 3
     /// `Object.prototype`, which a plain object has: such an object is no `DataView`.
     static let objectPrototype = 5
 }

@@ -78,10 +78,9 @@ public actor ScriptContext {
     /// The pristine `Object.keys`, captured before any page script ran (entry 0 of
     /// ``pristineBuiltins``, which keeps it).
     var objectKeys: JSObjectRef?
-    /// The pristine `Object.prototype` and the `DataView` reader of ``PristineBuiltins``, kept by
-    /// ``pristineBuiltins``.
+    /// The pristine `Object.prototype` and `ArrayBuffer.isView`, kept by ``pristineBuiltins``.
     var objectPrototype: JSObjectRef?
-    var dataViewBytes: JSObjectRef?
+    var isView: JSObjectRef?
     /// The built-ins captured before any page script ran (``PristineBuiltins``): the value
     /// walker and the await helper are made from them when first needed.
     var pristineBuiltins: JSObjectRef?
@@ -314,8 +313,7 @@ public actor ScriptContext {
         unsafe objectKeys = unsafe JSValueToObject(ctx, JSObjectGetPropertyAtIndex(ctx, list, 0, nil), nil)
         unsafe objectPrototype = unsafe JSValueToObject(
             ctx, JSObjectGetPropertyAtIndex(ctx, list, UInt32(PristineBuiltins.objectPrototype), nil), nil)
-        unsafe dataViewBytes = unsafe JSValueToObject(
-            ctx, JSObjectGetPropertyAtIndex(ctx, list, UInt32(PristineBuiltins.dataViewBytes), nil), nil)
+        unsafe isView = unsafe JSValueToObject(ctx, JSObjectGetPropertyAtIndex(ctx, list, UInt32(PristineBuiltins.isView), nil), nil)
     }
 
     /// The walker factory, made from the captured built-ins on first use (its source refers to
@@ -382,7 +380,7 @@ public actor ScriptContext {
         if stoppedInThisEntry { throw .timeLimitExceeded }
         let limits = limits ?? configuration.conversionLimits
         var reader = unsafe ValueReader(
-            ctx: ctx, limits: limits, ownKeys: objectKeys, objectPrototype: objectPrototype, dataViewBytes: dataViewBytes)
+            ctx: ctx, limits: limits, ownKeys: objectKeys, objectPrototype: objectPrototype, isView: isView)
         let result = Result { () throws(ScriptError) in
             // A primitive costs a call or two through the C API.
             if kind != .partByPart, let value = unsafe value, unsafe JSValueIsObject(ctx, value) {
@@ -663,7 +661,7 @@ public actor ScriptContext {
         unsafe awaitHelperFunction = nil
         unsafe objectKeys = nil
         unsafe objectPrototype = nil
-        unsafe dataViewBytes = nil
+        unsafe isView = nil
         unsafe walkerFactory = nil
         if let list = unsafe pristineBuiltins { unsafe unprotect(list) }
         unsafe pristineBuiltins = nil

@@ -32,23 +32,22 @@ struct ValueReader {
     /// The pristine `Object.keys`, so that only own enumerable properties are read (the C API's
     /// property-name list also walks the prototype chain, which a page can pollute).
     let ownKeys: JSObjectRef?
-    /// The pristine `Object.prototype`, and a function that views a `DataView`'s bytes as a
-    /// `Uint8Array` (``PristineBuiltins/dataViewBytes``).
+    /// The pristine `Object.prototype` and `ArrayBuffer.isView`, which tell a `DataView` apart.
     let objectPrototype: JSObjectRef?
-    let dataViewBytes: JSObjectRef?
+    let isView: JSObjectRef?
     private var nodes = 0
     private var bytes = 0
     private var ancestors: [JSObjectRef] = unsafe []
 
     init(
         ctx: JSContextRef, limits: ConversionLimits, ownKeys: JSObjectRef? = nil, objectPrototype: JSObjectRef? = nil,
-        dataViewBytes: JSObjectRef? = nil
+        isView: JSObjectRef? = nil
     ) {
         unsafe self.ctx = unsafe ctx
         self.limits = limits
         unsafe self.ownKeys = unsafe ownKeys
         unsafe self.objectPrototype = unsafe objectPrototype
-        unsafe self.dataViewBytes = unsafe dataViewBytes
+        unsafe self.isView = unsafe isView
     }
 
     mutating func read(_ value: JSValueRef?) throws(ScriptError) -> ScriptValue {
@@ -119,15 +118,14 @@ struct ValueReader {
         if unsafe JSValueIsDate(ctx, object) {
             throw .conversion("a Date cannot be sent; send date.getTime() or date.toISOString()")
         }
-        // A `DataView` crosses as the bytes it shows, as in WebKit (a plain object is none).
-        if let dataViewBytes = unsafe dataViewBytes, unsafe JSObjectGetPrototype(ctx, object) != objectPrototype,
-            unsafe !JSValueIsArray(ctx, object)
-        {
+        // A `DataView` crosses as the bytes it shows, as in WebKit: an array buffer view that is
+        // no typed array. The C API has no `DataView`, so its `buffer`, `byteOffset` and
+        // `byteLength` are read as the page sees them (the page's own data either way), and
+        // checked against the buffer.
+        if let isView = unsafe isView, unsafe JSObjectGetPrototype(ctx, object) != objectPrototype, unsafe !JSValueIsArray(ctx, object) {
             var argument: JSValueRef? = unsafe object
-            if let view = unsafe JSObjectCallAsFunction(ctx, dataViewBytes, nil, 1, &argument, nil), unsafe JSValueIsObject(ctx, view),
-                let bytes = unsafe JSValueToObject(ctx, view, nil)
-            {
-                return try unsafe readBytes(bytes, type: kJSTypedArrayTypeUint8Array)
+            if let answer = unsafe JSObjectCallAsFunction(ctx, isView, nil, 1, &argument, nil), unsafe JSValueToBoolean(ctx, answer) {
+                return try unsafe readDataView(object)
             }
         }
         try count(bytes: 0)
@@ -200,6 +198,26 @@ struct ValueReader {
         try count(bytes: length)
         guard let pointer = unsafe pointer, length > 0 else { return .bytes([]) }
         return unsafe .bytes(Array(UnsafeRawBufferPointer(start: pointer, count: length)))
+    }
+
+    private mutating func readDataView(_ view: JSObjectRef) throws(ScriptError) -> ScriptValue {
+        var exception: JSValueRef? = nil
+        func member(_ name: PropertyName, _ what: String) throws(ScriptError) -> JSValueRef? {
+            let value = unsafe JSObjectGetProperty(ctx, view, name.ref, &exception)
+            if let exception = unsafe exception { throw unsafe thrownWhileReading(exception, what: what) }
+            return unsafe value
+        }
+        let buffer = try unsafe member(.buffer, "buffer")
+        let offset = try unsafe JSValueToNumber(ctx, member(.byteOffset, "byteOffset"), nil)
+        let length = try unsafe JSValueToNumber(ctx, member(.byteLength, "byteLength"), nil)
+        guard let bufferObject = unsafe buffer.flatMap({ unsafe JSValueToObject(ctx, $0, nil) }),
+            unsafe JSValueGetTypedArrayType(ctx, bufferObject, nil) == kJSTypedArrayTypeArrayBuffer,
+            offset >= 0, length >= 0, offset.rounded() == offset, length.rounded() == length,
+            offset + length <= Double(unsafe JSObjectGetArrayBufferByteLength(ctx, bufferObject, nil))
+        else { throw .conversion("a DataView whose buffer, byteOffset or byteLength is not its own cannot be cloned") }
+        try count(bytes: Int(length))
+        guard length > 0, let base = unsafe JSObjectGetArrayBufferBytesPtr(ctx, bufferObject, nil) else { return .bytes([]) }
+        return unsafe .bytes(Array(UnsafeRawBufferPointer(start: base + Int(offset), count: Int(length))))
     }
 
     private func thrownWhileReading(_ exception: JSValueRef, what: String) -> ScriptError {
