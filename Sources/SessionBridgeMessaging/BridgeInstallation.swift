@@ -567,10 +567,9 @@ package final class BridgeInstallation {
           const listen = (signal, id) => {
             try { signal.addEventListener("abort", () => abortNative(id), { once: true }); } catch (e) {}
           };
-          // As in WebKit, the names are not enumerable. Each handler holds its own postMessage
-          // (not enumerable), so a call looks nothing up.
           // name -> frozen handler; no prototype, so nothing the page adds to Object.prototype
-          // is listed. The page sees a frozen copy, made again after each change.
+          // is listed. The page sees a frozen copy, made again after each change, whose names
+          // are not enumerable, as in WebKit. Each handler holds its own postMessage.
           const table = create(null);
           let handlers = freeze({});
           const expose = (name, post) => {
