@@ -339,7 +339,7 @@ package final class BridgeInstallation {
         switch handler {
         case .replyHandler(let replyHandler):
             // No task: the reply comes back to this thread by itself (``reply(to:in:)``).
-            replyHandler.userContentController(controller, didReceive: message, replyHandler: reply(to: id, in: context))
+            replyHandler.userContentController(controller, didReceive: message, replyHandler: Self.reply(to: id, in: context))
             task = nil
         case .async(let handler):
             task = Task.immediate {
@@ -375,21 +375,23 @@ package final class BridgeInstallation {
 
     /// The reply object of call `id`. Sent on this thread while the handler is being called, it
     /// answers the page's call at once; sent later, or from another thread, it completes the
-    /// call in a job of its own on this thread (never inside another native call).
-    private func reply(to id: Int, in context: isolated ScriptContext) -> ScriptMessageReply {
-        let installation = EngineThreadOnly(self)
+    /// call in a job of its own on this thread (never inside another native call). It holds the
+    /// context weakly and finds the installation there, on the thread, as aborts and timeouts do.
+    private static func reply(to id: Int, in context: isolated ScriptContext) -> ScriptMessageReply {
         let thread = context.thread
         return ScriptMessageReply { [weak context] result in
             guard let context else { return }
             if thread.isIsolatingCurrentContext() == true {
                 let answered = context.assumeIsolated { context in
-                    guard installation.value.starting.contains(id) else { return false }
-                    installation.value.complete(id, result, in: context)
+                    guard let installation = context.attachment(BridgeInstallation.self), installation.starting.contains(id) else {
+                        return false
+                    }
+                    installation.complete(id, result, in: context)
                     return true
                 }
                 if answered { return }
             }
-            context.perform { context in installation.value.complete(id, result, in: context) }
+            context.schedule(after: .zero) { context in context.attachment(BridgeInstallation.self)?.complete(id, result, in: context) }
         }
     }
 

@@ -626,19 +626,9 @@ public actor ScriptContext {
         closeHandlers.append(handler)
     }
 
-    /// Runs `body` on this context's thread after the work queued before it, unless the context
-    /// is closed by then; callable from any thread.
-    package nonisolated func perform(_ body: @escaping @Sendable (isolated ScriptContext) -> Void) {
-        thread.schedule(after: .zero) { [weak self] in
-            guard let self else { return }
-            self.assumeIsolated { context in
-                if !context.isClosed { body(context) }
-            }
-        }
-    }
-
-    /// Runs `body` on this context after `delay`, unless the context is gone by then.
-    package func schedule(after delay: Duration, _ body: @escaping @Sendable (isolated ScriptContext) -> Void) {
+    /// Runs `body` on this context after `delay` (`.zero`: after the work queued before it),
+    /// unless the context is closed by then; callable from any thread.
+    package nonisolated func schedule(after delay: Duration, _ body: @escaping @Sendable (isolated ScriptContext) -> Void) {
         thread.schedule(after: delay) { [weak self] in
             guard let self else { return }
             self.assumeIsolated { context in
