@@ -8,11 +8,34 @@ import SessionBridgeWebKit
 /// ``WebKitWebView`` and the Bridge, next to the same round trip on raw WebKitGTK in C in the
 /// same process and web context; time to a first loaded page; memory (PSS of this process and
 /// its WebKit children) per additional page.
+///
+/// Where the round trip goes (probes timing each stage in the signal handler, and one contender
+/// at a time with `BRIDGE_BENCH_ONLY=webkit` / `webkit-c`): nearly all of it is WebKit's own IPC
+/// between the web process and this one, in C as in ours (C's reply,
+/// `webkit_script_message_reply_return_value` with a new number, takes 11-12 µs of the signal).
+/// Ours added 25-45 µs a call: 7.4 µs made the message's route, whose origin text is
+/// made from a URL, for every message (now once per document and handler, as on the headless
+/// engine: body and message 10.4 → 2.7 µs); the dispatch 2 µs; the page's `postMessage`
+/// wrapper 10-20 µs in alternating runs of variants (its `structuredClone` and cycle set are
+/// now skipped for primitive bodies; what is left is the `then` that decodes errors and opens
+/// byte envelopes); and 6-13 µs with a handler that echoes at the signal's first line and a
+/// pass-through wrapper, the page's loop run through `callAsyncJavaScript` rather than an
+/// inline script. Ratio, interleaved rounds: 1.15-1.20x before, 1.09-1.14x after.
 enum WebKitBenchmarks {
     static func run(_ options: BenchOptions, into report: inout Report) async throws {
         guard options.selects("webkit") || options.selects("figure9") else { return }
         let figure = "9 WebKit engine"
         let n = options.scale(1_000, quick: 200)
+        if let only = ProcessInfo.processInfo.environment["BRIDGE_BENCH_ONLY"], only == "webkit" || only == "webkit-c" {
+            // For a profiler: one contender's round trips alone, 20 rounds.
+            var figures: [Double] = []
+            for _ in 0..<20 { figures.append(only == "webkit" ? try await swiftRoundTrip(n) : try await rawRoundTrip(n)) }
+            report.add(
+                Row(
+                    figure: figure, name: "round trip alone (BRIDGE_BENCH_ONLY=\(only))", ours: Stats.median(figures) / 1000,
+                    baseline: nil, unit: "µs/call", baselineName: nil))
+            return
+        }
 
         let firstPage = try await timeFirstPage()
         report.add(

@@ -13,7 +13,8 @@ let usage = """
                      memory (figure7), store (figure8), webkit (figure9); repeatable
       --rounds N     interleaved rounds per figure (default 5, quick 2); the median is reported
     environment: BRIDGE_BENCH_ONLY=NAME runs only the round-trip contenders whose name contains NAME
-    (for a profiler); BRIDGE_BENCH_CALLERS=N runs only figure 6's full cycle with N callers, 400 times
+    (for a profiler), BRIDGE_BENCH_ONLY=webkit or webkit-c only figure 9's round trip, ours or C's, 20 times;
+    BRIDGE_BENCH_CALLERS=N runs only figure 6's full cycle with N callers, 400 times
     """
 
 func fail(_ message: String) -> Never {

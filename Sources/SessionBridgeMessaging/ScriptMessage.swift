@@ -19,21 +19,22 @@ public struct ScriptMessage: Sendable {
         self.init(body: body, route: Route(name: name, frameInfo: frameInfo, world: world))
     }
 
-    init(body: ScriptValue, route: Route) {
+    /// A message of the document and handler `route` stands for.
+    package init(body: ScriptValue, route: Route) {
         self.body = body
         self.route = route
     }
 
     /// A handler's name, the frame and the content world of the messages a document posts to it;
     /// the message log records calls by it.
-    final class Route: Sendable {
+    package final class Route: Sendable {
         let name: String
         let frameInfo: FrameInfo
         let world: ContentWorld
         /// The frame's origin as the message log shows it, made once.
         let origin: String
 
-        init(name: String, frameInfo: FrameInfo, world: ContentWorld) {
+        package init(name: String, frameInfo: FrameInfo, world: ContentWorld) {
             self.name = name
             self.frameInfo = frameInfo
             self.world = world

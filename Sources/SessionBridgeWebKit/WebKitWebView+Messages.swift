@@ -271,8 +271,15 @@ extension WebKitWebView {
                       // unanswered; it throws a DataCloneError here, as on the headless engine.
                       // The body's getters run once, here; WebKit sends the copy.
                       if (arguments.length === 0 || !clone) return wrap(apply(raw, this, arguments));
-                      const copy = check(clone(body), new SetType(), 0);
-                      return wrap(apply(raw, this, [copy]));
+                      // A primitive needs no clone, only its own check (a BigInt, a number that
+                      // is not finite): most calls send one. Functions and symbols go to the
+                      // clone, which refuses them.
+                      const type = typeof body;
+                      if (type === "object" ? body !== null : type === "function" || type === "symbol") {
+                        return wrap(apply(raw, this, [check(clone(body), new SetType(), 0)]));
+                      }
+                      if (type === "bigint" || type === "number" && !finite(body)) check(body, null, 0);
+                      return wrap(apply(raw, this, [body]));
                     },
                     enumerable: true
                   });
@@ -288,7 +295,6 @@ extension WebKitWebView {
     func receive(_ route: MessageRoute, body value: GPointer, reply: GPointer?) {
         let started = ContinuousClock.now
         let controller = configuration.userContentController
-        let frame = attributedFrame()
         let jsValue = unsafe value.typed(JSCValue.self)
         let body: ScriptValue
         var refusal: ScriptMessageError? = nil
@@ -298,7 +304,7 @@ extension WebKitWebView {
             body = .undefined
             refusal = ScriptMessageError(code: "data_clone", message: "postMessage: \(error.message)", name: "DataCloneError")
         }
-        let message = ScriptMessage(name: route.name, body: body, frameInfo: frame, world: route.world)
+        let message = ScriptMessage(body: body, route: messageRoute(for: route))
         if refusal == nil, reply != nil, callsInFlight >= controller.limits.maxCallsInFlight { refusal = .overloaded }
         if let refusal {
             _ = controller.refuse(message, refusal, started: started)
@@ -326,6 +332,14 @@ extension WebKitWebView {
             unsafe webkit_script_message_reply_unref(reply.opaque)
             unsafe g_object_unref(context.raw)
         }
+    }
+
+    /// The route every message of the committed document to `route`'s handler shares.
+    private func messageRoute(for route: MessageRoute) -> ScriptMessage.Route {
+        if let made = committedRoutes[ObjectIdentifier(route)] { return made }
+        let made = ScriptMessage.Route(name: route.name, frameInfo: attributedFrame(), world: route.world)
+        committedRoutes[ObjectIdentifier(route)] = made
+        return made
     }
 
     /// The committed document's frame, which every message of the document shares.
