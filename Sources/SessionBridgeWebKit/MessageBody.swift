@@ -63,22 +63,25 @@ enum MessageBody {
     /// The body as a ``ScriptValue`` within `limits`; a body that cannot cross is refused
     /// with a message for the page.
     static func scriptValue(of value: UnsafeMutablePointer<JSCValue>, limits: ConversionLimits) throws(WebKitError) -> ScriptValue {
-        if unsafe jsc_value_is_undefined(value) != 0 { return .undefined }
-        if unsafe jsc_value_is_null(value) != 0 { return .null }
-        if unsafe jsc_value_is_boolean(value) != 0 { return unsafe .bool(jsc_value_to_boolean(value) != 0) }
-        // Numbers and strings are read directly, without a call into JavaScript.
-        if unsafe jsc_value_is_number(value) != 0 {
-            let number = unsafe jsc_value_to_double(value)
-            guard number.isFinite else { throw WebKitError(.conversion, "\(number) cannot be sent; only finite numbers can") }
-            return .number(number == 0 ? 0 : number)
-        }
-        if unsafe jsc_value_is_string(value) != 0, let bytes = unsafe jsc_value_to_string_as_bytes(value) {
-            defer { unsafe g_bytes_unref(bytes) }
-            var size = 0
-            let data = unsafe g_bytes_get_data(bytes, &size)
-            guard size <= limits.maxBytes else { throw WebKitError(.conversion, "the value is larger than \(limits.maxBytes) bytes") }
-            guard let data = unsafe data else { return .string("") }
-            return unsafe .string(String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self))
+        // The common kinds are asked first (each question is a call into JavaScriptCore):
+        // objects go to JSON text, numbers and strings are read directly.
+        if unsafe jsc_value_is_object(value) == 0 {
+            if unsafe jsc_value_is_number(value) != 0 {
+                let number = unsafe jsc_value_to_double(value)
+                guard number.isFinite else { throw WebKitError(.conversion, "\(number) cannot be sent; only finite numbers can") }
+                return .number(number == 0 ? 0 : number)
+            }
+            if unsafe jsc_value_is_string(value) != 0, let bytes = unsafe jsc_value_to_string_as_bytes(value) {
+                defer { unsafe g_bytes_unref(bytes) }
+                var size = 0
+                let data = unsafe g_bytes_get_data(bytes, &size)
+                guard size <= limits.maxBytes else { throw WebKitError(.conversion, "the value is larger than \(limits.maxBytes) bytes") }
+                guard let data = unsafe data else { return .string("") }
+                return unsafe .string(String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self))
+            }
+            if unsafe jsc_value_is_undefined(value) != 0 { return .undefined }
+            if unsafe jsc_value_is_null(value) != 0 { return .null }
+            if unsafe jsc_value_is_boolean(value) != 0 { return unsafe .bool(jsc_value_to_boolean(value) != 0) }
         }
         guard let context = unsafe jsc_value_get_context(value), let function = unsafe serializer(in: context) else {
             throw WebKitError(.conversion, "the body could not be read")
