@@ -31,7 +31,8 @@ public final class MessageLog: Sendable {
 
     /// The policy that hides secrets before anything is stored.
     public let redaction: RedactionPolicy
-    /// How many entries are kept (oldest dropped first).
+    /// How many entries are kept (oldest dropped first); 0 keeps none (``totalCount`` and the
+    /// observers still see every call).
     public let capacity: Int
     private let storage = Mutex<(records: Deque<Record>, total: Int)>((Deque(), 0))
     private let observers = Mutex<[@Sendable (Entry) -> Void]>([])
@@ -40,8 +41,9 @@ public final class MessageLog: Sendable {
     private let originDate = Date()
     private let origin = ContinuousClock.now
 
+    /// Creates a log keeping the last `capacity` calls (a negative capacity keeps none).
     public init(capacity: Int = 1000, redaction: RedactionPolicy = .default) {
-        self.capacity = capacity
+        self.capacity = max(0, capacity)
         self.redaction = redaction
     }
 
@@ -75,11 +77,16 @@ public final class MessageLog: Sendable {
         let record = Record(
             route: route, body: redaction.redact(body), outcome: redacted(outcome), started: started,
             duration: .now - started)
-        storage.withLock { storage in
-            if storage.records.count >= capacity { storage.records.removeFirst() }
-            storage.records.append(record)
+        // The record dropped is released after the lock: freeing its values (recorded a
+        // thousand calls earlier, so out of the cache) was half of the log's time inside it.
+        let dropped = storage.withLock { storage -> Record? in
             storage.total += 1
+            guard capacity > 0 else { return nil }
+            let dropped = storage.records.count >= capacity ? storage.records.removeFirst() : nil
+            storage.records.append(record)
+            return dropped
         }
+        withExtendedLifetime(dropped) {}
         guard hasObservers.load(ordering: .acquiring) else { return }
         let entry = entry(record)
         for observer in observers.withLock({ $0 }) { observer(entry) }

@@ -193,6 +193,26 @@ import Testing
         #expect(entries[0].started <= entries[1].started && entries[1].started <= entries[2].started)
         await page.close()
     }
+
+    /// A log that keeps nothing still counts every call and tells its observers; a negative
+    /// capacity is taken as none (it used to stop the process at the first call).
+    @Test(arguments: [0, -5])
+    func aLogWithoutCapacityKeepsNothingAndStillCounts(capacity: Int) async throws {
+        let log = MessageLog(capacity: capacity)
+        #expect(log.capacity == 0)
+        let observed = Mutex(0)
+        log.observe { _ in observed.withLock { $0 += 1 } }
+        let controller = UserContentController(log: log)
+        controller.addScriptMessageHandler(ImmediateClosureMessageHandler { $0.body }, name: "h", options: .appExample)
+        let page = try await makeDocument(controller)
+        for body in ["a", "b"] {
+            #expect(try await awaitScript(page, "return await webkit.messageHandlers.h.postMessage('\(body)')") == .string(body))
+        }
+        #expect(log.entries.isEmpty)
+        #expect(log.totalCount == 2)
+        #expect(observed.withLock { $0 } == 2)
+        await page.close()
+    }
 }
 
 /// The JavaScript source for a value.
