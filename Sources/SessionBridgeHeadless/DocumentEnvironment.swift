@@ -164,19 +164,19 @@ extension DocumentEnvironment {
             return unsafe context.jsValue(env.openWindow(url, name: name, on: context.thread).map { .number(Double($0)) } ?? .null)
         }
         unsafe add("windowClosed") { context, call, env in
-            let id = unsafe Int(try context.scriptValue(call[0]).numberValue ?? 0)
+            let id = unsafe Int(javaScriptNumber: try context.scriptValue(call[0]).numberValue ?? 0) ?? 0
             return unsafe context.jsValue(.bool(env.page.page?.openedWindows.isClosed(id) ?? true))
         }
         unsafe add("windowClose") { context, call, env in
-            unsafe env.closeWindow(Int(try context.scriptValue(call[0]).numberValue ?? 0))
+            unsafe env.closeWindow(Int(javaScriptNumber: try context.scriptValue(call[0]).numberValue ?? 0) ?? 0)
             return nil
         }
         unsafe add("windowHref") { context, call, env in
-            let id = unsafe Int(try context.scriptValue(call[0]).numberValue ?? 0)
+            let id = unsafe Int(javaScriptNumber: try context.scriptValue(call[0]).numberValue ?? 0) ?? 0
             return unsafe context.jsValue(.string(env.page.page?.openedWindows.href(of: id) ?? "about:blank"))
         }
         unsafe add("windowNavigate") { context, call, env in
-            let id = unsafe Int(try context.scriptValue(call[0]).numberValue ?? 0)
+            let id = unsafe Int(javaScriptNumber: try context.scriptValue(call[0]).numberValue ?? 0) ?? 0
             let target = try unsafe context.scriptValue(call[1]).stringValue ?? ""
             guard let url = URL(string: target, relativeTo: env.url)?.absoluteURL else {
                 throw ScriptThrow("SyntaxError", "'\(target)' is not a valid URL")
@@ -185,7 +185,7 @@ extension DocumentEnvironment {
             return nil
         }
         unsafe add("windowPost") { context, call, env in
-            let id = unsafe Int(try context.scriptValue(call[0]).numberValue ?? 0)
+            let id = unsafe Int(javaScriptNumber: try context.scriptValue(call[0]).numberValue ?? 0) ?? 0
             let json = try unsafe context.scriptValue(call[1]).stringValue ?? "null"
             let targetOrigin = try unsafe context.scriptValue(call[2]).stringValue ?? "/"
             env.postMessage(to: id, json: json, targetOrigin: targetOrigin)

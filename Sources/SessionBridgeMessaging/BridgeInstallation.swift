@@ -182,7 +182,7 @@ package final class BridgeInstallation {
         let helpers = prepared.helpers
         let installation = BridgeInstallation(controller: controller, world: world, frame: frame, helpers: helpers)
         let abort = unsafe context.makeFunction { context, call in
-            let id = Int(call.number(at: 0))
+            guard let id = Int(javaScriptNumber: call.number(at: 0)) else { return nil }
             context.attachment(BridgeInstallation.self)?.fail(id, with: .aborted, in: context)
             return nil
         }

@@ -83,7 +83,7 @@ extension ScriptContext {
     private func awaitHelper() throws(ScriptError) -> JSObjectRef {
         if let helper = unsafe awaitHelperFunction { return unsafe helper }
         let settle = unsafe makeFunction { context, call in
-            let id = unsafe Int(JSValueToNumber(call.ctx, call[0], nil))
+            guard let id = unsafe Int(javaScriptNumber: JSValueToNumber(call.ctx, call[0], nil)) else { return nil }
             let fulfilled = unsafe JSValueToBoolean(call.ctx, call[1])
             let value = unsafe call[2] ?? JSValueMakeUndefined(call.ctx)
             if fulfilled {

@@ -17,8 +17,11 @@ extension ScriptContext {
         unsafe define(makeFunction { context, call in try unsafe context.addTimer(call, repeating: false) }, as: "setTimeout")
         unsafe define(makeFunction { context, call in try unsafe context.addTimer(call, repeating: true) }, as: "setInterval")
         let clear = unsafe makeFunction { context, call in
-            if let id = unsafe call[0], unsafe JSValueIsNumber(call.ctx, id) {
-                unsafe context.removeTimer(Int(JSValueToNumber(call.ctx, id, nil)))
+            // Any number a page passes, `NaN` and `1e300` included: only a timer's id clears one.
+            if let id = unsafe call[0], unsafe JSValueIsNumber(call.ctx, id),
+                let timer = unsafe Int(javaScriptNumber: JSValueToNumber(call.ctx, id, nil))
+            {
+                context.removeTimer(timer)
             }
             return nil
         }

@@ -427,8 +427,8 @@ public actor ScriptContext {
         }
         func number(_ name: PropertyName) -> Int? {
             guard !stopped, let value = unsafe property(ctx, object, name), unsafe JSValueIsNumber(ctx, value) else { return nil }
-            let number = unsafe JSValueToNumber(ctx, value, nil)
-            return number.isFinite ? Int(number) : nil
+            // A thrown object's `line` and `column` are the page's to choose.
+            return unsafe Int(javaScriptNumber: JSValueToNumber(ctx, value, nil))
         }
         let error = unsafe ScriptError(
             kind: .exception,

@@ -151,7 +151,8 @@ extension ValueReader {
         guard let record = unsafe JSValueToObject(ctx, result, nil) else { throw .conversion("unreadable value") }
         if let text = unsafe member(record, .text), unsafe JSValueIsString(ctx, text) {
             unsafe startCounts(
-                nodes: Int(JSValueToNumber(ctx, member(record, .nodes), nil)), bytes: Int(JSValueToNumber(ctx, member(record, .bytes), nil))
+                nodes: Int(javaScriptNumber: JSValueToNumber(ctx, member(record, .nodes), nil)) ?? 0,
+                bytes: Int(javaScriptNumber: JSValueToNumber(ctx, member(record, .bytes), nil)) ?? 0
             )
             let blobs = unsafe member(record, .blobs).flatMap { unsafe JSValueToObject(ctx, $0, nil) }
             return try unsafe parseWalked(text, blobs: blobs)

@@ -125,4 +125,39 @@ import Testing
             await context.close()
         }
     }
+
+    /// Numbers a page chooses never stop the process when they become integers: timer ids
+    /// (`NaN`, infinities, `1e300`, `-2**64`) clear nothing, and a thrown object's `line` and
+    /// `column` outside any integer's range are left out of the error. Each used to trap in
+    /// `Int(_:)` and take the app down.
+    @Test func numbersAPageChoosesNeverStopTheProcess() async throws {
+        let context = await ScriptContext(thread: EngineThread(name: "numbers"), configuration: .init(timeLimit: .seconds(10)))
+        let survived = try await context.evaluate(
+            """
+            globalThis.fired = 0;
+            const kept = setTimeout(() => { fired++; }, 0);
+            const dropped = setTimeout(() => { fired += 100; }, 0);
+            for (const id of [NaN, Infinity, -Infinity, 1e300, -1e300, 2 ** 64, -(2 ** 64), 2 ** 63, -0, 0.5]) {
+              clearTimeout(id);
+              clearInterval(id);
+            }
+            clearTimeout(dropped);
+            "survived"
+            """)
+        #expect(survived == "survived")
+        #expect(await context.runUntilQuiescent(timeout: .seconds(30)))
+        #expect(try await context.evaluate("fired") == .number(1))
+        for (line, column) in [("1e300", "NaN"), ("-Infinity", "2 ** 64"), ("7", "9")] {
+            do {
+                try await context.run(
+                    "{ const e = new Error('odd'); Object.defineProperty(e, 'line', {value: \(line)}); e.column = \(column); throw e; }")
+                Issue.record("expected the throw")
+            } catch {
+                #expect(error.message == "odd")
+                #expect(error.line == (line == "7" ? 7 : nil))
+                #expect(error.column == (column == "9" ? 9 : nil))
+            }
+        }
+        await context.close()
+    }
 }
