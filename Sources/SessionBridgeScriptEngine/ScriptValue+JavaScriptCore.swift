@@ -154,7 +154,8 @@ struct ValueReader {
             guard let keysValue = unsafe keysValue, let keys = unsafe JSValueToObject(ctx, keysValue, nil) else {
                 throw .conversion("unreadable keys")
             }
-            let keyCount = unsafe max(0, Int(javaScriptNumber: JSValueToNumber(ctx, JSObjectGetProperty(ctx, keys, PropertyName.length.ref, nil), nil)) ?? 0)
+            let keysLength = unsafe JSValueToNumber(ctx, JSObjectGetProperty(ctx, keys, PropertyName.length.ref, nil), nil)
+            let keyCount = max(0, Int(javaScriptNumber: keysLength) ?? 0)
             var members = OrderedDictionary<String, ScriptValue>(minimumCapacity: keyCount)
             for index in 0..<keyCount {
                 let keyValue = unsafe JSObjectGetPropertyAtIndex(ctx, keys, UInt32(index), nil)
