@@ -5,17 +5,25 @@ import SessionBridgeCookies
 extension Cookie {
     /// A new `SoupCookie` with every attribute of this cookie; the caller frees it.
     /// A domain cookie's domain gets libsoup's leading dot, a host-only cookie's does not.
+    /// 9999-12-31T23:59:59Z, the last second a `GDateTime` holds.
+    static let latestGLibSecond: Double = 253_402_300_799
+
     func makeSoupCookie() -> OpaquePointer {
         let soupDomain = isHostOnly ? domain : "." + domain
         let cookie = unsafe soup_cookie_new(name, value, soupDomain, path, -1)!
         if let expiresAt {
-            // Whole seconds, then the microseconds, so the expiry is the one asked for.
-            let seconds = expiresAt.timeIntervalSince1970.rounded(.down)
-            let whole = unsafe g_date_time_new_from_unix_utc(Int(seconds))
-            let date = unsafe g_date_time_add(whole, GTimeSpan((expiresAt.timeIntervalSince1970 - seconds) * 1_000_000))
-            unsafe soup_cookie_set_expires(cookie, date ?? whole)
-            if let date = unsafe date { unsafe g_date_time_unref(date) }
-            unsafe g_date_time_unref(whole)
+            // Whole seconds, then the microseconds, so the expiry is the one asked for. GLib's
+            // dates end with the year 9999: a later expiry (a profile's, an app's
+            // `.distantFuture` or beyond) is kept as its last second, an earlier one as 1970.
+            let interval = expiresAt.timeIntervalSince1970
+            let seconds = interval.isNaN ? 0 : min(max(interval.rounded(.down), 0), Self.latestGLibSecond)
+            if let whole = unsafe g_date_time_new_from_unix_utc(gint64(seconds)) {
+                let fraction = interval - seconds
+                let date = fraction > 0 && fraction < 1 ? unsafe g_date_time_add(whole, GTimeSpan(fraction * 1_000_000)) : nil
+                unsafe soup_cookie_set_expires(cookie, date ?? whole)
+                if let date = unsafe date { unsafe g_date_time_unref(date) }
+                unsafe g_date_time_unref(whole)
+            }
         }
         unsafe soup_cookie_set_secure(cookie, isSecure ? 1 : 0)
         unsafe soup_cookie_set_http_only(cookie, isHttpOnly ? 1 : 0)

@@ -40,6 +40,28 @@ import Testing
         }
     }
 
+    /// An expiry beyond what GLib's dates hold (a profile's far future, an absurd one) is kept
+    /// as the year 9999's last second instead of stopping the process (`Int(_:)` trapped).
+    @Test func anExpiryBeyondTheYear9999IsKeptAsItsLastSecond() async throws {
+        try await withView { view in
+            let store = view.configuration.websiteDataStore.httpCookieStore
+            let host = "127.0.0.1"
+            let expiries: [(String, Date)] = [
+                ("distant", .distantFuture), ("absurd", Date(timeIntervalSince1970: 1e300)),
+                ("infinite", Date(timeIntervalSince1970: .infinity)), ("soon", Date(timeIntervalSince1970: 4_102_444_800.5)),
+            ]
+            await store.apply(expiries.map { .set(Cookie(name: $0.0, value: "v", domain: host, expiresAt: $0.1)) })
+            let stored = await store.allCookies()
+            #expect(Set(stored.map(\.name)) == ["distant", "absurd", "infinite", "soon"])
+            for name in ["absurd", "infinite"] {
+                #expect(stored.first { $0.name == name }?.expiresAt?.timeIntervalSince1970 == 253_402_300_799, "\(name)")
+            }
+            // An expiry GLib can hold keeps its second (the year 4001, 2100-01-01).
+            #expect(stored.first { $0.name == "distant" }?.expiresAt == .distantFuture)
+            #expect(stored.first { $0.name == "soon" }?.expiresAt.map { $0.timeIntervalSince1970.rounded(.down) } == 4_102_444_800)
+        }
+    }
+
     @Test func serverCookiesAreReadableNativelyWithTheirAttributes() async throws {
         try await withSite { site in
             try await withView { view in
