@@ -194,7 +194,11 @@ final class Transcript: Sendable {
         let secret = cookie.isHttpOnly || ["session", "token", "refresh", "auth"].contains { cookie.name.lowercased().contains($0) }
         var text = secret ? "<\(cookie.value.utf8.count) bytes>" : String(cookie.value.prefix(24))
         if cookie.isHttpOnly { text += " HttpOnly" }
-        if let expiresAt = cookie.expiresAt { text += " \(Int(expiresAt.timeIntervalSinceNow))s" }
+        if let expiresAt = cookie.expiresAt {
+            // A profile's cookie may claim any date; `Int(_:)` would stop the run beyond Int's range.
+            let seconds = expiresAt.timeIntervalSinceNow.rounded(.towardZero)
+            text += abs(seconds) < 1e15 ? " \(Int(seconds))s" : seconds > 0 ? " (far future)" : " (far past)"
+        }
         return text
     }
 

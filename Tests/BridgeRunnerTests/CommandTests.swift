@@ -1,4 +1,5 @@
 import Foundation
+import SessionBridgeCookies
 import SessionBridgeTestSupport
 import Testing
 
@@ -165,6 +166,19 @@ import Testing
         let damaged = try await RunnerProcess.run(["run", script.path, "--profile", profile.path])
         #expect(damaged.exitCode == 0, "\(damaged.stdout)\(damaged.stderr)")
         #expect(damaged.stdout.contains("warning: page profile:"), "\(damaged.stdout)")
+    }
+
+    /// A profile may claim any expiry (a crafted or corrupt one, 1e300 seconds from 1970): the
+    /// run shows it instead of stopping (`Int(_:)` trapped on the seconds left).
+    @Test func aProfileCookieExpiringBeyondAnyDateIsShown() async throws {
+        let script = try RunnerProcess.temporaryFile("far.js", "console.log(document.cookie.includes('far=1'))")
+        let profile = script.deletingLastPathComponent().appendingPathComponent("far-profile")
+        let far = Cookie(name: "far", value: "1", domain: "127.0.0.1", expiresAt: Date(timeIntervalSince1970: 1e300))
+        try PersistentCookieStore(directory: profile, profile: "page").save([far])
+        let run = try await RunnerProcess.run(["run", script.path, "--profile", profile.path])
+        #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("true"), "\(run.stdout)")
+        #expect(run.stdout.contains("(far future)"), "\(run.stdout)")
     }
 }
 
