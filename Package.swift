@@ -174,6 +174,7 @@ let package = Package(
                 "SessionBridgeTestSupport",
                 "SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeScriptEngine", "SessionBridgeHeadless",
                 "SessionBridgeTesting", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(
             name: "SessionBridgeTests",
