@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import SessionBridgeCookies
+import SessionBridgeOAuth
 
 extension SessionController {
     // MARK: Cookie-based refresh
@@ -37,6 +38,9 @@ extension SessionController {
     func performCookieRefresh(_ refresh: CookieRefresh) async -> (Result<SessionStatus, SessionError>, signedOutReason: String?) {
         guard hasRefreshCookie else {
             return (.failure(SessionError.signedOut), nil)
+        }
+        guard refresh.url.hasPortInRange else {
+            return (.failure(SessionError(.invalidConfiguration, "the cookie refresh URL's port is out of range (0-65535)")), nil)
         }
         networkRefreshCount += 1
         var request = HTTPClientRequest(url: refresh.url.absoluteString)

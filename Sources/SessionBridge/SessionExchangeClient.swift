@@ -36,6 +36,9 @@ struct SessionExchangeClient: Sendable {
     }
 
     private func send(_ accessToken: Secret, authorization: [(String, String)]) async throws(SessionError) -> HTTPClientResponse {
+        guard exchange.url.hasPortInRange else {
+            throw SessionError(.invalidConfiguration, "the session exchange URL's port is out of range (0-65535)")
+        }
         var request = HTTPClientRequest(url: exchange.url.absoluteString)
         request.method = .init(rawValue: exchange.method.uppercased())
         switch exchange.accessTokenPresentation {

@@ -101,6 +101,9 @@ public final class SessionHTTPClient: Sendable {
     }
 
     private func sendOnce(_ request: SessionHTTPRequest) async throws(SessionError) -> SessionHTTPResponse {
+        guard request.url.hasPortInRange else {
+            throw SessionError(.invalidRequest, "the request's port is out of range (0-65535)")
+        }
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = .init(rawValue: request.method.uppercased())
         for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }

@@ -48,6 +48,11 @@ struct HTTPLoader: Sendable {
             guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
                 throw PageError(.unsupportedScheme, "only http and https URLs can be loaded", url: request.url)
             }
+            // A port no TCP connection can have (a page's URL, a server's `Location`) is refused
+            // here: the HTTP client stops the process on one with an IP address.
+            if let port = request.url.port, !(0...65_535).contains(port) {
+                throw PageError(.invalidURL, "port \(port) is out of range (0-65535)", url: request.url)
+            }
             let mode = cookies(request.url)
             let response = try await send(request, mode: mode, initiator: initiator)
             let isRedirect = [301, 302, 303, 307, 308].contains(response.statusCode)

@@ -64,6 +64,9 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
             guard let text = value as? String, let url = URL(string: text), url.scheme != nil, url.host != nil else {
                 throw OAuthError(.discoveryFailed, "the discovery document's \(key) is not an absolute URL")
             }
+            guard url.hasPortInRange else {
+                throw OAuthError(.discoveryFailed, "the discovery document's \(key) has a port out of range (0-65535)")
+            }
             return url
         }
         func strings(_ key: String) -> [String] { (json[key] as? [Any])?.compactMap { $0 as? String } ?? [] }

@@ -125,6 +125,7 @@ public actor OAuthClient {
 
     /// A `POST` of `fields` with the client's credentials; the assertion's audience is `audience`.
     func authenticatedRequest(to url: URL, fields: [(String, String)], audience: URL) async throws(OAuthError) -> HTTPClientRequest {
+        guard url.hasPortInRange else { throw OAuthError(.invalidConfiguration, "the endpoint's port is out of range (0-65535)") }
         var form = fields
         var headers: [(String, String)] = []
         try await configuration.authentication.authenticate(

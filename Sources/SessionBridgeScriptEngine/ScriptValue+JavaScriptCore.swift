@@ -135,7 +135,7 @@ struct ValueReader {
             let lengthValue = unsafe JSObjectGetProperty(ctx, object, PropertyName.length.ref, &exception)
             if let exception = unsafe exception { throw unsafe thrownWhileReading(exception, what: "length") }
             let length = unsafe JSValueToNumber(ctx, lengthValue, nil)
-            guard length.isFinite, length >= 0, Int(length) <= limits.maxNodes - nodes else {
+            guard length.isFinite, length >= 0, length <= Double(limits.maxNodes - nodes) else {
                 throw .conversion("array has more than \(limits.maxNodes) elements")
             }
             var elements: [ScriptValue] = []

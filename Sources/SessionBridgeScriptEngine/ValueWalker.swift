@@ -85,7 +85,11 @@ enum ValueWalker {
                 if (depth >= deepest) deepest = depth + 1;
                 if (array) {
                   let length;
-                  try { length = value.length; } catch (e) { fail({ __proto__: null, what: "length", thrown: e }); }
+                  try { length = +value.length; } catch (e) { fail({ __proto__: null, what: "length", thrown: e }); }
+                  // As JSON.stringify reads an array-like (a Proxy's length may be anything, and an
+                  // object's may read one way as a number and another as text): a number, NaN and
+                  // negatives 0, fractions cut.
+                  length = length > 0 ? (length < 9007199254740992 ? length - length % 1 : 9007199254740991) : 0;
                   if (length > maxNodes - nodes) fail({ __proto__: null, message: "array has more than " + maxNodes + " elements" });
                   out += "[" + length + ";";
                   for (let i = 0; i < length; i++) {
@@ -242,7 +246,8 @@ private struct WalkedText {
             index += 1
             let count = try counted()
             var elements: [ScriptValue] = []
-            elements.reserveCapacity(count)
+            // Each element takes at least a code unit: the text bounds what is reserved.
+            elements.reserveCapacity(min(count, unsafe units.count - index))
             for position in 0..<count {
                 if position > 0 { try expect(",") }
                 elements.append(try value(depth: depth + 1, blob: blob))
@@ -254,7 +259,7 @@ private struct WalkedText {
             let count = try counted()
             // Distinct JavaScript keys can be one Swift key (lone surrogates become U+FFFD, and
             // Swift compares canonically): the last value wins, as in the C API reader.
-            var members = OrderedDictionary<String, ScriptValue>(minimumCapacity: count)
+            var members = OrderedDictionary<String, ScriptValue>(minimumCapacity: min(count, unsafe units.count - index))
             for position in 0..<count {
                 if position > 0 { try expect(",") }
                 let key = try string()

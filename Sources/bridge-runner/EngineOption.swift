@@ -233,7 +233,7 @@ struct RunnerReports: ScriptMessageHandler {
         case "error", "rejection":
             let error = ScriptError(
                 kind: .exception, name: body["name"]?.stringValue ?? "Error", message: body["message"]?.stringValue ?? "",
-                sourceURL: body["source"]?.stringValue, line: body["line"]?.numberValue.map { Int($0) })
+                sourceURL: body["source"]?.stringValue, line: body["line"]?.numberValue.flatMap { Int(javaScriptNumber: $0) })
             transcript.page(.scriptError(error, unhandledRejection: body["type"] == "rejection", url: url))
         default:
             break

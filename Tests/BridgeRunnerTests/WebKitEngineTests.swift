@@ -89,4 +89,22 @@ import Testing
         #expect(result.exitCode == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("RangeError: from the page"))
     }
+
+    /// The runner's own reporting handler takes what the page sends it: a line no integer can
+    /// hold is left out, not converted (the run stopped in `Int(_:)`).
+    @Test func aReportWithALineOutOfRangeIsShownWithoutIt() async throws {
+        let script = try RunnerProcess.temporaryFile(
+            "odd-line.js",
+            """
+            for (const line of [1e300, -1e300, 2 ** 70]) {
+              window.webkit.messageHandlers.sessionbridgeRunner.postMessage({type: "error", name: "E", message: "odd line", source: "x", line});
+            }
+            console.log("still here");
+            """)
+        let result = try await RunnerProcess.run(["run", "--engine", "webkit", script.path])
+        #expect(result.exitCode == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("E: odd line"), "\(result.stdout)")
+        #expect(result.stdout.contains("still here"), "\(result.stdout)")
+        #expect(!result.stderr.contains("Fatal error"))
+    }
 }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import SessionBridgeScriptEngine
 import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
@@ -23,6 +24,35 @@ import Testing
         }
         await page.close()
         withExtendedLifetime(refusing) {}
+    }
+
+    /// A port no TCP connection can have, whether a page asks for it or a server's `Location`
+    /// names it, fails that load with `invalid_url` (the HTTP client stopped the process on one
+    /// at an IP address); the page goes on.
+    @Test func aPortOutOfRangeFailsTheLoadAndThePageGoesOn() async throws {
+        let listener = try RawHTTPListener { line in
+            line.contains("/moved")
+                ? "HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:99999/x\r\nContent-Length: 0\r\n\r\n" : RawHTTPListener.ok
+        }
+        defer { listener.stop() }
+        let page = WebPage()
+        try await page.loadHTMLString("<p>ports</p>", baseURL: listener.url)
+        let outcome = try await page.callAsyncJavaScript(
+            """
+            const failures = [];
+            for (const url of ["http://127.0.0.1:70000/x", "http://[::1]:65536/", "/moved"]) {
+              try { await fetch(url); failures.push("loaded"); } catch (error) { failures.push(error.message.includes("out of range")); }
+            }
+            return [failures, await (await fetch("/after")).text()];
+            """)
+        #expect(outcome == [[true, true, true], "ok"])
+        do {
+            try await page.load(URL(string: "http://127.0.0.1:65536/")!)
+            Issue.record("a navigation to port 65536 loaded")
+        } catch {
+            #expect(error.code == .invalidURL)
+        }
+        await page.close()
     }
 
     /// The pages' default client does not retry a refused connection: WebKit reports the refusal

@@ -100,4 +100,28 @@ import Testing
         let error = await oauthError { _ = try await client.metadata() }
         #expect(error?.code == .network)
     }
+
+    /// A port no TCP connection can have, named by a discovery document (a lying server) or
+    /// configured, is refused before anything is sent: the HTTP client stopped the process
+    /// when asked to connect to one at an IP address.
+    @Test func aPortOutOfRangeIsRefusedBeforeAnythingIsSent() async throws {
+        let document = Data(#"{"issuer": "http://127.0.0.1:9", "token_endpoint": "http://127.0.0.1:70000/token"}"#.utf8)
+        do {
+            _ = try AuthorizationServerMetadata(json: document)
+            Issue.record("a token endpoint at port 70000 was accepted")
+        } catch {
+            #expect(error.code == .discoveryFailed)
+            #expect(error.message.contains("token_endpoint"))
+        }
+        let configured = OAuthClient(
+            configuration: OAuthClientConfiguration(
+                server: AuthorizationServer(tokenEndpoint: URL(string: "http://[::1]:65536/token")!), clientID: "app"))
+        let refused = await oauthError { _ = try await configured.tokenRequest(.refreshToken(Secret("rt"))) }
+        #expect(refused?.code == .invalidConfiguration)
+        let issuer = OAuthClient(
+            configuration: OAuthClientConfiguration(server: AuthorizationServer(issuer: URL(string: "http://127.0.0.1:99999")!), clientID: "app"))
+        let discovery = await oauthError { _ = try await issuer.metadata() }
+        #expect(discovery?.code == .discoveryFailed)
+        #expect(discovery?.message.contains("out of range") == true, "\(discovery?.message ?? "")")
+    }
 }

@@ -52,6 +52,27 @@ import Testing
         #expect(describe(oneCall) == describe(partByPart), "\(source)")
     }
 
+    /// A Proxy's `length` is the page's to choose, and an object's may read one way as a
+    /// number and another as text: the walker reads it as `JSON.stringify` reads an array-like.
+    /// (A length of 0 as a number and "4294967295" as text made the parser reserve 100 GB and
+    /// stop the process.)
+    @Test func aLyingLengthIsReadAsJSONWouldReadIt() async throws {
+        let context = await ScriptContext()
+        func proxy(_ length: String) -> String { "new Proxy([], {get(t, k) { return k === 'length' ? \(length) : 'x'; }})" }
+        let twoFaced = "({[Symbol.toPrimitive](hint) { return hint === 'default' ? '4294967295' : 0; }})"
+        #expect(try await context.read(proxy(twoFaced), .oneCall) == [])
+        #expect(try await context.read(proxy("-5"), .oneCall) == [])
+        #expect(try await context.read(proxy("NaN"), .oneCall) == [])
+        #expect(try await context.read(proxy("2.7"), .oneCall) == ["x", "x"])
+        do {
+            _ = try await context.read(proxy("1e300"), .oneCall)
+            Issue.record("a length of 1e300 was read")
+        } catch {
+            #expect(error.message.contains("elements"), "\(error.message)")
+        }
+        await context.close()
+    }
+
     @Test func oneWalkerReadsEveryValueInTurnAfterRefusalsToo() async throws {
         // A walker keeps its state between walks: a walk cut short by a refusal (a cycle, a
         // throwing getter, a function) must leave nothing that changes the next value.

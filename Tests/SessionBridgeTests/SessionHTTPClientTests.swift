@@ -69,6 +69,24 @@ import Testing
         }
     }
 
+    /// A request to a port no TCP connection can have is an `invalid_request`, not a stopped
+    /// process (the HTTP client traps on one at an IP address); the client goes on.
+    @Test func aRequestToAPortOutOfRangeIsRefused() async throws {
+        try await withServer { server in
+            let session = SessionController(configuration: makeConfiguration(server))
+            let client = SessionHTTPClient(session: session)
+            do {
+                _ = try await client.send(SessionHTTPRequest(url: URL(string: "http://127.0.0.1:70000/api/me")!))
+                Issue.record("a request to port 70000 was sent")
+            } catch {
+                #expect((error as? SessionError)?.code == .invalidRequest)
+            }
+            let after = try? await client.send(SessionHTTPRequest(url: server.url("/login")))
+            #expect(after?.status == 200)
+            try await client.shutdown()
+        }
+    }
+
     @Test func ephemeralClientKeepsItsCookiesToItself() async throws {
         try await withServer { server in
             let session = SessionController(configuration: makeConfiguration(server))
