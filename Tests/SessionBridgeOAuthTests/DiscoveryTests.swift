@@ -119,7 +119,8 @@ import Testing
         let refused = await oauthError { _ = try await configured.tokenRequest(.refreshToken(Secret("rt"))) }
         #expect(refused?.code == .invalidConfiguration)
         let issuer = OAuthClient(
-            configuration: OAuthClientConfiguration(server: AuthorizationServer(issuer: URL(string: "http://127.0.0.1:99999")!), clientID: "app"))
+            configuration: OAuthClientConfiguration(
+                server: AuthorizationServer(issuer: URL(string: "http://127.0.0.1:99999")!), clientID: "app"))
         let discovery = await oauthError { _ = try await issuer.metadata() }
         #expect(discovery?.code == .discoveryFailed)
         #expect(discovery?.message.contains("out of range") == true, "\(discovery?.message ?? "")")
