@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 extension URL {
     /// Whether the URL names no port or one a TCP connection can have (0-65535).
