@@ -118,6 +118,11 @@ extension DocumentEnvironment {
         }
     }
 
+    /// The window id the prelude passes first (0 for anything that is no integer).
+    private static func windowID(_ call: RawCall, in context: isolated ScriptContext) throws(ScriptError) -> Int {
+        Int(javaScriptNumber: try unsafe context.scriptValue(call[0]).numberValue ?? 0) ?? 0
+    }
+
     /// The page APIs' native functions, on the prelude's `native` object.
     private static func defineNativeFunctions(on native: RawObject, in context: isolated ScriptContext) {
         // Made with the document ahead of it; each reads the environment bound at commit.
@@ -164,19 +169,19 @@ extension DocumentEnvironment {
             return unsafe context.jsValue(env.openWindow(url, name: name, on: context.thread).map { .number(Double($0)) } ?? .null)
         }
         unsafe add("windowClosed") { context, call, env in
-            let id = unsafe Int(javaScriptNumber: try context.scriptValue(call[0]).numberValue ?? 0) ?? 0
+            let id = try windowID(call, in: context)
             return unsafe context.jsValue(.bool(env.page.page?.openedWindows.isClosed(id) ?? true))
         }
         unsafe add("windowClose") { context, call, env in
-            unsafe env.closeWindow(Int(javaScriptNumber: try context.scriptValue(call[0]).numberValue ?? 0) ?? 0)
+            env.closeWindow(try windowID(call, in: context))
             return nil
         }
         unsafe add("windowHref") { context, call, env in
-            let id = unsafe Int(javaScriptNumber: try context.scriptValue(call[0]).numberValue ?? 0) ?? 0
+            let id = try windowID(call, in: context)
             return unsafe context.jsValue(.string(env.page.page?.openedWindows.href(of: id) ?? "about:blank"))
         }
         unsafe add("windowNavigate") { context, call, env in
-            let id = unsafe Int(javaScriptNumber: try context.scriptValue(call[0]).numberValue ?? 0) ?? 0
+            let id = try windowID(call, in: context)
             let target = try unsafe context.scriptValue(call[1]).stringValue ?? ""
             guard let url = URL(string: target, relativeTo: env.url)?.absoluteURL else {
                 throw ScriptThrow("SyntaxError", "'\(target)' is not a valid URL")
@@ -185,7 +190,7 @@ extension DocumentEnvironment {
             return nil
         }
         unsafe add("windowPost") { context, call, env in
-            let id = unsafe Int(javaScriptNumber: try context.scriptValue(call[0]).numberValue ?? 0) ?? 0
+            let id = try windowID(call, in: context)
             let json = try unsafe context.scriptValue(call[1]).stringValue ?? "null"
             let targetOrigin = try unsafe context.scriptValue(call[2]).stringValue ?? "/"
             env.postMessage(to: id, json: json, targetOrigin: targetOrigin)

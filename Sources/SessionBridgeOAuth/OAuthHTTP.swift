@@ -13,6 +13,7 @@ enum OAuthHTTP {
     }
 
     static func get(_ url: URL, client: HTTPClient, timeout: Duration) async throws(OAuthError) -> Answer {
+        guard url.hasPortInRange else { throw OAuthError(.invalidConfiguration, "the URL's port is out of range (0-65535)") }
         var request = HTTPClientRequest(url: url.absoluteString)
         request.headers.add(name: "Accept", value: "application/json")
         return try await send(request, client: client, timeout: timeout)
@@ -20,9 +21,6 @@ enum OAuthHTTP {
 
     /// Sends `request`; the head and the body (at most 1 MiB) must arrive within `timeout`.
     static func send(_ request: HTTPClientRequest, client: HTTPClient, timeout: Duration) async throws(OAuthError) -> Answer {
-        guard URL(string: request.url)?.hasPortInRange ?? true else {
-            throw OAuthError(.invalidConfiguration, "the URL's port is out of range (0-65535)")
-        }
         do {
             return try await withThrowingTaskGroup(of: Answer?.self) { group in
                 group.addTask {

@@ -337,17 +337,10 @@ extension WebKitWebView {
     /// The route every message of the committed document to `route`'s handler shares.
     private func messageRoute(for route: MessageRoute) -> ScriptMessage.Route {
         if let made = committedRoutes[ObjectIdentifier(route)] { return made }
-        let made = ScriptMessage.Route(name: route.name, frameInfo: attributedFrame(), world: route.world)
+        let frame = FrameInfo(url: url ?? URL(string: "about:blank")!, isMainFrame: true)
+        let made = ScriptMessage.Route(name: route.name, frameInfo: frame, world: route.world)
         committedRoutes[ObjectIdentifier(route)] = made
         return made
-    }
-
-    /// The committed document's frame, which every message of the document shares.
-    private func attributedFrame() -> FrameInfo {
-        if let committedFrame { return committedFrame }
-        let frame = FrameInfo(url: url ?? URL(string: "about:blank")!, isMainFrame: true)
-        committedFrame = frame
-        return frame
     }
 
     /// Answers the page's promise.
