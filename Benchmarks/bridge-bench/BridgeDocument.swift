@@ -81,8 +81,8 @@ final class BridgeDocument: Sendable {
         timeLimit: Duration? = nil
     ) async throws -> BridgeDocument {
         // No execution time limit unless asked, as in the C baselines: with one, JavaScriptCore
-        // reads the thread's CPU time on every VM entry, and each outermost entry runs its
-        // microtask checkpoint inside itself.
+        // reads the thread's CPU time on every VM entry. (With a limit or without, the
+        // document's outermost entry runs its microtask checkpoint inside itself.)
         let context = await ScriptContext(thread: thread, name: url, configuration: .init(timeLimit: timeLimit))
         let document = BridgeDocument(context: context, body: body)
         try await prepare(context, controller: controller, url: url, body: body, probe: document.probe)

@@ -96,7 +96,7 @@ public actor ScriptContext {
     /// alive for as long as the context lives.
     var functionPrototype: JSObjectRef?
     /// The native function that runs the microtask checkpoint inside an entry (``MicrotaskCheckpoint``),
-    /// when this context has a time limit and JavaScriptCore exports what the checkpoint needs.
+    /// when JavaScriptCore exports what the checkpoint needs.
     var checkpointFunction: JSObjectRef?
     /// Whether the current outermost entry holds the VM's API lock, for ``leaveJavaScript()`` to run
     /// the checkpoint and release it.
@@ -140,7 +140,7 @@ public actor ScriptContext {
     /// `queueMicrotask` and rejection tracking.
     private func setUp() {
         ScriptEngineStatistics.liveContexts.add(1, ordering: .relaxed)
-        if timeLimitSeconds.isFinite, MicrotaskCheckpoint.functions != nil {
+        if MicrotaskCheckpoint.functions != nil {
             if let function = unsafe JSObjectMakeFunctionWithCallback(ctx, nil, MicrotaskCheckpoint.callback) {
                 unsafe protect(function)
                 unsafe checkpointFunction = unsafe function
@@ -505,8 +505,9 @@ public actor ScriptContext {
     /// uncaught ``ScriptError/Kind/timeLimitExceeded`` and absorbed by a throwaway entry, in
     /// which every leftover job of the stopped entry is ended at once.
     ///
-    /// With a time limit, the entry's microtasks run here, inside the entry, at a microtask
-    /// checkpoint (``MicrotaskCheckpoint``), so that the limit covers them too.
+    /// The entry's microtasks run here, inside the entry, at a microtask checkpoint
+    /// (``MicrotaskCheckpoint``), so that the time limit covers them too, and so that they are
+    /// not each an entry of their own.
     @inline(__always)
     package func leaveJavaScript() {
         guard thread.nativeDepth.load(ordering: .relaxed) == 0 else { return }
