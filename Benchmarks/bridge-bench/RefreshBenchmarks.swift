@@ -107,6 +107,13 @@ enum RefreshBenchmarks {
                         baselineName: "bare token POST + jar + GET /app", ratio: full.median / standIn.withNavigation,
                         goal: "≤ baseline + 1 ms", goalMet: over <= 1,
                         note: "\(fullCycles) cycles, \(full.refreshes) refreshes; \(String(format: "%+.2f", over)) ms over the baseline"))
+                guard callers == 1 else { continue }
+                for (name, median) in full.stages {
+                    report.add(
+                        Row(
+                            figure: figure, name: "  stage of that cycle: " + name + ", median", ours: median / 1e3, baseline: nil,
+                            unit: "µs", note: "from the page's events and the message log"))
+                }
             }
         } catch {
             try? await client.shutdown()
@@ -209,7 +216,7 @@ enum RefreshBenchmarks {
     /// page's thread).
     static func fullSessionRefreshCycle(
         callers: Int, cycles: Int, to path: String = "/app", pageNavigates: Bool = false
-    ) async throws -> (median: Double, p99: Double, refreshes: Int) {
+    ) async throws -> (median: Double, p99: Double, refreshes: Int, stages: [(String, Double)]) {
         // A short freshness window: callers of one cycle share its refresh, the next cycle refreshes again.
         let fixture = try await SessionFixture.start(session: { $0.freshnessWindow = .milliseconds(5) })
         defer { Task { await fixture.stop() } }
@@ -221,7 +228,10 @@ enum RefreshBenchmarks {
             """
         let script = pageNavigates ? calls + "location.assign(\"\(path)\"); return replies;" : calls + "return replies;"
         let loaded = LoadedSignal()
-        if pageNavigates { fixture.observe { event in loaded.receive(event) } }
+        if pageNavigates {
+            fixture.observe { event in loaded.receive(event) }
+            fixture.messageLog.observe { entry in loaded.bridgeCall(entry.duration) }
+        }
         let before = fixture.server?.stats().refreshes ?? 0
         var samples: [Double] = []
         let clock = ContinuousClock()
@@ -242,7 +252,7 @@ enum RefreshBenchmarks {
         }
         let refreshes = (fixture.server?.stats().refreshes ?? 0) - before
         samples.sort()
-        return (samples[samples.count / 2], samples[min(samples.count - 1, samples.count * 99 / 100)], refreshes)
+        return (samples[samples.count / 2], samples[min(samples.count - 1, samples.count * 99 / 100)], refreshes, loaded.stageMedians())
     }
 }
 /// The instant each page-started navigation finished, for the cycle waiting for it.
@@ -250,7 +260,21 @@ private final class LoadedSignal: Sendable {
     private struct State {
         var outcome: Result<ContinuousClock.Instant, any Error>?
         var waiter: CheckedContinuation<ContinuousClock.Instant, any Error>?
+        // The stages of the cycle under way, and of those that ended (nanoseconds).
+        var bridgeCall: Duration?
+        var policy: Duration?
+        var request: Duration?
+        var responded: ContinuousClock.Instant?
+        var committed: ContinuousClock.Instant?
+        var stages: [String: [Double]] = [:]
     }
+
+    /// The stages' names, in the cycle's order.
+    static let stageNames = [
+        "the page's postMessage until its reply (the refresh)", "navigation policy (PageEvent.navigationPolicy's waited)",
+        "the navigation's request (PageEvent.http's duration)", "response to document committed",
+        "document committed to loaded (user scripts, the page's scripts, load events)",
+    ]
 
     private let state = Mutex(State())
 
@@ -270,12 +294,43 @@ private final class LoadedSignal: Sendable {
         }
     }
 
+    /// A bridge call's duration, from the message log.
+    func bridgeCall(_ duration: Duration) {
+        state.withLock { $0.bridgeCall = duration }
+    }
+
+    /// The medians of the stages, by ``stageNames``.
+    func stageMedians() -> [(String, Double)] {
+        let stages = state.withLock { $0.stages }
+        return Self.stageNames.compactMap { name in stages[name].map { (name, Stats.median($0)) } }
+    }
+
     /// Called with every page event, on the page's thread.
     func receive(_ event: PageEvent) {
+        let now = ContinuousClock.now
         switch event {
+        case .navigationPolicy(_, _, let waited):
+            state.withLock { $0.policy = waited }
+        case .http(let exchange) where exchange.initiator == .navigation:
+            state.withLock { state in
+                state.request = exchange.duration
+                state.responded = now
+            }
+        case .documentCommitted:
+            state.withLock { $0.committed = now }
         case .navigationFinished(let navigation) where navigation.url.path == "/app":
-            let now = ContinuousClock.now
             precondition(navigation.statusCode == 200, "the navigation did not carry the new cookie")
+            state.withLock { state in
+                let names = Self.stageNames
+                if let call = state.bridgeCall { state.stages[names[0], default: []].append(call.nanoseconds) }
+                if let policy = state.policy { state.stages[names[1], default: []].append(policy.nanoseconds) }
+                if let request = state.request { state.stages[names[2], default: []].append(request.nanoseconds) }
+                if let responded = state.responded, let committed = state.committed {
+                    state.stages[names[3], default: []].append((committed - responded).nanoseconds)
+                    state.stages[names[4], default: []].append((now - committed).nanoseconds)
+                }
+                (state.bridgeCall, state.policy, state.request, state.responded, state.committed) = (nil, nil, nil, nil, nil)
+            }
             deliver(.success(now))
         case .navigationFailed(let error):
             deliver(.failure(error))

@@ -38,7 +38,7 @@ extension SessionController {
     ///
     /// A navigation with a fresh session then costs no hop to the actor and back (100 µs of a
     /// refresh cycle's navigation, measured).
-    nonisolated func navigationPolicyWithoutATurn(to url: URL, in page: any WebView) async -> NavigationActionPolicy? {
+    nonisolated(nonsending) func navigationPolicyWithoutATurn(to url: URL, in page: any WebView) async -> NavigationActionPolicy? {
         guard !webSignOutPending.load(ordering: .acquiring) else { return nil }
         let facts = published.withLock { ($0.isReady, $0.webSignOutStarted) }
         guard facts.0, !facts.1, attachedForPolicy.contains(page) else { return nil }

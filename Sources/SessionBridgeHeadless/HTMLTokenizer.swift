@@ -197,6 +197,8 @@ struct HTMLTokenizer {
     /// RCDATA and RAWTEXT: the text up to the appropriate end tag; returns where it ends.
     private mutating func rawText(until name: String) -> Int {
         while position < bytes.count {
+            // Only a `<` can start the end tag.
+            guard bytes[position] == UInt8(ascii: "<") else { position += 1; continue }
             if let end = appropriateEndTag(name, at: position) {
                 let contentEnd = position
                 position = end
@@ -214,6 +216,10 @@ struct HTMLTokenizer {
         enum State { case data, escaped, doubleEscaped }
         var state = State.data
         while position < bytes.count {
+            // Only a `<` (`<!--`, `<script`, `</script`) or a `-` (`-->`) changes the state or
+            // ends the script: every other byte is skipped without a comparison of text.
+            let current = bytes[position]
+            guard current == UInt8(ascii: "<") || current == UInt8(ascii: "-") else { position += 1; continue }
             switch state {
             case .data:
                 if matches("<!--", at: position) {

@@ -408,8 +408,10 @@ public actor WebPage {
     }
 
     /// Reports a world's console messages and uncaught errors as the page's events.
-    private static func reportEvents(of context: ScriptContext, url: URL, to events: (@Sendable (PageEvent) -> Void)?) async {
-        await context.setEventHandler { event in
+    /// Isolated to the context, which shares the page's thread: no hop (a nonisolated async
+    /// function would run on the concurrency pool, and each commit would wait for a pool thread).
+    private static func reportEvents(of context: isolated ScriptContext, url: URL, to events: (@Sendable (PageEvent) -> Void)?) {
+        context.setEventHandler { event in
             switch event {
             case .console(let message): events?(.console(message, url: url))
             case .uncaughtError(let error): events?(.scriptError(error, unhandledRejection: false, url: url))

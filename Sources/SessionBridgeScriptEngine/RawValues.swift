@@ -106,6 +106,13 @@ extension ScriptContext {
         unsafe JSObjectMake(ctx, nil, nil)
     }
 
+    /// Sets the property `name` of `object` to `value` (a plain data property).
+    package func setProperty(_ value: RawValue, as name: String, on object: RawObject) {
+        let key = unsafe makeJSString(name)
+        defer { unsafe JSStringRelease(key) }
+        unsafe JSObjectSetProperty(ctx, object, key, value, JSPropertyAttributes(kJSPropertyAttributeNone), nil)
+    }
+
     /// Defines `value` as the read-only property `name` of `object`.
     package func defineReadOnly(_ value: RawValue, as name: String, on object: RawObject) {
         let key = unsafe makeJSString(name)
