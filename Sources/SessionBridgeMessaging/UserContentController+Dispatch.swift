@@ -57,7 +57,14 @@ extension UserContentController {
     /// Delivers `message` as the engine attested it (its frame and world, never the body's
     /// claims): checks the registration and the frame's allow-list, runs the handler within its
     /// timeout, maps its error to what the page may see, and records the call in the log.
-    package func dispatch(_ message: ScriptMessage, started: ContinuousClock.Instant = .now) async -> DispatchOutcome {
+    ///
+    /// Runs on the caller's executor (`nonisolated(nonsending)`), and so does the handler until
+    /// it suspends, and where it resumes: an engine calls it from the page's thread, as the
+    /// headless engine runs its handlers (a plain async function would hop to the concurrency
+    /// pool and back for a handler that never suspends).
+    package nonisolated(nonsending) func dispatch(_ message: ScriptMessage, started: ContinuousClock.Instant = .now) async
+        -> DispatchOutcome
+    {
         guard let registration = registration(named: message.name, in: message.world) else {
             return refuse(message, .removed, started: started)
         }
@@ -130,13 +137,18 @@ extension UserContentController {
 
     /// Runs the handler, giving up (and cancelling it) after `timeout`; a handler that ignores
     /// cancellation holds nobody.
+    ///
+    /// The handler's task starts at once on the caller's executor (`isolation`) and resumes
+    /// there; the timer is made only when the handler suspended (most answer at once).
     private static func run(
-        _ handler: any ScriptMessageHandlerWithReply, _ message: ScriptMessage, controller: UserContentController, timeout: Duration
+        _ handler: any ScriptMessageHandlerWithReply, _ message: ScriptMessage, controller: UserContentController, timeout: Duration,
+        isolation: isolated (any Actor)? = #isolation
     ) async -> Result<ScriptValue, any Error> {
         let race = HandlerRace()
         return await withCheckedContinuation { continuation in
             race.start(continuation)
-            let work = Task {
+            let work = Task.immediate {
+                _ = isolation
                 do {
                     race.settle(.success(try await handler.userContentController(controller, didReceive: message)))
                 } catch {
@@ -167,6 +179,8 @@ private final class HandlerRace: Sendable {
     }
 
     func watch(_ work: Task<Void, Never>, timeout: Duration) {
+        // A handler that answered while it was started needs no timer.
+        guard state.withLock({ $0.continuation != nil }) else { return }
         let timer = Task {
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
             self.settle(.failure(ScriptMessageError.timeout))

@@ -325,7 +325,9 @@ extension WebKitWebView {
         let context = unsafe GPointer(jsc_value_get_context(jsValue)!)
         unsafe g_object_ref(context.raw)
         callsInFlight += 1
-        Task { @WebKitActor in
+        // Started here, inside the signal, on this thread: the handler runs at once and, when it
+        // answers without suspending, its reply is sent before the signal returns.
+        Task.immediate { @WebKitActor in
             let outcome = await controller.dispatch(message, started: started)
             self.callsInFlight = max(0, self.callsInFlight - 1)
             Self.send(outcome, reply: reply, context: context)
