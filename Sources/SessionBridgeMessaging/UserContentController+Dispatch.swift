@@ -62,7 +62,9 @@ extension UserContentController {
     /// it suspends, and where it resumes: an engine calls it from the page's thread, as the
     /// headless engine runs its handlers (a plain async function would hop to the concurrency
     /// pool and back for a handler that never suspends).
-    package nonisolated(nonsending) func dispatch(_ message: ScriptMessage, started: ContinuousClock.Instant = .now) async
+    package nonisolated(nonsending) func dispatch(
+        _ message: ScriptMessage, started: ContinuousClock.Instant = .now
+    ) async
         -> DispatchOutcome
     {
         guard let registration = registration(named: message.name, in: message.world) else {
