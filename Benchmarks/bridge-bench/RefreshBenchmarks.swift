@@ -59,18 +59,10 @@ enum RefreshBenchmarks {
             for callers in [1, 10, 100] {
                 let fullCycles = options.scale(callers == 100 ? 60 : 150, quick: 10)
                 let full = try await fullSessionRefreshCycle(callers: callers, cycles: fullCycles)
-                // The goal: at most 1 ms above what the server and the network take for the
-                // cycle's two requests (the refresh POST and the navigation's GET).
-                let over = (full.median - standIn.withNavigation) / 1e6
                 report.add(
-                    Row(
-                        figure: figure, name: "full cycle, \(callers) page caller(s): refresh -> cookies -> reply -> navigation, median",
-                        ours: full.median / 1e3, baseline: standIn.withNavigation / 1e3, unit: "µs",
-                        baselineName: "bare token POST + jar + GET /app", ratio: full.median / standIn.withNavigation,
-                        goal: "≤ baseline + 1 ms", goalMet: over <= 1,
-                        note:
-                            "\(fullCycles) cycles, \(full.refreshes) token-endpoint refreshes (one per cycle); \(String(format: "%+.2f", over)) ms over the baseline"
-                    ))
+                    cycleRow(
+                        figure, "full cycle, \(callers) page caller(s): refresh -> cookies -> reply -> navigation, median", full,
+                        cycles: fullCycles, baseline: standIn.withNavigation, baselineName: "bare token POST + jar + GET /app"))
                 report.add(
                     Row(
                         figure: figure, name: "full cycle, \(callers) page caller(s), p99", ours: full.p99 / 1e3,
@@ -82,15 +74,11 @@ enum RefreshBenchmarks {
             for callers in [1, 100] {
                 let fullCycles = options.scale(callers == 100 ? 60 : 150, quick: 10)
                 let full = try await fullSessionRefreshCycle(callers: callers, cycles: fullCycles, to: "/app?plain=1")
-                let over = (full.median - standIn.withPlainNavigation) / 1e6
                 report.add(
-                    Row(
-                        figure: figure,
-                        name: "full cycle, \(callers) page caller(s), to the page without its scripts (/app?plain=1), median",
-                        ours: full.median / 1e3, baseline: standIn.withPlainNavigation / 1e3, unit: "µs",
-                        baselineName: "bare token POST + jar + GET /app?plain=1", ratio: full.median / standIn.withPlainNavigation,
-                        goal: "≤ baseline + 1 ms", goalMet: over <= 1,
-                        note: "\(fullCycles) cycles, \(full.refreshes) refreshes; \(String(format: "%+.2f", over)) ms over the baseline"))
+                    cycleRow(
+                        figure, "full cycle, \(callers) page caller(s), to the page without its scripts (/app?plain=1), median", full,
+                        cycles: fullCycles, baseline: standIn.withPlainNavigation, baselineName: "bare token POST + jar + GET /app?plain=1")
+                )
             }
             // The same cycle with the page navigating itself once it has its replies, as an
             // app's page does (`await postMessage(...)`, then `location.assign`), instead of the
@@ -98,15 +86,10 @@ enum RefreshBenchmarks {
             for callers in [1, 100] {
                 let fullCycles = options.scale(callers == 100 ? 60 : 150, quick: 10)
                 let full = try await fullSessionRefreshCycle(callers: callers, cycles: fullCycles, pageNavigates: true)
-                let over = (full.median - standIn.withNavigation) / 1e6
                 report.add(
-                    Row(
-                        figure: figure,
-                        name: "full cycle, \(callers) page caller(s), the page navigates itself (location.assign), median",
-                        ours: full.median / 1e3, baseline: standIn.withNavigation / 1e3, unit: "µs",
-                        baselineName: "bare token POST + jar + GET /app", ratio: full.median / standIn.withNavigation,
-                        goal: "≤ baseline + 1 ms", goalMet: over <= 1,
-                        note: "\(fullCycles) cycles, \(full.refreshes) refreshes; \(String(format: "%+.2f", over)) ms over the baseline"))
+                    cycleRow(
+                        figure, "full cycle, \(callers) page caller(s), the page navigates itself (location.assign), median", full,
+                        cycles: fullCycles, baseline: standIn.withNavigation, baselineName: "bare token POST + jar + GET /app"))
                 guard callers == 1 else { continue }
                 for (name, median) in full.stages {
                     report.add(
@@ -122,6 +105,20 @@ enum RefreshBenchmarks {
         }
         try await client.shutdown()
         try await server.stop()
+    }
+
+    /// A full cycle's median next to its baseline, with the goal: at most 1 ms above what the
+    /// server and the network take for the cycle's two requests (the refresh POST and the
+    /// navigation's GET).
+    static func cycleRow(
+        _ figure: String, _ name: String, _ full: (median: Double, p99: Double, refreshes: Int, stages: [(String, Double)]),
+        cycles: Int, baseline: Double, baselineName: String
+    ) -> Row {
+        let over = (full.median - baseline) / 1e6
+        return Row(
+            figure: figure, name: name, ours: full.median / 1e3, baseline: baseline / 1e3, unit: "µs", baselineName: baselineName,
+            ratio: full.median / baseline, goal: "≤ baseline + 1 ms", goalMet: over <= 1,
+            note: "\(cycles) cycles, \(full.refreshes) token-endpoint refreshes; \(String(format: "%+.2f", over)) ms over the baseline")
     }
 
     struct StandIn {

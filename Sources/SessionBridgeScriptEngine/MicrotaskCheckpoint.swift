@@ -6,8 +6,9 @@ internal import Glibc
 ///
 /// Every context runs it, with a time limit or without: each job run outside an entry is an
 /// outermost entry of its own, and on Linux JavaScriptCore resets its date and time-zone caches
-/// at every outermost entry (`DateCache::resetIfNecessarySlow`, 4% of a bridge round trip's
-/// samples without a limit, as of the C baseline's; none once the jobs run inside the entry).
+/// at every outermost entry (`DateCache::resetIfNecessarySlow`: 4% of the samples of a bridge
+/// round trip without a limit, and 6% of its C baseline's, whose jobs run that way; none once
+/// the jobs run inside the entry).
 ///
 /// JavaScriptCore runs a VM's microtasks (promise reactions, `await` continuations) when the
 /// outermost holder of the VM's API lock lets go, which is after the entry has returned. Each
