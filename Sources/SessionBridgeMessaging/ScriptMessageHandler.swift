@@ -19,8 +19,9 @@ public protocol ScriptMessageHandler: Sendable {
 ///     options: HandlerOptions(allowedOrigins: [SecurityOrigin("https://app.example")!]))
 /// ```
 public protocol ScriptMessageHandlerWithReply: Sendable {
-    /// Runs on the page's engine thread until it awaits something elsewhere (it is
-    /// `nonisolated(nonsending)`), so a handler that never suspends replies without a thread hop.
+    /// Runs on the page's thread (the page's engine thread, or the main loop of a WebKit view)
+    /// until it awaits something elsewhere, and resumes there (it is `nonisolated(nonsending)`),
+    /// so a handler that never suspends replies without a thread hop.
     nonisolated(nonsending) func userContentController(
         _ controller: UserContentController, didReceive message: ScriptMessage
     ) async throws -> ScriptValue
