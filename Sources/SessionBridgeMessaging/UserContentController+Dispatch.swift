@@ -7,8 +7,6 @@ import Synchronization
 /// `window.webkit.messageHandlers`): the same registrations, allow-lists, timeouts, handler
 /// kinds, error mapping and message log as the headless engine's installation.
 extension UserContentController {
-    package typealias Instant = ContinuousClock.Instant
-
     /// How a dispatched message ended.
     package enum DispatchOutcome: Sendable {
         /// A handler without reply received it.
@@ -64,7 +62,9 @@ extension UserContentController {
     /// it suspends, and where it resumes: an engine calls it from the page's thread, as the
     /// headless engine runs its handlers (a plain async function would hop to the concurrency
     /// pool and back for a handler that never suspends).
-    package nonisolated(nonsending) func dispatch(_ message: ScriptMessage, started: Instant = .now) async -> DispatchOutcome {
+    package nonisolated(nonsending) func dispatch(
+        _ message: ScriptMessage, started: ContinuousClock.Instant = .now
+    ) async -> DispatchOutcome {
         guard let registration = registration(named: message.name, in: message.world) else {
             return refuse(message, .removed, started: started)
         }

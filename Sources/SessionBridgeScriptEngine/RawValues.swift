@@ -108,16 +108,18 @@ extension ScriptContext {
 
     /// Sets the property `name` of `object` to `value` (a plain data property).
     package func setProperty(_ value: RawValue, as name: String, on object: RawObject) {
-        let key = unsafe makeJSString(name)
-        defer { unsafe JSStringRelease(key) }
-        unsafe JSObjectSetProperty(ctx, object, key, value, JSPropertyAttributes(kJSPropertyAttributeNone), nil)
+        unsafe setProperty(value, as: name, on: object, attributes: kJSPropertyAttributeNone)
     }
 
     /// Defines `value` as the read-only property `name` of `object`.
     package func defineReadOnly(_ value: RawValue, as name: String, on object: RawObject) {
+        unsafe setProperty(value, as: name, on: object, attributes: kJSPropertyAttributeReadOnly)
+    }
+
+    private func setProperty(_ value: RawValue, as name: String, on object: RawObject, attributes: Int) {
         let key = unsafe makeJSString(name)
         defer { unsafe JSStringRelease(key) }
-        unsafe JSObjectSetProperty(ctx, object, key, value, JSPropertyAttributes(kJSPropertyAttributeReadOnly), nil)
+        unsafe JSObjectSetProperty(ctx, object, key, value, JSPropertyAttributes(attributes), nil)
     }
 
     /// `undefined`.
