@@ -140,9 +140,10 @@ package func makeError(in ctx: JSContextRef, _ error: any Error) -> JSValueRef {
     case let thrown as ScriptThrow:
         let object = unsafe makeError(in: ctx, name: thrown.name, message: thrown.message)
         for (key, value) in thrown.properties {
-            let name = unsafe makeJSString(key)
-            unsafe JSObjectSetProperty(ctx, object, name, makeJSValue(value, in: ctx), JSPropertyAttributes(kJSPropertyAttributeNone), nil)
-            unsafe JSStringRelease(name)
+            let value = unsafe makeJSValue(value, in: ctx)
+            unsafe PropertyNames.with(key) { name in
+                unsafe JSObjectSetProperty(ctx, object, name, value, JSPropertyAttributes(kJSPropertyAttributeNone), nil)
+            }
         }
         return unsafe object
     case let scriptError as ScriptError:

@@ -117,9 +117,9 @@ extension ScriptContext {
     }
 
     private func setProperty(_ value: RawValue, as name: String, on object: RawObject, attributes: Int) {
-        let key = unsafe makeJSString(name)
-        defer { unsafe JSStringRelease(key) }
-        unsafe JSObjectSetProperty(ctx, object, key, value, JSPropertyAttributes(attributes), nil)
+        unsafe PropertyNames.with(name) { key in
+            unsafe JSObjectSetProperty(ctx, object, key, value, JSPropertyAttributes(attributes), nil)
+        }
     }
 
     /// `undefined`.
