@@ -128,8 +128,9 @@ enum PropertyNames {
     /// Calls `body` with the JavaScriptCore string for `name`.
     @inline(__always)
     static func with<Result>(_ name: String, _ body: (JSStringRef) -> Result) -> Result {
-        if let known = kept.withLock({ $0[name] }) { return unsafe body(known.ref) }
-        guard name.utf8.count <= maxLength else {
+        let (known, isFull) = kept.withLock { kept in (kept[name], kept.count >= capacity) }
+        if let known { return unsafe body(known.ref) }
+        guard !isFull, name.utf8.count <= maxLength else {
             let made = unsafe makeJSString(name)
             defer { unsafe JSStringRelease(made) }
             return unsafe body(made)

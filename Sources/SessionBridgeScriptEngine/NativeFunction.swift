@@ -157,9 +157,9 @@ package func makeError(in ctx: JSContextRef, _ error: any Error) -> JSValueRef {
     case let thrown as ScriptThrow:
         let object = unsafe makeError(in: ctx, name: thrown.name, message: thrown.message)
         for (key, value) in thrown.properties {
-            let value = unsafe makeJSValue(value, in: ctx)
+            let made = unsafe makeJSValue(value, in: ctx)
             unsafe PropertyNames.with(key) { name in
-                unsafe JSObjectSetProperty(ctx, object, name, value, JSPropertyAttributes(kJSPropertyAttributeNone), nil)
+                unsafe JSObjectSetProperty(ctx, object, name, made, JSPropertyAttributes(kJSPropertyAttributeNone), nil)
             }
         }
         return unsafe object

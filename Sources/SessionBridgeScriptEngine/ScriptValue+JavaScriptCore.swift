@@ -252,7 +252,6 @@ func makeJSValue(_ value: ScriptValue, in ctx: JSContextRef) -> JSValueRef {
         // made by JSON parsing already owns one, so setting it below cannot reach the setter.
         let object = unsafe members["__proto__"] == nil ? JSObjectMake(ctx, nil, nil)! : ownProtoObject(in: ctx)
         for (key, member) in members {
-            // The member's value is made first: making it may make other names.
             let value = unsafe makeJSValue(member, in: ctx)
             unsafe PropertyNames.with(key) { name in
                 unsafe JSObjectSetProperty(ctx, object, name, value, JSPropertyAttributes(kJSPropertyAttributeNone), nil)
