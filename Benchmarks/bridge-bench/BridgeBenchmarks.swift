@@ -163,6 +163,7 @@ enum BridgeBenchmarks {
             try await BridgeDocument.make(handler: BenchHandlers.dispatchQueue(queue), body: .number, thread: thread),
             try await BridgeDocument.make(handler: BenchHandlers.actor(replyActor), body: .number, thread: thread),
             try await BridgeDocument.make(replyHandler: BenchHandlers.workerReplyHandler(worker), body: .number, thread: thread),
+            try await BridgeDocument.make(handler: BenchHandlers.workerThreadWaitingWhereCalled(worker), body: .number, thread: thread),
         ]
         let c = "C (b) worker hop, JS thread spins 50µs, worker blocks"
         let cBlock = "C hop, both threads block (no spin)"
@@ -171,9 +172,14 @@ enum BridgeBenchmarks {
             Contender(c, raw: rawSpin), Contender(cBlock, raw: rawBlock), Contender(cSpin, raw: rawBothSpin),
             Contender("worker", document: documents[0]), Contender("dispatch", document: documents[1]),
             Contender("actor", document: documents[2]), Contender("reply handler", document: documents[3]),
+            Contender("worker, nonsending wait", document: documents[4]),
         ]
         let one = try await RoundTripResults.measure(contenders, n: options.scale(20_000, quick: 2_000), lanes: 1, rounds: options.rounds)
         report.add(one.latencyRow(figure, "1 in flight: continuation resumed by a worker thread", ours: "worker", baseline: c, goal: 1.5))
+        report.add(
+            one.latencyRow(
+                figure, "1 in flight: the same, the handler's wait nonisolated(nonsending)", ours: "worker, nonsending wait", baseline: c,
+                goal: 1.5))
         report.add(one.latencyRow(figure, "1 in flight: continuation resumed on a DispatchQueue", ours: "dispatch", baseline: c))
         report.add(one.latencyRow(figure, "1 in flight: await on an actor (global executor)", ours: "actor", baseline: c))
         report.add(
@@ -184,6 +190,10 @@ enum BridgeBenchmarks {
         let many = try await RoundTripResults.measure(
             contenders, n: options.scale(200_000, quick: 20_000), lanes: 64, rounds: options.rounds)
         report.add(many.throughputRow(figure, "64 in flight: worker thread", ours: "worker", baseline: c, goal: 1.5))
+        report.add(
+            many.throughputRow(
+                figure, "64 in flight: worker thread, the handler's wait nonisolated(nonsending)", ours: "worker, nonsending wait",
+                baseline: c))
         report.add(many.throughputRow(figure, "64 in flight: DispatchQueue", ours: "dispatch", baseline: c))
         report.add(many.throughputRow(figure, "64 in flight: actor", ours: "actor", baseline: c, goal: 1.1))
         report.add(

@@ -43,6 +43,14 @@ final class ReplyWorker: Sendable {
         await withCheckedContinuation { continuation in add(.resume(continuation), value) }
     }
 
+    /// ``reply(_:)`` waiting where its caller runs (`nonisolated(nonsending)`, what a plain
+    /// async function is in Swift 6.2 under `NonisolatedNonsendingByDefault`): the worker's
+    /// resume wakes the page's thread directly, where ``reply(_:)`` (a `@concurrent` function
+    /// here) suspends and resumes on the concurrency pool and then hops to the page.
+    nonisolated(nonsending) func replyWhereCalled(_ value: ScriptValue) async -> ScriptValue {
+        await withCheckedContinuation { continuation in add(.resume(continuation), value) }
+    }
+
     /// Has the worker thread send `value` through `reply`.
     func send(_ value: ScriptValue, through reply: ScriptMessageReply) {
         add(.send(reply), value)
@@ -117,6 +125,11 @@ enum BenchHandlers {
     /// Suspends; the reply comes back from a dedicated worker thread.
     static func workerThread(_ worker: ReplyWorker) -> any ScriptMessageHandlerWithReply {
         ClosureMessageHandler { message in await worker.reply(try reply(to: message.body)) }
+    }
+
+    /// The same, its wait `nonisolated(nonsending)` (``ReplyWorker/replyWhereCalled(_:)``).
+    static func workerThreadWaitingWhereCalled(_ worker: ReplyWorker) -> any ScriptMessageHandlerWithReply {
+        ClosureMessageHandler { message in await worker.replyWhereCalled(try reply(to: message.body)) }
     }
 
     /// Answers through its reply handler, which a dedicated worker thread calls (WebKit's

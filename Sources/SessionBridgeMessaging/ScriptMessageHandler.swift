@@ -22,6 +22,13 @@ public protocol ScriptMessageHandlerWithReply: Sendable {
     /// Runs on the page's thread (the page's engine thread, or the main loop of a WebKit view)
     /// until it awaits something elsewhere, and resumes there (it is `nonisolated(nonsending)`),
     /// so a handler that never suspends replies without a thread hop.
+    ///
+    /// What it awaits decides the hops: a `nonisolated(nonsending)` function that waits for a
+    /// callback (a continuation resumed by another thread) is resumed on the page's thread
+    /// directly; a `@concurrent` one (what a plain `nonisolated` async function is without
+    /// Swift 6.2's `NonisolatedNonsendingByDefault`) waits on the concurrency pool and then hops
+    /// back, two more thread wake-ups per call. A handler that answers from a callback API
+    /// without awaiting at all is a ``ScriptMessageHandlerWithReplyHandler``.
     nonisolated(nonsending) func userContentController(
         _ controller: UserContentController, didReceive message: ScriptMessage
     ) async throws -> ScriptValue
