@@ -248,15 +248,24 @@ func makeJSValue(_ value: ScriptValue, in ctx: JSContextRef) -> JSValueRef {
         }
         return unsafe array
     case .object(let members):
-        // A `__proto__` key must become an own property, not the object's prototype: an object
-        // made by JSON parsing already owns one, so setting it below cannot reach the setter.
-        let object = unsafe members["__proto__"] == nil ? JSObjectMake(ctx, nil, nil)! : ownProtoObject(in: ctx)
+        // Members are set with `put` (the C API has no define), which would reach
+        // `Object.prototype` for a name it has: the `__proto__` setter, or a built-in method
+        // made read-only by a page that froze `Object.prototype` (hardened pages do), where the
+        // member would be dropped. WebKit defines every member as the object's own. For those
+        // names only, the object has no prototype while its members are set.
+        let object = unsafe JSObjectMake(ctx, nil, nil)!
+        var detachedPrototype: JSValueRef? = nil
         for (key, member) in members {
             let value = unsafe makeJSValue(member, in: ctx)
+            if unsafe detachedPrototype == nil, isObjectPrototypeMemberName(key) {
+                unsafe detachedPrototype = JSObjectGetPrototype(ctx, object)
+                unsafe JSObjectSetPrototype(ctx, object, JSValueMakeNull(ctx))
+            }
             unsafe PropertyNames.with(key) { name in
                 unsafe JSObjectSetProperty(ctx, object, name, value, JSPropertyAttributes(kJSPropertyAttributeNone), nil)
             }
         }
+        if let prototype = unsafe detachedPrototype { unsafe JSObjectSetPrototype(ctx, object, prototype) }
         return unsafe object
     case .bytes(let bytes):
         let array = unsafe JSObjectMakeTypedArray(ctx, kJSTypedArrayTypeUint8Array, bytes.count, nil)!
@@ -267,12 +276,18 @@ func makeJSValue(_ value: ScriptValue, in ctx: JSContextRef) -> JSValueRef {
     }
 }
 
-/// An empty object that owns a `__proto__` data property (as `JSON.parse` makes it).
-private func ownProtoObject(in ctx: JSContextRef) -> JSObjectRef {
-    let json = unsafe JSStringCreateWithUTF8CString("{\"__proto__\":null}")
-    defer { unsafe JSStringRelease(json) }
-    guard let value = unsafe JSValueMakeFromJSONString(ctx, json), let object = unsafe JSValueToObject(ctx, value, nil) else {
-        return unsafe JSObjectMake(ctx, nil, nil)!
+/// Whether `name` names a member of a fresh `Object.prototype` (setting a member of that name
+/// through `put` would reach it). Most names are told apart by their length alone.
+func isObjectPrototypeMemberName(_ name: String) -> Bool {
+    switch name.utf8.count {
+    case 7: name == "valueOf"
+    case 8: name == "toString"
+    case 9: name == "__proto__"
+    case 11: name == "constructor"
+    case 13: name == "isPrototypeOf"
+    case 14: name == "hasOwnProperty" || name == "toLocaleString"
+    case 16: name == "__defineGetter__" || name == "__defineSetter__" || name == "__lookupGetter__" || name == "__lookupSetter__"
+    case 20: name == "propertyIsEnumerable"
+    default: false
     }
-    return unsafe object
 }

@@ -156,6 +156,37 @@ import Testing
         await context.close()
     }
 
+    /// A page that froze `Object.prototype` (as hardened pages do) makes its built-in methods
+    /// read-only; a reply member of such a name is still the reply's own, as in WebKit.
+    @Test func membersNamedLikeObjectPrototypesMethodsAreOwnWhenThePageFrozeIt() async throws {
+        let context = await ScriptContext()
+        await context.defineFunction("reply") { _, _ in
+            ["ok": 1, "constructor": "c", "toString": "t", "valueOf": 2, "hasOwnProperty": true, "__proto__": ["polluted": true]]
+        }
+        _ = try await context.evaluate("Object.freeze(Object.prototype); 0")
+        #expect(
+            try await context.evaluate(
+                """
+                const r = reply();
+                [Object.getPrototypeOf(r) === Object.prototype, Object.isFrozen(Object.prototype), r.ok, r.constructor,
+                 r.toString, r.valueOf, r.hasOwnProperty, r.polluted === undefined, Object.keys(r).join()]
+                """)
+                == [true, true, 1, "c", "t", 2, true, true, "ok,constructor,toString,valueOf,hasOwnProperty,__proto__"])
+        await context.close()
+    }
+
+    @Test func onlyObjectPrototypesMemberNamesTakeTheDetachedPath() {
+        for name in [
+            "valueOf", "toString", "__proto__", "constructor", "isPrototypeOf", "hasOwnProperty", "toLocaleString",
+            "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__", "propertyIsEnumerable",
+        ] {
+            #expect(isObjectPrototypeMemberName(name), "\(name)")
+        }
+        for name in ["ok", "expiresAt", "_proto_", "tostring", "constructors", "", "valueof", "__proto__ "] {
+            #expect(!isObjectPrototypeMemberName(name), "\(name)")
+        }
+    }
+
     @Test func aGetterThatLoopsForeverEndsAsTimeLimitNotACrash() async throws {
         let context = await ScriptContext(thread: EngineThread(name: "time-limit"), configuration: .init(timeLimit: .milliseconds(50)))
         await context.defineFunction("take") { _, arguments in arguments.first ?? .undefined }
