@@ -278,7 +278,7 @@ func makeJSValue(_ value: ScriptValue, in ctx: JSContextRef) -> JSValueRef {
 
 /// Whether `name` names a member of a fresh `Object.prototype` (setting a member of that name
 /// through `put` would reach it). Most names are told apart by their length alone.
-func isObjectPrototypeMemberName(_ name: String) -> Bool {
+package func isObjectPrototypeMemberName(_ name: String) -> Bool {
     switch name.utf8.count {
     case 7: name == "valueOf"
     case 8: name == "toString"

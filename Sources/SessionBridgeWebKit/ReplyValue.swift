@@ -11,19 +11,49 @@ import SessionBridgeScriptEngine
 /// arrived as `null` and `undefined` members were dropped).
 ///
 /// WebKit carries a reply as `WKWebView` does, as plain values: an object's key order is not
-/// kept, nor an own `__proto__` key, and a typed array arrives as an empty object. So a reply
-/// holding ``ScriptValue/bytes(_:)`` crosses in an envelope, ``MessageBody/bytesMarker`` set to
-/// `true` beside the value, with each byte string as an object holding its base64 text under
-/// that key; the page's `postMessage` wrapper (``WebKitWebView/wrapperSource(names:)``) opens
-/// it and makes each a `Uint8Array`, as the headless engine does.
+/// kept, and a typed array arrives as an empty object. It also makes each object in the page
+/// by setting its members, not defining them: a member named like a method of a page's frozen
+/// `Object.prototype` (hardened pages freeze it), such as `toString`, is dropped, and an own
+/// `__proto__` key is lost. So a reply holding ``ScriptValue/bytes(_:)`` or such a member
+/// crosses in an envelope, ``MessageBody/bytesMarker`` set to `true` beside the value: each
+/// byte string as an object holding its base64 text under that key, and each object with such
+/// a member as its entries under ``entriesMarker``. The page's `postMessage` wrapper
+/// (``WebKitWebView/wrapperSource(names:)``) opens it: a `Uint8Array` for each byte string, and
+/// for each object of entries an object that owns every member (`Object.fromEntries`), as the
+/// headless engine makes them.
 @WebKitActor
 enum ReplyValue {
     private static let bytesMarker = MessageBody.bytesMarker
 
+    /// The key under which an object in an envelope crosses as its entries (see above).
+    static let entriesMarker = "\u{1}sessionbridge-entries"
+
     /// The JavaScript value of a reply in `context`, with one reference for the caller.
     static func reply(_ value: ScriptValue, in context: UnsafeMutablePointer<JSCContext>) -> UnsafeMutablePointer<JSCValue>? {
-        guard value.containsBytes else { return unsafe make(value, in: context) }
-        return unsafe make(.object([bytesMarker: .bool(true), "value": value]), in: context)
+        guard value.needsEnvelope else { return unsafe make(value, in: context) }
+        return unsafe make(.object([bytesMarker: .bool(true), "value": enveloped(value)]), in: context)
+    }
+
+    /// `value` as it crosses inside an envelope: each object that has a member WebKit would
+    /// drop, or a marker's key (a page's own object, echoed), as `{entriesMarker: [[key,
+    /// value], ...]}`.
+    private static func enveloped(_ value: ScriptValue) -> ScriptValue {
+        switch value {
+        case .array(let elements):
+            return .array(elements.map(enveloped))
+        case .object(let members):
+            let made = members.mapValues(enveloped)
+            guard members.keys.contains(where: Self.needsDefining) else { return .object(made) }
+            return .object([entriesMarker: .array(made.map { .array([.string($0.key), $0.value]) })])
+        default:
+            return value
+        }
+    }
+
+    /// Whether WebKit would drop a member named `key` from an object it makes in a page (or
+    /// the wrapper would read it as one of its markers).
+    fileprivate static func needsDefining(_ key: String) -> Bool {
+        isObjectPrototypeMemberName(key) || key == bytesMarker || key == entriesMarker
     }
 
     /// The JavaScript value of `value` in `context`, with one reference for the caller; bytes
@@ -77,12 +107,14 @@ enum ReplyValue {
 }
 
 extension ScriptValue {
-    /// Whether ``ScriptValue/bytes(_:)`` occurs anywhere in the value.
-    fileprivate var containsBytes: Bool {
+    /// Whether the value must cross in an envelope: it holds ``ScriptValue/bytes(_:)`` or an
+    /// object with a member WebKit would drop.
+    @WebKitActor fileprivate var needsEnvelope: Bool {
         switch self {
         case .bytes: true
-        case .array(let elements): elements.contains { $0.containsBytes }
-        case .object(let members): members.values.contains { $0.containsBytes }
+        case .array(let elements): elements.contains { $0.needsEnvelope }
+        case .object(let members):
+            members.keys.contains(where: ReplyValue.needsDefining) || members.values.contains { $0.needsEnvelope }
         default: false
         }
     }

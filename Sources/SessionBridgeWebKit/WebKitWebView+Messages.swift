@@ -177,6 +177,7 @@ extension WebKitWebView {
         let list = ScriptValue.array(names.map { .string($0) }).jsonText
         let marker = ScriptValue.string(errorMarker).jsonText
         let bytesMarker = ScriptValue.string(MessageBody.bytesMarker).jsonText
+        let entriesMarker = ScriptValue.string(ReplyValue.entriesMarker).jsonText
         return """
             (() => {
               "use strict";
@@ -239,10 +240,18 @@ extension WebKitWebView {
                 if ("data" in info) decoded.data = info.data;
                 throw decoded;
               };
-              // A reply holding bytes comes in an envelope (see ReplyValue): each byte string
-              // becomes a Uint8Array, as on the headless engine.
+              // A reply holding bytes, or an object with a member WebKit would drop (a method's
+              // name of a frozen Object.prototype, an own __proto__), comes in an envelope (see
+              // ReplyValue): each byte string becomes a Uint8Array, and each object sent as its
+              // entries an object that owns them all, as on the headless engine.
+              const entriesMarker = \(entriesMarker), fromEntries = Object.fromEntries;
               const revive = (value) => {
                 if (typeof value !== "object" || value === null) return value;
+                if (hasOwn(value, entriesMarker) && isArray(value[entriesMarker])) {
+                  const entries = value[entriesMarker];
+                  for (let i = 0; i < entries.length; i++) entries[i][1] = revive(entries[i][1]);
+                  return fromEntries(entries);
+                }
                 if (hasOwn(value, bytesMarker) && typeof value[bytesMarker] === "string") {
                   try {
                     return apply(fromBase64, Bytes, [value[bytesMarker]]);

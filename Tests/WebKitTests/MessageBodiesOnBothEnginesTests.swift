@@ -127,6 +127,40 @@ import Testing
         }
     }
 
+    /// A page that froze `Object.prototype` (as hardened pages do) still gets every member of a
+    /// reply as the reply's own, those named like `Object.prototype`'s methods and `__proto__`
+    /// too. Both engines dropped them: WebKit makes a reply's objects in the page by setting
+    /// their members, as the headless engine did (it now defines them; on WebKit such objects
+    /// cross as their entries).
+    @Test(arguments: Engine.allCases)
+    func aPageThatFrozeObjectPrototypeGetsEveryReplyMember(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let contents = UserContentController()
+            contents.addScriptMessageHandler(
+                ClosureMessageHandler { _ in
+                    [
+                        "ok": true, "toString": "t", "constructor": 1, "valueOf": .null,
+                        "nested": ["hasOwnProperty": false, "bytes": .bytes([7])], "__proto__": ["polluted": true],
+                    ]
+                }, name: "make", options: HandlerOptions(allowedOrigins: [harness.origin]))
+            let view = try await harness.makeView(session: false, contents: contents)
+            try await view.load(harness.url("/login"))
+            let seen = try await view.run(
+                """
+                Object.freeze(Object.prototype);
+                const r = await window.webkit.messageHandlers.make.postMessage({});
+                const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+                return [
+                  Object.isFrozen(Object.prototype), Object.getPrototypeOf(r) === Object.prototype, r.ok,
+                  own(r, "toString") && r.toString, own(r, "constructor") && r.constructor, own(r, "valueOf") && r.valueOf,
+                  own(r.nested, "hasOwnProperty") && r.nested.hasOwnProperty, r.nested.bytes instanceof Uint8Array && r.nested.bytes[0],
+                  own(r, "__proto__") && r.__proto__.polluted, r.polluted === undefined, Object.keys(r).sort().join(",")
+                ];
+                """)
+            #expect(seen == [true, true, true, "t", 1, .null, false, 7, true, true, "__proto__,constructor,nested,ok,toString,valueOf"])
+        }
+    }
+
     /// Bytes a page sends reach the handler as bytes on both engines (on WebKit they arrived
     /// as arrays of numbers), from a typed array, a view of part of one, or an `ArrayBuffer`,
     /// and an echo gives the page `Uint8Array`s back.
