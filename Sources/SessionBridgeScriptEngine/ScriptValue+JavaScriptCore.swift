@@ -251,8 +251,9 @@ func makeJSValue(_ value: ScriptValue, in ctx: JSContextRef) -> JSValueRef {
         // Members are set with `put` (the C API has no define), which would reach
         // `Object.prototype` for a name it has: the `__proto__` setter, or a built-in method
         // made read-only by a page that froze `Object.prototype` (hardened pages do), where the
-        // member would be dropped. WebKit defines every member as the object's own. For those
-        // names only, the object has no prototype while its members are set.
+        // member would be dropped (WebKit's own replies drop them too; the WebKit engine sends
+        // such objects as their entries). For those names only, the object has no prototype
+        // while its members are set, so every member is the object's own.
         let object = unsafe JSObjectMake(ctx, nil, nil)!
         var detachedPrototype: JSValueRef? = nil
         for (key, member) in members {
