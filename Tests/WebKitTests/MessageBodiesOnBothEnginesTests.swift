@@ -161,6 +161,34 @@ import Testing
         }
     }
 
+    /// A page that froze the intrinsics (`Error.prototype` among them, as hardened pages do)
+    /// still gets errors with their own name, code and data: a handler's error, and the
+    /// `DataCloneError` of a body that cannot be sent. (The headless engine set `name` through
+    /// the frozen prototype's read-only one: every error was named `Error`.)
+    @Test(arguments: Engine.allCases)
+    func aPageThatFrozeItsIntrinsicsGetsNamedErrors(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let contents = UserContentController()
+            contents.addScriptMessageHandler(
+                ClosureMessageHandler { _ in
+                    throw ScriptMessageError(code: "refused", message: "no", data: ["toString": "t"], name: "SessionError")
+                }, name: "fail", options: HandlerOptions(allowedOrigins: [harness.origin]))
+            let view = try await harness.makeView(session: false, contents: contents)
+            try await view.load(harness.url("/login"))
+            let seen = try await view.run(
+                """
+                for (const intrinsic of [Object.prototype, Error.prototype, Error, Function.prototype]) Object.freeze(intrinsic);
+                const seen = [Object.isFrozen(Error.prototype)];
+                try { await window.webkit.messageHandlers.fail.postMessage({}); } catch (e) {
+                  seen.push(e instanceof Error, e.name, e.message, e.code, e.retryable, e.data && e.data.toString);
+                }
+                try { await window.webkit.messageHandlers.fail.postMessage(() => 1); } catch (e) { seen.push(e.name); }
+                return seen;
+                """)
+            #expect(seen == [true, true, "SessionError", "no", "refused", false, "t", "DataCloneError"])
+        }
+    }
+
     /// Bytes a page sends reach the handler as bytes on both engines (on WebKit they arrived
     /// as arrays of numbers), from a typed array, a view of part of one, or an `ArrayBuffer`,
     /// and an echo gives the page `Uint8Array`s back.
