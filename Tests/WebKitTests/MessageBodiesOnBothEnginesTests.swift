@@ -189,6 +189,33 @@ import Testing
         }
     }
 
+    /// A page that froze every intrinsic it could reach first (as a hardened page's lockdown
+    /// does) sends and receives every kind of value as any page does.
+    @Test(arguments: Engine.allCases)
+    func aHardenedPageSendsAndReceivesEveryKindOfValue(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let contents = UserContentController()
+            contents.addScriptMessageHandler(
+                ClosureMessageHandler { message in
+                    ["echo": message.body, "list": [1, [2, "three"], ["valueOf": 4]], "bytes": .bytes([9, 8]), "none": .null]
+                }, name: "echo", options: HandlerOptions(allowedOrigins: [harness.origin]))
+            let view = try await harness.makeView(session: false, contents: contents)
+            try await view.load(harness.url("/login"))
+            let seen = try await view.run(
+                """
+                const intrinsics = [Object, Array, Function, Promise, Error, TypeError, Uint8Array, ArrayBuffer, Map, Set, Symbol, String,
+                  Number, Boolean, Date, RegExp, JSON, Reflect, Math, Object.getPrototypeOf(Uint8Array)];
+                for (const intrinsic of intrinsics) { Object.freeze(intrinsic); if (intrinsic.prototype) Object.freeze(intrinsic.prototype); }
+                const r = await window.webkit.messageHandlers.echo.postMessage({a: [1, {b: "c"}], bytes: new Uint8Array([5]), n: null});
+                return [
+                  Object.isFrozen(Array.prototype), r.echo.a[1].b, r.echo.bytes instanceof Uint8Array && r.echo.bytes[0], r.echo.n,
+                  r.list[1][1], r.list[2].valueOf, Object.hasOwn(r.list[2], "valueOf"), Array.from(r.bytes).join(), r.none
+                ];
+                """)
+            #expect(seen == [true, "c", 5, .null, "three", 4, true, "9,8", .null])
+        }
+    }
+
     /// Bytes a page sends reach the handler as bytes on both engines (on WebKit they arrived
     /// as arrays of numbers), from a typed array, a view of part of one, or an `ArrayBuffer`,
     /// and an echo gives the page `Uint8Array`s back.
