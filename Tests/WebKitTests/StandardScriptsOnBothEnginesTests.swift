@@ -35,6 +35,32 @@ import Testing
         }
     }
 
+    /// A hardened page (its intrinsics frozen after the user scripts ran, as a lockdown at the
+    /// page's start does) refreshes through the standard scripts and the fetch wrapper as any page.
+    @Test(arguments: Engine.allCases)
+    func aHardenedPageRefreshesAndRetriesAsAnyPage(engine: Engine) async throws {
+        try await EngineHarness.with(engine) { harness in
+            let view = try await harness.makeView()
+            #expect(try await view.load(harness.url("/app")).statusCode == 200)
+            #expect(try await view.waitForAppStartUp(path: "/app"))
+            harness.server.expireAccessTokens()
+            let result = try await view.run(
+                """
+                for (const intrinsic of [Object, Array, Function, Promise, Error, JSON, Reflect, Response, Headers]) {
+                  Object.freeze(intrinsic); if (intrinsic.prototype) Object.freeze(intrinsic.prototype);
+                }
+                const refreshed = await sessionBridge.refresh();
+                const me = await fetch('/api/me');
+                const status = await window.webkit.messageHandlers.session.postMessage({action: "status"});
+                let refused = null;
+                try { await window.webkit.messageHandlers.session.postMessage({action: "nothing"}); } catch (e) { refused = [e.name, e.code]; }
+                return [Object.isFrozen(Promise.prototype), refreshed.ok, me.status, status.signedIn, refused];
+                """)
+            #expect(result == [true, true, 200, true, ["SessionError", "bad_request"]])
+            #expect(harness.server.stats().refreshes == 1)
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func theRefreshScriptPostsTheWebEndpointWithoutTheBridge(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
