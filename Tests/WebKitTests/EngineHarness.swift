@@ -85,23 +85,38 @@ final class EngineHarness: Sendable {
 
     func url(_ path: String) -> URL { server.url(path) }
 
-    /// A view of the harness's engine. With `session`, it is wired to the session (handler,
-    /// `scripts`, and with `delegate` the navigation delegate) and attached; `userScripts` are
-    /// added either way.
     /// A view without the session showing `/login`, whose page may call `echo`: a handler that
     /// replies with the body and calls `onCall` first.
     func makeEchoView(onCall: @escaping @Sendable () -> Void = {}) async throws -> any WebView {
-        let contents = UserContentController()
-        contents.addScriptMessageHandler(
-            ClosureMessageHandler { message in
+        try await makeLoginView(
+            handler: ClosureMessageHandler { message in
                 onCall()
                 return message.body
-            }, name: "echo", options: HandlerOptions(allowedOrigins: [origin]))
+            }, name: "echo")
+    }
+
+    /// A view without the session showing `/login`, whose page may call `handler` as `name`.
+    func makeLoginView(handler: any ScriptMessageHandlerWithReply, name: String) async throws -> any WebView {
+        let contents = UserContentController()
+        contents.addScriptMessageHandler(handler, name: name, options: HandlerOptions(allowedOrigins: [origin]))
         let view = try await makeView(session: false, contents: contents)
         try await view.load(url("/login"))
         return view
     }
 
+    /// A view wired to the session showing the app page `/app` once its own start-up (its
+    /// `fetch`, and the refresh a `401` asks for) has ended, so that what a test does next is
+    /// all it counts.
+    func makeStartedAppView() async throws -> any WebView {
+        let view = try await makeView()
+        #expect(try await view.load(url("/app")).statusCode == 200)
+        #expect(try await view.waitForAppStartUp(path: "/app"))
+        return view
+    }
+
+    /// A view of the harness's engine. With `session`, it is wired to the session (handler,
+    /// `scripts`, and with `delegate` the navigation delegate) and attached; `userScripts` are
+    /// added either way.
     func makeView(
         session wired: Bool = true, delegate: Bool = true, scripts: StandardScripts.Selection = [.refresh, .fetchRetry],
         userScripts: [UserScript] = [], contents: UserContentController? = nil

@@ -135,16 +135,13 @@ import Testing
     @Test(arguments: Engine.allCases)
     func aPageThatFrozeObjectPrototypeGetsEveryReplyMember(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
-            let contents = UserContentController()
-            contents.addScriptMessageHandler(
-                ClosureMessageHandler { _ in
+            let view = try await harness.makeLoginView(
+                handler: ClosureMessageHandler { _ in
                     [
                         "ok": true, "toString": "t", "constructor": 1, "valueOf": .null,
                         "nested": ["hasOwnProperty": false, "bytes": .bytes([7])], "__proto__": ["polluted": true],
                     ]
-                }, name: "make", options: HandlerOptions(allowedOrigins: [harness.origin]))
-            let view = try await harness.makeView(session: false, contents: contents)
-            try await view.load(harness.url("/login"))
+                }, name: "make")
             let seen = try await view.run(
                 """
                 Object.freeze(Object.prototype);
@@ -168,13 +165,10 @@ import Testing
     @Test(arguments: Engine.allCases)
     func aPageThatFrozeItsIntrinsicsGetsNamedErrors(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
-            let contents = UserContentController()
-            contents.addScriptMessageHandler(
-                ClosureMessageHandler { _ in
+            let view = try await harness.makeLoginView(
+                handler: ClosureMessageHandler { _ in
                     throw ScriptMessageError(code: "refused", message: "no", data: ["toString": "t"], name: "SessionError")
-                }, name: "fail", options: HandlerOptions(allowedOrigins: [harness.origin]))
-            let view = try await harness.makeView(session: false, contents: contents)
-            try await view.load(harness.url("/login"))
+                }, name: "fail")
             let seen = try await view.run(
                 """
                 for (const intrinsic of [Object.prototype, Error.prototype, Error, Function.prototype]) Object.freeze(intrinsic);
@@ -194,13 +188,10 @@ import Testing
     @Test(arguments: Engine.allCases)
     func aHardenedPageSendsAndReceivesEveryKindOfValue(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
-            let contents = UserContentController()
-            contents.addScriptMessageHandler(
-                ClosureMessageHandler { message in
+            let view = try await harness.makeLoginView(
+                handler: ClosureMessageHandler { message in
                     ["echo": message.body, "list": [1, [2, "three"], ["valueOf": 4]], "bytes": .bytes([9, 8]), "none": .null]
-                }, name: "echo", options: HandlerOptions(allowedOrigins: [harness.origin]))
-            let view = try await harness.makeView(session: false, contents: contents)
-            try await view.load(harness.url("/login"))
+                }, name: "echo")
             let seen = try await view.run(
                 """
                 const intrinsics = [Object, Array, Function, Promise, Error, TypeError, Uint8Array, ArrayBuffer, Map, Set, Symbol, String,
@@ -223,14 +214,11 @@ import Testing
     func bytesReachTheHandlerAsBytes(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
             let seen = Mutex<ScriptValue?>(nil)
-            let contents = UserContentController()
-            contents.addScriptMessageHandler(
-                ClosureMessageHandler { message in
+            let view = try await harness.makeLoginView(
+                handler: ClosureMessageHandler { message in
                     seen.withLock { $0 = message.body }
                     return message.body
-                }, name: "echo", options: HandlerOptions(allowedOrigins: [harness.origin]))
-            let view = try await harness.makeView(session: false, contents: contents)
-            try await view.load(harness.url("/login"))
+                }, name: "echo")
             let echoed = try await view.run(
                 """
                 const marker = "\\u0001sessionbridge-bytes";

@@ -97,11 +97,9 @@ import Testing
     @Test(arguments: Engine.allCases)
     func lostWebStoreCookiesAreRestoredBeforeTheNextNavigation(engine: Engine) async throws {
         try await EngineHarness.with(engine) { harness in
-            let view = try await harness.makeView()
-            #expect(try await view.load(harness.url("/app")).statusCode == 200)
             // The page's own start-up fetch ends first: sent without cookies, its 401 would ask
             // for a refresh.
-            #expect(try await view.waitForAppStartUp(path: "/app"))
+            let view = try await harness.makeStartedAppView()
             await view.httpCookieStore.removeAllCookies()  // the web store "randomly loses its cookies"
             #expect(await view.httpCookieStore.allCookies().isEmpty)
             let again = try await view.load(harness.url("/app/settings"))

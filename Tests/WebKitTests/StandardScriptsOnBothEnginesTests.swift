@@ -40,9 +40,7 @@ import Testing
     @Test(arguments: Engine.allCases)
     func aHardenedPageRefreshesAndRetriesAsAnyPage(engine: Engine) async throws {
         try await EngineHarness.with(engine) { harness in
-            let view = try await harness.makeView()
-            #expect(try await view.load(harness.url("/app")).statusCode == 200)
-            #expect(try await view.waitForAppStartUp(path: "/app"))
+            let view = try await harness.makeStartedAppView()
             harness.server.expireAccessTokens()
             let result = try await view.run(
                 """
@@ -82,9 +80,7 @@ import Testing
     @Test(arguments: Engine.allCases)
     func theFetchWrapperRefreshesOnceOn401AndRetries(engine: Engine) async throws {
         try await EngineHarness.with(engine) { harness in
-            let view = try await harness.makeView()
-            #expect(try await view.load(harness.url("/app")).statusCode == 200)
-            #expect(try await view.waitForAppStartUp(path: "/app"))  // its own fetch is not counted below
+            let view = try await harness.makeStartedAppView()  // its own fetch is not counted below
             harness.server.expireAccessTokens()
             let result = try await view.run(
                 """
