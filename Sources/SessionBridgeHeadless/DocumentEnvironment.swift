@@ -161,6 +161,13 @@ extension DocumentEnvironment {
             env.startNavigation(to: url, type: kind == "reload" ? .reload : .scriptInitiated)
             return nil
         }
+        unsafe add("resolve") { context, call, env in
+            let target = try unsafe context.scriptValue(call[0]).stringValue ?? ""
+            guard let url = URL(string: target, relativeTo: env.url)?.absoluteURL else {
+                throw ScriptThrow("TypeError", "'\(target)' is not a valid URL")
+            }
+            return unsafe context.jsValue(.string(url.absoluteString))
+        }
         unsafe add("open") { context, call, env in
             let target = try unsafe context.scriptValue(call[0]).stringValue ?? ""
             let name = try unsafe context.scriptValue(call[1]).stringValue ?? "_blank"

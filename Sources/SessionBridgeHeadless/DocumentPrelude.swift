@@ -1,6 +1,6 @@
 /// The page APIs scripts expect, in JavaScript over a few native functions: `window`,
-/// `document` (with `cookie`), `location`, `navigator`, `fetch` with `Headers` and `Response`,
-/// `alert`/`confirm`/`prompt`, `window.open` and `load` events.
+/// `document` (with `cookie`), `location`, `navigator`, `fetch` with `Headers`, `Request` and
+/// `Response`, `alert`/`confirm`/`prompt`, `window.open` and `load` events.
 ///
 /// It runs first in every world of every document; the native functions stay in its closure
 /// and are never reachable from page scripts.
@@ -144,18 +144,66 @@ enum DocumentPrelude {
               return new Response(this.#body, { status: this.status, statusText: this.statusText, headers: this.headers, url: this.url, redirected: this.redirected });
             }
           }
+          // A request as fetch takes it: its URL resolved against the document's, its method
+          // normalized, its body text read once (by text(), json() or fetch).
+          const normalizedMethods = ["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"];
+          let takeRequestBody;
+          class Request {
+            #url; #method; #headers; #body; #credentials; #signal; #used = false;
+            constructor(input, init) {
+              init = init || {};
+              const from = input instanceof Request ? input : null;
+              this.#url = from ? from.#url : native.resolve(String(input));
+              const method = init.method !== undefined ? String(init.method) : from ? from.#method : "GET";
+              this.#method = normalizedMethods.includes(method.toUpperCase()) ? method.toUpperCase() : method;
+              this.#headers = new Headers(init.headers !== undefined ? init.headers : from ? from.#headers : undefined);
+              if (from && from.#used && init.body === undefined) throw new TypeError("body stream already read");
+              this.#body = init.body !== undefined ? (init.body === null ? null : String(init.body)) : from ? from.#body : null;
+              if (this.#body !== null && (this.#method === "GET" || this.#method === "HEAD")) {
+                throw new TypeError("Request with GET/HEAD method cannot have body.");
+              }
+              this.#credentials = String(init.credentials !== undefined ? init.credentials : from ? from.#credentials : "same-origin");
+              this.#signal = init.signal !== undefined ? init.signal : from ? from.#signal : null;
+            }
+            get url() { return this.#url; }
+            get method() { return this.#method; }
+            get headers() { return this.#headers; }
+            get credentials() { return this.#credentials; }
+            get signal() { return this.#signal; }
+            get mode() { return "cors"; }
+            get redirect() { return "follow"; }
+            get cache() { return "default"; }
+            get bodyUsed() { return this.#used; }
+            #take() {
+              if (this.#used) throw new TypeError("body stream already read");
+              if (this.#body !== null) this.#used = true;
+              return this.#body;
+            }
+            text() { try { return PromiseCtor.resolve(this.#take() ?? ""); } catch (error) { return PromiseCtor.reject(error); } }
+            json() { return then.call(this.text(), text => JSON.parse(text)); }
+            clone() {
+              if (this.#used) throw new TypeError("body stream already read");
+              return new Request(this);
+            }
+            static { takeRequestBody = request => request.#take(); }
+          }
           g.Headers = Headers;
           g.Response = Response;
+          g.Request = Request;
 
           g.fetch = function fetch(input, init) {
             init = init || {};
-            const url = typeof input === "string" ? input : (input && input.url) || String(input);
-            const method = String(init.method !== undefined ? init.method : (input && input.method) || "GET");
-            const given = init.headers || (input && input.headers);
+            const asked = input instanceof Request ? input : null;
+            const url = asked ? asked.url : String(input);
+            const method = String(init.method !== undefined ? init.method : asked ? asked.method : "GET");
+            const given = init.headers !== undefined ? init.headers : asked ? asked.headers : undefined;
             const headers = given ? [...new Headers(given)] : [];
-            const body = init.body == null ? null : String(init.body);
-            const credentials = String(init.credentials || "same-origin");
-            const signal = init.signal;
+            let body;
+            try {
+              body = init.body !== undefined ? (init.body === null ? null : String(init.body)) : asked ? takeRequestBody(asked) : null;
+            } catch (error) { return PromiseCtor.reject(error); }
+            const credentials = String(init.credentials !== undefined ? init.credentials : asked ? asked.credentials : "same-origin");
+            const signal = init.signal !== undefined ? init.signal : asked ? asked.signal : undefined;
             if (signal && signal.aborted) {
               const error = new Error("the request was aborted"); error.name = "AbortError";
               return PromiseCtor.reject(error);

@@ -59,6 +59,58 @@ import Testing
         }
     }
 
+    /// A page may build its requests as `Request` objects (fetch libraries do) and hand them to
+    /// `fetch`, the wrapper's included: the same members, checks and requests on both engines.
+    @Test(arguments: Engine.allCases)
+    func requestObjectsWorkAsInAnyBrowser(engine: Engine) async throws {
+        try await EngineHarness.with(engine) { harness in
+            let view = try await harness.makeStartedAppView()
+            let result = try await view.run(
+                """
+                const me = new Request("/api/me");
+                const copy = new Request(new Request("/api/me", {headers: {"X-A": "1"}, credentials: "omit"}));
+                const post = new Request("/nowhere", {method: "post", body: "a=1"});
+                const text = await post.text();
+                let reread = null, getBody = null, cloneUsed = null;
+                try { await post.text(); } catch (e) { reread = e.name; }
+                try { new Request("/x", {body: "a"}); } catch (e) { getBody = e.name; }
+                try { post.clone(); } catch (e) { cloneUsed = e.name; }
+                const login = new Request("/login", {method: "POST", body: "username=demo&password=demo&next=/app",
+                  headers: {"content-type": "application/x-www-form-urlencoded"}});
+                const signedIn = await fetch(login);
+                return [
+                  me.url === location.origin + "/api/me", me.method, me.credentials, me.bodyUsed, Object.keys(me).length,
+                  copy.headers.get("x-a"), copy.credentials, post.method, text, post.bodyUsed, reread, getBody, cloneUsed,
+                  (await fetch(me)).status, (await fetch(copy)).status, (await fetch(me, {credentials: "omit"})).status,
+                  signedIn.ok && signedIn.url === location.origin + "/app", login.bodyUsed
+                ];
+                """)
+            #expect(
+                result == [
+                    true, "GET", "same-origin", false, 0, "1", "omit", "POST", "a=1", true, "TypeError", "TypeError", "TypeError",
+                    200, 401, 401, true, true,
+                ])
+        }
+    }
+
+    /// The fetch wrapper retries a `Request` after the refresh a `401` asks for, as it retries a
+    /// URL (without `URL`, the headless page's wrapper took a `Request` for another origin's).
+    @Test(arguments: Engine.allCases)
+    func theFetchWrapperRetriesARequestObject(engine: Engine) async throws {
+        try await EngineHarness.with(engine) { harness in
+            let view = try await harness.makeStartedAppView()
+            harness.server.expireAccessTokens()
+            let refreshesBefore = harness.server.stats().refreshes
+            let retried = try await view.run(
+                """
+                const me = await fetch(new Request("/api/me"));
+                return [me.status, (await me.json()).sub];
+                """)
+            #expect(retried == [200, "demo"])
+            #expect(harness.server.stats().refreshes == refreshesBefore + 1)
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func theRefreshScriptPostsTheWebEndpointWithoutTheBridge(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in

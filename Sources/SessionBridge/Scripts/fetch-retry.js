@@ -16,19 +16,23 @@
   }
 
   function sameOrigin(input) {
+    var href = typeof input === "string" ? input : (input && input.url) || String(input);
+    var origin = g.location.origin;
     try {
-      var url = new URL(typeof input === "string" ? input : (input && input.url) || String(input), g.location.href);
-      return url.origin === g.location.origin;
+      return new URL(href, g.location.href).origin === origin;
     } catch (e) {
-      return typeof input === "string" && input.charAt(0) === "/" && input.charAt(1) !== "/";
+      // Without URL: a path on this origin, or an absolute URL on it (a Request's url is).
+      return (href.charAt(0) === "/" && href.charAt(1) !== "/") || href === origin || href.indexOf(origin + "/") === 0;
     }
   }
 
   function fetchWithRefresh(input, init) {
+    // A Request's body is read by the first send: the retry sends a copy made before it.
+    var again = typeof g.Request === "function" && input instanceof g.Request && !input.bodyUsed ? input.clone() : input;
     return original.call(g, input, init).then(function (response) {
       if (response.status !== 401 || !sameOrigin(input)) return response;
       return refreshSession().then(
-        function () { return original.call(g, input, init); },
+        function () { return original.call(g, again, init); },
         function () { return response; }
       );
     });
