@@ -90,7 +90,7 @@ func property(_ ctx: JSContextRef, _ object: JSObjectRef, _ name: PropertyName) 
 ///
 /// `@unchecked Sendable` is safe: a `JSStringRef` is immutable after creation and its reference
 /// count is atomic, so one may be shared by every thread.
-@safe  // its JavaScriptCore references are used only on its context's engine thread, while the context lives
+@safe  // its string is immutable and never released while the name is in use (kept names never are)
 package struct PropertyName: @unchecked Sendable {
     package let ref: JSStringRef
     package init(_ name: String) { unsafe ref = unsafe makeJSString(name) }

@@ -157,13 +157,9 @@ package func makeError(in ctx: JSContextRef, _ error: any Error) -> JSValueRef {
     case let thrown as ScriptThrow:
         let object = unsafe makeError(in: ctx, name: thrown.name, message: thrown.message)
         guard !thrown.properties.isEmpty else { return unsafe object }
+        // Its own members, even where a page froze `Error.prototype`.
         unsafe settingOwnMembers(of: object, in: ctx) {
-            for (key, value) in thrown.properties {
-                let made = unsafe makeJSValue(value, in: ctx)
-                unsafe PropertyNames.with(key) { name in
-                    unsafe JSObjectSetProperty(ctx, object, name, made, JSPropertyAttributes(kJSPropertyAttributeNone), nil)
-                }
-            }
+            unsafe setMembers(thrown.properties.lazy.map { (key: $0.0, value: $0.1) }, on: object, in: ctx)
         }
         return unsafe object
     case let scriptError as ScriptError:
@@ -205,18 +201,6 @@ package func makeError(in ctx: JSContextRef, name: String, message: String) -> J
         unsafe JSStringRelease(nameString)
     }
     return unsafe error
-}
-
-/// Runs `body`, which sets members of `object` (through the C API, which sets them as
-/// `object.name = value` does), with `object`'s prototype detached: each member becomes the
-/// object's own even where a page froze the prototype or gave it an accessor of that name.
-/// For the rare objects whose members may share a prototype's name (errors); objects made
-/// for JavaScript detach theirs only for such names (``makeJSValue(_:in:)``).
-func settingOwnMembers(of object: JSObjectRef, in ctx: JSContextRef, _ body: () -> Void) {
-    let prototype = unsafe JSObjectGetPrototype(ctx, object)
-    unsafe JSObjectSetPrototype(ctx, object, JSValueMakeNull(ctx))
-    body()
-    unsafe JSObjectSetPrototype(ctx, object, prototype)
 }
 
 /// Carries values that belong to one engine thread (JavaScriptCore values, objects a layer

@@ -255,18 +255,11 @@ func makeJSValue(_ value: ScriptValue, in ctx: JSContextRef) -> JSValueRef {
         // such objects as their entries). For those names only, the object has no prototype
         // while its members are set, so every member is the object's own.
         let object = unsafe JSObjectMake(ctx, nil, nil)!
-        var detachedPrototype: JSValueRef? = nil
-        for (key, member) in members {
-            let value = unsafe makeJSValue(member, in: ctx)
-            if unsafe detachedPrototype == nil, isObjectPrototypeMemberName(key) {
-                unsafe detachedPrototype = JSObjectGetPrototype(ctx, object)
-                unsafe JSObjectSetPrototype(ctx, object, JSValueMakeNull(ctx))
-            }
-            unsafe PropertyNames.with(key) { name in
-                unsafe JSObjectSetProperty(ctx, object, name, value, JSPropertyAttributes(kJSPropertyAttributeNone), nil)
-            }
+        if members.keys.contains(where: isObjectPrototypeMemberName) {
+            unsafe settingOwnMembers(of: object, in: ctx) { unsafe setMembers(members, on: object, in: ctx) }
+        } else {
+            unsafe setMembers(members, on: object, in: ctx)
         }
-        if let prototype = unsafe detachedPrototype { unsafe JSObjectSetPrototype(ctx, object, prototype) }
         return unsafe object
     case .bytes(let bytes):
         let array = unsafe JSObjectMakeTypedArray(ctx, kJSTypedArrayTypeUint8Array, bytes.count, nil)!
@@ -275,6 +268,30 @@ func makeJSValue(_ value: ScriptValue, in ctx: JSContextRef) -> JSValueRef {
         }
         return unsafe array
     }
+}
+
+/// Sets each of `members` on `object`, made as it is set: a value kept in a Swift collection
+/// until the end would be on the heap, where JavaScriptCore's conservative scan does not look,
+/// and making the next could collect it.
+func setMembers(
+    _ members: some Sequence<(key: String, value: ScriptValue)>, on object: JSObjectRef, in ctx: JSContextRef
+) {
+    for (key, member) in members {
+        let value = unsafe makeJSValue(member, in: ctx)
+        unsafe PropertyNames.with(key) { name in
+            unsafe JSObjectSetProperty(ctx, object, name, value, JSPropertyAttributes(kJSPropertyAttributeNone), nil)
+        }
+    }
+}
+
+/// Runs `body`, which sets members of `object` (through the C API, which sets them as
+/// `object.name = value` does), with `object`'s prototype detached: each member becomes the
+/// object's own even where a page froze the prototype or gave it an accessor of that name.
+func settingOwnMembers(of object: JSObjectRef, in ctx: JSContextRef, _ body: () -> Void) {
+    let prototype = unsafe JSObjectGetPrototype(ctx, object)
+    unsafe JSObjectSetPrototype(ctx, object, JSValueMakeNull(ctx))
+    body()
+    unsafe JSObjectSetPrototype(ctx, object, prototype)
 }
 
 /// Whether `name` names a member of a fresh `Object.prototype` (setting a member of that name
