@@ -152,18 +152,29 @@ extension SessionController {
         let token = response.refreshToken ?? stored.refreshToken
         await acceptRefreshedIDToken(response.idToken)
         let rotated = VaultRecord(refreshToken: token, accessTokenExpiresAt: response.accessTokenExpiresAt, rotatedAt: configuration.now())
-        // Stored before anyone is released (and before the vault lock is).
-        do {
-            try vault.store(rotated)
+        // Stored before anyone is released (and before the vault lock is). With a persistent
+        // cookie store, applying the cookies writes that store durably too: the two writes run
+        // side by side, and the refresh waits for the slower, not for both in turn.
+        let setCookies = isIsolated ? [] : response.setCookies
+        let storedRotation: Result<Void, TokenVaultError>
+        if cookieStore != nil, !setCookies.isEmpty {
+            let storing = Self.storeBeside(rotated, in: vault)
+            await applySetCookies(setCookies)
+            storedRotation = await storing.value
+        } else {
+            storedRotation = Result { () throws(TokenVaultError) in try vault.store(rotated) }
+            await applySetCookies(setCookies)
+        }
+        switch storedRotation {
+        case .success:
             // This controller's own write, under the vault's lock, is no change made elsewhere:
             // what it last saw moves with it (so the next navigation and bridge call need not
             // read the vault again), unless something else had changed the vault before.
             if unchangedSinceSeen { seenVaultMark.withLock { $0 = vault.changeMark() } }
-        } catch {
+        case .failure(let error):
             logger.error("the rotated refresh token could not be stored durably: \(error)")
         }
         record = rotated
-        if !isIsolated { await applySetCookies(response.setCookies) }
         acceptAccessToken(response.accessToken, type: response.tokenType, expiresAt: response.accessTokenExpiresAt)
         do {
             if !isIsolated { try await exchangeWebSession() }
@@ -172,6 +183,18 @@ extension SessionController {
         }
         logger.debug("refreshed the session")
         return (.success(currentStatus), nil)
+    }
+
+    /// Stores `record` in `vault` on a thread of its own (a durable write blocks its thread
+    /// for as long as the disk takes, which must not be a thread of the concurrency pool).
+    private static func storeBeside(_ record: VaultRecord, in vault: any TokenVault) -> Task<Result<Void, TokenVaultError>, Never> {
+        Task {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global(qos: .userInitiated).async {
+                    continuation.resume(returning: Result { () throws(TokenVaultError) in try vault.store(record) })
+                }
+            }
+        }
     }
 
     /// Reloads the native store from its persistent profile (another process wrote it).

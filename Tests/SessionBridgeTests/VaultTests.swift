@@ -3,6 +3,7 @@ import SessionBridge
 import SessionBridgeCookies
 import SessionBridgeTestSupport
 import SessionBridgeTesting
+import Synchronization
 import Testing
 
 @Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct VaultTests {
@@ -38,6 +39,54 @@ import Testing
         second.unlock()
     }
 
+    /// With a persistent cookie store, a refresh writes two files durably (the rotated token and
+    /// the cookies), side by side: both hold the new rotation when the refresh returns.
+    @Test func aRefreshWritesTheRotatedTokenAndItsCookiesToDiskBeforeItReturns() async throws {
+        try await withServer { server in
+            let directory = temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let vault = FileTokenVault(url: directory.appendingPathComponent("session.vault"))
+            let store = PersistentCookieStore(directory: directory, profile: "app")
+            let session = SessionController(configuration: makeConfiguration(server), vault: vault, cookieStore: store)
+            try await session.login(username: "demo", password: "demo")
+            for _ in 0..<3 {
+                try await Task.sleep(for: .milliseconds(600))  // past the freshness window
+                let generation = try store.load().generation
+                try await session.refresh()
+                #expect(try vault.load()?.refreshToken == server.issuedRefreshTokens().last.map(RefreshToken.init))
+                let saved = try store.load()
+                #expect(saved.generation > generation)
+                let cookie = try #require(saved.cookies.first { $0.name == "__Host-session" })
+                #expect(server.verifyAccessToken(cookie.value) != nil)
+                #expect(cookie.value == session.cookieJar.value("__Host-session", for: server.url("/")))
+            }
+            #expect(server.stats().refreshes == 3)
+        }
+    }
+
+    /// A vault that cannot store the rotated token (a full disk, a locked keychain) does not
+    /// hold the refresh up: its cookies are written and the callers answered, and the error logged.
+    @Test func aVaultThatCannotStoreStillLetsTheRefreshWriteItsCookies() async throws {
+        try await withServer { server in
+            let directory = temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let vault = StoreFailingVault()
+            let store = PersistentCookieStore(directory: directory, profile: "app")
+            let session = SessionController(configuration: makeConfiguration(server), vault: vault, cookieStore: store)
+            try await session.login(username: "demo", password: "demo")
+            let before = session.cookieJar.value("__Host-session", for: server.url("/"))
+            vault.failing.withLock { $0 = true }
+            let attempts = vault.storeAttempts.withLock { $0 }
+            try await Task.sleep(for: .milliseconds(600))
+            let status = try await session.refresh()
+            #expect(status.isSignedIn)
+            let after = try #require(session.cookieJar.value("__Host-session", for: server.url("/")))
+            #expect(after != before)
+            #expect(try store.load().cookies.first { $0.name == "__Host-session" }?.value == after)
+            #expect(vault.storeAttempts.withLock { $0 } == attempts + 1)
+        }
+    }
+
     @Test(arguments: [false, true])
     func crossProcessRefreshIsSingleFlight(sequential: Bool) async throws {
         try await withServer { server in
@@ -71,5 +120,23 @@ import Testing
             #expect(server.stats().refreshes == 2)
             #expect(server.stats().reuseEvents == 0)
         }
+    }
+}
+
+/// An in-memory vault whose `store` fails once `failing` is set.
+final class StoreFailingVault: TokenVault {
+    let inner = InMemoryTokenVault()
+    let failing = Mutex(false)
+    let storeAttempts = Mutex(0)
+
+    func load() throws(TokenVaultError) -> VaultRecord? { try inner.load() }
+    func store(_ record: VaultRecord) throws(TokenVaultError) {
+        storeAttempts.withLock { $0 += 1 }
+        if failing.withLock({ $0 }) { throw TokenVaultError(operation: "write", path: "/full-disk", errno: ENOSPC) }
+        try inner.store(record)
+    }
+    func clear() throws(TokenVaultError) { try inner.clear() }
+    nonisolated(nonsending) func lock(timeout: Duration) async throws(TokenVaultError) -> any TokenVaultLock {
+        try await inner.lock(timeout: timeout)
     }
 }
