@@ -18,12 +18,25 @@ extension SessionController {
     /// one rotated). The rotated token is stored and every `Set-Cookie` applied to the native
     /// store and every attached page *before* any caller is released.
     ///
+    /// With a persistent cookie store, this returns once the store's profile holds the new
+    /// cookies on disk too. A page's call and a navigation are answered without waiting for
+    /// that write (their stores hold the cookies already): it finishes behind them, under the
+    /// vault's lock, so that another process sharing the vault and the profile sees both.
+    ///
     /// - Throws: ``SessionError`` with ``SessionError/Code/invalidGrant`` (the session ended:
     ///   cookies cleared on both sides, vault emptied, pages told), ``SessionError/Code/network``
     ///   or ``SessionError/Code/serverError`` (retryable; nothing changed), or
     ///   ``SessionError/Code/signedOut``.
     @discardableResult
     public func refresh() async throws(SessionError) -> SessionStatus {
+        let status = try await refreshForPages()
+        await profileWrite?.value
+        return status
+    }
+
+    /// ``refresh()`` without waiting for the persistent cookie profile's write, which a page
+    /// does not need: its store has the cookies when this returns.
+    func refreshForPages() async throws(SessionError) -> SessionStatus {
         switch try joinOrStartRefresh() {
         case .done(let status): return status
         case .waiting(let refresh): return try await refresh.value.get()
@@ -89,7 +102,11 @@ extension SessionController {
         } catch {
             return (.failure(SessionError(.storage, "\(error)")), nil)
         }
-        defer { lock.unlock() }
+        // Released when this refresh ends, or, when the cookie profile's write goes on behind
+        // it, once that is done: another process sharing the vault and the profile reads the
+        // profile under this lock.
+        var handedOff = false
+        defer { if !handedOff { lock.unlock() } }
         let stored: VaultRecord?
         do {
             stored = try vault.load()
@@ -152,29 +169,23 @@ extension SessionController {
         let token = response.refreshToken ?? stored.refreshToken
         await acceptRefreshedIDToken(response.idToken)
         let rotated = VaultRecord(refreshToken: token, accessTokenExpiresAt: response.accessTokenExpiresAt, rotatedAt: configuration.now())
-        // Stored before anyone is released (and before the vault lock is). With a persistent
-        // cookie store, applying the cookies writes that store durably too: the two writes run
-        // side by side, and the refresh waits for the slower, not for both in turn.
-        let setCookies = isIsolated ? [] : response.setCookies
-        let storedRotation: Result<Void, TokenVaultError>
-        if cookieStore != nil, !setCookies.isEmpty {
-            let storing = Self.storeBeside(rotated, in: vault)
-            await applySetCookies(setCookies)
-            storedRotation = await storing.value
-        } else {
-            storedRotation = Result { () throws(TokenVaultError) in try vault.store(rotated) }
-            await applySetCookies(setCookies)
-        }
-        switch storedRotation {
-        case .success:
+        // Stored before anyone is released (and before the vault lock is).
+        do {
+            try vault.store(rotated)
             // This controller's own write, under the vault's lock, is no change made elsewhere:
             // what it last saw moves with it (so the next navigation and bridge call need not
             // read the vault again), unless something else had changed the vault before.
             if unchangedSinceSeen { seenVaultMark.withLock { $0 = vault.changeMark() } }
-        case .failure(let error):
+        } catch {
             logger.error("the rotated refresh token could not be stored durably: \(error)")
         }
         record = rotated
+        // The cookies are in every store before anyone is released; the persistent profile's
+        // write of them is not waited for (see ``writeProfileBehind(_:holding:)``).
+        let holdsProfile = !isIsolated && !response.setCookies.isEmpty ? attachment : nil
+        holdsProfile?.holdSaves()
+        defer { if let holdsProfile { handedOff = writeProfileBehind(holdsProfile, holding: lock) } }
+        if !isIsolated { await applySetCookies(response.setCookies) }
         acceptAccessToken(response.accessToken, type: response.tokenType, expiresAt: response.accessTokenExpiresAt)
         do {
             if !isIsolated { try await exchangeWebSession() }
@@ -185,16 +196,22 @@ extension SessionController {
         return (.success(currentStatus), nil)
     }
 
-    /// Stores `record` in `vault` on a thread of its own (a durable write blocks its thread
-    /// for as long as the disk takes, which must not be a thread of the concurrency pool).
-    private static func storeBeside(_ record: VaultRecord, in vault: any TokenVault) -> Task<Result<Void, TokenVaultError>, Never> {
-        Task {
+    /// Writes the cookie profile's held changes off the refresh's path (a durable write, which
+    /// blocks its thread for as long as the disk takes, on a dispatch thread), then releases
+    /// `lock`. ``refresh()`` waits for it; a page's call and a navigation do not: the cookies
+    /// are in every store already. Returns whether it took `lock` over.
+    func writeProfileBehind(_ attachment: CookieStoreAttachment, holding lock: any TokenVaultLock) -> Bool {
+        guard attachment.releaseSaves() else { return false }
+        profileWrite = Task {
             await withCheckedContinuation { continuation in
                 DispatchQueue.global(qos: .userInitiated).async {
-                    continuation.resume(returning: Result { () throws(TokenVaultError) in try vault.store(record) })
+                    attachment.saveHeldChanges()
+                    lock.unlock()
+                    continuation.resume()
                 }
             }
         }
+        return true
     }
 
     /// Reloads the native store from its persistent profile (another process wrote it).
@@ -238,7 +255,7 @@ extension SessionController {
 
     private func refreshBeforeNavigation() async {
         do {
-            try await refresh()
+            _ = try await refreshForPages()
         } catch {
             logger.warning("refresh before navigation failed", metadata: ["code": "\(error.code.rawValue)"])
         }

@@ -52,6 +52,9 @@ public actor SessionController {
 
     var isReady = false
     var attachment: CookieStoreAttachment?
+    /// The persistent cookie profile's write that the last refresh left behind it
+    /// (``writeProfileBehind(_:holding:)``), which ``refresh()`` waits for.
+    var profileWrite: Task<Void, Never>?
     /// The vault record as this controller last saw it.
     var record: VaultRecord?
     var inFlight: Task<Result<SessionStatus, SessionError>, Never>? {

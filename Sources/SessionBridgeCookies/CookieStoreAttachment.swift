@@ -31,6 +31,10 @@ public final class CookieStoreAttachment: Sendable {
     public let includesSessionCookies: Bool
 
     private let lock = Mutex<(observation: CookieObservation?, lastError: CookieStoreError?)>((nil, nil))
+    /// How many callers hold saves back (``holdSaves()``), and whether a change came meanwhile;
+    /// apart from `lock`, which a save holds while it writes.
+    private let holding = Mutex<(count: Int, changed: Bool)>((0, false))
+    private let heldSavesGate = Mutex<(@Sendable () -> Void)?>(nil)
 
     init(jar: CookieJar, store: PersistentCookieStore, mode: SaveMode, includeSessionCookies: Bool) throws(CookieStoreError) {
         self.jar = jar
@@ -42,7 +46,7 @@ public final class CookieStoreAttachment: Sendable {
         jar.replaceAll(with: result.cookies.filter { !$0.isExpired(at: now) })
         if mode == .onChange {
             let observation = jar.observeBatches { [weak self] _ in
-                guard let self else { return }
+                guard let self, !self.noteChangeIfHeld() else { return }
                 do throws(CookieStoreError) {
                     try self.save()
                 } catch {
@@ -60,6 +64,51 @@ public final class CookieStoreAttachment: Sendable {
         try lock.withLock { _ throws(CookieStoreError) in
             let cookies = jar.allCookies.filter { includesSessionCookies || $0.isPersistent }
             try store.save(cookies)
+        }
+    }
+
+    /// Holds the saves that changes would make (``SaveMode/onChange``) until
+    /// ``releaseSaves()``: a caller that makes changes it answers for before they need to be on
+    /// disk (a refresh releasing its callers once the cookies are in every store) writes them
+    /// afterwards, in one save, off its path.
+    package func holdSaves() {
+        holding.withLock { $0.count += 1 }
+    }
+
+    /// Ends a ``holdSaves()``; returns whether a change came while saves were held, which the
+    /// caller then writes with ``saveHeldChanges()``. A change after this call saves itself.
+    package func releaseSaves() -> Bool {
+        holding.withLock { state in
+            state.count -= 1
+            guard state.count == 0, state.changed else { return false }
+            state.changed = false
+            return true
+        }
+    }
+
+    /// Writes the jar after a ``releaseSaves()`` that returned true; a failure is kept as
+    /// ``lastSaveError``, as an automatic save's is.
+    package func saveHeldChanges() {
+        heldSavesGate.withLock { $0 }?()
+        do throws(CookieStoreError) {
+            try save()
+        } catch {
+            lock.withLock { $0.lastError = error }
+        }
+    }
+
+    /// Sets what ``saveHeldChanges()`` calls before it writes, on its thread: a test holds the
+    /// write there to see what does and does not wait for it.
+    package func setHeldSavesGate(_ gate: (@Sendable () -> Void)?) {
+        heldSavesGate.withLock { $0 = gate }
+    }
+
+    /// Whether saves are held; if so, the change is noted for the caller that holds them.
+    private func noteChangeIfHeld() -> Bool {
+        holding.withLock { state in
+            guard state.count > 0 else { return false }
+            state.changed = true
+            return true
         }
     }
 

@@ -1,10 +1,11 @@
 import Foundation
-import SessionBridge
 import SessionBridgeCookies
 import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Synchronization
 import Testing
+
+@testable import SessionBridge
 
 @Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct VaultTests {
     @Test func fileVaultIsOwnerOnlyAndAtomic() throws {
@@ -61,6 +62,46 @@ import Testing
                 #expect(cookie.value == session.cookieJar.value("__Host-session", for: server.url("/")))
             }
             #expect(server.stats().refreshes == 3)
+        }
+    }
+
+    /// A page's refresh is answered once the cookies are in its store and the token on disk;
+    /// the cookie profile's write goes on behind it, under the vault's lock (another process
+    /// sharing both reads the profile under it), and `refresh()` waits for that write.
+    @Test func aPagesRefreshIsAnsweredBeforeTheCookieProfileIsWritten() async throws {
+        try await withServer { server in
+            let directory = temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let vault = FileTokenVault(url: directory.appendingPathComponent("session.vault"))
+            let store = PersistentCookieStore(directory: directory, profile: "app")
+            let session = SessionController(configuration: makeConfiguration(server), vault: vault, cookieStore: store)
+            try await session.login(username: "demo", password: "demo")
+            let (page, _) = await makePage(session, server)
+            try await page.loadHTMLString("<p>app</p>", baseURL: server.url("/start"))
+            let gate = DispatchSemaphore(value: 0)
+            let attachment = try #require(await session.attachment)
+            attachment.setHeldSavesGate { gate.wait() }
+            try await Task.sleep(for: .milliseconds(600))  // past the freshness window
+            let generation = try store.load().generation
+            let reply = try await page.callAsyncJavaScript(
+                "return await window.webkit.messageHandlers.session.postMessage({action: 'refresh'})")
+            #expect(reply["signedIn"] == true)
+            let fresh = try #require(session.cookieJar.value("__Host-session", for: server.url("/")))
+            #expect(page.cookieJar.value("__Host-session", for: server.url("/")) == fresh)
+            #expect(try vault.load()?.refreshToken == server.issuedRefreshTokens().last.map(RefreshToken.init))
+            // The profile's write waits at the gate, holding the vault's lock.
+            #expect(try store.load().generation == generation)
+            await #expect(throws: TokenVaultError.self) {
+                _ = try await FileTokenVault(url: vault.url).lock(timeout: .milliseconds(100))
+            }
+            gate.signal()
+            try await session.refresh()  // within the freshness window: waits for the write only
+            #expect(server.stats().refreshes == 1)
+            let saved = try store.load()
+            #expect(saved.generation > generation)
+            #expect(saved.cookies.first { $0.name == "__Host-session" }?.value == fresh)
+            let lock = try await FileTokenVault(url: vault.url).lock(timeout: .seconds(2))
+            lock.unlock()
         }
     }
 
