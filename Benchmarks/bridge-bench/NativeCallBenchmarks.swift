@@ -14,6 +14,7 @@ enum NativeCallBenchmarks {
         var raw: [Double] = [], converted: [Double] = [], c: [Double] = []
         var bodyRaw: [Double] = [], bodyOneCall: [Double] = [], bodyParts: [Double] = []
         var replyRaw: [Double] = [], replyMade: [Double] = []
+        var logRecord: [Double] = [], logClocks: [Double] = []
         let body = "({action: 'refresh', id: i, meta: {a: 1, b: 'x'}})"
         for _ in 0...options.rounds {
             var ok: Int32 = 0
@@ -26,6 +27,9 @@ enum NativeCallBenchmarks {
             bodyParts.append(try await time(context, "readParts", n / 4, argument: body, sum: 0))
             replyRaw.append(try await time(context, "raw", n / 4, argument: "1"))
             replyMade.append(try await time(context, "makeReply", n / 4, argument: "1"))
+            let log = MessageLogBenchmarks.measure(n: n / 4)
+            logRecord.append(log.record)
+            logClocks.append(log.clocks)
         }
         await context.close()
         report.add(
@@ -60,6 +64,12 @@ enum NativeCallBenchmarks {
                 figure: figure, name: "realistic reply {ok, expiresAt} made for JavaScript from a ScriptValue",
                 ours: Stats.median(Array(replyMade.dropFirst())), baseline: Stats.median(Array(replyRaw.dropFirst())),
                 unit: "ns/call", baselineName: "the same call, returning its argument"))
+        // What the message log costs a call: figure 1's log-on row without the round trip.
+        report.add(
+            Row(
+                figure: figure, name: "message log: one call recorded (number body and reply, 1,000 kept)",
+                ours: Stats.median(Array(logRecord.dropFirst())), baseline: Stats.median(Array(logClocks.dropFirst())),
+                unit: "ns/call", baselineName: "two clock reads, the floor of a timed record"))
     }
 
     /// The reply of figure 3's handler, made for JavaScript by ``makeReply``.

@@ -1,4 +1,3 @@
-import DequeModule
 public import Foundation
 public import SessionBridgeScriptEngine
 import Synchronization
@@ -34,7 +33,7 @@ public final class MessageLog: Sendable {
     /// How many entries are kept (oldest dropped first); 0 keeps none (``totalCount`` and the
     /// observers still see every call).
     public let capacity: Int
-    private let storage = Mutex<(records: Deque<Record>, total: Int)>((Deque(), 0))
+    private let storage = Mutex(Ring())
     private let observers = Mutex<[@Sendable (Entry) -> Void]>([])
     private let hasObservers = Atomic<Bool>(false)
     /// Wall-clock time of `origin`, so entries get dates without a system call each.
@@ -49,7 +48,9 @@ public final class MessageLog: Sendable {
 
     /// The kept entries, oldest first.
     public var entries: [Entry] {
-        let records = storage.withLock { Array($0.records) }
+        let records = storage.withLock { ring in
+            ring.next == 0 ? ring.records : Array(ring.records[ring.next...] + ring.records[..<ring.next])
+        }
         return records.map(entry)
     }
 
@@ -60,6 +61,17 @@ public final class MessageLog: Sendable {
     public func observe(_ observer: @escaping @Sendable (Entry) -> Void) {
         observers.withLock { $0.append(observer) }
         hasObservers.store(true, ordering: .releasing)
+    }
+
+    /// The kept records: appended until the log holds ``capacity`` of them; from then on each
+    /// new one takes the place of the oldest, at `next`, moved in with no copy, and the one it
+    /// replaces moved out.
+    private struct Ring {
+        var records: [Record] = []
+        /// Where the next record goes once the ring is full: the oldest one.
+        var next = 0
+        /// Every call recorded, dropped ones included.
+        var total = 0
     }
 
     /// A call as stored: redacted at once, but its date and the entry's copies of the route's
@@ -73,23 +85,24 @@ public final class MessageLog: Sendable {
     }
 
     /// Records a call to the handler and from the frame of `route`.
-    func record(_ route: ScriptMessage.Route, body: ScriptValue, outcome: Outcome, started: ContinuousClock.Instant) {
-        let record = Record(
+    package func record(_ route: ScriptMessage.Route, body: ScriptValue, outcome: Outcome, started: ContinuousClock.Instant) {
+        var record = Record(
             route: route, body: redaction.redact(body), outcome: redacted(outcome), started: started,
             duration: .now - started)
-        // The record dropped is released after the lock: freeing its values (recorded a
-        // thousand calls earlier, so out of the cache) was half of the log's time inside it.
-        let dropped = storage.withLock { storage -> Record? in
-            storage.total += 1
-            guard capacity > 0 else { return nil }
-            let dropped = storage.records.count >= capacity ? storage.records.removeFirst() : nil
-            storage.records.append(record)
-            return dropped
+        let observed = hasObservers.load(ordering: .acquiring) ? entry(record) : nil
+        let capacity = self.capacity
+        storage.withLock { ring in
+            ring.total += 1
+            guard capacity > 0 else { return }
+            guard ring.records.count == capacity else { return ring.records.append(record) }
+            // The oldest record is swapped out into `record` and released after the lock:
+            // freeing its values (recorded `capacity` calls earlier, so out of the cache) was
+            // half of the log's time inside it.
+            swap(&ring.records[ring.next], &record)
+            ring.next = ring.next + 1 == capacity ? 0 : ring.next + 1
         }
-        withExtendedLifetime(dropped) {}
-        guard hasObservers.load(ordering: .acquiring) else { return }
-        let entry = entry(record)
-        for observer in observers.withLock({ $0 }) { observer(entry) }
+        guard let observed else { return }
+        for observer in observers.withLock({ $0 }) { observer(observed) }
     }
 
     private func entry(_ record: Record) -> Entry {

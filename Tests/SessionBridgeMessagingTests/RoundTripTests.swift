@@ -194,6 +194,20 @@ import Testing
         await page.close()
     }
 
+    /// The log keeps its newest records in a ring: over many laps, and at every capacity, the
+    /// entries are the last calls, oldest first, and the count covers them all.
+    @Test(arguments: [1, 2, 3, 7])
+    func aLogKeepsItsNewestCallsInOrderOverManyLaps(capacity: Int) {
+        let log = MessageLog(capacity: capacity)
+        let route = ScriptMessage.Route(name: "h", frameInfo: FrameInfo(url: URL(string: "https://app.example/")!), world: .page)
+        for call in 0..<(capacity * 5 + 2) {
+            log.record(route, body: .number(Double(call)), outcome: .delivered, started: .now)
+            let expected = (max(0, call + 1 - capacity)...call).map { ScriptValue.number(Double($0)) }
+            #expect(log.entries.map(\.body) == expected)
+        }
+        #expect(log.totalCount == capacity * 5 + 2)
+    }
+
     /// A log that keeps nothing still counts every call and tells its observers; a negative
     /// capacity is taken as none (it used to stop the process at the first call).
     @Test(arguments: [0, -5])
