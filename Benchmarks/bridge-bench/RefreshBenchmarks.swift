@@ -31,6 +31,15 @@ enum RefreshBenchmarks {
                     ours: cycle.median / 1e3, baseline: nil, unit: "µs", note: "400 cycles"))
             return
         }
+        if ProcessInfo.processInfo.environment["BRIDGE_BENCH_COOKIE_WRITES"] != nil {
+            // For a profiler: the page's cookie writes alone, with and without a profile.
+            for profile in [true, false] {
+                let name = "document.cookie write, \(profile ? "persistent profile" : "in memory") (BRIDGE_BENCH_COOKIE_WRITES)"
+                let perWrite = try await documentCookieWrites(profile: profile, writes: 400)
+                report.add(Row(figure: figure, name: name, ours: perWrite, baseline: nil, unit: "µs/write"))
+            }
+            return
+        }
         let cycles = options.scale(400, quick: 40)
         let server = try await ReferenceServer.start()
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
@@ -115,6 +124,15 @@ enum RefreshBenchmarks {
                 Row(
                     figure: figure, name: "  of which the rotated token's durable write (FileTokenVault.store), median",
                     ours: standIn.vaultStore / 1e3, baseline: nil, unit: "µs", note: "measured in the stand-in's cycles"))
+            // A page's own cookie writes with the session keeping a persistent profile: they
+            // reach the native store at once, and the profile behind the page.
+            let withProfile = try await documentCookieWrites(profile: true, writes: options.scale(400, quick: 40))
+            let without = try await documentCookieWrites(profile: false, writes: options.scale(400, quick: 40))
+            report.add(
+                Row(
+                    figure: figure, name: "a page's document.cookie write, the session keeping a PersistentCookieStore, median of 5 runs",
+                    ours: withProfile, baseline: without, unit: "µs/write",
+                    baselineName: "the same writes, the session's cookies in memory"))
         } catch {
             try? await client.shutdown()
             try? await server.stop()
@@ -122,6 +140,30 @@ enum RefreshBenchmarks {
         }
         try await client.shutdown()
         try await server.stop()
+    }
+
+    /// Microseconds per `document.cookie` write of a page (a loop of `writes` in one script, the
+    /// median of five runs), the session keeping its cookies in a persistent profile or in memory.
+    static func documentCookieWrites(profile: Bool, writes: Int) async throws -> Double {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bridge-bench-writes-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fixture = try await SessionFixture.start(
+            nativeCookieStore: profile ? PersistentCookieStore(directory: directory, profile: "native") : nil)
+        defer { Task { await fixture.stop() } }
+        try await fixture.page.loadHTMLString("<p>bench</p>", baseURL: fixture.url("/bench"))
+        let write = "document.cookie = 'pref' + (i % 20) + '=' + i + '; Path=/; Max-Age=3600'"
+        let script = "for (let i = 0; i < \(writes); i++) \(write); return 1"
+        var times: [Double] = []
+        let clock = ContinuousClock()
+        for _ in 0..<6 {
+            let start = clock.now
+            _ = try await fixture.page.callAsyncJavaScript(script)
+            times.append((clock.now - start).nanoseconds / 1e3 / Double(writes))
+        }
+        guard fixture.session.cookieJar.cookies(for: fixture.url("/")).contains(where: { $0.name == "pref0" }) else {
+            throw BenchFailure("the page's cookie writes did not reach the native store")
+        }
+        return Stats.median(Array(times.dropFirst()))
     }
 
     /// A full cycle's median next to its baseline, with the goal: at most 1 ms above what the

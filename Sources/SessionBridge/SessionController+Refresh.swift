@@ -196,16 +196,14 @@ extension SessionController {
         return (.success(currentStatus), nil)
     }
 
-    /// Writes the cookie profile's held changes off the refresh's path (a durable write, which
-    /// blocks its thread for as long as the disk takes, on a dispatch thread), then releases
-    /// `lock`. ``refresh()`` waits for it; a page's call and a navigation do not: the cookies
+    /// Writes the cookie profile's held changes off the refresh's path (on the attachment's
+    /// writer thread), then releases `lock`. ``refresh()`` waits for it; a page's call and a navigation do not: the cookies
     /// are in every store already. Returns whether it took `lock` over.
     func writeProfileBehind(_ attachment: CookieStoreAttachment, holding lock: any TokenVaultLock) -> Bool {
         guard attachment.releaseSaves() else { return false }
         profileWrite = Task {
             await withCheckedContinuation { continuation in
-                DispatchQueue.global(qos: .userInitiated).async {
-                    attachment.saveHeldChanges()
+                attachment.saveBehind {
                     lock.unlock()
                     continuation.resume()
                 }

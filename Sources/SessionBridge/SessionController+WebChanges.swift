@@ -40,7 +40,12 @@ extension SessionController {
                 case .expired, .evicted: break
                 }
             }
+            // Into the native store at once; into its persistent profile behind the page, which
+            // a durable write on its thread would stall (a `document.cookie` write runs there).
+            let profile = self?.profileForWebChanges.withLock { $0 }
+            profile?.holdSaves()
             native.write(writes)
+            if let profile, profile.releaseSaves() { profile.saveBehind() }
             guard signedOut, let self else { return }
             self.webSignOutPending.store(true, ordering: .releasing)
             Task { await self.webSignedOut() }

@@ -51,7 +51,11 @@ public actor SessionController {
     var logger: Logger { configuration.logger }
 
     var isReady = false
-    var attachment: CookieStoreAttachment?
+    var attachment: CookieStoreAttachment? {
+        didSet { profileForWebChanges.withLock { $0 = attachment } }
+    }
+    /// ``attachment``, for the observers of the pages' stores, which run on the pages' threads.
+    nonisolated let profileForWebChanges = Mutex<CookieStoreAttachment?>(nil)
     /// The persistent cookie profile's write that the last refresh left behind it
     /// (``writeProfileBehind(_:holding:)``), which ``refresh()`` waits for.
     var profileWrite: Task<Void, Never>?

@@ -33,8 +33,10 @@ public final class CookieStoreAttachment: Sendable {
     private let lock = Mutex<(observation: CookieObservation?, lastError: CookieStoreError?)>((nil, nil))
     /// How many callers hold saves back (``holdSaves()``), and whether a change came meanwhile;
     /// apart from `lock`, which a save holds while it writes.
-    private let holding = Mutex<(count: Int, changed: Bool)>((0, false))
+    private let holding = Mutex<(count: Int, changed: Bool, scheduled: Bool)>((0, false, false))
     private let heldSavesGate = Mutex<(@Sendable () -> Void)?>(nil)
+    /// Where saves made behind their callers run, one at a time, in order.
+    private let writer = DispatchQueue(label: "sessionbridge.cookie-store-writer", qos: .userInitiated)
 
     init(jar: CookieJar, store: PersistentCookieStore, mode: SaveMode, includeSessionCookies: Bool) throws(CookieStoreError) {
         self.jar = jar
@@ -76,7 +78,8 @@ public final class CookieStoreAttachment: Sendable {
     }
 
     /// Ends a ``holdSaves()``; returns whether a change came while saves were held, which the
-    /// caller then writes with ``saveHeldChanges()``. A change after this call saves itself.
+    /// caller then writes with ``saveBehind(then:)`` or ``saveHeldChanges()``. A change after
+    /// this call saves itself.
     package func releaseSaves() -> Bool {
         holding.withLock { state in
             state.count -= 1
@@ -86,8 +89,32 @@ public final class CookieStoreAttachment: Sendable {
         }
     }
 
-    /// Writes the jar after a ``releaseSaves()`` that returned true; a failure is kept as
-    /// ``lastSaveError``, as an automatic save's is.
+    /// Writes the jar after a ``releaseSaves()`` that returned true, on the attachment's own
+    /// writer thread instead of the caller's (a crash-safe write blocks its thread for as long as
+    /// the disk takes), then calls `completion` there. Saves asked for while one waits to start
+    /// are one save: it writes the jar as it is when it starts.
+    package func saveBehind(then completion: (@Sendable () -> Void)? = nil) {
+        let schedule = holding.withLock { state -> Bool in
+            guard !state.scheduled || completion != nil else { return false }
+            state.scheduled = true
+            return true
+        }
+        guard schedule else { return }
+        writer.async { [self] in
+            // Cleared before the jar is read: a change from now on asks for a save of its own.
+            holding.withLock { $0.scheduled = false }
+            saveHeldChanges()
+            completion?()
+        }
+    }
+
+    /// Returns once every save asked for with ``saveBehind(then:)`` so far has been written.
+    package func waitForSavesBehind() async {
+        await withCheckedContinuation { continuation in writer.async { continuation.resume() } }
+    }
+
+    /// Writes the jar after a ``releaseSaves()`` that returned true, on the caller's thread; a
+    /// failure is kept as ``lastSaveError``, as an automatic save's is.
     package func saveHeldChanges() {
         heldSavesGate.withLock { $0 }?()
         do throws(CookieStoreError) {
@@ -97,8 +124,8 @@ public final class CookieStoreAttachment: Sendable {
         }
     }
 
-    /// Sets what ``saveHeldChanges()`` calls before it writes, on its thread: a test holds the
-    /// write there to see what does and does not wait for it.
+    /// Sets what ``saveHeldChanges()`` calls before it writes, on its thread (the writer's, for a
+    /// save behind): a test holds the write there to see what does and does not wait for it.
     package func setHeldSavesGate(_ gate: (@Sendable () -> Void)?) {
         heldSavesGate.withLock { $0 = gate }
     }

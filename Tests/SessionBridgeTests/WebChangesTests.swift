@@ -1,11 +1,12 @@
 import Foundation
-import SessionBridge
 import SessionBridgeCookies
 import SessionBridgeHeadless
 import SessionBridgeMessaging
 import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
+
+@testable import SessionBridge
 
 /// What a page does to its own cookies reaches the native store, and a refresh costs one
 /// durable write per store.
@@ -43,6 +44,35 @@ import Testing
             #expect(next.url.path == "/login")
             #expect(page.cookieJar.value("__Host-session", for: server.url("/")) == nil)
             #expect(server.stats().refreshes == 0)
+            await page.close()
+        }
+    }
+
+    /// A page's `document.cookie` write reaches the native store at once and its persistent
+    /// profile behind the page: the write returns while the profile's write is held, instead of
+    /// waiting on the page's thread for a durable write.
+    @Test func aPagesCookieWriteDoesNotWaitForTheNativeProfile() async throws {
+        try await withServer { server in
+            let directory = temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let profile = PersistentCookieStore(directory: directory, profile: "native")
+            let session = SessionController(configuration: makeConfiguration(server), cookieStore: profile)
+            try await session.login(username: "demo", password: "demo")
+            let (page, _) = await makePage(session, server)
+            try await page.loadHTMLString("<p>app</p>", baseURL: server.url("/start"))
+            let attachment = try #require(await session.attachment)
+            let gate = DispatchSemaphore(value: 0)
+            attachment.setHeldSavesGate { gate.wait() }
+            for value in ["dark", "light", "blue"] {
+                _ = try await page.evaluateJavaScript("document.cookie = 'pref=\(value); Path=/; Max-Age=3600'")
+            }
+            #expect(session.cookieJar.value("pref", for: server.url("/")) == "blue")
+            #expect(try profile.load().cookies.contains { $0.name == "pref" } == false)
+            gate.signal()
+            gate.signal()
+            gate.signal()
+            await attachment.waitForSavesBehind()
+            #expect(try profile.load().cookies.first { $0.name == "pref" }?.value == "blue")
             await page.close()
         }
     }
