@@ -33,9 +33,10 @@ enum RefreshBenchmarks {
         }
         if ProcessInfo.processInfo.environment["BRIDGE_BENCH_COOKIE_WRITES"] != nil {
             // For a profiler: the page's cookie writes alone, with and without a profile.
-            for profile in [true, false] {
-                let name = "document.cookie write, \(profile ? "persistent profile" : "in memory") (BRIDGE_BENCH_COOKIE_WRITES)"
-                let perWrite = try await documentCookieWrites(profile: profile, writes: 400)
+            for (profile, pageProfile) in [(true, false), (false, true), (false, false)] {
+                let kind = profile ? "native profile" : pageProfile ? "page profile" : "in memory"
+                let name = "document.cookie write, \(kind) (BRIDGE_BENCH_COOKIE_WRITES)"
+                let perWrite = try await documentCookieWrites(profile: profile, pageProfile: pageProfile, writes: 400)
                 report.add(Row(figure: figure, name: name, ours: perWrite, baseline: nil, unit: "µs/write"))
             }
             return
@@ -127,12 +128,18 @@ enum RefreshBenchmarks {
             // A page's own cookie writes with the session keeping a persistent profile: they
             // reach the native store at once, and the profile behind the page.
             let withProfile = try await documentCookieWrites(profile: true, writes: options.scale(400, quick: 40))
+            let onPageProfile = try await documentCookieWrites(
+                profile: false, pageProfile: true, writes: options.scale(400, quick: 40))
             let without = try await documentCookieWrites(profile: false, writes: options.scale(400, quick: 40))
             report.add(
                 Row(
                     figure: figure, name: "a page's document.cookie write, the session keeping a PersistentCookieStore, median of 5 runs",
                     ours: withProfile, baseline: without, unit: "µs/write",
                     baselineName: "the same writes, the session's cookies in memory"))
+            report.add(
+                Row(
+                    figure: figure, name: "a page's document.cookie write, the page's store a persistent profile, median of 5 runs",
+                    ours: onPageProfile, baseline: without, unit: "µs/write", baselineName: "the same writes, every store in memory"))
         } catch {
             try? await client.shutdown()
             try? await server.stop()
@@ -144,11 +151,13 @@ enum RefreshBenchmarks {
 
     /// Microseconds per `document.cookie` write of a page (a loop of `writes` in one script, the
     /// median of five runs), the session keeping its cookies in a persistent profile or in memory.
-    static func documentCookieWrites(profile: Bool, writes: Int) async throws -> Double {
+    static func documentCookieWrites(profile: Bool, pageProfile: Bool = false, writes: Int) async throws -> Double {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bridge-bench-writes-\(getpid())")
         defer { try? FileManager.default.removeItem(at: directory) }
+        let pageStore = pageProfile ? try WebsiteDataStore(directory: directory, profile: "page") : nil
         let fixture = try await SessionFixture.start(
-            nativeCookieStore: profile ? PersistentCookieStore(directory: directory, profile: "native") : nil)
+            nativeCookieStore: profile ? PersistentCookieStore(directory: directory, profile: "native") : nil,
+            configure: { configuration in if let pageStore { configuration.websiteDataStore = pageStore } })
         defer { Task { await fixture.stop() } }
         try await fixture.page.loadHTMLString("<p>bench</p>", baseURL: fixture.url("/bench"))
         let write = "document.cookie = 'pref' + (i % 20) + '=' + i + '; Path=/; Max-Age=3600'"

@@ -19,6 +19,12 @@ public final class CookieStoreAttachment: Sendable {
         case onChange
         /// Only when ``CookieStoreAttachment/save()`` is called.
         case manual
+        /// After every commit of the jar, behind the thread that made it: on the process's
+        /// cookie-store writer thread, one save for the changes that come while a save waits to
+        /// start (it writes the jar as it is when it starts). A page's cookie write never waits
+        /// for the disk, as in a browser; ``CookieStoreAttachment/flush()`` returns once the
+        /// changes made so far are on disk.
+        case behind
     }
 
     /// The jar.
@@ -35,8 +41,9 @@ public final class CookieStoreAttachment: Sendable {
     /// apart from `lock`, which a save holds while it writes.
     private let holding = Mutex<(count: Int, changed: Bool, scheduled: Bool)>((0, false, false))
     private let heldSavesGate = Mutex<(@Sendable () -> Void)?>(nil)
-    /// Where saves made behind their callers run, one at a time, in order.
-    private let writer = DispatchQueue(label: "sessionbridge.cookie-store-writer", qos: .userInitiated)
+    /// Where saves made behind their callers run, for every attachment of the process, one at a
+    /// time, in order: a profile opened again waits here for the writes of its last opening.
+    private static let writer = DispatchQueue(label: "sessionbridge.cookie-store-writer", qos: .userInitiated)
 
     init(jar: CookieJar, store: PersistentCookieStore, mode: SaveMode, includeSessionCookies: Bool) throws(CookieStoreError) {
         self.jar = jar
@@ -46,9 +53,10 @@ public final class CookieStoreAttachment: Sendable {
         self.loadResult = result
         let now = jar.clock()
         jar.replaceAll(with: result.cookies.filter { !$0.isExpired(at: now) })
-        if mode == .onChange {
+        if mode != .manual {
             let observation = jar.observeBatches { [weak self] _ in
                 guard let self, !self.noteChangeIfHeld() else { return }
+                if mode == .behind { return self.saveBehind() }
                 do throws(CookieStoreError) {
                     try self.save()
                 } catch {
@@ -89,8 +97,8 @@ public final class CookieStoreAttachment: Sendable {
         }
     }
 
-    /// Writes the jar after a ``releaseSaves()`` that returned true, on the attachment's own
-    /// writer thread instead of the caller's (a crash-safe write blocks its thread for as long as
+    /// Writes the jar after a ``releaseSaves()`` that returned true, on the process's
+    /// cookie-store writer thread instead of the caller's (a crash-safe write blocks its thread for as long as
     /// the disk takes), then calls `completion` there. Saves asked for while one waits to start
     /// are one save: it writes the jar as it is when it starts.
     package func saveBehind(then completion: (@Sendable () -> Void)? = nil) {
@@ -100,7 +108,7 @@ public final class CookieStoreAttachment: Sendable {
             return true
         }
         guard schedule else { return }
-        writer.async { [self] in
+        Self.writer.async { [self] in
             // Cleared before the jar is read: a change from now on asks for a save of its own.
             holding.withLock { $0.scheduled = false }
             saveHeldChanges()
@@ -108,9 +116,16 @@ public final class CookieStoreAttachment: Sendable {
         }
     }
 
-    /// Returns once every save asked for with ``saveBehind(then:)`` so far has been written.
-    package func waitForSavesBehind() async {
-        await withCheckedContinuation { continuation in writer.async { continuation.resume() } }
+    /// Returns once every change made so far is on disk (``SaveMode/behind``, and the saves the
+    /// session makes behind its callers): before the app ends, or to read the file.
+    public func flush() async {
+        await withCheckedContinuation { continuation in Self.writer.async { continuation.resume() } }
+    }
+
+    /// ``flush()`` for a caller that cannot wait asynchronously (opening a profile again); never
+    /// call it from a save behind.
+    package static func flushAllNow() {
+        writer.sync {}
     }
 
     /// Writes the jar after a ``releaseSaves()`` that returned true, on the caller's thread; a

@@ -31,7 +31,9 @@ public final class WebsiteDataStore: Sendable {
 
     /// A persistent store: the named profile in `directory` is loaded now (a damaged file
     /// falls back to its last good copy, reported in `attachment.loadResult.warning`), and
-    /// every change is saved crash-safely. If the profile is already open in this process, the
+    /// every change is saved crash-safely, behind the page that made it
+    /// (``CookieStoreAttachment/SaveMode/behind``: a page's cookie write never waits for the
+    /// disk; `attachment.flush()` waits for the writes). If the profile is already open in this process, the
     /// store shares that profile's cookies and writer instead of loading it again.
     public init(directory: URL, profile: String = "default", includeSessionCookies: Bool = false) throws(CookieStoreError) {
         let live = try Self.profiles.open(directory: directory, profile: profile, includeSessionCookies: includeSessionCookies)
@@ -92,8 +94,10 @@ public final class WebsiteDataStore: Sendable {
             let key = persistent.fileURL?.standardizedFileURL.path ?? directory.path + "/" + profile
             return try entries.withLock { entries throws(CookieStoreError) -> LiveProfile in
                 if let live = entries[key]?.profile { return live }
+                // The writes of the profile's last opening, still behind it, land first.
+                CookieStoreAttachment.flushAllNow()
                 let jar = CookieJar()
-                let attachment = try jar.attach(to: persistent, includeSessionCookies: includeSessionCookies)
+                let attachment = try jar.attach(to: persistent, mode: .behind, includeSessionCookies: includeSessionCookies)
                 let live = LiveProfile(jar: jar, attachment: attachment)
                 entries = entries.filter { $0.value.profile != nil }
                 entries[key] = Entry(profile: live)

@@ -5,7 +5,7 @@ import SessionBridgeTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1)), .hangWatchdog) struct DataStoreRegistryTests {
-    @Test func aSecondStoreOpenedForALiveProfileIsTheSameStore() throws {
+    @Test func aSecondStoreOpenedForALiveProfileIsTheSameStore() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("registry-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = URL(string: "https://app.example/")!
@@ -16,6 +16,7 @@ import Testing
         first.cookieJar.setCookie("a=1; Max-Age=3600; Path=/", from: url)
         second.cookieJar.setCookie("b=2; Max-Age=3600; Path=/", from: url)
         // One writer: the file holds both cookies, neither store overwrote the other's.
+        await first.attachment?.flush()
         let onDisk = try PersistentCookieStore(directory: directory, profile: "work").load().cookies.map(\.name).sorted()
         #expect(onDisk == ["a", "b"])
         let other = try WebsiteDataStore(directory: directory, profile: "home")
@@ -32,6 +33,8 @@ import Testing
             store.cookieJar.setCookie("kept=yes; Max-Age=3600; Path=/", from: url)
             released = store.cookieJar
         }
+        // The profile's last write, behind it, holds it until it is on disk.
+        CookieStoreAttachment.flushAllNow()
         #expect(released == nil)
         let reopened = try WebsiteDataStore(directory: directory, profile: "work")
         #expect(reopened.cookieJar.cookieHeader(for: url) == "kept=yes")

@@ -76,6 +76,34 @@ import Testing
         await page.close()
     }
 
+    /// A page's cookie writes to a persistent profile return at once: the profile is written
+    /// behind the page (a durable write on the page's thread stalled each write for the
+    /// disk's time), and a reopened profile holds the last write.
+    @Test func cookieWritesDoNotWaitForThePersistentProfile() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("webpage-profile-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = URL(string: "https://app.example/")!
+        do {
+            let store = try WebsiteDataStore(directory: directory, profile: "work")
+            let attachment = try #require(store.attachment)
+            let gate = DispatchSemaphore(value: 0)
+            attachment.setHeldSavesGate { gate.wait() }
+            let page = WebPage(configuration: WebPageConfiguration(websiteDataStore: store))
+            try await page.loadHTMLString("<p>app</p>", baseURL: url)
+            for value in ["dark", "light", "blue"] {
+                _ = try await page.evaluateJavaScript("document.cookie = 'pref=\(value); Max-Age=3600; path=/'")
+            }
+            #expect(page.cookieJar.cookieHeader(for: url) == "pref=blue")
+            #expect(try PersistentCookieStore(directory: directory, profile: "work").load().cookies.isEmpty)
+            for _ in 0..<3 { gate.signal() }
+            attachment.setHeldSavesGate(nil)
+            await page.close()
+        }
+        // Reopening waits for the writes still behind the closed profile.
+        let reopened = try WebsiteDataStore(directory: directory, profile: "work")
+        #expect(reopened.cookieJar.cookieHeader(for: url) == "pref=blue")
+    }
+
     @Test func persistentProfileKeepsCookiesAcrossStores() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("webpage-profile-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

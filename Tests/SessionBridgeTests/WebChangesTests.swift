@@ -71,7 +71,7 @@ import Testing
             gate.signal()
             gate.signal()
             gate.signal()
-            await attachment.waitForSavesBehind()
+            await attachment.flush()
             #expect(try profile.load().cookies.first { $0.name == "pref" }?.value == "blue")
             await page.close()
         }
@@ -96,8 +96,11 @@ import Testing
                 profiles.append(PersistentCookieStore(directory: directory, profile: "page\(index)"))
             }
             try await session.restoreCookies()
+            // The pages' profiles are written behind the pages: flushed before they are read.
+            await pages[0].configuration.websiteDataStore.attachment?.flush()
             let before = try profiles.map { try $0.load().generation }
             try await session.refresh()
+            await pages[0].configuration.websiteDataStore.attachment?.flush()
             let after = try profiles.map { try $0.load().generation }
             // The token answer sets several cookies: still one crash-safe write per store.
             #expect(zip(before, after).map { $1 - $0 } == [1, 1, 1, 1])
