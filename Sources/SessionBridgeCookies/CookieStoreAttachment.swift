@@ -2,8 +2,8 @@ import Foundation
 import Synchronization
 
 /// A ``CookieJar`` attached to a ``PersistentCookieStore``: loaded once when attached, then
-/// saved on every change (``SaveMode/onChange``) or only when ``save()`` is called
-/// (``SaveMode/manual``).
+/// saved on every change by the thread that made it (``SaveMode/onChange``), behind it on a
+/// writer thread (``SaveMode/behind``), or only when ``save()`` is called (``SaveMode/manual``).
 ///
 /// ```swift
 /// let attachment = try jar.attach(to: PersistentCookieStore(directory: dir, profile: "work"))
@@ -117,9 +117,15 @@ public final class CookieStoreAttachment: Sendable {
     }
 
     /// Returns once every change made so far is on disk (``SaveMode/behind``, and the saves the
-    /// session makes behind its callers): before the app ends, or to read the file.
+    /// session makes behind its callers): to read the file.
     public func flush() async {
-        await withCheckedContinuation { continuation in Self.writer.async { continuation.resume() } }
+        await Self.flushAll()
+    }
+
+    /// Returns once every change made so far to any attached jar of the process is on disk:
+    /// call it before the process ends, or saves behind their callers may be lost.
+    public static func flushAll() async {
+        await withCheckedContinuation { continuation in writer.async { continuation.resume() } }
     }
 
     /// ``flush()`` for a caller that cannot wait asynchronously (opening a profile again); never

@@ -110,6 +110,8 @@ struct WebKitRun {
         await view.close()
         try? await server?.stop()
         try? await ownClient?.shutdown()
+        // The profiles' last cookie writes, made behind the pages, land before the process ends.
+        await CookieStoreAttachment.flushAll()
         if exit != .success { throw exit }
     }
 

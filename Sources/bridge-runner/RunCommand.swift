@@ -149,6 +149,8 @@ struct RunCommand: AsyncParsableCommand {
                     + webSession.statistics(stats))
         }
         await fixture.stop()
+        // The profiles' last cookie writes, made behind the pages, land before the process ends.
+        await CookieStoreAttachment.flushAll()
         if exit != .success { throw exit }
     }
 
