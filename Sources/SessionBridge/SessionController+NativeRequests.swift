@@ -35,10 +35,14 @@ extension SessionController {
     }
 
     /// Applies a native request's `Set-Cookie` lines (deletions included) to the native store
-    /// and every attached page; returns what was applied.
+    /// and every attached page (the native store's persistent profile is written behind the
+    /// request); returns what was applied.
     func applyNativeResponseCookies(_ lines: [String], from url: URL, context: RequestContext) async -> [CookieWriteOperation] {
         guard !lines.isEmpty else { return [] }
+        // Into the native store at once; into its persistent profile behind the request.
+        attachment?.holdSaves()
         let applied = cookieJar.applyResponseCookies(lines, from: url, context: context)
+        if let attachment, attachment.releaseSaves() { attachment.saveBehind() }
         await fanOut(applied.operations)
         publish()  // a native sign-in to a cookie-refresh product starts the session
         return applied.operations

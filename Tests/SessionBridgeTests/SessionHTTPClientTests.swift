@@ -1,10 +1,11 @@
 import Foundation
-import SessionBridge
 import SessionBridgeCookies
 import SessionBridgeHeadless
 import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
+
+@testable import SessionBridge
 
 @Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct SessionHTTPClientTests {
     @Test func unauthorizedNativeRequestJoinsOneRefreshWithThePages() async throws {
@@ -66,6 +67,32 @@ import Testing
             #expect(page.cookieJar.value("__Host-session", for: server.url("/")) == nil)
             try await client.shutdown()
             await page.close()
+        }
+    }
+
+    /// A native request's `Set-Cookie` reaches the native store before `send` returns, and its
+    /// persistent profile behind the request: `send` does not wait for the disk.
+    @Test func aNativeRequestDoesNotWaitForTheProfilesWrite() async throws {
+        try await withServer { server in
+            let directory = temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let profile = PersistentCookieStore(directory: directory, profile: "native")
+            let session = SessionController(configuration: makeConfiguration(server), cookieStore: profile)
+            try await session.login(username: "demo", password: "demo")
+            let attachment = try #require(await session.attachment)
+            await attachment.flush()
+            #expect(try profile.load().cookies.contains { $0.name == "__Host-session" })
+            let gate = DispatchSemaphore(value: 0)
+            attachment.setHeldSavesGate { gate.wait() }
+            let client = SessionHTTPClient(session: session)
+            let logout = try await client.send(SessionHTTPRequest(url: server.url("/session/logout"), method: "POST"))
+            #expect(logout.cookiesDeleted.contains("__Host-session"))
+            #expect(session.cookieJar.value("__Host-session", for: server.url("/")) == nil)
+            #expect(try profile.load().cookies.contains { $0.name == "__Host-session" })
+            gate.signal()
+            await attachment.flush()
+            #expect(try !profile.load().cookies.contains { $0.name == "__Host-session" })
+            try await client.shutdown()
         }
     }
 
