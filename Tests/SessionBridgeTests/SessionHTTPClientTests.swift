@@ -76,9 +76,7 @@ import Testing
         try await withServer { server in
             let directory = temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
-            let profile = PersistentCookieStore(directory: directory, profile: "native")
-            let session = SessionController(configuration: makeConfiguration(server), cookieStore: profile)
-            try await session.login(username: "demo", password: "demo")
+            let (session, _, profile) = try await signedInSession(server, keepingFilesIn: directory)
             let attachment = try #require(await session.attachment)
             await attachment.flush()
             #expect(try profile.load().cookies.contains { $0.name == "__Host-session" })

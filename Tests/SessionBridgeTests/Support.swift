@@ -51,6 +51,18 @@ func signedInPage(_ server: ReferenceServer) async throws -> (SessionController,
     return (session, page)
 }
 
+/// A signed-in session keeping its refresh token in a `FileTokenVault` and its cookies in a
+/// `PersistentCookieStore` (profile `app`), both in `directory`: an app's configuration.
+func signedInSession(
+    _ server: ReferenceServer, keepingFilesIn directory: URL
+) async throws -> (session: SessionController, vault: FileTokenVault, profile: PersistentCookieStore) {
+    let vault = FileTokenVault(url: directory.appendingPathComponent("session.vault"))
+    let profile = PersistentCookieStore(directory: directory, profile: "app")
+    let session = SessionController(configuration: makeConfiguration(server), vault: vault, cookieStore: profile)
+    try await session.login(username: "demo", password: "demo")
+    return (session, vault, profile)
+}
+
 func temporaryDirectory() -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("session-tests-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

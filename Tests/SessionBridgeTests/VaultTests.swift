@@ -46,10 +46,7 @@ import Testing
         try await withServer { server in
             let directory = temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
-            let vault = FileTokenVault(url: directory.appendingPathComponent("session.vault"))
-            let store = PersistentCookieStore(directory: directory, profile: "app")
-            let session = SessionController(configuration: makeConfiguration(server), vault: vault, cookieStore: store)
-            try await session.login(username: "demo", password: "demo")
+            let (session, vault, store) = try await signedInSession(server, keepingFilesIn: directory)
             for _ in 0..<3 {
                 try await Task.sleep(for: .milliseconds(600))  // past the freshness window
                 let generation = try store.load().generation
@@ -72,10 +69,7 @@ import Testing
         try await withServer { server in
             let directory = temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
-            let vault = FileTokenVault(url: directory.appendingPathComponent("session.vault"))
-            let store = PersistentCookieStore(directory: directory, profile: "app")
-            let session = SessionController(configuration: makeConfiguration(server), vault: vault, cookieStore: store)
-            try await session.login(username: "demo", password: "demo")
+            let (session, vault, store) = try await signedInSession(server, keepingFilesIn: directory)
             let (page, _) = await makePage(session, server)
             try await page.loadHTMLString("<p>app</p>", baseURL: server.url("/start"))
             let gate = DispatchSemaphore(value: 0)

@@ -55,9 +55,7 @@ import Testing
         try await withServer { server in
             let directory = temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
-            let profile = PersistentCookieStore(directory: directory, profile: "native")
-            let session = SessionController(configuration: makeConfiguration(server), cookieStore: profile)
-            try await session.login(username: "demo", password: "demo")
+            let (session, _, profile) = try await signedInSession(server, keepingFilesIn: directory)
             let (page, _) = await makePage(session, server)
             try await page.loadHTMLString("<p>app</p>", baseURL: server.url("/start"))
             let attachment = try #require(await session.attachment)
