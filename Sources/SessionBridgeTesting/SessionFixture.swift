@@ -95,10 +95,12 @@ public final class SessionFixture: Sendable {
         self.page = await session.makeWebPage(configuration: configuration, allowedOrigins: origins)
     }
 
-    /// Stops the page and the embedded server.
+    /// Stops the page and the embedded server, and waits for the cookie profiles' writes.
     public func stop() async {
         await page.close()
         try? await server?.stop()
+        // The profiles' cookie writes made behind the page land before the fixture is gone.
+        await CookieStoreAttachment.flushAll()
     }
 
     /// `path` on the server.
