@@ -196,9 +196,10 @@ extension SessionController {
         return (.success(currentStatus), nil)
     }
 
-    /// Writes the cookie profile's held changes off the refresh's path (on the attachment's
-    /// writer thread), then releases `lock`. ``refresh()`` waits for it; a page's call and a navigation do not: the cookies
-    /// are in every store already. Returns whether it took `lock` over.
+    /// Writes the cookie profile's held changes off the refresh's path (on the process's
+    /// cookie-store writer thread), then releases `lock`. ``refresh()`` waits for it; a page's
+    /// call and a navigation do not: the cookies are in every store already. Returns whether it
+    /// took `lock` over.
     func writeProfileBehind(_ attachment: CookieStoreAttachment, holding lock: any TokenVaultLock) -> Bool {
         guard attachment.releaseSaves() else { return false }
         profileWrite = Task {

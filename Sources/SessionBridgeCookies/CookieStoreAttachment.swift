@@ -77,7 +77,7 @@ public final class CookieStoreAttachment: Sendable {
         }
     }
 
-    /// Holds the saves that changes would make (``SaveMode/onChange``) until
+    /// Holds the saves that changes would make (``SaveMode/onChange``, ``SaveMode/behind``) until
     /// ``releaseSaves()``: a caller that makes changes it answers for before they need to be on
     /// disk (a refresh releasing its callers once the cookies are in every store) writes them
     /// afterwards, in one save, off its path.
@@ -97,10 +97,11 @@ public final class CookieStoreAttachment: Sendable {
         }
     }
 
-    /// Writes the jar after a ``releaseSaves()`` that returned true, on the process's
-    /// cookie-store writer thread instead of the caller's (a crash-safe write blocks its thread for as long as
-    /// the disk takes), then calls `completion` there. Saves asked for while one waits to start
-    /// are one save: it writes the jar as it is when it starts.
+    /// Writes the jar on the process's cookie-store writer thread instead of the caller's (a
+    /// crash-safe write blocks its thread for as long as the disk takes), after a
+    /// ``releaseSaves()`` that returned true or a change in ``SaveMode/behind``; then calls
+    /// `completion` there. Saves asked for while one waits to start are one save: it writes the
+    /// jar as it is when it starts.
     package func saveBehind(then completion: (@Sendable () -> Void)? = nil) {
         let schedule = holding.withLock { state -> Bool in
             guard !state.scheduled || completion != nil else { return false }

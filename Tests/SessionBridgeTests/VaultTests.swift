@@ -41,7 +41,7 @@ import Testing
     }
 
     /// With a persistent cookie store, a refresh writes two files durably (the rotated token and
-    /// the cookies), side by side: both hold the new rotation when the refresh returns.
+    /// the cookies): both hold the new rotation when `refresh()` returns.
     @Test func aRefreshWritesTheRotatedTokenAndItsCookiesToDiskBeforeItReturns() async throws {
         try await withServer { server in
             let directory = temporaryDirectory()
