@@ -40,9 +40,9 @@ extension SessionController {
     func applyNativeResponseCookies(_ lines: [String], from url: URL, context: RequestContext) async -> [CookieWriteOperation] {
         guard !lines.isEmpty else { return [] }
         // Into the native store at once; into its persistent profile behind the request.
-        attachment?.holdSaves()
-        let applied = cookieJar.applyResponseCookies(lines, from: url, context: context)
-        if let attachment, attachment.releaseSaves() { attachment.saveBehind() }
+        let jar = cookieJar
+        let apply = { jar.applyResponseCookies(lines, from: url, context: context) }
+        let applied = attachment.map { $0.savingBehind(apply) } ?? apply()
         await fanOut(applied.operations)
         publish()  // a native sign-in to a cookie-refresh product starts the session
         return applied.operations

@@ -42,10 +42,11 @@ extension SessionController {
             }
             // Into the native store at once; into its persistent profile behind the page, which
             // a durable write on its thread would stall (a `document.cookie` write runs there).
-            let profile = self?.profileForWebChanges.withLock { $0 }
-            profile?.holdSaves()
-            native.write(writes)
-            if let profile, profile.releaseSaves() { profile.saveBehind() }
+            if let profile = self?.profileForWebChanges.withLock({ $0 }) {
+                profile.savingBehind { native.write(writes) }
+            } else {
+                native.write(writes)
+            }
             guard signedOut, let self else { return }
             self.webSignOutPending.store(true, ordering: .releasing)
             Task { await self.webSignedOut() }

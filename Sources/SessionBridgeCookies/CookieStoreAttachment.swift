@@ -85,6 +85,14 @@ public final class CookieStoreAttachment: Sendable {
         holding.withLock { $0.count += 1 }
     }
 
+    /// Runs `body`, whose changes are written in one save behind the caller
+    /// (``saveBehind(then:)``), whatever the attachment's mode.
+    package func savingBehind<T>(_ body: () throws -> T) rethrows -> T {
+        holdSaves()
+        defer { if releaseSaves() { saveBehind() } }
+        return try body()
+    }
+
     /// Ends a ``holdSaves()``; returns whether a change came while saves were held, which the
     /// caller then writes with ``saveBehind(then:)`` or ``saveHeldChanges()``. A change after
     /// this call saves itself.
