@@ -39,9 +39,12 @@ public enum StandardScripts {
 
     /// The refresh script as a document-start user script in the page world.
     public static func refreshUserScript(handlerName: String = "session", refreshPath: String = "/session/refresh") -> UserScript {
-        UserScript(
+        var script = UserScript(
             source: refreshScript(handlerName: handlerName, refreshPath: refreshPath), injectionTime: .atDocumentStart,
             forMainFrameOnly: false, sourceURL: "sessionbridge://session-refresh.js")
+        // It defines `window.sessionBridge` and reads the document only when called.
+        script.isDocumentIndependent = true
+        return script
     }
 
     /// The `fetch` wrapper's source, configured.
@@ -51,9 +54,13 @@ public enum StandardScripts {
 
     /// The `fetch` wrapper as a document-start user script in the page world.
     public static func fetchRetryUserScript(handlerName: String = "session") -> UserScript {
-        UserScript(
+        var script = UserScript(
             source: fetchRetryScript(handlerName: handlerName), injectionTime: .atDocumentStart,
             forMainFrameOnly: false, sourceURL: "sessionbridge://fetch-retry.js")
+        // It wraps the engine's own `fetch`, which the document's prelude defines before any
+        // script, and reads `location` only when a request is answered 401.
+        script.isDocumentIndependent = true
+        return script
     }
 
     /// The cookie injection script for `cookies`: HttpOnly, expired, nameless cookies and

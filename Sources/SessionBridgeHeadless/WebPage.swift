@@ -275,13 +275,21 @@ public actor WebPage {
         let controller = configuration.userContentController
         let events = configuration.eventHandler
         let url = navigation.url
+        let userScripts = controller.userScripts
+        // Per world, the scripts at document start that ran while the document was prepared.
+        var ranAhead: [ContentWorld: (count: Int, reports: [ScriptsRunAhead.Report])] = [:]
         for world in Self.worlds(of: controller) {
             // Made during the request, or now (a preloaded document, a world added meanwhile).
             var context = prepared.removeValue(forKey: world) ?? makeContext(name: url.absoluteString)
-            // A handler added or removed since the bridge was built ahead: a document of its own.
-            if await !Self.bridgeIsCurrent(in: context, controller: controller, world: world) {
+            // A handler added or removed since the bridge was built ahead, or user scripts
+            // changed since some ran ahead: a document of its own.
+            let ahead = await Self.takeScriptsRunAhead(from: context, scripts: userScripts, world: world)
+            let bridgeIsCurrent = await Self.bridgeIsCurrent(in: context, controller: controller, world: world)
+            if ahead == nil || !bridgeIsCurrent {
                 await context.close()
                 context = makeContext(name: url.absoluteString)
+            } else {
+                ranAhead[world] = ahead
             }
             await Self.reportEvents(of: context, url: url, to: events)
             do {
@@ -296,9 +304,17 @@ public actor WebPage {
         shownDocuments += 1
         emit(.documentCommitted(navigation))
 
-        let userScripts = controller.userScripts
+        for (_, ahead) in ranAhead.sorted(by: { $0.key.name < $1.key.name }) {
+            for report in ahead.reports { emit(Self.pageEvent(report, url: url)) }
+        }
+        var skipped: [ContentWorld: Int] = [:]
         for script in userScripts where script.injectionTime == .atDocumentStart {
-            await run(script.source, sourceURL: script.sourceURL, in: script.contentWorld)
+            let world = script.contentWorld
+            if skipped[world, default: 0] < ranAhead[world]?.count ?? 0 {
+                skipped[world, default: 0] += 1
+                continue
+            }
+            await run(script.source, sourceURL: script.sourceURL, in: world)
         }
         switch content {
         case .script(let source):
@@ -359,6 +375,17 @@ public actor WebPage {
         return worlds
     }
 
+    /// How many user scripts each prewarmed document has run already (for tests).
+    package func prewarmedScriptsRunAhead() async -> [ContentWorld: Int] {
+        var counts: [ContentWorld: Int] = [:]
+        for (world, context) in prewarmed { counts[world] = await Self.scriptsRunAhead(in: context) }
+        return counts
+    }
+
+    private static func scriptsRunAhead(in context: isolated ScriptContext) -> Int {
+        context.attachment(ScriptsRunAhead.self)?.scripts.count ?? 0
+    }
+
     private static func hasBridge(_ context: isolated ScriptContext) -> Bool {
         BridgeInstallation.isBuilt(in: context)
     }
@@ -398,6 +425,25 @@ public actor WebPage {
             try BridgeInstallation.build(controller, world: world, in: context)
         } catch {
             // Met again, and reported, at commit.
+            return
+        }
+        // So are the user scripts that read nothing of the document (a quarter of a
+        // navigation's time after its response: a fresh document's first JavaScript runs cold).
+        ScriptsRunAhead.run(controller.userScripts, world: world, in: context)
+    }
+
+    private static func takeScriptsRunAhead(
+        from context: isolated ScriptContext, scripts: [UserScript], world: ContentWorld
+    ) -> (count: Int, reports: [ScriptsRunAhead.Report])? {
+        ScriptsRunAhead.take(from: context, scripts: scripts, world: world)
+    }
+
+    /// A script's report from before the commit, as the page's event for the document at `url`.
+    private static func pageEvent(_ report: ScriptsRunAhead.Report, url: URL) -> PageEvent {
+        switch report {
+        case .thrown(let error), .event(.uncaughtError(let error)): .scriptError(error, unhandledRejection: false, url: url)
+        case .event(.unhandledRejection(let error)): .scriptError(error, unhandledRejection: true, url: url)
+        case .event(.console(let message)): .console(message, url: url)
         }
     }
 

@@ -16,6 +16,13 @@ public struct UserScript: Sendable, Hashable {
     public var contentWorld: ContentWorld
     /// The name it has in stack traces.
     public var sourceURL: String
+    /// Whether the script reads nothing of its document while it is injected (no `location`,
+    /// `document`, cookie or anything the page defined: it only defines functions that read
+    /// them when they are called). The headless engine runs such scripts at the start of the
+    /// document it prepares before the navigation's response (the prewarmed one), off the
+    /// navigation's path; it runs the others once the document is committed. The standard
+    /// scripts are marked so.
+    package var isDocumentIndependent = false
 
     public init(
         source: String, injectionTime: InjectionTime, forMainFrameOnly: Bool = true,

@@ -115,4 +115,87 @@ import Testing
             await page.close()
         }
     }
+
+    /// A user script at document start marked as reading nothing of its document.
+    private func independent(_ source: String, in world: ContentWorld = .page) -> UserScript {
+        var script = UserScript(source: source, injectionTime: .atDocumentStart, in: world)
+        script.isDocumentIndependent = true
+        return script
+    }
+
+    /// The scripts that open a world's list and read nothing of the document run in the
+    /// prepared document, once; the others run at commit, after them, in the list's order.
+    @Test func documentIndependentScriptsRunInThePreparedDocumentInTheListsOrder() async throws {
+        try await withServer { server in
+            let controller = UserContentController()
+            let isolated = ContentWorld.world(name: "isolated")
+            controller.addUserScript(independent("globalThis.order = (globalThis.order || []).concat('a')"))
+            controller.addUserScript(
+                UserScript(source: "order.push('b:' + location.pathname)", injectionTime: .atDocumentStart))
+            controller.addUserScript(independent("order.push('c')"))
+            controller.addUserScript(independent("globalThis.order = ['i']", in: isolated))
+            let page = WebPage(configuration: WebPageConfiguration(userContentController: controller))
+            try await page.load(server.url("/"))
+            #expect(await prewarmed(page, [.page, isolated]))
+            // `c` follows a script that reads the document: it waits for the commit.
+            #expect(await page.prewarmedScriptsRunAhead() == [.page: 1, isolated: 1])
+            try await page.load(server.url("/login"))
+            #expect(try await page.evaluateJavaScript("order.join()") == .string("a,b:/login,c"))
+            #expect(try await page.evaluateJavaScript("order.join()", in: isolated) == .string("i"))
+            await page.close()
+        }
+    }
+
+    /// User scripts changed after some ran in the prepared document: the navigation makes its
+    /// document anew and runs the scripts there are now.
+    @Test func userScriptsChangedAfterPrewarmingMakeTheDocumentAnew() async throws {
+        try await withServer { server in
+            let controller = UserContentController()
+            controller.addUserScript(independent("globalThis.old = 1"))
+            let page = WebPage(configuration: WebPageConfiguration(userContentController: controller))
+            try await page.load(server.url("/"))
+            #expect(await prewarmed(page, [.page]))
+            #expect(await page.prewarmedScriptsRunAhead() == [.page: 1])
+            controller.removeAllUserScripts()
+            controller.addUserScript(independent("globalThis.new = 1"))
+            try await page.load(server.url("/login"))
+            #expect(try await page.evaluateJavaScript("typeof old + ' ' + typeof globalThis.new") == .string("undefined number"))
+            // An added script after an unchanged one: the document prepared with the first is used.
+            #expect(await prewarmed(page, [.page]))
+            controller.addUserScript(independent("globalThis.added = location.pathname === '/'"))
+            try await page.load(server.url("/"))
+            #expect(try await page.evaluateJavaScript("[globalThis.new, globalThis.added].join()") == .string("1,true"))
+            await page.close()
+        }
+    }
+
+    /// What a script run ahead logs or throws is reported as the committed document's, after
+    /// its commit, as when the script runs at commit.
+    @Test func aScriptRunAheadReportsItsConsoleAndErrorsAsTheCommittedDocuments() async throws {
+        try await withServer { server in
+            let controller = UserContentController()
+            controller.addUserScript(independent("console.log('ahead'); throw new Error('boom')"))
+            let recorder = PageEventRecorder()
+            let page = WebPage(configuration: WebPageConfiguration(userContentController: controller, eventHandler: recorder.handler))
+            for path in ["/", "/login"] {
+                let before = recorder.events.count
+                try await page.load(server.url(path))
+                let order = Array(recorder.events.dropFirst(before)).compactMap { Self.reportKind($0, path: path) }
+                #expect(order == ["committed", "console", "error"])
+                #expect(await prewarmed(page, [.page]))
+                #expect(await page.prewarmedScriptsRunAhead() == [.page: 1])
+            }
+            await page.close()
+        }
+    }
+
+    /// The commit, the script's console line and its error, for the document at `path`.
+    private static func reportKind(_ event: PageEvent, path: String) -> String? {
+        switch event {
+        case .documentCommitted(let navigation) where navigation.url.path == path: "committed"
+        case .console(let message, let url) where message.text == "ahead" && url.path == path: "console"
+        case .scriptError(let error, false, let url) where error.message.contains("boom") && url.path == path: "error"
+        default: nil
+        }
+    }
 }

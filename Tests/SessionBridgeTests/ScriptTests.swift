@@ -15,6 +15,30 @@ import Testing
         #expect(StandardScripts.refreshScript(handlerName: "auth").contains(#""handlerName":"auth""#))
     }
 
+    /// The refresh script and the `fetch` wrapper read nothing of the document when injected:
+    /// the headless engine runs them in the document it prepares before the navigation's
+    /// response. The cookie injection script writes `document.cookie`: it runs at commit.
+    @Test func theRefreshAndFetchScriptsRunBeforeTheResponseAndStillServeTheDocument() async throws {
+        #expect(!StandardScripts.cookieInjectionUserScript(for: []).isDocumentIndependent)
+        let contents = UserContentController()
+        contents.addUserScript(StandardScripts.refreshUserScript())
+        contents.addUserScript(StandardScripts.fetchRetryUserScript())
+        let page = WebPage(configuration: WebPageConfiguration(userContentController: contents))
+        let base = URL(string: "https://app.example/home")!
+        try await page.loadHTMLString("<p>first</p>", baseURL: base)
+        var ahead: [ContentWorld: Int] = [:]
+        for _ in 0..<500 where ahead.isEmpty {
+            ahead = await page.prewarmedScriptsRunAhead()
+            if ahead.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(ahead == [.page: 2])
+        try await page.loadHTMLString(
+            "<script>window.seen = typeof sessionBridge.refresh + ' ' + fetch.__sessionBridgeRetry</script>", baseURL: base)
+        #expect(try await page.evaluateJavaScript("window.seen") == .string("function true"))
+        #expect(try await page.evaluateJavaScript("location.href") == .string(base.absoluteString))
+        await page.close()
+    }
+
     // The refresh script (with and without the bridge) and the fetch wrapper run on both
     // engines from one test code: WebKitTests/StandardScriptsOnBothEnginesTests.
 
