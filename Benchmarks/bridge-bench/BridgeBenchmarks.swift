@@ -71,6 +71,14 @@ import SessionBridgeScriptEngine
 /// walk), libc the rest. The log's record is 6-8% of the samples with the log on: its two clock
 /// reads (about 30 ns each here), its record's copies into and out of the deque, the redaction
 /// walk over five keys.
+///
+/// Later (figure 0's task row): what an async handler that never suspends costs beyond an
+/// immediate one is the task the bridge starts for it. A task isolated to the page's context,
+/// started inside a native call with `Task.immediate` and run to its end there, costs 550-1,000
+/// ns above the call alone in runs of figure 0 (the same with a nonisolated task): about the
+/// whole C round trip without a limit (447-700 ns), so that the async rows without a limit
+/// cannot come within 2x C while each call has a task. The reply-handler form and immediate
+/// handlers have none.
 enum BridgeBenchmarks {
     /// How long the JS thread of the C hop baseline polls before blocking: the same as
     /// `EngineThread.defaultSpin`, which the bridge's documents run on.

@@ -1,6 +1,7 @@
 import CBaselines
 import Foundation
 import SessionBridgeScriptEngine
+import Synchronization
 
 /// Figure 0: one synchronous native call from JavaScript, `s += f(1)`, the cost under every
 /// bridge call.
@@ -15,6 +16,7 @@ enum NativeCallBenchmarks {
         var bodyRaw: [Double] = [], bodyOneCall: [Double] = [], bodyParts: [Double] = []
         var replyRaw: [Double] = [], replyMade: [Double] = []
         var logRecord: [Double] = [], logClocks: [Double] = []
+        var taskStarted: [Double] = []
         let body = "({action: 'refresh', id: i, meta: {a: 1, b: 'x'}})"
         for _ in 0...options.rounds {
             var ok: Int32 = 0
@@ -27,6 +29,7 @@ enum NativeCallBenchmarks {
             bodyParts.append(try await time(context, "readParts", n / 4, argument: body, sum: 0))
             replyRaw.append(try await time(context, "raw", n / 4, argument: "1"))
             replyMade.append(try await time(context, "makeReply", n / 4, argument: "1"))
+            taskStarted.append(try await time(context, "startTask", n / 4, argument: "1"))
             let log = MessageLogBenchmarks.measure(n: n / 4)
             logRecord.append(log.record)
             logClocks.append(log.clocks)
@@ -64,6 +67,14 @@ enum NativeCallBenchmarks {
                 figure: figure, name: "realistic reply {ok, expiresAt} made for JavaScript from a ScriptValue",
                 ours: Stats.median(Array(replyMade.dropFirst())), baseline: Stats.median(Array(replyRaw.dropFirst())),
                 unit: "ns/call", baselineName: "the same call, returning its argument"))
+        // The floor of an async handler's round trip (figure 1): the task the bridge starts for
+        // it, isolated to the page's context, run to its end inside the call (the handler never
+        // suspends), against the call alone.
+        report.add(
+            Row(
+                figure: figure, name: "a task started and finished inside the call (Task.immediate on the page's thread)",
+                ours: Stats.median(Array(taskStarted.dropFirst())), baseline: Stats.median(Array(replyRaw.dropFirst())),
+                unit: "ns/call", baselineName: "the same call, no task"))
         // What the message log costs a call: figure 1's log-on row without the round trip.
         report.add(
             Row(
@@ -87,6 +98,26 @@ enum NativeCallBenchmarks {
         }
         let makeReply = unsafe context.makeFunction { context, _ in unsafe context.jsValue(reply) }
         unsafe context.define(makeReply, as: "makeReply")
+        // As the bridge starts an async handler: a task isolated to the context, which runs at
+        // once on this thread and here ends, since it never suspends.
+        let startTask = unsafe context.makeFunction { context, call in
+            let answered = Answered()
+            Task.immediate {
+                _ = context
+                answered.value.store(await answer(), ordering: .relaxed)
+            }
+            guard answered.value.load(ordering: .relaxed) == 1 else { throw BenchFailure("the task did not run inside the call") }
+            return unsafe call[0]
+        }
+        unsafe context.define(startTask, as: "startTask")
+    }
+
+    /// What the task of ``install(in:)``'s `startTask` answers, where it is called.
+    nonisolated(nonsending) private static func answer() async -> Int { 1 }
+
+    /// The answer of a task started inside a native call, read after the task's start returned.
+    private final class Answered: Sendable {
+        let value = Atomic<Int>(0)
     }
 
     private static func time(
