@@ -29,9 +29,7 @@ final class ScriptsRunAhead: Sendable {
     /// Runs the scripts of `world` that open its list at document start and read nothing of
     /// the document, in a prepared document no page script has touched, and records them.
     static func run(_ userScripts: [UserScript], world: ContentWorld, in context: isolated ScriptContext) {
-        let ahead = Array(
-            userScripts.lazy.filter { $0.injectionTime == .atDocumentStart && $0.contentWorld == world }
-                .prefix { $0.isDocumentIndependent })
+        let ahead = Array(atDocumentStart(userScripts, in: world).prefix { $0.isDocumentIndependent })
         guard !ahead.isEmpty else { return }
         let record = ScriptsRunAhead(scripts: ahead, reports: [])
         // The context reports nothing else until the document is committed, when its event
@@ -55,8 +53,12 @@ final class ScriptsRunAhead: Sendable {
     ) -> (count: Int, reports: [Report])? {
         guard let record = context.attachment(ScriptsRunAhead.self) else { return (0, []) }
         context.detach(ScriptsRunAhead.self)
-        let current = userScripts.lazy.filter { $0.injectionTime == .atDocumentStart && $0.contentWorld == world }
-        guard current.starts(with: record.scripts) else { return nil }
+        guard atDocumentStart(userScripts, in: world).starts(with: record.scripts) else { return nil }
         return (record.scripts.count, record.reports.withLock { $0 })
+    }
+
+    /// `world`'s scripts at document start, in the order they run.
+    private static func atDocumentStart(_ userScripts: [UserScript], in world: ContentWorld) -> some Sequence<UserScript> {
+        userScripts.lazy.filter { $0.injectionTime == .atDocumentStart && $0.contentWorld == world }
     }
 }
