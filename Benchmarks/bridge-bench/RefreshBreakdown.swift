@@ -170,7 +170,11 @@ import SessionBridgeHeadless
 ///   `/app`'s scripts 398 µs, the load events 65 µs. The page-driven cycle's "committed to
 ///   loaded" stage went from 719 to 568 µs in one run of figure 6 for each build, less than the
 ///   two scripts had cost at commit (226 and 93 µs): the first JavaScript a fresh global object
-///   runs pays for its coldness, and that is now the page's own scripts.
+///   runs pays for its coldness, and that is now the page's own scripts. Of the worlds'
+///   installation (61 µs in a finer probe, 300 cycles): the bridge bound to the frame 17 µs, the
+///   location's ten strings made from the URL 9 µs, and set on the record made ahead 28 µs
+///   (2.8 µs a member, cold). Filling the record when a script first reads `location` would
+///   take the last two off navigations whose scripts never read it; not done.
 enum RefreshBreakdown {
     struct Steps {
         var names: [String]
