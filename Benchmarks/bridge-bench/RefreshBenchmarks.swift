@@ -23,12 +23,20 @@ enum RefreshBenchmarks {
             // For a profiler: the full cycle alone (with the file vault and cookie store when
             // `BRIDGE_BENCH_DURABLE` is set).
             let durable = ProcessInfo.processInfo.environment["BRIDGE_BENCH_DURABLE"] != nil
-            let cycle = try await fullSessionRefreshCycle(callers: callers, cycles: 400, durable: durable)
-            let stores = durable ? ", file vault and cookie store" : ""
+            let environment = ProcessInfo.processInfo.environment
+            let onPage = environment["BRIDGE_BENCH_ON_PAGE"] != nil, pageNavigates = environment["BRIDGE_BENCH_PAGE_NAVIGATES"] != nil
+            let cycle = try await fullSessionRefreshCycle(
+                callers: callers, cycles: 400, pageNavigates: pageNavigates, durable: durable, onPagesActor: onPage)
+            let stores =
+                (durable ? ", file vault and cookie store" : "") + (onPage ? ", the app's code on the page's actor" : "")
+                + (pageNavigates ? ", the page navigates itself" : "")
             report.add(
                 Row(
                     figure: figure, name: "full cycle, \(callers) page caller(s)\(stores), median (BRIDGE_BENCH_CALLERS)",
                     ours: cycle.median / 1e3, baseline: nil, unit: "µs", note: "400 cycles"))
+            for (name, median) in cycle.stages {
+                report.add(Row(figure: figure, name: "  stage: " + name + ", median", ours: median / 1e3, baseline: nil, unit: "µs"))
+            }
             return
         }
         if ProcessInfo.processInfo.environment["BRIDGE_BENCH_COOKIE_WRITES"] != nil {
@@ -110,6 +118,17 @@ enum RefreshBenchmarks {
                             figure: figure, name: "  stage of that cycle: " + name + ", median", ours: median / 1e3, baseline: nil,
                             unit: "µs", note: "from the page's events and the message log"))
                 }
+            }
+            // The app-driven cycle again, its code isolated to the page's actor, as a WKWebView
+            // app's `@MainActor` code drives its view: the app's calls into the page and their
+            // returns take no hop between the concurrency pool and the page's thread.
+            for callers in [1, 100] {
+                let fullCycles = options.scale(callers == 100 ? 60 : 150, quick: 10)
+                let full = try await fullSessionRefreshCycle(callers: callers, cycles: fullCycles, onPagesActor: true)
+                report.add(
+                    cycleRow(
+                        figure, "full cycle, \(callers) page caller(s), the app's code on the page's actor, median", full,
+                        cycles: fullCycles, baseline: standIn.withNavigation, baselineName: "bare token POST + jar + GET /app"))
             }
             // The app's configuration: the refresh token in a `FileTokenVault` and the native
             // cookies in a `PersistentCookieStore`, both crash-safe (`fsync`), against the same
@@ -290,7 +309,8 @@ enum RefreshBenchmarks {
     /// then calls `load(_:)` and waits for it to return (two more hops between the caller and the
     /// page's thread).
     static func fullSessionRefreshCycle(
-        callers: Int, cycles: Int, to path: String = "/app", pageNavigates: Bool = false, durable: Bool = false
+        callers: Int, cycles: Int, to path: String = "/app", pageNavigates: Bool = false, durable: Bool = false,
+        onPagesActor: Bool = false
     ) async throws -> (median: Double, p99: Double, refreshes: Int, stages: [(String, Double)]) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bridge-bench-cycle-\(getpid())")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -315,7 +335,11 @@ enum RefreshBenchmarks {
         let before = fixture.server?.stats().refreshes ?? 0
         var samples: [Double] = []
         let clock = ContinuousClock()
-        for _ in 0..<cycles {
+        let drivenOnPage = onPagesActor && !pageNavigates
+        if drivenOnPage {
+            samples = try await appCyclesOnThePagesActor(fixture.page, script: script, to: fixture.url(path), cycles: cycles)
+        }
+        for _ in 0..<(drivenOnPage ? 0 : cycles) {
             try await Task.sleep(for: .milliseconds(6))  // past the freshness window: each cycle refreshes
             let start = clock.now
             let end: ContinuousClock.Instant
@@ -333,6 +357,23 @@ enum RefreshBenchmarks {
         let refreshes = (fixture.server?.stats().refreshes ?? 0) - before
         samples.sort()
         return (samples[samples.count / 2], samples[min(samples.count - 1, samples.count * 99 / 100)], refreshes, loaded.stageMedians())
+    }
+
+    /// The app-driven cycle written as code isolated to the page, as a WKWebView app's
+    /// `@MainActor` code drives its view: `callAsyncJavaScript` and `load(_:)` are calls on the
+    /// page's own actor, with no hop between the app and the page's thread.
+    static func appCyclesOnThePagesActor(_ page: isolated WebPage, script: String, to url: URL, cycles: Int) async throws -> [Double] {
+        var samples: [Double] = []
+        let clock = ContinuousClock()
+        for _ in 0..<cycles {
+            try await Task.sleep(for: .milliseconds(6))  // past the freshness window: each cycle refreshes
+            let start = clock.now
+            _ = try await page.callAsyncJavaScript(script)
+            let navigation = try await page.load(url)
+            precondition(navigation.statusCode == 200 && navigation.url.path == "/app", "the navigation did not carry the new cookie")
+            samples.append((clock.now - start).nanoseconds)
+        }
+        return samples
     }
 }
 /// The instant each page-started navigation finished, for the cycle waiting for it.

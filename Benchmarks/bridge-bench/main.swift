@@ -14,7 +14,9 @@ let usage = """
       --rounds N     interleaved rounds per figure (default 5, quick 2); the median is reported
     environment: BRIDGE_BENCH_ONLY=NAME runs only the round-trip contenders whose name contains NAME
     (for a profiler), BRIDGE_BENCH_ONLY=webkit or webkit-c only figure 9's round trip, ours or C's, 20 times;
-    BRIDGE_BENCH_CALLERS=N runs only figure 6's full cycle with N callers, 400 times
+    BRIDGE_BENCH_CALLERS=N runs only figure 6's full cycle with N callers, 400 times (with BRIDGE_BENCH_DURABLE=1
+    in an app's stores, with BRIDGE_BENCH_ON_PAGE=1 driven by code isolated to the page's actor, with
+    BRIDGE_BENCH_PAGE_NAVIGATES=1 the page navigating itself, with its stages)
     """
 
 func fail(_ message: String) -> Never {
