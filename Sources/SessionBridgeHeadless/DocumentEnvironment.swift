@@ -88,7 +88,11 @@ extension DocumentEnvironment {
     /// the page APIs' native functions, ahead of the document (while its request is out, or
     /// when the page prewarms its next document): they depend on nothing the response decides.
     /// The functions read the document's environment, bound at ``install``.
-    static func prepare(userAgent: String, in context: isolated ScriptContext) throws(ScriptError) {
+    ///
+    /// With `warmingUp` (a document prepared ahead of its navigation's response), the prelude
+    /// also runs the fetch APIs' code once (its `warmUp`), off the navigation's path, where the
+    /// document's first fetch would otherwise run it cold.
+    static func prepare(userAgent: String, warmingUp: Bool = false, in context: isolated ScriptContext) throws(ScriptError) {
         guard context.attachment(PreparedDocument.self) == nil else { return }
         try BridgeInstallation.prepare(in: context)
         context.prepareAwaiting()
@@ -110,16 +114,19 @@ extension DocumentEnvironment {
         guard let factoryFunction = unsafe context.function(factory) else {
             throw ScriptError(kind: .exception, name: "Error", message: "document prelude failed")
         }
-        let finish = try unsafe context.call(factoryFunction, [native, location, context.jsValue(.string(userAgent))])
+        let controls = try unsafe context.call(factoryFunction, [native, location, context.jsValue(.string(userAgent))])
         unsafe defineNativeFunctions(on: native, in: context)
         unsafe context.attach(PreparedDocument(native: native, location: location))
         prepared = true
-        if let function = unsafe context.function(finish) {
-            unsafe context.protect(function)
-            unsafe context.attach(DocumentControls(finish: function))
+        if let finish = try? unsafe context.protectedFunction("finish", of: controls) {
+            unsafe context.attach(DocumentControls(finish: finish))
             context.onClose { context in
                 if let controls = context.attachment(DocumentControls.self) { unsafe context.unprotect(controls.finish) }
             }
+        }
+        if warmingUp, let warmUp = try? unsafe context.protectedFunction("warmUp", of: controls) {
+            defer { unsafe context.unprotect(warmUp) }
+            _ = try? unsafe context.call(warmUp, [])
         }
     }
 

@@ -422,7 +422,7 @@ public actor WebPage {
     ) {
         // The bridge is built ahead too, and bound to the document's frame at commit.
         do {
-            try DocumentEnvironment.prepare(userAgent: userAgent, in: context)
+            try DocumentEnvironment.prepare(userAgent: userAgent, warmingUp: true, in: context)
             try BridgeInstallation.build(controller, world: world, in: context)
         } catch {
             // Met again, and reported, at commit.

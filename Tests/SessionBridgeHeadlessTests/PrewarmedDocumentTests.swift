@@ -189,6 +189,40 @@ import Testing
         }
     }
 
+    /// The document prepared ahead runs the fetch APIs' code once (off the navigation's path);
+    /// nothing of it reaches the document, the app or the network: no request, no console line
+    /// or error, and the document's own `fetch`, `Headers` and `Response` behave as in any
+    /// document.
+    @Test func theFetchAPIsRunAheadLeaveNoTrace() async throws {
+        try await withServer { server in
+            let recorder = PageEventRecorder()
+            let page = WebPage(configuration: WebPageConfiguration(eventHandler: recorder.handler))
+            try await page.loadHTMLString("<p>first</p>", baseURL: server.url("/first"))
+            #expect(await prewarmed(page, [.page]))
+            // The next document is the one prepared, and warmed, ahead.
+            try await page.loadHTMLString("<p>second</p>", baseURL: server.url("/second"))
+            #expect(recorder.exchanges.isEmpty)
+            #expect(recorder.consoleLines.isEmpty)
+            #expect(recorder.scriptErrors.isEmpty)
+            let seen = try await page.callAsyncJavaScript(
+                """
+                const aborted = await fetch("/api/me", { signal: { aborted: true } }).then(() => "sent", e => e.name);
+                const headers = new Headers({ Accept: "text/plain" });
+                headers.append("accept", "text/html");
+                const body = await new Response('{"x":1}').json();
+                return [aborted, headers.get("accept"), [...new Headers()].length, body.x].join(" ");
+                """)
+            #expect(seen == .string("AbortError text/plain, text/html 0 1"))
+            #expect(recorder.exchanges.isEmpty)
+            // Its first real request goes out as any.
+            let status = try await page.callAsyncJavaScript("return (await fetch('/api/me')).status")
+            #expect(status == .number(401))
+            #expect(recorder.exchanges.map(\.url.path) == ["/api/me"])
+            #expect(recorder.scriptErrors.isEmpty && recorder.consoleLines.isEmpty)
+            await page.close()
+        }
+    }
+
     /// The commit, the script's console line and its error, for the document at `path`.
     private static func reportKind(_ event: PageEvent, path: String) -> String? {
         switch event {
