@@ -227,11 +227,15 @@ enum DocumentPrelude {
               readyState = "complete";
               g.dispatchEvent({ type: "load", target: g });
             },
-            // Runs the fetch APIs' code once, before any script of the document: their first
-            // calls in a fresh global object link their code and make their objects' shapes,
-            // which the document's first fetch otherwise pays on its navigation's path. The
-            // request is aborted before it reaches native code, and every promise is handled.
+            // Runs the page APIs' code that every document runs (its load events' dispatch)
+            // or most do (fetch), once, before any script of the document: their first calls
+            // in a fresh global object link their code and fill its property caches for these
+            // very objects, which the document would otherwise pay on its navigation's path.
+            // The events have a type of their own and no listener yet; the request is aborted
+            // before it reaches native code; every promise is handled.
             warmUp() {
+              document.dispatchEvent({ type: "sessionbridge-warm-up", target: document });
+              g.dispatchEvent({ type: "sessionbridge-warm-up", target: g });
               const headers = new Headers({ accept: "*/*" });
               headers.append("accept", "text/html"); headers.get("accept"); headers.has("accept"); [...headers];
               then.call(new Response("{}", { headers: [["content-type", "application/json"]] }).json(), undefined, () => {});

@@ -189,18 +189,28 @@ import Testing
         }
     }
 
-    /// The document prepared ahead runs the fetch APIs' code once (off the navigation's path);
-    /// nothing of it reaches the document, the app or the network: no request, no console line
-    /// or error, and the document's own `fetch`, `Headers` and `Response` behave as in any
-    /// document.
-    @Test func theFetchAPIsRunAheadLeaveNoTrace() async throws {
+    /// The document prepared ahead runs the page APIs' code once (its events' dispatch and
+    /// fetch, off the navigation's path); nothing of it reaches the document, the app or the
+    /// network: no request, no console line or error, no event a listener hears, and the
+    /// document's own `fetch`, `Headers` and `Response` behave as in any document.
+    @Test func thePageAPIsRunAheadLeaveNoTrace() async throws {
         try await withServer { server in
             let recorder = PageEventRecorder()
             let page = WebPage(configuration: WebPageConfiguration(eventHandler: recorder.handler))
             try await page.loadHTMLString("<p>first</p>", baseURL: server.url("/first"))
             #expect(await prewarmed(page, [.page]))
             // The next document is the one prepared, and warmed, ahead.
-            try await page.loadHTMLString("<p>second</p>", baseURL: server.url("/second"))
+            let listening = """
+                <script>
+                window.heard = [];
+                for (const type of ["DOMContentLoaded", "load", "sessionbridge-warm-up"]) {
+                  document.addEventListener(type, () => heard.push("document " + type));
+                  window.addEventListener(type, () => heard.push("window " + type));
+                }
+                </script>
+                """
+            try await page.loadHTMLString(listening, baseURL: server.url("/second"))
+            #expect(try await page.evaluateJavaScript("heard.join()") == .string("document DOMContentLoaded,window load"))
             #expect(recorder.exchanges.isEmpty)
             #expect(recorder.consoleLines.isEmpty)
             #expect(recorder.scriptErrors.isEmpty)
