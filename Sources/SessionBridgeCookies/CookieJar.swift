@@ -536,10 +536,25 @@ public final class CookieJar: Sendable {
     /// Cookies are ordered longer paths first, then earlier creation; their last-access times
     /// are updated.
     public func cookieHeader(for url: URL, context: RequestContext = .sameSite) -> String? {
-        guard let request = CookieURL(url) else { return nil }
-        let cookies = matchingCookies(for: request, context: context, httpAPI: true, touch: true)
-        if cookies.isEmpty { return nil }
-        return Self.serialize(cookies)
+        let cookies = cookiesToSend(to: url, context: context)
+        return cookies.isEmpty ? nil : Self.serialize(cookies)
+    }
+
+    /// The cookies a request to `url` carries, in the `Cookie` header's order (see
+    /// ``cookieHeader(for:context:)``, which is ``cookieHeader(_:)`` of them); their last-access
+    /// times are updated, as sending them does.
+    ///
+    /// For a caller that reports what it sent: the names are the cookies' own (a nameless
+    /// cookie's header entry is its value alone, which a reader of the header would take for a
+    /// name).
+    public func cookiesToSend(to url: URL, context: RequestContext = .sameSite) -> [Cookie] {
+        guard let request = CookieURL(url) else { return [] }
+        return matchingCookies(for: request, context: context, httpAPI: true, touch: true)
+    }
+
+    /// The `Cookie` header value carrying `cookies`, in their order.
+    public static func cookieHeader(_ cookies: [Cookie]) -> String {
+        serialize(cookies)
     }
 
     static func serialize(_ cookies: [Cookie]) -> String {

@@ -96,6 +96,17 @@ public struct SetCookieParser: Sendable {
         return copy.withUTF8 { unsafe parse(bytes: $0) }
     }
 
+    /// The name a `Set-Cookie` header value sets, read without parsing the rest, for reports:
+    /// the text before `=` in its name-value pair, spaces and tabs trimmed; empty for a
+    /// nameless cookie (a pair without `=`, RFC 6265bis), whose pair is its value, never shown.
+    public static func cookieName(of header: String) -> String {
+        let pair = header.utf8.prefix { $0 != UInt8(ascii: ";") }
+        guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { return "" }
+        let name = pair[..<equals].drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        let end = name.lastIndex { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
+        return end.map { String(decoding: name[...$0], as: UTF8.self) } ?? ""
+    }
+
     /// Parses each of several `Set-Cookie` field values separately, in order.
     public static func parse(fields: [String]) -> [Result<ParsedSetCookie, SetCookieError>] {
         fields.map { parse($0) }

@@ -103,10 +103,13 @@ struct HTTPLoader: Sendable {
             throw PageError(.invalidRequest, error.message, url: request.url)
         }
         var cookiesSent: [String] = []
-        if case .include(let context) = mode, let header = jar.cookieHeader(for: request.url, context: context) {
-            outgoing.headers.add(name: "Cookie", value: header)
-            cookiesSent = header.split(separator: ";").map {
-                $0.split(separator: "=", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        if case .include(let context) = mode {
+            // The names reported are the cookies' own, never read back from the header: a
+            // nameless cookie's entry there is its value.
+            let sending = jar.cookiesToSend(to: request.url, context: context)
+            if !sending.isEmpty {
+                outgoing.headers.add(name: "Cookie", value: CookieJar.cookieHeader(sending))
+                cookiesSent = sending.map(\.name)
             }
         }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
@@ -168,9 +171,7 @@ struct HTTPLoader: Sendable {
 
     /// The name part of a `Set-Cookie` line (for reports; the value is never shown).
     static func cookieName(_ line: String) -> String {
-        let pair = line.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        guard let equals = pair.firstIndex(of: "=") else { return "" }
-        return pair[..<equals].trimmingCharacters(in: .whitespaces)
+        SetCookieParser.cookieName(of: line)
     }
 
     static func describe(_ error: any Error) -> String {

@@ -1,5 +1,6 @@
 import CWebKitGTK
 import Foundation
+import SessionBridgeCookies
 import SessionBridgeHeadless
 import SessionBridgeMessaging
 import WebKitGTKShim
@@ -219,7 +220,8 @@ extension WebKitWebView {
                 let fieldName = unsafe String(cString: name)
                 if fieldName.lowercased() == "set-cookie" {
                     let line = unsafe String(cString: value)
-                    cookieNames.append(String(line.prefix { $0 != "=" && $0 != ";" }).trimmingCharacters(in: .whitespaces))
+                    // A nameless cookie's pair is its value: its name is empty, never the pair.
+                    cookieNames.append(SetCookieParser.cookieName(of: line))
                 } else {
                     unsafe headers.append(HTTPHeader(fieldName, String(cString: value)))
                 }

@@ -59,6 +59,19 @@ import Testing
         #expect(SetCookieParser.parse("; Path=/") == .failure(.emptyNameAndValue))
     }
 
+    /// The name a report shows for a line: a nameless cookie's is empty, never its value.
+    @Test func cookieNameForReportsIsNeverTheValue() {
+        let cases: [(String, String)] = [
+            ("a=b", "a"), (" a \t= b ; Path=/", "a"), ("sid=x=y; Secure", "sid"), ("secret", ""), ("secret; Path=/", ""),
+            ("=secret", ""), (";a=b", ""), ("", ""), ("  =v", ""), ("é=1", "é"),
+        ]
+        for (line, name) in cases {
+            #expect(SetCookieParser.cookieName(of: line) == name, "\(line)")
+            // The parser agrees wherever it keeps the cookie.
+            if case .success(let parsed) = SetCookieParser.parse(line) { #expect(parsed.name == name, "\(line)") }
+        }
+    }
+
     @Test func controlCharactersIgnoreTheWholeLine() {
         #expect(SetCookieParser.parse("a=b\u{0}c") == .failure(.controlCharacter(offset: 3)))
         #expect(SetCookieParser.parse("a=b; Path=/\r") == .failure(.controlCharacter(offset: 11)))

@@ -28,6 +28,31 @@ import Testing
         }
     }
 
+    /// The names an exchange reports as sent are the cookies' own: a nameless cookie (a
+    /// `Set-Cookie` without `=`, RFC 6265bis) is its value alone in the `Cookie` header, and a
+    /// report that read names back from the header showed that value.
+    @Test func aNamelessCookieSentIsReportedWithoutItsValue() async throws {
+        try await withServer { server in
+            let recorder = PageEventRecorder()
+            let page = WebPage(configuration: WebPageConfiguration(eventHandler: recorder.handler))
+            let secret = "nameless-cookie-secret-4f1d"
+            guard case .stored = page.cookieJar.setCookie("\(secret); Path=/", from: server.url("/")) else {
+                Issue.record("the jar did not keep the nameless cookie")
+                return
+            }
+            page.cookieJar.setCookie("pref=1; Path=/", from: server.url("/"))
+            try await page.load(server.url("/"))
+            _ = try await page.callAsyncJavaScript("return (await fetch('/api/me')).status")
+            let exchanges = recorder.exchanges
+            #expect(exchanges.map(\.initiator) == [.navigation, .fetch])
+            for exchange in exchanges {
+                #expect(Set(exchange.cookiesSent) == ["", "pref"])
+                #expect(!"\(exchange)".contains(secret))
+            }
+            await page.close()
+        }
+    }
+
     @Test func htmlRunsInlineAndExternalScriptsInDocumentOrder() async throws {
         try await withServer { server in
             server.serve(path: "/ext.js", body: "log.push('external:' + document.readyState)", contentType: "text/javascript")
