@@ -124,7 +124,9 @@ struct TokenEndpointClient: Sendable {
                 return .failure(Self.classify(error))
             }
             let status = Int(response.status.code)
-            if let url = URL(string: request.url),
+            // Only a client with a DPoP key has nonces to keep or retry for (the check read the
+            // headers, copied the body and parsed the URL of every answer: 10 µs a refresh).
+            if oauth.configuration.dpopKey != nil, let url = URL(string: request.url),
                 oauth.needsNonceRetry(status: status, headers: response.headers.map { ($0.name, $0.value) }, body: Data(body), from: url),
                 !nonceRetried
             {

@@ -5,24 +5,42 @@ package import Foundation
 public enum FormEncoding {
     /// Encodes one name or value.
     public static func encode(_ text: String) -> String {
-        var encoded = ""
-        encoded.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: " "):
-                encoded += "+"
-            default:
-                encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return encoded
+        var encoded: [UInt8] = []
+        append(text, to: &encoded)
+        return String(decoding: encoded, as: UTF8.self)
     }
 
     /// Encodes fields in order as `name=value&…`.
+    ///
+    /// Byte by byte into one buffer: a string per escaped byte took 20-25 µs of every token
+    /// request for a refresh token (figure 6's probe), against about 1 µs.
     public static func encode(_ fields: [(String, String)]) -> String {
-        fields.map { encode($0.0) + "=" + encode($0.1) }.joined(separator: "&")
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(fields.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 2 } * 3 / 2)
+        for (index, (name, value)) in fields.enumerated() {
+            if index > 0 { encoded.append(UInt8(ascii: "&")) }
+            append(name, to: &encoded)
+            encoded.append(UInt8(ascii: "="))
+            append(value, to: &encoded)
+        }
+        return String(decoding: encoded, as: UTF8.self)
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    private static func append(_ text: String, to encoded: inout [UInt8]) {
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                encoded.append(byte)
+            case UInt8(ascii: " "):
+                encoded.append(UInt8(ascii: "+"))
+            default:
+                encoded.append(UInt8(ascii: "%"))
+                encoded.append(hexDigits[Int(byte >> 4)])
+                encoded.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
     }
 
     /// Decodes a form or query string (`+` is a space); the first value of a name wins.
@@ -40,12 +58,6 @@ public enum FormEncoding {
     static func decodeComponent(_ text: Substring) -> String {
         let spaced = text.replacingOccurrences(of: "+", with: " ")
         return spaced.removingPercentEncoding ?? spaced
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }
 
