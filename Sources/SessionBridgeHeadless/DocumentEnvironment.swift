@@ -159,6 +159,15 @@ extension DocumentEnvironment {
             unsafe context.report(.uncaughtError(context.scriptError(from: call[0] ?? context.undefined)))
             return nil
         }
+        // Fills the location record (its argument) with the committed document's values; false
+        // before the document is committed, when there are none to fill it with.
+        unsafe add("locate") { context, call, env in
+            guard let record = unsafe context.object(call[0]) else { return nil }
+            for (key, value) in zip(locationKeys, locationValues(of: env)) {
+                unsafe context.setProperty(context.jsValue(.string(value)), as: key, on: record)
+            }
+            return unsafe context.jsValue(.bool(true))
+        }
         unsafe add("navigate") { context, call, env in
             let kind = try unsafe context.scriptValue(call[0]).stringValue ?? "assign"
             let target = try unsafe context.scriptValue(call[1]).stringValue ?? ""
@@ -284,17 +293,18 @@ extension DocumentEnvironment {
         defer { unsafe [prepared.native, prepared.location].forEach { unsafe context.unprotect($0) } }
         try BridgeInstallation.install(
             environment.configuration.userContentController, world: world, frame: FrameInfo(url: environment.url), in: context)
+        // The location record is filled when a script first reads it (`locate`).
         context.attachment(BoundEnvironment.self)?.environment = environment
-        let env = environment
-        let location = [
+    }
+
+    /// The location record's values for the document, by ``locationKeys``.
+    private static func locationValues(of env: DocumentEnvironment) -> [String] {
+        [
             env.url.absoluteString, SecurityOrigin(url: env.url)?.description ?? "null", (env.url.scheme ?? "") + ":",
             env.url.host.map { $0 + (env.url.port.map { ":\($0)" } ?? "") } ?? "", env.url.host ?? "",
             env.url.port.map(String.init) ?? "", env.url.path.isEmpty ? "/" : env.url.path, env.url.query.map { "?" + $0 } ?? "",
             env.url.fragment.map { "#" + $0 } ?? "", env.title ?? "",
         ]
-        for (key, value) in zip(locationKeys, location) {
-            unsafe context.setProperty(context.jsValue(.string(value)), as: key, on: prepared.location)
-        }
     }
 
     /// Fires `DOMContentLoaded` and `load` in a world.

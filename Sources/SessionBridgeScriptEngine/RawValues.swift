@@ -101,6 +101,12 @@ extension ScriptContext {
         return unsafe result
     }
 
+    /// `value` as an object, `nil` when it is not one.
+    package func object(_ value: RawValue?) -> RawObject? {
+        guard let value = unsafe value, unsafe JSValueIsObject(ctx, value) else { return nil }
+        return unsafe JSValueToObject(ctx, value, nil)
+    }
+
     /// A new plain object, for native functions to be defined on.
     package func makeObject() -> RawObject {
         unsafe JSObjectMake(ctx, nil, nil)

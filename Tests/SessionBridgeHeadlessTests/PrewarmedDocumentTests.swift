@@ -233,6 +233,29 @@ import Testing
         }
     }
 
+    /// The location record is filled when a script first reads it after the commit. A script
+    /// run ahead that reads it anyway (against its marking) sees it empty, and the committed
+    /// document still reads its own URL and title everywhere.
+    @Test func locationIsTheCommittedDocumentsWhenFirstReadAfterAReadAhead() async throws {
+        try await withServer { server in
+            let controller = UserContentController()
+            controller.addUserScript(independent("globalThis.early = location.href + '|' + document.URL"))
+            let page = WebPage(configuration: WebPageConfiguration(userContentController: controller))
+            try await page.load(server.url("/"))
+            #expect(await prewarmed(page, [.page]))
+            #expect(await page.prewarmedScriptsRunAhead() == [.page: 1])
+            try await page.load(server.url("/login?next=/app#top"))
+            let url = server.url("/login?next=/app#top").absoluteString
+            #expect(try await page.evaluateJavaScript("early") == .string("|"))
+            let read = try await page.evaluateJavaScript(
+                "[location.href, document.URL, location.pathname + location.search + location.hash, location.origin, document.title].join(' ')"
+            )
+            let origin = try #require(SecurityOrigin(url: server.url("/")))
+            #expect(read == .string("\(url) \(url) /login?next=/app#top \(origin) Sign in"))
+            await page.close()
+        }
+    }
+
     /// The commit, the script's console line and its error, for the document at `path`.
     private static func reportKind(_ event: PageEvent, path: String) -> String? {
         switch event {
