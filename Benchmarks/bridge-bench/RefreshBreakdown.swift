@@ -174,7 +174,45 @@ import SessionBridgeHeadless
 ///   installation (61 µs in a finer probe, 300 cycles): the bridge bound to the frame 17 µs, the
 ///   location's ten strings made from the URL 9 µs, and set on the record made ahead 28 µs
 ///   (2.8 µs a member, cold). Filling the record when a script first reads `location` would
-///   take the last two off navigations whose scripts never read it; not done.
+///   take the last two off navigations whose scripts never read it; done later (below).
+/// - Later (temporary probes marking every step of the page-driven cycle, 400 cycles, medians;
+///   the machine's speed moved by a third between runs, so each figure is within its run):
+///   - A fresh global object's first calls are slow less for linking their code than for its
+///     property caches: the load events' dispatch took 73 µs at every commit, and 25 µs once the
+///     prepared document had dispatched an event of its own type on the same `document` and
+///     `window` (a throwaway target with the same functions did nothing). The prepared
+///     document now runs the fetch APIs and that dispatch once (the prelude's `warmUp`): the
+///     page-driven cycle's "committed to loaded" 441-735 (median about 500) to 333-480 µs
+///     (median about 380) in alternating runs. Filling the location record through one call
+///     into JavaScript, its caches warmed the same way, took 33 µs against the C API's 28 µs:
+///     not kept; the record is now filled when a script first reads it (`native.locate`).
+///   - After the response: to the page's thread 10-50 µs, the response policy 4 µs, its body
+///     decoded 12-16 µs, the HTML tokenized 35-40 µs (cold), the old document closed 25-48 µs
+///     (its close handlers 12 µs, the rest its objects freed), the worlds installed 40-65 µs
+///     (the bridge bound 16 µs), the document's two scripts 75-240 µs each, the load events
+///     25 µs (73 before the warm-up).
+///   - From `location.assign` to the request: the navigation's job 30-40 µs (it runs after the
+///     script's job, whose end resumes the app's `callAsyncJavaScript` first), the policy 31-37
+///     µs, the task group and its pool task 36-42 µs, the pool thread waking 30-40 µs. The
+///     request's own code up to its first wait (the cookie header, AsyncHTTPClient's `execute`)
+///     then took 115-210 µs, cold; of it, the names of the cookies sent, read back from the
+///     header with Foundation's `trimmingCharacters`, 44 µs: now the cookies' own names (4 µs).
+///     Running the request on the page's thread (the task group child inheriting its executor)
+///     took the pool's two wake-ups off (the response reached the page in 11 µs instead of
+///     25-50) but "committed to loaded" grew by as much, and the cycle measured the same: not
+///     kept.
+///   - The refresh, from the page's `postMessage`: to the session's actor 54-84 µs (a pool
+///     thread's wake-up), the refresh's task started 9-13 µs, the vault's lock and read 4-5 µs
+///     (in memory), the token request built 31-55 µs (its form encoded a string per escaped
+///     byte: 22 µs, now 6), AsyncHTTPClient's request and answer 1.0-1.4 ms (the bare POST's
+///     share), the DPoP nonce check 10-12 µs (now skipped without a DPoP key), the answer
+///     parsed 48-61 µs (`JSONSerialization`, cold), the cookies into the native jar 28 µs, the
+///     pages' stores 20 µs and a filter 9 µs, back to the page's thread 56-78 µs.
+///   - With a `FileTokenVault` and a `PersistentCookieStore`, the refresh stage grows by the
+///     token's `fsync`ed write (0.85-1 ms, the one a refresh needs), and the navigation's
+///     request by 150-250 µs: the cookie profile's write behind runs on the writer thread
+///     meanwhile, on a machine of two cores. Lowering that thread's priority for the write
+///     measured nothing clear in three alternating pairs; not kept.
 enum RefreshBreakdown {
     struct Steps {
         var names: [String]
