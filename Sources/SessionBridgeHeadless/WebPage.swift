@@ -22,6 +22,17 @@ import Synchronization
 /// The page is an actor on its engine thread: every script runs there. A page with a
 /// ``UIDelegate`` runs on a lane of that thread, with a VM of its own, so that its panels
 /// suspend that page only (see ``WebPageConfiguration/thread``).
+///
+/// App code that makes several calls on a page in a row can run isolated to it, as a
+/// `WKWebView` app's `@MainActor` code drives its view; each call then takes no hop between the
+/// app's executor and the page's thread:
+///
+/// ```swift
+/// func refreshAndOpen(_ page: isolated WebPage, _ url: URL) async throws {
+///     _ = try await page.callAsyncJavaScript("return await sessionBridge.refresh()")
+///     try await page.load(url)
+/// }
+/// ```
 public actor WebPage {
     /// The client pages use unless configured otherwise (``defaultHTTPClientConfiguration``).
     public static let defaultHTTPClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: defaultHTTPClientConfiguration)
