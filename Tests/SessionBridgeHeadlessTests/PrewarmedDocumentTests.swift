@@ -117,6 +117,20 @@ import Testing
     }
 
     /// A user script at document start marked as reading nothing of its document.
+    /// A page whose controller has one script marked independent of its document, loaded once
+    /// and with that script run in the next document it prepared.
+    private func pageWithAScriptRunAhead(
+        _ source: String, _ server: ReferenceServer
+    ) async throws -> (WebPage, UserContentController) {
+        let controller = UserContentController()
+        controller.addUserScript(independent(source))
+        let page = WebPage(configuration: WebPageConfiguration(userContentController: controller))
+        try await page.load(server.url("/"))
+        #expect(await prewarmed(page, [.page]))
+        #expect(await page.prewarmedScriptsRunAhead() == [.page: 1])
+        return (page, controller)
+    }
+
     private func independent(_ source: String, in world: ContentWorld = .page) -> UserScript {
         var script = UserScript(source: source, injectionTime: .atDocumentStart, in: world)
         script.isDocumentIndependent = true
@@ -150,12 +164,7 @@ import Testing
     /// document anew and runs the scripts there are now.
     @Test func userScriptsChangedAfterPrewarmingMakeTheDocumentAnew() async throws {
         try await withServer { server in
-            let controller = UserContentController()
-            controller.addUserScript(independent("globalThis.old = 1"))
-            let page = WebPage(configuration: WebPageConfiguration(userContentController: controller))
-            try await page.load(server.url("/"))
-            #expect(await prewarmed(page, [.page]))
-            #expect(await page.prewarmedScriptsRunAhead() == [.page: 1])
+            let (page, controller) = try await pageWithAScriptRunAhead("globalThis.old = 1", server)
             controller.removeAllUserScripts()
             controller.addUserScript(independent("globalThis.new = 1"))
             try await page.load(server.url("/login"))
@@ -238,12 +247,7 @@ import Testing
     /// document still reads its own URL and title everywhere.
     @Test func locationIsTheCommittedDocumentsWhenFirstReadAfterAReadAhead() async throws {
         try await withServer { server in
-            let controller = UserContentController()
-            controller.addUserScript(independent("globalThis.early = location.href + '|' + document.URL"))
-            let page = WebPage(configuration: WebPageConfiguration(userContentController: controller))
-            try await page.load(server.url("/"))
-            #expect(await prewarmed(page, [.page]))
-            #expect(await page.prewarmedScriptsRunAhead() == [.page: 1])
+            let (page, _) = try await pageWithAScriptRunAhead("globalThis.early = location.href + '|' + document.URL", server)
             try await page.load(server.url("/login?next=/app#top"))
             let url = server.url("/login?next=/app#top").absoluteString
             #expect(try await page.evaluateJavaScript("early") == .string("|"))
