@@ -64,8 +64,9 @@ final class DocumentControls {
 }
 
 /// A document's page APIs made before its response: the prelude has run with an empty
-/// `native` object and an empty location record, which ``DocumentEnvironment/install`` fills
-/// once the document's URL is known (the prelude reads both only when a script calls it).
+/// `native` object and an empty location record; ``DocumentEnvironment/install`` binds the
+/// functions to the document once its URL is known, and `native.locate` fills the record when a
+/// script first reads it (the prelude reads both only when a script calls it).
 @safe  // its JavaScriptCore references are used only on its context's engine thread, while the context lives
 final class PreparedDocument {
     let native: RawObject
@@ -90,21 +91,21 @@ extension DocumentEnvironment {
     /// The functions read the document's environment, bound at ``install``.
     ///
     /// With `warmingUp` (a document prepared ahead of its navigation's response), the prelude
-    /// also runs the fetch APIs' code once (its `warmUp`), off the navigation's path, where the
-    /// document's first fetch would otherwise run it cold.
+    /// also runs, once, the page APIs' code that documents run first (its `warmUp`: the load
+    /// events' dispatch and fetch), off the navigation's path, where the document would
+    /// otherwise run it cold.
     static func prepare(userAgent: String, warmingUp: Bool = false, in context: isolated ScriptContext) throws(ScriptError) {
         guard context.attachment(PreparedDocument.self) == nil else { return }
         try BridgeInstallation.prepare(in: context)
         context.prepareAwaiting()
         let native = unsafe context.makeObject(), location = unsafe context.makeObject()
         // Protected as soon as they are made (compiling the prelude next allocates a lot) and
-        // kept until ``install`` has filled them in (the prelude's closures hold them after).
+        // kept until ``install`` (the prelude's closures hold them after).
         unsafe context.protect(native)
         unsafe context.protect(location)
-        // The location record gets its members now, ahead, and only their values at commit
-        // (adding the ten members at commit took 56 µs of figure 6's cycle, setting the values
-        // of members made ahead 38 µs: a new object of a fresh global object gets a new shape
-        // with each member added).
+        // The location record gets its members now, ahead, and only their values when a script
+        // first reads it (`locate`; adding the ten members at commit took 56 µs of figure 6's
+        // cycle: a new object of a fresh global object gets a new shape with each member added).
         for key in locationKeys { unsafe context.setProperty(context.jsValue(.string("")), as: key, on: location) }
         var prepared = false
         defer {

@@ -147,8 +147,8 @@ struct HTTPLoader: Sendable {
             for line in setCookieLines {
                 switch jar.setCookie(line, from: request.url, context: context) {
                 case .stored(let cookie), .replaced(let cookie, _): set.append(cookie.name)
-                case .deleted: deleted.append(Self.cookieName(line))
-                case .rejected(let error): rejected.append("\(Self.cookieName(line)): \(error)")
+                case .deleted: deleted.append(SetCookieParser.cookieName(of: line))
+                case .rejected(let error): rejected.append("\(SetCookieParser.cookieName(of: line)): \(error)")
                 }
             }
         }
@@ -167,11 +167,6 @@ struct HTTPLoader: Sendable {
                 HTTPExchange(
                     initiator: initiator, method: request.method, url: request.url, statusCode: status, cookiesSent: sent,
                     cookiesSet: set, cookiesDeleted: deleted, cookiesRejected: rejected, duration: duration)))
-    }
-
-    /// The name part of a `Set-Cookie` line (for reports; the value is never shown).
-    static func cookieName(_ line: String) -> String {
-        SetCookieParser.cookieName(of: line)
     }
 
     static func describe(_ error: any Error) -> String {
