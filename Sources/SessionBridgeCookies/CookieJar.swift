@@ -537,7 +537,7 @@ public final class CookieJar: Sendable {
     /// are updated.
     public func cookieHeader(for url: URL, context: RequestContext = .sameSite) -> String? {
         let cookies = cookiesToSend(to: url, context: context)
-        return cookies.isEmpty ? nil : Self.serialize(cookies)
+        return cookies.isEmpty ? nil : Self.cookieHeader(cookies)
     }
 
     /// The cookies a request to `url` carries, in the `Cookie` header's order (see
@@ -554,10 +554,6 @@ public final class CookieJar: Sendable {
 
     /// The `Cookie` header value carrying `cookies`, in their order.
     public static func cookieHeader(_ cookies: [Cookie]) -> String {
-        serialize(cookies)
-    }
-
-    static func serialize(_ cookies: [Cookie]) -> String {
         var out = ""
         for (i, cookie) in cookies.enumerated() {
             if i > 0 { out += "; " }

@@ -5,7 +5,7 @@ extension CookieJar {
     /// would carry, without `HttpOnly` ones.
     public func documentCookie(for url: URL) -> String {
         guard let request = CookieURL(url) else { return "" }
-        return Self.serialize(matchingCookies(for: request, context: .sameSite, httpAPI: false, touch: true))
+        return Self.cookieHeader(matchingCookies(for: request, context: .sameSite, httpAPI: false, touch: true))
     }
 
     /// Assigns `document.cookie = string` in a document at `url`.
