@@ -28,6 +28,8 @@ package final class BridgeInstallation {
     private var starting: [Int] = []
     /// Results of handlers that answered while being started.
     private var answeredAtOnce: [(id: Int, result: Result<ScriptValue, any Error>)] = []
+    /// Replies sent later or from other threads, on their way to this thread.
+    private let replies: ScriptContextInbox<Reply>
     /// The controller's calls after each handler change (see ``updateHandlers(in:)``).
     private var observation: HandlerObservation?
 
@@ -83,7 +85,12 @@ package final class BridgeInstallation {
         var all: [RawObject] { unsafe [resolve, reject, listen, build, add, remove] }
     }
 
-    private init(controller: UserContentController, world: ContentWorld, frame: FrameInfo, helpers: Helpers) {
+    private init(
+        controller: UserContentController, world: ContentWorld, frame: FrameInfo, helpers: Helpers, in context: isolated ScriptContext
+    ) {
+        self.replies = ScriptContextInbox(for: context) { context, reply in
+            context.attachment(BridgeInstallation.self)?.complete(reply.id, reply.result, in: context)
+        }
         self.controller = controller
         self.world = world
         self.frame = frame
@@ -180,7 +187,7 @@ package final class BridgeInstallation {
             throw ScriptError(kind: .exception, name: "Error", message: "bridge prelude is incomplete")
         }
         let helpers = prepared.helpers
-        let installation = BridgeInstallation(controller: controller, world: world, frame: frame, helpers: helpers)
+        let installation = BridgeInstallation(controller: controller, world: world, frame: frame, helpers: helpers, in: context)
         let abort = unsafe context.makeFunction { context, call in
             guard let id = Int(javaScriptNumber: call.number(at: 0)) else { return nil }
             context.attachment(BridgeInstallation.self)?.fail(id, with: .aborted, in: context)
@@ -339,7 +346,7 @@ package final class BridgeInstallation {
         switch handler {
         case .replyHandler(let replyHandler):
             // No task: the reply comes back to this thread by itself (``reply(to:in:)``).
-            replyHandler.userContentController(controller, didReceive: message, replyHandler: Self.reply(to: id, in: context))
+            replyHandler.userContentController(controller, didReceive: message, replyHandler: reply(to: id, in: context))
             task = nil
         case .async(let handler):
             task = Task.immediate {
@@ -374,14 +381,15 @@ package final class BridgeInstallation {
     }
 
     /// The reply object of call `id`. Sent on this thread while the handler is being called, it
-    /// answers the page's call at once; sent later, or from another thread, it completes the
-    /// call in a job of its own on this thread (never inside another native call). It holds the
-    /// context weakly and finds the installation there, on the thread, as aborts and timeouts do.
-    private static func reply(to id: Int, in context: isolated ScriptContext) -> ScriptMessageReply {
+    /// answers the page's call at once; sent later, or from another thread, it goes through the
+    /// document's reply inbox, which completes it in a job on this thread (never inside another
+    /// native call) with the other replies sent before that job ran. It holds the context
+    /// weakly and finds the installation there, on the thread, as aborts and timeouts do.
+    private func reply(to id: Int, in context: isolated ScriptContext) -> ScriptMessageReply {
         let thread = context.thread
+        let inbox = replies
         return ScriptMessageReply { [weak context] result in
-            guard let context else { return }
-            if thread.isIsolatingCurrentContext() == true {
+            if let context, thread.isIsolatingCurrentContext() == true {
                 let answered = context.assumeIsolated { context in
                     guard let installation = context.attachment(BridgeInstallation.self), installation.starting.contains(id) else {
                         return false
@@ -391,8 +399,14 @@ package final class BridgeInstallation {
                 }
                 if answered { return }
             }
-            context.schedule(after: .zero) { context in context.attachment(BridgeInstallation.self)?.complete(id, result, in: context) }
+            inbox.send(Reply(id: id, result: result))
         }
+    }
+
+    /// A reply sent to the document's inbox.
+    struct Reply: Sendable {
+        let id: Int
+        let result: Result<ScriptValue, any Error>
     }
 
     /// A handler's result: settles its pending call, or, when the handler answered before its

@@ -55,7 +55,8 @@ extension ScriptContext {
         var exception: JSValueRef? = nil
         enterJavaScript()
         unsafe JSObjectCallAsFunction(ctx, resolving ? pending.resolve : pending.reject, nil, 1, &argument, &exception)
-        unsafe pending.protectedValues.forEach(unprotect)
+        unsafe unprotect(pending.resolve)
+        unsafe unprotect(pending.reject)
         if let exception = unsafe exception { unsafe report(.uncaughtError(scriptError(from: exception))) }
         leaveJavaScript()
         checkQuiescence()

@@ -1,0 +1,105 @@
+import Foundation
+import SessionBridgeTestSupport
+import Synchronization
+import Testing
+
+@testable import SessionBridgeScriptEngine
+
+/// A context's inbox: items sent from any thread are all handled, on the context's thread, each
+/// sender's in the order it sent them; a burst shares one job; a closed context drops the rest.
+@Suite(.timeLimit(.minutes(1)), .hangWatchdog) struct ScriptContextInboxTests {
+    /// What the handler saw: `(sender, sequence)` pairs, and whether each ran on the thread.
+    final class Seen: Sendable {
+        let items = Mutex<[(sender: Int, sequence: Int)]>([])
+        let offThread = Atomic<Int>(0)
+    }
+
+    @Test func itemsFromManyThreadsAreHandledOnTheContextsThreadInEachSendersOrder() async throws {
+        let thread = EngineThread(name: "sb-inbox-test")
+        let context = await ScriptContext(thread: thread)
+        let seen = Seen()
+        let inbox = ScriptContextInbox<(Int, Int)>(for: context) { context, item in
+            if !context.thread.isCurrent { seen.offThread.add(1, ordering: .relaxed) }
+            seen.items.withLock { $0.append((item.0, item.1)) }
+        }
+        let senders = 4, perSender = 2_000
+        await withTaskGroup { group in
+            for sender in 0..<senders {
+                group.addTask { @concurrent in
+                    for sequence in 0..<perSender { inbox.send((sender, sequence)) }
+                }
+            }
+        }
+        let all = await waitFor(seen, count: senders * perSender)
+        #expect(all.count == senders * perSender)
+        #expect(seen.offThread.load(ordering: .relaxed) == 0)
+        for sender in 0..<senders {
+            #expect(all.filter { $0.sender == sender }.map(\.sequence) == Array(0..<perSender), "sender \(sender) out of order")
+        }
+        await context.close()
+        thread.shutdown()
+    }
+
+    /// Items sent while the thread is busy wait for one job, which handles them all.
+    @Test func aBurstSentWhileTheThreadIsBusyIsHandledInOneJob() async throws {
+        let thread = EngineThread(name: "sb-inbox-burst")
+        let context = await ScriptContext(thread: thread)
+        let seen = Seen()
+        let inbox = ScriptContextInbox<(Int, Int)>(for: context) { context, item in
+            seen.items.withLock { $0.append((item.0, item.1)) }
+        }
+        // The thread is held in a job of the context while the burst is sent.
+        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let holding = Task { await context.block(started: started, until: release) }
+        started.wait()
+        for sequence in 0..<100 { inbox.send((0, sequence)) }
+        release.signal()
+        await holding.value
+        let all = await waitFor(seen, count: 100)
+        #expect(all.map(\.sequence) == Array(0..<100))
+        #expect(inbox.deliveryCount == 1, "a burst took \(inbox.deliveryCount) jobs")
+        await context.close()
+        thread.shutdown()
+    }
+
+    @Test func itemsSentToAClosedContextAreDropped() async throws {
+        let thread = EngineThread(name: "sb-inbox-closed")
+        let context = await ScriptContext(thread: thread)
+        let other = await ScriptContext(thread: thread)
+        let seen = Seen(), seenByOther = Seen()
+        let inbox = ScriptContextInbox<(Int, Int)>(for: context) { _, item in
+            seen.items.withLock { $0.append((item.0, item.1)) }
+        }
+        let otherInbox = ScriptContextInbox<(Int, Int)>(for: other) { _, item in
+            seenByOther.items.withLock { $0.append((item.0, item.1)) }
+        }
+        inbox.send((0, 0))
+        _ = await waitFor(seen, count: 1)
+        await context.close()
+        inbox.send((0, 1))
+        // The other context's item, sent after, is handled after the closed one's had its turn.
+        otherInbox.send((1, 0))
+        _ = await waitFor(seenByOther, count: 1)
+        #expect(seen.items.withLock { $0.map(\.sequence) } == [0])
+        await other.close()
+        thread.shutdown()
+    }
+
+    private func waitFor(_ seen: Seen, count: Int) async -> [(sender: Int, sequence: Int)] {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            let items = seen.items.withLock { $0 }
+            if items.count >= count { return items }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return seen.items.withLock { $0 }
+    }
+}
+
+extension ScriptContext {
+    /// Holds the context's thread in one of its jobs until `release` is signalled.
+    fileprivate func block(started: DispatchSemaphore, until release: DispatchSemaphore) {
+        started.signal()
+        release.wait()
+    }
+}
