@@ -79,6 +79,23 @@ import SessionBridgeScriptEngine
 /// whole C round trip without a limit (447-700 ns), so that the async rows without a limit
 /// cannot come within 2x C while each call has a task. The reply-handler form and immediate
 /// handlers have none.
+///
+/// Later (figure 2's 64 in flight, perf of the reply-handler row alone, and counters in both
+/// workers, a temporary probe): the page's thread is busy the whole run; the worker is not.
+/// The worker drains its queue faster than the page fills it, so it sleeps, and the page's next
+/// post wakes it: a `futex` wake of an idle vCPU, 4-5 µs paid by the page's thread on this VM.
+/// The worker slept once every 3.6 calls, C's once every 17: the slower the page's thread is
+/// per call, the more often the worker runs dry, so each microsecond taken off the page's side
+/// takes more than itself off the row. The wake-ups were a fifth to a quarter of the page's
+/// thread, its post (without the wake) another fifth, and each reply's way back a quarter: a
+/// timer and a closure per reply, made by the worker and run by the page's thread one at a
+/// time. Replies sent from other threads now go through the document's reply inbox
+/// (`ScriptContextInbox`): one lock per reply for the worker, and one job on the page's thread
+/// for every reply sent before it runs (each still settled with its own microtask checkpoint):
+/// 143-166k → 173-180k calls/s in three alternating pairs. What is left is spread thin: the
+/// deferred promise and its two protected functions, dictionary lookups of the pending call, the
+/// log, the settle. The first table had the actor row at 1.59x; that was before the
+/// bench's actor did any work (the optimizer had removed the hop to it, see `ReplyActor`).
 enum BridgeBenchmarks {
     /// How long the JS thread of the C hop baseline polls before blocking: the same as
     /// `EngineThread.defaultSpin`, which the bridge's documents run on.
