@@ -45,6 +45,22 @@ func url(_ s: String) -> URL { URL(string: s)! }
         #expect(far?.expiresAt == clock.read().addingTimeInterval(400 * 86_400))  // capped at 400 days
     }
 
+    /// An attribute given twice counts once, the last time (RFC 6265bis, "the last attribute
+    /// in the cookie-attribute-list"): the stored cookie takes every kind's last value.
+    @Test func theLastOfEachRepeatedAttributeIsStored() throws {
+        let jar = self.jar
+        let header =
+            "a=1; Domain=other.example; Path=/x; Max-Age=0; SameSite=Strict; Domain=example.com; Path=/y; Max-Age=100; SameSite=Lax; Secure"
+        let cookie = try #require(jar.setCookie(header, from: url("https://www.example.com/")).cookie)
+        #expect(cookie.domain == "example.com" && !cookie.isHostOnly)
+        #expect(cookie.path == "/y")
+        #expect(cookie.expiresAt == clock.read().addingTimeInterval(100))
+        #expect(cookie.sameSite == .lax)
+        #expect(cookie.isSecure)
+        let parsed = try SetCookieParser.parse(header).get()
+        #expect([parsed.domain, parsed.path] == ["example.com", "/y"] && parsed.maxAge == 100 && parsed.sameSite == .lax)
+    }
+
     @Test func commaDatesArriveAsSeparateValues() {
         let jar = self.jar
         let u = url("http://example.com/")
