@@ -86,27 +86,30 @@ enum RefreshBenchmarks {
             var appDriven: [Int: Double] = [:]
             for callers in [1, 10, 100] {
                 let fullCycles = options.scale(callers == 100 ? 60 : 150, quick: 10)
-                let full = try await fullSessionRefreshCycle(callers: callers, cycles: fullCycles)
+                let full = try await fullSessionRefreshCycle(callers: callers, cycles: fullCycles, baselineClient: client)
                 appDriven[callers] = full.median
                 report.add(
                     cycleRow(
                         figure, "full cycle, \(callers) page caller(s): refresh -> cookies -> reply -> navigation, median", full,
-                        cycles: fullCycles, baseline: standIn.withNavigation, baselineName: "bare token POST + jar + GET /app"))
+                        cycles: fullCycles, baseline: try full.interleavedBaseline().withNavigation,
+                        baselineName: "bare token POST + jar + GET /app"))
                 report.add(
                     Row(
                         figure: figure, name: "full cycle, \(callers) page caller(s), p99", ours: full.p99 / 1e3,
-                        baseline: standIn.withNavigationP99 / 1e3, unit: "µs", note: nil))
+                        baseline: try full.interleavedBaseline().withNavigationP99 / 1e3, unit: "µs", note: nil))
             }
             // The same cycle navigating to the page without its scripts: the page's own
             // JavaScript (a fetch of `/api/me` and its promise chain, run in a fresh document)
             // is the page's cost in any browser, not the navigation's.
             for callers in [1, 100] {
                 let fullCycles = options.scale(callers == 100 ? 60 : 150, quick: 10)
-                let full = try await fullSessionRefreshCycle(callers: callers, cycles: fullCycles, to: "/app?plain=1")
+                let full = try await fullSessionRefreshCycle(
+                    callers: callers, cycles: fullCycles, to: "/app?plain=1", baselineClient: client)
                 report.add(
                     cycleRow(
                         figure, "full cycle, \(callers) page caller(s), to the page without its scripts (/app?plain=1), median", full,
-                        cycles: fullCycles, baseline: standIn.withPlainNavigation, baselineName: "bare token POST + jar + GET /app?plain=1")
+                        cycles: fullCycles, baseline: try full.interleavedBaseline().withPlainNavigation,
+                        baselineName: "bare token POST + jar + GET /app?plain=1")
                 )
             }
             // The same cycle with the page navigating itself once it has its replies, as an
@@ -115,12 +118,14 @@ enum RefreshBenchmarks {
             var pageDriven: [Int: Double] = [:]
             for callers in [1, 100] {
                 let fullCycles = options.scale(callers == 100 ? 60 : 150, quick: 10)
-                let full = try await fullSessionRefreshCycle(callers: callers, cycles: fullCycles, pageNavigates: true)
+                let full = try await fullSessionRefreshCycle(
+                    callers: callers, cycles: fullCycles, pageNavigates: true, baselineClient: client)
                 pageDriven[callers] = full.fromPagesAsk
                 report.add(
                     cycleRow(
                         figure, "full cycle, \(callers) page caller(s), the page navigates itself (location.assign), median", full,
-                        cycles: fullCycles, baseline: standIn.withNavigation, baselineName: "bare token POST + jar + GET /app"))
+                        cycles: fullCycles, baseline: try full.interleavedBaseline().withNavigation,
+                        baselineName: "bare token POST + jar + GET /app"))
                 // The same cycles as the page waits for them: from its first `postMessage`, the
                 // page asking, to its next document loaded, without the app's call that starts
                 // the page's script (a hop into the page's thread, asleep after the idle gap).
@@ -130,7 +135,8 @@ enum RefreshBenchmarks {
                     report.add(
                         cycleRow(
                             figure, "the same, from the page's first postMessage to its next document loaded, median", asked,
-                            cycles: fullCycles, baseline: standIn.withNavigation, baselineName: "bare token POST + jar + GET /app"))
+                            cycles: fullCycles, baseline: try full.interleavedBaseline().withNavigation,
+                            baselineName: "bare token POST + jar + GET /app"))
                 }
                 guard callers == 1 else { continue }
                 for (name, median) in full.stages {
@@ -145,7 +151,8 @@ enum RefreshBenchmarks {
             var shared: [Int: Double] = [:]
             for callers in [1, 100] {
                 let fullCycles = options.scale(callers == 100 ? 60 : 150, quick: 10)
-                let full = try await fullSessionRefreshCycle(callers: callers, cycles: fullCycles, pageNavigates: true, sharedPromise: true)
+                let full = try await fullSessionRefreshCycle(
+                    callers: callers, cycles: fullCycles, pageNavigates: true, sharedPromise: true, baselineClient: client)
                 shared[callers] = full.fromPagesAsk
                 var asked = full
                 asked.median = full.fromPagesAsk ?? full.median
@@ -153,7 +160,7 @@ enum RefreshBenchmarks {
                     "full cycle, \(callers) page caller(s) through sessionBridge.refresh(), the page navigating, from its ask, median"
                 report.add(
                     cycleRow(
-                        figure, name, asked, cycles: fullCycles, baseline: standIn.withNavigation,
+                        figure, name, asked, cycles: fullCycles, baseline: try full.interleavedBaseline().withNavigation,
                         baselineName: "bare token POST + jar + GET /app"))
             }
             // A hundred callers against one, each way of driving the cycle.
@@ -173,26 +180,30 @@ enum RefreshBenchmarks {
             // returns take no hop between the concurrency pool and the page's thread.
             for callers in [1, 100] {
                 let fullCycles = options.scale(callers == 100 ? 60 : 150, quick: 10)
-                let full = try await fullSessionRefreshCycle(callers: callers, cycles: fullCycles, onPagesActor: true)
+                let full = try await fullSessionRefreshCycle(
+                    callers: callers, cycles: fullCycles, onPagesActor: true, baselineClient: client)
                 report.add(
                     cycleRow(
                         figure, "full cycle, \(callers) page caller(s), the app's code on the page's actor, median", full,
-                        cycles: fullCycles, baseline: standIn.withNavigation, baselineName: "bare token POST + jar + GET /app"))
+                        cycles: fullCycles, baseline: try full.interleavedBaseline().withNavigation,
+                        baselineName: "bare token POST + jar + GET /app"))
             }
             // The app's configuration: the refresh token in a `FileTokenVault` and the native
             // cookies in a `PersistentCookieStore`, both crash-safe (`fsync`), against the same
             // baseline plus the one durable write a refresh needs, the rotated token's.
             let durableCycles = options.scale(150, quick: 10)
-            let durable = try await fullSessionRefreshCycle(callers: 1, cycles: durableCycles, durable: true)
+            let durable = try await fullSessionRefreshCycle(callers: 1, cycles: durableCycles, durable: true, baselineClient: client)
             report.add(
                 cycleRow(
                     figure, "full cycle, 1 page caller(s), with a FileTokenVault and a PersistentCookieStore (fsync), median", durable,
-                    cycles: durableCycles, baseline: standIn.withNavigation + standIn.vaultStore,
+                    cycles: durableCycles,
+                    baseline: try durable.interleavedBaseline().withNavigation + durable.interleavedBaseline().vaultStore,
                     baselineName: "bare token POST + jar + GET /app + the rotated token's durable write"))
             report.add(
                 Row(
                     figure: figure, name: "  of which the rotated token's durable write (FileTokenVault.store), median",
-                    ours: standIn.vaultStore / 1e3, baseline: nil, unit: "µs", note: "measured in the stand-in's cycles"))
+                    ours: try durable.interleavedBaseline().vaultStore / 1e3, baseline: nil, unit: "µs",
+                    note: "measured in the stand-in's cycles between the durable ones"))
             // A page's own cookie writes with the session keeping a persistent profile: they
             // reach the native store at once, and the profile behind the page.
             let withProfile = try await documentCookieWrites(profile: true, writes: options.scale(400, quick: 40))
@@ -245,7 +256,8 @@ enum RefreshBenchmarks {
 
     /// A full cycle's median next to its baseline, with the goal: at most 1 ms above what the
     /// server and the network take for the cycle's two requests (the refresh POST and the
-    /// navigation's GET).
+    /// navigation's GET), timed in bare cycles run between blocks of the row's own
+    /// (``StandInCycles``).
     static func cycleRow(
         _ figure: String, _ name: String, _ full: Cycle,
         cycles: Int, baseline: Double, baselineName: String
@@ -254,7 +266,9 @@ enum RefreshBenchmarks {
         return Row(
             figure: figure, name: name, ours: full.median / 1e3, baseline: baseline / 1e3, unit: "µs", baselineName: baselineName,
             ratio: full.median / baseline, goal: "≤ baseline + 1 ms", goalMet: over <= 1,
-            note: "\(cycles) cycles, \(full.refreshes) token-endpoint refreshes; \(String(format: "%+.2f", over)) ms over the baseline")
+            note:
+                "\(cycles) cycles in five blocks, each followed by as many bare ones (the baseline); \(full.refreshes) token-endpoint "
+                + "refreshes of the session's; \(String(format: "%+.2f", over)) ms over the baseline")
     }
 
     /// A full cycle's figures (nanoseconds).
@@ -268,6 +282,15 @@ enum RefreshBenchmarks {
         /// The page-driven cycle as its page waits for it: from its first `postMessage` to the
         /// next document loaded (the app's call that starts the page's script left out).
         var fromPagesAsk: Double?
+        /// The bare cycle's figures, measured between these cycles, one after each
+        /// (``StandInCycles``); `nil` when not asked for.
+        var baseline: StandIn?
+
+        /// ``baseline``, which the rows need.
+        func interleavedBaseline() throws -> StandIn {
+            guard let baseline else { throw BenchFailure("the cycle was measured without its baseline") }
+            return baseline
+        }
     }
 
     struct StandIn {
@@ -283,80 +306,16 @@ enum RefreshBenchmarks {
         var withPlainNavigation: Double
         /// The rotated token stored in a `FileTokenVault`: the one durable write a refresh needs.
         var vaultStore: Double
+        /// How many cycles the medians are of.
+        var cycles: Int
     }
 
-    private struct TokenAnswer: Decodable {
-        var refresh_token: String
-        var expires_in: Int
-    }
-
-    /// Signs in once, then times `cycles` sequential refresh-token rotations, each with its
-    /// `Set-Cookie` lines applied to a jar. Returns nanoseconds.
+    /// Signs in once, then times `cycles` sequential bare cycles (``StandInCycles``), the
+    /// first tenth a warm-up. Returns nanoseconds.
     static func tokenRefreshStandIn(client: HTTPClient, server: ReferenceServer, cycles: Int) async throws -> StandIn {
-        let tokenURL = server.baseURL.appendingPathComponent("oauth/token")
-        let jar = CookieJar()
-        func post(_ form: String) async throws -> (TokenAnswer, [String]) {
-            var request = HTTPClientRequest(url: tokenURL.absoluteString)
-            request.method = .POST
-            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-            request.body = .bytes(ByteBuffer(string: form))
-            let response = try await client.execute(request, timeout: .seconds(10))
-            let body = try await response.body.collect(upTo: 1 << 20)
-            guard response.status == .ok else { throw BenchFailure("token endpoint answered \(response.status)") }
-            return (try JSONDecoder().decode(TokenAnswer.self, from: Data(body.readableBytesView)), response.headers["set-cookie"])
-        }
-        var (answer, _) = try await post("grant_type=password&username=demo&password=demo")
-        let appURL = server.url("/app")
-        let plainURL = server.url("/app?plain=1")
-        func get(_ url: URL) async throws {
-            var page = HTTPClientRequest(url: url.absoluteString)
-            if let header = jar.cookieHeader(for: url) { page.headers.add(name: "Cookie", value: header) }
-            let response = try await client.execute(page, timeout: .seconds(10))
-            _ = try await response.body.collect(upTo: 1 << 20)
-            guard response.status == .ok else {
-                throw BenchFailure("GET \(url.path) with the refreshed cookie answered \(response.status)")
-            }
-        }
-        var times: [Double] = [], cookieTimes: [Double] = [], withNavigation: [Double] = [], withPlain: [Double] = []
-        var vaultTimes: [Double] = []
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bridge-bench-vault-\(getpid())")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let vault = FileTokenVault(url: directory.appendingPathComponent("session.vault"))
-        var lines = 0
-        let clock = ContinuousClock()
-        for cycle in 0..<(cycles + cycles / 10) {  // the first tenth warms up
-            // The same idle gap before each cycle as the full cycle has (it waits out the
-            // session's freshness window): threads that have gone to sleep wake up in both.
-            try await Task.sleep(for: .milliseconds(6))
-            let start = clock.now
-            let (next, setCookies) = try await post("grant_type=refresh_token&refresh_token=\(answer.refresh_token)")
-            let parsed = clock.now
-            for line in setCookies { jar.setCookie(line, from: server.baseURL) }
-            let end = clock.now
-            // The cycle's navigation, as the server sees it: `GET /app` with the new cookie,
-            // then the page without its scripts (timed apart, as the other navigation).
-            try await get(appURL)
-            let navigated = clock.now
-            try await get(plainURL)
-            let navigatedPlain = clock.now
-            let expiry = Date(timeIntervalSinceNow: Double(next.expires_in))
-            try vault.store(VaultRecord(refreshToken: RefreshToken(next.refresh_token), accessTokenExpiresAt: expiry))
-            let stored = clock.now
-            answer = next
-            lines = setCookies.count
-            if cycle >= cycles / 10 {
-                times.append((end - start).nanoseconds)
-                cookieTimes.append((end - parsed).nanoseconds)
-                withNavigation.append((navigated - start).nanoseconds)
-                withPlain.append(((end - start) + (navigatedPlain - navigated)).nanoseconds)
-                vaultTimes.append((stored - navigatedPlain).nanoseconds)
-            }
-        }
-        guard jar.count > 0 else { throw BenchFailure("refresh kept no cookie") }
-        return StandIn(
-            median: Stats.median(times), p99: Stats.percentile(times, 0.99), cookies: Stats.median(cookieTimes), lines: lines,
-            withNavigation: Stats.median(withNavigation), withNavigationP99: Stats.percentile(withNavigation, 0.99),
-            withPlainNavigation: Stats.median(withPlain), vaultStore: Stats.median(vaultTimes))
+        let standIn = try await StandInCycles.start(client: client, server: server)
+        for cycle in 0..<(cycles + cycles / 10) { try await standIn.run(recording: cycle >= cycles / 10) }
+        return standIn.figures
     }
 
     /// The full refresh cycle: `callers` page scripts ask native code to refresh at once
@@ -370,9 +329,13 @@ enum RefreshBenchmarks {
     /// thread); otherwise the app drives it: `callAsyncJavaScript` returns to the caller, which
     /// then calls `load(_:)` and waits for it to return (two more hops between the caller and the
     /// page's thread).
+    ///
+    /// With `baselineClient`, bare cycles (``StandInCycles``, on the fixture's server, through
+    /// that client) run in blocks between blocks of these, and the result carries their figures
+    /// as its baseline: a row and its baseline then see the same machine.
     static func fullSessionRefreshCycle(
         callers: Int, cycles: Int, to path: String = "/app", pageNavigates: Bool = false, durable: Bool = false,
-        onPagesActor: Bool = false, sharedPromise: Bool = false
+        onPagesActor: Bool = false, sharedPromise: Bool = false, baselineClient: HTTPClient? = nil
     ) async throws -> Cycle {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bridge-bench-cycle-\(getpid())")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -398,14 +361,22 @@ enum RefreshBenchmarks {
             fixture.observe { event in loaded.receive(event) }
             fixture.messageLog.observe { entry in loaded.bridgeCall(entry.duration) }
         }
-        let before = fixture.server?.stats().refreshes ?? 0
-        var samples: [Double] = []
-        let clock = ContinuousClock()
-        let drivenOnPage = onPagesActor && !pageNavigates
-        if drivenOnPage {
-            samples = try await appCyclesOnThePagesActor(fixture.page, script: script, to: fixture.url(path), cycles: cycles)
+        let standIn: StandInCycles?
+        if let baselineClient {
+            guard let server = fixture.server else { throw BenchFailure("the fixture has no server of its own") }
+            let bare = try await StandInCycles.start(client: baselineClient, server: server)
+            for _ in 0..<max(1, cycles / 10) { try await bare.run(recording: false) }  // warms up
+            standIn = bare
+        } else {
+            standIn = nil
         }
-        for _ in 0..<(drivenOnPage ? 0 : cycles) {
+        let before = fixture.server?.stats().refreshes ?? 0
+        let bareBefore = standIn?.refreshes ?? 0
+        let clock = ContinuousClock()
+        func cycle() async throws -> Double {
+            if onPagesActor && !pageNavigates {
+                return try await appCycleOnThePagesActor(fixture.page, script: script, to: fixture.url(path))
+            }
             try await Task.sleep(for: .milliseconds(6))  // past the freshness window: each cycle refreshes
             let start = clock.now
             let end: ContinuousClock.Instant
@@ -418,30 +389,42 @@ enum RefreshBenchmarks {
                 precondition(navigation.statusCode == 200 && navigation.url.path == "/app", "the navigation did not carry the new cookie")
                 end = clock.now
             }
-            samples.append((end - start).nanoseconds)
+            return (end - start).nanoseconds
         }
-        let refreshes = (fixture.server?.stats().refreshes ?? 0) - before
+        // The bare cycles run in blocks between blocks of these, five of each: close enough in
+        // time that the machine's drift hits a row and its baseline alike, and apart enough
+        // that neither runs right after the other's work. (A bare cycle after each of these
+        // made them 0.3-1 ms slower, in two pairs of runs of figure 6: the page then ran cold.)
+        // The first cycle of each block, which follows the other's block, is not counted.
+        let blocks = standIn == nil ? 1 : 5
+        var samples: [Double] = []
+        for block in 0..<blocks {
+            let count = cycles / blocks + (block < cycles % blocks ? 1 : 0)
+            for index in 0..<count {
+                let sample = try await cycle()
+                if standIn == nil || index > 0 { samples.append(sample) }
+            }
+            if let standIn { for index in 0..<count { try await standIn.run(recording: index > 0) } }
+        }
+        let refreshes = (fixture.server?.stats().refreshes ?? 0) - before - ((standIn?.refreshes ?? 0) - bareBefore)
         samples.sort()
         return Cycle(
             median: samples[samples.count / 2], p99: samples[min(samples.count - 1, samples.count * 99 / 100)], refreshes: refreshes,
-            stages: loaded.stageMedians(), fromPagesAsk: loaded.fromPagesAskMedian())
+            stages: loaded.stageMedians(), fromPagesAsk: loaded.fromPagesAskMedian(), baseline: standIn?.figures)
     }
 
     /// The app-driven cycle written as code isolated to the page, as a WKWebView app's
     /// `@MainActor` code drives its view: `callAsyncJavaScript` and `load(_:)` are calls on the
-    /// page's own actor, with no hop between the app and the page's thread.
-    static func appCyclesOnThePagesActor(_ page: isolated WebPage, script: String, to url: URL, cycles: Int) async throws -> [Double] {
-        var samples: [Double] = []
+    /// page's own actor, with no hop between the app and the page's thread. One cycle, timed
+    /// on the page's actor, its idle gap included before the clock starts.
+    static func appCycleOnThePagesActor(_ page: isolated WebPage, script: String, to url: URL) async throws -> Double {
+        try await Task.sleep(for: .milliseconds(6))  // past the freshness window: each cycle refreshes
         let clock = ContinuousClock()
-        for _ in 0..<cycles {
-            try await Task.sleep(for: .milliseconds(6))  // past the freshness window: each cycle refreshes
-            let start = clock.now
-            _ = try await page.callAsyncJavaScript(script)
-            let navigation = try await page.load(url)
-            precondition(navigation.statusCode == 200 && navigation.url.path == "/app", "the navigation did not carry the new cookie")
-            samples.append((clock.now - start).nanoseconds)
-        }
-        return samples
+        let start = clock.now
+        _ = try await page.callAsyncJavaScript(script)
+        let navigation = try await page.load(url)
+        precondition(navigation.statusCode == 200 && navigation.url.path == "/app", "the navigation did not carry the new cookie")
+        return (clock.now - start).nanoseconds
     }
 }
 /// The instant each page-started navigation finished, for the cycle waiting for it.
