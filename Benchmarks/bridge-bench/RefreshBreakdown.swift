@@ -213,6 +213,19 @@ import SessionBridgeHeadless
 ///     request by 150-250 µs: the cookie profile's write behind runs on the writer thread
 ///     meanwhile, on a machine of two cores. Lowering that thread's priority for the write
 ///     measured nothing clear in three alternating pairs; not kept.
+/// - Later (the baseline's own timing): the rows' baseline was measured once, before them, and
+///   the machine's speed moves by a third between minutes, so that the same code read +0.41
+///   and +1.23 ms over the baseline in two full runs minutes apart. Bare cycles now run on each
+///   row's own server in five blocks between five blocks of the row's cycles
+///   (`StandInCycles`); the page-driven cycle from its ask then read +1.15 and +1.12 ms in two
+///   runs. Interleaving cycle by cycle made the row's cycles 0.3-1 ms slower (two pairs of runs):
+///   after a bare cycle's work the page ran cold.
+/// - Tried and not kept: a `SessionController` whose actor runs on its page's engine thread
+///   (as a `WKWebView` app's session would be `@MainActor`), to spare the refresh's two hops
+///   through the concurrency pool: the page's wait for its refresh went from 1,344-1,448 to
+///   1,486-1,662 µs in three alternating pairs (the response then wakes the page's thread,
+///   and the refresh's every step shares it with the page). The engine threads' poll before
+///   sleeping at 0, 10 or 50 µs changed nothing clear (1,322-1,625 µs for that stage).
 enum RefreshBreakdown {
     struct Steps {
         var names: [String]
