@@ -280,16 +280,42 @@ extension WebKitWebView {
             (domain == webkit_network_error_quark() && code == WEBKIT_NETWORK_ERROR_CANCELLED.rawValue)
             || (domain == webkit_policy_error_quark() && code == WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE.rawValue)
         let error = PageError(cancelled ? .cancelled : .network, cancelled ? "the navigation was cancelled" : message, url: failedURL)
-        navigationFailed = true
+        // WebKit cancels the navigation a new one replaces, and may report that cancellation
+        // after the new one has started (the report comes from another process): a cancelled
+        // URL the current navigation never went through is the replaced one's, and neither
+        // fails the current navigation nor hides its end.
+        let replaced = cancelled && failedURL.map { !isCurrentNavigation($0) } ?? false
+        if !replaced { navigationFailed = true }
         // A failure before the pending load started is the navigation it replaced, which WebKit
         // cancels when the new one begins: not the pending load's.
-        if let load = pendingLoad, load.started {
+        if !replaced, let load = pendingLoad, load.started {
             load.once.resume(.failure(WebKitError(.webKit, cancelled ? "cancelled" : message)))
         }
         configuration.eventHandler?(.navigationFailed(error))
         if let delegate = configuration.navigationDelegate {
             Task { @WebKitActor in await delegate.webPage(self, didFail: error) }
         }
+    }
+
+    /// Whether `failed` is a URL of the navigation under way: where it started, one it was
+    /// redirected from, or the document it committed (fragments aside).
+    private func isCurrentNavigation(_ failed: URL) -> Bool {
+        let candidates = [provisionalURL, url, pendingLoad?.target].compactMap { $0 } + redirects
+        let key = Self.withoutFragment(failed)
+        return candidates.contains { Self.withoutFragment($0) == key }
+    }
+
+    private static func withoutFragment(_ url: URL) -> String {
+        let text = url.absoluteString
+        return text.firstIndex(of: "#").map { String(text[..<$0]) } ?? text
+    }
+
+    /// What WebKit reports when it cancels the main frame's navigation of `uri` (tests replay
+    /// it to put WebKit's reports in an order they cannot force).
+    func navigationWasCancelled(uri: String) {
+        loadFailed(
+            uri: uri, domain: webkit_network_error_quark(), code: Int32(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue),
+            message: "Load request cancelled")
     }
 
     func titleChanged(_ title: String?) {
