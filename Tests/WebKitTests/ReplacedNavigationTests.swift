@@ -16,17 +16,14 @@ import Testing
                 try await view.load(site.url("/start"))
                 let replaced = site.url("/slow/5000")
                 let first = Task { @WebKitActor in try await view.load(replaced) }
-                for _ in 0..<300 where site.requests(to: "/slow/5000").isEmpty { try await Task.sleep(for: .milliseconds(10)) }
-                let second = Task { @WebKitActor in try await view.load(site.url("/slow/800")) }
-                // Until WebKit has started the new load (the server answers it after 800 ms).
-                for _ in 0..<300 where view.pendingLoad?.started != true || view.provisionalURL?.path != "/slow/800" {
-                    try await Task.sleep(for: .milliseconds(5))
-                }
-                #expect(view.pendingLoad?.started == true && view.provisionalURL?.path == "/slow/800")
+                for _ in 0..<1000 where site.requests(to: "/slow/5000").isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+                let second = Task { @WebKitActor in try await view.load(site.url("/slow/2000")) }
+                // Until WebKit has started the new load (the server answers it after 2 s).
+                #expect(try await hasStarted("/slow/2000", in: view))
                 view.navigationWasCancelled(uri: replaced.absoluteString)
                 let navigation = try await second.value
-                #expect(navigation.url.path == "/slow/800")
-                #expect(view.url?.path == "/slow/800")
+                #expect(navigation.url.path == "/slow/2000")
+                #expect(view.url?.path == "/slow/2000")
                 let superseded = await #expect(throws: PageError.self) { try await first.value }
                 #expect(superseded?.code == .superseded)
             }
@@ -40,14 +37,20 @@ import Testing
                 try await view.load(site.url("/start"))
                 let target = site.url("/slow/3000")
                 let load = Task { @WebKitActor in try await view.load(target) }
-                for _ in 0..<300 where view.pendingLoad?.started != true || view.provisionalURL != target {
-                    try await Task.sleep(for: .milliseconds(5))
-                }
+                #expect(try await hasStarted("/slow/3000", in: view))
                 view.navigationWasCancelled(uri: target.absoluteString)
                 // Failed, not the page the server sends after 3 s.
                 let failure = await #expect(throws: PageError.self) { try await load.value }
                 #expect(failure?.code == .cancelled)
             }
         }
+    }
+
+    /// Waits (up to 10 s) until WebKit has started the view's pending load of `path`.
+    @WebKitActor private func hasStarted(_ path: String, in view: WebKitWebView) async throws -> Bool {
+        for _ in 0..<2000 where view.pendingLoad?.started != true || view.provisionalURL?.path != path {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return view.pendingLoad?.started == true && view.provisionalURL?.path == path
     }
 }
