@@ -228,6 +228,19 @@ enum RefreshBenchmarks {
         try await server.stop()
     }
 
+    /// Runs `body` with `fixture`, then stops the fixture and waits for it (its cookie profiles'
+    /// writes landed), so that the next measurement does not share the machine with its shutdown.
+    static func using<T>(_ fixture: SessionFixture, _ body: (SessionFixture) async throws -> T) async throws -> T {
+        do {
+            let result = try await body(fixture)
+            await fixture.stop()
+            return result
+        } catch {
+            await fixture.stop()
+            throw error
+        }
+    }
+
     /// Microseconds per `document.cookie` write of a page (a loop of `writes` in one script, the
     /// median of five runs), the session keeping its cookies in a persistent profile or in memory.
     static func documentCookieWrites(profile: Bool, pageProfile: Bool = false, writes: Int) async throws -> Double {
@@ -237,21 +250,22 @@ enum RefreshBenchmarks {
         let fixture = try await SessionFixture.start(
             nativeCookieStore: profile ? PersistentCookieStore(directory: directory, profile: "native") : nil,
             configure: { configuration in if let pageStore { configuration.websiteDataStore = pageStore } })
-        defer { Task { await fixture.stop() } }
-        try await fixture.page.loadHTMLString("<p>bench</p>", baseURL: fixture.url("/bench"))
-        let write = "document.cookie = 'pref' + (i % 20) + '=' + i + '; Path=/; Max-Age=3600'"
-        let script = "for (let i = 0; i < \(writes); i++) \(write); return 1"
-        var times: [Double] = []
-        let clock = ContinuousClock()
-        for _ in 0..<6 {
-            let start = clock.now
-            _ = try await fixture.page.callAsyncJavaScript(script)
-            times.append((clock.now - start).nanoseconds / 1e3 / Double(writes))
+        return try await RefreshBenchmarks.using(fixture) { fixture in
+            try await fixture.page.loadHTMLString("<p>bench</p>", baseURL: fixture.url("/bench"))
+            let write = "document.cookie = 'pref' + (i % 20) + '=' + i + '; Path=/; Max-Age=3600'"
+            let script = "for (let i = 0; i < \(writes); i++) \(write); return 1"
+            var times: [Double] = []
+            let clock = ContinuousClock()
+            for _ in 0..<6 {
+                let start = clock.now
+                _ = try await fixture.page.callAsyncJavaScript(script)
+                times.append((clock.now - start).nanoseconds / 1e3 / Double(writes))
+            }
+            guard fixture.session.cookieJar.cookies(for: fixture.url("/")).contains(where: { $0.name == "pref0" }) else {
+                throw BenchFailure("the page's cookie writes did not reach the native store")
+            }
+            return Stats.median(Array(times.dropFirst()))
         }
-        guard fixture.session.cookieJar.cookies(for: fixture.url("/")).contains(where: { $0.name == "pref0" }) else {
-            throw BenchFailure("the page's cookie writes did not reach the native store")
-        }
-        return Stats.median(Array(times.dropFirst()))
     }
 
     /// A full cycle's median next to its baseline, with the goal: at most 1 ms above what the
@@ -344,73 +358,76 @@ enum RefreshBenchmarks {
             session: { $0.freshnessWindow = .milliseconds(5) },
             vault: durable ? FileTokenVault(url: directory.appendingPathComponent("session.vault")) : InMemoryTokenVault(),
             nativeCookieStore: durable ? PersistentCookieStore(directory: directory, profile: "native") : nil)
-        defer { Task { await fixture.stop() } }
-        try await fixture.page.loadHTMLString("<p>bench</p>", baseURL: fixture.url("/bench"))
-        // Each caller posts its own message, or asks the session's refresh script, whose
-        // callers in one page share one promise (one message).
-        let ask =
-            sharedPromise ? "window.sessionBridge.refresh()" : "window.webkit.messageHandlers.session.postMessage({action: \"refresh\"})"
-        let calls = """
-            const calls = [];
-            for (let i = 0; i < \(callers); i++) calls.push(\(ask));
-            const replies = (await Promise.all(calls)).length;
-            """
-        let script = pageNavigates ? calls + "location.assign(\"\(path)\"); return replies;" : calls + "return replies;"
-        let loaded = LoadedSignal()
-        if pageNavigates {
-            fixture.observe { event in loaded.receive(event) }
-            fixture.messageLog.observe { entry in loaded.bridgeCall(entry.duration) }
-        }
-        let standIn: StandInCycles?
-        if let baselineClient {
-            guard let server = fixture.server else { throw BenchFailure("the fixture has no server of its own") }
-            let bare = try await StandInCycles.start(client: baselineClient, server: server)
-            for _ in 0..<max(1, cycles / 10) { try await bare.run(recording: false) }  // warms up
-            standIn = bare
-        } else {
-            standIn = nil
-        }
-        let before = fixture.server?.stats().refreshes ?? 0
-        let bareBefore = standIn?.refreshes ?? 0
-        let clock = ContinuousClock()
-        func cycle() async throws -> Double {
-            if onPagesActor && !pageNavigates {
-                return try await appCycleOnThePagesActor(fixture.page, script: script, to: fixture.url(path))
-            }
-            try await Task.sleep(for: .milliseconds(6))  // past the freshness window: each cycle refreshes
-            let start = clock.now
-            let end: ContinuousClock.Instant
+        return try await RefreshBenchmarks.using(fixture) { fixture in
+            try await fixture.page.loadHTMLString("<p>bench</p>", baseURL: fixture.url("/bench"))
+            // Each caller posts its own message, or asks the session's refresh script, whose
+            // callers in one page share one promise (one message).
+            let ask =
+                sharedPromise
+                ? "window.sessionBridge.refresh()" : "window.webkit.messageHandlers.session.postMessage({action: \"refresh\"})"
+            let calls = """
+                const calls = [];
+                for (let i = 0; i < \(callers); i++) calls.push(\(ask));
+                const replies = (await Promise.all(calls)).length;
+                """
+            let script = pageNavigates ? calls + "location.assign(\"\(path)\"); return replies;" : calls + "return replies;"
+            let loaded = LoadedSignal()
             if pageNavigates {
-                _ = try await fixture.page.callAsyncJavaScript(script)
-                end = try await loaded.next()
+                fixture.observe { event in loaded.receive(event) }
+                fixture.messageLog.observe { entry in loaded.bridgeCall(entry.duration) }
+            }
+            let standIn: StandInCycles?
+            if let baselineClient {
+                guard let server = fixture.server else { throw BenchFailure("the fixture has no server of its own") }
+                let bare = try await StandInCycles.start(client: baselineClient, server: server)
+                for _ in 0..<max(1, cycles / 10) { try await bare.run(recording: false) }  // warms up
+                standIn = bare
             } else {
-                _ = try await fixture.page.callAsyncJavaScript(script)
-                let navigation = try await fixture.page.load(fixture.url(path))
-                precondition(navigation.statusCode == 200 && navigation.url.path == "/app", "the navigation did not carry the new cookie")
-                end = clock.now
+                standIn = nil
             }
-            return (end - start).nanoseconds
-        }
-        // The bare cycles run in blocks between blocks of these, five of each: close enough in
-        // time that the machine's drift hits a row and its baseline alike, and apart enough
-        // that neither runs right after the other's work. (A bare cycle after each of these
-        // made them 0.3-1 ms slower, in two pairs of runs of figure 6: the page then ran cold.)
-        // The first cycle of each block, which follows the other's block, is not counted.
-        let blocks = standIn == nil ? 1 : 5
-        var samples: [Double] = []
-        for block in 0..<blocks {
-            let count = cycles / blocks + (block < cycles % blocks ? 1 : 0)
-            for index in 0..<count {
-                let sample = try await cycle()
-                if standIn == nil || index > 0 { samples.append(sample) }
+            let before = fixture.server?.stats().refreshes ?? 0
+            let bareBefore = standIn?.refreshes ?? 0
+            let clock = ContinuousClock()
+            func cycle() async throws -> Double {
+                if onPagesActor && !pageNavigates {
+                    return try await appCycleOnThePagesActor(fixture.page, script: script, to: fixture.url(path))
+                }
+                try await Task.sleep(for: .milliseconds(6))  // past the freshness window: each cycle refreshes
+                let start = clock.now
+                let end: ContinuousClock.Instant
+                if pageNavigates {
+                    _ = try await fixture.page.callAsyncJavaScript(script)
+                    end = try await loaded.next()
+                } else {
+                    _ = try await fixture.page.callAsyncJavaScript(script)
+                    let navigation = try await fixture.page.load(fixture.url(path))
+                    precondition(
+                        navigation.statusCode == 200 && navigation.url.path == "/app", "the navigation did not carry the new cookie")
+                    end = clock.now
+                }
+                return (end - start).nanoseconds
             }
-            if let standIn { for index in 0..<count { try await standIn.run(recording: index > 0) } }
+            // The bare cycles run in blocks between blocks of these, five of each: close enough in
+            // time that the machine's drift hits a row and its baseline alike, and apart enough
+            // that neither runs right after the other's work. (A bare cycle after each of these
+            // made them 0.3-1 ms slower, in two pairs of runs of figure 6: the page then ran cold.)
+            // The first cycle of each block, which follows the other's block, is not counted.
+            let blocks = standIn == nil ? 1 : 5
+            var samples: [Double] = []
+            for block in 0..<blocks {
+                let count = cycles / blocks + (block < cycles % blocks ? 1 : 0)
+                for index in 0..<count {
+                    let sample = try await cycle()
+                    if standIn == nil || index > 0 { samples.append(sample) }
+                }
+                if let standIn { for index in 0..<count { try await standIn.run(recording: index > 0) } }
+            }
+            let refreshes = (fixture.server?.stats().refreshes ?? 0) - before - ((standIn?.refreshes ?? 0) - bareBefore)
+            samples.sort()
+            return Cycle(
+                median: samples[samples.count / 2], p99: samples[min(samples.count - 1, samples.count * 99 / 100)], refreshes: refreshes,
+                stages: loaded.stageMedians(), fromPagesAsk: loaded.fromPagesAskMedian(), baseline: standIn?.figures)
         }
-        let refreshes = (fixture.server?.stats().refreshes ?? 0) - before - ((standIn?.refreshes ?? 0) - bareBefore)
-        samples.sort()
-        return Cycle(
-            median: samples[samples.count / 2], p99: samples[min(samples.count - 1, samples.count * 99 / 100)], refreshes: refreshes,
-            stages: loaded.stageMedians(), fromPagesAsk: loaded.fromPagesAskMedian(), baseline: standIn?.figures)
     }
 
     /// The app-driven cycle written as code isolated to the page, as a WKWebView app's

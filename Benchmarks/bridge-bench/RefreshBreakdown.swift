@@ -234,48 +234,49 @@ enum RefreshBreakdown {
 
     static func measure(cycles: Int) async throws -> Steps {
         let fixture = try await SessionFixture.start(session: { $0.freshnessWindow = .milliseconds(5) })
-        defer { Task { await fixture.stop() } }
-        try await fixture.page.loadHTMLString("<p>bench</p>", baseURL: fixture.url("/bench"))
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        defer { _ = client.shutdown() }
-        let appURL = fixture.url("/app").absoluteString
-        let steps: [(String, () async throws -> Void)] = [
-            ("page entry: callAsyncJavaScript(\"return 1\")", { _ = try await fixture.page.callAsyncJavaScript("return 1") }),
-            (
-                "page asks, native refresh, cookies written, reply",
-                {
-                    _ = try await fixture.page.callAsyncJavaScript(
-                        "return await window.webkit.messageHandlers.session.postMessage({action: \"refresh\"})")
+        return try await RefreshBenchmarks.using(fixture) { fixture in
+            try await fixture.page.loadHTMLString("<p>bench</p>", baseURL: fixture.url("/bench"))
+            let client = HTTPClient(eventLoopGroupProvider: .singleton)
+            defer { _ = client.shutdown() }
+            let appURL = fixture.url("/app").absoluteString
+            let steps: [(String, () async throws -> Void)] = [
+                ("page entry: callAsyncJavaScript(\"return 1\")", { _ = try await fixture.page.callAsyncJavaScript("return 1") }),
+                (
+                    "page asks, native refresh, cookies written, reply",
+                    {
+                        _ = try await fixture.page.callAsyncJavaScript(
+                            "return await window.webkit.messageHandlers.session.postMessage({action: \"refresh\"})")
+                    }
+                ),
+                ("native refresh alone (SessionController.refresh)", { _ = try await fixture.session.refresh() }),
+                ("navigation to /app, session fresh (no refresh)", { _ = try await fixture.page.load(fixture.url("/app")) }),
+                (
+                    "navigation to /app?plain=1 (the page without its scripts), session fresh",
+                    { _ = try await fixture.page.load(fixture.url("/app?plain=1")) }
+                ),
+                (
+                    "bare GET /app with AsyncHTTPClient (no cookie: 302)",
+                    {
+                        let response = try await client.execute(HTTPClientRequest(url: appURL), timeout: .seconds(10))
+                        _ = try await response.body.collect(upTo: 1 << 20)
+                    }
+                ),
+            ]
+            var samples = Array(repeating: [Double](), count: steps.count)
+            let clock = ContinuousClock()
+            for cycle in 0..<(cycles + cycles / 10) {
+                for (index, step) in steps.enumerated() {
+                    // Past the freshness window (steps 1 and 2 refresh), and past the prewarming of
+                    // the next document that a navigation starts on the page's thread (about 1 ms of
+                    // work, which the step after a navigation would otherwise share a core with).
+                    try await Task.sleep(for: .milliseconds(6))
+                    let start = clock.now
+                    try await step.1()
+                    if cycle >= cycles / 10 { samples[index].append((clock.now - start).nanoseconds) }
                 }
-            ),
-            ("native refresh alone (SessionController.refresh)", { _ = try await fixture.session.refresh() }),
-            ("navigation to /app, session fresh (no refresh)", { _ = try await fixture.page.load(fixture.url("/app")) }),
-            (
-                "navigation to /app?plain=1 (the page without its scripts), session fresh",
-                { _ = try await fixture.page.load(fixture.url("/app?plain=1")) }
-            ),
-            (
-                "bare GET /app with AsyncHTTPClient (no cookie: 302)",
-                {
-                    let response = try await client.execute(HTTPClientRequest(url: appURL), timeout: .seconds(10))
-                    _ = try await response.body.collect(upTo: 1 << 20)
-                }
-            ),
-        ]
-        var samples = Array(repeating: [Double](), count: steps.count)
-        let clock = ContinuousClock()
-        for cycle in 0..<(cycles + cycles / 10) {
-            for (index, step) in steps.enumerated() {
-                // Past the freshness window (steps 1 and 2 refresh), and past the prewarming of
-                // the next document that a navigation starts on the page's thread (about 1 ms of
-                // work, which the step after a navigation would otherwise share a core with).
-                try await Task.sleep(for: .milliseconds(6))
-                let start = clock.now
-                try await step.1()
-                if cycle >= cycles / 10 { samples[index].append((clock.now - start).nanoseconds) }
             }
+            return Steps(names: steps.map(\.0), medians: samples.map(Stats.median))
         }
-        return Steps(names: steps.map(\.0), medians: samples.map(Stats.median))
     }
 }
 #endif
