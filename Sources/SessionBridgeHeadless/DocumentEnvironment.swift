@@ -260,11 +260,10 @@ extension DocumentEnvironment {
             }
             let request = PageRequest(url: url, method: checkedMethod, headers: headers, body: body.map { Array($0.utf8) })
             let (promise, deferred) = unsafe try context.makeDeferredPromise()
-            context.startTask {
-                let result: Result<ScriptValue, any Error>
+            context.startTask(settling: deferred) {
                 do {
                     let response = try await env.fetch(request, credentials: credentials)
-                    result = .success(
+                    return .success(
                         .object([
                             "status": .number(Double(response.statusCode)), "statusText": .string(response.statusText),
                             "url": .string(response.url.absoluteString), "redirected": .bool(!response.redirects.isEmpty),
@@ -272,9 +271,8 @@ extension DocumentEnvironment {
                             "body": .string(String(decoding: response.body, as: UTF8.self)),
                         ]))
                 } catch {
-                    result = .failure(ScriptThrow("TypeError", "fetch failed: \(error)"))
+                    return .failure(ScriptThrow("TypeError", "fetch failed: \(error)"))
                 }
-                await context.settle(deferred, with: result)
             }
             return unsafe promise
         }

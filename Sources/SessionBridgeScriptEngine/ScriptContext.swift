@@ -59,6 +59,8 @@ public actor ScriptContext {
     var nextDeferredID = 1
     var tasks: [Int: Task<Void, Never>] = [:]
     var nextTaskID = 1
+    /// Where the tasks of ``startTask(settling:_:)`` send their results (made with the first).
+    lazy var taskResults = ScriptContextInbox<TaskResult>(for: self) { context, ended in Self.taskEnded(ended, in: context) }
     var holds = 0
     var quiescenceWaiters: [Int: CheckedContinuation<Bool, Never>] = [:]
     var nextWaiterID = 1
@@ -252,7 +254,7 @@ public actor ScriptContext {
 
     /// Defines a native function that returns a promise, settled when `body` finishes.
     ///
-    /// The body runs as a task on this context's executor; it is cancelled when the context
+    /// The body runs as a task on the concurrency pool; it is cancelled when the context
     /// closes, and its result is dropped if it arrives after that.
     public func defineAsyncFunction(
         _ name: String, in objectPath: String? = nil, _ body: @escaping @Sendable ([ScriptValue]) async throws -> ScriptValue
@@ -260,10 +262,8 @@ public actor ScriptContext {
         let function = unsafe makeFunction { context, call in
             let arguments = try unsafe call.arguments.map { argument throws(ScriptError) in try unsafe context.scriptValue(argument) }
             let (promise, deferred) = unsafe try context.makeDeferredPromise()
-            context.startTask {
-                let result: Result<ScriptValue, any Error>
-                do { result = .success(try await body(arguments)) } catch { result = .failure(error) }
-                await context.settle(deferred, with: result)
+            context.startTask(settling: deferred) {
+                do { return .success(try await body(arguments)) } catch { return .failure(error) }
             }
             return unsafe promise
         }

@@ -43,6 +43,9 @@ package final class ScriptContextInbox<Item: Sendable>: Sendable {
     /// How many jobs have handled items so far (each handles every item sent before it ran).
     package var deliveryCount: Int { deliveries.load(ordering: .relaxed) }
 
+    /// How many items were sent and wait for a job to handle them.
+    package var waitingCount: Int { buffers.withLock { $0.incoming.count } }
+
     private func deliver(in context: isolated ScriptContext) {
         deliveries.add(1, ordering: .relaxed)
         var batch = buffers.withLock { buffers in

@@ -85,6 +85,54 @@ import Testing
         thread.shutdown()
     }
 
+    /// An async native function's results come back through the context's task inbox: those
+    /// that arrive while the thread is busy settle in one job, each promise with its own value,
+    /// and the context is quiescent once they have (a settle awaited on the context took a job,
+    /// a hop back to the pool and another job per result).
+    @Test func asyncFunctionResultsSentWhileTheThreadIsBusySettleInOneJob() async throws {
+        let thread = EngineThread(name: "sb-inbox-tasks")
+        let context = await ScriptContext(thread: thread)
+        let gate = Gate()
+        await context.defineAsyncFunction("later") { arguments in
+            await gate.wait()
+            return arguments.first ?? .null
+        }
+        try await context.run("var results = []; for (let i = 0; i < 10; i++) later(i).then(v => results.push(v));")
+        let inbox = await context.taskResults
+        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let holding = Task { await context.block(started: started, until: release) }
+        started.wait()
+        await gate.open()
+        let deadline = ContinuousClock.now + .seconds(20)
+        while inbox.waitingCount < 10 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+        release.signal()
+        await holding.value
+        #expect(await context.runUntilQuiescent(timeout: .seconds(20)))
+        let results = try await context.evaluate("results.slice().sort((a, b) => a - b)")
+        #expect(results == .array((0..<10).map { .number(Double($0)) }))
+        #expect(inbox.deliveryCount == 1, "ten results took \(inbox.deliveryCount) jobs")
+        #expect(await context.tasks.isEmpty)
+        await context.close()
+        thread.shutdown()
+    }
+
+    /// Lets waiters through once opened.
+    actor Gate {
+        private var isOpen = false
+        private var waiters: [CheckedContinuation<Void, Never>] = []
+
+        func wait() async {
+            if isOpen { return }
+            await withCheckedContinuation { waiters.append($0) }
+        }
+
+        func open() {
+            isOpen = true
+            for waiter in waiters { waiter.resume() }
+            waiters.removeAll()
+        }
+    }
+
     private func waitFor(_ seen: Seen, count: Int) async -> [(sender: Int, sequence: Int)] {
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
