@@ -73,7 +73,8 @@ extension ScriptContext {
     /// through an `await` on the context made two more hops per task: back to the pool when the
     /// settle returned, which this thread paid for with a wake-up of a pool thread, 25-100 µs on
     /// a virtual machine, and to this thread again to mark the task finished.)
-    package func startTask(settling deferred: DeferredPromise, _ operation: @escaping @Sendable () async -> Result<ScriptValue, any Error>) {
+    package func startTask(settling deferred: DeferredPromise, _ operation: @escaping @Sendable () async -> Result<ScriptValue, any Error>)
+    {
         let id = nextTaskID
         nextTaskID += 1
         let inbox = taskResults
