@@ -43,6 +43,12 @@ enum RefreshBenchmarks {
             for (name, median) in cycle.stages {
                 report.add(Row(figure: figure, name: "  stage: " + name + ", median", ours: median / 1e3, baseline: nil, unit: "µs"))
             }
+            report.add(
+                Row(
+                    figure: figure, name: "  threads put to sleep per cycle (all threads)", ours: cycle.handOffs, baseline: nil,
+                    unit: "per cycle"))
+            report.add(
+                Row(figure: figure, name: "  CPU time per cycle (all threads)", ours: cycle.cpu / 1e3, baseline: nil, unit: "µs"))
             return
         }
         if ProcessInfo.processInfo.environment["BRIDGE_BENCH_COOKIE_WRITES"] != nil {
@@ -139,6 +145,21 @@ enum RefreshBenchmarks {
                             baselineName: "bare token POST + jar + GET /app"))
                 }
                 guard callers == 1 else { continue }
+                if let bare = full.bareHandOffs {
+                    report.add(
+                        Row(
+                            figure: figure, name: "  threads put to sleep per cycle (hand-offs to an idle thread, all threads)",
+                            ours: full.handOffs, baseline: bare, unit: "per cycle", baselineName: "the bare cycles between them",
+                            ratio: full.handOffs / bare,
+                            note: "voluntary context switches from /proc/self/task; the 6 ms idle gap's sleeps are in both"))
+                }
+                if let bare = full.bareCPU {
+                    report.add(
+                        Row(
+                            figure: figure, name: "  CPU time per cycle, all threads (the server's included)", ours: full.cpu / 1e3,
+                            baseline: bare / 1e3, unit: "µs", baselineName: "the bare cycles between them", ratio: full.cpu / bare,
+                            note: "CLOCK_PROCESS_CPUTIME_ID; the engine threads' 50 µs poll before sleeping is in ours"))
+                }
                 for (name, median) in full.stages {
                     report.add(
                         Row(
@@ -299,6 +320,13 @@ enum RefreshBenchmarks {
         /// The bare cycle's figures, measured between these cycles, one after each
         /// (``StandInCycles``); `nil` when not asked for.
         var baseline: StandIn?
+        /// Threads put to sleep per cycle, all of the process's (``ThreadHandOffs``), and per
+        /// bare cycle when those ran.
+        var handOffs: Double
+        var bareHandOffs: Double?
+        /// CPU time per cycle, all threads (``ProcessCPUTime``, nanoseconds), and per bare cycle.
+        var cpu: Double
+        var bareCPU: Double?
 
         /// ``baseline``, which the rows need.
         func interleavedBaseline() throws -> StandIn {
@@ -396,8 +424,7 @@ enum RefreshBenchmarks {
                 let start = clock.now
                 let end: ContinuousClock.Instant
                 if pageNavigates {
-                    _ = try await fixture.page.callAsyncJavaScript(script)
-                    end = try await loaded.next()
+                    end = try await askAndWaitOnThePagesActor(fixture.page, script: script, loaded: loaded)
                 } else {
                     _ = try await fixture.page.callAsyncJavaScript(script)
                     let navigation = try await fixture.page.load(fixture.url(path))
@@ -414,20 +441,46 @@ enum RefreshBenchmarks {
             // The first cycle of each block, which follows the other's block, is not counted.
             let blocks = standIn == nil ? 1 : 5
             var samples: [Double] = []
+            // Threads put to sleep, by the row's cycles and by the bare ones (a thread that
+            // was ending one block's last cycle when the count was read is counted in the next).
+            var handOffs = (ours: 0, bare: 0, cycles: 0)
+            var cpu = (ours: 0, bare: 0)
             for block in 0..<blocks {
                 let count = cycles / blocks + (block < cycles % blocks ? 1 : 0)
+                let before = ThreadHandOffs.count(), cpuBefore = ProcessCPUTime.nanoseconds()
                 for index in 0..<count {
                     let sample = try await cycle()
                     if standIn == nil || index > 0 { samples.append(sample) }
                 }
+                let between = ThreadHandOffs.count(), cpuBetween = ProcessCPUTime.nanoseconds()
                 if let standIn { for index in 0..<count { try await standIn.run(recording: index > 0) } }
+                handOffs.ours += between - before
+                handOffs.bare += ThreadHandOffs.count() - between
+                handOffs.cycles += count
+                cpu.ours += cpuBetween - cpuBefore
+                cpu.bare += ProcessCPUTime.nanoseconds() - cpuBetween
             }
             let refreshes = (fixture.server?.stats().refreshes ?? 0) - before - ((standIn?.refreshes ?? 0) - bareBefore)
             samples.sort()
             return Cycle(
                 median: samples[samples.count / 2], p99: samples[min(samples.count - 1, samples.count * 99 / 100)], refreshes: refreshes,
-                stages: loaded.stageMedians(), fromPagesAsk: loaded.fromPagesAskMedian(), baseline: standIn?.figures)
+                stages: loaded.stageMedians(), fromPagesAsk: loaded.fromPagesAskMedian(), baseline: standIn?.figures,
+                handOffs: Double(handOffs.ours) / Double(handOffs.cycles),
+                bareHandOffs: standIn == nil ? nil : Double(handOffs.bare) / Double(handOffs.cycles),
+                cpu: Double(cpu.ours) / Double(handOffs.cycles), bareCPU: standIn == nil ? nil : Double(cpu.bare) / Double(handOffs.cycles))
         }
+    }
+
+    /// Starts the page-navigating cycle's script and waits for the document it navigates to,
+    /// from code isolated to the page: the script's return then resumes this code on the page's
+    /// thread, where an app's task on the pool was woken first (a wake-up paid by the page's
+    /// thread before it ran the navigation's job, 25-100 µs on this VM: the bench's own cost, not
+    /// the page's, as the page of an app asks on its own).
+    static func askAndWaitOnThePagesActor(
+        _ page: isolated WebPage, script: String, loaded: LoadedSignal
+    ) async throws -> ContinuousClock.Instant {
+        _ = try await page.callAsyncJavaScript(script)
+        return try await loaded.next()
     }
 
     /// The app-driven cycle written as code isolated to the page, as a WKWebView app's
@@ -445,7 +498,7 @@ enum RefreshBenchmarks {
     }
 }
 /// The instant each page-started navigation finished, for the cycle waiting for it.
-private final class LoadedSignal: Sendable {
+final class LoadedSignal: Sendable {
     private struct State {
         var outcome: Result<ContinuousClock.Instant, any Error>?
         var waiter: CheckedContinuation<ContinuousClock.Instant, any Error>?
@@ -471,8 +524,9 @@ private final class LoadedSignal: Sendable {
     private let state = Mutex(State())
 
     /// Waits for the next navigation to `/app` to finish (or returns at once when it already
-    /// did since the last wait); returns when it finished.
-    func next() async throws -> ContinuousClock.Instant {
+    /// did since the last wait); returns when it finished. It waits where it is called (on the
+    /// page's thread, for ``RefreshBenchmarks/askAndWaitOnThePagesActor(_:script:loaded:)``).
+    nonisolated(nonsending) func next() async throws -> ContinuousClock.Instant {
         try await withCheckedThrowingContinuation { continuation in
             let outcome = state.withLock { state in
                 guard let outcome = state.outcome else {
