@@ -226,6 +226,41 @@ import SessionBridgeHeadless
 ///   1,486-1,662 µs in three alternating pairs (the response then wakes the page's thread,
 ///   and the refresh's every step shares it with the page). The engine threads' poll before
 ///   sleeping at 0, 10 or 50 µs changed nothing clear (1,322-1,625 µs for that stage).
+/// - Later (wake-ups; perf's `sched:sched_wakeup` with stacks, a `swift_task_switch` uprobe, and
+///   temporary probes around single calls, page-driven one-caller cycle, 400 cycles):
+///   - On this VM a thread that wakes another pays for it in the kernel: 25-35 µs after the
+///     6 ms idle gap, 55-100 µs after a 30 ms one (a `Task` made on the pool from inside the
+///     page's `fetch`, timed alone: no page faults, no context switch, the time inside
+///     `try_to_wake_up`). The whole cycle got slower with the longer gap (2.6 → 3.4 ms from the
+///     page's ask), its baseline too.
+///   - The page's thread woke pool threads 2.45 and 1.51 times a cycle (two runs). Two of the
+///     wakes were not the page's: its `fetch` settled through an `await` on the context, whose
+///     return went back to the pool (the page paid that wake) and came back to mark the task
+///     finished; and the bench's `callAsyncJavaScript` returned to a task on the pool before the
+///     page's navigation job ran. Both are gone (a task inbox per context; the page-driven rows
+///     are started from the page's actor): the page's switches to the pool executor went from 4
+///     to 2 a cycle (the uprobe; the two left go to its own task executor, no wake), its wakes of
+///     pool threads to 1.16 and 1.30 a cycle. The stage times moved within the machine's noise.
+///   - Counted for the whole process, the cycle puts threads to sleep no more often than the
+///     bare cycles between its blocks: 37.2 against 36.4, 36.9 against 35.0 (figure 6's new row;
+///     most are AsyncHTTPClient's and the in-process server's hand-offs between the pool and
+///     the event loops, which the bare cycle makes too). Its CPU time per cycle, all threads, is
+///     twice the bare one's (8.7 against 4.4 ms): the cycle's excess is work more than waits.
+///   - An event loop as the HTTP exchanges' task executor (so that AsyncHTTPClient's deadline
+///     timer, the pool's connection and the response's resumption would share a thread) left
+///     the wake-ups per cycle where they were (20.7 and 23.2 against 20.9 and 20.3): the
+///     in-process server's connection lives on the other loop. NIO's loops installed as the
+///     whole process's global executor made the cycle slower (2.8-3.1 against 2.6-2.8 ms from
+///     the page's ask, three alternating pairs). Neither was kept.
+///   - Of that work, the page's thread spends 2.1-2.4 ms a navigation prewarming the next
+///     document, after the navigation returned: the global object and the engine's set-up 0.73
+///     ms, the prelude with its warm-up 1.33 ms, the bridge 0.09 ms, the scripts run ahead 0.12
+///     ms; off the cycle's path, in its idle gap. The commit, response to `load`, takes 0.45-0.5
+///     ms: the HTML tokenized 23-33 µs, the old document closed 35-55 µs, the worlds installed
+///     23-36 µs, `/app`'s first script 55-95 µs and its second 60-110 µs (of which 80-118 µs of
+///     its JavaScript before the native `fetch`, and 55 µs inside it: 10 reading its arguments,
+///     9 its URL and rules, 15 the request and its promise, 27 its task made on the pool: the
+///     wake above), the load events 22-40 µs.
 enum RefreshBreakdown {
     struct Steps {
         var names: [String]
