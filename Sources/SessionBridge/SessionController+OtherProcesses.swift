@@ -5,12 +5,17 @@ import Synchronization
 extension SessionController {
     // MARK: Changes other users of the vault make
 
-    /// Notices a logout made by another user of the vault — another process sharing the vault
-    /// file (an app and its extension), or another controller — before a page action (a
-    /// navigation, a bridge call): when the vault no longer holds a session while this
-    /// controller still has one, the session ends here too (cookies deleted on every side,
-    /// pages told with reason `signed_out_elsewhere`), so the page neither sends the old
-    /// session cookie nor refreshes a session the user ended.
+    /// Notices what another user of the vault — another process sharing the vault file (an app
+    /// and its extension), or another controller — did since this controller last looked,
+    /// before a page action (a navigation, a bridge call):
+    /// - a logout: when the vault no longer holds a session while this controller still has
+    ///   one, the session ends here too (cookies deleted on every side, pages told with reason
+    ///   `signed_out_elsewhere`), so the page neither sends the old session cookie nor
+    ///   refreshes a session the user ended;
+    /// - a refresh: when the vault holds another refresh token, this controller takes it up,
+    ///   with the cookies that refresh wrote into a shared ``PersistentCookieStore`` (copied
+    ///   into the pages' stores), so the page sends the new session cookie, not the one the
+    ///   server may have ended with the rotation, and no refresh spends the old token.
     ///
     /// The vault's ``TokenVault/changeMark()`` (one `stat` for a file) spares reading the
     /// record while nothing changed.
@@ -24,12 +29,50 @@ extension SessionController {
         } catch {
             return  // an unreadable vault says nothing about a logout; the next refresh reports it
         }
+        if let stored, stored.refreshToken != record?.refreshToken {
+            await adoptRefreshElsewhere()
+            return
+        }
         seenVaultMark.withLock { $0 = mark }
         guard stored == nil, record != nil, inFlight == nil else { return }
         logger.info("the session was ended by another user of the vault; signing out here")
         await endSessionLocally()
         seenVaultMark.withLock { $0 = vault.changeMark() }
         await notifySignedOut(reason: "signed_out_elsewhere")
+    }
+
+    /// Takes up the refresh token another user of the vault rotated, and the cookies its
+    /// refresh wrote into the shared profile. Read under the vault's lock: the other user
+    /// writes the profile behind the token, still holding the lock. When the lock is not had
+    /// in time, nothing is marked seen and the next page action looks again.
+    private func adoptRefreshElsewhere() async {
+        let lock: any TokenVaultLock
+        do {
+            lock = try await vault.lock(timeout: configuration.vaultLockTimeout)
+        } catch {
+            return
+        }
+        let stored: VaultRecord?
+        do {
+            stored = try vault.load()
+        } catch {
+            lock.unlock()
+            return
+        }
+        let mark = vault.changeMark()
+        guard let stored, record != nil, inFlight == nil, stored.refreshToken != record?.refreshToken else {
+            // Changed again meanwhile (a logout, this controller's own refresh): looked at anew.
+            lock.unlock()
+            return
+        }
+        record = stored
+        if !isIsolated { reloadCookiesFromStore() }
+        seenVaultMark.withLock { $0 = mark }
+        lock.unlock()
+        adoptedRotationCount += 1
+        logger.debug("took up the refresh token another user of the vault rotated")
+        guard !isIsolated, hasValidSessionCookie(in: cookieJar.cookies(for: configuration.sessionURL)) else { return }
+        for store in pageStores { await copyCookies(to: store, for: configuration.sessionURL, overwrite: true) }
     }
 
     /// Whether the vault changed since this controller last looked (`false` when the vault

@@ -49,6 +49,51 @@ import Testing
         }
     }
 
+    /// A refresh made by another user of the vault (which rotated the token and wrote the new
+    /// cookies into the shared profile) is taken up before the page's next navigation: the page
+    /// sends the new session cookie, and nothing spends the old token.
+    @Test func aRefreshInAnotherVaultUserIsTakenUpBeforeTheNextNavigation() async throws {
+        try await withServer { server in
+            let directory = temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let url = directory.appendingPathComponent("shared.vault")
+            let app = SessionController(
+                configuration: makeConfiguration(server), vault: FileTokenVault(url: url),
+                cookieStore: PersistentCookieStore(directory: directory, profile: "shared"))
+            let other = SessionController(
+                configuration: makeConfiguration(server), vault: FileTokenVault(url: url),
+                cookieStore: PersistentCookieStore(directory: directory, profile: "shared"))
+            try await other.login(username: "demo", password: "demo")
+            let recorder = PageEventRecorder()
+            let (page, _) = await makePage(app, server, recorder: recorder)
+            #expect(try await page.load(server.url("/app")).statusCode == 200)
+            let old = try #require(page.cookieJar.value("__Host-session", for: server.url("/")))
+
+            try await Task.sleep(for: .milliseconds(600))  // past the freshness window
+            try await other.refresh()
+            // Compared, never printed: the values are secrets.
+            let rotated = try #require(other.cookieJar.value("__Host-session", for: server.url("/")))
+            #expect(rotated != old, "the other's refresh did not rotate the session cookie")
+            let refreshes = server.stats().refreshes
+
+            #expect(try await page.load(server.url("/app")).statusCode == 200)
+            let pageHasRotated = page.cookieJar.value("__Host-session", for: server.url("/")) == rotated
+            let appHasRotated = app.cookieJar.value("__Host-session", for: server.url("/")) == rotated
+            #expect(pageHasRotated, "the page sent the old session cookie")
+            #expect(appHasRotated, "the app's store kept the old session cookie")
+            #expect(recorder.exchanges.last { $0.url.path == "/app" }?.cookiesSent.contains("__Host-session") == true)
+            #expect(server.stats().refreshes == refreshes, "the app refreshed instead of taking up the other's refresh")
+            #expect(await app.adoptedRotationCount == 1)
+
+            // The app holds the rotated token: its own next refresh is no reuse.
+            try await Task.sleep(for: .milliseconds(600))
+            try await app.refresh()
+            #expect(server.stats().refreshes == refreshes + 1)
+            #expect(server.stats().reuseEvents == 0)
+            await page.close()
+        }
+    }
+
     @Test func aBridgeCallNoticesTheLogoutToo() async throws {
         try await withSharedVault { server, app, other in
             let (page, _) = await makePage(app, server)
