@@ -480,7 +480,10 @@ enum RefreshBenchmarks {
         _ page: isolated WebPage, script: String, loaded: LoadedSignal
     ) async throws -> ContinuousClock.Instant {
         _ = try await page.callAsyncJavaScript(script)
-        return try await loaded.next()
+        let end = try await loaded.next()
+        // The page's own work after `load` (`/app` fetches `/api/me`): until it is quiet.
+        if await page.runUntilQuiescent(timeout: .seconds(5)) { loaded.quiet(after: end) }
+        return end
     }
 
     /// The app-driven cycle written as code isolated to the page, as a WKWebView app's
@@ -519,7 +522,14 @@ final class LoadedSignal: Sendable {
         "the page's postMessage until its reply (the refresh)", "navigation policy (PageEvent.navigationPolicy's waited)",
         "the navigation's request (PageEvent.http's duration)", "response to document committed",
         "document committed to loaded (user scripts, the page's scripts, load events)",
+        "loaded to quiet (the page's own fetch of /api/me answered and handled; after the cycle)",
     ]
+
+    /// The page went quiet now, its document having loaded at `loaded`.
+    func quiet(after loaded: ContinuousClock.Instant) {
+        let now = ContinuousClock.now
+        state.withLock { $0.stages[Self.stageNames[5], default: []].append((now - loaded).nanoseconds) }
+    }
 
     private let state = Mutex(State())
 

@@ -62,6 +62,9 @@ public actor WebPage {
     /// instead of making its own while its request is out.
     private var prewarmed: [ContentWorld: ScriptContext] = [:]
     private var isPrewarming = false
+    /// How long the next document's preparation waits for the shown one to go quiet (its
+    /// fetches answered, its bridge calls replied, its timers run) before it starts anyway.
+    var prewarmQuietWait: Duration = .milliseconds(500)
     private var latestNavigation = 0
     /// The current document's URL.
     public private(set) var url: URL?
@@ -419,6 +422,12 @@ public actor WebPage {
 
     private func prewarm() async {
         defer { isPrewarming = false }
+        guard prewarmed.isEmpty, !isClosed else { return }
+        // Once the document is quiet: the preparation holds the page's thread for 1-3 ms, which
+        // the document's first moments (its fetch's answer, a reply, a short timer) would
+        // otherwise wait behind, as a browser prepares in idle time. A document that never goes
+        // quiet (an interval timer) gets it after `prewarmQuietWait`.
+        if let document = documents[.page] { _ = await document.runUntilQuiescent(timeout: prewarmQuietWait) }
         guard prewarmed.isEmpty, !isClosed else { return }
         let contexts = await makeDocumentContexts(name: "about:blank")
         guard !isClosed, prewarmed.isEmpty else {

@@ -39,6 +39,56 @@ import Testing
         }
     }
 
+    /// The next document is prepared once the shown one is quiet: not while a call of its own
+    /// waits for its reply, which the preparation (1-3 ms on the page's thread) would delay.
+    @Test func theNextDocumentIsPreparedOnceTheShownOneIsQuiet() async throws {
+        let gate = Gate()
+        let controller = UserContentController()
+        controller.addScriptMessageHandler(
+            ClosureMessageHandler { _ in
+                await gate.wait()
+                return "released"
+            }, name: "hold", options: .anyOrigin)
+        let page = WebPage(configuration: WebPageConfiguration(userContentController: controller))
+        await page.setPrewarmQuietWait(.seconds(60))
+        try await page.loadHTMLString(
+            "<script>webkit.messageHandlers.hold.postMessage(1).then(v => { window.held = v })</script>",
+            baseURL: URL(string: "https://app.example/")!)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(await page.prewarmedWorlds.isEmpty, "prepared while the document's call waited for its reply")
+        await gate.open()
+        #expect(await prewarmed(page, [.page]))
+        #expect(try await page.evaluateJavaScript("window.held") == "released")
+        await page.close()
+    }
+
+    /// A document that never goes quiet (an interval timer) has the next one prepared anyway,
+    /// after the page's wait for quiet.
+    @Test func aDocumentThatNeverGoesQuietHasTheNextOnePreparedAfterTheWait() async throws {
+        let page = WebPage()
+        await page.setPrewarmQuietWait(.milliseconds(50))
+        try await page.loadHTMLString("<script>setInterval(() => {}, 5)</script>", baseURL: URL(string: "https://app.example/")!)
+        #expect(await prewarmed(page, [.page]))
+        await page.close()
+    }
+
+    /// Lets waiters through once opened.
+    actor Gate {
+        private var isOpen = false
+        private var waiters: [CheckedContinuation<Void, Never>] = []
+
+        func wait() async {
+            if isOpen { return }
+            await withCheckedContinuation { waiters.append($0) }
+        }
+
+        func open() {
+            isOpen = true
+            for waiter in waiters { waiter.resume() }
+            waiters.removeAll()
+        }
+    }
+
     /// A world added after the next document was prewarmed is made by the navigation itself.
     @Test func aWorldAddedAfterPrewarmingIsMadeByTheNavigation() async throws {
         try await withServer { server in
@@ -268,5 +318,11 @@ import Testing
         case .scriptError(let error, false, let url) where error.message.contains("boom") && url.path == path: "error"
         default: nil
         }
+    }
+}
+
+extension WebPage {
+    fileprivate func setPrewarmQuietWait(_ wait: Duration) {
+        prewarmQuietWait = wait
     }
 }
