@@ -72,23 +72,6 @@ import Testing
         await page.close()
     }
 
-    /// Lets waiters through once opened.
-    actor Gate {
-        private var isOpen = false
-        private var waiters: [CheckedContinuation<Void, Never>] = []
-
-        func wait() async {
-            if isOpen { return }
-            await withCheckedContinuation { waiters.append($0) }
-        }
-
-        func open() {
-            isOpen = true
-            for waiter in waiters { waiter.resume() }
-            waiters.removeAll()
-        }
-    }
-
     /// A world added after the next document was prewarmed is made by the navigation itself.
     @Test func aWorldAddedAfterPrewarmingIsMadeByTheNavigation() async throws {
         try await withServer { server in

@@ -116,23 +116,6 @@ import Testing
         thread.shutdown()
     }
 
-    /// Lets waiters through once opened.
-    actor Gate {
-        private var isOpen = false
-        private var waiters: [CheckedContinuation<Void, Never>] = []
-
-        func wait() async {
-            if isOpen { return }
-            await withCheckedContinuation { waiters.append($0) }
-        }
-
-        func open() {
-            isOpen = true
-            for waiter in waiters { waiter.resume() }
-            waiters.removeAll()
-        }
-    }
-
     private func waitFor(_ seen: Seen, count: Int) async -> [(sender: Int, sequence: Int)] {
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
