@@ -49,12 +49,9 @@ import Testing
             seen.items.withLock { $0.append((item.0, item.1)) }
         }
         // The thread is held in a job of the context while the burst is sent.
-        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
-        let holding = Task { await context.block(started: started, until: release) }
-        started.wait()
-        for sequence in 0..<100 { inbox.send((0, sequence)) }
-        release.signal()
-        await holding.value
+        try await context.holdingItsThread {
+            for sequence in 0..<100 { inbox.send((0, sequence)) }
+        }
         let all = await waitFor(seen, count: 100)
         #expect(all.map(\.sequence) == Array(0..<100))
         #expect(inbox.deliveryCount == 1, "a burst took \(inbox.deliveryCount) jobs")
@@ -99,14 +96,11 @@ import Testing
         }
         try await context.run("var results = []; for (let i = 0; i < 10; i++) later(i).then(v => results.push(v));")
         let inbox = await context.taskResults
-        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
-        let holding = Task { await context.block(started: started, until: release) }
-        started.wait()
-        await gate.open()
-        let deadline = ContinuousClock.now + .seconds(20)
-        while inbox.waitingCount < 10 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
-        release.signal()
-        await holding.value
+        try await context.holdingItsThread {
+            await gate.open()
+            let deadline = ContinuousClock.now + .seconds(20)
+            while inbox.waitingCount < 10 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+        }
         #expect(await context.runUntilQuiescent(timeout: .seconds(20)))
         let results = try await context.evaluate("results.slice().sort((a, b) => a - b)")
         #expect(results == .array((0..<10).map { .number(Double($0)) }))
@@ -128,8 +122,25 @@ import Testing
 }
 
 extension ScriptContext {
+    /// Runs `body` while the context's thread is held in one of its jobs.
+    nonisolated fileprivate func holdingItsThread(_ body: () async throws -> Void) async throws {
+        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let holding = Task { await self.block(started: started, until: release) }
+        started.wait()
+        let failure: (any Error)?
+        do {
+            try await body()
+            failure = nil
+        } catch {
+            failure = error
+        }
+        release.signal()
+        await holding.value
+        if let failure { throw failure }
+    }
+
     /// Holds the context's thread in one of its jobs until `release` is signalled.
-    fileprivate func block(started: DispatchSemaphore, until release: DispatchSemaphore) {
+    private func block(started: DispatchSemaphore, until release: DispatchSemaphore) {
         started.signal()
         release.wait()
     }
