@@ -99,6 +99,28 @@ import Testing
         #expect(await context.protectedCount == 0, "everything protected is released on close")
     }
 
+    /// A context closed with its global object released later (as a navigation closes the old
+    /// document) is closed at once: its timers never fire, its native functions throw. The
+    /// global object goes in the thread's next job.
+    @Test func aContextClosedReleasingLaterIsClosedAtOnceAndReleasedInTheNextJob() async throws {
+        let thread = EngineThread(name: "sb-release-later")
+        var context: ScriptContext? = await ScriptContext(thread: thread)
+        let fired = Atomic<Int>(0)
+        await context!.defineFunction("mark") { _, _ in
+            fired.add(1, ordering: .relaxed)
+            return .undefined
+        }
+        try await context!.run("setTimeout(mark, 20); globalThis.later = mark")
+        let released = await context!.closeReleasingLaterAndLook()
+        #expect(released == (closed: true, releasedAtOnce: false))
+        await #expect(throws: (any Error).self) { try await context!.evaluate("later()") }
+        #expect(await context!.globalObjectIsReleased(), "released in the thread's next job")
+        context = nil
+        try await Task.sleep(for: .milliseconds(60))
+        #expect(fired.load(ordering: .relaxed) == 0)
+        thread.shutdown()
+    }
+
     @Test func contextsOnDifferentThreadsRunInParallel() async throws {
         let pool = EnginePool(threadCount: 2)
         let first = await ScriptContext(thread: pool.threads[0])
@@ -159,5 +181,18 @@ import Testing
             }
         }
         await context.close()
+    }
+}
+
+extension ScriptContext {
+    /// Closes the context, releasing its global object later, and tells what it is right after.
+    fileprivate func closeReleasingLaterAndLook() -> (closed: Bool, releasedAtOnce: Bool) {
+        close(releasingLater: true)
+        return (isClosed, globalContext.isReleased)
+    }
+
+    /// Whether the global object is released (read in a job after the ones queued before).
+    fileprivate func globalObjectIsReleased() -> Bool {
+        globalContext.isReleased
     }
 }
