@@ -523,6 +523,7 @@ final class LoadedSignal: Sendable {
         "the navigation's request (PageEvent.http's duration)", "response to document committed",
         "document committed to loaded (user scripts, the page's scripts, load events)",
         "loaded to quiet (the page's own fetch of /api/me answered and handled; after the cycle)",
+        "of which the page's fetch of /api/me (PageEvent.http's duration)",
     ]
 
     /// The page went quiet now, its document having loaded at `loaded`.
@@ -583,6 +584,8 @@ final class LoadedSignal: Sendable {
                 state.request = exchange.duration
                 state.responded = now
             }
+        case .http(let exchange) where exchange.initiator == .fetch && exchange.url.path == "/api/me":
+            state.withLock { $0.stages[Self.stageNames[6], default: []].append(exchange.duration.nanoseconds) }
         case .documentCommitted:
             state.withLock { $0.committed = now }
         case .navigationFinished(let navigation) where navigation.url.path == "/app":

@@ -428,6 +428,8 @@ public actor WebPage {
         // otherwise wait behind, as a browser prepares in idle time. A document that never goes
         // quiet (an interval timer) gets it after `prewarmQuietWait`.
         if let document = documents[.page] { _ = await document.runUntilQuiescent(timeout: prewarmQuietWait) }
+        // And after what went quiet with it (another waiter for the quiet, resumed at once).
+        await Task.yield()
         guard prewarmed.isEmpty, !isClosed else { return }
         let contexts = await makeDocumentContexts(name: "about:blank")
         guard !isClosed, prewarmed.isEmpty else {

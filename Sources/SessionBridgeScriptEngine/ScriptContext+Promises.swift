@@ -149,6 +149,7 @@ extension ScriptContext {
     func resumeQuiescenceWaiters() {
         let waiters = quiescenceWaiters
         quiescenceWaiters.removeAll()
-        for waiter in waiters.values { waiter.resume(returning: true) }
+        // In the order they began to wait.
+        for (_, waiter) in waiters.sorted(by: { $0.key < $1.key }) { waiter.resume(returning: true) }
     }
 }

@@ -92,6 +92,48 @@ import Testing
     }
 }
 
+/// Waiters for a context's quiet resume in the order they began to wait (a page's own waiter
+/// before the preparation of its next document, which waits for the same quiet).
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct QuiescenceTests {
+    @Test func waitersForTheQuietResumeInTheOrderTheyBeganToWait() async throws {
+        let context = await ScriptContext()
+        let gate = Gate()
+        await context.defineAsyncFunction("pending") { _ in
+            await gate.wait()
+            return .null
+        }
+        try await context.run("pending()")
+        let order = try await context.waitForQuietInTurn(count: 10, whileOpening: gate)
+        #expect(order == Array(0..<10))
+        await context.close()
+    }
+}
+
+extension ScriptContext {
+    /// Starts `count` waiters for the quiet, one after the other, then opens `gate`; returns the
+    /// order they resumed in.
+    fileprivate func waitForQuietInTurn(count: Int, whileOpening gate: Gate) async throws -> [Int] {
+        var resumed: [Int] = []
+        try await withThrowingTaskGroup { group in
+            for index in 0..<count {
+                group.addTask { [self] in
+                    await self.waitForQuiet(index)
+                }
+                // The waiter is registered before the next one starts.
+                while quiescenceWaiters.count < index + 1 { await Task.yield() }
+            }
+            await gate.open()
+            for try await index in group { resumed.append(index) }
+        }
+        return resumed
+    }
+
+    private func waitForQuiet(_ index: Int) async -> Int {
+        _ = await runUntilQuiescent(timeout: .seconds(20))
+        return index
+    }
+}
+
 @Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct TimerTests {
     @Test func timersRunInOrderAndCanBeCleared() async throws {
         let context = await ScriptContext()
