@@ -1,6 +1,7 @@
 import Foundation
 import SessionBridgeTestSupport
 import SessionBridgeTesting
+import Synchronization
 import Testing
 
 @testable import SessionBridgeScriptEngine
@@ -111,27 +112,32 @@ import Testing
 
 extension ScriptContext {
     /// Starts `count` waiters for the quiet, one after the other, then opens `gate`; returns the
-    /// order they resumed in.
+    /// order they resumed in (recorded on the context's thread, as each resumes).
     fileprivate func waitForQuietInTurn(count: Int, whileOpening gate: Gate) async throws -> [Int] {
-        var resumed: [Int] = []
+        let resumed = ResumedOrder()
         try await withThrowingTaskGroup { group in
             for index in 0..<count {
                 group.addTask { [self] in
-                    await self.waitForQuiet(index)
+                    await self.waitForQuiet(index, recordingIn: resumed)
                 }
                 // The waiter is registered before the next one starts.
                 while quiescenceWaiters.count < index + 1 { await Task.yield() }
             }
             await gate.open()
-            for try await index in group { resumed.append(index) }
+            try await group.waitForAll()
         }
-        return resumed
+        return resumed.indices.withLock { $0 }
     }
 
-    private func waitForQuiet(_ index: Int) async -> Int {
+    private func waitForQuiet(_ index: Int, recordingIn resumed: ResumedOrder) async {
         _ = await runUntilQuiescent(timeout: .seconds(20))
-        return index
+        resumed.indices.withLock { $0.append(index) }
     }
+}
+
+/// The waiters' indices, as they resumed.
+private final class ResumedOrder: Sendable {
+    let indices = Mutex<[Int]>([])
 }
 
 @Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct TimerTests {
