@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 
 /// How many times the process's threads went to sleep, summed over all of them: every
 /// hand-off of work to a thread that had nothing to do (an actor's turn on a pool thread, an
@@ -20,13 +19,5 @@ enum ThreadHandOffs {
             }
         }
         return total
-    }
-}
-
-/// The CPU time the process used so far, all threads (`clock()`), in nanoseconds: a cycle's
-/// work, where its wall time is work and waits.
-enum ProcessCPUTime {
-    static func nanoseconds() -> Int {
-        Int(clock()) * (1_000_000_000 / Int(CLOCKS_PER_SEC))
     }
 }

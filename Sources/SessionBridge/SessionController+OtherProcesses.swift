@@ -42,7 +42,8 @@ extension SessionController {
     }
 
     /// Takes up the refresh token another user of the vault rotated, and the cookies its
-    /// refresh wrote into the shared profile. Read under the vault's lock: the other user
+    /// refresh wrote into the shared profile (``takeUpProfileCookies()``, as a refresh that
+    /// finds a rotation made while it waited does). Read under the vault's lock: the other user
     /// writes the profile behind the token, still holding the lock. When the lock is not had
     /// in time, nothing is marked seen and the next page action looks again.
     private func adoptRefreshElsewhere() async {
@@ -66,13 +67,11 @@ extension SessionController {
             return
         }
         record = stored
-        if !isIsolated { reloadCookiesFromStore() }
+        if !isIsolated { _ = await takeUpProfileCookies() }
         seenVaultMark.withLock { $0 = mark }
         lock.unlock()
         adoptedRotationCount += 1
         logger.debug("took up the refresh token another user of the vault rotated")
-        guard !isIsolated, hasValidSessionCookie(in: cookieJar.cookies(for: configuration.sessionURL)) else { return }
-        for store in pageStores { await copyCookies(to: store, for: configuration.sessionURL, overwrite: true) }
     }
 
     /// Whether the vault changed since this controller last looked (`false` when the vault

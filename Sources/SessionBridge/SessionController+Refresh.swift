@@ -135,9 +135,7 @@ extension SessionController {
             // Another process sharing the vault rotated the token while we waited: use its
             // result instead of spending the old token (which would revoke the family).
             record = stored
-            reloadCookiesFromStore()
-            if hasValidSessionCookie(in: cookieJar.cookies(for: configuration.sessionURL)) {
-                for store in pageStores { await copyCookies(to: store, for: configuration.sessionURL, overwrite: true) }
+            if await takeUpProfileCookies() {
                 adoptedRotationCount += 1
                 logger.debug("used the refresh token another process rotated")
                 return (.success(currentStatus), nil)
@@ -210,6 +208,17 @@ extension SessionController {
                 }
             }
         }
+        return true
+    }
+
+    /// Takes up the cookies another user of the vault wrote into the shared profile with its
+    /// refresh (called under the vault's lock): the native store reloaded from the profile and,
+    /// when it holds a valid session cookie, that cookie and its siblings copied into every
+    /// page's store. Returns whether it held one.
+    func takeUpProfileCookies() async -> Bool {
+        reloadCookiesFromStore()
+        guard hasValidSessionCookie(in: cookieJar.cookies(for: configuration.sessionURL)) else { return false }
+        for store in pageStores { await copyCookies(to: store, for: configuration.sessionURL, overwrite: true) }
         return true
     }
 

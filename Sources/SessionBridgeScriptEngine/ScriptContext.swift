@@ -706,8 +706,10 @@ package enum ObjectReader: Sendable {
 /// A JavaScriptCore global context and the values protected in it, released together.
 ///
 /// `@unchecked Sendable` is safe: its mutable state (`protected`, `isReleased`) is only touched
-/// from the owning ``ScriptContext``'s isolated methods, which all run on its engine thread, and
-/// from `init` and `deinit`, when no other reference exists. Every JavaScriptCore C API call takes the VM's
+/// from the owning ``ScriptContext``'s isolated methods, which all run on its engine thread, from
+/// the job ``ScriptContext/close(releasingLater:)`` schedules on that same thread (after the
+/// context closed, so nothing else of it runs concurrently), and from `init` and `deinit`, when no
+/// other reference exists. Every JavaScriptCore C API call takes the VM's
 /// own lock, so releasing from `deinit` on another thread is also safe.
 @safe  // its JavaScriptCore references are used only on its context's engine thread, while the context lives
 final class GlobalContext: @unchecked Sendable {
