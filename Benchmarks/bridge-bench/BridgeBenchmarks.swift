@@ -96,6 +96,16 @@ import SessionBridgeScriptEngine
 /// deferred promise and its two protected functions, dictionary lookups of the pending call, the
 /// log, the settle. The first table had the actor row at 1.59x; that was before the
 /// bench's actor did any work (the optimizer had removed the hop to it, see `ReplyActor`).
+///
+/// Later (figure 3's log on against off, then figure 0's new row for the log with figure 3's
+/// body and reply, `BRIDGE_BENCH_ONLY=log` for its loops alone): the log costs the realistic
+/// round trip 0.7-0.9 µs, about the same with a log that keeps nothing (capacity 0), so not
+/// the kept trees' release a thousand calls later. The record alone costs 0.3-0.4 µs of it, in
+/// the same proportion whatever the capacity; the rest did not show in one symbol. The
+/// redaction's walk copied each member out of its enum (a retain and a release per node) and
+/// called the key check per key. It now borrows the value, reads members by index and decides
+/// most keys inline: the record with figure 3's values, 396 → 343 ns above making them
+/// (medians of ten alternating runs).
 enum BridgeBenchmarks {
     /// How long the JS thread of the C hop baseline polls before blocking: the same as
     /// `EngineThread.defaultSpin`, which the bridge's documents run on.

@@ -13,7 +13,8 @@ let usage = """
                      memory (figure7), store (figure8), webkit (figure9); repeatable
       --rounds N     interleaved rounds per figure (default 5, quick 2); the median is reported
     environment: BRIDGE_BENCH_ONLY=NAME runs only the round-trip contenders whose name contains NAME
-    (for a profiler), BRIDGE_BENCH_ONLY=webkit or webkit-c only figure 9's round trip, ours or C's, 20 times;
+    (for a profiler), BRIDGE_BENCH_ONLY=webkit or webkit-c only figure 9's round trip, ours or C's, 20 times,
+    BRIDGE_BENCH_ONLY=log only figure 0's message-log loops (no JavaScriptCore, for callgrind);
     BRIDGE_BENCH_CALLERS=N runs only figure 6's full cycle with N callers, 400 times (with BRIDGE_BENCH_DURABLE=1
     in an app's stores, with BRIDGE_BENCH_ON_PAGE=1 driven by code isolated to the page's actor, with
     BRIDGE_BENCH_PAGE_NAVIGATES=1 the page navigating itself, with its stages)
@@ -104,6 +105,12 @@ func runAll(_ options: BenchOptions, machine: [String: String]) async -> Report 
 }
 
 let options = parseArguments()
+if ProcessInfo.processInfo.environment["BRIDGE_BENCH_ONLY"] == "log" {
+    // Figure 0's message-log loops alone, no JavaScriptCore: small enough for callgrind.
+    let figures = MessageLogBenchmarks.measure(n: options.scale(200_000, quick: 20_000))
+    print("record, number body: \(figures.record) ns; realistic: \(figures.realistic) ns, its values made alone: \(figures.made) ns")
+    exit(0)
+}
 // The JavaScriptCore options SessionBridge sets before the process's first VM, set here before
 // any figure runs: the C baselines share the process, so they run with the same options.
 _ = JavaScriptCoreSettings.applied

@@ -85,7 +85,7 @@ public struct RedactionPolicy: Sendable, Hashable {
     }
 
     /// Whether ``redact(_:)`` would change anything in `value`.
-    private func holdsSecret(_ value: ScriptValue) -> Bool {
+    private func holdsSecret(_ value: borrowing ScriptValue) -> Bool {
         switch value {
         case .undefined, .null, .bool, .number, .bytes:
             return false
@@ -95,27 +95,39 @@ public struct RedactionPolicy: Sendable, Hashable {
             for prefix in secretPrefixes where string.hasPrefix(prefix) { return true }
             return false
         case .array(let elements):
-            for element in elements where holdsSecret(element) { return true }
+            for index in elements.indices where holdsSecret(elements[index]) { return true }
             return false
         case .object(let members):
-            // Keys, then values: no (key, value) pair is made for each member.
-            for key in members.keys where isSecretKey(key) { return true }
-            for member in members.values where holdsSecret(member) { return true }
+            // Keys, then values, by index: no (key, value) pair is made for each member, and
+            // no iterator (each retains its storage).
+            let keys = members.keys
+            for index in keys.indices where isSecretKey(keys[index]) { return true }
+            let values = members.values
+            for index in values.indices where holdsSecret(values[index]) { return true }
             return false
         }
     }
 
     /// Whether `key` names a hidden value, compared case-insensitively (lower-casing only keys
     /// that are not lower-case already).
+    ///
+    /// Inlined into the walk: an ASCII key keeps its length and first letter when lower-cased,
+    /// so if no secret key has both, it is none of them, decided without a call. Any other key
+    /// takes the full comparison.
+    @inline(__always)
     private func isSecretKey(_ key: String) -> Bool {
-        // An ASCII key keeps its length and first letter when lower-cased: if no secret key has
-        // both, it is none of them. Any other key takes the full comparison below.
         let utf8 = key.utf8
         if let first = utf8.first, first < 0x80, utf8.count < 63,
             shapes[Int(Self.lowercasedASCII(first))] & (1 << UInt64(utf8.count)) == 0, Self.isASCII(utf8)
         {
             return false
         }
+        return matchesSecretKey(key)
+    }
+
+    /// The full comparison of ``isSecretKey(_:)``: the key as it is, then lower-cased.
+    @inline(never)
+    private func matchesSecretKey(_ key: String) -> Bool {
         if keys.contains(key) { return true }
         guard key.utf8.contains(where: { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 >= 0x80 }) else { return false }
         return keys.contains(key.lowercased())
