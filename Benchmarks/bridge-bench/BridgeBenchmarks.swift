@@ -103,9 +103,10 @@ import SessionBridgeScriptEngine
 /// the kept trees' release a thousand calls later. The record alone costs 0.3-0.4 µs of it, in
 /// the same proportion whatever the capacity; the rest did not show in one symbol. The
 /// redaction's walk copied each member out of its enum (a retain and a release per node) and
-/// called the key check per key. It now borrows the value, reads members by index and decides
-/// most keys inline: the record with figure 3's values, 396 → 343 ns above making them
-/// (medians of ten alternating runs).
+/// called the key check per key, which read every byte of the key to know it was ASCII. It now
+/// borrows the value, reads members by index, and decides most keys inline from the string's
+/// own ASCII flag, its length and its first byte: the record with figure 3's values, 396 → 343
+/// → 286 ns above making them (medians of ten alternating runs at each step).
 enum BridgeBenchmarks {
     /// How long the JS thread of the C hop baseline polls before blocking: the same as
     /// `EngineThread.defaultSpin`, which the bridge's documents run on.

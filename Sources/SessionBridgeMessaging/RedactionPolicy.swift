@@ -36,13 +36,6 @@ public struct RedactionPolicy: Sendable, Hashable {
         return shapes
     }
 
-    /// Whether every byte is ASCII, read from the string's storage in one pass.
-    private static func isASCII(_ utf8: String.UTF8View) -> Bool {
-        let span = utf8.span
-        for index in span.indices where span[index] >= 0x80 { return false }
-        return true
-    }
-
     private static func lowercasedASCII(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
     }
@@ -116,10 +109,11 @@ public struct RedactionPolicy: Sendable, Hashable {
     /// takes the full comparison.
     @inline(__always)
     private func isSecretKey(_ key: String) -> Bool {
-        let utf8 = key.utf8
-        if let first = utf8.first, first < 0x80, utf8.count < 63,
-            shapes[Int(Self.lowercasedASCII(first))] & (1 << UInt64(utf8.count)) == 0, Self.isASCII(utf8)
-        {
+        // The string knows whether it is ASCII (a flag set when it was made): no byte is read
+        // but the first. A key it does not know to be ASCII takes the full comparison.
+        let utf8 = key.utf8Span
+        let count = utf8.count
+        if utf8.isKnownASCII, count > 0, count < 63, shapes[Int(Self.lowercasedASCII(utf8.span[0]))] & (1 << UInt64(count)) == 0 {
             return false
         }
         return matchesSecretKey(key)
