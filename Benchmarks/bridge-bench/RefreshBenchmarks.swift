@@ -509,6 +509,12 @@ final class LoadedSignal: Sendable {
         var bridgeCall: Duration?
         /// When the cycle's first `postMessage` was made.
         var asked: ContinuousClock.Instant?
+        /// With several callers: when the last call was made, and when the first and the last
+        /// were settled.
+        var lastAsked: ContinuousClock.Instant?
+        var firstSettled: ContinuousClock.Instant?
+        var lastSettled: ContinuousClock.Instant?
+        var calls = 0
         var fromPagesAsk: [Double] = []
         var policy: Duration?
         var request: Duration?
@@ -524,6 +530,10 @@ final class LoadedSignal: Sendable {
         "document committed to loaded (user scripts, the page's scripts, load events)",
         "loaded to quiet (the page's own fetch of /api/me answered and handled; after the cycle)",
         "of which the page's fetch of /api/me (PageEvent.http's duration)",
+        "with several callers: their calls made (the first postMessage to the last)",
+        "with several callers: the first postMessage to the first reply",
+        "with several callers: their replies settled (the first to the last)",
+        "with several callers: the last reply to the navigation's policy",
     ]
 
     /// The page went quiet now, its document having loaded at `loaded`.
@@ -554,10 +564,15 @@ final class LoadedSignal: Sendable {
     /// A bridge call's duration, from the message log, which tells its observers of a call
     /// as it settles (so the call began `duration` ago).
     func bridgeCall(_ duration: Duration) {
-        let asked = ContinuousClock.now - duration
+        let now = ContinuousClock.now
+        let asked = now - duration
         state.withLock { state in
             state.bridgeCall = duration
             state.asked = min(state.asked ?? asked, asked)
+            state.lastAsked = max(state.lastAsked ?? asked, asked)
+            state.firstSettled = min(state.firstSettled ?? now, now)
+            state.lastSettled = now
+            state.calls += 1
         }
     }
 
@@ -578,7 +593,17 @@ final class LoadedSignal: Sendable {
         let now = ContinuousClock.now
         switch event {
         case .navigationPolicy(_, _, let waited):
-            state.withLock { $0.policy = waited }
+            state.withLock { state in
+                state.policy = waited
+                let names = Self.stageNames
+                guard state.calls > 1, let asked = state.asked, let lastAsked = state.lastAsked,
+                    let firstSettled = state.firstSettled, let lastSettled = state.lastSettled
+                else { return }
+                state.stages[names[7], default: []].append((lastAsked - asked).nanoseconds)
+                state.stages[names[8], default: []].append((firstSettled - asked).nanoseconds)
+                state.stages[names[9], default: []].append((lastSettled - firstSettled).nanoseconds)
+                state.stages[names[10], default: []].append((now - waited - lastSettled).nanoseconds)
+            }
         case .http(let exchange) where exchange.initiator == .navigation:
             state.withLock { state in
                 state.request = exchange.duration
@@ -602,6 +627,7 @@ final class LoadedSignal: Sendable {
                 if let asked = state.asked { state.fromPagesAsk.append((now - asked).nanoseconds) }
                 (state.bridgeCall, state.policy, state.request, state.responded, state.committed) = (nil, nil, nil, nil, nil)
                 state.asked = nil
+                (state.lastAsked, state.firstSettled, state.lastSettled, state.calls) = (nil, nil, nil, 0)
             }
             deliver(.success(now))
         case .navigationFailed(let error):

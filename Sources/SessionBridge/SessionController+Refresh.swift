@@ -39,14 +39,15 @@ extension SessionController {
     func refreshForPages() async throws(SessionError) -> SessionStatus {
         switch try joinOrStartRefresh() {
         case .done(let status): return status
-        case .waiting(let refresh): return try await refresh.value.get()
+        case .waiting(let refresh, _): return try await refresh.value.get()
         }
     }
 
-    /// Where a refresh asked now stands: answered at once, or the refresh in flight to wait for.
+    /// Where a refresh asked now stands: answered at once, or the refresh in flight to wait
+    /// for, with its waiters (where a page's call leaves its reply).
     enum RefreshTicket {
         case done(SessionStatus)
-        case waiting(Task<Result<SessionStatus, SessionError>, Never>)
+        case waiting(Task<Result<SessionStatus, SessionError>, Never>, RefreshWaiters)
     }
 
     /// ``refresh()`` up to the wait: joins the refresh in flight or starts one. A caller that
@@ -56,14 +57,23 @@ extension SessionController {
         try start()
         guard logoutsRunning == 0 else { throw SessionError.signedOut }
         if let fresh = freshResult() { return .done(fresh) }
-        if let inFlight { return .waiting(inFlight) }
+        if let inFlight { return .waiting(inFlight, inFlightWaiters) }
         if !hasSession {
             record = (try? vault.load()) ?? nil
             guard hasSession else { throw SessionError.signedOut }
         }
-        let task = Task { await self.performRefresh() }
+        let waiters = RefreshWaiters()
+        let task = Task {
+            let result = await self.performRefresh()
+            // The pages' calls are answered where the refresh ended, in the same turn of the
+            // actor: each page's thread gets one job for all of its callers.
+            waiters.end(with: result)
+            return result
+        }
+        // Set before `inFlight`, whose change publishes both to the pages' handlers.
+        inFlightWaiters = waiters
         inFlight = task
-        return .waiting(task)
+        return .waiting(task, waiters)
     }
 
     /// The result of a refresh that finished within the freshness window, if any.

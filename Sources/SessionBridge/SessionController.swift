@@ -36,9 +36,9 @@ public actor SessionController {
         var isSignedIn = false
         var accessTokenExpiresAt: Date?
         var lastRefresh: ContinuousClock.Instant?
-        /// The refresh in flight while a caller may join it (none while a logout runs): a
-        /// page's handler waits for it without a turn of the actor.
-        var joinableRefresh: Task<Result<SessionStatus, SessionError>, Never>?
+        /// The waiters of the refresh in flight while a caller may join it (none while a
+        /// logout runs): a page's call joins it without a turn of the actor.
+        var joinableRefresh: RefreshWaiters?
         /// Whether a sign-out on the web ever started (navigations are then always prepared
         /// by the actor, which waits for it).
         var webSignOutStarted = false
@@ -64,6 +64,8 @@ public actor SessionController {
     var inFlight: Task<Result<SessionStatus, SessionError>, Never>? {
         didSet { publishJoinableRefresh() }
     }
+    /// The pages' calls waiting for ``inFlight`` (replaced as each refresh starts).
+    var inFlightWaiters = RefreshWaiters()
     /// Counts the sessions ended here (``endSessionLocally()``): a refresh whose answer arrives
     /// after the session it refreshed ended does not bring that session back, whatever the
     /// vault's lock does (an ``InMemoryTokenVault``'s, or an app's keychain vault's, excludes
@@ -212,7 +214,7 @@ public actor SessionController {
     /// in the same turn as ``inFlight`` and ``logoutsRunning``, so a caller that reads it joins
     /// exactly the refresh a turn of the actor at that moment would have joined.
     private func publishJoinableRefresh() {
-        let joinable = logoutsRunning == 0 ? inFlight : nil
+        let joinable = logoutsRunning == 0 && inFlight != nil ? inFlightWaiters : nil
         published.withLock { $0.joinableRefresh = joinable }
     }
 

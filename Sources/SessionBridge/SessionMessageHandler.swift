@@ -13,12 +13,15 @@ import Synchronization
 /// ```
 ///
 /// Actions: `refresh`, `status`, `logout`. `status`, and `refresh` right after a refresh
-/// finished, reply without suspending. Errors reject with a `code`: `invalid_grant` (the
-/// session ended), `network`, `server_error` (both `retryable`), `signed_out`, `bad_request`,
-/// and the configuration errors `invalid_client`, `unauthorized_client`,
-/// `unsupported_grant_type`, `invalid_scope`, `invalid_request`, `invalid_configuration`
-/// (`retryable: false`; the session is kept: the app's settings need fixing, not the user).
-public struct SessionMessageHandler: ImmediateScriptMessageHandler {
+/// finished, reply inside the page's call. A `refresh` that finds one in flight joins it
+/// without a task: its reply waits with the refresh's other callers and reaches the page's
+/// thread with theirs, in one job (WebKit's `replyHandler` form). Errors reject with a `code`:
+/// `invalid_grant` (the session ended), `network`, `server_error` (both `retryable`),
+/// `signed_out`, `bad_request`, and the configuration errors `invalid_client`,
+/// `unauthorized_client`, `unsupported_grant_type`, `invalid_scope`, `invalid_request`,
+/// `invalid_configuration` (`retryable: false`; the session is kept: the app's settings need
+/// fixing, not the user).
+public struct SessionMessageHandler: ScriptMessageHandlerWithReplyHandler {
     /// The session it speaks for.
     public let controller: SessionController
 
@@ -38,6 +41,9 @@ public struct SessionMessageHandler: ImmediateScriptMessageHandler {
         return action
     }
 
+    /// The reply `message` gets without waiting, if any: the status, or the result of a refresh
+    /// that finished within the freshness window. `nil` when the answer needs the session's
+    /// actor or a refresh.
     public func immediateReply(to message: ScriptMessage) throws -> ScriptValue? {
         let action = try Self.action(of: message)
         let facts = controller.published.withLock { $0 }
@@ -57,38 +63,34 @@ public struct SessionMessageHandler: ImmediateScriptMessageHandler {
         }
     }
 
-    /// Runs on the page's thread (`nonisolated(nonsending)`): a caller that finds a refresh in
-    /// flight waits for it there, and its answer reaches the page with no other hop.
-    nonisolated(nonsending) public func userContentController(
-        _ userContentController: UserContentController, didReceive message: ScriptMessage
-    ) async throws -> ScriptValue {
-        if let reply = try immediateReply(to: message) { return reply }
-        let action = try Self.action(of: message)
-        do throws(SessionError) {
-            // A refresh in flight is joined without a turn of the session's actor: a hundred
-            // callers cost the actor nothing after the first.
-            if action == .refresh, let refresh = controller.published.withLock({ $0.joinableRefresh }) {
-                return try await Self.wait(for: refresh).get().scriptValue
-            }
-            // Otherwise one turn of the actor; a refresh it starts is waited for here, so the
-            // answer reaches the page without another turn.
-            switch try await controller.answerPage(action) {
-            case .reply(let value): return value
-            case .refreshing(let refresh): return try await Self.wait(for: refresh).get().scriptValue
-            }
+    /// Runs on the page's thread and returns at once. An answer known now is replied inside the
+    /// page's call; a refresh in flight is joined by leaving `replyHandler` with its waiters
+    /// (no task, no turn of the actor); anything else takes one turn of the session's actor,
+    /// and a refresh that turn starts is waited for the same way.
+    public func userContentController(
+        _ userContentController: UserContentController, didReceive message: ScriptMessage, replyHandler: ScriptMessageReply
+    ) {
+        let action: Action
+        do {
+            if let reply = try immediateReply(to: message) { return replyHandler.reply(reply) }
+            action = try Self.action(of: message)
         } catch {
-            throw error.scriptMessageError
+            return replyHandler.reject(error)
         }
-    }
-}
-
-extension SessionMessageHandler {
-    /// The refresh's result, delivered on the page's thread directly (not through the
-    /// concurrency pool, which a hundred waiters and the page's JavaScript compiler keep busy).
-    nonisolated(nonsending) static func wait(
-        for refresh: Task<Result<SessionStatus, SessionError>, Never>
-    ) async -> Result<SessionStatus, SessionError> {
-        await resumingOnEngineThread { await refresh.value }
+        if action == .refresh, let waiters = controller.published.withLock({ $0.joinableRefresh }) {
+            return waiters.add(replyHandler)
+        }
+        let controller = self.controller
+        Task.immediate {
+            do throws(SessionError) {
+                switch try await controller.answerPage(action) {
+                case .reply(let value): replyHandler.reply(value)
+                case .refreshing(let waiters): waiters.add(replyHandler)
+                }
+            } catch {
+                replyHandler.reject(error.scriptMessageError)
+            }
+        }
     }
 }
 
@@ -96,7 +98,7 @@ extension SessionController {
     /// What a page's request gets from one turn of the actor.
     enum PageAnswer {
         case reply(ScriptValue)
-        case refreshing(Task<Result<SessionStatus, SessionError>, Never>)
+        case refreshing(RefreshWaiters)
     }
 
     /// A page's request, after noticing a sign-out in another process.
@@ -108,7 +110,7 @@ extension SessionController {
         case .refresh:
             switch try joinOrStartRefresh() {
             case .done(let status): return .reply(status.scriptValue)
-            case .waiting(let refresh): return .refreshing(refresh)
+            case .waiting(_, let waiters): return .refreshing(waiters)
             }
         case .logout where configuration.isolatedWebSession != nil:
             // A page ends its own session only: the native one goes on.

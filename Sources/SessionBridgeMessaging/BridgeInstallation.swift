@@ -491,6 +491,10 @@ package final class BridgeInstallation {
     /// Calls currently awaiting a reply (see also ``pendingDeadlines``).
     package var callsInFlight: Int { pending.count }
 
+    /// How many jobs on this thread have settled replies sent later or from another thread
+    /// (each settles every reply sent before it ran).
+    package var replyDeliveries: Int { replies.deliveryCount }
+
     // MARK: Helpers
 
     private func refreshRegistrations(_ current: Int) {
