@@ -57,11 +57,26 @@ enum MicrotaskCheckpoint {
     /// The body of the native function that runs the checkpoint. It is called from an entry into
     /// JavaScript, where JavaScriptCore has dropped the API lock around the call; the drain needs
     /// it held.
-    static let callback: JSObjectCallAsFunctionCallback = { ctx, _, _, _, _, _ in
+    ///
+    /// Called with a function and a value, it first calls the function with the value (a
+    /// promise's `resolve` or `reject`, see ``ScriptContext/settle(_:resolving:_:)``), inside the
+    /// same entry: settling a promise and running its checkpoint take one entry instead of two
+    /// (each outermost entry starts the time limit's watchdog, which reads the thread's CPU
+    /// time, a system call). An exception the function throws is the call's exception, once the
+    /// checkpoint ran.
+    static let callback: JSObjectCallAsFunctionCallback = { ctx, _, _, argumentCount, arguments, exception in
         guard let functions, let ctx = unsafe ctx else { return nil }
+        var thrown: JSValueRef? = nil
+        if argumentCount == 2, let arguments = unsafe arguments, let first = unsafe arguments[0],
+            let settle = unsafe JSValueToObject(ctx, first, nil)
+        {
+            var argument = unsafe arguments[1]
+            unsafe JSObjectCallAsFunction(ctx, settle, nil, 1, &argument, &thrown)
+        }
         unsafe functions.lock(ctx)
         unsafe functions.drain(JSContextGetGroup(ctx))
         unsafe functions.unlock(ctx)
+        if let thrown = unsafe thrown, let exception = unsafe exception { unsafe exception.pointee = thrown }
         return nil
     }
 }

@@ -53,8 +53,14 @@ extension ScriptContext {
         guard let pending = deferreds.removeValue(forKey: deferred.id) else { return }
         var argument: JSValueRef? = unsafe value(ctx)
         var exception: JSValueRef? = nil
-        enterJavaScript()
-        unsafe JSObjectCallAsFunction(ctx, resolving ? pending.resolve : pending.reject, nil, 1, &argument, &exception)
+        let settle = unsafe resolving ? pending.resolve : pending.reject
+        if enterJavaScriptWithCheckpoint(), let checkpoint = unsafe checkpointFunction {
+            // One entry: the checkpoint's function settles the promise, then runs the microtasks.
+            var arguments: [JSValueRef?] = unsafe [settle, argument]
+            unsafe JSObjectCallAsFunction(ctx, checkpoint, nil, 2, &arguments, &exception)
+        } else {
+            unsafe JSObjectCallAsFunction(ctx, settle, nil, 1, &argument, &exception)
+        }
         unsafe unprotect(pending.resolve)
         unsafe unprotect(pending.reject)
         if let exception = unsafe exception { unsafe report(.uncaughtError(scriptError(from: exception))) }

@@ -103,6 +103,9 @@ public actor ScriptContext {
     /// Whether the current outermost entry holds the VM's API lock, for ``leaveJavaScript()`` to run
     /// the checkpoint and release it.
     var holdsEntryLock = false
+    /// Whether the current outermost entry runs the checkpoint in its own call
+    /// (``enterJavaScriptWithCheckpoint()``): ``leaveJavaScript()`` then only releases the lock.
+    var entryRunsItsCheckpoint = false
     var closeHandlers: [(isolated ScriptContext) -> Void] = []
     /// The most recent events, oldest first (bounded by ``Configuration/eventBufferSize``).
     package private(set) var recentEvents = Deque<ScriptEvent>()
@@ -496,6 +499,21 @@ public actor ScriptContext {
         }
     }
 
+    /// ``enterJavaScript()`` for an entry made of one call to ``checkpointFunction`` with a
+    /// function and its argument, which runs the function, then the checkpoint (see
+    /// ``MicrotaskCheckpoint``): `true` when this is such an entry (outermost, the API lock
+    /// taken); the checkpoint then ran once the call returned, and ``leaveJavaScript()`` does not
+    /// run it again. `false`: make the call as usual.
+    package func enterJavaScriptWithCheckpoint() -> Bool {
+        let outermost = thread.nativeDepth.load(ordering: .relaxed) == 0 && !holdsEntryLock
+        enterJavaScript()
+        guard outermost, holdsEntryLock, unsafe checkpointFunction != nil, !isClosed else { return false }
+        // The call that follows runs the checkpoint; what is left of it is the lock's release.
+        holdsEntryLock = false
+        entryRunsItsCheckpoint = true
+        return true
+    }
+
     /// Call after every entry into JavaScript from outside a JavaScript call has returned.
     ///
     /// JavaScriptCore runs the microtasks an entry queued (promise reactions, `await`
@@ -512,6 +530,10 @@ public actor ScriptContext {
     package func leaveJavaScript() {
         guard thread.nativeDepth.load(ordering: .relaxed) == 0 else { return }
         if holdsEntryLock { runMicrotaskCheckpoint() }
+        if entryRunsItsCheckpoint {
+            entryRunsItsCheckpoint = false
+            if let functions = MicrotaskCheckpoint.functions { unsafe functions.unlock(ctx) }
+        }
         guard thread.watchdogFired.load(ordering: .relaxed) || stoppedInThisEntry else { return }
         absorbStop(reporting: !stopTold)
     }

@@ -31,6 +31,10 @@ import Testing
         /// Short jobs, each queueing the next: no job is long, only the chain.
         case awaitChain = "(async () => { for (;;) await 0; })()"
         case asyncGeneratorChain = "(async () => { for await (const _ of (async function* () { for (;;) yield 0; })()); })()"
+        /// After a native async function's promise is settled: its reaction, and a chain, run in
+        /// the entry that settles it (one call that settles, then runs the checkpoint).
+        case afterASettle = "tick().then(() => { for (;;) {} })"
+        case awaitChainAfterASettle = "(async () => { await tick(); for (;;) await 0; })()"
     }
 
     @Test(arguments: Runaway.allCases) func aStoppedScriptLeavesOtherContextsOnItsThreadAlone(_ runawaySource: Runaway) async throws {
@@ -39,6 +43,7 @@ import Testing
         let neighbour = await ScriptContext(thread: thread, configuration: .init(timeLimit: .seconds(30)))
         let unlimited = await ScriptContext(thread: thread)
         await runaway.defineFunction("read") { _, arguments in arguments.first ?? .undefined }
+        await runaway.defineAsyncFunction("tick") { _ in .undefined }
         for round in 0..<5 {
             _ = try? await runaway.run(runawaySource.rawValue)
             #expect(await runaway.runUntilQuiescent(timeout: .seconds(60)))
