@@ -153,9 +153,10 @@ extension ScriptContext {
     }
 
     func resumeQuiescenceWaiters() {
-        let waiters = quiescenceWaiters
+        let waiters = quiescenceWaiters.sorted { $0.key < $1.key }
         quiescenceWaiters.removeAll()
         // In the order they began to wait.
-        for (_, waiter) in waiters.sorted(by: { $0.key < $1.key }) { waiter.resume(returning: true) }
+        for (_, waiter) in waiters { waiter.resume(returning: true) }
+        lastResumedQuiescenceWaiters = waiters.map(\.key)
     }
 }

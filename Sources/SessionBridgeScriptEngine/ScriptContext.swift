@@ -64,6 +64,10 @@ public actor ScriptContext {
     var holds = 0
     var quiescenceWaiters: [Int: CheckedContinuation<Bool, Never>] = [:]
     var nextWaiterID = 1
+    /// The waiters for the quiet last resumed together, by id, in the order they were resumed.
+    /// (When each then runs is the concurrency runtime's: a resumed task is queued on this
+    /// context's thread, but under load one was seen to run after the others.)
+    package internal(set) var lastResumedQuiescenceWaiters: [Int] = []
     var eventHandler: (@Sendable (ScriptEvent) -> Void)?
     var attachments: [ObjectIdentifier: AnyObject] = [:]
     var awaiting: [Int: CheckedContinuation<Result<ScriptValue, ScriptError>, Never>] = [:]

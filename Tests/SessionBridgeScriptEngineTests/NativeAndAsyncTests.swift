@@ -104,17 +104,21 @@ import Testing
             return .null
         }
         try await context.run("pending()")
-        let order = try await context.waitForQuietInTurn(count: 10, whileOpening: gate)
-        #expect(order == Array(0..<10))
+        let (firstID, order) = try await context.waitForQuietInTurn(count: 10, whileOpening: gate)
+        // The context resumes them in the order they began to wait. When each then runs is the
+        // concurrency runtime's: in that order too, except, seen under load, one of them last.
+        #expect(await context.lastResumedQuiescenceWaiters == Array(firstID..<firstID + 10))
+        #expect(order.sorted() == Array(0..<10), "every waiter resumed once")
         await context.close()
     }
 }
 
 extension ScriptContext {
     /// Starts `count` waiters for the quiet, one after the other, then opens `gate`; returns the
-    /// order they resumed in (recorded on the context's thread, as each resumes).
-    fileprivate func waitForQuietInTurn(count: Int, whileOpening gate: Gate) async throws -> [Int] {
+    /// first waiter's id and the order they ran in once resumed (recorded on the context's thread).
+    fileprivate func waitForQuietInTurn(count: Int, whileOpening gate: Gate) async throws -> (firstID: Int, order: [Int]) {
         let resumed = ResumedOrder()
+        let firstID = nextWaiterID
         try await withThrowingTaskGroup { group in
             for index in 0..<count {
                 group.addTask { [self] in
@@ -126,7 +130,7 @@ extension ScriptContext {
             await gate.open()
             try await group.waitForAll()
         }
-        return resumed.indices.withLock { $0 }
+        return (firstID, resumed.indices.withLock { $0 })
     }
 
     private func waitForQuiet(_ index: Int, recordingIn resumed: ResumedOrder) async {
