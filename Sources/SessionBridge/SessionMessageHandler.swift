@@ -45,7 +45,11 @@ public struct SessionMessageHandler: ScriptMessageHandlerWithReplyHandler {
     /// that finished within the freshness window. `nil` when the answer needs the session's
     /// actor or a refresh.
     public func immediateReply(to message: ScriptMessage) throws -> ScriptValue? {
-        let action = try Self.action(of: message)
+        try immediateReply(to: Self.action(of: message))
+    }
+
+    /// ``immediateReply(to:)`` for an action already read from its message.
+    func immediateReply(to action: Action) throws(ScriptMessageError) -> ScriptValue? {
         let facts = controller.published.withLock { $0 }
         guard facts.isReady, !(facts.isSignedIn && controller.vaultChangedSinceSeen()) else { return nil }
         let status = SessionStatus(isSignedIn: facts.isSignedIn, accessTokenExpiresAt: facts.accessTokenExpiresAt)
@@ -71,9 +75,10 @@ public struct SessionMessageHandler: ScriptMessageHandlerWithReplyHandler {
         _ userContentController: UserContentController, didReceive message: ScriptMessage, replyHandler: ScriptMessageReply
     ) {
         let action: Action
-        do {
-            if let reply = try immediateReply(to: message) { return replyHandler.reply(reply) }
+        do throws(ScriptMessageError) {
+            // The action is read once: the immediate answer and the rest both use it.
             action = try Self.action(of: message)
+            if let reply = try immediateReply(to: action) { return replyHandler.reply(reply) }
         } catch {
             return replyHandler.reject(error)
         }
