@@ -92,8 +92,10 @@ public actor ScriptContext {
     var pristineBuiltins: JSObjectRef?
     /// Makes a ``ValueWalker`` for a set of limits, from ``pristineBuiltins`` (which keeps it).
     var walkerFactory: JSObjectRef?
-    /// How many objects this context has read (``scriptValue(_:limits:reader:)``).
-    var objectReads = 0
+    /// How many values this context has read part by part inside objects
+    /// (``scriptValue(_:limits:reader:)``): past ``ObjectReader/nodesBeforeWalker`` it reads
+    /// objects with its walker.
+    var nodesReadPartByPart = 0
     /// The walkers made so far, by their limits (a context uses one or two); the factory keeps
     /// them alive.
     var walkers: [ConversionLimits: JSObjectRef] = unsafe [:]
@@ -375,10 +377,10 @@ public actor ScriptContext {
     /// stops it there, the whole entry is stopped (``stopEntry()``) and the conversion throws
     /// ``ScriptError/Kind/timeLimitExceeded``, whatever the reader made of the stop.
     ///
-    /// A context's first objects are read through the C API part by part; from its
-    /// ``ObjectReader/objectsBeforeWalker``-th on, in one call into JavaScript (``ValueWalker``),
-    /// whose source costs a parse the first few reads do not repay. `reader` forces one way
-    /// (the two agree; tests compare them).
+    /// A context reads its first objects through the C API part by part; once they add up to
+    /// ``ObjectReader/nodesBeforeWalker`` values, it reads the next in one call into JavaScript
+    /// (``ValueWalker``), whose making and first runs the first reads do not repay. `reader`
+    /// forces one way (the two agree; tests compare them).
     package func scriptValue(
         _ value: JSValueRef?, limits: ConversionLimits? = nil, reader kind: ObjectReader = .automatic
     ) throws(ScriptError)
@@ -391,10 +393,11 @@ public actor ScriptContext {
         let result = Result { () throws(ScriptError) in
             // A primitive costs a call or two through the C API.
             if kind != .partByPart, let value = unsafe value, unsafe JSValueIsObject(ctx, value) {
-                objectReads += 1
-                if kind == .oneCall || objectReads > ObjectReader.objectsBeforeWalker, let walker = unsafe walker(for: limits) {
+                if kind == .oneCall || nodesReadPartByPart >= ObjectReader.nodesBeforeWalker, let walker = unsafe walker(for: limits) {
                     return try unsafe reader.read(value, walkingWith: walker)
                 }
+                defer { nodesReadPartByPart += reader.nodesRead }
+                return try unsafe reader.read(value)
             }
             return try unsafe reader.read(value)
         }
@@ -724,9 +727,18 @@ package enum ObjectReader: Sendable {
     /// Part by part through the C API.
     case partByPart
 
-    /// Objects a context reads part by part before it makes its walker: parsing the walker's
-    /// source costs about 90 µs, and the walker saves 0.1 to 1 µs a read.
-    static let objectsBeforeWalker = 64
+    /// Values a context reads part by part, inside objects, before it makes its walker.
+    ///
+    /// Making the walker costs about 90 µs (its source parsed into the document's global
+    /// object), and in a new document the walker runs interpreted, no faster than the C API's
+    /// part-by-part reads of small bodies; warm, it saves about 0.17 µs a value (figure 0: the
+    /// realistic body, 2.4 against 3.4 µs). Counted in values, not objects: a hundred
+    /// `{action: "refresh"}` bodies (300 values: each object, key and string) posted into a new
+    /// document are read part by part, which took their calls' making from about 1.56 to 1.22
+    /// ms (figure 6, a hundred callers; the switch at the 65th object had made the walker in
+    /// every such document), while a page that keeps posting realistic bodies switches after a
+    /// couple of hundred calls.
+    static let nodesBeforeWalker = 2048
 }
 
 /// A JavaScriptCore global context and the values protected in it, released together.

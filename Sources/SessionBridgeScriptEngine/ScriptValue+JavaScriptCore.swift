@@ -36,6 +36,9 @@ struct ValueReader {
     let objectPrototype: JSObjectRef?
     let isView: JSObjectRef?
     private var nodes = 0
+    /// The values read so far, as ``ConversionLimits/maxNodes`` counts them (an object, each
+    /// of its keys and members, an array and each of its elements).
+    var nodesRead: Int { nodes }
     private var bytes = 0
     private var ancestors: [JSObjectRef] = unsafe []
 

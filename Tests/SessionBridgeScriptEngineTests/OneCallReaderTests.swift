@@ -117,12 +117,19 @@ import Testing
         await context.close()
     }
 
-    @Test func aContextMakesItsWalkerOnlyOnceItReadsObjectsOften() async throws {
+    @Test func aContextMakesItsWalkerOnlyOnceItHasReadManyValues() async throws {
         let context = await ScriptContext()
-        for index in 0..<ObjectReader.objectsBeforeWalker {
-            #expect(try await context.evaluate("({i: \(index), s: 'x'})") == ["i": .number(Double(index)), "s": "x"])
+        // A hundred small bodies, as a hundred callers of one refresh post them into a new
+        // document: read part by part, with no walker made (it used to be made at the 65th).
+        for index in 0..<100 {
+            #expect(try await context.evaluate("({action: 'refresh', i: \(index)})") == ["action": "refresh", "i": .number(Double(index))])
         }
         #expect(await context.walkerCount == 0)
+        // Then arrays, part by part up to the threshold.
+        while await context.nodesReadPartByPart < ObjectReader.nodesBeforeWalker {
+            #expect(try await context.evaluate("Array.from({length: 31}, (_, k) => k)") == .array((0..<31).map { .number(Double($0)) }))
+            #expect(await context.walkerCount == 0)
+        }
         #expect(try await context.evaluate("({i: -1, list: [1, 'two']})") == ["i": -1, "list": [1, "two"]])
         #expect(await context.walkerCount == 1)
         await context.close()
