@@ -291,6 +291,12 @@ import SessionBridgeHeadless
 ///     deadline (1.6%). Of the settling (`finish`, 5.6%): the message log's record 2.1% (half
 ///     of it the bench's own observer and the evicted record's release), the settle 2.2% (the
 ///     reply's object made, the checkpoint's call, the two unprotects).
+///   - What an idle gap costs code on this VM, timed alone (a separate program, medians of 200):
+///     parsing a token endpoint's 300-byte answer took 5-7 µs back to back with
+///     `JSONSerialization` and 7-9 µs with `JSONDecoder`, and 66-73 µs for either when each
+///     parse followed a 6 ms sleep. The cycle's every step pays that on its first touch of its
+///     code and data, the bare cycle's too: what the cycle runs beyond the bare one costs it
+///     about ten times its warm time, so fewer steps, not faster ones, is what shortens it.
 enum RefreshBreakdown {
     struct Steps {
         var names: [String]
