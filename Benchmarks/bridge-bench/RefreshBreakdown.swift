@@ -286,7 +286,8 @@ import SessionBridgeHeadless
 ///     value walker (about 90 µs to parse into the new global object) and the walker then ran
 ///     interpreted, slower than the C API's part-by-part reads of `{action: "refresh"}`. The
 ///     switch now comes after 2,048 values read part by part: the making 1.49-1.74 → 1.12-1.40
-///     ms (ten alternating runs of each build). The rest of `post`: the deferred promise (its
+///     ms (ten alternating runs each, the new code's from a probe that never made the walker
+///     and from the final build). The rest of `post`: the deferred promise (its
 ///     resolve and reject protected, 2.2%), the session's handler (2.1%), the call's entry and
 ///     deadline (1.6%). Of the settling (`finish`, 5.6%): the message log's record 2.1% (half
 ///     of it the bench's own observer and the evicted record's release), the settle 2.2% (the
