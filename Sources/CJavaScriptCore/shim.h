@@ -31,6 +31,10 @@ JS_EXPORT bool JSGlobalContextSetUnhandledRejectionCallback(JSGlobalContextRef c
 /// JSBasePrivate.h: a full, synchronous garbage collection (used by memory tests and benchmarks).
 JS_EXPORT void JSSynchronousGarbageCollectForDebugging(JSContextRef ctx);
 
+/// JSBasePrivate.h: an object describing the VM's heap (`heapSize`, `objectCount`,
+/// `globalObjectCount`, `protectedGlobalObjectCount`, ...), for memory tests and benchmarks.
+JS_EXPORT JSObjectRef JSGetMemoryUsageStatistics(JSContextRef ctx);
+
 /*
  * Declared in <jsc/JSCOptions.h>, which needs GLib's headers (gboolean and gint are int): read a
  * JavaScriptCore option. Returns nonzero if the option exists. Reading is safe at any time;

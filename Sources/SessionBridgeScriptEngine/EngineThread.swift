@@ -63,6 +63,8 @@ public final class EngineThread: SerialExecutor, Sendable {
     let lockingContext = Atomic<UInt>(0)
     /// When the current outermost entry into JavaScript began (uptime, nanoseconds).
     let entryStart = Atomic<UInt64>(0)
+    /// The context and function behind ``rejectionSink()`` (pointers' bits; `0` until made).
+    private let rejectionSinkParts = Mutex<(context: UInt, function: UInt)>((0, 0))
 
     private struct State: ~Copyable {
         var jobs = Deque<QueuedJob>()
@@ -116,7 +118,45 @@ public final class EngineThread: SerialExecutor, Sendable {
     }
 
     deinit {
+        let sink = rejectionSinkParts.withLock { $0 }
+        if let context = OpaquePointer(bitPattern: sink.context), let function = OpaquePointer(bitPattern: sink.function) {
+            unsafe JSValueUnprotect(context, function)
+            unsafe JSGlobalContextRelease(context)
+        }
         unsafe JSContextGroupRelease(group.ref)
+    }
+
+    /// A function of this VM that belongs to no document: what a context's unhandled-rejection
+    /// callback is set to before its global object is released (``GlobalContext/release()``).
+    ///
+    /// JavaScriptCore keeps a global object's unhandled-rejection callback in a strong handle,
+    /// one of the garbage collector's roots. A callback made in the document's own context so
+    /// kept its global object, and all that is reachable from it, alive after the context was
+    /// released: no closed document was ever collected (after 300 contexts made and closed, a
+    /// full collection left 301 global objects and 28 MB; with this sink, 1 and 130 KB). The
+    /// sink lives in a context of its own, made on first use and kept for the VM's life.
+    func rejectionSink() -> JSObjectRef? {
+        if let made = rejectionSinkParts.withLock({ OpaquePointer(bitPattern: $0.function) }) { return made }
+        // Made outside the lock: making a context takes the VM's lock, which the thread may hold.
+        guard let context = unsafe JSGlobalContextCreateInGroup(group.ref, nil) else { return nil }
+        let callback: JSObjectCallAsFunctionCallback = { ctx, _, _, _, _, _ in unsafe JSValueMakeUndefined(ctx) }
+        guard let function = unsafe JSObjectMakeFunctionWithCallback(context, nil, callback) else {
+            unsafe JSGlobalContextRelease(context)
+            return nil
+        }
+        unsafe JSValueProtect(context, function)
+        let kept = rejectionSinkParts.withLock { parts -> UInt in
+            if parts.function == 0 {
+                parts = (UInt(bitPattern: unsafe Int(bitPattern: context)), UInt(bitPattern: unsafe Int(bitPattern: function)))
+            }
+            return parts.function
+        }
+        if kept != UInt(bitPattern: unsafe Int(bitPattern: function)) {
+            // Another thread made one first.
+            unsafe JSValueUnprotect(context, function)
+            unsafe JSGlobalContextRelease(context)
+        }
+        return OpaquePointer(bitPattern: kept)
     }
 
     /// Makes a lane on this thread: an executor with a JavaScriptCore VM of its own, whose jobs

@@ -144,7 +144,8 @@ public actor ScriptContext {
         self.name = name
         self.configuration = configuration
         self.timeLimitSeconds = configuration.timeLimit.map { $0 / .seconds(1) } ?? .infinity
-        self.globalContext = unsafe GlobalContext(JSGlobalContextCreateInGroup(thread.group.ref, nil))
+        self.globalContext = unsafe GlobalContext(
+            JSGlobalContextCreateInGroup(thread.group.ref, nil), rejectionSink: thread.rejectionSink())
     }
 
     /// What every new context gets: the checkpoint, the pristine built-ins, `console`, timers,
@@ -602,6 +603,20 @@ public actor ScriptContext {
         unsafe JSSynchronousGarbageCollectForDebugging(ctx)
     }
 
+    /// What this context's VM holds after a full garbage collection: its global objects (every
+    /// context not yet collected, this one included) and its heap's size in bytes (tests and
+    /// benchmarks). `nil` once the context is closed.
+    package func collectedHeap() -> (globalObjects: Int, bytes: Int)? {
+        guard !isClosed else { return nil }
+        unsafe JSSynchronousGarbageCollectForDebugging(ctx)
+        guard let statistics = unsafe JSGetMemoryUsageStatistics(ctx) else { return nil }
+        func number(_ name: String) -> Int {
+            let value = unsafe PropertyNames.with(name) { unsafe JSObjectGetProperty(ctx, statistics, $0, nil) }
+            return Int(javaScriptNumber: unsafe JSValueToNumber(ctx, value, nil)) ?? -1
+        }
+        return (number("globalObjectCount"), number("heapSize"))
+    }
+
     // MARK: Events
 
     /// Receives every event from now on, on this context's thread.
@@ -747,16 +762,20 @@ package enum ObjectReader: Sendable {
 /// from the owning ``ScriptContext``'s isolated methods, which all run on its engine thread, from
 /// the job ``ScriptContext/close(releasingLater:)`` schedules on that same thread (after the
 /// context closed, so nothing else of it runs concurrently), and from `init` and `deinit`, when no
-/// other reference exists. Every JavaScriptCore C API call takes the VM's
-/// own lock, so releasing from `deinit` on another thread is also safe.
+/// other reference exists. Its other stored references are immutable. Every JavaScriptCore C API
+/// call takes the VM's own lock, so releasing from `deinit` on another thread is also safe.
 @safe  // its JavaScriptCore references are used only on its context's engine thread, while the context lives
 final class GlobalContext: @unchecked Sendable {
     let ref: JSGlobalContextRef
+    /// What the context's unhandled-rejection callback is set to when it is released
+    /// (``EngineThread/rejectionSink()``): a function of the same VM that lives as long as it.
+    private let rejectionSink: JSObjectRef?
     private var protected: [JSValueRef: Int] = unsafe [:]
     private(set) var isReleased = false
 
-    init(_ ref: JSGlobalContextRef) {
+    init(_ ref: JSGlobalContextRef, rejectionSink: JSObjectRef?) {
         unsafe self.ref = unsafe ref
+        unsafe self.rejectionSink = unsafe rejectionSink
     }
 
     func protect(_ value: JSValueRef) {
@@ -782,6 +801,9 @@ final class GlobalContext: @unchecked Sendable {
             ScriptEngineStatistics.protectedValues.subtract(count, ordering: .relaxed)
         }
         unsafe protected.removeAll()
+        // JavaScriptCore holds the callback strongly (a root): left as the context's own
+        // function, it would keep the released global object alive for the VM's life.
+        if let sink = unsafe rejectionSink { _ = unsafe JSGlobalContextSetUnhandledRejectionCallback(ref, sink, nil) }
         unsafe JSGlobalContextRelease(ref)
     }
 

@@ -1,0 +1,52 @@
+import SessionBridgeTestSupport
+import Testing
+
+@testable import SessionBridgeScriptEngine
+
+/// A context's global object, and all a page left in it, is collected once the context is
+/// released. JavaScriptCore holds a global object's unhandled-rejection callback strongly, so
+/// the context's own callback kept it alive for the VM's life: no closed context was ever
+/// collected.
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct CollectedContextTests {
+    @Test func closedContextsAreCollected() async throws {
+        let thread = EngineThread(name: "sb-collected")
+        for index in 0..<40 {
+            let context = await ScriptContext(thread: thread)
+            // What a page leaves behind: objects, a rejection nobody handled, a pending promise.
+            try await context.run(
+                """
+                globalThis.kept = Array.from({length: 200}, (_, i) => ({i, text: 'x'.repeat(20)}));
+                Promise.reject(new Error('unhandled \(index)'));
+                new Promise(() => {});
+                """)
+            await context.close()
+        }
+        let probe = await ScriptContext(thread: thread)
+        let heap = try #require(await probe.collectedHeap())
+        // The probe's global object and the thread's rejection sink's, and at most the last
+        // closed one or two that the collector's conservative scan of the thread's stack, or a
+        // rejection not yet reported, still reaches: not the 40 of them.
+        #expect(heap.globalObjects <= 5, "\(heap.globalObjects) global objects left after 40 contexts closed")
+        await probe.close()
+        thread.shutdown()
+    }
+
+    /// A context let go of without `close()` is released by its deinit, the same way.
+    @Test func contextsLetGoOfWithoutClosingAreCollected() async throws {
+        let thread = EngineThread(name: "sb-dropped")
+        for _ in 0..<20 {
+            let context = await ScriptContext(thread: thread)
+            try await context.run("globalThis.kept = Array.from({length: 200}, (_, i) => ({i}));")
+        }
+        // A deinit may run a moment after the last reference goes; each releases on its own.
+        let probe = await ScriptContext(thread: thread)
+        var globals = Int.max
+        for _ in 0..<50 where globals > 5 {
+            globals = await probe.collectedHeap()?.globalObjects ?? Int.max
+            if globals > 5 { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(globals <= 5, "\(globals) global objects left after 20 contexts were let go of")
+        await probe.close()
+        thread.shutdown()
+    }
+}
