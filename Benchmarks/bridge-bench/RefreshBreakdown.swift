@@ -310,6 +310,12 @@ import SessionBridgeHeadless
 ///     reaches `MemoryPressureHandler::singleton()`, which a host thread cannot make). Not kept;
 ///     collecting in idle time needs a policy of our own (the private synchronous collections),
 ///     which would trade idle CPU, on a machine of two cores, for these pauses.
+///   - Why the heap grew so (a probe counting global objects after a full collection): no closed
+///     document was ever collected. JavaScriptCore holds a global object's unhandled-rejection
+///     callback in a strong handle, and each context's was its own function, which rooted it.
+///     Set to a function of the VM's own as the context is released (`EngineThread`'s rejection
+///     sink), the same run collected 25 times, the heap between 5 and 9 MB, with pauses up to
+///     2.9 ms (48 ms before), and a hundred callers' p99 went from 27.8 to 8.4 ms.
 enum RefreshBreakdown {
     struct Steps {
         var names: [String]
