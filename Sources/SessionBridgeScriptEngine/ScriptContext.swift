@@ -608,7 +608,7 @@ public actor ScriptContext {
     /// benchmarks). `nil` once the context is closed.
     package func collectedHeap() -> (globalObjects: Int, bytes: Int)? {
         guard !isClosed else { return nil }
-        unsafe JSSynchronousGarbageCollectForDebugging(ctx)
+        collectGarbage()
         guard let statistics = unsafe JSGetMemoryUsageStatistics(ctx) else { return nil }
         func number(_ name: String) -> Int {
             let value = unsafe PropertyNames.with(name) { unsafe JSObjectGetProperty(ctx, statistics, $0, nil) }
