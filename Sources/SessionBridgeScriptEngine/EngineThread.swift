@@ -119,7 +119,7 @@ public final class EngineThread: SerialExecutor, Sendable {
 
     deinit {
         let sink = rejectionSinkParts.withLock { $0 }
-        if let context = OpaquePointer(bitPattern: sink.context), let function = OpaquePointer(bitPattern: sink.function) {
+        if let context = unsafe OpaquePointer(bitPattern: sink.context), let function = unsafe OpaquePointer(bitPattern: sink.function) {
             unsafe JSValueUnprotect(context, function)
             unsafe JSGlobalContextRelease(context)
         }
@@ -137,7 +137,7 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// the sink's, and 186 KB). The sink lives in a context of its own, made on first use and
     /// kept for the VM's life.
     func rejectionSink() -> JSObjectRef? {
-        if let made = rejectionSinkParts.withLock({ OpaquePointer(bitPattern: $0.function) }) { return made }
+        if let made = unsafe rejectionSinkParts.withLock({ unsafe OpaquePointer(bitPattern: $0.function) }) { return unsafe made }
         // Made outside the lock: making a context takes the VM's lock, which the thread may hold.
         guard let context = unsafe JSGlobalContextCreateInGroup(group.ref, nil) else { return nil }
         let callback: JSObjectCallAsFunctionCallback = { ctx, _, _, _, _, _ in unsafe JSValueMakeUndefined(ctx) }
@@ -148,16 +148,16 @@ public final class EngineThread: SerialExecutor, Sendable {
         unsafe JSValueProtect(context, function)
         let kept = rejectionSinkParts.withLock { parts -> UInt in
             if parts.function == 0 {
-                parts = (UInt(bitPattern: unsafe Int(bitPattern: context)), UInt(bitPattern: unsafe Int(bitPattern: function)))
+                parts = (UInt(bitPattern: Int(bitPattern: context)), UInt(bitPattern: Int(bitPattern: function)))
             }
             return parts.function
         }
-        if kept != UInt(bitPattern: unsafe Int(bitPattern: function)) {
+        if kept != UInt(bitPattern: Int(bitPattern: function)) {
             // Another thread made one first.
             unsafe JSValueUnprotect(context, function)
             unsafe JSGlobalContextRelease(context)
         }
-        return OpaquePointer(bitPattern: kept)
+        return unsafe OpaquePointer(bitPattern: kept)
     }
 
     /// Makes a lane on this thread: an executor with a JavaScriptCore VM of its own, whose jobs
