@@ -35,6 +35,34 @@ JS_EXPORT void JSSynchronousGarbageCollectForDebugging(JSContextRef ctx);
 /// `globalObjectCount`, `protectedGlobalObjectCount`, ...), for memory tests and benchmarks.
 JS_EXPORT JSObjectRef JSGetMemoryUsageStatistics(JSContextRef ctx);
 
+/// JSBasePrivate.h: makes the VMs created from now on without their garbage-collection
+/// activity timers (the full and eden collections JavaScriptCore would start from its run loop).
+JS_EXPORT void JSDisableGCTimer(void);
+
+/*
+ * GLib's main context, through which JavaScriptCore runs its deferred work (WebAssembly's
+ * asynchronous compilation, FinalizationRegistry callbacks) and its incremental sweeper: a VM
+ * made on a thread keeps that thread's run loop, whose GLib context is the thread-default one
+ * when the VM is made. Declared here under names of their own (libglib-2.0, linked through
+ * JavaScriptCore's pkg-config), so that the engine neither imports all of <glib.h> nor clashes
+ * with the WebKit module's GLib types; the symbols and signatures are GLib's. SBPollFD is GLib's
+ * GPollFD, which on Linux is `struct pollfd`: an int and two shorts.
+ */
+typedef struct SBPollFD { int fd; unsigned short events; unsigned short revents; } SBPollFD;
+extern void *sb_g_main_context_new(void) __asm__("g_main_context_new");
+extern void sb_g_main_context_unref(void *context) __asm__("g_main_context_unref");
+extern void sb_g_main_context_push_thread_default(void *context) __asm__("g_main_context_push_thread_default");
+extern void sb_g_main_context_pop_thread_default(void *context) __asm__("g_main_context_pop_thread_default");
+extern int sb_g_main_context_acquire(void *context) __asm__("g_main_context_acquire");
+extern void sb_g_main_context_release(void *context) __asm__("g_main_context_release");
+extern int sb_g_main_context_prepare(void *context, int *priority) __asm__("g_main_context_prepare");
+extern int sb_g_main_context_query(void *context, int max_priority, int *timeout, SBPollFD *fds, int n_fds)
+    __asm__("g_main_context_query");
+extern int sb_g_main_context_check(void *context, int max_priority, SBPollFD *fds, int n_fds)
+    __asm__("g_main_context_check");
+extern void sb_g_main_context_dispatch(void *context) __asm__("g_main_context_dispatch");
+extern void sb_g_main_context_wakeup(void *context) __asm__("g_main_context_wakeup");
+
 /*
  * Declared in <jsc/JSCOptions.h>, which needs GLib's headers (gboolean and gint are int): read a
  * JavaScriptCore option. Returns nonzero if the option exists. Reading is safe at any time;
@@ -48,6 +76,14 @@ extern int jsc_options_get_boolean(const char *option, int *value);
  * names a thread in the OS (at most 15 bytes), for engine threads.
  */
 extern int pthread_setname_np(pthread_t thread, const char *name);
+
+/*
+ * The same for ppoll (its `struct pollfd` given as SBPollFD, the same layout): a poll whose
+ * timeout has nanoseconds, for an engine thread that waits for its next timer and GLib's
+ * sources at once.
+ */
+extern int sb_ppoll(SBPollFD *fds, unsigned long nfds, const struct timespec *timeout, const void *sigmask)
+    __asm__("ppoll");
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,12 @@ import Synchronization
 /// happens here. Many contexts share one thread; they also share one JavaScriptCore context group
 /// (one VM), which makes each further context cheap (about 200 µs and 100 KB).
 ///
+/// JavaScriptCore's own run-loop work runs here too: WebAssembly's asynchronous compilation
+/// (`WebAssembly.instantiate`, `WebAssembly.compile`), `FinalizationRegistry` callbacks and the
+/// collector's incremental sweeping. JavaScriptCore schedules it on a GLib main context, the one
+/// of the thread that made the VM; so the thread makes its VMs itself, with a main context of its
+/// own, and runs that context's sources whenever no lane waits (see ``runOthers(until:timeout:)``).
+///
 /// A thread can also host *lanes* (``makeLane(name:)``): executors with a VM of their own whose
 /// jobs and timers run on the hosting thread, taking turns with its other work. Code on a lane
 /// can wait for something outside JavaScript (`runOthers(until:timeout:)`) while the thread
@@ -37,6 +43,9 @@ public final class EngineThread: SerialExecutor, Sendable {
 
     private let state: Mutex<State>
     private let wakeUp = DispatchSemaphore(value: 0)
+    /// The GLib main context (pointer bits) JavaScriptCore's run-loop timers of this thread's
+    /// VMs are attached to, owned by the thread; `0` for a lane, which uses its host's.
+    private let mainContextBits: UInt
     private let enqueued = Atomic<UInt64>(0)
     private let threadID = Atomic<UInt>(0)
     private let spinNanoseconds: UInt64
@@ -74,7 +83,7 @@ public final class EngineThread: SerialExecutor, Sendable {
         /// The lanes waiting in ``EngineThread/runOthers(until:timeout:)``, innermost last.
         var paused: [UInt] = []
         var nextTimerSequence: UInt64 = 0
-        var waiting = false
+        var sleeping = Sleeper.awake
         var stopped = false
 
         /// Takes the first job whose lane is not paused.
@@ -96,22 +105,28 @@ public final class EngineThread: SerialExecutor, Sendable {
     public init(name: String = "ScriptEngine", spin: Duration = EngineThread.defaultSpin) {
         self.name = name
         _ = JavaScriptCoreSettings.applied
-        self.group = unsafe JSContextGroup(ref: JSContextGroupCreate())
+        // The VM is made on the thread, under the thread's own main context (see the type's notes).
+        let start = ThreadStart()
+        let thread = Thread { start.run() }
+        thread.name = name
+        thread.stackSize = 8 << 20
+        thread.start()
+        let made = start.waitForVM()
+        self.group = unsafe JSContextGroup(ref: OpaquePointer(bitPattern: made.group)!)
+        self.mainContextBits = made.mainContext
         self.host = nil
         self.state = Mutex(State())
         let (seconds, attoseconds) = spin.components
         self.spinNanoseconds = UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
-        let thread = Thread { [self] in self.runLoop() }
-        thread.name = name
-        thread.stackSize = 8 << 20
-        thread.start()
+        start.begin(self)
         while threadID.load(ordering: .acquiring) == 0 { sched_yield() }
     }
 
     /// Creates a lane hosted on `host`.
     private init(lane name: String, on host: EngineThread) {
         self.name = name
-        self.group = unsafe JSContextGroup(ref: JSContextGroupCreate())
+        self.group = unsafe JSContextGroup(ref: host.makeGroup())
+        self.mainContextBits = 0
         self.host = host
         self.state = Mutex(State())
         self.spinNanoseconds = 0
@@ -171,6 +186,35 @@ public final class EngineThread: SerialExecutor, Sendable {
         EngineThread(lane: name, on: hostThread)
     }
 
+    /// Makes a VM on this thread, under its main context, so that JavaScriptCore's run-loop work
+    /// for it runs here: at once when called on the thread, else as the thread's next work (the
+    /// caller waits, a few hundred microseconds). A thread that has stopped runs nothing more,
+    /// so the VM is then made on the caller's thread.
+    private func makeGroup() -> JSContextGroupRef {
+        if isCurrent { return unsafe JSContextGroupCreate() }
+        let made = Mutex<UInt>(0)
+        let done = DispatchSemaphore(value: 0)
+        let queued = state.withLock { state -> (queued: Bool, sleeper: Sleeper) in
+            guard !state.stopped else { return (false, .awake) }
+            state.nextTimerSequence += 1
+            // Due at once, for no lane that could be paused: it runs even inside another lane's wait.
+            state.timers.insert(
+                TimerEntry(
+                    deadline: 0, sequence: state.nextTimerSequence, lane: QueuedJob.anyLane, executor: nil,
+                    action: {
+                        made.withLock { $0 = UInt(bitPattern: Int(bitPattern: unsafe JSContextGroupCreate())) }
+                        done.signal()
+                    }))
+            defer { state.sleeping = .awake }
+            return (true, state.sleeping)
+        }
+        guard queued.queued else { return unsafe JSContextGroupCreate() }
+        enqueued.add(1, ordering: .releasing)
+        rouse(queued.sleeper)
+        done.wait()
+        return unsafe OpaquePointer(bitPattern: made.withLock { $0 })!
+    }
+
     /// This thread as a task executor, for waits that should resume here directly (see
     /// ``EngineTaskExecutor``); a lane's is its host's.
     package var taskExecutor: EngineTaskExecutor {
@@ -193,8 +237,12 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// first. A lane has nothing to stop: it stops with its thread.
     public func shutdown() {
         guard host == nil else { return }
-        state.withLock { $0.stopped = true }
-        wakeUp.signal()
+        let sleeper = state.withLock { state in
+            state.stopped = true
+            defer { state.sleeping = .awake }
+            return state.sleeping
+        }
+        rouse(sleeper)
     }
 
     /// Whether the caller is running on this thread (for a lane: on the thread hosting it).
@@ -215,13 +263,23 @@ public final class EngineThread: SerialExecutor, Sendable {
     }
 
     func append(_ job: QueuedJob) {
-        let wake = state.withLock { state in
+        let sleeper = state.withLock { state in
             state.jobs.append(job)
-            defer { state.waiting = false }
-            return state.waiting
+            defer { state.sleeping = .awake }
+            return state.sleeping
         }
         enqueued.add(1, ordering: .releasing)
-        if wake { wakeUp.signal() }
+        rouse(sleeper)
+    }
+
+    /// Wakes the thread from the sleep it was found in (``Sleeper``).
+    @inline(__always)
+    private func rouse(_ sleeper: Sleeper) {
+        switch sleeper {
+        case .awake: break
+        case .onSemaphore: wakeUp.signal()
+        case .onMainContext: unsafe sb_g_main_context_wakeup(UnsafeMutableRawPointer(bitPattern: mainContextBits))
+        }
     }
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
@@ -236,7 +294,11 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// thread's own executor or of this lane.
     public func isIsolatingCurrentContext() -> Bool? {
         let thread = hostThread
-        return thread.isCurrent && thread.runningLane.load(ordering: .relaxed) == laneTag
+        guard thread.isCurrent else { return false }
+        let running = thread.runningLane.load(ordering: .relaxed)
+        // JavaScriptCore's run-loop work runs between jobs, when no lane waits, for whichever
+        // of the thread's VMs it belongs to: no job of any of the thread's executors is running.
+        return running == laneTag || running == QueuedJob.mainContextLane
     }
 
     // MARK: Timers
@@ -250,15 +312,15 @@ public final class EngineThread: SerialExecutor, Sendable {
         let lane = laneTag
         let executor = host == nil ? nil : self
         let thread = hostThread
-        let wake = thread.state.withLock { state in
+        let sleeper = thread.state.withLock { state in
             state.nextTimerSequence += 1
             state.timers.insert(
                 TimerEntry(deadline: deadline, sequence: state.nextTimerSequence, lane: lane, executor: executor, action: action))
-            defer { state.waiting = false }
-            return state.waiting
+            defer { state.sleeping = .awake }
+            return state.sleeping
         }
         thread.enqueued.add(1, ordering: .releasing)
-        if wake { thread.wakeUp.signal() }
+        thread.rouse(sleeper)
     }
 
     /// Wakes the thread so that a waiting `runOthers(until:timeout:)` checks its condition again;
@@ -266,11 +328,11 @@ public final class EngineThread: SerialExecutor, Sendable {
     package func wake() {
         if let host { return host.wake() }
         enqueued.add(1, ordering: .releasing)
-        let wake = state.withLock { state in
-            defer { state.waiting = false }
-            return state.waiting
+        let sleeper = state.withLock { state in
+            defer { state.sleeping = .awake }
+            return state.sleeping
         }
-        if wake { wakeUp.signal() }
+        rouse(sleeper)
     }
 
     // MARK: Execution time limit
@@ -298,7 +360,8 @@ public final class EngineThread: SerialExecutor, Sendable {
     // MARK: Waiting while others run
 
     /// Waits on the thread until `isFinished` returns true or `timeout` passes, running every
-    /// other lane's jobs and timers meanwhile; this executor's own jobs and timers wait, in order.
+    /// other lane's jobs and timers meanwhile; this executor's own jobs and timers wait, in order,
+    /// and so does JavaScriptCore's run-loop work (it may belong to this lane's VM).
     ///
     /// Call it from a job of this executor, such as a native callback that can only answer
     /// once something outside JavaScript happened. Contexts on other lanes keep running: their
@@ -344,7 +407,7 @@ public final class EngineThread: SerialExecutor, Sendable {
 
     // MARK: Run loop
 
-    private func runLoop() {
+    fileprivate func runLoop() {
         // Foundation names a thread in the OS only when the name is set from the thread itself.
         _ = unsafe pthread_setname_np(pthread_self(), Self.osName(name))
         threadID.store(UInt(pthread_self()), ordering: .releasing)
@@ -367,6 +430,8 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// and no job is left.
     private func drive(until isFinished: () -> Bool, nested: Bool, deadline: UInt64?) {
         var due: [TimerEntry] = []
+        var pollFDs = [SBPollFD](repeating: SBPollFD(), count: 4)
+        var mainContextRan = DispatchTime.now().uptimeNanoseconds
         while true {
             // Read before the check: a wake-up (``wake()``) after it counts, so the loop does
             // not sleep past it.
@@ -377,7 +442,9 @@ public final class EngineThread: SerialExecutor, Sendable {
             var sleepUntil: UInt64? = nil
             var shouldSleep = false
             var next: QueuedJob? = nil
+            var runsMainContext = false
             let stop = state.withLock { state -> Bool in
+                runsMainContext = mainContextBits != 0 && state.paused.isEmpty
                 next = state.takeRunnableJob()
                 while let first = state.timers.min, first.deadline <= now {
                     let entry = state.timers.removeMin()
@@ -398,6 +465,11 @@ public final class EngineThread: SerialExecutor, Sendable {
             if let next { run(next) }
             for entry in due { run(entry) }
             due.removeAll(keepingCapacity: true)
+            // A thread kept busy still runs JavaScriptCore's work, about once a millisecond.
+            if runsMainContext && now &- mainContextRan >= Self.mainContextInterval {
+                runMainContext(waitingUntil: nil, waits: false, fds: &pollFDs)
+                mainContextRan = now
+            }
             guard shouldSleep else { continue }
             if let deadline { sleepUntil = min(sleepUntil ?? deadline, deadline) }
             if spin(from: seen, until: sleepUntil) { continue }
@@ -406,16 +478,68 @@ public final class EngineThread: SerialExecutor, Sendable {
                     enqueued.load(ordering: .acquiring) == seen
                 else { return false }
                 if let first = state.timers.min, first.deadline <= DispatchTime.now().uptimeNanoseconds { return false }
-                state.waiting = true
+                runsMainContext = mainContextBits != 0 && state.paused.isEmpty
+                state.sleeping = runsMainContext ? .onMainContext : .onSemaphore
                 return true
             }
             guard sleep else { continue }
-            if let wakeAt = [state.withLock({ $0.timers.min?.deadline }), deadline].compactMap({ $0 }).min() {
+            let wakeAt = [state.withLock({ $0.timers.min?.deadline }), deadline].compactMap({ $0 }).min()
+            if runsMainContext {
+                runMainContext(waitingUntil: wakeAt, waits: true, fds: &pollFDs)
+                mainContextRan = DispatchTime.now().uptimeNanoseconds
+            } else if let wakeAt {
                 _ = wakeUp.wait(timeout: DispatchTime(uptimeNanoseconds: wakeAt))
             } else {
                 wakeUp.wait()
             }
-            state.withLock { $0.waiting = false }
+            state.withLock { $0.sleeping = .awake }
+        }
+    }
+
+    /// How often a busy thread runs its main context's ready sources: 1 ms (a check costs a few
+    /// microseconds).
+    private static let mainContextInterval: UInt64 = 1_000_000
+
+    /// Runs the thread's GLib main context once: waits (when `waits`) until one of its sources is
+    /// ready, the thread is woken (``rouse(_:)`` wakes the context), or `wakeAt` (uptime
+    /// nanoseconds) passes, then dispatches the sources that are ready. Its sources are
+    /// JavaScriptCore's run-loop timers and run loop: they run page code (WebAssembly's
+    /// compilation results, `FinalizationRegistry` callbacks) as an entry of their own, under
+    /// the VM's time limit as it was last set, between jobs (``QueuedJob/mainContextLane``).
+    private func runMainContext(waitingUntil wakeAt: UInt64?, waits: Bool, fds: inout [SBPollFD]) {
+        guard let context = unsafe UnsafeMutableRawPointer(bitPattern: mainContextBits) else { return }
+        var priority: Int32 = 0
+        let ready = unsafe sb_g_main_context_prepare(context, &priority) != 0
+        var timeout: Int32 = 0
+        var count: Int32 = 0
+        while true {
+            count = unsafe fds.withUnsafeMutableBufferPointer { buffer in
+                unsafe sb_g_main_context_query(context, priority, &timeout, buffer.baseAddress, Int32(buffer.count))
+            }
+            guard Int(count) > fds.count else { break }
+            fds = [SBPollFD](repeating: SBPollFD(), count: Int(count))
+        }
+        // Nanoseconds to wait; negative waits until something happens.
+        var wait: Int64 = 0
+        if waits && !ready {
+            wait = timeout >= 0 ? Int64(timeout) * 1_000_000 : -1
+            if let wakeAt {
+                let left = Int64(clamping: wakeAt &- min(wakeAt, DispatchTime.now().uptimeNanoseconds))
+                wait = wait < 0 ? left : min(wait, left)
+            }
+        }
+        unsafe fds.withUnsafeMutableBufferPointer { buffer in
+            if wait < 0 {
+                _ = unsafe sb_ppoll(buffer.baseAddress, UInt(count), nil, nil)
+            } else {
+                var span = timespec(tv_sec: Int(wait / 1_000_000_000), tv_nsec: Int(wait % 1_000_000_000))
+                _ = unsafe sb_ppoll(buffer.baseAddress, UInt(count), &span, nil)
+            }
+            guard unsafe sb_g_main_context_check(context, priority, buffer.baseAddress, count) != 0 else { return }
+            let previous = runningLane.exchange(QueuedJob.mainContextLane, ordering: .relaxed)
+            entryStart.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+            unsafe sb_g_main_context_dispatch(context)
+            runningLane.store(previous, ordering: .relaxed)
         }
     }
 
@@ -489,6 +613,64 @@ struct QueuedJob: Sendable {
 
     /// The lane of a task executor's job: never paused.
     static let anyLane = UInt.max
+    /// The lane the thread runs JavaScriptCore's run-loop work as (``EngineThread``'s main
+    /// context): isolated to each of the thread's executors, since it runs between their jobs.
+    static let mainContextLane = UInt.max - 1
+}
+
+/// How an ``EngineThread`` sleeps, so that whoever gives it work wakes it the right way.
+enum Sleeper {
+    case awake
+    /// On its semaphore: inside a lane's wait, or a lane's host thread without a main context.
+    case onSemaphore
+    /// In a poll of its main context's sources (``EngineThread``'s main context).
+    case onMainContext
+}
+
+/// The start of an ``EngineThread``: the thread makes its main context and its VM, hands them to
+/// the initializer, and runs the engine's loop once the initializer has made it.
+///
+/// Sendable: its mutable parts are behind a `Mutex` and read only after a semaphore orders them.
+private final class ThreadStart: Sendable {
+    private let parts = Mutex<(group: UInt, mainContext: UInt, engine: EngineThread?)>((0, 0, nil))
+    private let vmMade = DispatchSemaphore(value: 0)
+    private let engineMade = DispatchSemaphore(value: 0)
+
+    /// The thread's body.
+    func run() {
+        // JavaScriptCore's run loop for this thread takes the thread-default main context when it
+        // is first made, for the thread's first VM; every VM made on the thread then shares it.
+        let context = unsafe sb_g_main_context_new()
+        unsafe sb_g_main_context_push_thread_default(context)
+        _ = unsafe sb_g_main_context_acquire(context)
+        let group = unsafe JSContextGroupCreate()
+        parts.withLock { parts in
+            parts.group = UInt(bitPattern: Int(bitPattern: group))
+            parts.mainContext = UInt(bitPattern: Int(bitPattern: context))
+        }
+        vmMade.signal()
+        engineMade.wait()
+        let engine = parts.withLock { parts in
+            defer { parts.engine = nil }
+            return parts.engine
+        }
+        engine?.runLoop()
+        unsafe sb_g_main_context_release(context)
+        unsafe sb_g_main_context_pop_thread_default(context)
+        unsafe sb_g_main_context_unref(context)
+    }
+
+    /// Waits for the thread's VM and main context (pointer bits).
+    func waitForVM() -> (group: UInt, mainContext: UInt) {
+        vmMade.wait()
+        return parts.withLock { ($0.group, $0.mainContext) }
+    }
+
+    /// Lets the thread run `engine`'s loop.
+    func begin(_ engine: EngineThread) {
+        parts.withLock { $0.engine = engine }
+        engineMade.signal()
+    }
 }
 
 /// A JavaScriptCore context group (one VM).

@@ -36,11 +36,19 @@ package enum JavaScriptCoreSettings {
         "thresholdForOptimizeSoon": "20000",
     ]
 
-    /// Sets ``options`` in the environment, once, before JavaScriptCore starts.
+    /// Sets ``options`` in the environment, once, before JavaScriptCore starts, and makes the
+    /// VMs made from then on without JavaScriptCore's collection timers.
+    ///
+    /// Engine threads run JavaScriptCore's run-loop work (``EngineThread``), and its timers for
+    /// full and eden collections must not run there: the full collection's reaches WebKit's
+    /// memory-pressure handler, which only a process's main thread can make, and stopped the
+    /// process when a probe let it run on an engine thread. Without them JavaScriptCore collects
+    /// as it allocates, as it did here before; its incremental sweeper and deferred work still run.
     package static let applied: Void = {
         for (name, value) in options {
             unsafe setenv("JSC_" + name, value, 0)
         }
+        JSDisableGCTimer()
     }()
 
     /// The value JavaScriptCore uses for the integer option `name`, or `nil` if it has none.
