@@ -79,6 +79,32 @@ import Testing
         thread.shutdown()
     }
 
+    /// Deferred work is page code too: a callback that never returns is stopped by the time
+    /// limit, and the thread goes on with its other work.
+    @Test func aRunawayCallbackIsStoppedByTheTimeLimit() async throws {
+        let thread = EngineThread(name: "sb-finalize-loop")
+        let context = await ScriptContext(thread: thread, configuration: .init(timeLimit: .milliseconds(200)))
+        let other = await ScriptContext(thread: thread)
+        try await context.run(
+            """
+            globalThis.started = 0;
+            globalThis.registry = new FinalizationRegistry(() => { started++; for (;;) {} });
+            (function () { for (let i = 0; i < 20; i++) registry.register({payload: new Array(64).fill(i)}, i); })();
+            """)
+        var started = 0.0
+        for _ in 0..<100 where started == 0 {
+            await context.collectGarbage()
+            try await Task.sleep(for: .milliseconds(20))
+            started = try await context.evaluate("started").numberValue ?? 0
+        }
+        #expect(started > 0, "no FinalizationRegistry callback ran after 100 collections")
+        #expect(try await other.evaluate("6 * 7") == .number(42))
+        #expect(try await context.evaluate("6 * 7") == .number(42))
+        await context.close()
+        await other.close()
+        thread.shutdown()
+    }
+
     /// A thread kept busy by a stream of jobs still runs its deferred work.
     @Test func aBusyThreadRunsItsDeferredWork() async throws {
         let thread = EngineThread(name: "sb-wasm-busy")
