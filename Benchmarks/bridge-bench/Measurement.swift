@@ -6,6 +6,8 @@ struct BenchOptions: Sendable {
     var quick = false
     /// Print JSON instead of a table.
     var json = false
+    /// Print the report as the README's Markdown table.
+    var markdown = false
     /// Run only the groups whose name contains one of these (case-insensitive).
     var filters: [String] = []
     /// Interleaved rounds per figure; the median is reported.

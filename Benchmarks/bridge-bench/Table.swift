@@ -74,6 +74,28 @@ struct Report: Sendable {
         for note in notes { print("note: " + note) }
     }
 
+    /// Prints the rows as the Markdown table the README's Performance section holds: the
+    /// machine, then every row with its baseline and ratio from this run.
+    func printMarkdown(rounds: Int) {
+        let keys = ["build", "cpu", "nproc", "javascriptcore", "libsoup", "load average"]
+        let described = keys.compactMap { key in machine[key].map { "\(key) \($0)" } }
+        print("Medians of \(rounds) interleaved rounds; \(described.joined(separator: ", ")).")
+        print("")
+        print("| figure | measure | ours | baseline (same run) | ratio | goal |")
+        print("|---|---|---:|---|---:|---|")
+        var lastFigure = ""
+        for row in rows {
+            let figure = row.figure == lastFigure ? "" : row.figure
+            lastFigure = row.figure
+            let goal = row.goal.map { goal in goal + (row.goalMet.map { $0 ? " **met**" : " **not met**" } ?? "") } ?? ""
+            let about = [row.baselineName, row.note].compactMap { $0 }.joined(separator: "; ")
+            let baseline = [format(row.baseline, row.unit), about].filter { !$0.isEmpty }.joined(separator: " — ")
+            let cells = [figure, row.name, format(row.ours, row.unit), baseline, row.ratio.map { String(format: "%.2fx", $0) } ?? "", goal]
+            print("| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |")
+        }
+        for note in notes { print("\nNote: " + note) }
+    }
+
     private func format(_ value: Double?, _ unit: String) -> String {
         guard let value else { return "" }
         if value.isNaN { return "n/a" }

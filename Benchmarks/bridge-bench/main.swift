@@ -5,9 +5,10 @@ import SessionBridgeScriptEngine
 // Nothing here fails because a machine is slow: goals are reported, never asserted.
 
 let usage = """
-    usage: bridge-bench [--quick] [--json] [--filter NAME]... [--rounds N]
+    usage: bridge-bench [--quick] [--json | --markdown] [--filter NAME]... [--rounds N]
       --quick        a fast smoke run (small N, 2 rounds)
       --json         print the report as JSON
+      --markdown     print the report as the README's Markdown table
       --filter NAME  run only groups whose name contains NAME: roundtrip (figure1), hop (figure2),
                      realistic (figure3), native (figure0), parse (figure4), lookup (figure5), refresh (figure6),
                      memory (figure7), store (figure8), webkit (figure9); repeatable
@@ -33,6 +34,7 @@ func parseArguments() -> BenchOptions {
         switch argument {
         case "--quick": options.quick = true
         case "--json": options.json = true
+        case "--markdown": options.markdown = true
         case "--filter":
             guard let name = arguments.popFirst() else { fail("--filter needs a name") }
             options.filters.append(name)
@@ -122,7 +124,7 @@ machine["javascriptcore options"] = JavaScriptCoreSettings.options.map { name, v
         ? JavaScriptCoreSettings.booleanValue(of: name).map(String.init) : JavaScriptCoreSettings.integerValue(of: name).map(String.init)
     return "\(name)=\(inEffect ?? "?")"
 }.joined(separator: " ")
-if !options.json {
+if !options.json && !options.markdown {
     for key in machine.keys.sorted() { print("\(key): \(machine[key]!)") }
     print(
         "rounds: \(options.rounds) interleaved, medians\(options.quick ? " (quick)" : "");",
@@ -130,4 +132,10 @@ if !options.json {
     print("")
 }
 let report = await runAll(options, machine: machine)
-if options.json { report.printJSON() } else { report.printTable() }
+if options.json {
+    report.printJSON()
+} else if options.markdown {
+    report.printMarkdown(rounds: options.rounds)
+} else {
+    report.printTable()
+}

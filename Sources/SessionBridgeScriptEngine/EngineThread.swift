@@ -251,6 +251,13 @@ public final class EngineThread: SerialExecutor, Sendable {
         return pthread_equal(pthread_self(), pthread_t(threadID.load(ordering: .relaxed))) != 0
     }
 
+    /// Whether the thread is running JavaScriptCore's run-loop work (``QueuedJob/mainContextLane``)
+    /// rather than a job or timer; call it on the thread.
+    @inline(__always)
+    package var isRunningMainContextWork: Bool {
+        hostThread.runningLane.load(ordering: .relaxed) == QueuedJob.mainContextLane
+    }
+
     /// This executor's tag in its host's queue: `0` for a thread's own executor.
     private var laneTag: UInt {
         host == nil ? 0 : UInt(bitPattern: ObjectIdentifier(self))

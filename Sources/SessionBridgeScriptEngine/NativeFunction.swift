@@ -25,9 +25,14 @@ package struct RawCall {
 
 /// Keeps a native function's body alive for as long as its context.
 ///
-/// Its context owns it (``ScriptContext/nativeFunctions``) and is its only owner, so the box
-/// never outlives the context: the context is held unretained, and each call borrows it
-/// without a retain.
+/// Two owners hold it: its context (``ScriptContext/nativeFunctions``) and its JavaScript
+/// function object, released by the object's finalizer once the collector has freed it. A
+/// function object can outlive its context, and even be called then: JavaScriptCore's deferred
+/// work (a WebAssembly compilation finishing) may run a released document's code. So the box
+/// stays valid for every call, finds its context's functions closed (``functions``), and throws
+/// without touching the context, which is held unretained and lent to each open call without a
+/// retain. When its context closes, the body is dropped (``dropBody()``), so that a finalizer
+/// frees nothing but the box.
 @safe  // its JavaScriptCore references are used only on its context's engine thread, while the context lives
 final class NativeFunctionBox {
     /// Unretained, as `unowned(unsafe)`, and lent to each call without a retain
@@ -38,7 +43,7 @@ final class NativeFunctionBox {
     let context: Unmanaged<ScriptContext>
     /// The body as an ordinary function of the context, called after the trampoline checked
     /// the thread (see ``nativeFunctionTrampoline``).
-    let body: (_ context: ScriptContext, _ call: RawCall) throws -> JSValueRef?
+    private(set) var body: (_ context: ScriptContext, _ call: RawCall) throws -> JSValueRef?
     /// The context's ``ScriptContext/functionsAreOpen``: a closed context's functions throw,
     /// and none reaches a context being torn down.
     let functions: OpenFlag
@@ -50,6 +55,12 @@ final class NativeFunctionBox {
         // `Actor.assumeIsolated` makes this cast too): the trampoline calls it only on the
         // context's thread, which is the isolation the body was written for.
         unsafe self.body = unsafe unsafeBitCast(body, to: ((ScriptContext, RawCall) throws -> JSValueRef?).self)
+    }
+
+    /// Lets go of the body and what it captured, on the context's thread, once the context's
+    /// functions are closed: no call runs it from then on.
+    func dropBody() {
+        unsafe body = { _, _ in nil }
     }
 }
 
@@ -75,6 +86,13 @@ struct NativeFunctionClass: @unchecked Sendable {
         var definition = unsafe kJSClassDefinitionEmpty
         unsafe definition.className = nil
         unsafe definition.callAsFunction = unsafe nativeFunctionTrampoline
+        // The function object's reference to its box (see ``NativeFunctionBox``). A finalizer
+        // must not call into JavaScriptCore: this releases a box whose body is gone, or one its
+        // context still holds.
+        unsafe definition.finalize = { object in
+            guard let pointer = unsafe JSObjectGetPrivate(object) else { return }
+            unsafe Unmanaged<NativeFunctionBox>.fromOpaque(pointer).release()
+        }
         return unsafe NativeFunctionClass(ref: JSClassCreate(&definition))
     }()
 }
@@ -96,9 +114,18 @@ private func nativeFunctionTrampoline(
         return nil
     }
     // Lent for the call, not retained: the entry that runs this call's JavaScript holds the
-    // context, and the open flag above keeps calls from one being torn down.
+    // context, and the open flag above keeps calls from one being torn down. JavaScriptCore's
+    // deferred work is an entry nobody holds a context for: there the call holds it, so that a
+    // body dropping the last reference does not free it under the call. (Its deinit runs on
+    // this thread, so an open context's memory is still there to retain.)
     return unsafe box.context._withUnsafeGuaranteedRef { context in
-        unsafe callBody(of: box, in: context, ctx, this, argumentCount, arguments, exception)
+        if _slowPath(context.thread.isRunningMainContextWork) {
+            let held = unsafe box.context.takeUnretainedValue()
+            return unsafe withExtendedLifetime(held) {
+                unsafe callBody(of: box, in: held, ctx, this, argumentCount, arguments, exception)
+            }
+        }
+        return unsafe callBody(of: box, in: context, ctx, this, argumentCount, arguments, exception)
     }
 }
 

@@ -114,23 +114,53 @@ extension ScriptContext {
     /// the thread forever. Every `then` (which `catch`, `finally`, `Promise.all` and
     /// `queueMicrotask` go through) first checks how long the current entry has run, and stops
     /// it past the limit.
+    ///
+    /// The same script makes WebAssembly's asynchronous compilation pending work: until its
+    /// promise settles (JavaScriptCore's deferred work, run by the engine thread), the context is
+    /// not quiescent, as a browser's page is not idle while it compiles a module. The promise a
+    /// page gets settles as the compilation's does, so a rejection nobody handles is still
+    /// reported.
     func installMicrotaskBound() {
         let check = unsafe makeFunction { context, _ in
             context.checkEntryTime()
             return nil
         }
+        let hold = unsafe makeFunction { context, _ in
+            context.hold()
+            return nil
+        }
+        let release = unsafe makeFunction { context, _ in
+            context.release()
+            return nil
+        }
         let install = try? unsafe evaluateRaw(
             """
-            (function (check) {
+            (function (check, hold, release) {
               "use strict";
               const then = Promise.prototype.then, apply = Reflect.apply;
               const checked = { then(onFulfilled, onRejected) { check(); return apply(then, this, [onFulfilled, onRejected]); } }.then;
               Object.defineProperty(Promise.prototype, "then", { value: checked, writable: true, enumerable: false, configurable: true });
+              const wasm = globalThis.WebAssembly;
+              if (typeof wasm !== "object" || wasm === null) return;
+              const settled = [value => { release(); return value; }, error => { release(); throw error; }];
+              for (const name of ["compile", "instantiate", "compileStreaming", "instantiateStreaming"]) {
+                const original = wasm[name];
+                if (typeof original !== "function") continue;
+                const held = { [name](...args) {
+                  const promise = apply(original, wasm, args);
+                  hold();
+                  return apply(then, promise, settled);
+                } }[name];
+                Object.defineProperty(held, "length", { value: original.length });
+                Object.defineProperty(wasm, name, { value: held, writable: true, enumerable: false, configurable: true });
+              }
             })
             """, sourceURL: "sessionbridge://prelude/microtasks.js")
         if let install = unsafe install, let installer = unsafe JSValueToObject(ctx, install, nil) {
-            var argument: JSValueRef? = unsafe check
-            _ = unsafe JSObjectCallAsFunction(ctx, installer, nil, 1, &argument, nil)
+            var arguments: [JSValueRef?] = unsafe [check, hold, release]
+            unsafe arguments.withUnsafeMutableBufferPointer { buffer in
+                _ = unsafe JSObjectCallAsFunction(ctx, installer, nil, 3, buffer.baseAddress, nil)
+            }
         }
     }
 }

@@ -166,11 +166,16 @@ public actor ScriptContext {
         installRejectionTracking()
     }
 
-    deinit {
+    /// Runs on the context's thread, as a job of its own when the last reference goes elsewhere:
+    /// the thread runs JavaScriptCore's deferred work between jobs (``EngineThread``), which may
+    /// call this context's native functions, and those must never meet a context torn down on
+    /// another thread meanwhile.
+    isolated deinit {
         // The global context and every value still protected are released by `globalContext`'s
         // own deinit, which runs right after this one when no other reference remains. Its
         // native functions, which hold it unowned, throw from now on, as after close().
         functionsAreOpen.close()
+        for box in nativeFunctions { box.dropBody() }
         for task in tasks.values { task.cancel() }
         if !isClosed { ScriptEngineStatistics.liveContexts.subtract(1, ordering: .relaxed) }  // close() counted it
     }
@@ -284,7 +289,8 @@ public actor ScriptContext {
     package func makeFunction(_ body: @escaping RawNativeFunction) -> JSObjectRef {
         let box = unsafe NativeFunctionBox(context: self, body: body)
         nativeFunctions.append(box)
-        let function = unsafe JSObjectMake(ctx, NativeFunctionClass.shared.ref, Unmanaged.passUnretained(box).toOpaque())!
+        // The function object's own reference, released by its finalizer (``NativeFunctionBox``).
+        let function = unsafe JSObjectMake(ctx, NativeFunctionClass.shared.ref, Unmanaged.passRetained(box).toOpaque())!
         unsafe JSObjectSetPrototype(ctx, function, functionPrototype)
         return unsafe function
     }
@@ -720,6 +726,8 @@ public actor ScriptContext {
         for task in tasks.values { task.cancel() }
         tasks.removeAll()
         functionsAreOpen.close()
+        for box in nativeFunctions { box.dropBody() }
+        nativeFunctions.removeAll()
         eventHandler = nil
         attachments.removeAll()
         resumeQuiescenceWaiters()

@@ -105,6 +105,65 @@ import Testing
         thread.shutdown()
     }
 
+    /// A compilation in flight is pending work, as a browser's page is not idle while it compiles
+    /// a module: a context waiting to be quiet waits for it.
+    @Test func aCompilationKeepsTheContextBusyUntilItSettles() async throws {
+        let context = await ScriptContext(thread: EngineThread(name: "sb-wasm-quiet"))
+        try await context.run(
+            """
+            globalThis.done = [];
+            WebAssembly.instantiate(\(Self.module)).then(made => done.push(made.instance.exports.answer()));
+            WebAssembly.compile(new Uint8Array([0,97,115,109,1,0,0,0,9])).catch(error => done.push(error.name));
+            """)
+        #expect(await context.pendingWork.tasks == 2)
+        #expect(await context.runUntilQuiescent(timeout: .seconds(10)))
+        let done = try await context.evaluate("done.slice().sort().join()")
+        #expect(done == .string("42,CompileError"))
+        #expect(await context.pendingWork.tasks == 0)
+        await context.close()
+    }
+
+    /// The promise a page gets from a compilation settles as the compilation's does: a rejection
+    /// nobody handles is still reported, and the functions look as they did.
+    @Test func aRejectedCompilationNobodyHandlesIsReported() async throws {
+        let context = await ScriptContext(thread: EngineThread(name: "sb-wasm-rejected"))
+        try await context.run("WebAssembly.compile(new Uint8Array([1, 2, 3]))")
+        #expect(await context.runUntilQuiescent(timeout: .seconds(10)))
+        let reasons = await context.recentEvents.compactMap { event -> String? in
+            if case .unhandledRejection(let error) = event { return error.name }
+            return nil
+        }
+        #expect(reasons == ["CompileError"])
+        let shape = try await context.evaluate(
+            "[WebAssembly.compile.name, WebAssembly.compile.length, WebAssembly.instantiate.name, WebAssembly.instantiate.length].join()")
+        #expect(shape == .string("compile,1,instantiate,1"))
+        await context.close()
+    }
+
+    /// Deferred work may run a document's code after its context is gone (closed, or let go of):
+    /// its native functions then throw, and nothing of the context is touched.
+    @Test func deferredWorkOfAContextThatIsGoneCallsNothingOfIt() async throws {
+        let thread = EngineThread(name: "sb-wasm-gone")
+        for index in 0..<80 {
+            let context = await ScriptContext(thread: thread)
+            await context.defineFunction("reached") { _, _ in .null }
+            try await context.run(
+                """
+                for (let i = 0; i < 4; i++)
+                  WebAssembly.instantiate(\(Self.module)).then(() => { reached(); console.log('reached'); }, () => {});
+                """)
+            if index.isMultiple(of: 2) { await context.close() }
+        }
+        // The compilations finish after their contexts are gone; then the thread goes on.
+        try await Task.sleep(for: .milliseconds(300))
+        let probe = await ScriptContext(thread: thread)
+        let answer = try await probe.evaluateAsync(
+            "WebAssembly.instantiate(\(Self.module)).then(made => made.instance.exports.answer())", timeout: .seconds(10))
+        #expect(answer == .number(42))
+        await probe.close()
+        thread.shutdown()
+    }
+
     /// A thread kept busy by a stream of jobs still runs its deferred work.
     @Test func aBusyThreadRunsItsDeferredWork() async throws {
         let thread = EngineThread(name: "sb-wasm-busy")
