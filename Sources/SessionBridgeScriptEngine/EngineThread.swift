@@ -51,9 +51,10 @@ public final class EngineThread: SerialExecutor, Sendable {
     private let spinNanoseconds: UInt64
     /// Made on first use (it refers back to the thread); a lane uses its host's.
     private let ownTaskExecutor = Mutex<EngineTaskExecutor?>(nil)
-    /// The lane whose job or timer the thread is running (``LaneTag``; `0` for the thread's own
-    /// executor). Only read and written on the thread.
-    private let runningLane = Atomic<UInt>(0)
+    /// The lane whose job or timer the thread is running (`0` for the thread's own executor),
+    /// only read and written on the thread; shared with the native functions of the thread's
+    /// contexts, which may outlive a context (``RunningLane``).
+    package let running = RunningLane()
     /// Set by the watchdog callback when it ends a script; read and cleared on the thread.
     let watchdogFired = Atomic<Bool>(false)
     /// The execution time limit currently set on the group (seconds, `.infinity` for none),
@@ -251,13 +252,6 @@ public final class EngineThread: SerialExecutor, Sendable {
         return pthread_equal(pthread_self(), pthread_t(threadID.load(ordering: .relaxed))) != 0
     }
 
-    /// Whether the thread is running JavaScriptCore's run-loop work (``QueuedJob/mainContextLane``)
-    /// rather than a job or timer; call it on the thread.
-    @inline(__always)
-    package var isRunningMainContextWork: Bool {
-        hostThread.runningLane.load(ordering: .relaxed) == QueuedJob.mainContextLane
-    }
-
     /// This executor's tag in its host's queue: `0` for a thread's own executor.
     private var laneTag: UInt {
         host == nil ? 0 : UInt(bitPattern: ObjectIdentifier(self))
@@ -302,7 +296,7 @@ public final class EngineThread: SerialExecutor, Sendable {
     public func isIsolatingCurrentContext() -> Bool? {
         let thread = hostThread
         guard thread.isCurrent else { return false }
-        let running = thread.runningLane.load(ordering: .relaxed)
+        let running = thread.running.lane.load(ordering: .relaxed)
         // JavaScriptCore's run-loop work runs between jobs, when no lane waits, for whichever
         // of the thread's VMs it belongs to: no job of any of the thread's executors is running.
         return running == laneTag || running == QueuedJob.mainContextLane
@@ -543,10 +537,10 @@ public final class EngineThread: SerialExecutor, Sendable {
                 _ = unsafe sb_ppoll(buffer.baseAddress, UInt(count), &span, nil)
             }
             guard unsafe sb_g_main_context_check(context, priority, buffer.baseAddress, count) != 0 else { return }
-            let previous = runningLane.exchange(QueuedJob.mainContextLane, ordering: .relaxed)
+            let previous = running.lane.exchange(QueuedJob.mainContextLane, ordering: .relaxed)
             entryStart.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
             unsafe sb_g_main_context_dispatch(context)
-            runningLane.store(previous, ordering: .relaxed)
+            running.lane.store(previous, ordering: .relaxed)
         }
     }
 
@@ -560,20 +554,20 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// swaps the thread's active task (`ActiveTask::swap`) and sets the outer task back after.
     /// The outer job's executor stays exclusive because the loop never runs a paused lane's job.
     private func run(_ queued: QueuedJob) {
-        let previous = runningLane.exchange(queued.lane, ordering: .relaxed)
+        let previous = running.lane.exchange(queued.lane, ordering: .relaxed)
         if let taskExecutor = queued.taskExecutor {
             unsafe queued.job.runSynchronously(on: taskExecutor.asUnownedTaskExecutor())
         } else {
             unsafe queued.job.runSynchronously(on: (queued.executor ?? self).asUnownedSerialExecutor())
         }
-        runningLane.store(previous, ordering: .relaxed)
+        running.lane.store(previous, ordering: .relaxed)
     }
 
     /// Runs one due timer as the lane that scheduled it.
     private func run(_ timer: TimerEntry) {
-        let previous = runningLane.exchange(timer.lane, ordering: .relaxed)
+        let previous = running.lane.exchange(timer.lane, ordering: .relaxed)
         withExtendedLifetime(timer.executor) { timer.action() }
-        runningLane.store(previous, ordering: .relaxed)
+        running.lane.store(previous, ordering: .relaxed)
     }
 
     /// Polls for new work for up to `spinNanoseconds`; returns true when some arrived.
@@ -623,6 +617,19 @@ struct QueuedJob: Sendable {
     /// The lane the thread runs JavaScriptCore's run-loop work as (``EngineThread``'s main
     /// context): isolated to each of the thread's executors, since it runs between their jobs.
     static let mainContextLane = UInt.max - 1
+}
+
+/// The lane an ``EngineThread`` is running, in an object of its own: a context's native
+/// functions keep it, since they may outlive the context and its thread (a finalizer frees
+/// them), and must be able to ask whether they run from JavaScriptCore's deferred work.
+///
+/// Sendable: its one member is atomic.
+package final class RunningLane: Sendable {
+    let lane = Atomic<UInt>(0)
+
+    /// Whether the thread is running JavaScriptCore's run-loop work; ask on the thread.
+    @inline(__always)
+    package var isMainContextWork: Bool { lane.load(ordering: .relaxed) == QueuedJob.mainContextLane }
 }
 
 /// How an ``EngineThread`` sleeps, so that whoever gives it work wakes it the right way.

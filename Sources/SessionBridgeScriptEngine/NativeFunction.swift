@@ -41,6 +41,11 @@ final class NativeFunctionBox {
     /// hold it weakly), so that retain and its release took the slow path: 2.5% of a round
     /// trip's samples.
     let context: Unmanaged<ScriptContext>
+    /// The same context, for calls made from JavaScriptCore's deferred work, which no entry holds
+    /// it for (``nativeFunctionTrampoline``).
+    weak var weakContext: ScriptContext?
+    /// The lane its thread runs (the thread itself may be gone when the box is).
+    let running: RunningLane
     /// The body as an ordinary function of the context, called after the trampoline checked
     /// the thread (see ``nativeFunctionTrampoline``).
     private(set) var body: (_ context: ScriptContext, _ call: RawCall) throws -> JSValueRef?
@@ -50,6 +55,8 @@ final class NativeFunctionBox {
 
     init(context: ScriptContext, body: @escaping RawNativeFunction) {
         unsafe self.context = Unmanaged.passUnretained(context)
+        self.weakContext = context
+        self.running = context.thread.hostThread.running
         self.functions = context.functionsAreOpen
         // The same function without `isolated` on its parameter (the same calling convention;
         // `Actor.assumeIsolated` makes this cast too): the trampoline calls it only on the
@@ -61,6 +68,23 @@ final class NativeFunctionBox {
     /// functions are closed: no call runs it from then on.
     func dropBody() {
         unsafe body = { _, _ in nil }
+    }
+}
+
+/// A context's native functions' boxes (``NativeFunctionBox``): the context's reference to them.
+///
+/// `@unchecked Sendable` is safe: its list is read and written only by its context, in the
+/// context's isolated methods on its thread, and in the context's deinit, which runs when
+/// nothing else refers to the context.
+final class NativeFunctionBoxes: @unchecked Sendable {
+    var boxes: [NativeFunctionBox] = []
+
+    /// Drops every body (``NativeFunctionBox/dropBody()``) and lets go of the boxes, once the
+    /// context's functions are closed: a box a function object still holds is freed by its
+    /// finalizer, with nothing left to free but itself.
+    func dropBodies() {
+        for box in boxes { box.dropBody() }
+        boxes.removeAll()
     }
 }
 
@@ -115,17 +139,19 @@ private func nativeFunctionTrampoline(
     }
     // Lent for the call, not retained: the entry that runs this call's JavaScript holds the
     // context, and the open flag above keeps calls from one being torn down. JavaScriptCore's
-    // deferred work is an entry nobody holds a context for: there the call holds it, so that a
-    // body dropping the last reference does not free it under the call. (Its deinit runs on
-    // this thread, so an open context's memory is still there to retain.)
-    return unsafe box.context._withUnsafeGuaranteedRef { context in
-        if _slowPath(context.thread.isRunningMainContextWork) {
-            let held = unsafe box.context.takeUnretainedValue()
-            return unsafe withExtendedLifetime(held) {
-                unsafe callBody(of: box, in: held, ctx, this, argumentCount, arguments, exception)
-            }
+    // deferred work is an entry nobody holds a context for: there the call holds it, so that
+    // neither a body dropping the last reference nor another thread frees it under the call.
+    if _slowPath(box.running.isMainContextWork) {
+        // Its last reference may go meanwhile, on another thread: a weak load retains it only
+        // while it is not being torn down.
+        guard let held = box.weakContext else {
+            unsafe exception?.pointee = unsafe makeError(in: ctx, name: "Error", message: "the script context is closed")
+            return nil
         }
-        return unsafe callBody(of: box, in: context, ctx, this, argumentCount, arguments, exception)
+        return unsafe callBody(of: box, in: held, ctx, this, argumentCount, arguments, exception)
+    }
+    return unsafe box.context._withUnsafeGuaranteedRef { context in
+        unsafe callBody(of: box, in: context, ctx, this, argumentCount, arguments, exception)
     }
 }
 

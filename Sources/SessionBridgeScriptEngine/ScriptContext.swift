@@ -49,7 +49,7 @@ public actor ScriptContext {
     /// Whether ``close()`` was called; a closed context runs nothing.
     public private(set) var isClosed = false
 
-    var nativeFunctions: [NativeFunctionBox] = []
+    nonisolated let nativeFunctions = NativeFunctionBoxes()
     /// Whether this context's native functions may run: cleared by ``close()`` and by the
     /// deinit, before the global context is released (the functions hold the context unowned).
     nonisolated let functionsAreOpen = OpenFlag()
@@ -166,16 +166,12 @@ public actor ScriptContext {
         installRejectionTracking()
     }
 
-    /// Runs on the context's thread, as a job of its own when the last reference goes elsewhere:
-    /// the thread runs JavaScriptCore's deferred work between jobs (``EngineThread``), which may
-    /// call this context's native functions, and those must never meet a context torn down on
-    /// another thread meanwhile.
-    isolated deinit {
+    deinit {
         // The global context and every value still protected are released by `globalContext`'s
         // own deinit, which runs right after this one when no other reference remains. Its
         // native functions, which hold it unowned, throw from now on, as after close().
         functionsAreOpen.close()
-        for box in nativeFunctions { box.dropBody() }
+        nativeFunctions.dropBodies()
         for task in tasks.values { task.cancel() }
         if !isClosed { ScriptEngineStatistics.liveContexts.subtract(1, ordering: .relaxed) }  // close() counted it
     }
@@ -288,7 +284,7 @@ public actor ScriptContext {
     /// Makes a native function object from a raw body.
     package func makeFunction(_ body: @escaping RawNativeFunction) -> JSObjectRef {
         let box = unsafe NativeFunctionBox(context: self, body: body)
-        nativeFunctions.append(box)
+        nativeFunctions.boxes.append(box)
         // The function object's own reference, released by its finalizer (``NativeFunctionBox``).
         let function = unsafe JSObjectMake(ctx, NativeFunctionClass.shared.ref, Unmanaged.passRetained(box).toOpaque())!
         unsafe JSObjectSetPrototype(ctx, function, functionPrototype)
@@ -726,8 +722,7 @@ public actor ScriptContext {
         for task in tasks.values { task.cancel() }
         tasks.removeAll()
         functionsAreOpen.close()
-        for box in nativeFunctions { box.dropBody() }
-        nativeFunctions.removeAll()
+        nativeFunctions.dropBodies()
         eventHandler = nil
         attachments.removeAll()
         resumeQuiescenceWaiters()
