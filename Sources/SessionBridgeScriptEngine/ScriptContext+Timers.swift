@@ -121,46 +121,62 @@ extension ScriptContext {
     /// page gets settles as the compilation's does, so a rejection nobody handles is still
     /// reported.
     func installMicrotaskBound() {
-        let check = unsafe makeFunction { context, _ in
+        let check = unsafe makeFunction { context, call in
+            // `check(true)`, from the first read of `WebAssembly`: the function that holds and
+            // releases the context as compilations start and settle.
+            if unsafe call.arguments.count == 1 { return unsafe context.makeWebAssemblyHold() }
             context.checkEntryTime()
             return nil
         }
-        let hold = unsafe makeFunction { context, _ in
-            context.hold()
-            return nil
-        }
-        let release = unsafe makeFunction { context, _ in
-            context.release()
-            return nil
-        }
+        // Made only once a page first reads `WebAssembly` (most pages never do): the wrappers
+        // and their native function cost about 16 KB a context made up front.
         let install = try? unsafe evaluateRaw(
             """
-            (function (check, hold, release) {
+            (function (check) {
               "use strict";
-              const then = Promise.prototype.then, apply = Reflect.apply;
+              const then = Promise.prototype.then, apply = Reflect.apply, define = Object.defineProperty;
               const checked = { then(onFulfilled, onRejected) { check(); return apply(then, this, [onFulfilled, onRejected]); } }.then;
-              Object.defineProperty(Promise.prototype, "then", { value: checked, writable: true, enumerable: false, configurable: true });
+              define(Promise.prototype, "then", { value: checked, writable: true, enumerable: false, configurable: true });
               const wasm = globalThis.WebAssembly;
               if (typeof wasm !== "object" || wasm === null) return;
-              const settled = [value => { release(); return value; }, error => { release(); throw error; }];
-              for (const name of ["compile", "instantiate", "compileStreaming", "instantiateStreaming"]) {
-                const original = wasm[name];
-                if (typeof original !== "function") continue;
-                const held = { [name](...args) {
-                  const promise = apply(original, wasm, args);
-                  hold();
-                  return apply(then, promise, settled);
-                } }[name];
-                Object.defineProperty(held, "length", { value: original.length });
-                Object.defineProperty(wasm, name, { value: held, writable: true, enumerable: false, configurable: true });
-              }
+              const place = value => define(globalThis, "WebAssembly", { value, writable: true, enumerable: false, configurable: true });
+              define(globalThis, "WebAssembly", {
+                get() {
+                  const hold = check(true);
+                  const settled = [value => { hold(-1); return value; }, error => { hold(-1); throw error; }];
+                  for (const name of ["compile", "instantiate", "compileStreaming", "instantiateStreaming"]) {
+                    const original = wasm[name];
+                    if (typeof original !== "function") continue;
+                    const held = { [name](...args) {
+                      const promise = apply(original, wasm, args);
+                      hold(1);
+                      return apply(then, promise, settled);
+                    } }[name];
+                    define(held, "length", { value: original.length });
+                    define(wasm, name, { value: held, writable: true, enumerable: false, configurable: true });
+                  }
+                  place(wasm);
+                  return wasm;
+                },
+                set: place, enumerable: false, configurable: true });
             })
             """, sourceURL: "sessionbridge://prelude/microtasks.js")
         if let install = unsafe install, let installer = unsafe JSValueToObject(ctx, install, nil) {
-            var arguments: [JSValueRef?] = unsafe [check, hold, release]
-            unsafe arguments.withUnsafeMutableBufferPointer { buffer in
-                _ = unsafe JSObjectCallAsFunction(ctx, installer, nil, 3, buffer.baseAddress, nil)
+            var argument: JSValueRef? = unsafe check
+            _ = unsafe JSObjectCallAsFunction(ctx, installer, nil, 1, &argument, nil)
+        }
+    }
+
+    /// The function a context's WebAssembly wrappers call with `1` as a compilation starts and
+    /// `-1` as it settles (see ``installMicrotaskBound()``).
+    func makeWebAssemblyHold() -> JSObjectRef {
+        unsafe makeFunction { context, call in
+            guard let delta = unsafe call[0], unsafe JSValueToNumber(call.ctx, delta, nil) < 0 else {
+                context.hold()
+                return nil
             }
+            context.release()
+            return nil
         }
     }
 }
