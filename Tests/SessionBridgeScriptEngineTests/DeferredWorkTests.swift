@@ -14,6 +14,21 @@ import Testing
     static let module =
         "new Uint8Array([0,97,115,109,1,0,0,0, 1,5,1,96,0,1,127, 3,2,1,0, 7,10,1,6,97,110,115,119,101,114,0,0, 10,6,1,4,0,65,42,11])"
 
+    /// Registers 20 objects nobody keeps with `registry`.
+    static let registerGarbage =
+        "(function () { for (let i = 0; i < 20; i++) registry.register({payload: new Array(64).fill(i)}, i); })();"
+
+    /// Collects garbage until `expression` (a count) is above zero, up to 100 times; returns it.
+    static func collect(_ context: ScriptContext, until expression: String) async throws -> Double {
+        for _ in 0..<100 {
+            await context.collectGarbage()
+            try await Task.sleep(for: .milliseconds(20))
+            let count = try await context.evaluate(expression).numberValue ?? 0
+            if count > 0 { return count }
+        }
+        return 0
+    }
+
     @Test func webAssemblyInstantiateSettles() async throws {
         let thread = EngineThread(name: "sb-wasm")
         let context = await ScriptContext(thread: thread)
@@ -66,14 +81,9 @@ import Testing
             """
             globalThis.finalized = [];
             globalThis.registry = new FinalizationRegistry(held => finalized.push(held));
-            (function () { for (let i = 0; i < 20; i++) registry.register({payload: new Array(64).fill(i)}, i); })();
+            \(Self.registerGarbage)
             """)
-        var count = 0.0
-        for _ in 0..<100 where count == 0 {
-            await context.collectGarbage()
-            try await Task.sleep(for: .milliseconds(20))
-            count = try await context.evaluate("finalized.length").numberValue ?? 0
-        }
+        let count = try await Self.collect(context, until: "finalized.length")
         #expect(count > 0, "no FinalizationRegistry callback ran after 100 collections")
         await context.close()
         thread.shutdown()
@@ -89,14 +99,9 @@ import Testing
             """
             globalThis.started = 0;
             globalThis.registry = new FinalizationRegistry(() => { started++; for (;;) {} });
-            (function () { for (let i = 0; i < 20; i++) registry.register({payload: new Array(64).fill(i)}, i); })();
+            \(Self.registerGarbage)
             """)
-        var started = 0.0
-        for _ in 0..<100 where started == 0 {
-            await context.collectGarbage()
-            try await Task.sleep(for: .milliseconds(20))
-            started = try await context.evaluate("started").numberValue ?? 0
-        }
+        let started = try await Self.collect(context, until: "started")
         #expect(started > 0, "no FinalizationRegistry callback ran after 100 collections")
         #expect(try await other.evaluate("6 * 7") == .number(42))
         #expect(try await context.evaluate("6 * 7") == .number(42))
