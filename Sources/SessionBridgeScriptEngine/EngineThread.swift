@@ -195,23 +195,12 @@ public final class EngineThread: SerialExecutor, Sendable {
         if isCurrent { return unsafe JSContextGroupCreate() }
         let made = Mutex<UInt>(0)
         let done = DispatchSemaphore(value: 0)
-        let queued = state.withLock { state -> (queued: Bool, sleeper: Sleeper) in
-            guard !state.stopped else { return (false, .awake) }
-            state.nextTimerSequence += 1
-            // Due at once, for no lane that could be paused: it runs even inside another lane's wait.
-            state.timers.insert(
-                TimerEntry(
-                    deadline: 0, sequence: state.nextTimerSequence, lane: QueuedJob.anyLane, executor: nil,
-                    action: {
-                        made.withLock { $0 = UInt(bitPattern: Int(bitPattern: unsafe JSContextGroupCreate())) }
-                        done.signal()
-                    }))
-            defer { state.sleeping = .awake }
-            return (true, state.sleeping)
+        // Due at once, for no lane that could be paused: it runs even inside another lane's wait.
+        let queued = insertTimer(deadline: 0, lane: QueuedJob.anyLane, executor: nil, unlessStopped: true) {
+            made.withLock { $0 = UInt(bitPattern: Int(bitPattern: unsafe JSContextGroupCreate())) }
+            done.signal()
         }
-        guard queued.queued else { return unsafe JSContextGroupCreate() }
-        enqueued.add(1, ordering: .releasing)
-        rouse(queued.sleeper)
+        guard queued else { return unsafe JSContextGroupCreate() }
         done.wait()
         return unsafe OpaquePointer(bitPattern: made.withLock { $0 })!
     }
@@ -310,18 +299,26 @@ public final class EngineThread: SerialExecutor, Sendable {
         let (seconds, attoseconds) = delay.components
         let nanos = max(0, seconds) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000
         let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(nanos)
-        let lane = laneTag
-        let executor = host == nil ? nil : self
-        let thread = hostThread
-        let sleeper = thread.state.withLock { state in
+        _ = hostThread.insertTimer(deadline: deadline, lane: laneTag, executor: host == nil ? nil : self, action: action)
+    }
+
+    /// Queues a timer on this thread (a host thread) and wakes it; `false`, queuing nothing, when
+    /// `unlessStopped` and the thread has stopped.
+    private func insertTimer(
+        deadline: UInt64, lane: UInt, executor: EngineThread?, unlessStopped: Bool = false, action: @escaping @Sendable () -> Void
+    ) -> Bool {
+        let sleeper = state.withLock { state -> Sleeper? in
+            if unlessStopped && state.stopped { return nil }
             state.nextTimerSequence += 1
             state.timers.insert(
                 TimerEntry(deadline: deadline, sequence: state.nextTimerSequence, lane: lane, executor: executor, action: action))
             defer { state.sleeping = .awake }
             return state.sleeping
         }
-        thread.enqueued.add(1, ordering: .releasing)
-        thread.rouse(sleeper)
+        guard let sleeper else { return false }
+        enqueued.add(1, ordering: .releasing)
+        rouse(sleeper)
+        return true
     }
 
     /// Wakes the thread so that a waiting `runOthers(until:timeout:)` checks its condition again;
@@ -635,7 +632,7 @@ package final class RunningLane: Sendable {
 /// How an ``EngineThread`` sleeps, so that whoever gives it work wakes it the right way.
 enum Sleeper {
     case awake
-    /// On its semaphore: inside a lane's wait, or a lane's host thread without a main context.
+    /// On its semaphore: inside a lane's wait, when JavaScriptCore's run-loop work waits too.
     case onSemaphore
     /// In a poll of its main context's sources (``EngineThread``'s main context).
     case onMainContext
