@@ -36,8 +36,9 @@ public final class EngineThread: SerialExecutor, Sendable {
 
     /// The thread's name; the OS shows its first 15 bytes (a lane's name is for logs only).
     public let name: String
-    /// The JavaScriptCore context group (one VM) shared by every context on this thread or lane.
-    let group: JSContextGroup
+    /// The JavaScriptCore context group (one VM) shared by every context on this thread or lane
+    /// (pointer bits; a lane's is made on first use, see ``group``).
+    private let groupBits: Atomic<UInt>
     /// The thread whose run loop runs a lane's work; `nil` for a thread.
     private let host: EngineThread?
 
@@ -113,7 +114,7 @@ public final class EngineThread: SerialExecutor, Sendable {
         thread.stackSize = 8 << 20
         thread.start()
         let made = start.waitForVM()
-        self.group = unsafe JSContextGroup(ref: OpaquePointer(bitPattern: made.group)!)
+        self.groupBits = Atomic(made.group)
         self.mainContextBits = made.mainContext
         self.host = nil
         self.state = Mutex(State())
@@ -126,7 +127,7 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// Creates a lane hosted on `host`.
     private init(lane name: String, on host: EngineThread) {
         self.name = name
-        self.group = unsafe JSContextGroup(ref: host.makeGroup())
+        self.groupBits = Atomic(0)
         self.mainContextBits = 0
         self.host = host
         self.state = Mutex(State())
@@ -139,7 +140,7 @@ public final class EngineThread: SerialExecutor, Sendable {
             unsafe JSValueUnprotect(context, function)
             unsafe JSGlobalContextRelease(context)
         }
-        unsafe JSContextGroupRelease(group.ref)
+        if let group = unsafe OpaquePointer(bitPattern: groupBits.load(ordering: .acquiring)) { unsafe JSContextGroupRelease(group) }
     }
 
     /// A function of this VM that belongs to no document: what a context's unhandled-rejection
@@ -187,22 +188,43 @@ public final class EngineThread: SerialExecutor, Sendable {
         EngineThread(lane: name, on: hostThread)
     }
 
-    /// Makes a VM on this thread, under its main context, so that JavaScriptCore's run-loop work
-    /// for it runs here: at once when called on the thread, else as the thread's next work (the
-    /// caller waits, a few hundred microseconds). A thread that has stopped runs nothing more,
-    /// so the VM is then made on the caller's thread.
-    private func makeGroup() -> JSContextGroupRef {
-        if isCurrent { return unsafe JSContextGroupCreate() }
-        let made = Mutex<UInt>(0)
-        let done = DispatchSemaphore(value: 0)
-        // Due at once, for no lane that could be paused: it runs even inside another lane's wait.
-        let queued = insertTimer(deadline: 0, lane: QueuedJob.anyLane, executor: nil, unlessStopped: true) {
-            made.withLock { $0 = UInt(bitPattern: Int(bitPattern: unsafe JSContextGroupCreate())) }
-            done.signal()
+    /// The JavaScriptCore context group (one VM) shared by every context on this thread or lane.
+    ///
+    /// A thread's is made with the thread. A lane's is made on first use: on its host thread it
+    /// belongs to the thread's main context, so JavaScriptCore's run-loop work for it runs there
+    /// (``ScriptContext``'s initializer first makes it there, ``prepareGroup()``); made on another
+    /// thread, it works, but that work of its never runs.
+    var group: JSContextGroup {
+        let bits = groupBits.load(ordering: .acquiring)
+        if let made = unsafe OpaquePointer(bitPattern: bits) { return unsafe JSContextGroup(ref: made) }
+        let made = UInt(bitPattern: Int(bitPattern: unsafe JSContextGroupCreate()))
+        let (exchanged, original) = groupBits.compareExchange(expected: 0, desired: made, ordering: .acquiringAndReleasing)
+        if !exchanged { unsafe JSContextGroupRelease(OpaquePointer(bitPattern: made)) }
+        return unsafe JSContextGroup(ref: OpaquePointer(bitPattern: exchanged ? made : original)!)
+    }
+
+    /// Makes a lane's VM on its host thread if it has none yet (see ``group``), without blocking
+    /// the caller's thread: a cooperative pool thread blocked on an engine thread could be the
+    /// one the engine thread waits for (a panel's delegate).
+    package func prepareGroup() async {
+        guard groupBits.load(ordering: .acquiring) == 0 else { return }
+        let host = hostThread
+        if host.isCurrent {
+            _ = group
+            return
         }
-        guard queued else { return unsafe JSContextGroupCreate() }
-        done.wait()
-        return unsafe OpaquePointer(bitPattern: made.withLock { $0 })!
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            // Due at once, for no lane that could be paused: it runs even inside another lane's
+            // wait. A stopped thread runs nothing more: the VM is then made here.
+            let queued = host.insertTimer(deadline: 0, lane: QueuedJob.anyLane, executor: nil, unlessStopped: true) {
+                _ = self.group
+                continuation.resume()
+            }
+            if !queued {
+                _ = group
+                continuation.resume()
+            }
+        }
     }
 
     /// This thread as a task executor, for waits that should resume here directly (see
@@ -299,11 +321,12 @@ public final class EngineThread: SerialExecutor, Sendable {
         let (seconds, attoseconds) = delay.components
         let nanos = max(0, seconds) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000
         let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(nanos)
-        _ = hostThread.insertTimer(deadline: deadline, lane: laneTag, executor: host == nil ? nil : self, action: action)
+        hostThread.insertTimer(deadline: deadline, lane: laneTag, executor: host == nil ? nil : self, action: action)
     }
 
     /// Queues a timer on this thread (a host thread) and wakes it; `false`, queuing nothing, when
     /// `unlessStopped` and the thread has stopped.
+    @discardableResult
     private func insertTimer(
         deadline: UInt64, lane: UInt, executor: EngineThread?, unlessStopped: Bool = false, action: @escaping @Sendable () -> Void
     ) -> Bool {

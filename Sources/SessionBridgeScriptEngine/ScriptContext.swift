@@ -125,6 +125,7 @@ public actor ScriptContext {
     public init(
         thread: EngineThread = EnginePool.shared.nextThread(), name: String = "about:blank", configuration: Configuration = .init()
     ) async {
+        await thread.prepareGroup()
         self.init(onCallingThread: thread, name: name, configuration: configuration)
         setUp()
     }
