@@ -61,6 +61,13 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// The execution time limit currently set on the group (seconds, `.infinity` for none),
     /// only read and written on the thread.
     private let currentTimeLimit = Atomic<UInt64>(Double.infinity.bitPattern)
+    /// The limit JavaScriptCore's deferred work of this VM runs under (seconds, `.infinity` for
+    /// none): the last finite limit an entry asked for. An entry without a limit leaves it, so
+    /// a page's finalization callback is not left unbounded by another context's last entry.
+    /// Only read and written on the thread.
+    private let deferredWorkLimit = Atomic<UInt64>(Double.infinity.bitPattern)
+    /// A thread's lanes, for setting their VMs' limits before deferred work runs; empty for a lane.
+    private let lanes = Mutex<[WeakLane]>([])
     /// Whether the current entry into JavaScript was stopped: from then on every further
     /// JavaScript instruction of the entry is ended (see `ScriptContext.stopEntry()`).
     /// Only read and written on the thread.
@@ -185,7 +192,13 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// A lane made on a lane is hosted on the same thread. A lane lives as long as something
     /// refers to it, and stops with its thread.
     public func makeLane(name: String) -> EngineThread {
-        EngineThread(lane: name, on: hostThread)
+        let host = hostThread
+        let lane = EngineThread(lane: name, on: host)
+        host.lanes.withLock { lanes in
+            lanes.removeAll { $0.lane == nil }
+            lanes.append(WeakLane(lane: lane))
+        }
+        return lane
     }
 
     /// The JavaScriptCore context group (one VM) shared by every context on this thread or lane.
@@ -284,6 +297,9 @@ public final class EngineThread: SerialExecutor, Sendable {
         rouse(sleeper)
     }
 
+    /// How many jobs wait in the thread's queue (tests).
+    var queuedJobCount: Int { hostThread.state.withLock { $0.jobs.count } }
+
     /// Wakes the thread from the sleep it was found in (``Sleeper``).
     @inline(__always)
     private func rouse(_ sleeper: Sleeper) {
@@ -360,9 +376,12 @@ public final class EngineThread: SerialExecutor, Sendable {
 
     /// Makes sure the group's watchdog is set to `limit` seconds (`.infinity` clears it).
     /// Called on the thread before entering JavaScript; costs one compare when unchanged.
+    /// An entry's own finite limit (not `force`d: not a stop's or a wait's remainder) is also
+    /// the one the VM's deferred work runs under from then on.
     func ensureTimeLimit(_ limit: Double, force: Bool = false) {
         guard force || currentTimeLimit.load(ordering: .relaxed) != limit.bitPattern else { return }
         currentTimeLimit.store(limit.bitPattern, ordering: .relaxed)
+        if !force && limit.isFinite { deferredWorkLimit.store(limit.bitPattern, ordering: .relaxed) }
         if limit.isFinite {
             let context = unsafe Unmanaged.passUnretained(self).toOpaque()
             unsafe JSContextGroupSetExecutionTimeLimit(
@@ -449,10 +468,14 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// nested loop sees everything queued), until `isFinished` returns true or `deadline`
     /// (uptime nanoseconds) passes; the outermost loop (not `nested`) runs until ``shutdown()``
     /// and no job is left.
+    ///
+    /// Each turn takes one job or one due timer out of the queue, never more: a job or timer
+    /// that waits in ``runOthers(until:timeout:)`` leaves everything else where the nested loop
+    /// finds it. When both are ready they take turns, so neither starves the other.
     private func drive(until isFinished: () -> Bool, nested: Bool, deadline: UInt64?) {
-        var due: [TimerEntry] = []
         var pollFDs = [SBPollFD](repeating: SBPollFD(), count: 4)
         var mainContextRan = DispatchTime.now().uptimeNanoseconds
+        var timerFirst = false
         while true {
             // Read before the check: a wake-up (``wake()``) after it counts, so the loop does
             // not sleep past it.
@@ -463,19 +486,18 @@ public final class EngineThread: SerialExecutor, Sendable {
             var sleepUntil: UInt64? = nil
             var shouldSleep = false
             var next: QueuedJob? = nil
+            var timer: TimerEntry? = nil
             var runsMainContext = false
             let stop = state.withLock { state -> Bool in
                 runsMainContext = mainContextBits != 0 && state.paused.isEmpty
-                next = state.takeRunnableJob()
-                while let first = state.timers.min, first.deadline <= now {
-                    let entry = state.timers.removeMin()
-                    if state.paused.contains(entry.lane) {
-                        state.heldTimers.append(entry)
-                    } else {
-                        due.append(entry)
-                    }
+                // Due timers of paused lanes wait aside; the first other due timer stays first.
+                while let first = state.timers.min, first.deadline <= now, state.paused.contains(first.lane) {
+                    state.heldTimers.append(state.timers.removeMin())
                 }
-                if next == nil && due.isEmpty {
+                let timerDue = state.timers.min.map { $0.deadline <= now } ?? false
+                if !(timerDue && timerFirst) { next = state.takeRunnableJob() }
+                if next == nil && timerDue { timer = state.timers.removeMin() }
+                if next == nil && timer == nil {
                     if !nested && state.stopped { return true }
                     shouldSleep = true
                     sleepUntil = state.timers.min?.deadline
@@ -483,9 +505,13 @@ public final class EngineThread: SerialExecutor, Sendable {
                 return false
             }
             if stop { return }
-            if let next { run(next) }
-            for entry in due { run(entry) }
-            due.removeAll(keepingCapacity: true)
+            if let next {
+                run(next)
+                timerFirst = true
+            } else if let timer {
+                run(timer)
+                timerFirst = false
+            }
             // A thread kept busy still runs JavaScriptCore's work, about once a millisecond.
             if runsMainContext && now &- mainContextRan >= Self.mainContextInterval {
                 runMainContext(waitingUntil: nil, waits: false, fds: &pollFDs)
@@ -557,10 +583,21 @@ public final class EngineThread: SerialExecutor, Sendable {
                 _ = unsafe sb_ppoll(buffer.baseAddress, UInt(count), &span, nil)
             }
             guard unsafe sb_g_main_context_check(context, priority, buffer.baseAddress, count) != 0 else { return }
+            limitDeferredWork()
             let previous = running.lane.exchange(QueuedJob.mainContextLane, ordering: .relaxed)
             entryStart.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
             unsafe sb_g_main_context_dispatch(context)
             running.lane.store(previous, ordering: .relaxed)
+        }
+    }
+
+    /// Sets each of the thread's VMs (its own and its lanes') to the limit its deferred work runs
+    /// under (``deferredWorkLimit``), in place of whatever its last entry left: no limit, or
+    /// the few milliseconds left to a stopped or long entry.
+    private func limitDeferredWork() {
+        ensureTimeLimit(Double(bitPattern: deferredWorkLimit.load(ordering: .relaxed)), force: false)
+        for lane in lanes.withLock({ $0.compactMap(\.lane) }) where lane.groupBits.load(ordering: .acquiring) != 0 {
+            lane.ensureTimeLimit(Double(bitPattern: lane.deferredWorkLimit.load(ordering: .relaxed)), force: false)
         }
     }
 
@@ -602,6 +639,11 @@ public final class EngineThread: SerialExecutor, Sendable {
         }
         return enqueued.load(ordering: .acquiring) != seen
     }
+}
+
+/// A lane as its thread knows it: the lane lives as long as something else refers to it.
+struct WeakLane: Sendable {
+    weak var lane: EngineThread?
 }
 
 /// A timer waiting in an ``EngineThread``'s queue.

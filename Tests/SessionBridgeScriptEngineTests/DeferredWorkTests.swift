@@ -110,6 +110,45 @@ import Testing
         thread.shutdown()
     }
 
+    /// A context without a limit entered last does not lift it from another context's deferred
+    /// work: that runs under the last limit an entry asked for.
+    @Test func deferredWorkKeepsALimitAfterAnEntryWithoutOne() async throws {
+        let thread = EngineThread(name: "sb-finalize-nolimit")
+        let context = await ScriptContext(thread: thread, configuration: .init(timeLimit: .milliseconds(200)))
+        let unlimited = await ScriptContext(thread: thread, configuration: .init(timeLimit: nil))
+        let started = Atomic(0)
+        await context.defineFunction("begin") { _, _ in
+            started.add(1, ordering: .relaxed)
+            return .undefined
+        }
+        try await context.run(
+            """
+            globalThis.registry = new FinalizationRegistry(() => { begin(); for (;;) {} });
+            \(Self.registerGarbage)
+            """)
+        for _ in 0..<100 where started.load(ordering: .relaxed) == 0 {
+            // The last entry before the collection's deferred work is the unlimited context's.
+            _ = try await unlimited.evaluate("0")
+            await unlimited.collectGarbage()
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let calls = started.load(ordering: .relaxed)
+        #expect(calls > 0, "no FinalizationRegistry callback ran after 100 collections")
+        // Unbounded, the callback would hold the thread forever: ask with a bound of our own.
+        let answered = Atomic(false)
+        Task {
+            if try await unlimited.evaluate("6 * 7") == .number(42) { answered.store(true, ordering: .relaxed) }
+        }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !answered.load(ordering: .relaxed) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        let answer = answered.load(ordering: .relaxed)
+        #expect(answer, "the thread did not answer within 20 s")
+        guard answer else { return }
+        await context.close()
+        await unlimited.close()
+        thread.shutdown()
+    }
+
     /// A compilation in flight is pending work, as a browser's page is not idle while it compiles
     /// a module: a context waiting to be quiet waits for it.
     @Test func aCompilationKeepsTheContextBusyUntilItSettles() async throws {
