@@ -115,11 +115,8 @@ extension ScriptContext {
     /// `queueMicrotask` go through) first checks how long the current entry has run, and stops
     /// it past the limit.
     ///
-    /// The same script makes WebAssembly's asynchronous compilation pending work: until its
-    /// promise settles (JavaScriptCore's deferred work, run by the engine thread), the context is
-    /// not quiescent, as a browser's page is not idle while it compiles a module. The promise a
-    /// page gets settles as the compilation's does, so a rejection nobody handles is still
-    /// reported.
+    /// The same script prepares the page's `WebAssembly` (``webAssemblyInstaller``), made when a
+    /// page first reads it.
     func installMicrotaskBound() {
         let check = unsafe makeFunction { context, call in
             // `check(true)`, from the first read of `WebAssembly`: the function that holds and
@@ -128,55 +125,21 @@ extension ScriptContext {
             context.checkEntryTime()
             return nil
         }
-        // Made only once a page first reads `WebAssembly` (most pages never do): the wrappers
-        // and their native function cost about 16 KB a context made up front.
-        let install = try? unsafe evaluateRaw(
-            """
-            (function (check) {
-              "use strict";
-              const then = Promise.prototype.then, apply = Reflect.apply, define = Object.defineProperty;
-              const checked = { then(onFulfilled, onRejected) { check(); return apply(then, this, [onFulfilled, onRejected]); } }.then;
-              define(Promise.prototype, "then", { value: checked, writable: true, enumerable: false, configurable: true });
-              const wasm = globalThis.WebAssembly;
-              if (typeof wasm !== "object" || wasm === null) return;
-              const place = value => define(globalThis, "WebAssembly", { value, writable: true, enumerable: false, configurable: true });
-              define(globalThis, "WebAssembly", {
-                get() {
-                  const hold = check(true);
-                  const settled = [value => { hold(-1); return value; }, error => { hold(-1); throw error; }];
-                  for (const name of ["compile", "instantiate", "compileStreaming", "instantiateStreaming"]) {
-                    const original = wasm[name];
-                    if (typeof original !== "function") continue;
-                    const held = { [name](...args) {
-                      const promise = apply(original, wasm, args);
-                      hold(1);
-                      return apply(then, promise, settled);
-                    } }[name];
-                    define(held, "length", { value: original.length });
-                    define(wasm, name, { value: held, writable: true, enumerable: false, configurable: true });
-                  }
-                  place(wasm);
-                  return wasm;
-                },
-                set: place, enumerable: false, configurable: true });
-            })
-            """, sourceURL: "sessionbridge://prelude/microtasks.js")
+        let install = try? unsafe evaluateRaw(Self.microtaskBoundInstaller, sourceURL: "sessionbridge://prelude/microtasks.js")
         if let install = unsafe install, let installer = unsafe JSValueToObject(ctx, install, nil) {
             var argument: JSValueRef? = unsafe check
             _ = unsafe JSObjectCallAsFunction(ctx, installer, nil, 1, &argument, nil)
         }
     }
 
-    /// The function a context's WebAssembly wrappers call with `1` as a compilation starts and
-    /// `-1` as it settles (see ``installMicrotaskBound()``).
-    func makeWebAssemblyHold() -> JSObjectRef {
-        unsafe makeFunction { context, call in
-            guard let delta = unsafe call[0], unsafe JSValueToNumber(call.ctx, delta, nil) < 0 else {
-                context.hold()
-                return nil
-            }
-            context.release()
-            return nil
-        }
-    }
+    /// The script of ``installMicrotaskBound()``: a function of the native `check`.
+    private static let microtaskBoundInstaller = """
+        (function (check) {
+          "use strict";
+          const then = Promise.prototype.then, apply = Reflect.apply, define = Object.defineProperty;
+          const checked = { then(onFulfilled, onRejected) { check(); return apply(then, this, [onFulfilled, onRejected]); } }.then;
+          define(Promise.prototype, "then", { value: checked, writable: true, enumerable: false, configurable: true });
+          \(webAssemblyInstaller)
+        })
+        """
 }
