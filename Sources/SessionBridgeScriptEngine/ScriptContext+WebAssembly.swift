@@ -1,11 +1,12 @@
 import CJavaScriptCore
 
 extension ScriptContext {
-    /// The part of the microtask prelude (``installMicrotaskBound()``) that prepares the page's
-    /// `WebAssembly`, in the scope of its `then`, `apply`, `define` and `check`.
+    /// A function that installs the page's `WebAssembly`, given it, built-ins the microtask
+    /// prelude (``installMicrotaskBound()``) took before any page code ran, and the native
+    /// functions of ``makeWebAssemblyInstaller()``.
     ///
-    /// Made only once a page first reads `WebAssembly` (most pages never do): made up front, the
-    /// wrappers and their native function cost about 16 KB a context. Two things happen then:
+    /// Evaluated and run only once a page first reads `WebAssembly` (most pages never do): made
+    /// up front, the wrappers and their native functions cost about 16 KB a context. Then:
     ///
     /// - **A compilation in flight is pending work.** Until its promise settles (JavaScriptCore's
     ///   deferred work, run by the engine thread), the context is not quiescent, as a browser's
@@ -21,113 +22,108 @@ extension ScriptContext {
     ///   `WebAssembly.validate` answers `false`). On a memory that is not shared, both waits
     ///   fail at once, as the standard has them.
     ///
-    /// The built-ins the checks use are taken before any page code runs, so a page cannot make
-    /// them see other bytes than the compiler will. The constructors stay the ones the page's
-    /// modules and memories are made by: `instanceof`, `constructor`, the statics and
-    /// subclassing behave as before.
+    /// A module's bytes are read through the C API and the compiler is given that copy, so what
+    /// was checked is what compiles, whatever getters a page replaced. The wrappers use only
+    /// built-ins taken before the page ran, or none a page could reach before it (the page's
+    /// `WebAssembly` itself). The constructors in place of `Module` and `Memory` make the
+    /// originals' instances: `instanceof`, `constructor`, the statics and subclassing behave as
+    /// before, and the originals stay out of the page's reach.
     static let webAssemblyInstaller = """
-        const wasm = globalThis.WebAssembly;
-        if (typeof wasm !== "object" || wasm === null) return;
-        const construct = Reflect.construct, describe = Object.getOwnPropertyDescriptor, Bytes = Uint8Array, Trap = Proxy;
-        const errors = [TypeError, wasm.CompileError];
-        const typed = Object.getPrototypeOf(Uint8Array.prototype), data = DataView.prototype;
-        const views = [describe(ArrayBuffer.prototype, "byteLength").get,
-          describe(typed, "buffer").get, describe(typed, "byteOffset").get, describe(typed, "byteLength").get,
-          describe(data, "buffer").get, describe(data, "byteOffset").get, describe(data, "byteLength").get];
-        const place = value => define(globalThis, "WebAssembly", { value, writable: true, enumerable: false, configurable: true });
-        define(globalThis, "WebAssembly", {
-          get() {
-            const hold = check(true);
-            const settled = [value => { hold(-1); return value; }, error => { hold(-1); throw error; }];
-            const [bufferLength, typedBuffer, typedOffset, typedLength, dataBuffer, dataOffset, dataLength] = views;
-            const refusal = "shared memory is not available in this page";
-            // The bytes of a BufferSource, or undefined for anything else (the compiler then
-            // throws its own error).
-            const bytesOf = source => {
-              try { apply(bufferLength, source, []); return construct(Bytes, [source]); } catch {}
-              try { return construct(Bytes, [apply(typedBuffer, source, []), apply(typedOffset, source, []), apply(typedLength, source, [])]); } catch {}
-              try { return construct(Bytes, [apply(dataBuffer, source, []), apply(dataOffset, source, []), apply(dataLength, source, [])]); } catch {}
-            };
-            // Whether a module's bytes define or import a shared memory (its limits' flag 2).
-            const sharesMemory = source => {
-              const bytes = bytesOf(source);
-              if (bytes === undefined) return false;
-              const length = apply(typedLength, bytes, []);
-              let at = 8;
-              const skip = () => { while (at < length && bytes[at++] & 0x80); };
-              const u32 = () => {
-                let value = 0, scale = 1, byte;
-                do { byte = bytes[at++]; value += (byte & 0x7f) * scale; scale *= 128; } while (byte & 0x80 && at < length);
-                return value;
-              };
-              const limits = () => { const flags = bytes[at++]; skip(); if (flags & 1) skip(); if (flags & 8) skip(); return (flags & 2) !== 0; };
-              const valueType = () => { const type = bytes[at++]; if (type === 0x63 || type === 0x64) skip(); };
-              while (at < length) {
-                const id = bytes[at++], size = u32(), end = at + size;
-                if (id === 2) {
-                  for (let count = u32(); count > 0 && at < end; count--) {
-                    // The module's and the field's names (`at += u32()` would add to `at` as it was).
-                    for (let name = 0; name < 2; name++) { const size = u32(); at += size; }
-                    const kind = bytes[at++];
-                    if (kind === 2) { if (limits()) return true; }
-                    else if (kind === 0) skip();
-                    else if (kind === 1) { valueType(); limits(); }
-                    else if (kind === 3) { valueType(); at++; }
-                    else if (kind === 4) { at++; skip(); }
-                    else break;
-                  }
-                } else if (id === 5) {
-                  for (let count = u32(); count > 0 && at < end; count--) if (limits()) return true;
-                }
-                at = end;
+        (function (wasm, pristine, hold, vet, isShared) {
+          "use strict";
+          // Indexed reads: a page may have replaced the array iterator, but not an array's own elements.
+          const then = pristine[0], apply = pristine[1], define = pristine[2], construct = pristine[3], describe = pristine[4];
+          const CompileError = wasm.CompileError, settled = [value => { hold(-1); return value; }, error => { hold(-1); throw error; }];
+          const refusal = "shared memory is not available in this page";
+          const property = value => ({ __proto__: null, value, writable: true, enumerable: false, configurable: true });
+          // What the compiler is given: a checked copy of a BufferSource's bytes, or the argument
+          // as it is when it is none (the compiler then throws its own error).
+          const checked = source => {
+            const bytes = vet(source);
+            if (bytes === false) throw construct(CompileError, [refusal]);
+            return bytes === undefined ? source : bytes;
+          };
+          const compilers = ["compile", "instantiate", "compileStreaming", "instantiateStreaming"];
+          for (let index = 0; index < compilers.length; index++) {
+            const name = compilers[index], original = wasm[name];
+            if (typeof original !== "function") continue;
+            const held = { [name](...args) {
+              let promise;
+              try {
+                if (index < 2) args[0] = checked(args[0]);
+                promise = apply(original, wasm, args);
+              } catch (error) {
+                promise = (async () => { throw error; })();
               }
-              return false;
-            };
-            const notCompiled = () => construct(errors[1], [refusal]);
-            for (const name of ["compile", "instantiate", "compileStreaming", "instantiateStreaming"]) {
-              const original = wasm[name];
-              if (typeof original !== "function") continue;
-              const held = { [name](...args) {
-                const promise = !name.endsWith("Streaming") && sharesMemory(args[0])
-                  ? (async () => { throw notCompiled(); })()
-                  : apply(original, wasm, args);
-                hold(1);
-                return apply(then, promise, settled);
-              } }[name];
-              define(held, "length", { value: original.length });
-              define(wasm, name, { value: held, writable: true, enumerable: false, configurable: true });
+              hold(1);
+              return apply(then, promise, settled);
+            } }[name];
+            define(held, "length", property(original.length));
+            define(wasm, name, property(held));
+          }
+          const validate = wasm.validate;
+          if (typeof validate === "function") {
+            const validating = { validate(...args) {
+              const bytes = vet(args[0]);
+              if (bytes === false) return false;
+              if (bytes !== undefined) args[0] = bytes;
+              return apply(validate, wasm, args);
+            } }.validate;
+            define(validating, "length", property(validate.length));
+            define(wasm, "validate", property(validating));
+          }
+          // A constructor whose instances are checked, in place of the original, which stays out
+          // of the page's reach. Its instances, its subclasses' and those made elsewhere (a
+          // compilation's modules, an instance's memories) share the original's prototype.
+          const guard = (name, make) => {
+            const original = wasm[name];
+            if (typeof original !== "function") return;
+            const guarded = { [name]: function (...args) {
+              if (new.target === undefined) return apply(original, this, args);
+              return make(args, new.target, original);
+            } }[name];
+            const statics = ["imports", "exports", "customSections"];
+            for (let index = 0; index < statics.length; index++) {
+              const own = describe(original, statics[index]);
+              // A descriptor of the page's `Object.prototype` could inherit a `get` the page gave it.
+              if (own !== undefined) define(guarded, statics[index], { __proto__: null, value: own.value, writable: own.writable,
+                enumerable: own.enumerable, configurable: own.configurable });
             }
-            const validate = wasm.validate;
-            if (typeof validate === "function") {
-              define(wasm, "validate", { value: { validate(...args) { return !sharesMemory(args[0]) && apply(validate, wasm, args); } }.validate,
-                writable: true, enumerable: false, configurable: true });
-              define(wasm.validate, "length", { value: validate.length });
+            define(guarded, "length", property(original.length));
+            define(guarded, "prototype", { __proto__: null, value: original.prototype, writable: false, enumerable: false, configurable: false });
+            define(original.prototype, "constructor", property(guarded));
+            define(wasm, name, property(guarded));
+          };
+          guard("Module", (args, newTarget, original) => {
+            if (args.length > 0) args[0] = checked(args[0]);
+            return construct(original, args, newTarget);
+          });
+          const memoryBuffer = typeof wasm.Memory === "function" ? describe(wasm.Memory.prototype, "buffer") : undefined;
+          if (memoryBuffer !== undefined) guard("Memory", (args, newTarget, original) => {
+            const memory = construct(original, args, newTarget);
+            if (isShared(apply(memoryBuffer.get, memory, []))) {
+              // JavaScriptCore's own TypeError, whatever the page made of the global one.
+              try { null.memory; } catch (error) { define(error, "message", property(refusal)); throw error; }
             }
-            const guard = (name, vet) => {
-              const original = wasm[name];
-              if (typeof original !== "function") return;
-              const guarded = new Trap(original, { construct(target, args, newTarget) { return vet(args, () => construct(target, args, newTarget)); } });
-              define(original.prototype, "constructor", { value: guarded, writable: true, enumerable: false, configurable: true });
-              define(wasm, name, { value: guarded, writable: true, enumerable: false, configurable: true });
-            };
-            guard("Module", (args, make) => { if (sharesMemory(args[0])) throw notCompiled(); return make(); });
-            const memoryBuffer = typeof wasm.Memory === "function" ? describe(wasm.Memory.prototype, "buffer")?.get : undefined;
-            if (memoryBuffer) guard("Memory", (args, make) => {
-              const memory = make();
-              // Only a shared memory's buffer is not an ArrayBuffer.
-              try { apply(bufferLength, apply(memoryBuffer, memory, []), []); } catch { throw construct(errors[0], [refusal]); }
-              return memory;
-            });
-            place(wasm);
-            return wasm;
-          },
-          set: place, enumerable: false, configurable: true });
+            return memory;
+          });
+        })
         """
 
-    /// The function a context's WebAssembly wrappers call with `1` as a compilation starts and
-    /// `-1` as it settles (see ``webAssemblyInstaller``).
-    func makeWebAssemblyHold() -> JSObjectRef {
-        unsafe makeFunction { context, call in
+    /// The page's `WebAssembly` installer (``webAssemblyInstaller``) and the native functions it
+    /// takes, as an array of four: the installer, `hold`, `vet` and `isShared`.
+    ///
+    /// - `hold(1)` and `hold(-1)`: a compilation started and settled.
+    /// - `vet(source)`: for a BufferSource (an `ArrayBuffer`, a typed array, a `DataView`), a copy
+    ///   of its bytes as a `Uint8Array`, which the compiler is given in its place, so that what was
+    ///   checked is what compiles; `false` when they define or import a shared memory;
+    ///   `undefined` for anything else. Read through the C API, as a bridge body's bytes are: a
+    ///   page cannot make it see other bytes.
+    /// - `isShared(buffer)`: whether a memory's buffer is not an `ArrayBuffer` (its prototype is
+    ///   not the one JavaScriptCore gives a new `ArrayBuffer` here).
+    func makeWebAssemblyInstaller() throws(ScriptError) -> JSValueRef? {
+        let installer = try unsafe evaluateRaw(Self.webAssemblyInstaller, sourceURL: "sessionbridge://prelude/webassembly.js")
+        let hold = unsafe makeFunction { context, call in
             guard let delta = unsafe call[0], unsafe JSValueToNumber(call.ctx, delta, nil) < 0 else {
                 context.hold()
                 return nil
@@ -135,5 +131,39 @@ extension ScriptContext {
             context.release()
             return nil
         }
+        let vet = unsafe makeFunction { context, call in
+            guard let source = unsafe call[0], let bytes = try unsafe context.bufferSourceBytes(source) else { return nil }
+            if WebAssemblyModuleScan.definesOrImportsSharedMemory(bytes) { return unsafe JSValueMakeBoolean(call.ctx, false) }
+            return unsafe makeJSValue(.bytes(bytes), in: call.ctx)
+        }
+        let isShared = unsafe makeFunction { _, call in
+            let ctx = unsafe call.ctx
+            guard let value = unsafe call[0], let buffer = unsafe JSValueToObject(ctx, value, nil),
+                let plain = unsafe JSObjectMakeTypedArray(ctx, kJSTypedArrayTypeUint8Array, 0, nil),
+                let plainBuffer = unsafe JSObjectGetTypedArrayBuffer(ctx, plain, nil)
+            else { return unsafe JSValueMakeBoolean(ctx, true) }
+            return unsafe JSValueMakeBoolean(ctx, JSObjectGetPrototype(ctx, buffer) != JSObjectGetPrototype(ctx, plainBuffer))
+        }
+        let parts: [JSValueRef?] = unsafe [installer, hold, vet, isShared]
+        return unsafe parts.withUnsafeBufferPointer { unsafe JSObjectMakeArray(ctx, parts.count, $0.baseAddress, nil) }
+    }
+
+    /// The bytes of a BufferSource (an `ArrayBuffer`, a typed array or a `DataView`), read through
+    /// the C API; `nil` for any other value.
+    func bufferSourceBytes(_ value: JSValueRef) throws(ScriptError) -> [UInt8]? {
+        guard unsafe JSValueIsObject(ctx, value), let object = unsafe JSValueToObject(ctx, value, nil) else { return nil }
+        let isBufferSource = unsafe JSValueGetTypedArrayType(ctx, object, nil) != kJSTypedArrayTypeNone || isArrayBufferView(object)
+        guard isBufferSource else { return nil }
+        let limits = ConversionLimits(maxDepth: 1, maxNodes: 1, maxBytes: Int.max)
+        guard case .bytes(let bytes) = try unsafe scriptValue(value, limits: limits, reader: .partByPart) else { return nil }
+        return bytes
+    }
+
+    /// Whether `object` is an `ArrayBuffer` view, by the pristine `ArrayBuffer.isView`.
+    private func isArrayBufferView(_ object: JSObjectRef) -> Bool {
+        guard let isView = unsafe isView else { return false }
+        var argument: JSValueRef? = unsafe object
+        guard let answer = unsafe JSObjectCallAsFunction(ctx, isView, nil, 1, &argument, nil) else { return false }
+        return unsafe JSValueToBoolean(ctx, answer)
     }
 }

@@ -87,6 +87,7 @@ import Testing
         try await context.run(
             """
             const bytes = module(3);
+            globalThis.plain = module(1);
             Object.defineProperty(ArrayBuffer.prototype, "byteLength", { get() { return 0; } });
             const typed = Object.getPrototypeOf(Uint8Array.prototype);
             for (const name of ["buffer", "byteOffset", "byteLength", "length"])
@@ -98,12 +99,22 @@ import Testing
             Object.getOwnPropertyDescriptor = () => undefined;
             globalThis.Proxy = function (target) { return target; };
             globalThis.TypeError = function () {};
+            String.prototype.endsWith = () => true;
+            // Traps a proxy's handler would inherit, handing the page the original constructor.
+            for (const trap of ["get", "apply", "construct", "getPrototypeOf", "getOwnPropertyDescriptor"])
+              Object.prototype[trap] = function (target) { globalThis.leaked = target; return Reflect.get(...arguments); };
+            Array.prototype[Symbol.iterator] = function* () {};
             globalThis.tampered = bytes;
             """)
         #expect(try await context.evaluate("outcome(() => new WebAssembly.Module(tampered))") == .string("CompileError: \(Self.refusal)"))
         #expect(try await context.evaluate("WebAssembly.validate(tampered)") == .bool(false))
+        let compiled = try await context.evaluateAsync(
+            "WebAssembly.compile(tampered).then(() => 'made', error => error.message)", timeout: .seconds(10))
+        #expect(compiled == .string(Self.refusal))
         let memory = try await context.evaluate("outcome(() => new WebAssembly.Memory({initial: 1, maximum: 1, shared: true}))")
         #expect(memory.stringValue?.hasSuffix(Self.refusal) == true)
+        #expect(try await context.evaluate("WebAssembly.Module.exports(new WebAssembly.Module(plain)).length") == .number(1))
+        #expect(try await context.evaluate("typeof leaked") == .string("undefined"))
         await context.close()
     }
 }
