@@ -22,9 +22,20 @@ public final class EnginePool: Sendable {
         self.threads = (0..<count).map { EngineThread(name: "ScriptEngine-\($0)", spin: spin) }
     }
 
-    /// The thread for the next context, round robin.
+    /// The thread for the next context, round robin among the threads that are not held (see
+    /// ``EngineThread``'s `isHeld`: one turn running for more than a second), or among all of
+    /// them when every one is.
+    ///
+    /// A script the time limit cannot stop holds its thread for good, and every context on it
+    /// with it; new contexts then go to the others.
     public func nextThread() -> EngineThread {
-        let index = next.add(1, ordering: .relaxed).oldValue
-        return threads[index % threads.count]
+        // Unsigned, so that the count wrapping around picks a thread all the same.
+        let index = UInt(bitPattern: next.add(1, ordering: .relaxed).oldValue)
+        let count = UInt(threads.count)
+        for offset in 0..<count {
+            let thread = threads[Int((index &+ offset) % count)]
+            if !thread.isHeld { return thread }
+        }
+        return threads[Int(index % count)]
     }
 }

@@ -81,6 +81,10 @@ public final class EngineThread: SerialExecutor, Sendable {
     let lockingContext = Atomic<UInt>(0)
     /// When the current outermost entry into JavaScript began (uptime, nanoseconds).
     let entryStart = Atomic<UInt64>(0)
+    /// When the job, timer or JavaScriptCore work the thread runs began (uptime, nanoseconds);
+    /// `0` between them and while a lane waits in ``runOthers(until:timeout:)``. Written on the
+    /// thread, read by ``isHeld`` from any thread.
+    private let turnStarted = Atomic<UInt64>(0)
     /// The context and function behind ``rejectionSink()`` (pointers' bits; `0` until made).
     private let rejectionSinkParts = Mutex<(context: UInt, function: UInt)>((0, 0))
 
@@ -254,6 +258,18 @@ public final class EngineThread: SerialExecutor, Sendable {
 
     /// The thread that runs this executor's work: the thread itself, or the one hosting a lane.
     public var hostThread: EngineThread { host ?? self }
+
+    /// Whether the thread has been running one job, timer or piece of JavaScriptCore's work for
+    /// more than ``heldAfter``: a script near its time limit, or one the limit cannot stop (a
+    /// WebAssembly loop that calls nothing outside its module). ``EnginePool`` gives new contexts
+    /// to other threads meanwhile. A lane answers for its thread.
+    var isHeld: Bool {
+        let started = hostThread.turnStarted.load(ordering: .relaxed)
+        return started != 0 && DispatchTime.now().uptimeNanoseconds &- started > Self.heldAfter
+    }
+
+    /// How long one turn runs before the thread counts as held: 1 s (nanoseconds).
+    static let heldAfter: UInt64 = 1_000_000_000
 
     /// Whether this is a lane hosted on another thread (``makeLane(name:)``).
     public var isLane: Bool { host != nil }
@@ -429,7 +445,10 @@ public final class EngineThread: SerialExecutor, Sendable {
         let locking = unsafe JSContextRef(bitPattern: lockingContext.load(ordering: .relaxed))
         let lock = MicrotaskCheckpoint.functions
         if let locking = unsafe locking { unsafe lock?.unlock(locking) }
+        // A thread that waits here still runs the others' work: it is not held.
+        let turn = thread.turnStarted.exchange(0, ordering: .relaxed)
         thread.drive(until: isFinished, nested: true, deadline: begin &+ nanoseconds)
+        thread.turnStarted.store(turn == 0 ? 0 : DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
         if let locking = unsafe locking { unsafe lock?.lock(locking) }
         thread.state.withLock { state in
             if let index = state.paused.lastIndex(of: lane) { state.paused.remove(at: index) }
@@ -506,10 +525,14 @@ public final class EngineThread: SerialExecutor, Sendable {
             }
             if stop { return }
             if let next {
+                let outer = turnStarted.exchange(now, ordering: .relaxed)
                 run(next)
+                turnStarted.store(outer, ordering: .relaxed)
                 timerFirst = true
             } else if let timer {
+                let outer = turnStarted.exchange(now, ordering: .relaxed)
                 run(timer)
+                turnStarted.store(outer, ordering: .relaxed)
                 timerFirst = false
             }
             // A thread kept busy still runs JavaScriptCore's work, about once a millisecond.
@@ -585,8 +608,11 @@ public final class EngineThread: SerialExecutor, Sendable {
             guard unsafe sb_g_main_context_check(context, priority, buffer.baseAddress, count) != 0 else { return }
             limitDeferredWork()
             let previous = running.lane.exchange(QueuedJob.mainContextLane, ordering: .relaxed)
-            entryStart.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+            let began = DispatchTime.now().uptimeNanoseconds
+            entryStart.store(began, ordering: .relaxed)
+            let outer = turnStarted.exchange(began, ordering: .relaxed)
             unsafe sb_g_main_context_dispatch(context)
+            turnStarted.store(outer, ordering: .relaxed)
             running.lane.store(previous, ordering: .relaxed)
         }
     }
