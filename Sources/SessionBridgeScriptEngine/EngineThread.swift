@@ -82,8 +82,8 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// When the current outermost entry into JavaScript began (uptime, nanoseconds).
     let entryStart = Atomic<UInt64>(0)
     /// When the job, timer or JavaScriptCore work the thread runs began (uptime, nanoseconds);
-    /// `0` between them and while a lane waits in ``runOthers(until:timeout:)``. Written on the
-    /// thread, read by ``isHeld`` from any thread.
+    /// `0` between them and while a lane waits in ``runOthers(until:timeout:)``. Written only on
+    /// the thread (a plain load and store, no read-modify-write), read by ``isHeld`` from any.
     private let turnStarted = Atomic<UInt64>(0)
     /// The context and function behind ``rejectionSink()`` (pointers' bits; `0` until made).
     private let rejectionSinkParts = Mutex<(context: UInt, function: UInt)>((0, 0))
@@ -446,7 +446,8 @@ public final class EngineThread: SerialExecutor, Sendable {
         let lock = MicrotaskCheckpoint.functions
         if let locking = unsafe locking { unsafe lock?.unlock(locking) }
         // A thread that waits here still runs the others' work: it is not held.
-        let turn = thread.turnStarted.exchange(0, ordering: .relaxed)
+        let turn = thread.turnStarted.load(ordering: .relaxed)
+        thread.turnStarted.store(0, ordering: .relaxed)
         thread.drive(until: isFinished, nested: true, deadline: begin &+ nanoseconds)
         thread.turnStarted.store(turn == 0 ? 0 : DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
         if let locking = unsafe locking { unsafe lock?.lock(locking) }
@@ -525,12 +526,14 @@ public final class EngineThread: SerialExecutor, Sendable {
             }
             if stop { return }
             if let next {
-                let outer = turnStarted.exchange(now, ordering: .relaxed)
+                let outer = turnStarted.load(ordering: .relaxed)
+                turnStarted.store(now, ordering: .relaxed)
                 run(next)
                 turnStarted.store(outer, ordering: .relaxed)
                 timerFirst = true
             } else if let timer {
-                let outer = turnStarted.exchange(now, ordering: .relaxed)
+                let outer = turnStarted.load(ordering: .relaxed)
+                turnStarted.store(now, ordering: .relaxed)
                 run(timer)
                 turnStarted.store(outer, ordering: .relaxed)
                 timerFirst = false
@@ -610,7 +613,8 @@ public final class EngineThread: SerialExecutor, Sendable {
             let previous = running.lane.exchange(QueuedJob.mainContextLane, ordering: .relaxed)
             let began = DispatchTime.now().uptimeNanoseconds
             entryStart.store(began, ordering: .relaxed)
-            let outer = turnStarted.exchange(began, ordering: .relaxed)
+            let outer = turnStarted.load(ordering: .relaxed)
+            turnStarted.store(began, ordering: .relaxed)
             unsafe sb_g_main_context_dispatch(context)
             turnStarted.store(outer, ordering: .relaxed)
             running.lane.store(previous, ordering: .relaxed)
