@@ -192,7 +192,7 @@ struct ValueReader {
         let pointer: UnsafeMutableRawPointer?
         let length: Int
         if type == kJSTypedArrayTypeArrayBuffer {
-            unsafe pointer = unsafe JSObjectGetArrayBufferBytesPtr(ctx, object, &exception)
+            unsafe pointer = unsafe arrayBufferBytes(object)
             length = unsafe JSObjectGetArrayBufferByteLength(ctx, object, &exception)
         } else {
             unsafe pointer = unsafe JSObjectGetTypedArrayBytesPtr(ctx, object, &exception)
@@ -220,8 +220,18 @@ struct ValueReader {
             offset + length <= Double(unsafe JSObjectGetArrayBufferByteLength(ctx, bufferObject, nil))
         else { throw .conversion("a DataView whose buffer, byteOffset or byteLength is not its own cannot be cloned") }
         try count(bytes: Int(length))
-        guard length > 0, let base = unsafe JSObjectGetArrayBufferBytesPtr(ctx, bufferObject, nil) else { return .bytes([]) }
+        guard length > 0, let base = unsafe arrayBufferBytes(bufferObject) else { return .bytes([]) }
         return unsafe .bytes(Array(UnsafeRawBufferPointer(start: base + Int(offset), count: Int(length))))
+    }
+
+    /// The bytes of an `ArrayBuffer`. JavaScriptCore refuses a `WebAssembly.Memory`'s buffer to
+    /// `JSObjectGetArrayBufferBytesPtr` (its body then crossed as no bytes at all); a typed
+    /// array over it gives them.
+    private func arrayBufferBytes(_ buffer: JSObjectRef) -> UnsafeMutableRawPointer? {
+        var exception: JSValueRef? = nil
+        if let bytes = unsafe JSObjectGetArrayBufferBytesPtr(ctx, buffer, &exception) { return unsafe bytes }
+        guard let view = unsafe JSObjectMakeTypedArrayWithArrayBuffer(ctx, kJSTypedArrayTypeUint8Array, buffer, nil) else { return nil }
+        return unsafe JSObjectGetTypedArrayBytesPtr(ctx, view, nil)
     }
 
     private func thrownWhileReading(_ exception: JSValueRef, what: String) -> ScriptError {

@@ -71,6 +71,11 @@ import Testing
         // A DataView crosses as the bytes it shows; one whose getters the page made lie past its
         // buffer is refused, never read out of bounds.
         #expect(try await context.evaluate("new DataView(new Uint8Array([5, 6, 7, 8]).buffer, 1, 2)") == .bytes([6, 7]))
+        // A WebAssembly memory's buffer, which JavaScriptCore does not hand out as a buffer's bytes.
+        try await context.run("globalThis.memory = new WebAssembly.Memory({initial: 1}); new Uint8Array(memory.buffer).set([4, 5], 65534);")
+        let whole = try await context.evaluate("memory.buffer")
+        #expect(whole == .bytes([UInt8](repeating: 0, count: 65534) + [4, 5]))
+        #expect(try await context.evaluate("new DataView(memory.buffer, 65533, 3)") == .bytes([0, 4, 5]))
         await #expect(throws: ScriptError.self) {
             try await context.evaluate(
                 "Object.defineProperty(DataView.prototype, 'byteLength', {get() { return 1e9 }}); new DataView(new ArrayBuffer(3))")
