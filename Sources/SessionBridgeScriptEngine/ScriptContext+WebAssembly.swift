@@ -43,14 +43,19 @@ extension ScriptContext {
             if (bytes === false) throw construct(CompileError, [refusal]);
             return bytes === undefined ? source : bytes;
           };
-          const compilers = ["compile", "instantiate", "compileStreaming", "instantiateStreaming"];
+          // The streaming forms read a response's bytes where no check sees them. This build of
+          // JavaScriptCore has none (they need a host's fetch); one that did would lose them, and
+          // pages fall back to `compile` and `instantiate`, as where a browser lacks them.
+          delete wasm.compileStreaming;
+          delete wasm.instantiateStreaming;
+          const compilers = ["compile", "instantiate"];
           for (let index = 0; index < compilers.length; index++) {
             const name = compilers[index], original = wasm[name];
             if (typeof original !== "function") continue;
             const held = { [name](...args) {
               let promise;
               try {
-                if (index < 2) args[0] = checked(args[0]);
+                if (args.length > 0) args[0] = checked(args[0]);
                 promise = apply(original, wasm, args);
               } catch (error) {
                 promise = (async () => { throw error; })();
