@@ -52,4 +52,25 @@ import Testing
         #expect(received.bodies.withLock { $0 } == [["answer": 42]])
         await page.close()
     }
+
+    /// A page cannot wait on a shared memory, which would hold its thread where no time limit
+    /// ends it: it gets none, on a thread or on a lane.
+    @Test(arguments: [false, true])
+    func aPageGetsNoSharedMemoryToWaitOn(withPanels: Bool) async throws {
+        let page = Self.page(uiDelegate: withPanels ? HeldPanels() : nil, received: Received())
+        try await page.loadHTMLString("<p>wait</p>", baseURL: URL(string: "https://app.example/")!)
+        let outcome = try await page.callAsyncJavaScript(
+            """
+            try {
+              const memory = new WebAssembly.Memory({initial: 1, maximum: 1, shared: true});
+              // Bounded, so that a page given one would answer "timed-out" rather than hold its thread.
+              return Atomics.wait(new Int32Array(memory.buffer), 0, 0, 50);
+            } catch (error) {
+              return error.name + ": " + error.message;
+            }
+            """, timeout: .seconds(10))
+        #expect(outcome == .string("TypeError: shared memory is not available in this page"))
+        #expect(try await page.evaluateJavaScript("typeof SharedArrayBuffer") == .string("undefined"))
+        await page.close()
+    }
 }
