@@ -525,18 +525,12 @@ public final class EngineThread: SerialExecutor, Sendable {
                 return false
             }
             if stop { return }
-            if let next {
+            if next != nil || timer != nil {
                 let outer = turnStarted.load(ordering: .relaxed)
                 turnStarted.store(now, ordering: .relaxed)
-                run(next)
+                if let next { run(next) } else if let timer { run(timer) }
                 turnStarted.store(outer, ordering: .relaxed)
-                timerFirst = true
-            } else if let timer {
-                let outer = turnStarted.load(ordering: .relaxed)
-                turnStarted.store(now, ordering: .relaxed)
-                run(timer)
-                turnStarted.store(outer, ordering: .relaxed)
-                timerFirst = false
+                timerFirst = next != nil
             }
             // A thread kept busy still runs JavaScriptCore's work, about once a millisecond.
             if runsMainContext && now &- mainContextRan >= Self.mainContextInterval {

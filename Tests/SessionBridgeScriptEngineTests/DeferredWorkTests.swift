@@ -139,8 +139,7 @@ import Testing
         Task {
             if try await unlimited.evaluate("6 * 7") == .number(42) { answered.store(true, ordering: .relaxed) }
         }
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !answered.load(ordering: .relaxed) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        try await poll(within: .seconds(20)) { answered.load(ordering: .relaxed) }
         let answer = answered.load(ordering: .relaxed)
         #expect(answer, "the thread did not answer within 20 s")
         guard answer else { return }

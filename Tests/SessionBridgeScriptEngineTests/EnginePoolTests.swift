@@ -17,7 +17,7 @@ import Testing
         let holding = Flag()
         let runner = Runner(on: held)
         let hold = Task { await runner.hold(until: release, holding: holding) }
-        while !holding.isSet { try await Task.sleep(for: .milliseconds(1)) }
+        try await poll { holding.isSet }
         try await Task.sleep(for: .milliseconds(1200))
         #expect(held.isHeld)
         #expect(!pool.threads[1].isHeld)

@@ -50,12 +50,12 @@ import Testing
         let holding = Flag()
         let fired = Flag()
         let held = Task { await holder.hold(until: release, holding: holding) }
-        while !holding.isSet { try await Task.sleep(for: .milliseconds(1)) }
+        try await poll { holding.isSet }
         // While the thread is held: a timer due at once, then the job that waits for it.
         other.schedule(after: .zero) { fired.set() }
         let before = thread.queuedJobCount
         let waited = Task { await waiting.wait(for: fired) }
-        while thread.queuedJobCount == before { try await Task.sleep(for: .milliseconds(1)) }
+        try await poll { thread.queuedJobCount != before }
         release.set()
         await held.value
         let start = ContinuousClock.now
@@ -70,12 +70,11 @@ import Testing
         defer { thread.shutdown() }
         let ticker = Ticker(thread: thread)
         for _ in 0..<4 { ticker.tick() }
-        while ticker.ticks < 1000 { try await Task.sleep(for: .milliseconds(1)) }
+        try await poll { ticker.ticks >= 1000 }
         let ran = Flag()
         let runner = Runner(on: thread)
         Task { await runner.mark(ran) }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !ran.isSet && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        try await poll { ran.isSet }
         #expect(ran.isSet, "a job waited 10 s behind timers")
         ticker.stop.set()
     }
