@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import SessionBridgeCookies
 import SessionBridgeOAuth
+import Synchronization
 
 /// A native HTTP client on the session: the app's own requests keep cookies as a browser
 /// (or `URLSession`) does, and share the session with the pages.
@@ -59,6 +60,8 @@ public final class SessionHTTPClient: Sendable {
     /// The store cookies come from and go to: the session's native store, or the client's own.
     public let cookieJar: CookieJar
     let httpClient: HTTPClient
+    /// Whether ``shutdown()`` has begun closing the connections.
+    private let isShutDown = Atomic<Bool>(false)
 
     /// Creates a client with a connection pool of its own (no redirects followed: a `3xx` is
     /// answered as it is, its `Set-Cookie` applied).
@@ -73,9 +76,19 @@ public final class SessionHTTPClient: Sendable {
     /// fails the request at once, as a browser's would (not retried until the connect timeout).
     static var httpClientConfiguration: HTTPClient.Configuration { OAuthClientConfiguration.defaultHTTPClientConfiguration }
 
-    /// Closes the client's connections. Call it once, when done.
+    /// Closes the client's connections. Call it when done; a second call does nothing.
+    ///
+    /// A client dropped without it (an error thrown before the call is reached) closes its
+    /// connections as it goes: AsyncHTTPClient stops a debug build whose client was never shut
+    /// down, and a forgotten call must not end the app.
     public func shutdown() async throws {
+        guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
         try await httpClient.shutdown()
+    }
+
+    deinit {
+        // The pool keeps itself alive until its connections are closed.
+        if !isShutDown.load(ordering: .acquiring) { _ = httpClient.shutdown() }
     }
 
     /// Sends `request` with the session's cookies (and access token), applies the answer's

@@ -65,7 +65,7 @@ struct WebKitRun {
         var server: ReferenceServer? = nil
         var certificate: LoopbackCertificate? = nil
         var client = WebPage.defaultHTTPClient
-        var ownClient: HTTPClient? = nil
+        var ownClient: LoopbackClient? = nil
         let baseURL: URL
         if let external = command.server {
             baseURL = URL(string: external)!
@@ -79,8 +79,8 @@ struct WebKitRun {
             let started = try await ReferenceServer.start(configuration)
             server = started
             baseURL = started.baseURL
-            let trusting = Self.trustingClient(made)
-            client = trusting
+            let trusting = LoopbackClient(trusting: made)
+            client = trusting.client
             ownClient = trusting
             transcript.note(
                 "embedded reference server on \(baseURL.absoluteString) (HTTPS with a fresh loopback certificate; demo user: demo / demo)")
@@ -109,7 +109,7 @@ struct WebKitRun {
         }
         await view.close()
         try? await server?.stop()
-        try? await ownClient?.shutdown()
+        await ownClient?.shutdown()
         // The profiles' last cookie writes, made behind the pages, land before the process ends.
         await CookieStoreAttachment.flushAll()
         if exit != .success { throw exit }
@@ -167,14 +167,6 @@ struct WebKitRun {
 }
 
 extension WebKitRun {
-    /// A client that trusts the loopback certificate, follows no redirects and fails a refused
-    /// connection at once (as the session's default client does).
-    nonisolated static func trustingClient(_ certificate: LoopbackCertificate) -> HTTPClient {
-        var configuration = WebPage.defaultHTTPClientConfiguration
-        configuration.tlsConfiguration = certificate.clientTLS
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-    }
-
     /// A view wired to `session` (handler, standard scripts, navigation delegate) that reports
     /// console lines, errors, navigations and bridge calls to `transcript`.
     static func makeView(

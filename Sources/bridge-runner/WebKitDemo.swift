@@ -28,9 +28,9 @@ struct WebKitDemo {
         configuration.accessTokenLifetime = .seconds(3)
         configuration.tlsConfiguration = certificate.serverTLS
         let server = try await ReferenceServer.start(configuration)
-        let client = WebKitRun.trustingClient(certificate)
+        let client = LoopbackClient(trusting: certificate)
         var sessionConfiguration = SessionConfiguration(server: server.baseURL)
-        sessionConfiguration.httpClient = client
+        sessionConfiguration.httpClient = client.client
         let session = SessionController(configuration: sessionConfiguration)
         let log = MessageLog(capacity: 10_000, redaction: RedactionPolicy(secretPrefixes: ["sbrt_"]))
         let view = try WebKitRun.makeView(
@@ -101,7 +101,7 @@ struct WebKitDemo {
         failures += transcript.counts.scriptErrors + transcript.counts.unhandledRejections
         await view.close()
         try? await server.stop()
-        try? await client.shutdown()
+        await client.shutdown()
         if failures > 0 {
             transcript.failure("the demo saw \(failures) problem(s)")
             throw ExitCode.failure

@@ -106,20 +106,27 @@ extension ReferenceServerTests {
         @Test func stopRespondingIsBoundedAndEndsAtShutdown() async throws {
             let server = try await ReferenceServer.start(.init(faults: .init(stopResponding: .seconds(60))))
             let http = makeHTTPClient()
-            let client = TestClient(http: http, baseURL: server.baseURL.absoluteString)
-            // The client gives up first.
-            await #expect(throws: (any Error).self) {
-                try await client.request("POST", "/oauth/token", body: "", timeout: 1)
+            do {
+                let client = TestClient(http: http, baseURL: server.baseURL.absoluteString)
+                // The client gives up first.
+                await #expect(throws: (any Error).self) {
+                    try await client.request("POST", "/oauth/token", body: "", timeout: 1)
+                }
+                #expect(server.stats().faults.stoppedResponding == 1)
+                // A held request does not keep the server from stopping.
+                let pending = Task { try? await client.request("POST", "/oauth/token", body: "", timeout: 30) }
+                try await Task.sleep(for: .milliseconds(200))
+                let start = ContinuousClock.now
+                try await server.stop()
+                #expect(ContinuousClock.now - start < .seconds(5))
+                _ = await pending.value
+                try await http.shutdown()
+            } catch {
+                // A client left running would stop the whole run (AsyncHTTPClient's debug check).
+                try? await http.shutdown()
+                try? await server.stop()
+                throw error
             }
-            #expect(server.stats().faults.stoppedResponding == 1)
-            // A held request does not keep the server from stopping.
-            let pending = Task { try? await client.request("POST", "/oauth/token", body: "", timeout: 30) }
-            try await Task.sleep(for: .milliseconds(200))
-            let start = ContinuousClock.now
-            try await server.stop()
-            #expect(ContinuousClock.now - start < .seconds(5))
-            _ = await pending.value
-            try await http.shutdown()
 
             // A short bound closes the connection without an answer.
             try await withServer(.init(faults: .init(stopResponding: .milliseconds(300)))) { server, client async throws in

@@ -112,6 +112,29 @@ import Testing
         }
     }
 
+    /// A client dropped without `shutdown()`, as when an error is thrown before the call, closes
+    /// its connections as it goes, and the process goes on: AsyncHTTPClient stops a debug build
+    /// whose client was never shut down.
+    @Test func aClientDroppedWithoutShutdownClosesItsConnections() async throws {
+        try await withServer { server in
+            let session = SessionController(configuration: makeConfiguration(server))
+            let listening = socketsOnPort(server.port)
+            weak var dropped: SessionHTTPClient?
+            do {
+                let client = SessionHTTPClient(session: session)
+                dropped = client
+                #expect(try await client.send(SessionHTTPRequest(url: server.url("/login"))).status == 200)
+                #expect(socketsOnPort(server.port) > listening)
+            }
+            #expect(dropped == nil)
+            let deadline = ContinuousClock.now + .seconds(10)
+            while socketsOnPort(server.port) > listening, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(socketsOnPort(server.port) == listening)
+        }
+    }
+
     @Test func ephemeralClientKeepsItsCookiesToItself() async throws {
         try await withServer { server in
             let session = SessionController(configuration: makeConfiguration(server))
