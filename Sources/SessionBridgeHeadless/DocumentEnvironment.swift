@@ -16,6 +16,9 @@ struct DocumentEnvironment: Sendable {
     let tracker: ActivityTracker
     let page: PageReference
     let configuration: WebPageConfiguration
+    /// When the document was committed: its `performance.timeOrigin` (milliseconds since the
+    /// epoch) and the uptime (nanoseconds) `performance.now()` counts from.
+    let timeOrigin = (epochMilliseconds: Date().timeIntervalSince1970 * 1000, uptime: DispatchTime.now().uptimeNanoseconds)
 
     /// The request context for a subresource request from this document to `target`; the
     /// document is top-level, so its site keys partitioned cookies.
@@ -184,6 +187,33 @@ extension DocumentEnvironment {
                 throw ScriptThrow("TypeError", "'\(target)' is not a valid URL")
             }
             return unsafe context.jsValue(.string(url.absoluteString))
+        }
+        // Randomness and the clock of ``WebPlatformPrelude``: `("random", count)` gives `count`
+        // bytes (at most 65,536) from the system's generator; `("now")` the milliseconds since the
+        // document's time origin, coarsened to 100 µs; `("origin")` that origin.
+        unsafe add("platform") { context, call, env in
+            switch try unsafe context.scriptValue(call[0]).stringValue {
+            case "random":
+                let asked = try unsafe context.scriptValue(call[1]).numberValue ?? 0
+                let count = asked.isFinite ? Int(min(max(asked, 0), 65_536)) : 0
+                var generator = SystemRandomNumberGenerator()
+                var bytes = [UInt8](repeating: 0, count: count)
+                for start in stride(from: 0, to: count, by: 8) {
+                    var word = generator.next()
+                    for index in start..<min(start + 8, count) {
+                        bytes[index] = UInt8(truncatingIfNeeded: word)
+                        word >>= 8
+                    }
+                }
+                return unsafe context.jsValue(.bytes(bytes))
+            case "now":
+                let elapsed = DispatchTime.now().uptimeNanoseconds &- env.timeOrigin.uptime
+                return unsafe context.jsValue(.number(Double(elapsed / 100_000) / 10))
+            case "origin":
+                return unsafe context.jsValue(.number(env.timeOrigin.epochMilliseconds))
+            default:
+                return nil
+            }
         }
         unsafe add("open") { context, call, env in
             let target = try unsafe context.scriptValue(call[0]).stringValue ?? ""

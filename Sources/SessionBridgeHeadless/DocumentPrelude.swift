@@ -1,6 +1,7 @@
 /// The page APIs scripts expect, in JavaScript over a few native functions: `window`,
 /// `document` (with `cookie`), `location`, `navigator`, `fetch` with `Headers`, `Request` and
-/// `Response`, `alert`/`confirm`/`prompt`, `window.open` and `load` events.
+/// `Response`, `alert`/`confirm`/`prompt`, `window.open` and `load` events; and, made when a
+/// script first reads one, the global scope's members of ``WebPlatformPrelude``.
 ///
 /// It runs first in every world of every document; the native functions stay in its closure
 /// and are never reachable from page scripts.
@@ -69,6 +70,26 @@ enum DocumentPrelude {
           define(document, "title", { get: () => title === undefined ? at("title") : title, set: v => { title = String(v); }, enumerable: true });
           define(g, "document", { value: document, enumerable: true });
           define(g, "navigator", { value: freeze({ userAgent, language: "en-US", languages: freeze(["en-US"]), cookieEnabled: true, onLine: true }), enumerable: true });
+
+          // The global scope's members besides the document (``WebPlatformPrelude``), all made
+          // on a script's first read of any of them; a page may replace or delete each.
+          const platformNames = ["atob", "btoa", "crypto", "performance"], platformClasses = ["TextEncoder", "TextDecoder", "URLSearchParams", "DOMException"];
+          const lazy = new Map();
+          const placePlatform = () => {
+            if (lazy.size === 0) return;
+            const made = (\#(WebPlatformPrelude.source))(g, define, native);
+            for (const [name, getter] of lazy) {
+              const own = Object.getOwnPropertyDescriptor(g, name);
+              if (own !== undefined && own.get === getter) define(g, name, { value: made[name], writable: true, enumerable: own.enumerable, configurable: true });
+            }
+            lazy.clear();
+          };
+          for (const name of [...platformNames, ...platformClasses]) {
+            const enumerable = platformNames.includes(name);
+            const get = () => { placePlatform(); return g[name]; };
+            lazy.set(name, get);
+            define(g, name, { get, set(value) { placePlatform(); define(g, name, { value, writable: true, enumerable, configurable: true }); }, enumerable, configurable: true });
+          }
 
           g.alert = message => { native.panel("alert", String(message === undefined ? "" : message), null); };
           g.confirm = message => native.panel("confirm", String(message === undefined ? "" : message), null);

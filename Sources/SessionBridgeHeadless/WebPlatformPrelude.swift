@@ -1,0 +1,387 @@
+/// The members of a page's global scope scripts expect besides the document, as the HTML,
+/// Encoding, URL, WebCrypto and High Resolution Time standards define them: `atob` and `btoa`,
+/// `TextEncoder` and `TextDecoder` (UTF-8), `URLSearchParams`, `crypto.getRandomValues` and
+/// `crypto.randomUUID` (no `crypto.subtle`), `performance.now()` and `performance.timeOrigin`,
+/// and `DOMException`, the errors they throw.
+///
+/// A function of the global object, `Object.defineProperty` and the document prelude's `native`
+/// object, called by ``DocumentPrelude`` on a script's first read of any of these names (most
+/// documents never read them; made up front they would cost every document their objects).
+/// Randomness and the clock are native (`native.platform`); the rest is JavaScript.
+enum WebPlatformPrelude {
+    /// The global names the function defines, all at once.
+    static let names = [
+        "atob", "btoa", "TextEncoder", "TextDecoder", "URLSearchParams", "crypto", "performance", "DOMException",
+    ]
+
+    static let source = #"""
+        (function (g, define, native) {
+          "use strict";
+          const fromCharCode = String.fromCharCode, isView = ArrayBuffer.isView;
+          const typedArrayName = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
+          const method = (object, name, value) => define(object, name, { value, writable: true, enumerable: true, configurable: true });
+          const notEnough = (name, count) => new TypeError(`${name}: at least ${count} argument${count > 1 ? "s are" : " is"} required`);
+
+          // DOMException (WebIDL), with the legacy codes of the names used here and elsewhere.
+          const legacy = [["IndexSizeError", 1, "INDEX_SIZE_ERR"], ["HierarchyRequestError", 3, "HIERARCHY_REQUEST_ERR"],
+            ["WrongDocumentError", 4, "WRONG_DOCUMENT_ERR"], ["InvalidCharacterError", 5, "INVALID_CHARACTER_ERR"],
+            ["NoModificationAllowedError", 7, "NO_MODIFICATION_ALLOWED_ERR"], ["NotFoundError", 8, "NOT_FOUND_ERR"],
+            ["NotSupportedError", 9, "NOT_SUPPORTED_ERR"], ["InvalidStateError", 11, "INVALID_STATE_ERR"], ["SyntaxError", 12, "SYNTAX_ERR"],
+            ["InvalidModificationError", 13, "INVALID_MODIFICATION_ERR"], ["NamespaceError", 14, "NAMESPACE_ERR"],
+            ["InvalidAccessError", 15, "INVALID_ACCESS_ERR"], ["TypeMismatchError", 17, "TYPE_MISMATCH_ERR"], ["SecurityError", 18, "SECURITY_ERR"],
+            ["NetworkError", 19, "NETWORK_ERR"], ["AbortError", 20, "ABORT_ERR"], ["URLMismatchError", 21, "URL_MISMATCH_ERR"],
+            ["QuotaExceededError", 22, "QUOTA_EXCEEDED_ERR"], ["TimeoutError", 23, "TIMEOUT_ERR"], ["InvalidNodeTypeError", 24, "INVALID_NODE_TYPE_ERR"],
+            ["DataCloneError", 25, "DATA_CLONE_ERR"]];
+          const codes = { __proto__: null };
+          for (const [name, code] of legacy) codes[name] = code;
+          class DOMException extends Error {
+            #name; #message;
+            constructor(message = "", name = "Error") {
+              super();
+              this.#message = String(message);
+              this.#name = String(name);
+            }
+            get name() { return this.#name; }
+            get message() { return this.#message; }
+            get code() { return codes[this.#name] || 0; }
+          }
+          for (const [, code, constant] of legacy) {
+            define(DOMException, constant, { value: code, enumerable: true });
+            define(DOMException.prototype, constant, { value: code, enumerable: true });
+          }
+          define(DOMException.prototype, Symbol.toStringTag, { value: "DOMException", configurable: true });
+
+          // Forgiving base64 (HTML): ASCII whitespace is skipped, padding is optional, and a
+          // binary string's code units are its bytes.
+          const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+          const sextets = new Int8Array(128).fill(-1);
+          for (let index = 0; index < 64; index++) sextets[alphabet.charCodeAt(index)] = index;
+          const invalidCharacter = () => new DOMException("The string contains invalid characters.", "InvalidCharacterError");
+          // Code units to a string, in slices (an argument list has a bound).
+          const text = units => {
+            let out = "";
+            for (let start = 0; start < units.length; start += 8192) out += fromCharCode.apply(null, units.slice(start, start + 8192));
+            return out;
+          };
+          function atob(data) {
+            if (arguments.length < 1) throw notEnough("atob", 1);
+            const input = String(data), values = [];
+            for (let index = 0; index < input.length; index++) {
+              const unit = input.charCodeAt(index);
+              if (unit === 0x09 || unit === 0x0A || unit === 0x0C || unit === 0x0D || unit === 0x20) continue;
+              values.push(unit);
+            }
+            if (values.length % 4 === 0 && values.length > 0 && values[values.length - 1] === 0x3D) {
+              values.pop();
+              if (values[values.length - 1] === 0x3D) values.pop();
+            }
+            if (values.length % 4 === 1) throw invalidCharacter();
+            const bytes = [];
+            let buffer = 0, bits = 0;
+            for (const unit of values) {
+              const sextet = unit < 128 ? sextets[unit] : -1;
+              if (sextet < 0) throw invalidCharacter();
+              buffer = ((buffer << 6) | sextet) & 0xFFFFFF;
+              bits += 6;
+              if (bits >= 8) { bits -= 8; bytes.push((buffer >> bits) & 0xFF); }
+            }
+            return text(bytes);
+          }
+          function btoa(data) {
+            if (arguments.length < 1) throw notEnough("btoa", 1);
+            const input = String(data), out = [];
+            for (let index = 0; index < input.length; index += 3) {
+              const count = Math.min(3, input.length - index);
+              let group = 0;
+              for (let offset = 0; offset < 3; offset++) {
+                const unit = offset < count ? input.charCodeAt(index + offset) : 0;
+                if (unit > 0xFF) throw invalidCharacter();
+                group = (group << 8) | unit;
+              }
+              for (let offset = 0; offset < 4; offset++) {
+                out.push(offset <= count ? alphabet.charCodeAt((group >> (18 - 6 * offset)) & 0x3F) : 0x3D);
+              }
+            }
+            return text(out);
+          }
+
+          // UTF-8 (Encoding): a lone surrogate is encoded as U+FFFD; decoding replaces each
+          // maximal invalid subpart with U+FFFD, or throws when fatal.
+          const utf8Length = input => {
+            let length = 0;
+            for (let index = 0; index < input.length; index++) {
+              const unit = input.charCodeAt(index);
+              if (unit < 0x80) length += 1;
+              else if (unit < 0x800) length += 2;
+              else if (unit >= 0xD800 && unit <= 0xDBFF && index + 1 < input.length && (input.charCodeAt(index + 1) & 0xFC00) === 0xDC00) { length += 4; index++; }
+              else length += 3;
+            }
+            return length;
+          };
+          // Writes `input` from `index` into `bytes` while whole characters fit: [units read, bytes written].
+          const encodeUTF8 = (input, bytes) => {
+            let index = 0, written = 0;
+            while (index < input.length) {
+              let point = input.charCodeAt(index), units = 1;
+              if (point >= 0xD800 && point <= 0xDFFF) {
+                const next = index + 1 < input.length ? input.charCodeAt(index + 1) : 0;
+                if (point <= 0xDBFF && (next & 0xFC00) === 0xDC00) { point = 0x10000 + ((point - 0xD800) << 10) + (next - 0xDC00); units = 2; }
+                else point = 0xFFFD;
+              }
+              const size = point < 0x80 ? 1 : point < 0x800 ? 2 : point < 0x10000 ? 3 : 4;
+              if (written + size > bytes.length) break;
+              if (size === 1) bytes[written] = point;
+              else if (size === 2) { bytes[written] = 0xC0 | (point >> 6); bytes[written + 1] = 0x80 | (point & 0x3F); }
+              else if (size === 3) { bytes[written] = 0xE0 | (point >> 12); bytes[written + 1] = 0x80 | ((point >> 6) & 0x3F); bytes[written + 2] = 0x80 | (point & 0x3F); }
+              else { bytes[written] = 0xF0 | (point >> 18); bytes[written + 1] = 0x80 | ((point >> 12) & 0x3F); bytes[written + 2] = 0x80 | ((point >> 6) & 0x3F); bytes[written + 3] = 0x80 | (point & 0x3F); }
+              index += units;
+              written += size;
+            }
+            return [index, written];
+          };
+          const encode = input => {
+            const bytes = new Uint8Array(utf8Length(input));
+            encodeUTF8(input, bytes);
+            return bytes;
+          };
+          // Decodes `bytes` (array-like) as UTF-8: [code units, bytes of an unfinished sequence at the end when `stream`].
+          const decodeUTF8 = (bytes, fatal, stream) => {
+            const units = [];
+            let needed = 0, seen = 0, point = 0, lower = 0x80, upper = 0xBF, start = 0;
+            const fail = () => {
+              if (fatal) throw new TypeError("The encoded data was not valid for encoding utf-8");
+              units.push(0xFFFD);
+            };
+            for (let index = 0; index < bytes.length; index++) {
+              const byte = bytes[index];
+              if (needed === 0) {
+                start = index;
+                if (byte < 0x80) units.push(byte);
+                else if (byte >= 0xC2 && byte <= 0xDF) { needed = 1; point = byte & 0x1F; }
+                else if (byte >= 0xE0 && byte <= 0xEF) { if (byte === 0xE0) lower = 0xA0; if (byte === 0xED) upper = 0x9F; needed = 2; point = byte & 0x0F; }
+                else if (byte >= 0xF0 && byte <= 0xF4) { if (byte === 0xF0) lower = 0x90; if (byte === 0xF4) upper = 0x8F; needed = 3; point = byte & 0x07; }
+                else fail();
+                continue;
+              }
+              if (byte < lower || byte > upper) {
+                needed = seen = point = 0; lower = 0x80; upper = 0xBF;
+                fail();
+                index--;
+                continue;
+              }
+              lower = 0x80; upper = 0xBF;
+              point = (point << 6) | (byte & 0x3F);
+              if (++seen === needed) {
+                if (point < 0x10000) units.push(point);
+                else { point -= 0x10000; units.push(0xD800 + (point >> 10), 0xDC00 + (point & 0x3FF)); }
+                needed = seen = point = 0;
+              }
+            }
+            if (needed !== 0) {
+              if (stream) return [units, Array.prototype.slice.call(bytes, start)];
+              fail();
+            }
+            return [units, []];
+          };
+          const byteSource = (input, name) => {
+            if (input === undefined) return new Uint8Array(0);
+            if (isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+            if (input instanceof ArrayBuffer) return new Uint8Array(input);
+            throw new TypeError(`${name}: the argument is not an ArrayBuffer or an ArrayBuffer view`);
+          };
+
+          class TextEncoder {
+            get encoding() { return "utf-8"; }
+            encode(input = "") { return encode(String(input)); }
+            encodeInto(source, destination) {
+              if (arguments.length < 2) throw notEnough("TextEncoder.encodeInto", 2);
+              if (typedArrayName.call(destination) !== "Uint8Array") throw new TypeError("TextEncoder.encodeInto: the destination is not a Uint8Array");
+              const [read, written] = encodeUTF8(String(source), destination);
+              return { read, written };
+            }
+          }
+          define(TextEncoder.prototype, Symbol.toStringTag, { value: "TextEncoder", configurable: true });
+
+          const utf8Labels = ["unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8", "utf-8", "utf8", "x-unicode20utf8"];
+          class TextDecoder {
+            #fatal; #ignoreBOM; #pending = []; #bomSeen = false;
+            constructor(label = "utf-8", options = undefined) {
+              const name = String(label).replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, "").toLowerCase();
+              if (!utf8Labels.includes(name)) throw new RangeError(`TextDecoder: the encoding label provided ('${label}') is not supported`);
+              this.#fatal = !!(options && options.fatal);
+              this.#ignoreBOM = !!(options && options.ignoreBOM);
+            }
+            get encoding() { return "utf-8"; }
+            get fatal() { return this.#fatal; }
+            get ignoreBOM() { return this.#ignoreBOM; }
+            decode(input = undefined, options = undefined) {
+              const stream = !!(options && options.stream);
+              let bytes = byteSource(input, "TextDecoder.decode");
+              if (this.#pending.length > 0) {
+                const joined = new Uint8Array(this.#pending.length + bytes.length);
+                joined.set(this.#pending);
+                joined.set(bytes, this.#pending.length);
+                bytes = joined;
+              }
+              let units, pending;
+              try {
+                [units, pending] = decodeUTF8(bytes, this.#fatal, stream);
+              } catch (error) {
+                this.#pending = [];
+                this.#bomSeen = false;
+                throw error;
+              }
+              this.#pending = pending;
+              if (!this.#ignoreBOM && !this.#bomSeen && units.length > 0) {
+                if (units[0] === 0xFEFF) units.shift();
+                this.#bomSeen = true;
+              }
+              if (!stream) this.#bomSeen = false;
+              return text(units);
+            }
+          }
+          define(TextDecoder.prototype, Symbol.toStringTag, { value: "TextDecoder", configurable: true });
+
+          // application/x-www-form-urlencoded (URL): `+` is a space, percent-encoded bytes are UTF-8.
+          const formDecode = input => {
+            const bytes = encode(input.replace(/\+/g, " "));
+            const out = [];
+            const hex = byte => (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66);
+            for (let index = 0; index < bytes.length; index++) {
+              const byte = bytes[index];
+              if (byte === 0x25 && index + 2 < bytes.length && hex(bytes[index + 1]) && hex(bytes[index + 2])) {
+                out.push(parseInt(fromCharCode(bytes[index + 1], bytes[index + 2]), 16));
+                index += 2;
+              } else out.push(byte);
+            }
+            return text(decodeUTF8(out, false, false)[0]);
+          };
+          const formEncode = input => {
+            let out = "";
+            for (const byte of encode(input)) {
+              if (byte === 0x20) out += "+";
+              else if (byte === 0x2A || byte === 0x2D || byte === 0x2E || byte === 0x5F || (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)) out += fromCharCode(byte);
+              else out += "%" + (byte < 16 ? "0" : "") + byte.toString(16).toUpperCase();
+            }
+            return out;
+          };
+          // A USVString (WebIDL): lone surrogates become U+FFFD.
+          const scalars = value => {
+            const input = String(value);
+            return /[\uD800-\uDFFF]/.test(input) ? text(decodeUTF8(encode(input), false, false)[0]) : input;
+          };
+          class URLSearchParams {
+            #list = [];
+            constructor(init = "") {
+              if (init !== null && (typeof init === "object" || typeof init === "function")) {
+                if (typeof init[Symbol.iterator] === "function") {
+                  for (const pair of init) {
+                    const entry = [...pair];
+                    if (entry.length !== 2) throw new TypeError("URLSearchParams: each pair must have two members");
+                    this.#list.push([scalars(entry[0]), scalars(entry[1])]);
+                  }
+                } else {
+                  for (const key of Reflect.ownKeys(init)) {
+                    const own = Object.getOwnPropertyDescriptor(init, key);
+                    if (own === undefined || !own.enumerable || typeof key === "symbol") continue;
+                    this.#list.push([scalars(key), scalars(init[key])]);
+                  }
+                }
+                return;
+              }
+              let query = scalars(init);
+              if (query.startsWith("?")) query = query.slice(1);
+              for (const part of query.split("&")) {
+                if (part === "") continue;
+                const at = part.indexOf("=");
+                this.#list.push(at < 0 ? [formDecode(part), ""] : [formDecode(part.slice(0, at)), formDecode(part.slice(at + 1))]);
+              }
+            }
+            get size() { return this.#list.length; }
+            append(name, value) {
+              if (arguments.length < 2) throw notEnough("URLSearchParams.append", 2);
+              this.#list.push([scalars(name), scalars(value)]);
+            }
+            delete(name, value = undefined) {
+              if (arguments.length < 1) throw notEnough("URLSearchParams.delete", 1);
+              const key = scalars(name), only = value === undefined ? undefined : scalars(value);
+              this.#list = this.#list.filter(([k, v]) => k !== key || (only !== undefined && v !== only));
+            }
+            get(name) {
+              if (arguments.length < 1) throw notEnough("URLSearchParams.get", 1);
+              const key = scalars(name), found = this.#list.find(([k]) => k === key);
+              return found ? found[1] : null;
+            }
+            getAll(name) {
+              if (arguments.length < 1) throw notEnough("URLSearchParams.getAll", 1);
+              const key = scalars(name);
+              return this.#list.filter(([k]) => k === key).map(([, v]) => v);
+            }
+            has(name, value = undefined) {
+              if (arguments.length < 1) throw notEnough("URLSearchParams.has", 1);
+              const key = scalars(name), only = value === undefined ? undefined : scalars(value);
+              return this.#list.some(([k, v]) => k === key && (only === undefined || v === only));
+            }
+            set(name, value) {
+              if (arguments.length < 2) throw notEnough("URLSearchParams.set", 2);
+              const key = scalars(name), entry = [key, scalars(value)];
+              const first = this.#list.findIndex(([k]) => k === key);
+              if (first < 0) { this.#list.push(entry); return; }
+              this.#list = this.#list.filter(([k], index) => k !== key || index === first);
+              this.#list[first] = entry;
+            }
+            // Stable, by code units of the names.
+            sort() {
+              this.#list = this.#list.map((entry, index) => [entry, index])
+                .sort(([a, i], [b, j]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : i - j)).map(([entry]) => entry);
+            }
+            forEach(callback, thisArg = undefined) {
+              if (typeof callback !== "function") throw new TypeError("URLSearchParams.forEach: the callback is not a function");
+              for (let index = 0; index < this.#list.length; index++) callback.call(thisArg, this.#list[index][1], this.#list[index][0], this);
+            }
+            *entries() { for (let index = 0; index < this.#list.length; index++) yield [this.#list[index][0], this.#list[index][1]]; }
+            *keys() { for (const [k] of this.entries()) yield k; }
+            *values() { for (const [, v] of this.entries()) yield v; }
+            [Symbol.iterator]() { return this.entries(); }
+            toString() { return this.#list.map(([k, v]) => formEncode(k) + "=" + formEncode(v)).join("&"); }
+          }
+          define(URLSearchParams.prototype, Symbol.toStringTag, { value: "URLSearchParams", configurable: true });
+
+          // Randomness from the system's generator (WebCrypto); `subtle` is not provided.
+          const integerArrays = ["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array", "BigInt64Array", "BigUint64Array"];
+          const crypto = {};
+          method(crypto, "getRandomValues", function getRandomValues(array) {
+            if (arguments.length < 1) throw notEnough("Crypto.getRandomValues", 1);
+            if (!integerArrays.includes(typedArrayName.call(array))) throw new DOMException("The data provided is not an integer typed array.", "TypeMismatchError");
+            if (array.byteLength > 65536) {
+              throw new DOMException(`The ArrayBufferView's byte length (${array.byteLength}) exceeds the number of bytes of entropy available via this API (65536).`, "QuotaExceededError");
+            }
+            new Uint8Array(array.buffer, array.byteOffset, array.byteLength).set(native.platform("random", array.byteLength));
+            return array;
+          });
+          method(crypto, "randomUUID", function randomUUID() {
+            const bytes = native.platform("random", 16);
+            bytes[6] = (bytes[6] & 0x0F) | 0x40;
+            bytes[8] = (bytes[8] & 0x3F) | 0x80;
+            let out = "";
+            for (let index = 0; index < 16; index++) {
+              if (index === 4 || index === 6 || index === 8 || index === 10) out += "-";
+              out += (bytes[index] < 16 ? "0" : "") + bytes[index].toString(16);
+            }
+            return out;
+          });
+          define(crypto, Symbol.toStringTag, { value: "Crypto", configurable: true });
+
+          // The document's clock (High Resolution Time): milliseconds since its time origin,
+          // coarsened to 100 µs as for a page that is not cross-origin isolated.
+          const performance = {};
+          const timeOrigin = native.platform("origin");
+          method(performance, "now", function now() { return native.platform("now"); });
+          define(performance, "timeOrigin", { get: () => timeOrigin, enumerable: true, configurable: true });
+          method(performance, "toJSON", function toJSON() { return { timeOrigin }; });
+          define(performance, Symbol.toStringTag, { value: "Performance", configurable: true });
+
+          return { atob, btoa, TextEncoder, TextDecoder, URLSearchParams, crypto, performance, DOMException };
+        })
+        """#
+}

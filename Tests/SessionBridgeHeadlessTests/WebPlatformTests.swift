@@ -1,0 +1,207 @@
+import Foundation
+import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
+import Testing
+
+@testable import SessionBridgeHeadless
+
+/// The global scope's members besides the document (`WebPlatformPrelude`): what a page's own
+/// session code uses to read a JWT's claims, make a PKCE verifier or a request id, build a form
+/// body or time a call.
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct WebPlatformTests {
+    static func page() async throws -> WebPage {
+        let page = WebPage()
+        try await page.loadHTMLString("<p>platform</p>", baseURL: URL(string: "https://app.example/")!)
+        return page
+    }
+
+    /// The same bytes each run: a failure names inputs that reproduce it.
+    struct SeededBytes {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return state
+        }
+        /// Bytes biased to the ones UTF-8 decoding cares about (lead and continuation bytes).
+        mutating func bytes(count: Int) -> [UInt8] {
+            (0..<count).map { _ in
+                let word = next()
+                switch word % 4 {
+                case 0: return UInt8(truncatingIfNeeded: word >> 8) & 0x7F
+                case 1: return 0x80 | UInt8(truncatingIfNeeded: word >> 8) & 0x3F
+                default: return UInt8(truncatingIfNeeded: word >> 8)
+                }
+            }
+        }
+    }
+
+    static func literal(_ bytes: [UInt8]) -> String { "[" + bytes.map(String.init).joined(separator: ",") + "]" }
+
+    @Test func base64IsForgivingAndBinaryStringsAreBytes() async throws {
+        let page = try await Self.page()
+        var random = SeededBytes(state: 0x5E55_10B1)
+        for count in [0, 1, 2, 3, 4, 5, 31, 32, 33, 300] {
+            let bytes = random.bytes(count: count)
+            let expected = Data(bytes).base64EncodedString()
+            let encoded = try await page.evaluateJavaScript("btoa(String.fromCharCode(...\(Self.literal(bytes))))")
+            #expect(encoded == .string(expected), "bytes \(bytes)")
+            let decoded = try await page.evaluateJavaScript("Array.from(atob('\(expected)'), c => c.charCodeAt(0))")
+            #expect(decoded == .array(bytes.map { .number(Double($0)) }), "bytes \(bytes)")
+        }
+        // A JWT's payload: base64url, unpadded, as pages read it.
+        let claims = try await page.evaluateJavaScript(
+            """
+            const part = btoa(JSON.stringify({sub: "demo", exp: 1700000000})).replace(/=+$/, "").replace(/\\+/g, "-").replace(/\\//g, "_");
+            JSON.parse(atob(part.replace(/-/g, "+").replace(/_/g, "/"))).sub
+            """)
+        #expect(claims == "demo")
+        #expect(
+            try await page.evaluateJavaScript("[atob(' aG Vs\\nbG8= '), atob('aGVsbG8'), atob('/w'), atob(''), btoa('')]") == [
+                "hello", "hello", "\u{FF}", "", "",
+            ])
+        let refused = try await page.evaluateJavaScript(
+            """
+            ["a", "aGVsbG8===", "a=b=", "aGVsbG8*", "€"].map(input => {
+              try { atob(input); return "decoded " + input; } catch (error) { return [error.name, error.code, error instanceof DOMException, error instanceof Error].join(); }
+            }).concat([(() => { try { btoa("€"); return "encoded"; } catch (error) { return error.name; } })()])
+            """)
+        let invalid = ScriptValue.string("InvalidCharacterError,5,true,true")
+        #expect(refused == [invalid, invalid, invalid, invalid, invalid, "InvalidCharacterError"])
+        await page.close()
+    }
+
+    @Test func textEncodingIsUTF8AsTheEncodingStandardHasIt() async throws {
+        let page = try await Self.page()
+        for text in ["", "plain", "héllo", "€ and 😀", "\u{FEFF}bom", "\u{10FFFF}"] {
+            let json = String(decoding: try JSONEncoder().encode(text), as: UTF8.self)
+            let encoded = try await page.evaluateJavaScript("Array.from(new TextEncoder().encode(\(json)))")
+            #expect(encoded == .array(Array(text.utf8).map { .number(Double($0)) }), "\(text)")
+        }
+        // A lone surrogate is U+FFFD's bytes; encodeInto stops before a character that does not fit.
+        #expect(try await page.evaluateJavaScript("Array.from(new TextEncoder().encode('a\\uD800b'))") == [97, 239, 191, 189, 98])
+        #expect(
+            try await page.evaluateJavaScript(
+                "const into = new Uint8Array(5); const r = new TextEncoder().encodeInto('ab€c', into); [r.read, r.written, ...into]")
+                == [3, 5, 97, 98, 226, 130, 172])
+        // Decoding replaces each maximal invalid subpart with U+FFFD, as Swift's repairing decoder does.
+        var random = SeededBytes(state: 0xDEC0_DE01)
+        for round in 0..<60 {
+            let bytes = random.bytes(count: round % 17)
+            let decoded = try await page.evaluateJavaScript(
+                "new TextDecoder('utf-8', {ignoreBOM: true}).decode(new Uint8Array(\(Self.literal(bytes))))")
+            #expect(decoded == .string(String(decoding: bytes, as: UTF8.self)), "bytes \(bytes)")
+            // Streamed a byte at a time, the same text.
+            let streamed = try await page.evaluateJavaScript(
+                """
+                { const decoder = new TextDecoder('utf-8', {ignoreBOM: true});
+                  \(Self.literal(bytes)).map(byte => decoder.decode(new Uint8Array([byte]), {stream: true})).join("") + decoder.decode() }
+                """)
+            #expect(streamed == decoded, "bytes \(bytes)")
+        }
+        let edges = try await page.evaluateJavaScript(
+            """
+            [new TextDecoder().decode(new Uint8Array([0xEF, 0xBB, 0xBF, 0x61])),
+             new TextDecoder("utf-8", {ignoreBOM: true}).decode(new Uint8Array([0xEF, 0xBB, 0xBF, 0x61])).length,
+             new TextDecoder(" UTF8 ").encoding,
+             (() => { try { new TextDecoder("utf-8", {fatal: true}).decode(new Uint8Array([0x61, 0xC3])); return "decoded"; } catch (error) { return error.name; } })(),
+             (() => { try { new TextDecoder("windows-1252"); return "made"; } catch (error) { return error.name; } })()]
+            """)
+        #expect(edges == ["a", 2, "utf-8", "TypeError", "RangeError"])
+        await page.close()
+    }
+
+    @Test func urlSearchParamsParsesAndSerializesFormText() async throws {
+        let page = try await Self.page()
+        let parsed = try await page.evaluateJavaScript(
+            """
+            const params = new URLSearchParams("?a=1&b=x+y&a=%E2%82%AC&c&=e&&d=%zz");
+            [params.get("a"), params.getAll("a").join("|"), params.get("b"), params.get("c"), params.get(""), params.get("d"), params.get("none"), params.size]
+            """)
+        #expect(parsed == ["1", "1|€", "x y", "", "e", "%zz", .null, 6])
+        let edited = try await page.evaluateJavaScript(
+            """
+            const form = new URLSearchParams({grant_type: "refresh_token", scope: "openid profile"});
+            form.append("redirect_uri", "https://app.example/cb?x=1&y=2");
+            form.append("é", "*-._~!");
+            form.set("scope", "openid");
+            form.delete("missing");
+            const sorted = new URLSearchParams([["b", "2"], ["a", "2"], ["b", "1"], ["a", "1"]]);
+            sorted.sort();
+            [form.toString(), String(sorted), [...sorted.keys()].join(), form.has("scope", "openid"), form.has("scope", "profile")]
+            """)
+        #expect(
+            edited == [
+                "grant_type=refresh_token&scope=openid&redirect_uri=https%3A%2F%2Fapp.example%2Fcb%3Fx%3D1%26y%3D2&%C3%A9=*-._%7E%21",
+                "a=2&a=1&b=2&b=1", "a,a,b,b", true, false,
+            ])
+        await page.close()
+    }
+
+    @Test func cryptoGivesRandomValuesAndVersionFourUUIDs() async throws {
+        let page = try await Self.page()
+        let values = try await page.evaluateJavaScript(
+            """
+            const filled = crypto.getRandomValues(new Uint8Array(4096));
+            const counts = new Array(256).fill(0);
+            for (const byte of filled) counts[byte]++;
+            const view = new Uint32Array(new ArrayBuffer(16), 4, 2);
+            [crypto.getRandomValues(view) === view, Math.max(...counts) < 64, new Set(Array.from({length: 100}, () => crypto.randomUUID())).size,
+             Array.from({length: 20}, () => crypto.randomUUID()).every(id => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id)),
+             crypto.getRandomValues(new BigUint64Array(2)).length]
+            """)
+        #expect(values == [true, true, 100, true, 2])
+        let refused = try await page.evaluateJavaScript(
+            """
+            [new Float64Array(1), new DataView(new ArrayBuffer(1)), [1, 2], new Uint8Array(65537)].map(input => {
+              try { crypto.getRandomValues(input); return "filled"; } catch (error) { return error.name + " " + error.code; }
+            }).concat([crypto.getRandomValues(new Uint8Array(65536)).length, typeof crypto.subtle])
+            """)
+        #expect(
+            refused == [
+                "TypeMismatchError 17", "TypeMismatchError 17", "TypeMismatchError 17", "QuotaExceededError 22", 65536, "undefined",
+            ])
+        await page.close()
+    }
+
+    @Test func performanceCountsFromTheDocumentsTimeOrigin() async throws {
+        let before = Date().timeIntervalSince1970 * 1000
+        let page = try await Self.page()
+        let clock = try await page.evaluateJavaScript(
+            """
+            const first = performance.now(), until = Date.now() + 20;
+            while (Date.now() < until) {}
+            const second = performance.now();
+            [first >= 0, second - first >= 15, Math.abs(second * 10 - Math.round(second * 10)) < 1e-6, performance.timeOrigin, performance.toJSON().timeOrigin === performance.timeOrigin]
+            """)
+        let after = Date().timeIntervalSince1970 * 1000
+        guard case .array(let parts) = clock, parts.count == 5, case .number(let origin) = parts[3] else {
+            Issue.record("unexpected \(clock)")
+            return
+        }
+        #expect(Array(parts.prefix(3)) == [true, true, true])
+        #expect(origin >= before - 1 && origin <= after + 1)
+        #expect(parts[4] == true)
+        await page.close()
+    }
+
+    /// Made on a script's first read: until then the global holds accessors, and what a page
+    /// assigns or deletes first stays as the page left it.
+    @Test func theMembersAreMadeOnFirstReadAndStayThePagesToReplace() async throws {
+        let page = try await Self.page()
+        let lazy = try await page.evaluateJavaScript(
+            "['atob', 'TextEncoder', 'crypto'].map(name => typeof Object.getOwnPropertyDescriptor(globalThis, name).get)")
+        #expect(lazy == ["function", "function", "function"])
+        let placed = try await page.evaluateJavaScript(
+            """
+            window.btoa = () => "mine";
+            delete window.TextDecoder;
+            const read = typeof atob;
+            [read, btoa("x"), typeof TextDecoder, typeof Object.getOwnPropertyDescriptor(globalThis, "crypto").value,
+             Object.keys(window).includes("atob"), Object.keys(window).includes("TextEncoder"), String(crypto), String(new DOMException("m", "AbortError"))]
+            """)
+        #expect(placed == ["function", "mine", "undefined", "object", true, false, "[object Crypto]", "AbortError: m"])
+        await page.close()
+    }
+}
