@@ -188,9 +188,10 @@ extension DocumentEnvironment {
             }
             return unsafe context.jsValue(.string(url.absoluteString))
         }
-        // Randomness and the clock of ``WebPlatformPrelude``: `("random", count)` gives `count`
-        // bytes (at most 65,536) from the system's generator; `("now")` the milliseconds since the
-        // document's time origin, coarsened to 100 µs; `("origin")` that origin.
+        // ``WebPlatformPrelude``'s function (`("make")`), its randomness and its clock:
+        // `("random", count)` gives `count` bytes (at most 65,536) from the system's generator;
+        // `("now")` the milliseconds since the document's time origin, coarsened to 100 µs;
+        // `("origin")` that origin.
         unsafe add("platform") { context, call, env in
             switch try unsafe context.scriptValue(call[0]).stringValue {
             case "random":
@@ -211,6 +212,8 @@ extension DocumentEnvironment {
                 return unsafe context.jsValue(.number(Double(elapsed / 100_000) / 10))
             case "origin":
                 return unsafe context.jsValue(.number(env.timeOrigin.epochMilliseconds))
+            case "make":
+                return try unsafe context.evaluateRaw(WebPlatformPrelude.source, sourceURL: "sessionbridge://prelude/platform.js")
             default:
                 return nil
             }

@@ -12,7 +12,7 @@ enum DocumentPrelude {
           const g = globalThis, define = Object.defineProperty, freeze = Object.freeze;
           const then = Promise.prototype.then, PromiseCtor = Promise;
           // The location record is filled when first read, once its document is committed:
-          // most documents' scripts never read it, and filling it at commit took 30-40 µs of
+          // most documents' scripts never read it, and filling it at commit took 30-40 us of
           // every navigation.
           let located = false;
           const at = key => {
@@ -77,7 +77,7 @@ enum DocumentPrelude {
           const lazy = new Map();
           const placePlatform = () => {
             if (lazy.size === 0) return;
-            const made = (\#(WebPlatformPrelude.source))(g, define, native);
+            const made = native.platform("make")(g, define, native);
             for (const [name, getter] of lazy) {
               const own = Object.getOwnPropertyDescriptor(g, name);
               if (own !== undefined && own.get === getter) define(g, name, { value: made[name], writable: true, enumerable: own.enumerable, configurable: true });
