@@ -20,6 +20,20 @@ struct DocumentEnvironment: Sendable {
     /// epoch) and the uptime (nanoseconds) `performance.now()` counts from.
     let timeOrigin = (epochMilliseconds: Date().timeIntervalSince1970 * 1000, uptime: DispatchTime.now().uptimeNanoseconds)
 
+    /// Whether the document is a secure context (Secure Contexts): its URL is `https`, `wss` or
+    /// `file`, or its host is loopback (`localhost`, `127.0.0.0/8`, `::1`).
+    var isSecureContext: Bool {
+        switch url.scheme?.lowercased() {
+        case "https", "wss", "file": return true
+        case "http", "ws":
+            guard let host = url.host?.lowercased() else { return false }
+            if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host == "[::1]" { return true }
+            let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+            return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+        default: return false
+        }
+    }
+
     /// The request context for a subresource request from this document to `target`; the
     /// document is top-level, so its site keys partitioned cookies.
     func subresourceContext(for target: URL, method: String) -> RequestContext {
@@ -191,7 +205,7 @@ extension DocumentEnvironment {
         // ``WebPlatformPrelude``'s function (`("make")`), its randomness and its clock:
         // `("random", count)` gives `count` bytes (at most 65,536) from the system's generator;
         // `("now")` the milliseconds since the document's time origin, coarsened to 100 µs;
-        // `("origin")` that origin.
+        // `("origin")` that origin; `("secure")` whether the document is a secure context.
         unsafe add("platform") { context, call, env in
             switch try unsafe context.scriptValue(call[0]).stringValue {
             case "random":
@@ -212,6 +226,8 @@ extension DocumentEnvironment {
                 return unsafe context.jsValue(.number(Double(elapsed / 100_000) / 10))
             case "origin":
                 return unsafe context.jsValue(.number(env.timeOrigin.epochMilliseconds))
+            case "secure":
+                return unsafe context.jsValue(.bool(env.isSecureContext))
             case "make":
                 return try unsafe context.evaluateRaw(WebPlatformPrelude.source, sourceURL: "sessionbridge://prelude/platform.js")
             default:

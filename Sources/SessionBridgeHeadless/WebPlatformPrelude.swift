@@ -1,8 +1,8 @@
 /// The members of a page's global scope scripts expect besides the document, as the HTML,
 /// Encoding, URL, WebCrypto and High Resolution Time standards define them: `atob` and `btoa`,
 /// `TextEncoder` and `TextDecoder` (UTF-8), `URLSearchParams`, `crypto.getRandomValues` and
-/// `crypto.randomUUID` (no `crypto.subtle`), `performance.now()` and `performance.timeOrigin`,
-/// and `DOMException`, the errors they throw.
+/// `crypto.randomUUID` (in a secure context, as `isSecureContext` tells; no `crypto.subtle`),
+/// `performance.now()` and `performance.timeOrigin`, and `DOMException`, the errors they throw.
 ///
 /// A function of the global object, `Object.defineProperty` and the document prelude's `native`
 /// object, evaluated and called by ``DocumentPrelude`` on a script's first read of any of these
@@ -10,11 +10,6 @@
 /// source and functions cost every document about 110 KB.
 /// Randomness and the clock are native (`native.platform`); the rest is JavaScript.
 enum WebPlatformPrelude {
-    /// The global names the function defines, all at once.
-    static let names = [
-        "atob", "btoa", "TextEncoder", "TextDecoder", "URLSearchParams", "crypto", "performance", "DOMException",
-    ]
-
     static let source = #"""
         (function (g, define, native) {
           "use strict";
@@ -360,7 +355,9 @@ enum WebPlatformPrelude {
             new Uint8Array(array.buffer, array.byteOffset, array.byteLength).set(native.platform("random", array.byteLength));
             return array;
           });
-          method(crypto, "randomUUID", function randomUUID() {
+          // A secure context's only, as in WebKit (`isSecureContext`).
+          const secure = native.platform("secure") === true;
+          if (secure) method(crypto, "randomUUID", function randomUUID() {
             const bytes = native.platform("random", 16);
             bytes[6] = (bytes[6] & 0x0F) | 0x40;
             bytes[8] = (bytes[8] & 0x3F) | 0x80;
@@ -382,7 +379,7 @@ enum WebPlatformPrelude {
           method(performance, "toJSON", function toJSON() { return { timeOrigin }; });
           define(performance, Symbol.toStringTag, { value: "Performance", configurable: true });
 
-          return { atob, btoa, TextEncoder, TextDecoder, URLSearchParams, crypto, performance, DOMException };
+          return { atob, btoa, TextEncoder, TextDecoder, URLSearchParams, crypto, performance, DOMException, isSecureContext: secure };
         })
         """#
 }

@@ -165,6 +165,20 @@ import Testing
         await page.close()
     }
 
+    /// `crypto.randomUUID` is a secure context's only, as in WebKit; `getRandomValues` is every page's.
+    @Test(arguments: [
+        ("https://app.example/", true), ("http://app.example/", false), ("http://127.0.0.1:8080/", true),
+        ("http://localhost/", true), ("http://[::1]/", true), ("http://127.0.0.1.example/", false),
+    ])
+    func randomUUIDNeedsASecureContext(url: String, secure: Bool) async throws {
+        let page = WebPage()
+        try await page.loadHTMLString("<p>platform</p>", baseURL: URL(string: url)!)
+        let seen = try await page.evaluateJavaScript(
+            "[isSecureContext, typeof crypto.randomUUID, crypto.getRandomValues(new Uint8Array(2)).length]")
+        #expect(seen == [.bool(secure), .string(secure ? "function" : "undefined"), 2])
+        await page.close()
+    }
+
     @Test func performanceCountsFromTheDocumentsTimeOrigin() async throws {
         let before = Date().timeIntervalSince1970 * 1000
         let page = try await Self.page()
