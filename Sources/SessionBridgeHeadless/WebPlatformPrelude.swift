@@ -1,8 +1,9 @@
 /// The members of a page's global scope scripts expect besides the document, as the HTML,
 /// Encoding, URL, WebCrypto and High Resolution Time standards define them: `atob` and `btoa`,
-/// `TextEncoder` and `TextDecoder` (UTF-8), `URLSearchParams`, `crypto.getRandomValues` and
-/// `crypto.randomUUID` (in a secure context, as `isSecureContext` tells; no `crypto.subtle`),
-/// `performance.now()` and `performance.timeOrigin`, and `DOMException`, the errors they throw.
+/// `TextEncoder` and `TextDecoder` (UTF-8), `URL` and `URLSearchParams` (``urlSource``),
+/// `crypto.getRandomValues` and `crypto.randomUUID` (in a secure context, as
+/// `isSecureContext` tells; no `crypto.subtle`), `performance.now()` and
+/// `performance.timeOrigin`, and `DOMException`, the errors they throw.
 ///
 /// A function of the global object, `Object.defineProperty` and the document prelude's `native`
 /// object, evaluated and called by ``DocumentPrelude`` on a script's first read of any of these
@@ -238,111 +239,7 @@ enum WebPlatformPrelude {
           }
           define(TextDecoder.prototype, Symbol.toStringTag, { value: "TextDecoder", configurable: true });
 
-          // application/x-www-form-urlencoded (URL): `+` is a space, percent-encoded bytes are UTF-8.
-          const formDecode = input => {
-            const bytes = encode(input.replace(/\+/g, " "));
-            const out = [];
-            const hex = byte => (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66);
-            for (let index = 0; index < bytes.length; index++) {
-              const byte = bytes[index];
-              if (byte === 0x25 && index + 2 < bytes.length && hex(bytes[index + 1]) && hex(bytes[index + 2])) {
-                out.push(parseInt(fromCharCode(bytes[index + 1], bytes[index + 2]), 16));
-                index += 2;
-              } else out.push(byte);
-            }
-            return text(decodeUTF8(out, false, false)[0]);
-          };
-          const formEncode = input => {
-            let out = "";
-            for (const byte of encode(input)) {
-              if (byte === 0x20) out += "+";
-              else if (byte === 0x2A || byte === 0x2D || byte === 0x2E || byte === 0x5F || (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)) out += fromCharCode(byte);
-              else out += "%" + (byte < 16 ? "0" : "") + byte.toString(16).toUpperCase();
-            }
-            return out;
-          };
-          // A USVString (WebIDL): lone surrogates become U+FFFD.
-          const scalars = value => {
-            const input = String(value);
-            return /[\uD800-\uDFFF]/.test(input) ? text(decodeUTF8(encode(input), false, false)[0]) : input;
-          };
-          class URLSearchParams {
-            #list = [];
-            constructor(init = "") {
-              if (init !== null && (typeof init === "object" || typeof init === "function")) {
-                if (typeof init[Symbol.iterator] === "function") {
-                  for (const pair of init) {
-                    const entry = [...pair];
-                    if (entry.length !== 2) throw new TypeError("URLSearchParams: each pair must have two members");
-                    this.#list.push([scalars(entry[0]), scalars(entry[1])]);
-                  }
-                } else {
-                  for (const key of Reflect.ownKeys(init)) {
-                    const own = Object.getOwnPropertyDescriptor(init, key);
-                    if (own === undefined || !own.enumerable || typeof key === "symbol") continue;
-                    this.#list.push([scalars(key), scalars(init[key])]);
-                  }
-                }
-                return;
-              }
-              let query = scalars(init);
-              if (query.startsWith("?")) query = query.slice(1);
-              for (const part of query.split("&")) {
-                if (part === "") continue;
-                const at = part.indexOf("=");
-                this.#list.push(at < 0 ? [formDecode(part), ""] : [formDecode(part.slice(0, at)), formDecode(part.slice(at + 1))]);
-              }
-            }
-            get size() { return this.#list.length; }
-            append(name, value) {
-              if (arguments.length < 2) throw notEnough("URLSearchParams.append", 2);
-              this.#list.push([scalars(name), scalars(value)]);
-            }
-            delete(name, value = undefined) {
-              if (arguments.length < 1) throw notEnough("URLSearchParams.delete", 1);
-              const key = scalars(name), only = value === undefined ? undefined : scalars(value);
-              this.#list = this.#list.filter(([k, v]) => k !== key || (only !== undefined && v !== only));
-            }
-            get(name) {
-              if (arguments.length < 1) throw notEnough("URLSearchParams.get", 1);
-              const key = scalars(name), found = this.#list.find(([k]) => k === key);
-              return found ? found[1] : null;
-            }
-            getAll(name) {
-              if (arguments.length < 1) throw notEnough("URLSearchParams.getAll", 1);
-              const key = scalars(name);
-              return this.#list.filter(([k]) => k === key).map(([, v]) => v);
-            }
-            has(name, value = undefined) {
-              if (arguments.length < 1) throw notEnough("URLSearchParams.has", 1);
-              const key = scalars(name), only = value === undefined ? undefined : scalars(value);
-              return this.#list.some(([k, v]) => k === key && (only === undefined || v === only));
-            }
-            set(name, value) {
-              if (arguments.length < 2) throw notEnough("URLSearchParams.set", 2);
-              const key = scalars(name), entry = [key, scalars(value)];
-              const first = this.#list.findIndex(([k]) => k === key);
-              if (first < 0) { this.#list.push(entry); return; }
-              this.#list = this.#list.filter(([k], index) => k !== key || index === first);
-              this.#list[first] = entry;
-            }
-            // Stable, by code units of the names.
-            sort() {
-              this.#list = this.#list.map((entry, index) => [entry, index])
-                .sort(([a, i], [b, j]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : i - j)).map(([entry]) => entry);
-            }
-            forEach(callback, thisArg = undefined) {
-              if (typeof callback !== "function") throw new TypeError("URLSearchParams.forEach: the callback is not a function");
-              for (let index = 0; index < this.#list.length; index++) callback.call(thisArg, this.#list[index][1], this.#list[index][0], this);
-            }
-            *entries() { for (let index = 0; index < this.#list.length; index++) yield [this.#list[index][0], this.#list[index][1]]; }
-            *keys() { for (const [k] of this.entries()) yield k; }
-            *values() { for (const [, v] of this.entries()) yield v; }
-            [Symbol.iterator]() { return this.entries(); }
-            toString() { return this.#list.map(([k, v]) => formEncode(k) + "=" + formEncode(v)).join("&"); }
-          }
-          define(URLSearchParams.prototype, Symbol.toStringTag, { value: "URLSearchParams", configurable: true });
-
+          \#(urlSource)
           // Randomness from the system's generator (WebCrypto); `subtle` is not provided.
           const integerArrays = ["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array", "BigInt64Array", "BigUint64Array"];
           const crypto = {};
@@ -379,7 +276,7 @@ enum WebPlatformPrelude {
           method(performance, "toJSON", function toJSON() { return { timeOrigin }; });
           define(performance, Symbol.toStringTag, { value: "Performance", configurable: true });
 
-          return { atob, btoa, TextEncoder, TextDecoder, URLSearchParams, crypto, performance, DOMException, isSecureContext: secure };
+          return { atob, btoa, TextEncoder, TextDecoder, URL, URLSearchParams, crypto, performance, DOMException, isSecureContext: secure };
         })
         """#
 }

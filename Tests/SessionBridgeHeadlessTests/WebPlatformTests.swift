@@ -37,6 +37,12 @@ import Testing
         }
     }
 
+    /// `text` as a JavaScript string literal.
+    static func json(_ text: String) -> String {
+        // Encoding a string cannot fail.
+        String(decoding: (try? JSONEncoder().encode(text)) ?? Data(), as: UTF8.self)
+    }
+
     static func literal(_ bytes: [UInt8]) -> String { "[" + bytes.map(String.init).joined(separator: ",") + "]" }
 
     @Test func base64IsForgivingAndBinaryStringsAreBytes() async throws {
@@ -136,6 +142,96 @@ import Testing
                 "grant_type=refresh_token&scope=openid&redirect_uri=https%3A%2F%2Fapp.example%2Fcb%3Fx%3D1%26y%3D2&%C3%A9=*-._%7E%21",
                 "a=2&a=1&b=2&b=1", "a,a,b,b", true, false,
             ])
+        await page.close()
+    }
+
+    /// Inputs, bases and what the URL Standard makes of them (its web-platform-tests' kinds of
+    /// case); `nil`: not a URL, `new URL` throws a `TypeError`.
+    static let urlCases: [(input: String, base: String?, href: String?)] = [
+        ("http://example.com/a/b/../c?x=1#y", nil, "http://example.com/a/c?x=1#y"),
+        ("/api/me?x=a b", "https://app.example:443/dir/page.html", "https://app.example/api/me?x=a%20b"),
+        ("../up", "https://app.example/a/b/c", "https://app.example/a/up"),
+        ("//other.example/p", "https://app.example/", "https://other.example/p"),
+        ("?q=1", "https://app.example/a/b?old#f", "https://app.example/a/b?q=1"),
+        ("#frag", "https://app.example/a/b?old#f", "https://app.example/a/b?old#frag"),
+        ("", "https://app.example/a/b?old#f", "https://app.example/a/b?old"),
+        ("HTTP://User:Pa ss@EXAMPLE.com:80/%7Efoo/./bar", nil, "http://User:Pa%20ss@example.com/%7Efoo/bar"),
+        ("http://[0:0::1]:8080/", nil, "http://[::1]:8080/"),
+        ("http://[::ffff:192.168.0.1]/", nil, "http://[::ffff:c0a8:1]/"),
+        ("http://0x7f.1/", nil, "http://127.0.0.1/"),
+        ("http://München.de/", nil, "http://xn--mnchen-3ya.de/"),
+        ("https://☕.example/", nil, "https://xn--53h.example/"),
+        ("mailto:someone@example.com?subject=hi", nil, "mailto:someone@example.com?subject=hi"),
+        ("file:///etc/hosts", nil, "file:///etc/hosts"),
+        ("foo://host/path/../x", nil, "foo://host/x"),
+        ("http:foo.html", "http://example.com/dir/", "http://example.com/dir/foo.html"),
+        ("https:foo.html", "http://example.com/dir/", "https://foo.html/"),
+        ("http://example.com/é?é#é", nil, "http://example.com/%C3%A9?%C3%A9#%C3%A9"),
+        ("  http://example.com/\tx\n ", nil, "http://example.com/x"),
+        ("http://a\\b\\c", nil, "http://a/b/c"),
+        ("https://app.example/a/%2e%2E/b/./", nil, "https://app.example/b/"),
+        ("http://192.168.0.257/", nil, nil),
+        ("http://1.2.3.4.5/", nil, nil),
+        ("http://ex ample.com/", nil, nil),
+        ("http://example.com:99999/", nil, nil),
+        ("https://", nil, nil),
+        ("not a url", nil, nil),
+        ("x", "mailto:someone@example.com", nil),
+    ]
+
+    @Test func urlParsesAsTheURLStandardHasIt() async throws {
+        let page = try await Self.page()
+        for (input, base, href) in Self.urlCases {
+            let baseArgument = base.map { ", " + Self.json($0) } ?? ""
+            let literal = Self.json(input)
+            let seen = try await page.evaluateJavaScript(
+                "(() => { try { return new URL(\(literal)\(baseArgument)).href; } catch (error) { return error.name; } })()")
+            #expect(seen == .string(href ?? "TypeError"), "\(input) against \(base ?? "no base")")
+            let parses = try await page.evaluateJavaScript("URL.canParse(\(literal)\(baseArgument))")
+            #expect(parses == .bool(href != nil), "\(input)")
+        }
+        let parts = try await page.evaluateJavaScript(
+            """
+            { const url = new URL("https://user:pw@App.Example:8443/p/a?q=1&r=2#h");
+              [url.protocol, url.username, url.password, url.host, url.hostname, url.port, url.pathname, url.search, url.hash,
+               url.origin, new URL("blob:https://app.example/id").origin, new URL("data:,x").origin, JSON.stringify({url}), String(url) === url.href] }
+            """)
+        #expect(
+            parts == [
+                "https:", "user", "pw", "app.example:8443", "app.example", "8443", "/p/a", "?q=1&r=2", "#h",
+                "https://app.example:8443", "https://app.example", "null", "{\"url\":\"https://user:pw@app.example:8443/p/a?q=1&r=2#h\"}",
+                true,
+            ])
+        await page.close()
+    }
+
+    /// A URL's `searchParams` and its query are one: each changes the other.
+    @Test func urlSettersAndSearchParamsStayInStep() async throws {
+        let page = try await Self.page()
+        let steps = try await page.evaluateJavaScript(
+            """
+            { const url = new URL("https://app.example/cb?code=abc&state=xyz");
+              const seen = [url.searchParams.get("code")];
+              url.searchParams.set("code", "new value"); url.searchParams.delete("state"); seen.push(url.href);
+              url.search = "?a=1"; seen.push(url.searchParams.get("a"), url.searchParams.has("code"));
+              url.searchParams.delete("a"); seen.push(url.href);
+              url.pathname = "x/y z"; url.hash = "h"; url.port = "8443"; url.hostname = "other.example"; seen.push(url.href);
+              url.protocol = "http"; url.port = "80"; seen.push(url.href);
+              url.protocol = "mailto"; url.port = "99999"; url.host = ""; seen.push(url.href);
+              url.href = "https://third.example/?z=9"; seen.push(url.searchParams.get("z"));
+              try { url.href = "nope"; } catch (error) { seen.push(error.name); }
+              seen.push(url.href);
+              seen }
+            """)
+        #expect(
+            steps == [
+                "abc", "https://app.example/cb?code=new+value", "1", false, "https://app.example/cb",
+                "https://other.example:8443/x/y%20z#h", "http://other.example/x/y%20z#h", "http://other.example/x/y%20z#h", "9",
+                "TypeError",
+                "https://third.example/?z=9",
+            ])
+        #expect(try await page.evaluateJavaScript("URL.parse('/x', 'https://a.example/b')?.href") == "https://a.example/x")
+        #expect(try await page.evaluateJavaScript("URL.parse('nope')") == .null)
         await page.close()
     }
 
