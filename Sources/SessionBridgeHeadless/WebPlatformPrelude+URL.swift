@@ -6,34 +6,42 @@ extension WebPlatformPrelude {
     /// NFC-normalized and Punycode-encoded label by label (no full UTS 46 mapping); `file:` URLs
     /// get no Windows drive-letter quirks.
     static let urlSource = #"""
-          // application/x-www-form-urlencoded (URL): `+` is a space, percent-encoded bytes are UTF-8.
-          const formDecode = input => {
-            const bytes = encode(input.replace(/\+/g, " "));
-            const out = [];
-            const hex = byte => (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66);
-            for (let index = 0; index < bytes.length; index++) {
-              const byte = bytes[index];
-              if (byte === 0x25 && index + 2 < bytes.length && hex(bytes[index + 1]) && hex(bytes[index + 2])) {
-                out.push(parseInt(fromCharCode(bytes[index + 1], bytes[index + 2]), 16));
-                index += 2;
-              } else out.push(byte);
-            }
-            return text(decodeUTF8(out, false, false)[0]);
-          };
-          const formEncode = input => {
-            let out = "";
-            for (const byte of encode(input)) {
-              if (byte === 0x20) out += "+";
-              else if (byte === 0x2A || byte === 0x2D || byte === 0x2E || byte === 0x5F || (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)) out += fromCharCode(byte);
-              else out += "%" + (byte < 16 ? "0" : "") + byte.toString(16).toUpperCase();
-            }
-            return out;
-          };
           // A USVString (WebIDL): lone surrogates become U+FFFD.
           const scalars = value => {
             const input = String(value);
             return /[\uD800-\uDFFF]/.test(input) ? text(decodeUTF8(encode(input), false, false)[0]) : input;
           };
+          const c0 = c => c < 0x20 || c > 0x7E;
+          const fragmentSet = c => c0(c) || c === 0x20 || c === 0x22 || c === 0x3C || c === 0x3E || c === 0x60;
+          const querySet = c => c0(c) || c === 0x20 || c === 0x22 || c === 0x23 || c === 0x3C || c === 0x3E;
+          const specialQuerySet = c => querySet(c) || c === 0x27;
+          const pathSet = c => querySet(c) || c === 0x3F || c === 0x5E || c === 0x60 || c === 0x7B || c === 0x7D;
+          const userinfoSet = c => pathSet(c) || c === 0x2F || c === 0x3A || c === 0x3B || c === 0x3D || c === 0x40 || (c >= 0x5B && c <= 0x5D) || c === 0x7C;
+          const percentEncode = (input, set) => {
+            let out = "";
+            for (const character of scalars(input)) {
+              const point = character.codePointAt(0);
+              if (!set(point)) { out += character; continue; }
+              for (const byte of encode(character)) out += "%" + (byte < 16 ? "0" : "") + byte.toString(16).toUpperCase();
+            }
+            return out;
+          };
+          const isHex = c => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+          const percentDecode = input => {
+            const bytes = encode(input), out = [];
+            for (let index = 0; index < bytes.length; index++) {
+              if (bytes[index] === 0x25 && index + 2 < bytes.length && isHex(bytes[index + 1]) && isHex(bytes[index + 2])) {
+                out.push(parseInt(fromCharCode(bytes[index + 1], bytes[index + 2]), 16));
+                index += 2;
+              } else out.push(bytes[index]);
+            }
+            return out;
+          };
+          // application/x-www-form-urlencoded (URL): `+` is a space, percent-encoded bytes are UTF-8.
+          const formSet = c => !((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c === 0x2A || c === 0x2D || c === 0x2E || c === 0x5F);
+          const formDecode = input => text(decodeUTF8(percentDecode(input.replace(/\+/g, " ")), false, false)[0]);
+          // A literal "%20" in the input is encoded as "%2520": only spaces become "+".
+          const formEncode = input => percentEncode(input, formSet).replace(/%20/g, "+");
           // A URL's search parameters are linked to it (`attachParams`); setting its search resets them.
           let attachParams, resetParams;
           class URLSearchParams {
@@ -135,32 +143,6 @@ extension WebPlatformPrelude {
           // label (no full UTS 46 mapping); `file:` URLs get no Windows drive-letter quirks.
           const defaultPorts = { __proto__: null, ftp: 21, file: null, http: 80, https: 443, ws: 80, wss: 443 };
           const isSpecial = scheme => scheme in defaultPorts;
-          const c0 = c => c < 0x20 || c > 0x7E;
-          const fragmentSet = c => c0(c) || c === 0x20 || c === 0x22 || c === 0x3C || c === 0x3E || c === 0x60;
-          const querySet = c => c0(c) || c === 0x20 || c === 0x22 || c === 0x23 || c === 0x3C || c === 0x3E;
-          const specialQuerySet = c => querySet(c) || c === 0x27;
-          const pathSet = c => querySet(c) || c === 0x3F || c === 0x5E || c === 0x60 || c === 0x7B || c === 0x7D;
-          const userinfoSet = c => pathSet(c) || c === 0x2F || c === 0x3A || c === 0x3B || c === 0x3D || c === 0x40 || (c >= 0x5B && c <= 0x5D) || c === 0x7C;
-          const percentEncode = (input, set) => {
-            let out = "";
-            for (const character of scalars(input)) {
-              const point = character.codePointAt(0);
-              if (!set(point)) { out += character; continue; }
-              for (const byte of encode(character)) out += "%" + (byte < 16 ? "0" : "") + byte.toString(16).toUpperCase();
-            }
-            return out;
-          };
-          const isHex = c => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
-          const percentDecode = input => {
-            const bytes = encode(input), out = [];
-            for (let index = 0; index < bytes.length; index++) {
-              if (bytes[index] === 0x25 && index + 2 < bytes.length && isHex(bytes[index + 1]) && isHex(bytes[index + 2])) {
-                out.push(parseInt(fromCharCode(bytes[index + 1], bytes[index + 2]), 16));
-                index += 2;
-              } else out.push(bytes[index]);
-            }
-            return out;
-          };
           // Punycode (RFC 3492) of one label.
           const punycode = label => {
             const points = Array.from(label, character => character.codePointAt(0));
