@@ -170,6 +170,15 @@ import Testing
         ("  http://example.com/\tx\n ", nil, "http://example.com/x"),
         ("http://a\\b\\c", nil, "http://a/b/c"),
         ("https://app.example/a/%2e%2E/b/./", nil, "https://app.example/b/"),
+        ("http://Ｇｏ.com", nil, "http://go.com/"),
+        ("http://GOO\u{200B}\u{2060}\u{FEFF}goo.com", nil, "http://googoo.com/"),
+        ("http://０Ｘｃ０．０２５０．０１", nil, "http://192.168.0.1/"),
+        ("http://host/a^b", nil, "http://host/a^b"),
+        ("foo://a^b@host/", nil, "foo://a%5Eb@host/"),
+        ("non-spec:/..//path", nil, "non-spec:/.//path"),
+        ("https://%EF%BF%BD", nil, nil),
+        ("http://％４１.com", nil, nil),
+        ("http://a.b.c.xn--pokxncvks", nil, nil),
         ("http://192.168.0.257/", nil, nil),
         ("http://1.2.3.4.5/", nil, nil),
         ("http://ex ample.com/", nil, nil),
@@ -194,12 +203,13 @@ import Testing
             """
             { const url = new URL("https://user:pw@App.Example:8443/p/a?q=1&r=2#h");
               [url.protocol, url.username, url.password, url.host, url.hostname, url.port, url.pathname, url.search, url.hash,
-               url.origin, new URL("blob:https://app.example/id").origin, new URL("data:,x").origin, JSON.stringify({url}), String(url) === url.href] }
+               url.origin, new URL("non-spec:/..//path").pathname, new URL("blob:https://app.example/id").origin, new URL("data:,x").origin, JSON.stringify({url}), String(url) === url.href] }
             """)
         #expect(
             parts == [
                 "https:", "user", "pw", "app.example:8443", "app.example", "8443", "/p/a", "?q=1&r=2", "#h",
-                "https://app.example:8443", "https://app.example", "null", "{\"url\":\"https://user:pw@app.example:8443/p/a?q=1&r=2#h\"}",
+                "https://app.example:8443", "//path", "https://app.example", "null",
+                "{\"url\":\"https://user:pw@app.example:8443/p/a?q=1&r=2#h\"}",
                 true,
             ])
         await page.close()
