@@ -240,6 +240,18 @@ import Testing
                 "TypeError",
                 "https://third.example/?z=9",
             ])
+        // As the parser's states take them: a host is kept when the port after it is refused, a
+        // setter drops tabs and newlines, and a path set empty on a URL that is not special is empty.
+        let setters = try await page.evaluateJavaScript(
+            """
+            { const a = new URL("http://example.net/path"); a.host = "example.com:65536";
+              const b = new URL("sc://x/"); b.hostname = "\\t";
+              const c = new URL("foo://somehost/some/path"); c.pathname = "";
+              const d = new URL("sc://test@test/"); d.host = "";
+              const e = new URL("https://app.example/"); e.search = "?a\\nb"; e.hash = "x\\ty";
+              [a.href, b.href, c.href, d.href, e.href] }
+            """)
+        #expect(setters == ["http://example.com/path", "sc:///", "foo://somehost", "sc://test@test/", "https://app.example/?ab#xy"])
         #expect(try await page.evaluateJavaScript("URL.parse('/x', 'https://a.example/b')?.href") == "https://a.example/x")
         #expect(try await page.evaluateJavaScript("URL.parse('nope')") == .null)
         await page.close()
