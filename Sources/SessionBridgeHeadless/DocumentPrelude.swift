@@ -73,7 +73,7 @@ enum DocumentPrelude {
 
           // The global scope's members besides the document (``WebPlatformPrelude``), all made
           // on a script's first read of any of them; a page may replace or delete each.
-          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException"];
+          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal"];
           const lazy = new Map();
           const placePlatform = () => {
             if (lazy.size === 0) return;
@@ -233,17 +233,21 @@ enum DocumentPrelude {
             } catch (error) { return PromiseCtor.reject(error); }
             const credentials = String(init.credentials !== undefined ? init.credentials : asked ? asked.credentials : "same-origin");
             const signal = init.signal !== undefined ? init.signal : asked ? asked.signal : undefined;
-            if (signal && signal.aborted) {
+            // An aborted request rejects with its signal's reason (an `AbortError` DOMException
+            // unless the page gave another), as in WebKit.
+            const aborted = () => {
+              if (signal.reason !== undefined) return signal.reason;
               const error = new Error("the request was aborted"); error.name = "AbortError";
-              return PromiseCtor.reject(error);
-            }
+              return error;
+            };
+            if (signal && signal.aborted) return PromiseCtor.reject(aborted());
             let started;
             try { started = native.fetch(url, method, headers, body, credentials); } catch (error) { return PromiseCtor.reject(error); }
             const request = then.call(started,
               r => new Response(r.body, { status: r.status, statusText: r.statusText, headers: r.headers, url: r.url, redirected: r.redirected }));
             if (!signal || typeof signal.addEventListener !== "function") return request;
             return new PromiseCtor((resolve, reject) => {
-              signal.addEventListener("abort", () => { const error = new Error("the request was aborted"); error.name = "AbortError"; reject(error); });
+              signal.addEventListener("abort", () => reject(aborted()));
               then.call(request, resolve, reject);
             });
           };

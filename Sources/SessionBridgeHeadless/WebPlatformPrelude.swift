@@ -3,7 +3,8 @@
 /// `TextEncoder` and `TextDecoder` (UTF-8), `URL` and `URLSearchParams` (``urlSource``),
 /// `crypto.getRandomValues` and `crypto.randomUUID` (in a secure context, as
 /// `isSecureContext` tells; no `crypto.subtle`), `performance.now()` and
-/// `performance.timeOrigin`, and `DOMException`, the errors they throw.
+/// `performance.timeOrigin`, `Event`, `EventTarget`, `AbortController` and `AbortSignal`
+/// (``eventsSource``), and `DOMException`, the errors they throw.
 ///
 /// A function of the global object, `Object.defineProperty` and the document prelude's `native`
 /// object, evaluated and called by ``DocumentPrelude`` on a script's first read of any of these
@@ -240,6 +241,7 @@ enum WebPlatformPrelude {
           define(TextDecoder.prototype, Symbol.toStringTag, { value: "TextDecoder", configurable: true });
 
           \#(urlSource)
+          \#(eventsSource)
           // Randomness from the system's generator (WebCrypto); `subtle` is not provided.
           const integerArrays = ["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array", "BigInt64Array", "BigUint64Array"];
           const crypto = {};
@@ -276,7 +278,8 @@ enum WebPlatformPrelude {
           method(performance, "toJSON", function toJSON() { return { timeOrigin }; });
           define(performance, Symbol.toStringTag, { value: "Performance", configurable: true });
 
-          return { atob, btoa, TextEncoder, TextDecoder, URL, URLSearchParams, crypto, performance, DOMException, isSecureContext: secure };
+          return { atob, btoa, TextEncoder, TextDecoder, URL, URLSearchParams, crypto, performance, DOMException, isSecureContext: secure,
+            Event, EventTarget, AbortController, AbortSignal };
         })
         """#
 }

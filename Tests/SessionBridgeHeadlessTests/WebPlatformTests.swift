@@ -257,6 +257,64 @@ import Testing
         await page.close()
     }
 
+    @Test func eventTargetsDispatchAsTheDOMStandardHasIt() async throws {
+        let page = try await Self.page()
+        let seen = try await page.evaluateJavaScript(
+            """
+            { const target = new EventTarget(), seen = [];
+              const once = event => seen.push("once " + event.type + " " + (event.target === target) + " " + event.eventPhase);
+              target.addEventListener("x", once, {once: true});
+              target.addEventListener("x", once, {once: true});
+              target.addEventListener("x", {handleEvent(event) { seen.push("object"); }});
+              target.addEventListener("x", event => { event.preventDefault(); throw new Error("reported, not thrown"); });
+              target.addEventListener("x", event => { event.stopImmediatePropagation(); seen.push("stop"); });
+              target.addEventListener("x", () => seen.push("never"));
+              const canceled = target.dispatchEvent(new Event("x", {cancelable: true}));
+              const plain = target.dispatchEvent(new Event("x"));
+              [canceled, plain, seen.join(","), Event.AT_TARGET, new Event("y").eventPhase] }
+            """)
+        #expect(seen == [false, true, "once x true 2,object,stop,object,stop", 2, 0])
+        await page.close()
+    }
+
+    /// A signal ends listeners, `AbortSignal.any` and `timeout` follow their sources, and `fetch`
+    /// rejects with the signal's reason.
+    @Test func abortSignalsAbortOnceAndFetchRejectsWithTheirReason() async throws {
+        let page = try await Self.page()
+        let seen = try await page.callAsyncJavaScript(
+            """
+            const controller = new AbortController(), seen = [];
+            let fired = 0;
+            controller.signal.onabort = () => fired++;
+            controller.signal.addEventListener("abort", () => fired++);
+            const listening = new EventTarget();
+            listening.addEventListener("ping", () => seen.push("ping"), {signal: controller.signal});
+            listening.dispatchEvent(new Event("ping"));
+            const follower = AbortSignal.any([new AbortController().signal, controller.signal]);
+            controller.abort();
+            controller.abort("again");
+            listening.dispatchEvent(new Event("ping"));
+            seen.push(fired, controller.signal.reason.name, controller.signal.reason.code, follower.aborted, follower.reason === controller.signal.reason);
+            try { controller.signal.throwIfAborted(); } catch (error) { seen.push("threw " + error.name); }
+            try { new AbortSignal(); } catch (error) { seen.push(error.name); }
+            seen.push(AbortSignal.abort("mine").reason);
+            const request = new AbortController();
+            const fetched = fetch("/never", {signal: request.signal}).then(() => "answered", error => error);
+            request.abort("gave up");
+            seen.push(await fetched);
+            seen.push(await fetch("/never", {signal: AbortSignal.abort()}).then(() => "answered", error => error.name));
+            const timed = AbortSignal.timeout(5);
+            await new Promise(resolve => timed.addEventListener("abort", resolve));
+            seen.push(timed.reason.name);
+            return seen;
+            """, timeout: .seconds(10))
+        #expect(
+            seen == [
+                "ping", 2, "AbortError", 20, true, true, "threw AbortError", "TypeError", "mine", "gave up", "AbortError", "TimeoutError",
+            ])
+        await page.close()
+    }
+
     @Test func cryptoGivesRandomValuesAndVersionFourUUIDs() async throws {
         let page = try await Self.page()
         let values = try await page.evaluateJavaScript(
