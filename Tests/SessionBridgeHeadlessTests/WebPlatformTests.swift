@@ -1,4 +1,5 @@
 import Foundation
+import SessionBridgeMessaging
 import SessionBridgeScriptEngine
 import SessionBridgeTestSupport
 import Testing
@@ -373,6 +374,21 @@ import Testing
         #expect(Array(parts.prefix(3)) == [true, true, true])
         #expect(origin >= before - 1 && origin <= after + 1)
         #expect(parts[4] == true)
+        await page.close()
+    }
+
+    /// Every content world of a document has the members, each its own: the page's are still
+    /// unmade after an isolated world used its.
+    @Test func anIsolatedWorldHasItsOwnMembers() async throws {
+        let page = try await Self.page()
+        let world = ContentWorld.world(name: "native")
+        let seen = try await page.evaluateJavaScript(
+            "[new URL('/x?y=1', location.href).href, atob(btoa('w')), typeof crypto.getRandomValues, new AbortController().signal.aborted]",
+            in: world)
+        #expect(seen == ["https://app.example/x?y=1", "w", "function", false])
+        #expect(
+            try await page.evaluateJavaScript("typeof Object.getOwnPropertyDescriptor(globalThis, 'URL').get")
+                == "function")
         await page.close()
     }
 
