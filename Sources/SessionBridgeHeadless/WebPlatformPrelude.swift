@@ -4,7 +4,8 @@
 /// `crypto.getRandomValues` and `crypto.randomUUID` (in a secure context, as
 /// `isSecureContext` tells; no `crypto.subtle`), `performance.now()` and
 /// `performance.timeOrigin`, `Event`, `EventTarget`, `AbortController` and `AbortSignal`
-/// (``eventsSource``), and `DOMException`, the errors they throw.
+/// (``eventsSource``), `structuredClone` (``cloneSource``), and `DOMException`, the errors they
+/// throw.
 ///
 /// A function of the global object, `Object.defineProperty` and the document prelude's `native`
 /// object, evaluated and called by ``DocumentPrelude`` on a script's first read of any of these
@@ -242,6 +243,7 @@ enum WebPlatformPrelude {
 
           \#(urlSource)
           \#(eventsSource)
+          \#(cloneSource)
           // Randomness from the system's generator (WebCrypto); `subtle` is not provided.
           const integerArrays = ["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array", "BigInt64Array", "BigUint64Array"];
           const crypto = {};
@@ -279,7 +281,7 @@ enum WebPlatformPrelude {
           define(performance, Symbol.toStringTag, { value: "Performance", configurable: true });
 
           return { atob, btoa, TextEncoder, TextDecoder, URL, URLSearchParams, crypto, performance, DOMException, isSecureContext: secure,
-            Event, EventTarget, AbortController, AbortSignal };
+            Event, EventTarget, AbortController, AbortSignal, structuredClone };
         })
         """#
 }

@@ -316,6 +316,37 @@ import Testing
         await page.close()
     }
 
+    /// Shared references and cycles kept, each kind copied as HTML's structured clone has it,
+    /// and what cannot be cloned refused with a `DataCloneError`.
+    @Test func structuredCloneCopiesWhatHTMLSerializes() async throws {
+        let page = try await Self.page()
+        let seen = try await page.evaluateJavaScript(
+            """
+            { const shared = {n: 1}, buffer = new ArrayBuffer(8), bytes = new Uint8Array(buffer, 2, 4);
+              bytes[0] = 9;
+              const source = {list: [1, "two", null, undefined, 3n], date: new Date(5), pattern: /x+/gi, map: new Map([[shared, new Set([shared])]]),
+                shared, boxed: new Number(4), error: new RangeError("bad"), views: [bytes, new DataView(buffer)], ["__proto__"]: "own"};
+              source.self = source;
+              source.pattern.lastIndex = 3;
+              const copy = structuredClone(source);
+              const refused = [() => 1, Symbol("s"), new WeakMap(), Promise.resolve(1), {method() {}}].map(value => {
+                try { structuredClone(value); return "cloned"; } catch (error) { return error.name + " " + error.code; }
+              });
+              const moving = new ArrayBuffer(4), moved = structuredClone({moving}, {transfer: [moving]});
+              [copy !== source, copy.self === copy, copy.shared === [...copy.map.keys()][0], [...copy.map.values()][0].has(copy.shared),
+               copy.date.getTime(), String(copy.pattern), copy.pattern.lastIndex, copy.boxed instanceof Number, copy.error instanceof RangeError,
+               copy.error.message, copy.list.length, typeof copy.list[4], copy.views[0].buffer === copy.views[1].buffer, copy.views[0].byteOffset,
+               copy.views[0][0], copy.views[0].buffer !== buffer, Object.getPrototypeOf(copy) === Object.prototype,
+               Object.getOwnPropertyDescriptor(copy, "__proto__").value, ...refused, moved.moving.byteLength, moving.byteLength] }
+            """)
+        #expect(
+            seen == [
+                true, true, true, true, 5, "/x+/gi", 0, true, true, "bad", 5, "bigint", true, 2, 9, true, true, "own",
+                "DataCloneError 25", "DataCloneError 25", "DataCloneError 25", "DataCloneError 25", "DataCloneError 25", 4, 0,
+            ])
+        await page.close()
+    }
+
     @Test func cryptoGivesRandomValuesAndVersionFourUUIDs() async throws {
         let page = try await Self.page()
         let values = try await page.evaluateJavaScript(

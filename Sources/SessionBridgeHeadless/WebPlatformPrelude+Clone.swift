@@ -1,0 +1,83 @@
+extension WebPlatformPrelude {
+    /// `structuredClone` (HTML), part of ``source``: primitives; `Boolean`, `Number`, `BigInt`
+    /// and `String` objects; `Date`; `RegExp` (without its `lastIndex`); `ArrayBuffer`s, typed
+    /// arrays and `DataView`s (views of one buffer stay views of one copy); `Map` and `Set`;
+    /// errors (their `name`, one of the standard seven, and their own `message`); arrays and
+    /// other objects (their own enumerable string-keyed members, as data). Shared references and
+    /// cycles are kept. A function, a symbol, a weak collection or a promise throws a
+    /// `DataCloneError` `DOMException`. `transfer` moves `ArrayBuffer`s
+    /// (`ArrayBuffer.prototype.transfer`): the originals are detached.
+    static let cloneSource = #"""
+          const dataCloneError = what => new DOMException(`${what} could not be cloned.`, "DataCloneError");
+          const getter = (prototype, name) => Object.getOwnPropertyDescriptor(prototype, name).get;
+          const has = (check, value) => { try { check.call(value); return true; } catch { return false; } };
+          const dateValue = Date.prototype.getTime, regExpSource = getter(RegExp.prototype, "source"), regExpFlags = getter(RegExp.prototype, "flags");
+          const bufferLength = getter(ArrayBuffer.prototype, "byteLength"), bufferSlice = ArrayBuffer.prototype.slice;
+          const bufferDetached = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "detached");
+          const viewPrototype = Object.getPrototypeOf(Uint8Array.prototype);
+          const viewBuffer = getter(viewPrototype, "buffer"), viewOffset = getter(viewPrototype, "byteOffset"), viewLength = getter(viewPrototype, "length");
+          const dataViewBuffer = getter(DataView.prototype, "buffer"), dataViewOffset = getter(DataView.prototype, "byteOffset"), dataViewLength = getter(DataView.prototype, "byteLength");
+          const mapSize = getter(Map.prototype, "size"), mapEntries = Map.prototype.entries, setSize = getter(Set.prototype, "size"), setValues = Set.prototype.values;
+          const wrappers = [Boolean.prototype.valueOf, Number.prototype.valueOf, String.prototype.valueOf, BigInt.prototype.valueOf];
+          const unclonable = [WeakMap.prototype.has, WeakSet.prototype.has, typeof WeakRef === "function" ? WeakRef.prototype.deref : null].filter(check => check !== null);
+          const typedArrays = { __proto__: null };
+          for (const name of ["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array",
+            "Float16Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array"]) if (typeof g[name] === "function") typedArrays[name] = g[name];
+          const errors = { __proto__: null, Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError };
+          const member = value => ({ __proto__: null, value, writable: true, enumerable: true, configurable: true });
+          function structuredClone(value, options = undefined) {
+            if (arguments.length < 1) throw notEnough("structuredClone", 1);
+            const memory = new Map();
+            const transfer = options !== undefined && options !== null && options.transfer !== undefined ? [...options.transfer] : [];
+            for (const buffer of transfer) {
+              if (!has(bufferLength, buffer)) throw dataCloneError("A value in the transfer list that is not an ArrayBuffer");
+              if (memory.has(buffer)) throw dataCloneError("An ArrayBuffer listed twice for transfer");
+              memory.set(buffer, null);
+            }
+            const clone = value => {
+              if (typeof value === "symbol") throw dataCloneError("A symbol");
+              if (value === null || (typeof value !== "object" && typeof value !== "function")) return value;
+              const seen = memory.get(value);
+              if (seen !== undefined && seen !== null) return seen;
+              if (typeof value === "function") throw dataCloneError("A function");
+              let out;
+              if (has(dateValue, value)) out = new Date(dateValue.call(value));
+              else if (value !== RegExp.prototype && has(regExpSource, value)) out = new RegExp(regExpSource.call(value), regExpFlags.call(value));
+              else if (has(bufferLength, value)) {
+                if (bufferDetached && bufferDetached.get.call(value)) throw dataCloneError("A detached ArrayBuffer");
+                out = memory.has(value) ? value.transfer() : bufferSlice.call(value, 0);
+              } else if (isView(value)) {
+                const name = typedArrayName.call(value);
+                if (name === undefined) out = new DataView(clone(dataViewBuffer.call(value)), dataViewOffset.call(value), dataViewLength.call(value));
+                else out = new typedArrays[name](clone(viewBuffer.call(value)), viewOffset.call(value), viewLength.call(value));
+              } else if (has(mapSize, value)) {
+                out = new Map();
+                memory.set(value, out);
+                for (const [key, entry] of [...mapEntries.call(value)]) out.set(clone(key), clone(entry));
+                return out;
+              } else if (has(setSize, value)) {
+                out = new Set();
+                memory.set(value, out);
+                for (const entry of [...setValues.call(value)]) out.add(clone(entry));
+                return out;
+              } else if (wrappers.some(check => has(check, value))) out = Object(wrappers.find(check => has(check, value)).call(value));
+              else if (unclonable.some(check => has(check, value)) || value instanceof Promise) throw dataCloneError("A " + Object.prototype.toString.call(value).slice(8, -1));
+              else if (Object.prototype.toString.call(value) === "[object Error]") {
+                const name = String(value.name), own = Object.getOwnPropertyDescriptor(value, "message");
+                const make = errors[name] || Error;
+                out = own !== undefined && "value" in own ? new make(String(own.value)) : new make();
+              } else {
+                out = Array.isArray(value) ? new Array(value.length) : {};
+                memory.set(value, out);
+                for (const key of Object.keys(value)) define(out, key, member(clone(value[key])));
+                return out;
+              }
+              memory.set(value, out);
+              return out;
+            };
+            const result = clone(value);
+            for (const buffer of transfer) if (memory.get(buffer) === null) buffer.transfer();
+            return result;
+          }
+        """#
+}
