@@ -4,7 +4,6 @@ import NIOCore
 import NIOHTTP1
 import SessionBridgeCookies
 import SessionBridgeOAuth
-import Synchronization
 
 /// A native HTTP client on the session: the app's own requests keep cookies as a browser
 /// (or `URLSession`) does, and share the session with the pages.
@@ -59,9 +58,9 @@ public final class SessionHTTPClient: Sendable {
     public let configuration: Configuration
     /// The store cookies come from and go to: the session's native store, or the client's own.
     public let cookieJar: CookieJar
-    let httpClient: HTTPClient
-    /// Whether ``shutdown()`` has begun closing the connections.
-    private let isShutDown = Atomic<Bool>(false)
+    /// The client's own pool, closed when the client is dropped without ``shutdown()``.
+    private let pool: OwnedHTTPClient
+    var httpClient: HTTPClient { pool.client }
 
     /// Creates a client with a connection pool of its own (no redirects followed: a `3xx` is
     /// answered as it is, its `Set-Cookie` applied).
@@ -69,7 +68,7 @@ public final class SessionHTTPClient: Sendable {
         self.session = session
         self.configuration = configuration
         self.cookieJar = configuration.isEphemeral ? CookieJar() : session.cookieJar
-        self.httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.httpClientConfiguration)
+        self.pool = OwnedHTTPClient(configuration: Self.httpClientConfiguration)
     }
 
     /// The OAuth client's settings: no redirects followed, and a connection the server refuses
@@ -82,13 +81,7 @@ public final class SessionHTTPClient: Sendable {
     /// connections as it goes: AsyncHTTPClient stops a debug build whose client was never shut
     /// down, and a forgotten call must not end the app.
     public func shutdown() async throws {
-        guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        try await httpClient.shutdown()
-    }
-
-    deinit {
-        // The pool keeps itself alive until its connections are closed.
-        if !isShutDown.load(ordering: .acquiring) { _ = httpClient.shutdown() }
+        try await pool.shutdown()
     }
 
     /// Sends `request` with the session's cookies (and access token), applies the answer's

@@ -40,7 +40,7 @@ extension WebPlatformPrelude {
               const seen = memory.get(value);
               if (seen !== undefined && seen !== null) return seen;
               if (typeof value === "function") throw dataCloneError("A function");
-              let out;
+              let out, unbox;
               if (has(dateValue, value)) out = new Date(dateValue.call(value));
               else if (value !== RegExp.prototype && has(regExpSource, value)) out = new RegExp(regExpSource.call(value), regExpFlags.call(value));
               else if (has(bufferLength, value)) {
@@ -60,7 +60,7 @@ extension WebPlatformPrelude {
                 memory.set(value, out);
                 for (const entry of [...setValues.call(value)]) out.add(clone(entry));
                 return out;
-              } else if (wrappers.some(check => has(check, value))) out = Object(wrappers.find(check => has(check, value)).call(value));
+              } else if ((unbox = wrappers.find(check => has(check, value))) !== undefined) out = Object(unbox.call(value));
               else if (unclonable.some(check => has(check, value)) || value instanceof Promise) throw dataCloneError("A " + Object.prototype.toString.call(value).slice(8, -1));
               else if (Object.prototype.toString.call(value) === "[object Error]") {
                 const name = String(value.name), own = Object.getOwnPropertyDescriptor(value, "message");

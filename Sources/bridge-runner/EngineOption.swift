@@ -65,7 +65,7 @@ struct WebKitRun {
         var server: ReferenceServer? = nil
         var certificate: LoopbackCertificate? = nil
         var client = WebPage.defaultHTTPClient
-        var ownClient: LoopbackClient? = nil
+        var ownClient: OwnedHTTPClient? = nil
         let baseURL: URL
         if let external = command.server {
             baseURL = URL(string: external)!
@@ -79,7 +79,7 @@ struct WebKitRun {
             let started = try await ReferenceServer.start(configuration)
             server = started
             baseURL = started.baseURL
-            let trusting = LoopbackClient(trusting: made)
+            let trusting = Self.loopbackClient(trusting: made)
             client = trusting.client
             ownClient = trusting
             transcript.note(
@@ -109,7 +109,7 @@ struct WebKitRun {
         }
         await view.close()
         try? await server?.stop()
-        await ownClient?.shutdown()
+        try? await ownClient?.shutdown()
         // The profiles' last cookie writes, made behind the pages, land before the process ends.
         await CookieStoreAttachment.flushAll()
         if exit != .success { throw exit }
@@ -167,6 +167,15 @@ struct WebKitRun {
 }
 
 extension WebKitRun {
+    /// A client of the runner's own that trusts the embedded server's loopback certificate,
+    /// follows no redirects and fails a refused connection at once (as the session's default
+    /// client does); closed when dropped, as when a run ends early with an error.
+    nonisolated static func loopbackClient(trusting certificate: LoopbackCertificate) -> OwnedHTTPClient {
+        var configuration = WebPage.defaultHTTPClientConfiguration
+        configuration.tlsConfiguration = certificate.clientTLS
+        return OwnedHTTPClient(configuration: configuration)
+    }
+
     /// A view wired to `session` (handler, standard scripts, navigation delegate) that reports
     /// console lines, errors, navigations and bridge calls to `transcript`.
     static func makeView(

@@ -28,7 +28,7 @@ struct WebKitDemo {
         configuration.accessTokenLifetime = .seconds(3)
         configuration.tlsConfiguration = certificate.serverTLS
         let server = try await ReferenceServer.start(configuration)
-        let client = LoopbackClient(trusting: certificate)
+        let client = WebKitRun.loopbackClient(trusting: certificate)
         var sessionConfiguration = SessionConfiguration(server: server.baseURL)
         sessionConfiguration.httpClient = client.client
         let session = SessionController(configuration: sessionConfiguration)
@@ -101,7 +101,7 @@ struct WebKitDemo {
         failures += transcript.counts.scriptErrors + transcript.counts.unhandledRejections
         await view.close()
         try? await server.stop()
-        await client.shutdown()
+        try? await client.shutdown()
         if failures > 0 {
             transcript.failure("the demo saw \(failures) problem(s)")
             throw ExitCode.failure
