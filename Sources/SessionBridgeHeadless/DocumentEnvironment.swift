@@ -148,6 +148,14 @@ extension DocumentEnvironment {
         }
     }
 
+    /// The world's `crypto.subtle` keys, made with the first.
+    private static func subtleKeys(in context: isolated ScriptContext) -> SubtleKeyTable {
+        if let keys = context.attachment(SubtleKeyTable.self) { return keys }
+        let keys = SubtleKeyTable()
+        context.attach(keys)
+        return keys
+    }
+
     /// The window id the prelude passes first (0 for anything that is no integer).
     private static func windowID(_ call: RawCall, in context: isolated ScriptContext) throws(ScriptError) -> Int {
         Int(javaScriptNumber: try unsafe context.scriptValue(call[0]).numberValue ?? 0) ?? 0
@@ -230,6 +238,27 @@ extension DocumentEnvironment {
                 return unsafe context.jsValue(.bool(env.isSecureContext))
             case "make":
                 return try unsafe context.evaluateRaw(WebPlatformPrelude.source, sourceURL: "sessionbridge://prelude/platform.js")
+            case "subtle":
+                // `("subtle", [operation, ...])`: a promise of the operation's result, worked
+                // out on a global queue (``SubtleCryptoOperations``).
+                guard case .array(let arguments) = try unsafe context.scriptValue(call[1]) else { return nil }
+                let keys = subtleKeys(in: context)
+                let (promise, deferred) = unsafe try context.makeDeferredPromise()
+                context.startTask(settling: deferred) {
+                    await withCheckedContinuation { continuation in
+                        DispatchQueue.global().async {
+                            let result = Result<ScriptValue, any Error> { try SubtleCryptoOperations.perform(arguments, keys: keys) }
+                            continuation.resume(returning: result)
+                        }
+                    }
+                }
+                return unsafe promise
+            case "forget":
+                // `("forget", handle)`: a collected `CryptoKey`'s material goes.
+                if let handle = try unsafe context.scriptValue(call[1]).numberValue.flatMap(Int.init(javaScriptNumber:)) {
+                    subtleKeys(in: context).remove(handle)
+                }
+                return nil
             default:
                 return nil
             }

@@ -73,14 +73,17 @@ enum DocumentPrelude {
 
           // The global scope's members besides the document (``WebPlatformPrelude``), all made
           // on a script's first read of any of them; a page may replace or delete each.
-          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal"];
+          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto"];
           const lazy = new Map();
           const placePlatform = () => {
             if (lazy.size === 0) return;
             const made = native.platform("make")(g, define, native);
             for (const [name, getter] of lazy) {
               const own = Object.getOwnPropertyDescriptor(g, name);
-              if (own !== undefined && own.get === getter) define(g, name, { value: made[name], writable: true, enumerable: own.enumerable, configurable: true });
+              if (own === undefined || own.get !== getter) continue;
+              // A secure context's only (CryptoKey, SubtleCrypto) are gone from others.
+              if (name in made) define(g, name, { value: made[name], writable: true, enumerable: own.enumerable, configurable: true });
+              else delete g[name];
             }
             lazy.clear();
           };

@@ -1,8 +1,9 @@
 /// The members of a page's global scope scripts expect besides the document, as the HTML,
 /// Encoding, URL, WebCrypto and High Resolution Time standards define them: `atob` and `btoa`,
 /// `TextEncoder` and `TextDecoder` (UTF-8), `URL` and `URLSearchParams` (``urlSource``),
-/// `crypto.getRandomValues` and `crypto.randomUUID` (in a secure context, as
-/// `isSecureContext` tells; no `crypto.subtle`), `performance.now()` and
+/// `crypto.getRandomValues`, and in a secure context (as `isSecureContext` tells)
+/// `crypto.randomUUID` and `crypto.subtle` with `CryptoKey` and `SubtleCrypto`
+/// (``subtleSource``), `performance.now()` and
 /// `performance.timeOrigin`, `Event`, `EventTarget`, `AbortController` and `AbortSignal`
 /// (``eventsSource``), `structuredClone` (``cloneSource``), and `DOMException`, the errors they
 /// throw.
@@ -244,7 +245,7 @@ enum WebPlatformPrelude {
           \#(urlSource)
           \#(eventsSource)
           \#(cloneSource)
-          // Randomness from the system's generator (WebCrypto); `subtle` is not provided.
+          // Randomness from the system's generator (WebCrypto); `subtle` in a secure context.
           const integerArrays = ["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array", "BigInt64Array", "BigUint64Array"];
           const crypto = {};
           method(crypto, "getRandomValues", function getRandomValues(array) {
@@ -270,6 +271,7 @@ enum WebPlatformPrelude {
             return out;
           });
           define(crypto, Symbol.toStringTag, { value: "Crypto", configurable: true });
+          \#(subtleSource)
 
           // The document's clock (High Resolution Time): milliseconds since its time origin,
           // coarsened to 100 us as for a page that is not cross-origin isolated.
@@ -281,7 +283,7 @@ enum WebPlatformPrelude {
           define(performance, Symbol.toStringTag, { value: "Performance", configurable: true });
 
           return { atob, btoa, TextEncoder, TextDecoder, URL, URLSearchParams, crypto, performance, DOMException, isSecureContext: secure,
-            Event, EventTarget, AbortController, AbortSignal, structuredClone };
+            Event, EventTarget, AbortController, AbortSignal, structuredClone, ...webCrypto };
         })
         """#
 }
