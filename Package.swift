@@ -176,7 +176,7 @@ let package = Package(
                 "SessionBridgeTestSupport",
                 "SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeScriptEngine", "SessionBridgeHeadless",
                 "SessionBridgeTesting", .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "PropertyBased", package: "swift-property-based"), .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .testTarget(
             name: "SessionBridgeTests",

@@ -242,12 +242,14 @@ extension DocumentEnvironment {
                 // `("subtle", [operation, ...])`: a promise of the operation's result, worked
                 // out on a global queue (``SubtleCryptoOperations``).
                 guard case .array(let arguments) = try unsafe context.scriptValue(call[1]) else { return nil }
-                let keys = subtleKeys(in: context)
+                let keys = subtleKeys(in: context), held = keys.keys(among: arguments)
                 let (promise, deferred) = unsafe try context.makeDeferredPromise()
                 context.startTask(settling: deferred) {
                     await withCheckedContinuation { continuation in
                         DispatchQueue.global().async {
-                            let result = Result<ScriptValue, any Error> { try SubtleCryptoOperations.perform(arguments, keys: keys) }
+                            let result = Result<ScriptValue, any Error> {
+                                try SubtleCryptoOperations.perform(arguments, held: held, keys: keys)
+                            }
                             continuation.resume(returning: result)
                         }
                     }

@@ -18,7 +18,8 @@ enum SubtleCryptoOperations {
     static let maximumIterations = 10_000_000
 
     /// Runs the operation `arguments[0]` with the rest as its arguments.
-    static func perform(_ arguments: [ScriptValue], keys: SubtleKeyTable) throws(ScriptThrow) -> ScriptValue {
+    /// `held` are the keys its handles name, taken when it was called; new keys go into `keys`.
+    static func perform(_ arguments: [ScriptValue], held: SubtleKeyTable.Held, keys: SubtleKeyTable) throws(ScriptThrow) -> ScriptValue {
         var reader = Arguments(values: arguments)
         switch try reader.string() {
         case "digest":
@@ -29,19 +30,19 @@ enum SubtleCryptoOperations {
         case "import":
             return try importKey(&reader, keys: keys)
         case "export":
-            return try export(key: keys.key(reader.next()), format: reader.string())
+            return try export(key: held.key(reader.next()), format: reader.string())
         case "sign":
-            let algorithm = try reader.string(), key = try keys.key(reader.next()), data = try reader.bytes()
+            let algorithm = try reader.string(), key = try held.key(reader.next()), data = try reader.bytes()
             return .bytes(try sign(algorithm, key, data, &reader))
         case "verify":
-            let algorithm = try reader.string(), key = try keys.key(reader.next())
+            let algorithm = try reader.string(), key = try held.key(reader.next())
             let signature = try reader.bytes(), data = try reader.bytes()
             return .bool(try verify(algorithm, key, signature: signature, data: data, &reader))
         case "encrypt", "decrypt":
-            return .bytes(try aesGCM(sealing: arguments.first?.stringValue == "encrypt", &reader, keys: keys))
+            return .bytes(try aesGCM(sealing: arguments.first?.stringValue == "encrypt", &reader, held: held))
         case "deriveBits", "deriveKey":
             let asKey = arguments.first?.stringValue == "deriveKey"
-            let bits = try derive(&reader, keys: keys)
+            let bits = try derive(&reader, held: held)
             return asKey ? .number(Double(keys.insert(.secret(bits)))) : .bytes(bits)
         default:
             throw ScriptThrow("NotSupportedError", "The operation is not supported.")
@@ -341,8 +342,8 @@ enum SubtleCryptoOperations {
     // MARK: Encryption and derivation
 
     /// `[op, "AES-GCM", handle, iv, additionalData, tagLength, data]`.
-    private static func aesGCM(sealing: Bool, _ reader: inout Arguments, keys: SubtleKeyTable) throws(ScriptThrow) -> [UInt8] {
-        guard try reader.string() == "AES-GCM", case .secret(let secret) = try keys.key(reader.next()) else {
+    private static func aesGCM(sealing: Bool, _ reader: inout Arguments, held: SubtleKeyTable.Held) throws(ScriptThrow) -> [UInt8] {
+        guard try reader.string() == "AES-GCM", case .secret(let secret) = try held.key(reader.next()) else {
             throw ScriptThrow("InvalidAccessError", "The key cannot be used with this algorithm.")
         }
         let iv = try reader.bytes(), additional = try reader.bytes()
@@ -369,8 +370,8 @@ enum SubtleCryptoOperations {
 
     /// `[op, algorithm, handle, bits, ...]`: HKDF (hash, salt, info), PBKDF2 (hash, salt,
     /// iterations) or ECDH (the peer's public key's handle).
-    private static func derive(_ reader: inout Arguments, keys: SubtleKeyTable) throws(ScriptThrow) -> [UInt8] {
-        let algorithm = try reader.string(), key = try keys.key(reader.next())
+    private static func derive(_ reader: inout Arguments, held: SubtleKeyTable.Held) throws(ScriptThrow) -> [UInt8] {
+        let algorithm = try reader.string(), key = try held.key(reader.next())
         // -1: ECDH's whole secret (a length of null).
         let bits = try reader.integer(in: -1...Int.max)
         let count = (max(bits, 0) + 7) / 8
@@ -399,7 +400,7 @@ enum SubtleCryptoOperations {
                     from: secret, salt: salt, using: function, outputByteCount: count, unsafeUncheckedRounds: iterations)
                 return masked(derived.bytes, bits: bits)
             case ("ECDH", .elliptic(let curve, let scalar?, _)):
-                guard case .elliptic(curve, _, let point) = try keys.key(reader.next()) else {
+                guard case .elliptic(curve, _, let point) = try held.key(reader.next()) else {
                     throw ScriptThrow("InvalidAccessError", "The public key is not an ECDH key on the same curve.")
                 }
                 let secret = try curve.sharedSecret(scalar: scalar, point: point)

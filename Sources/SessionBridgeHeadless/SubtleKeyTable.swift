@@ -22,12 +22,25 @@ final class SubtleKeyTable: Sendable {
         }
     }
 
-    /// The key behind `handle`, or a `ScriptThrow` naming an `InvalidAccessError`.
-    func key(_ handle: ScriptValue?) throws(ScriptThrow) -> SubtleKey {
-        guard let number = handle?.numberValue, let handle = Int(javaScriptNumber: number),
-            let key = state.withLock({ $0.keys[handle] })
-        else { throw ScriptThrow("InvalidAccessError", "The key is not usable here.") }
-        return key
+    /// The keys behind the handles among `values`, taken on the page's thread when an
+    /// operation is called: a key the page drops while its operation runs is forgotten in a
+    /// job of its own, and the operation still has it.
+    func keys(among values: [ScriptValue]) -> Held {
+        let handles = values.compactMap { $0.numberValue.flatMap(Int.init(javaScriptNumber:)) }
+        return Held(keys: state.withLock { state in handles.reduce(into: [:]) { $0[$1] = state.keys[$1] } })
+    }
+
+    /// Keys taken for one operation.
+    struct Held: Sendable {
+        let keys: [Int: SubtleKey]
+
+        /// The key behind `handle`, or a `ScriptThrow` naming an `InvalidAccessError`.
+        func key(_ handle: ScriptValue?) throws(ScriptThrow) -> SubtleKey {
+            guard let number = handle?.numberValue, let handle = Int(javaScriptNumber: number), let key = keys[handle] else {
+                throw ScriptThrow("InvalidAccessError", "The key is not usable here.")
+            }
+            return key
+        }
     }
 
     func remove(_ handle: Int) {

@@ -127,6 +127,8 @@ extension WebPlatformPrelude {
             define(CryptoKey.prototype, Symbol.toStringTag, { value: "CryptoKey", configurable: true });
             const makeKey = (type, extractable, algorithm, usages, handle) => new CryptoKey(token, type, extractable, algorithm, usages, handle);
 
+            // The native side takes the keys' material when called: a key collected while its
+            // operation runs is forgotten after.
             const call = argumentList => native.platform("subtle", argumentList).then(undefined, error => {
               throw error.name === "TypeError" ? new TypeError(error.message) : failure(error.name, error.message);
             });

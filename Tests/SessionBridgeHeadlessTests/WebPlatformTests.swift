@@ -368,12 +368,12 @@ import Testing
             """)
         #expect(
             refused == [
-                "TypeMismatchError 17", "TypeMismatchError 17", "TypeMismatchError 17", "QuotaExceededError 22", 65536, "undefined",
+                "TypeMismatchError 17", "TypeMismatchError 17", "TypeMismatchError 17", "QuotaExceededError 22", 65536, "object",
             ])
         await page.close()
     }
 
-    /// `crypto.randomUUID` is a secure context's only, as in WebKit; `getRandomValues` is every page's.
+    /// `crypto.randomUUID` and `crypto.subtle` are a secure context's only, as in WebKit; `getRandomValues` is every page's.
     @Test(arguments: [
         ("https://app.example/", true), ("http://app.example/", false), ("http://127.0.0.1:8080/", true),
         ("http://localhost/", true), ("http://[::1]/", true), ("http://127.0.0.1.example/", false),
@@ -382,8 +382,13 @@ import Testing
         let page = WebPage()
         try await page.loadHTMLString("<p>platform</p>", baseURL: URL(string: url)!)
         let seen = try await page.evaluateJavaScript(
-            "[isSecureContext, typeof crypto.randomUUID, crypto.getRandomValues(new Uint8Array(2)).length]")
-        #expect(seen == [.bool(secure), .string(secure ? "function" : "undefined"), 2])
+            "[isSecureContext, typeof crypto.randomUUID, crypto.getRandomValues(new Uint8Array(2)).length, typeof crypto.subtle, typeof CryptoKey]"
+        )
+        #expect(
+            seen == [
+                .bool(secure), .string(secure ? "function" : "undefined"), 2, .string(secure ? "object" : "undefined"),
+                .string(secure ? "function" : "undefined"),
+            ])
         await page.close()
     }
 
