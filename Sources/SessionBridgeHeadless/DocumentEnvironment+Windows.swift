@@ -27,6 +27,9 @@ extension DocumentEnvironment {
         let action = NavigationAction(
             request: request, navigationType: .newWindow, isUserInitiated: false, isMainFrame: false, sourceURL: url)
         guard let view = waitForDelegate(nil, on: thread, { await page.createWindow(for: action) }) else { return nil }
+        if let opened = view as? WebPage, let origin = WebStorage.origin(of: url) {
+            page.sessionStorage.copyItems(forOrigin: origin, to: opened.sessionStorage)
+        }
         let id = windows.add(view, name: named, href: request.url.absoluteString)
         if let target { load(PageRequest(url: target), into: view) }
         return id

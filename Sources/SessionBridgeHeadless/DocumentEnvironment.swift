@@ -265,6 +265,38 @@ extension DocumentEnvironment {
                 return nil
             }
         }
+        // `localStorage` and `sessionStorage` (``WebPlatformPrelude/storageSource``):
+        // `(area, operation, ...)`, area `"local"` or `"session"`; a document without an origin
+        // of its own gets a `SecurityError`.
+        unsafe add("storage") { context, call, env in
+            let area = try unsafe context.scriptValue(call[0]).stringValue
+            let storage = area == "local" ? env.configuration.websiteDataStore.localStorage : env.page.page?.sessionStorage
+            guard let storage, let origin = WebStorage.origin(of: env.url) else {
+                throw ScriptThrow("SecurityError", "The operation is insecure.")
+            }
+            let first = try unsafe context.scriptValue(call[2]), key = first.stringValue ?? ""
+            switch try unsafe context.scriptValue(call[1]).stringValue {
+            case "length":
+                return unsafe context.jsValue(.number(Double(storage.count(forOrigin: origin))))
+            case "key":
+                let index = first.numberValue.flatMap(Int.init(javaScriptNumber:)) ?? -1
+                return unsafe context.jsValue(storage.key(at: index, forOrigin: origin).map { .string($0) } ?? .null)
+            case "get":
+                return unsafe context.jsValue(storage.item(key, forOrigin: origin).map { .string($0) } ?? .null)
+            case "set":
+                let value = try unsafe context.scriptValue(call[3]).stringValue ?? ""
+                return unsafe context.jsValue(.bool(storage.setItem(value, forKey: key, origin: origin)))
+            case "remove":
+                storage.removeItem(key, forOrigin: origin)
+            case "clear":
+                storage.removeItems(forOrigin: origin)
+            case "keys":
+                return unsafe context.jsValue(.array(storage.items(forOrigin: origin).map { .string($0.key) }))
+            default:
+                break
+            }
+            return nil
+        }
         unsafe add("open") { context, call, env in
             let target = try unsafe context.scriptValue(call[0]).stringValue ?? ""
             let name = try unsafe context.scriptValue(call[1]).stringValue ?? "_blank"

@@ -76,6 +76,9 @@ public actor WebPage {
     nonisolated let isClosedFlag = Atomic<Bool>(false)
     /// The windows this page opened (`window.open`).
     nonisolated let openedWindows = OpenedWindows()
+    /// The page's `sessionStorage`, one area per origin: it lasts across the page's navigations,
+    /// and a window the page opens starts with a copy of its document's origin's area.
+    public nonisolated let sessionStorage = WebStorage()
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
         unsafe thread.asUnownedSerialExecutor()

@@ -14,6 +14,9 @@ public final class WebsiteDataStore: Sendable {
     public let cookieJar: CookieJar
     /// The cookies as pages and a session owner reach them. (WebKit's `httpCookieStore`.)
     public let httpCookieStore: CookieJarStore
+    /// The pages' `localStorage`, one area per origin, shared by every page using this store
+    /// (in memory: it does not outlive the process, even for a persistent store).
+    public let localStorage: WebStorage
     /// Whether the cookies outlive the process.
     public var isPersistent: Bool { attachment != nil }
     /// The profile file the cookies are saved to, for a persistent store.
@@ -25,6 +28,7 @@ public final class WebsiteDataStore: Sendable {
     public init(cookieJar: CookieJar = CookieJar()) {
         self.cookieJar = cookieJar
         self.httpCookieStore = CookieJarStore(cookieJar)
+        self.localStorage = WebStorage()
         self.attachment = nil
         self.live = nil
     }
@@ -39,6 +43,7 @@ public final class WebsiteDataStore: Sendable {
         let live = try Self.profiles.open(directory: directory, profile: profile, includeSessionCookies: includeSessionCookies)
         self.cookieJar = live.jar
         self.httpCookieStore = live.store
+        self.localStorage = live.localStorage
         self.attachment = live.attachment
         self.live = live
     }
@@ -61,9 +66,11 @@ public final class WebsiteDataStore: Sendable {
         cookieJar === other.cookieJar
     }
 
-    /// Removes every cookie (the "clear all web data on logout" of earlier designs).
+    /// Removes every cookie and every `localStorage` item (the "clear all web data on logout"
+    /// of earlier designs).
     public func removeAllData() {
         cookieJar.removeAll()
+        localStorage.removeAll()
     }
 
     // MARK: Live profiles
@@ -73,6 +80,7 @@ public final class WebsiteDataStore: Sendable {
         let jar: CookieJar
         let store: CookieJarStore
         let attachment: CookieStoreAttachment
+        let localStorage = WebStorage()
 
         init(jar: CookieJar, attachment: CookieStoreAttachment) {
             self.jar = jar

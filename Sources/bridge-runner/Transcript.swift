@@ -178,6 +178,27 @@ final class Transcript: Sendable {
         }
     }
 
+    /// What the page left in `localStorage` and `sessionStorage`: each key with its value's
+    /// size, never the value (pages keep tokens there).
+    func webStorage(local: WebStorage, session: WebStorage) {
+        let areas = [("localStorage", local), ("sessionStorage", session)].flatMap { name, storage in
+            storage.origins.flatMap { origin in storage.items(forOrigin: origin).map { (name, origin, $0.key, $0.value.utf8.count) } }
+        }
+        if style == .json {
+            for (name, origin, key, bytes) in areas {
+                emit(["type": "storage", "area": name, "origin": origin.description, "key": key, "bytes": bytes], text: "")
+            }
+            return
+        }
+        guard !areas.isEmpty else { return }
+        section("web storage (page)")
+        for (name, origin, key, bytes) in areas {
+            print(
+                "  \(name.padding(toLength: 15, withPad: " ", startingAt: 0))  \(key)  <\(bytes) bytes>  \(paint(origin.description, .dim))"
+            )
+        }
+    }
+
     /// A URL as the transcript shows it: a user name and password in it are replaced.
     static func shown(_ url: URL) -> String {
         guard url.user != nil || url.password != nil,

@@ -1,0 +1,87 @@
+extension WebPlatformPrelude {
+    /// `localStorage`, `sessionStorage` and `Storage` (HTML's Web Storage), part of ``source``.
+    /// The pairs live natively (``WebStorage``: the data store's local areas, the page's session
+    /// ones), so every world and every page of an origin sees the same; each call reads or writes
+    /// them at once. A `Proxy` gives the named properties WebIDL's legacy platform objects have
+    /// (`localStorage.token = "x"`, `Object.keys(localStorage)`, `delete localStorage.token`),
+    /// with `Storage.prototype`'s members taking precedence when read. A write past the quota
+    /// throws a `QuotaExceededError`; a document without an origin of its own (`about:`,
+    /// `data:`, `file:`) gets a `SecurityError` from every call. No `storage` events are sent.
+    static let storageSource = #"""
+          const storageKinds = new WeakMap();
+          const storageCall = (...request) => {
+            try { return native.storage(...request); }
+            catch (error) { throw error.name === "SecurityError" ? new DOMException(error.message, "SecurityError") : error; }
+          };
+          const storageKind = object => {
+            const kind = storageKinds.get(object);
+            if (kind === undefined) throw new TypeError("Illegal invocation");
+            return kind;
+          };
+          const storeItem = (kind, key, value) => {
+            if (!storageCall(kind, "set", `${key}`, `${value}`)) {
+              throw new DOMException(`Exceeded the quota of ${kind === "local" ? "localStorage" : "sessionStorage"} for this origin.`, "QuotaExceededError");
+            }
+          };
+          class Storage {
+            constructor() { throw new TypeError("Illegal constructor"); }
+            get length() { return storageCall(storageKind(this), "length"); }
+            key(index) {
+              if (arguments.length < 1) throw notEnough("Storage.key", 1);
+              return storageCall(storageKind(this), "key", Number(index) >>> 0);
+            }
+            getItem(key) {
+              if (arguments.length < 1) throw notEnough("Storage.getItem", 1);
+              return storageCall(storageKind(this), "get", `${key}`);
+            }
+            setItem(key, value) {
+              if (arguments.length < 2) throw notEnough("Storage.setItem", 2);
+              storeItem(storageKind(this), key, value);
+            }
+            removeItem(key) {
+              if (arguments.length < 1) throw notEnough("Storage.removeItem", 1);
+              storageCall(storageKind(this), "remove", `${key}`);
+            }
+            clear() { storageCall(storageKind(this), "clear"); }
+          }
+          define(Storage.prototype, Symbol.toStringTag, { value: "Storage", configurable: true });
+          const makeStorage = kind => {
+            const target = Object.create(Storage.prototype);
+            // A stored key is a visible property unless the prototype chain has one of its name.
+            const visible = key => typeof key === "string" && !(key in target) && storageCall(kind, "get", key) !== null;
+            const proxy = new Proxy(target, {
+              get(target, key, receiver) {
+                if (typeof key === "string" && !(key in target)) {
+                  const value = storageCall(kind, "get", key);
+                  if (value !== null) return value;
+                }
+                return Reflect.get(target, key, receiver);
+              },
+              set(target, key, value, receiver) {
+                if (typeof key === "string" && receiver === proxy) { storeItem(kind, key, value); return true; }
+                return Reflect.set(target, key, value, receiver);
+              },
+              has(target, key) { return visible(key) || Reflect.has(target, key); },
+              deleteProperty(target, key) {
+                if (visible(key)) { storageCall(kind, "remove", key); return true; }
+                return Reflect.deleteProperty(target, key);
+              },
+              ownKeys(target) { return [...storageCall(kind, "keys").filter(key => !(key in target)), ...Reflect.ownKeys(target)]; },
+              getOwnPropertyDescriptor(target, key) {
+                if (visible(key)) return { value: storageCall(kind, "get", key), writable: true, enumerable: true, configurable: true };
+                return Reflect.getOwnPropertyDescriptor(target, key);
+              },
+              defineProperty(target, key, descriptor) {
+                if (typeof key !== "string") return Reflect.defineProperty(target, key, descriptor);
+                if ("get" in descriptor || "set" in descriptor) return false;
+                storeItem(kind, key, descriptor.value);
+                return true;
+              },
+              preventExtensions() { return false; },
+            });
+            storageKinds.set(proxy, kind);
+            return proxy;
+          };
+          const localStorage = makeStorage("local"), sessionStorage = makeStorage("session");
+        """#
+}
