@@ -71,6 +71,20 @@ import Testing
         #expect(objects.contains { $0["type"] as? String == "cookie" })
     }
 
+    @Test func webStorageShowsKeysAndSizesNeverValues() async throws {
+        let script = try RunnerProcess.temporaryFile(
+            "storage.js", "localStorage.setItem('oidc.user', 'secret-value-123'); sessionStorage.state = 'pkce-verifier-456';")
+        let result = try await RunnerProcess.run(["run", script.path])
+        #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("web storage (page)"))
+        #expect(result.stdout.contains("localStorage     oidc.user  <16 bytes>"))
+        #expect(result.stdout.contains("sessionStorage   state  <17 bytes>"))
+        #expect(!result.stdout.contains("secret-value-123") && !result.stdout.contains("pkce-verifier-456"))
+        let json = try await RunnerProcess.run(["run", script.path, "--json"])
+        #expect(json.stdout.contains(#""type":"storage""#))
+        #expect(!json.stdout.contains("secret-value-123"))
+    }
+
     @Test func uncaughtErrorExitsOne() async throws {
         let script = try RunnerProcess.temporaryFile("throws.js", "throw new TypeError('broken page')")
         let result = try await RunnerProcess.run(["run", script.path, "--signed-out"])

@@ -1,0 +1,123 @@
+import Foundation
+import SessionBridgeMessaging
+import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
+import Testing
+
+@testable import SessionBridgeHeadless
+
+/// `localStorage` and `sessionStorage` on headless pages (`WebStorage`,
+/// `WebPlatformPrelude.storageSource`): where a page's own session code keeps its state.
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct WebStorageTests {
+    static func page(_ url: String = "https://app.example/", store: WebsiteDataStore = .nonPersistent()) async throws -> WebPage {
+        let page = WebPage(configuration: WebPageConfiguration(websiteDataStore: store))
+        try await page.loadHTMLString("<p>storage</p>", baseURL: URL(string: url)!)
+        return page
+    }
+
+    @Test func itemsAndNamedPropertiesAreAsHTMLAndWebIDLHaveThem() async throws {
+        let page = try await Self.page()
+        let result = try await page.evaluateJavaScript(
+            """
+            localStorage.setItem("token", "abc");
+            localStorage.user = 42;
+            localStorage["getItem"] = "shadowed";
+            const seen = [localStorage.getItem("token"), localStorage.user, localStorage.length, Object.keys(localStorage).join(),
+              JSON.stringify(localStorage), "token" in localStorage, localStorage.key(0), localStorage.key(7), localStorage.getItem("missing"),
+              typeof localStorage.getItem, localStorage.getItem("getItem"), "getItem" in localStorage];
+            delete localStorage.user;
+            localStorage.removeItem("getItem");
+            seen.push(localStorage.user, localStorage.length, localStorage instanceof Storage, Object.prototype.toString.call(localStorage),
+              Object.getOwnPropertyDescriptor(localStorage, "token").enumerable);
+            const thrown = action => { try { action(); return "no error"; } catch (error) { return error.name; } };
+            seen.push(thrown(() => Storage.prototype.getItem.call({}, "x")), thrown(() => new Storage()), thrown(() => Object.preventExtensions(localStorage)),
+              thrown(() => localStorage.setItem("only a key")), thrown(() => Object.defineProperty(localStorage, "x", { get() {} })));
+            localStorage.clear();
+            seen.push(localStorage.length, sessionStorage.length);
+            seen
+            """)
+        #expect(
+            result == [
+                "abc", "42", 3, "token,user", #"{"token":"abc","user":"42"}"#, true, "token", .null, .null,
+                "function", "shadowed", true,
+                .undefined, 1, true, "[object Storage]", true,
+                "TypeError", "TypeError", "TypeError", "TypeError", "TypeError",
+                0, 0,
+            ])
+        await page.close()
+    }
+
+    @Test func localStorageIsTheDataStoresPerOrigin() async throws {
+        let store = WebsiteDataStore.nonPersistent()
+        let first = try await Self.page(store: store)
+        _ = try await first.evaluateJavaScript("localStorage.setItem('state', 'from the first page')")
+        let second = try await Self.page(store: store)
+        #expect(try await second.evaluateJavaScript("localStorage.getItem('state')") == "from the first page")
+        // The same store's other origin, and another store, see nothing.
+        let otherOrigin = try await Self.page("https://other.example/", store: store)
+        #expect(try await otherOrigin.evaluateJavaScript("localStorage.length") == 0)
+        let otherStore = try await Self.page()
+        #expect(try await otherStore.evaluateJavaScript("localStorage.length") == 0)
+        // Native code reads and writes the same areas.
+        let origin = try #require(SecurityOrigin("https://app.example"))
+        #expect(store.localStorage.items(forOrigin: origin).map { "\($0.key)=\($0.value)" } == ["state=from the first page"])
+        store.localStorage.setItem("set natively", forKey: "native", origin: origin)
+        #expect(try await first.evaluateJavaScript("localStorage.native") == "set natively")
+        // An isolated world shares its page's storage.
+        #expect(try await first.evaluateJavaScript("localStorage.length", in: .world(name: "native")) == 2)
+        store.removeAllData()
+        #expect(try await second.evaluateJavaScript("localStorage.length") == 0)
+        for page in [first, second, otherOrigin, otherStore] { await page.close() }
+    }
+
+    @Test func sessionStorageIsThePagesAcrossItsNavigations() async throws {
+        let store = WebsiteDataStore.nonPersistent()
+        let page = try await Self.page(store: store)
+        _ = try await page.evaluateJavaScript("sessionStorage.setItem('state', 'kept'); localStorage.setItem('both', 'yes')")
+        try await page.loadHTMLString("<p>next</p>", baseURL: URL(string: "https://app.example/next")!)
+        #expect(try await page.evaluateJavaScript("[sessionStorage.getItem('state'), localStorage.getItem('both')]") == ["kept", "yes"])
+        let other = try await Self.page(store: store)
+        #expect(try await other.evaluateJavaScript("[sessionStorage.getItem('state'), localStorage.getItem('both')]") == [.null, "yes"])
+        let origin = try #require(SecurityOrigin("https://app.example"))
+        #expect(page.sessionStorage.item("state", forOrigin: origin) == "kept")
+        await page.close()
+        await other.close()
+    }
+
+    @Test func aWritePastTheQuotaIsRefusedAndChangesNothing() async throws {
+        let page = try await Self.page()
+        let result = try await page.evaluateJavaScript(
+            """
+            const half = "x".repeat(1024 * 1024);  // 2 MB as WebKit counts (two bytes a code unit)
+            localStorage.setItem("a", half);
+            localStorage.setItem("b", half);
+            let refused;
+            try { localStorage.setItem("c", half); refused = "stored"; } catch (error) { refused = [error.name, error.code, error instanceof DOMException].join(); }
+            // Replacing a value counts the old one out.
+            localStorage.setItem("b", half + "y");
+            [refused, localStorage.length, localStorage.getItem("c"), localStorage.getItem("a").length, localStorage.getItem("b").length]
+            """)
+        #expect(result == ["QuotaExceededError,22,true", 2, .null, 1_048_576, 1_048_577])
+        await page.close()
+    }
+
+    @Test(arguments: ["about:blank", "data:text/html,x", "file:///tmp/page.html"])
+    func aDocumentWithoutAnOriginOfItsOwnHasNoStorage(url: String) async throws {
+        let page = try await Self.page(url)
+        let result = try await page.evaluateJavaScript(
+            """
+            [() => localStorage.getItem("x"), () => sessionStorage.setItem("x", "y"), () => localStorage.length].map(action => {
+              try { action(); return "allowed"; } catch (error) { return error.name; }
+            })
+            """)
+        #expect(result == ["SecurityError", "SecurityError", "SecurityError"])
+        await page.close()
+    }
+
+    @Test func originsAreKeyedAsWebKitKeysThem() {
+        #expect(WebStorage.origin(of: URL(string: "https://App.Example:443/path")!)?.description == "https://app.example")
+        #expect(WebStorage.origin(of: URL(string: "http://127.0.0.1:8080/")!)?.description == "http://127.0.0.1:8080")
+        #expect(WebStorage.origin(of: URL(string: "about:blank")!) == nil)
+        #expect(WebStorage.origin(of: URL(string: "file:///tmp/a.html")!) == nil)
+    }
+}
