@@ -6,7 +6,8 @@
 /// (``subtleSource``), `performance.now()` and
 /// `performance.timeOrigin`, `Event`, `EventTarget`, `AbortController` and `AbortSignal`
 /// (``eventsSource``), `structuredClone` (``cloneSource``), `localStorage`, `sessionStorage` and
-/// `Storage` (``storageSource``), and `DOMException`, the errors they throw.
+/// `Storage` (``storageSource``), `XMLHttpRequest` and `ProgressEvent` (``xhrSource``), and
+/// `DOMException`, the errors they throw.
 ///
 /// A function of the global object, `Object.defineProperty` and the document prelude's `native`
 /// object, evaluated and called by ``DocumentPrelude`` on a script's first read of any of these
@@ -246,6 +247,7 @@ enum WebPlatformPrelude {
           \#(eventsSource)
           \#(cloneSource)
           \#(storageSource)
+          \#(xhrSource)
           // Randomness from the system's generator (WebCrypto); `subtle` in a secure context.
           const integerArrays = ["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array", "BigInt64Array", "BigUint64Array"];
           const crypto = {};
@@ -284,7 +286,7 @@ enum WebPlatformPrelude {
           define(performance, Symbol.toStringTag, { value: "Performance", configurable: true });
 
           return { atob, btoa, TextEncoder, TextDecoder, URL, URLSearchParams, crypto, performance, DOMException, isSecureContext: secure,
-            Event, EventTarget, AbortController, AbortSignal, structuredClone, localStorage, sessionStorage, Storage, ...webCrypto };
+            Event, EventTarget, AbortController, AbortSignal, structuredClone, localStorage, sessionStorage, Storage, XMLHttpRequest, ProgressEvent, ...webCrypto };
         })
         """#
 }

@@ -15,7 +15,7 @@ import Synchronization
 enum Engine: String, ExpressibleByArgument, CaseIterable, Sendable {
     /// JavaScriptCore alone: fast and small, no DOM.
     case headless
-    /// A real WebKit web view (WebKitGTK): DOM, events, forms, XHR.
+    /// A real WebKit web view (WebKitGTK): DOM, events, forms.
     case webkit
 }
 
