@@ -54,6 +54,8 @@ enum DocumentPrelude {
           define(location, "toString", { value: () => at("href") });
           freeze(location);
           define(g, "location", { get: () => location, set: v => native.navigate("assign", String(v)), enumerable: true });
+          // The document's origin (HTML's `self.origin`); a page may replace it.
+          define(g, "origin", { get: () => at("origin"), set(v) { define(g, "origin", { value: v, writable: true, enumerable: true, configurable: true }); }, enumerable: true, configurable: true });
 
           let readyState = "loading";
           const document = eventTarget({});
@@ -73,7 +75,7 @@ enum DocumentPrelude {
 
           // The global scope's members besides the document (``WebPlatformPrelude``), all made
           // on a script's first read of any of them; a page may replace or delete each.
-          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent"];
+          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent"];
           const lazy = new Map();
           const placePlatform = () => {
             if (lazy.size === 0) return;

@@ -2,7 +2,8 @@ extension WebPlatformPrelude {
     /// `Event`, `EventTarget`, `AbortController` and `AbortSignal` (DOM Standard), part of
     /// ``source``: listeners with `once`, `capture`, `passive` and `signal`, `handleEvent`
     /// objects, `stopImmediatePropagation` and `preventDefault`; `AbortSignal.abort`,
-    /// `AbortSignal.timeout` (a `TimeoutError` after the given milliseconds) and `AbortSignal.any`.
+    /// `AbortSignal.timeout` (a `TimeoutError` after the given milliseconds) and `AbortSignal.any`;
+    /// `CustomEvent`, and `reportError`.
     /// A target has no parent here, so an event is only ever at its target. A listener's exception
     /// is reported as an uncaught error and the others still run.
     static let eventsSource = #"""
@@ -167,5 +168,21 @@ extension WebPlatformPrelude {
             abort(reason = undefined) { signalAbort(this.#signal, reason); }
           }
           define(AbortController.prototype, Symbol.toStringTag, { value: "AbortController", configurable: true });
+
+          class CustomEvent extends Event {
+            #detail;
+            constructor(type, init = undefined) {
+              if (arguments.length < 1) throw notEnough("CustomEvent", 1);
+              super(type, init);
+              this.#detail = init && init.detail !== undefined ? init.detail : null;
+            }
+            get detail() { return this.#detail; }
+          }
+          define(CustomEvent.prototype, Symbol.toStringTag, { value: "CustomEvent", configurable: true });
+          // HTML's reportError: the error is reported as an uncaught one, and the script goes on.
+          function reportError(error) {
+            if (arguments.length < 1) throw notEnough("reportError", 1);
+            native.report(error);
+          }
         """#
 }

@@ -286,7 +286,7 @@ enum WebPlatformPrelude {
           define(performance, Symbol.toStringTag, { value: "Performance", configurable: true });
 
           return { atob, btoa, TextEncoder, TextDecoder, URL, URLSearchParams, crypto, performance, DOMException, isSecureContext: secure,
-            Event, EventTarget, AbortController, AbortSignal, structuredClone, localStorage, sessionStorage, Storage, XMLHttpRequest, ProgressEvent, ...webCrypto };
+            Event, EventTarget, AbortController, AbortSignal, structuredClone, localStorage, sessionStorage, Storage, XMLHttpRequest, ProgressEvent, CustomEvent, reportError, ...webCrypto };
         })
         """#
 }

@@ -2,6 +2,7 @@ import Foundation
 import SessionBridgeMessaging
 import SessionBridgeScriptEngine
 import SessionBridgeTestSupport
+import SessionBridgeTesting
 import Testing
 
 @testable import SessionBridgeHeadless
@@ -278,6 +279,25 @@ import Testing
         await page.close()
     }
 
+    /// `CustomEvent` carries its detail; `reportError` reports and the script goes on; `origin`
+    /// is the document's.
+    @Test func customEventsReportErrorAndTheDocumentsOrigin() async throws {
+        let recorder = PageEventRecorder()
+        let page = WebPage(configuration: WebPageConfiguration(eventHandler: recorder.handler))
+        try await page.loadHTMLString("<p>platform</p>", baseURL: URL(string: "https://app.example:8443/a/b")!)
+        let seen = try await page.evaluateJavaScript(
+            """
+            { const target = new EventTarget(); let detail;
+              target.addEventListener("session", event => { detail = [event.detail.expiresAt, event instanceof Event, event instanceof CustomEvent]; });
+              target.dispatchEvent(new CustomEvent("session", { detail: { expiresAt: 42 } }));
+              reportError(new TypeError("reported, not thrown"));
+              [...detail, new CustomEvent("x").detail, origin, Object.prototype.toString.call(new CustomEvent("x"))] }
+            """)
+        #expect(seen == [42, true, true, .null, "https://app.example:8443", "[object CustomEvent]"])
+        #expect(recorder.scriptErrors.map { "\($0.name): \($0.message)" } == ["TypeError: reported, not thrown"])
+        await page.close()
+    }
+
     /// A signal ends listeners, `AbortSignal.any` and `timeout` follow their sources, and `fetch`
     /// rejects with the signal's reason.
     @Test func abortSignalsAbortOnceAndFetchRejectsWithTheirReason() async throws {
@@ -444,6 +464,17 @@ import Testing
              Object.keys(window).includes("atob"), Object.keys(window).includes("TextEncoder"), String(crypto), String(new DOMException("m", "AbortError"))]
             """)
         #expect(placed == ["function", "mine", "undefined", "object", true, false, "[object Crypto]", "AbortError: m"])
+        // Every lazily made name is made (a name the maker does not return would read undefined).
+        let names = [
+            "atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError",
+            "TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController",
+            "AbortSignal",
+            "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent",
+        ]
+        let fresh = try await Self.page()
+        let undefinedNames = try await fresh.evaluateJavaScript("\(names).filter(name => globalThis[name] === undefined)")
+        #expect(undefinedNames == [])
+        await fresh.close()
         await page.close()
     }
 }
