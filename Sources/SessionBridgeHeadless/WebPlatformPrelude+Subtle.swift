@@ -31,9 +31,12 @@ extension WebPlatformPrelude {
               if (value === undefined) throw new TypeError(`${algorithm}: the member ${name} is required.`);
               return value;
             };
+            // A copy of a BufferSource's bytes, taken when the method is called (WebIDL); a
+            // detached buffer has none.
+            const copied = (buffer, offset, length) => { try { return new Uint8Array(buffer, offset, length).slice(); } catch { return new Uint8Array(0); } };
             const bytesOf = (value, what) => {
-              if (isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-              if (value instanceof ArrayBuffer) return new Uint8Array(value);
+              if (isView(value)) return copied(value.buffer, value.byteOffset, value.byteLength);
+              if (value instanceof ArrayBuffer) return copied(value);
               throw new TypeError(`${what} is not an ArrayBuffer or an ArrayBuffer view.`);
             };
             const toBuffer = bytes => bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
@@ -132,10 +135,17 @@ extension WebPlatformPrelude {
             const call = argumentList => native.platform("subtle", argumentList).then(undefined, error => {
               throw error.name === "TypeError" ? new TypeError(error.message) : failure(error.name, error.message);
             });
+            // A method's arguments are converted and its algorithm normalized at once (an error
+            // there rejects the promise it returns before any other job runs); the rest of its
+            // steps run `later`, as the standard runs them in parallel.
             const promised = body => { try { return Promise.resolve(body()); } catch (error) { return Promise.reject(error); } };
-            const keyFor = (key, name, usage) => {
+            const later = body => Promise.resolve().then(body);
+            const asKey = key => {
               const found = internal(key);
               if (found === undefined) throw new TypeError("The key is not a CryptoKey.");
+              return found;
+            };
+            const checkKey = (found, name, usage) => {
               if (found.algorithm.name !== name) throw failure("InvalidAccessError", `The key is not a ${name} key.`);
               if (!found.usages.includes(usage)) throw failure("InvalidAccessError", `The key may not be used to ${usage}.`);
               return found;
@@ -163,6 +173,13 @@ extension WebPlatformPrelude {
             const checkCurve = normalized => {
               if (!["P-256", "P-384", "P-521"].includes(normalized.namedCurve)) throw failure("NotSupportedError", `The named curve ${normalized.namedCurve} is not supported.`);
             };
+            const checkExponent = normalized => {
+              const exponent = Array.from(normalized.publicExponent).reduce((value, byte) => value * 256 + byte, 0);
+              if (exponent === 65537) return;
+              // An even exponent or 1 is no RSA exponent; 3 and the other odd ones are, but not swift-crypto's.
+              if (exponent < 3 || exponent % 2 === 0) throw failure("OperationError", "The public exponent is not a valid RSA exponent.");
+              throw failure("NotSupportedError", "RSA keys are generated with a public exponent of 65537.");
+            };
             // A secret key's length for deriveKey and generateKey (AES: 128, 192 or 256; HMAC: its length or the hash's block).
             const secretLength = normalized => {
               if (normalized.name === "AES-GCM") {
@@ -182,10 +199,17 @@ extension WebPlatformPrelude {
               const normalized = normalize("generateKey", algorithm);
               const usages = usageList(keyUsages);
               extractable = !!extractable;
+              // The algorithm's own parameters reject at once, as in browsers; the usages later.
+              const { name } = normalized;
+              const length = kinds[name] === "secret" ? secretLength(normalized) : undefined;
+              if (kinds[name] === "ec") checkCurve(normalized);
+              if (kinds[name] === "rsa") checkExponent(normalized);
+              return later(() => generateNormalized(normalized, extractable, usages, length));
+            }
+            function generateNormalized(normalized, extractable, usages, length) {
               const { name } = normalized;
               if (kinds[name] === "secret") {
                 onlyUsages(usages, secretUsages[name]);
-                const length = secretLength(normalized);
                 if (usages.length === 0) throw failure("SyntaxError", "A secret key needs at least one usage.");
                 return call(["generate", "secret", Math.ceil(length / 8)]).then(handle =>
                   makeKey("secret", extractable, keyAlgorithm(normalized, { length }), usages, handle));
@@ -193,12 +217,9 @@ extension WebPlatformPrelude {
               const [privateAllowed, publicAllowed] = pairUsages[name];
               onlyUsages(usages, [...privateAllowed, ...publicAllowed]);
               let request, facts = {};
-              if (kinds[name] === "ec") { checkCurve(normalized); request = ["generate", "ec", normalized.namedCurve]; }
+              if (kinds[name] === "ec") request = ["generate", "ec", normalized.namedCurve];
               else if (kinds[name] === "ed25519") request = ["generate", "ed25519"];
               else {
-                const exponent = Array.from(normalized.publicExponent);
-                while (exponent.length > 0 && exponent[0] === 0) exponent.shift();
-                if (exponent.join() !== "1,0,1") throw failure("NotSupportedError", "RSA keys are generated with a public exponent of 65537.");
                 request = ["generate", "rsa", normalized.modulusLength];
                 facts = { modulusLength: normalized.modulusLength, publicExponent: new Uint8Array([1, 0, 1]) };
               }
@@ -242,11 +263,22 @@ extension WebPlatformPrelude {
               const table = jwkAlgorithms[name];
               return table ? table[name === "ECDSA" ? normalized.namedCurve : normalized.hash] : undefined;
             };
+            // A JsonWebKey dictionary (WebIDL), read when importKey is called.
+            const jwkDictionary = value => {
+              if (value === null || typeof value !== "object") throw new TypeError("The key data is not a JSON Web Key.");
+              const out = {};
+              for (const name of ["alg", "crv", "d", "dp", "dq", "e", "ext", "k", "key_ops", "kty", "n", "oth", "p", "q", "qi", "use", "x", "y"]) {
+                const member = value[name];
+                if (member === undefined) continue;
+                out[name] = name === "ext" ? !!member : name === "key_ops" ? [...member].map(String) : name === "oth" ? member : String(member);
+              }
+              return out;
+            };
             const checkJWK = (jwk, kty, usages, extractable, use) => {
               if (jwk.kty !== kty) throw failure("DataError", `The JWK's kty is not ${kty}.`);
               if (usages.length > 0 && jwk.use !== undefined && jwk.use !== use) throw failure("DataError", `The JWK's use is not ${use}.`);
               if (jwk.key_ops !== undefined) {
-                const operations = [...jwk.key_ops].map(String);
+                const operations = jwk.key_ops;
                 if (new Set(operations).size !== operations.length) throw failure("DataError", "The JWK's key_ops repeats a usage.");
                 if (!usages.every(usage => operations.includes(usage))) throw failure("DataError", "The usages are not all in the JWK's key_ops.");
               }
@@ -257,13 +289,10 @@ extension WebPlatformPrelude {
               atLeast(arguments.length, 5, "importKey");
               format = String(format);
               if (!["raw", "spki", "pkcs8", "jwk"].includes(format)) throw new TypeError(`'${format}' is not a key format.`);
-              let data;
-              if (format === "jwk") {
-                if (keyData === null || typeof keyData !== "object") throw new TypeError("The key data is not a JSON Web Key.");
-                data = keyData;
-              } else data = bytesOf(keyData, "The key data");
+              const data = format === "jwk" ? jwkDictionary(keyData) : bytesOf(keyData, "The key data");
               const normalized = normalize("importKey", algorithm);
-              return importNormalized(format, data, normalized, !!extractable, usageList(keyUsages));
+              const usages = usageList(keyUsages);
+              return later(() => importNormalized(format, data, normalized, !!extractable, usages));
             }
             function importNormalized(format, data, normalized, extractable, usages) {
               const { name } = normalized, kind = kinds[name];
@@ -328,7 +357,8 @@ extension WebPlatformPrelude {
               return call(["import", kind, format, material, normalized.namedCurve]).then(record => {
                 if (record.private !== isPrivate) throw failure("DataError", "The key data is not the kind of key its format says.");
                 const facts = kind === "rsa" ? { modulusLength: record.modulusLength, publicExponent: record.publicExponent } : {};
-                return makeKey(isPrivate ? "private" : "public", extractable, keyAlgorithm(normalized, facts), usages, record.handle);
+                // A public key is always extractable, as in browsers.
+                return makeKey(isPrivate ? "private" : "public", isPrivate ? extractable : true, keyAlgorithm(normalized, facts), usages, record.handle);
               });
             }
 
@@ -336,9 +366,8 @@ extension WebPlatformPrelude {
               atLeast(arguments.length, 2, "exportKey");
               format = String(format);
               if (!["raw", "spki", "pkcs8", "jwk"].includes(format)) throw new TypeError(`'${format}' is not a key format.`);
-              const found = internal(key);
-              if (found === undefined) throw new TypeError("The key is not a CryptoKey.");
-              return exportFound(format, found);
+              const found = asKey(key);
+              return later(() => exportFound(format, found));
             }
             function exportFound(format, found) {
               const { name } = found.algorithm;
@@ -382,16 +411,20 @@ extension WebPlatformPrelude {
             function sign(algorithm, key, data) {
               atLeast(arguments.length, 3, "sign");
               const normalized = normalize("sign", algorithm);
-              const bytes = bytesOf(data, "The data");
-              const found = keyFor(key, normalized.name, "sign");
-              return call(["sign", normalized.name, found.handle, bytes, ...signatureParameters(normalized, found)]).then(toBuffer);
+              const bytes = bytesOf(data, "The data"), found = asKey(key);
+              return later(() => {
+                checkKey(found, normalized.name, "sign");
+                return call(["sign", normalized.name, found.handle, bytes, ...signatureParameters(normalized, found)]).then(toBuffer);
+              });
             }
             function verify(algorithm, key, signature, data) {
               atLeast(arguments.length, 4, "verify");
               const normalized = normalize("verify", algorithm);
-              const signatureBytes = bytesOf(signature, "The signature"), bytes = bytesOf(data, "The data");
-              const found = keyFor(key, normalized.name, "verify");
-              return call(["verify", normalized.name, found.handle, signatureBytes, bytes, ...signatureParameters(normalized, found)]);
+              const signatureBytes = bytesOf(signature, "The signature"), bytes = bytesOf(data, "The data"), found = asKey(key);
+              return later(() => {
+                checkKey(found, normalized.name, "verify");
+                return call(["verify", normalized.name, found.handle, signatureBytes, bytes, ...signatureParameters(normalized, found)]);
+              });
             }
             const crypt = (operation, normalized, found, bytes) => {
               if (![32, 64, 96, 104, 112, 120, 128].includes(normalized.tagLength)) throw failure("OperationError", "The tagLength is not one AES-GCM has.");
@@ -400,14 +433,14 @@ extension WebPlatformPrelude {
             function encrypt(algorithm, key, data) {
               atLeast(arguments.length, 3, "encrypt");
               const normalized = normalize("encrypt", algorithm);
-              const bytes = bytesOf(data, "The data");
-              return crypt("encrypt", normalized, keyFor(key, normalized.name, "encrypt"), bytes);
+              const bytes = bytesOf(data, "The data"), found = asKey(key);
+              return later(() => crypt("encrypt", normalized, checkKey(found, normalized.name, "encrypt"), bytes));
             }
             function decrypt(algorithm, key, data) {
               atLeast(arguments.length, 3, "decrypt");
               const normalized = normalize("decrypt", algorithm);
-              const bytes = bytesOf(data, "The data");
-              return crypt("decrypt", normalized, keyFor(key, normalized.name, "decrypt"), bytes);
+              const bytes = bytesOf(data, "The data"), found = asKey(key);
+              return later(() => crypt("decrypt", normalized, checkKey(found, normalized.name, "decrypt"), bytes));
             }
             // The arguments of a derivation after the length.
             const derivationParameters = (normalized, found) => {
@@ -432,7 +465,8 @@ extension WebPlatformPrelude {
               atLeast(arguments.length, 2, "deriveBits");
               const normalized = normalize("deriveBits", algorithm);
               length = length === null ? null : enforce(length, 0xFFFFFFFF, "length");
-              return derivedBits("deriveBits", normalized, keyFor(baseKey, normalized.name, "deriveBits"), length).then(toBuffer);
+              const found = asKey(baseKey);
+              return later(() => derivedBits("deriveBits", normalized, checkKey(found, normalized.name, "deriveBits"), length).then(toBuffer));
             }
             function deriveKey(algorithm, baseKey, derivedKeyType, extractable, keyUsages) {
               atLeast(arguments.length, 5, "deriveKey");
@@ -441,22 +475,26 @@ extension WebPlatformPrelude {
               const lengthOf = normalize("getKeyLength", derivedKeyType);
               const usages = usageList(keyUsages);
               extractable = !!extractable;
-              const found = keyFor(baseKey, normalized.name, "deriveKey");
-              const length = secretLength(lengthOf);
-              onlyUsages(usages, secretUsages[derived.name]);
-              if (usages.length === 0) throw failure("SyntaxError", "A secret key needs at least one usage.");
-              return derivedBits("deriveKey", normalized, found, length).then(handle =>
-                makeKey("secret", extractable, keyAlgorithm(derived, { length }), usages, handle));
+              const found = asKey(baseKey);
+              return later(() => {
+                checkKey(found, normalized.name, "deriveKey");
+                const length = secretLength(lengthOf);
+                onlyUsages(usages, secretUsages[derived.name]);
+                if (usages.length === 0) throw failure("SyntaxError", "A secret key needs at least one usage.");
+                return derivedBits("deriveKey", normalized, found, length).then(handle =>
+                  makeKey("secret", extractable, keyAlgorithm(derived, { length }), usages, handle));
+              });
             }
             function wrapKey(format, key, wrappingKey, wrapAlgorithm) {
               atLeast(arguments.length, 4, "wrapKey");
               format = String(format);
               if (!["raw", "spki", "pkcs8", "jwk"].includes(format)) throw new TypeError(`'${format}' is not a key format.`);
               const normalized = normalize("encrypt", wrapAlgorithm);
-              const wrapping = keyFor(wrappingKey, normalized.name, "wrapKey");
-              const found = internal(key);
-              if (found === undefined) throw new TypeError("The key is not a CryptoKey.");
-              return exportFound(format, found).then(exported => {
+              const wrapping = asKey(wrappingKey), found = asKey(key);
+              return later(() => {
+                checkKey(wrapping, normalized.name, "wrapKey");
+                return exportFound(format, found);
+              }).then(exported => {
                 const bytes = format === "jwk" ? encode(JSON.stringify(exported)) : new Uint8Array(exported);
                 return crypt("encrypt", normalized, wrapping, bytes);
               });
@@ -469,13 +507,12 @@ extension WebPlatformPrelude {
               const normalized = normalize("decrypt", unwrapAlgorithm);
               const imported = normalize("importKey", unwrappedKeyAlgorithm);
               const usages = usageList(keyUsages);
-              const unwrapping = keyFor(unwrappingKey, normalized.name, "unwrapKey");
-              return crypt("decrypt", normalized, unwrapping, bytes).then(plain => {
+              const unwrapping = asKey(unwrappingKey);
+              return later(() => crypt("decrypt", normalized, checkKey(unwrapping, normalized.name, "unwrapKey"), bytes)).then(plain => {
                 let data = new Uint8Array(plain);
                 if (format === "jwk") {
-                  try { data = JSON.parse(text(decodeUTF8(data, true, false)[0])); }
+                  try { data = jwkDictionary(JSON.parse(text(decodeUTF8(data, true, false)[0]))); }
                   catch { throw failure("DataError", "The unwrapped key is not a JSON Web Key."); }
-                  if (data === null || typeof data !== "object") throw failure("DataError", "The unwrapped key is not a JSON Web Key.");
                 }
                 return importNormalized(format, data, imported, !!extractable, usages);
               });

@@ -289,6 +289,49 @@ import Testing
         await page.close()
     }
 
+    /// As web-platform-tests check browsers: arguments are read when a method is called (a buffer
+    /// detached after keeps its bytes, one detached before has none), a bad algorithm rejects
+    /// before the next job, the steps after it (usages) later.
+    @Test func argumentsAreReadAtTheCallAndLaterStepsRejectLater() async throws {
+        let page = try await Self.page()
+        let result = try await Self.run(
+            """
+            const timing = async promise => {
+              let queued = false;
+              const settled = promise.then(() => "fulfilled", error => `${error.name} ${queued ? "later" : "at once"}`);
+              Promise.resolve().then(() => { queued = true; });
+              return settled;
+            };
+            const data = utf8("abc");
+            const pending = subtle.digest("SHA-256", data);
+            data.buffer.transfer();
+            const detached = utf8("abc");
+            const empty = subtle.digest({ get name() { detached.buffer.transfer(); return "SHA-256"; } }, detached);
+            const spki = await subtle.exportKey("spki", (await subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign"])).publicKey);
+            const imported = await subtle.importKey("spki", spki, { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]);
+            return [
+              hex(await pending), hex(await empty),
+              await timing(subtle.generateKey({ name: "HMAC", hash: "SHA-256" }, false, ["encrypt"])),
+              await timing(subtle.generateKey({ name: "HMAC", hash: "SHA-255" }, false, ["sign"])),
+              await timing(subtle.generateKey({ name: "AES-GCM", length: 64 }, false, ["encrypt"])),
+              await timing(subtle.importKey("raw", new Uint8Array(16), "AES-GCM", false, [])),
+              await timing(subtle.generateKey({ name: "RSA-PSS", modulusLength: 2048, publicExponent: new Uint8Array([3]), hash: "SHA-256" }, false, ["sign"])),
+              await timing(subtle.generateKey({ name: "RSA-PSS", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 0]), hash: "SHA-256" }, false, ["sign"])),
+              imported.extractable, imported.type,
+            ];
+            """, on: page)
+        #expect(
+            result == [
+                "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+                "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                "SyntaxError later", "NotSupportedError at once", "OperationError at once", "SyntaxError later",
+                "NotSupportedError at once", "OperationError at once",
+                // A public key is always extractable, as browsers have it.
+                true, "public",
+            ])
+        await page.close()
+    }
+
     @Test func onlySecureContextsHaveSubtle() async throws {
         let page = try await Self.page("http://app.example/")
         let result = try await page.evaluateJavaScript(
