@@ -173,12 +173,13 @@ extension WebPlatformPrelude {
             const checkCurve = normalized => {
               if (!["P-256", "P-384", "P-521"].includes(normalized.namedCurve)) throw failure("NotSupportedError", `The named curve ${normalized.namedCurve} is not supported.`);
             };
-            const checkExponent = normalized => {
+            // An even exponent or 1 is no RSA exponent (at once); 3 and the other odd ones are,
+            // but not swift-crypto's (`supported`, after the usages).
+            const checkExponent = (normalized, supported = false) => {
               const exponent = Array.from(normalized.publicExponent).reduce((value, byte) => value * 256 + byte, 0);
               if (exponent === 65537) return;
-              // An even exponent or 1 is no RSA exponent; 3 and the other odd ones are, but not swift-crypto's.
               if (exponent < 3 || exponent % 2 === 0) throw failure("OperationError", "The public exponent is not a valid RSA exponent.");
-              throw failure("NotSupportedError", "RSA keys are generated with a public exponent of 65537.");
+              if (supported) throw failure("NotSupportedError", "RSA keys are generated with a public exponent of 65537.");
             };
             // A secret key's length for deriveKey and generateKey (AES: 128, 192 or 256; HMAC: its length or the hash's block).
             const secretLength = normalized => {
@@ -225,6 +226,7 @@ extension WebPlatformPrelude {
               }
               const privateUsages = usages.filter(usage => privateAllowed.includes(usage));
               if (privateUsages.length === 0) throw failure("SyntaxError", "A private key needs at least one usage.");
+              if (kinds[name] === "rsa") checkExponent(normalized, true);
               return call(request).then(([privateHandle, publicHandle]) => {
                 const keyAlgorithmValue = keyAlgorithm(normalized, facts);
                 return {

@@ -325,7 +325,7 @@ import Testing
                 "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
                 "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
                 "SyntaxError later", "NotSupportedError at once", "OperationError at once", "SyntaxError later",
-                "NotSupportedError at once", "OperationError at once",
+                "NotSupportedError later", "OperationError at once",
                 // A public key is always extractable, as browsers have it.
                 true, "public",
             ])
