@@ -9,7 +9,8 @@ import Synchronization
 /// What the native side of a document's page APIs works with. Shared by every world of the
 /// document, which is how isolated worlds see the same cookies and location.
 struct DocumentEnvironment: Sendable {
-    let url: URL
+    /// The document's URL, which `history` and fragment navigations change (``DocumentURL``).
+    let documentURL: DocumentURL
     let title: String?
     let jar: CookieJar
     let loader: HTTPLoader
@@ -19,6 +20,9 @@ struct DocumentEnvironment: Sendable {
     /// When the document was committed: its `performance.timeOrigin` (milliseconds since the
     /// epoch) and the uptime (nanoseconds) `performance.now()` counts from.
     let timeOrigin = (epochMilliseconds: Date().timeIntervalSince1970 * 1000, uptime: DispatchTime.now().uptimeNanoseconds)
+
+    /// The document's URL now.
+    var url: URL { documentURL.url }
 
     /// Whether the document is a secure context (Secure Contexts): its URL is `https`, `wss` or
     /// `file`, or its host is loopback (`localhost`, `127.0.0.0/8`, `::1`).
@@ -185,14 +189,18 @@ extension DocumentEnvironment {
             unsafe context.report(.uncaughtError(context.scriptError(from: call[0] ?? context.undefined)))
             return nil
         }
-        // Fills the location record (its argument) with the committed document's values; false
-        // before the document is committed, when there are none to fill it with.
+        // `(record, version)`: fills the location record with the committed document's values
+        // unless `version` is the document URL's (the record is current), and returns the
+        // URL's version; nothing before the document is committed.
         unsafe add("locate") { context, call, env in
             guard let record = unsafe context.object(call[0]) else { return nil }
-            for (key, value) in zip(locationKeys, locationValues(of: env)) {
-                unsafe context.setProperty(context.jsValue(.string(value)), as: key, on: record)
+            let (url, version) = env.documentURL.current
+            if try unsafe context.scriptValue(call[1]).numberValue != Double(version) {
+                for (key, value) in zip(locationKeys, locationValues(of: url, title: env.title)) {
+                    unsafe context.setProperty(context.jsValue(.string(value)), as: key, on: record)
+                }
             }
-            return unsafe context.jsValue(.bool(true))
+            return unsafe context.jsValue(.number(Double(version)))
         }
         unsafe add("navigate") { context, call, env in
             let kind = try unsafe context.scriptValue(call[0]).stringValue ?? "assign"
@@ -200,8 +208,33 @@ extension DocumentEnvironment {
             guard let url = URL(string: target, relativeTo: env.url)?.absoluteURL else {
                 throw ScriptThrow("SyntaxError", "'\(target)' is not a valid URL")
             }
+            // To a fragment of this document: no new document; the prelude fires `hashchange`
+            // with the old URL it gets back.
+            let old = env.url
+            if kind != "reload", DocumentURL.isFragmentNavigation(old, to: url) {
+                env.changeURL(to: url)
+                return unsafe context.jsValue(.string(old.absoluteString))
+            }
             env.startNavigation(to: url, type: kind == "reload" ? .reload : .scriptInitiated)
             return nil
+        }
+        // `history.pushState`, `replaceState` and their traversals: `(url)` shows `url`
+        // (resolved against the document's) as the document's URL, and returns it; a
+        // `SecurityError` when the document cannot have that URL.
+        unsafe add("history") { context, call, env in
+            let target = try unsafe context.scriptValue(call[0]).stringValue
+            guard let target else { return unsafe context.jsValue(.string(env.url.absoluteString)) }
+            guard let url = URL(string: target, relativeTo: env.url)?.absoluteURL else {
+                throw ScriptThrow("SecurityError", "'\(target)' is not a valid URL")
+            }
+            guard DocumentURL.canRewrite(env.url, to: url) else {
+                throw ScriptThrow(
+                    "SecurityError",
+                    "A history state object with URL '\(url.absoluteString)' cannot be created in a document with URL '\(env.url.absoluteString)'."
+                )
+            }
+            env.changeURL(to: url)
+            return unsafe context.jsValue(.string(url.absoluteString))
         }
         unsafe add("resolve") { context, call, env in
             let target = try unsafe context.scriptValue(call[0]).stringValue ?? ""
@@ -409,12 +442,12 @@ extension DocumentEnvironment {
     }
 
     /// The location record's values for the document, by ``locationKeys``.
-    private static func locationValues(of env: DocumentEnvironment) -> [String] {
+    private static func locationValues(of url: URL, title: String?) -> [String] {
         [
-            env.url.absoluteString, SecurityOrigin(url: env.url)?.description ?? "null", (env.url.scheme ?? "") + ":",
-            env.url.host.map { $0 + (env.url.port.map { ":\($0)" } ?? "") } ?? "", env.url.host ?? "",
-            env.url.port.map(String.init) ?? "", env.url.path.isEmpty ? "/" : env.url.path, env.url.query.map { "?" + $0 } ?? "",
-            env.url.fragment.map { "#" + $0 } ?? "", env.title ?? "",
+            url.absoluteString, SecurityOrigin(url: url)?.description ?? "null", (url.scheme ?? "") + ":",
+            url.host.map { $0 + (url.port.map { ":\($0)" } ?? "") } ?? "", url.host ?? "",
+            url.port.map(String.init) ?? "", url.path.isEmpty ? "/" : url.path, url.query.map { "?" + $0 } ?? "",
+            url.fragment.map { "#" + $0 } ?? "", title ?? "",
         ]
     }
 
@@ -442,6 +475,19 @@ extension DocumentEnvironment {
                 return SecurityOrigin(url: target) == documentOrigin && documentOrigin != nil
                     ? .include(subresourceContext(for: target, method: request.method)) : .omit
             }
+        }
+    }
+
+    /// Shows `target` as the document's URL (`history`, a fragment navigation): its worlds'
+    /// `location` reads it, and so does the page's ``WebPage/url`` while this document is shown.
+    func changeURL(to target: URL) {
+        documentURL.replace(with: target)
+        guard let page = page.page else { return }
+        let box = documentURL
+        if page.thread.isIsolatingCurrentContext() == true {
+            page.assumeIsolated { $0.documentURLChanged(box) }
+        } else {
+            Task { await page.documentURLChanged(box) }
         }
     }
 

@@ -11,12 +11,13 @@ enum DocumentPrelude {
           "use strict";
           const g = globalThis, define = Object.defineProperty, freeze = Object.freeze;
           const then = Promise.prototype.then, PromiseCtor = Promise;
-          // The location record is filled when first read, once its document is committed:
-          // most documents' scripts never read it, and filling it at commit took 30-40 us of
-          // every navigation.
-          let located = false;
+          // The location record is filled when first read, once its document is committed
+          // (most documents' scripts never read it, and filling it at commit took 30-40 us of
+          // every navigation), and again when `history` or a fragment changed the URL.
+          let located = -1;
           const at = key => {
-            if (!located) located = native.locate(loc) === true;
+            const version = native.locate(loc, located);
+            if (typeof version === "number") located = version;
             return loc[key];
           };
           for (const name of ["window", "self", "top", "parent", "frames"]) define(g, name, { value: g, enumerable: true });
@@ -43,17 +44,28 @@ enum DocumentPrelude {
           }
           eventTarget(g);
 
+          // A navigation to a fragment of this document changes its URL and fires `hashchange`
+          // (and tells `history`, once made, through `hooks`); others replace the document.
+          const hooks = { fragment: null }, schedule = g.setTimeout;
+          const navigateTo = (kind, url) => {
+            const old = native.navigate(kind, url);
+            if (typeof old !== "string") return;
+            if (hooks.fragment !== null) hooks.fragment(kind);
+            const now = at("href");
+            schedule.call(g, () => g.dispatchEvent({ type: "hashchange", oldURL: old, newURL: now, target: g }), 0);
+          };
           const location = {};
-          for (const key of ["origin", "protocol", "host", "hostname", "port", "pathname", "search", "hash"]) {
+          for (const key of ["origin", "protocol", "host", "hostname", "port", "pathname", "search"]) {
             define(location, key, { get: () => at(key), enumerable: true });
           }
-          define(location, "href", { get: () => at("href"), set: v => native.navigate("assign", String(v)), enumerable: true });
-          define(location, "assign", { value: url => native.navigate("assign", String(url)) });
-          define(location, "replace", { value: url => native.navigate("replace", String(url)) });
+          define(location, "hash", { get: () => at("hash"), set: v => navigateTo("assign", "#" + String(v).replace(/^#/, "")), enumerable: true });
+          define(location, "href", { get: () => at("href"), set: v => navigateTo("assign", String(v)), enumerable: true });
+          define(location, "assign", { value: url => navigateTo("assign", String(url)) });
+          define(location, "replace", { value: url => navigateTo("replace", String(url)) });
           define(location, "reload", { value: () => native.navigate("reload", at("href")) });
           define(location, "toString", { value: () => at("href") });
           freeze(location);
-          define(g, "location", { get: () => location, set: v => native.navigate("assign", String(v)), enumerable: true });
+          define(g, "location", { get: () => location, set: v => navigateTo("assign", String(v)), enumerable: true });
           // The document's origin (HTML's `self.origin`); a page may replace it.
           define(g, "origin", { get: () => at("origin"), set(v) { define(g, "origin", { value: v, writable: true, enumerable: true, configurable: true }); }, enumerable: true, configurable: true });
 
@@ -67,7 +79,7 @@ enum DocumentPrelude {
           define(document, "domain", { get: () => at("hostname"), enumerable: true });
           define(document, "referrer", { value: "", enumerable: true });
           define(document, "readyState", { get: () => readyState, enumerable: true });
-          define(document, "location", { get: () => location, set: v => native.navigate("assign", String(v)) });
+          define(document, "location", { get: () => location, set: v => navigateTo("assign", String(v)) });
           let title;
           define(document, "title", { get: () => title === undefined ? at("title") : title, set: v => { title = String(v); }, enumerable: true });
           define(g, "document", { value: document, enumerable: true });
@@ -75,11 +87,11 @@ enum DocumentPrelude {
 
           // The global scope's members besides the document (``WebPlatformPrelude``), all made
           // on a script's first read of any of them; a page may replace or delete each.
-          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent"];
+          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent"];
           const lazy = new Map();
           const placePlatform = () => {
             if (lazy.size === 0) return;
-            const made = native.platform("make")(g, define, native);
+            const made = native.platform("make")(g, define, native, hooks);
             for (const [name, getter] of lazy) {
               const own = Object.getOwnPropertyDescriptor(g, name);
               if (own === undefined || own.get !== getter) continue;
@@ -126,7 +138,7 @@ enum DocumentPrelude {
             const href = url === undefined ? "" : String(url);
             const name = target === undefined || target === null || String(target) === "" ? "_blank" : String(target);
             if (name === "_self" || name === "_top" || name === "_parent") {
-              if (href !== "") native.navigate("assign", href);
+              if (href !== "") navigateTo("assign", href);
               return g;
             }
             const id = native.open(href, name);

@@ -288,7 +288,7 @@ public actor WebPage {
         title = navigation.title
 
         let environment = DocumentEnvironment(
-            url: navigation.url, title: navigation.title, jar: cookieJar, loader: loader,
+            documentURL: DocumentURL(navigation.url), title: navigation.title, jar: cookieJar, loader: loader,
             tracker: tracker, page: PageReference(self), configuration: configuration)
         let controller = configuration.userContentController
         let events = configuration.eventHandler
@@ -553,6 +553,12 @@ public actor WebPage {
     ) async throws -> ScriptValue {
         try await context(for: world).evaluateAsync(
             "(async () => {\n\(body)\n})()", sourceURL: "sessionbridge://app-script.js", timeout: timeout)
+    }
+
+    /// The shown document's URL changed without a new document (`history`, a fragment).
+    func documentURLChanged(_ documentURL: DocumentURL) {
+        guard let shown, shown.documentURL === documentURL else { return }
+        url = documentURL.url
     }
 
     /// The context of `world` in the current document, for layers that need it directly.

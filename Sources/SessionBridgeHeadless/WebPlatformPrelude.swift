@@ -6,17 +6,17 @@
 /// (``subtleSource``), `performance.now()` and
 /// `performance.timeOrigin`, `Event`, `EventTarget`, `AbortController` and `AbortSignal`
 /// (``eventsSource``), `structuredClone` (``cloneSource``), `localStorage`, `sessionStorage` and
-/// `Storage` (``storageSource``), `XMLHttpRequest` and `ProgressEvent` (``xhrSource``), and
-/// `DOMException`, the errors they throw.
+/// `Storage` (``storageSource``), `XMLHttpRequest` and `ProgressEvent` (``xhrSource``), `history`
+/// (``historySource``), and `DOMException`, the errors they throw.
 ///
-/// A function of the global object, `Object.defineProperty` and the document prelude's `native`
-/// object, evaluated and called by ``DocumentPrelude`` on a script's first read of any of these
+/// A function of the global object, `Object.defineProperty`, the document prelude's `native`
+/// object and its same-document hooks, evaluated and called by ``DocumentPrelude`` on a script's first read of any of these
 /// names (most documents never read them). Made up front, as part of the document prelude, its
 /// source and functions cost every document about 110 KB.
 /// Randomness and the clock are native (`native.platform`); the rest is JavaScript.
 enum WebPlatformPrelude {
     static let source = #"""
-        (function (g, define, native) {
+        (function (g, define, native, hooks) {
           "use strict";
           const fromCharCode = String.fromCharCode, isView = ArrayBuffer.isView;
           const typedArrayName = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
@@ -248,6 +248,7 @@ enum WebPlatformPrelude {
           \#(cloneSource)
           \#(storageSource)
           \#(xhrSource)
+          \#(historySource)
           // Randomness from the system's generator (WebCrypto); `subtle` in a secure context.
           const integerArrays = ["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array", "BigInt64Array", "BigUint64Array"];
           const crypto = {};
@@ -286,7 +287,7 @@ enum WebPlatformPrelude {
           define(performance, Symbol.toStringTag, { value: "Performance", configurable: true });
 
           return { atob, btoa, TextEncoder, TextDecoder, URL, URLSearchParams, crypto, performance, DOMException, isSecureContext: secure,
-            Event, EventTarget, AbortController, AbortSignal, structuredClone, localStorage, sessionStorage, Storage, XMLHttpRequest, ProgressEvent, CustomEvent, reportError, ...webCrypto };
+            Event, EventTarget, AbortController, AbortSignal, structuredClone, localStorage, sessionStorage, Storage, XMLHttpRequest, ProgressEvent, CustomEvent, reportError, history, History, PopStateEvent, HashChangeEvent, ...webCrypto };
         })
         """#
 }

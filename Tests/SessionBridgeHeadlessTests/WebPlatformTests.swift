@@ -469,7 +469,8 @@ import Testing
             "atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError",
             "TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController",
             "AbortSignal",
-            "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent",
+            "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "history", "History", "PopStateEvent",
+            "HashChangeEvent",
         ]
         let fresh = try await Self.page()
         let undefinedNames = try await fresh.evaluateJavaScript("\(names).filter(name => globalThis[name] === undefined)")

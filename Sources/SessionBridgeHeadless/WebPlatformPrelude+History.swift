@@ -1,0 +1,84 @@
+extension WebPlatformPrelude {
+    /// `history`, `History`, `PopStateEvent` and `HashChangeEvent` (HTML), part of ``source``: the
+    /// session history entries of the document itself. `pushState` and `replaceState` keep a
+    /// structured clone of their state and change the document's URL without a new document
+    /// (``DocumentURL``; a `SecurityError` for a URL the document cannot have); `back`,
+    /// `forward` and `go` move among those entries in a later task, firing `popstate` (and
+    /// `hashchange` when only the fragment changed). A navigation to a fragment adds an entry.
+    /// Entries of earlier documents are not kept: `length` counts this document's, and going
+    /// past them does nothing; `go(0)` reloads.
+    static let historySource = #"""
+          class PopStateEvent extends Event {
+            #state;
+            constructor(type, init = undefined) {
+              if (arguments.length < 1) throw notEnough("PopStateEvent", 1);
+              super(type, init);
+              this.#state = init && init.state !== undefined ? init.state : null;
+            }
+            get state() { return this.#state; }
+          }
+          define(PopStateEvent.prototype, Symbol.toStringTag, { value: "PopStateEvent", configurable: true });
+          class HashChangeEvent extends Event {
+            #oldURL; #newURL;
+            constructor(type, init = undefined) {
+              if (arguments.length < 1) throw notEnough("HashChangeEvent", 1);
+              super(type, init);
+              this.#oldURL = init && init.oldURL !== undefined ? String(init.oldURL) : "";
+              this.#newURL = init && init.newURL !== undefined ? String(init.newURL) : "";
+            }
+            get oldURL() { return this.#oldURL; }
+            get newURL() { return this.#newURL; }
+          }
+          define(HashChangeEvent.prototype, Symbol.toStringTag, { value: "HashChangeEvent", configurable: true });
+
+          const showURL = url => {
+            try { return native.history(url); }
+            catch (error) { throw new DOMException(error.message, "SecurityError"); }
+          };
+          const withoutFragment = url => url.replace(/#.*$/, "");
+          const entries = [{ url: showURL(null), state: null }];
+          let index = 0, restoration = "auto";
+          const addEntry = (entry, replacing) => {
+            if (replacing) { entries[index] = entry; return; }
+            entries.splice(index + 1);
+            entries.push(entry);
+            index = entries.length - 1;
+          };
+          hooks.fragment = kind => addEntry({ url: showURL(null), state: null }, kind === "replace");
+          const changeState = (name, given, replacing) => {
+            if (given.length < 2) throw notEnough(`History.${name}`, 2);
+            const state = structuredClone(given[0]);
+            const url = given[2] === undefined || given[2] === null ? showURL(null) : showURL(String(given[2]));
+            addEntry({ url, state }, replacing);
+          };
+          class History {
+            constructor() { throw new TypeError("Illegal constructor"); }
+            get length() { return entries.length; }
+            get state() { return entries[index].state; }
+            get scrollRestoration() { return restoration; }
+            set scrollRestoration(value) { if (value === "auto" || value === "manual") restoration = value; }
+            pushState(data, unused, url = undefined) { changeState("pushState", arguments, false); }
+            replaceState(data, unused, url = undefined) { changeState("replaceState", arguments, true); }
+            go(delta = 0) {
+              const steps = Number(delta) | 0;
+              if (steps === 0) { native.navigate("reload", showURL(null)); return; }
+              const target = index + steps;
+              if (target < 0 || target >= entries.length) return;
+              g.setTimeout(() => {
+                const from = entries[index].url;
+                index = target;
+                const entry = entries[index];
+                showURL(entry.url);
+                g.dispatchEvent(new PopStateEvent("popstate", { state: entry.state }));
+                if (withoutFragment(from) === withoutFragment(entry.url) && from !== entry.url) {
+                  g.dispatchEvent(new HashChangeEvent("hashchange", { oldURL: from, newURL: entry.url }));
+                }
+              }, 0);
+            }
+            back() { this.go(-1); }
+            forward() { this.go(1); }
+          }
+          define(History.prototype, Symbol.toStringTag, { value: "History", configurable: true });
+          const history = Object.create(History.prototype);
+        """#
+}
