@@ -101,11 +101,16 @@ enum DocumentPrelude {
             }
             lazy.clear();
           };
+          // One function per name is its getter and its setter (a read has no argument).
           for (const name of [...platformNames, ...platformClasses]) {
             const enumerable = platformNames.includes(name);
-            const get = () => { placePlatform(); return g[name]; };
-            lazy.set(name, get);
-            define(g, name, { get, set(value) { placePlatform(); define(g, name, { value, writable: true, enumerable, configurable: true }); }, enumerable, configurable: true });
+            const access = function (value) {
+              placePlatform();
+              if (arguments.length === 0) return g[name];
+              define(g, name, { value, writable: true, enumerable, configurable: true });
+            };
+            lazy.set(name, access);
+            define(g, name, { get: access, set: access, enumerable, configurable: true });
           }
 
           g.alert = message => { native.panel("alert", String(message === undefined ? "" : message), null); };
