@@ -16,6 +16,8 @@ import SessionBridgeScriptEngine
 enum SubtleCryptoOperations {
     /// The most PBKDF2 iterations one derivation may ask for: it cannot be stopped once begun.
     static let maximumIterations = 10_000_000
+    /// The most bytes one derivation gives (PBKDF2's cost grows with them; HKDF's limit is lower).
+    static let maximumDerivedBytes = 65_536
 
     /// Runs the operation `arguments[0]` with the rest as its arguments.
     /// `held` are the keys its handles name, taken when it was called; new keys go into `keys`.
@@ -201,7 +203,10 @@ enum SubtleCryptoOperations {
             guard key.derRepresentation == Data(bytes) else { throw ScriptThrow("DataError", "The key data is not an RSA SPKI.") }
             return .rsa(privateKey: nil, publicKey: key)
         case "pkcs8":
-            let key = try _RSA.Signing.PrivateKey(derRepresentation: bytes(data))
+            // PKCS #8 only: swift-crypto also reads a bare PKCS #1 key.
+            let bytes = try bytes(data)
+            guard DERIntegers.isPKCS8(bytes) else { throw ScriptThrow("DataError", "The key data is not a PKCS #8 key.") }
+            let key = try _RSA.Signing.PrivateKey(derRepresentation: bytes)
             return .rsa(privateKey: key, publicKey: key.publicKey)
         case "jwk":
             let n = try member(data, "n"), e = try member(data, "e")
@@ -375,11 +380,16 @@ enum SubtleCryptoOperations {
         // -1: ECDH's whole secret (a length of null).
         let bits = try reader.integer(in: -1...Int.max)
         let count = (max(bits, 0) + 7) / 8
+        guard count <= maximumDerivedBytes else {
+            throw ScriptThrow("OperationError", "At most \(maximumDerivedBytes * 8) bits are derived at once.")
+        }
         do {
             switch (algorithm, key) {
             case ("HKDF", .secret(let secret)):
                 let hash = try reader.hash(), salt = try reader.bytes(), info = try reader.bytes()
                 guard count <= 255 * hash.byteCount else { throw ScriptThrow("OperationError", "HKDF cannot derive that many bits.") }
+                // swift-crypto's HKDF traps on an empty output: a length of 0 is no bits.
+                guard count > 0 else { return [] }
                 return masked(hkdf(hash.function, secret, salt: salt, info: info, count: count), bits: bits)
             case ("PBKDF2", .secret(let secret)):
                 let hash = try reader.hash(), salt = try reader.bytes()

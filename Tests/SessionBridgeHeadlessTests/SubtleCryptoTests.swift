@@ -1,4 +1,5 @@
 import Crypto
+import CryptoExtras
 import Foundation
 import SessionBridgeScriptEngine
 import SessionBridgeTestSupport
@@ -329,6 +330,29 @@ import Testing
                 // A public key is always extractable, as browsers have it.
                 true, "public",
             ])
+        await page.close()
+    }
+
+    /// Lengths at the edges: none at all (swift-crypto's HKDF traps on an empty output, which
+    /// would end the process), and more than one derivation gives.
+    @Test func derivationLengthsAtTheEdgesAreAnswered() async throws {
+        let page = try await Self.page()
+        let pkcs1 = try _RSA.Signing.PrivateKey(keySize: .bits2048).derRepresentation
+        let result = try await Self.run(
+            """
+            const hkdf = await subtle.importKey("raw", new Uint8Array(16), "HKDF", false, ["deriveBits"]);
+            const pbkdf2 = await subtle.importKey("raw", new Uint8Array(16), "PBKDF2", false, ["deriveBits"]);
+            const parameters = { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: new Uint8Array(0) };
+            return [
+              (await subtle.deriveBits(parameters, hkdf, 0)).byteLength,
+              (await subtle.deriveBits(parameters, hkdf, 255 * 256)).byteLength,
+              await outcome(subtle.deriveBits(parameters, hkdf, 255 * 256 + 8)),
+              await outcome(subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt: new Uint8Array(0), iterations: 1 }, pbkdf2, 0xFFFFFFF8)),
+              await outcome(subtle.importKey("pkcs8", unhex("\(pkcs1.map { String(format: "%02x", $0) }.joined())"), { name: "RSA-PSS", hash: "SHA-256" }, false, ["sign"])),
+            ];
+            """, on: page)
+        // A PKCS #1 key is no PKCS #8 one, though swift-crypto reads both.
+        #expect(result == [0, 8160, "OperationError", "OperationError", "DataError"])
         await page.close()
     }
 
