@@ -1,5 +1,7 @@
+import Dispatch
 public import Foundation
 import OrderedCollections
+import SessionBridgeCookies
 public import SessionBridgeMessaging
 import Synchronization
 
@@ -8,21 +10,56 @@ import Synchronization
 ///
 /// A ``WebsiteDataStore``'s ``WebsiteDataStore/localStorage`` is shared by every page using the
 /// store; a ``WebPage``'s ``WebPage/sessionStorage`` lasts as long as the page, across its
-/// navigations. Both live in memory. Each area holds at most ``quota`` bytes, counted as
-/// WebKit counts them (UTF-16 code units of keys and values, two bytes each); a write past it is
-/// refused with a `QuotaExceededError`, and the area is left as it was.
+/// navigations. Each area holds at most ``quota`` bytes, counted as WebKit counts them (UTF-16
+/// code units of keys and values, two bytes each); a write past it is refused with a
+/// `QuotaExceededError`, and the area is left as it was.
+///
+/// Storage made with a file (a persistent data store's `localStorage`) is loaded from it and
+/// saved to it crash-safely after each change, behind the page that made it (``flush()`` waits
+/// for the writes); the rest lives in memory.
 public final class WebStorage: Sendable {
     /// The bytes one origin's area may hold: 5 MB, as in WebKit.
     public static let quota = 5 * 1024 * 1024
 
     private let areas = Mutex<[SecurityOrigin: Area]>([:])
+    /// The file this storage is saved to, if any.
+    public let fileURL: URL?
+    /// Why the file could not be read when the storage was made (it was then kept aside as
+    /// `<file>.corrupt` and the storage started empty), or nil.
+    public let loadWarning: String?
+    /// The last failed save (the storage kept its items in memory), or nil.
+    public var saveError: String? { saving.withLock { $0.error } }
+    private let saving = Mutex<(pending: Bool, error: String?)>((false, nil))
+    private let saveQueue = DispatchQueue(label: "sessionbridge.webstorage.save")
 
     struct Area: Sendable {
         var items: OrderedDictionary<String, String> = [:]
         var bytes = 0
     }
 
-    public init() {}
+    /// Storage in memory only.
+    public init() {
+        fileURL = nil
+        loadWarning = nil
+    }
+
+    /// Storage saved to `file`: loaded from it now if it exists.
+    public init(file: URL) {
+        fileURL = file
+        var warning: String? = nil
+        if let data = FileManager.default.contents(atPath: file.path) {
+            if let loaded = Self.areas(decoding: data) {
+                areas.withLock { $0 = loaded }
+            } else {
+                let aside = file.path + ".corrupt"
+                try? FileManager.default.removeItem(atPath: aside)
+                try? FileManager.default.moveItem(atPath: file.path, toPath: aside)
+                warning =
+                    "\(file.lastPathComponent) could not be read; it was kept as \(URL(fileURLWithPath: aside).lastPathComponent) and the storage starts empty"
+            }
+        }
+        loadWarning = warning
+    }
 
     /// The origin whose area a document at `url` uses, or nil for a document that has none (an
     /// opaque origin: `about:`, `data:`, `file:`; its scripts get a `SecurityError`).
@@ -49,7 +86,7 @@ public final class WebStorage: Sendable {
     /// Stores `value` under `key`; false when the area would exceed ``quota`` (nothing changes).
     @discardableResult
     public func setItem(_ value: String, forKey key: String, origin: SecurityOrigin) -> Bool {
-        areas.withLock { areas in
+        let stored = areas.withLock { areas in
             var area = areas[origin] ?? Area()
             let old = area.items[key].map { Self.size(key, $0) } ?? 0
             let bytes = area.bytes - old + Self.size(key, value)
@@ -59,6 +96,8 @@ public final class WebStorage: Sendable {
             areas[origin] = area
             return true
         }
+        if stored { scheduleSave() }
+        return stored
     }
 
     /// Removes the pair stored under `key`, if any.
@@ -68,16 +107,25 @@ public final class WebStorage: Sendable {
             area.bytes -= Self.size(key, old)
             areas[origin] = area.items.isEmpty ? nil : area
         }
+        scheduleSave()
     }
 
     /// Empties `origin`'s area.
     public func removeItems(forOrigin origin: SecurityOrigin) {
         areas.withLock { _ = $0.removeValue(forKey: origin) }
+        scheduleSave()
     }
 
     /// Empties every area.
     public func removeAll() {
         areas.withLock { $0.removeAll() }
+        scheduleSave()
+    }
+
+    /// Waits for the saves of the changes made so far.
+    public func flush() {
+        guard fileURL != nil else { return }
+        saveQueue.sync {}
     }
 
     /// How many pairs `origin`'s area holds.
@@ -98,6 +146,57 @@ public final class WebStorage: Sendable {
     func copyItems(forOrigin origin: SecurityOrigin, to other: WebStorage) {
         guard let area = areas.withLock({ $0[origin] }) else { return }
         other.areas.withLock { $0[origin] = area }
+        other.scheduleSave()
+    }
+
+    // MARK: Saving
+
+    /// Saves the areas behind the caller: one write for the changes made until it starts.
+    private func scheduleSave() {
+        guard let fileURL else { return }
+        let start = saving.withLock { state in
+            defer { state.pending = true }
+            return !state.pending
+        }
+        guard start else { return }
+        saveQueue.async { [self] in
+            saving.withLock { $0.pending = false }
+            let bytes = Self.encoded(areas.withLock { $0 })
+            do throws(CrashSafeFile.Failure) {
+                try CrashSafeFile.write(bytes, to: fileURL.path, order: .visibleBeforeDurable)
+                saving.withLock { $0.error = nil }
+            } catch {
+                saving.withLock { $0.error = "could not save \(fileURL.lastPathComponent): \(error)" }
+            }
+        }
+    }
+
+    /// The file's form: `{"version": 1, "origins": {"https://app.example": [[key, value], ...]}}`,
+    /// each origin's pairs in the order they were first set.
+    static func encoded(_ areas: [SecurityOrigin: Area]) -> [UInt8] {
+        var origins: [String: [[String]]] = [:]
+        for (origin, area) in areas { origins[origin.description] = area.items.elements.map { [$0.key, $0.value] } }
+        let object: [String: Any] = ["version": 1, "origins": origins]
+        return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])).map { Array($0) } ?? []
+    }
+
+    static func areas(decoding data: Data) -> [SecurityOrigin: Area]? {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["version"] as? Int == 1,
+            let origins = object["origins"] as? [String: Any]
+        else { return nil }
+        var areas: [SecurityOrigin: Area] = [:]
+        for (text, value) in origins {
+            guard let origin = SecurityOrigin(text), let pairs = value as? [[String]] else { return nil }
+            var area = Area()
+            for pair in pairs {
+                guard pair.count == 2 else { return nil }
+                area.items[pair[0]] = pair[1]
+                area.bytes += size(pair[0], pair[1])
+            }
+            guard area.bytes <= quota else { return nil }
+            if !area.items.isEmpty { areas[origin] = area }
+        }
+        return areas
     }
 
     private static func size(_ key: String, _ value: String) -> Int {

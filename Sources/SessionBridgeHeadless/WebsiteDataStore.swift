@@ -14,8 +14,8 @@ public final class WebsiteDataStore: Sendable {
     public let cookieJar: CookieJar
     /// The cookies as pages and a session owner reach them. (WebKit's `httpCookieStore`.)
     public let httpCookieStore: CookieJarStore
-    /// The pages' `localStorage`, one area per origin, shared by every page using this store
-    /// (in memory: it does not outlive the process, even for a persistent store).
+    /// The pages' `localStorage`, one area per origin, shared by every page using this store; a
+    /// persistent store saves it next to its cookies (`<profile>.localstorage`).
     public let localStorage: WebStorage
     /// Whether the cookies outlive the process.
     public var isPersistent: Bool { attachment != nil }
@@ -80,12 +80,13 @@ public final class WebsiteDataStore: Sendable {
         let jar: CookieJar
         let store: CookieJarStore
         let attachment: CookieStoreAttachment
-        let localStorage = WebStorage()
+        let localStorage: WebStorage
 
-        init(jar: CookieJar, attachment: CookieStoreAttachment) {
+        init(jar: CookieJar, attachment: CookieStoreAttachment, localStorage: WebStorage) {
             self.jar = jar
             self.store = CookieJarStore(jar)
             self.attachment = attachment
+            self.localStorage = localStorage
         }
     }
 
@@ -106,7 +107,8 @@ public final class WebsiteDataStore: Sendable {
                 CookieStoreAttachment.flushAllNow()
                 let jar = CookieJar()
                 let attachment = try jar.attach(to: persistent, mode: .behind, includeSessionCookies: includeSessionCookies)
-                let live = LiveProfile(jar: jar, attachment: attachment)
+                let storage = WebStorage(file: directory.appendingPathComponent(profile + ".localstorage"))
+                let live = LiveProfile(jar: jar, attachment: attachment, localStorage: storage)
                 entries = entries.filter { $0.value.profile != nil }
                 entries[key] = Entry(profile: live)
                 return live

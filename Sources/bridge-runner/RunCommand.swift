@@ -110,6 +110,7 @@ struct RunCommand: AsyncParsableCommand {
         let origins = handlerOrigin.compactMap(SecurityOrigin.init)
         // A damaged profile file fell back to its last good copy: say so, before anything runs.
         if let warning = pageStore.attachment?.loadResult.warning { transcript.note("warning: page profile: \(warning)") }
+        if let warning = pageStore.localStorage.loadWarning { transcript.note("warning: page profile: \(warning)") }
         if let warning = try? nativeStore?.load().warning { transcript.note("warning: native profile: \(warning)") }
         let configure: @Sendable (inout WebPageConfiguration) -> Void = { configuration in
             configuration.websiteDataStore = pageStore
@@ -152,6 +153,8 @@ struct RunCommand: AsyncParsableCommand {
         await fixture.stop()
         // The profiles' last cookie writes, made behind the pages, land before the process ends.
         await CookieStoreAttachment.flushAll()
+        pageStore.localStorage.flush()
+        if let problem = pageStore.localStorage.saveError { transcript.note("warning: page profile: \(problem)") }
         if exit != .success { throw exit }
     }
 

@@ -83,6 +83,13 @@ import Testing
         let json = try await RunnerProcess.run(["run", script.path, "--json"])
         #expect(json.stdout.contains(#""type":"storage""#))
         #expect(!json.stdout.contains("secret-value-123"))
+        // With a profile, the page's localStorage is saved beside its cookies, for its owner only.
+        let profile = script.deletingLastPathComponent().appendingPathComponent("storage-profile")
+        let saved = try await RunnerProcess.run(["run", script.path, "--profile", profile.path])
+        #expect(saved.exitCode == 0, "\(saved.stdout)\(saved.stderr)")
+        let file = profile.appendingPathComponent("page.localstorage")
+        #expect(String(decoding: (try? Data(contentsOf: file)) ?? Data(), as: UTF8.self).contains("oidc.user"))
+        #expect((try? FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int) == 0o600)
     }
 
     @Test func uncaughtErrorExitsOne() async throws {

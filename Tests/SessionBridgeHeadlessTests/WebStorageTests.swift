@@ -114,6 +114,51 @@ import Testing
         await page.close()
     }
 
+    @Test func storageWithAFileOutlivesItAndKeepsADamagedFileAside() throws {
+        let directory = try TestDirectory.make(prefix: "webstorage")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("page.localstorage")
+        let origin = try #require(SecurityOrigin("https://app.example"))
+        let first = WebStorage(file: file)
+        #expect(first.loadWarning == nil)
+        first.setItem("abc", forKey: "token", origin: origin)
+        first.setItem("ünïcødé \u{1F600}", forKey: "name", origin: origin)
+        first.removeItem("token", forOrigin: origin)
+        first.setItem("again", forKey: "token", origin: origin)
+        first.flush()
+        #expect(first.saveError == nil)
+        let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        // A new storage on the same file has the pairs, in their order.
+        let second = WebStorage(file: file)
+        #expect(second.items(forOrigin: origin).map { "\($0.key)=\($0.value)" } == ["name=ünïcødé \u{1F600}", "token=again"])
+        // A damaged file: kept aside, a warning, an empty storage that saves again.
+        try Data("{\"version\": 1, \"origins\": {\"https://app.example\": [[\"only a key\"]]}}".utf8).write(to: file)
+        let third = WebStorage(file: file)
+        #expect(third.loadWarning?.contains("page.localstorage.corrupt") == true)
+        #expect(third.items(forOrigin: origin).isEmpty)
+        #expect(FileManager.default.fileExists(atPath: file.path + ".corrupt"))
+        third.setItem("1", forKey: "fresh", origin: origin)
+        third.flush()
+        #expect(WebStorage(file: file).item("fresh", forOrigin: origin) == "1")
+    }
+
+    @Test func aPersistentDataStoresLocalStorageIsSavedWithItsProfile() async throws {
+        let directory = try TestDirectory.make(prefix: "webstorage-profile")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let store = try WebsiteDataStore(directory: directory, profile: "page")
+            let page = try await Self.page(store: store)
+            _ = try await page.evaluateJavaScript("localStorage.setItem('state', 'saved')")
+            await page.close()
+            store.localStorage.flush()
+        }
+        let reopened = try WebsiteDataStore(directory: directory, profile: "page")
+        let page = try await Self.page(store: reopened)
+        #expect(try await page.evaluateJavaScript("localStorage.getItem('state')") == "saved")
+        await page.close()
+    }
+
     @Test func originsAreKeyedAsWebKitKeysThem() {
         #expect(WebStorage.origin(of: URL(string: "https://App.Example:443/path")!)?.description == "https://app.example")
         #expect(WebStorage.origin(of: URL(string: "http://127.0.0.1:8080/")!)?.description == "http://127.0.0.1:8080")
