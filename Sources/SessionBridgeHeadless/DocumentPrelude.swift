@@ -44,14 +44,17 @@ enum DocumentPrelude {
           }
           eventTarget(g);
 
-          // A navigation to a fragment of this document changes its URL and fires `hashchange`
-          // (and tells `history`, once made, through `hooks`); others replace the document.
-          const hooks = { fragment: null }, schedule = g.setTimeout;
+          // A navigation to a fragment of this document changes its URL and fires `popstate`
+          // at once and `hashchange` in a later task, as WebKit does (and tells `history`, once
+          // made, through `hooks`); others replace the document.
+          const hooks = { fragment: null, popstate: null }, schedule = g.setTimeout;
           const navigateTo = (kind, url) => {
             const old = native.navigate(kind, url);
             if (typeof old !== "string") return;
-            if (hooks.fragment !== null) hooks.fragment(kind);
             const now = at("href");
+            if (now === old) return;
+            if (hooks.fragment !== null) hooks.fragment(kind);
+            g.dispatchEvent(hooks.popstate !== null ? hooks.popstate(null) : { type: "popstate", state: null, target: g });
             schedule.call(g, () => g.dispatchEvent({ type: "hashchange", oldURL: old, newURL: now, target: g }), 0);
           };
           const location = {};

@@ -4,7 +4,8 @@ extension WebPlatformPrelude {
     /// structured clone of their state and change the document's URL without a new document
     /// (``DocumentURL``; a `SecurityError` for a URL the document cannot have); `back`,
     /// `forward` and `go` move among those entries in a later task, firing `popstate` (and
-    /// `hashchange` when only the fragment changed). A navigation to a fragment adds an entry.
+    /// `hashchange` when only the fragment changed). A navigation to a fragment adds an entry
+    /// and fires `popstate`, then `hashchange`, as WebKit does.
     /// Entries of earlier documents are not kept: `length` counts this document's, and going
     /// past them does nothing; `go(0)` reloads.
     static let historySource = #"""
@@ -45,6 +46,7 @@ extension WebPlatformPrelude {
             index = entries.length - 1;
           };
           hooks.fragment = kind => addEntry({ url: showURL(null), state: null }, kind === "replace");
+          hooks.popstate = state => new PopStateEvent("popstate", { state });
           const changeState = (name, given, replacing) => {
             if (given.length < 2) throw notEnough(`History.${name}`, 2);
             const state = structuredClone(given[0]);

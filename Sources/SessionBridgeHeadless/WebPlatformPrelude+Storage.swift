@@ -47,8 +47,9 @@ extension WebPlatformPrelude {
           define(Storage.prototype, Symbol.toStringTag, { value: "Storage", configurable: true });
           const makeStorage = kind => {
             const target = Object.create(Storage.prototype);
-            // A stored key is a visible property unless the prototype chain has one of its name.
-            const visible = key => typeof key === "string" && !(key in target) && storageCall(kind, "get", key) !== null;
+            // Every stored key is an own property, as in WebKit; reading one of a name the
+            // prototype chain has gives the prototype's member.
+            const stored = key => typeof key === "string" && storageCall(kind, "get", key) !== null;
             const proxy = new Proxy(target, {
               get(target, key, receiver) {
                 if (typeof key === "string" && !(key in target)) {
@@ -61,14 +62,14 @@ extension WebPlatformPrelude {
                 if (typeof key === "string" && receiver === proxy) { storeItem(kind, key, value); return true; }
                 return Reflect.set(target, key, value, receiver);
               },
-              has(target, key) { return visible(key) || Reflect.has(target, key); },
+              has(target, key) { return stored(key) || Reflect.has(target, key); },
               deleteProperty(target, key) {
-                if (visible(key)) { storageCall(kind, "remove", key); return true; }
+                if (stored(key)) { storageCall(kind, "remove", key); return true; }
                 return Reflect.deleteProperty(target, key);
               },
-              ownKeys(target) { return [...storageCall(kind, "keys").filter(key => !(key in target)), ...Reflect.ownKeys(target)]; },
+              ownKeys(target) { return [...storageCall(kind, "keys"), ...Reflect.ownKeys(target)]; },
               getOwnPropertyDescriptor(target, key) {
-                if (visible(key)) return { value: storageCall(kind, "get", key), writable: true, enumerable: true, configurable: true };
+                if (stored(key)) return { value: storageCall(kind, "get", key), writable: true, enumerable: true, configurable: true };
                 return Reflect.getOwnPropertyDescriptor(target, key);
               },
               defineProperty(target, key, descriptor) {

@@ -229,9 +229,10 @@ extension WebPlatformPrelude {
               if (kinds[name] === "rsa") checkExponent(normalized, true);
               return call(request).then(([privateHandle, publicHandle]) => {
                 const keyAlgorithmValue = keyAlgorithm(normalized, facts);
+                // CryptoKeyPair's members in a dictionary's order, as WebKit gives them.
                 return {
-                  publicKey: makeKey("public", true, keyAlgorithmValue, usages.filter(usage => publicAllowed.includes(usage)), publicHandle),
                   privateKey: makeKey("private", extractable, copy(keyAlgorithmValue), privateUsages, privateHandle),
+                  publicKey: makeKey("public", true, keyAlgorithmValue, usages.filter(usage => publicAllowed.includes(usage)), publicHandle),
                 };
               });
             }
@@ -359,8 +360,9 @@ extension WebPlatformPrelude {
               return call(["import", kind, format, material, normalized.namedCurve]).then(record => {
                 if (record.private !== isPrivate) throw failure("DataError", "The key data is not the kind of key its format says.");
                 const facts = kind === "rsa" ? { modulusLength: record.modulusLength, publicExponent: record.publicExponent } : {};
-                // A public key is always extractable, as in browsers.
-                return makeKey(isPrivate ? "private" : "public", isPrivate ? extractable : true, keyAlgorithm(normalized, facts), usages, record.handle);
+                // An imported public key is as extractable as asked (the standard, and WebKit;
+                // web-platform-tests expect it always extractable, as other browsers have it).
+                return makeKey(isPrivate ? "private" : "public", extractable, keyAlgorithm(normalized, facts), usages, record.handle);
               });
             }
 

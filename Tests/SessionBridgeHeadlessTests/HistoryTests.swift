@@ -34,6 +34,7 @@ import Testing
         await page.close()
     }
 
+    /// As in WebKit: a navigation to a fragment fires `popstate` at once and `hashchange` later.
     @Test func backForwardAndFragmentsFirePopStateAndHashChange() async throws {
         let page = WebPage()
         try await page.loadHTMLString("<p>app</p>", baseURL: URL(string: "https://app.example/start")!)
@@ -59,7 +60,7 @@ import Testing
         #expect(
             result == [
                 "https://app.example/a#top", 3,
-                "hashchange - #top | popstate {\"page\":\"a\"} /a | hashchange #top - | popstate null /start | popstate {\"page\":\"a\"} /a",
+                "popstate null /a#top | hashchange - #top | popstate {\"page\":\"a\"} /a | hashchange #top - | popstate null /start | popstate {\"page\":\"a\"} /a",
                 "/a", #"{"page":"a"}"#,
             ])
         await page.close()
