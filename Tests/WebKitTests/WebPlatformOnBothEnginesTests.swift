@@ -1,0 +1,108 @@
+import Foundation
+import SessionBridgeHeadless
+import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
+import Testing
+
+/// The web platform members a page's own session code uses, run side by side: the headless
+/// engine's (`WebPlatformPrelude`) give what WebKit's own give, on the same page over HTTPS.
+@Suite(.serialized, .timeLimit(.minutes(3)), .hangWatchdog) struct WebPlatformOnBothEnginesTests {
+    static let helpers = """
+        const hex = buffer => Array.from(new Uint8Array(buffer), byte => byte.toString(16).padStart(2, "0")).join("");
+        const unhex = text => new Uint8Array(text.match(/../g).map(pair => parseInt(pair, 16)));
+        const utf8 = text => new TextEncoder().encode(text);
+        const unbase64url = text => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), c => c.charCodeAt(0));
+        const outcome = async promise => { try { await promise; return "fulfilled"; } catch (error) { return error.name; } };
+        const subtle = crypto.subtle;
+
+        """
+
+    @Test(arguments: Engine.allCases)
+    func subtleCryptoGivesWhatWebKitGives(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                Self.helpers + """
+                    const hmac = await subtle.importKey("raw", utf8("Jefe"), { name: "HMAC", hash: "SHA-256" }, true, ["sign", "verify"]);
+                    const jwk = await subtle.exportKey("jwk", hmac);
+                    const es = await subtle.importKey("jwk", { kty: "EC", crv: "P-256", x: "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+                      y: "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0" }, { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]);
+                    const ikm = await subtle.importKey("raw", new Uint8Array(22).fill(0x0b), "HKDF", false, ["deriveBits"]);
+                    const aes = await subtle.importKey("raw", unhex("feffe9928665731c6d6a8f9467308308"), "AES-GCM", false, ["encrypt"]);
+                    const pair = await subtle.generateKey({ name: "ECDSA", namedCurve: "P-384" }, false, ["sign", "verify"]);
+                    return [
+                      isSecureContext, hex(await subtle.digest("SHA-256", utf8("abc"))),
+                      hex(await subtle.sign("HMAC", hmac, utf8("what do ya want for nothing?"))), JSON.stringify(hmac.algorithm),
+                      JSON.stringify(Object.keys(jwk).sort().map(key => [key, jwk[key]])),
+                      await subtle.verify({ name: "ECDSA", hash: "SHA-256" }, es, unbase64url("DtEhU3ljbEg8L38VWAfUAqOyKAM6-Xx-F4GawxaepmXFCgfTjDxw5djxLa8ISlSApmWQxfKTUJqPP3-Kg6NU1Q"),
+                        utf8("eyJhbGciOiJFUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ")),
+                      [es.type, es.extractable, es.usages.join()].join(),
+                      hex(await subtle.deriveBits({ name: "HKDF", hash: "SHA-256", salt: unhex("000102030405060708090a0b0c"), info: unhex("f0f1f2f3f4f5f6f7f8f9") }, ikm, 336)),
+                      hex(await subtle.encrypt({ name: "AES-GCM", iv: unhex("cafebabefacedbaddecaf888") }, aes, unhex("d9313225f88406e5"))).length,
+                      [Object.keys(pair).join(), pair.privateKey.usages.join(), pair.publicKey.usages.join(), pair.publicKey.extractable].join(),
+                      await outcome(subtle.exportKey("spki", es)), await outcome(subtle.exportKey("jwk", pair.privateKey)),
+                      await outcome(subtle.digest("MD5", utf8(""))), await outcome(subtle.generateKey({ name: "HMAC", hash: "SHA-256" }, false, [])),
+                      await outcome(subtle.sign("HMAC", pair.publicKey, utf8(""))), await outcome(subtle.importKey("raw", new Uint8Array(15), "AES-GCM", true, ["encrypt"])),
+                      [String(hmac), Object.prototype.toString.call(subtle), typeof CryptoKey].join(),
+                    ];
+                    """)
+            #expect(
+                seen == [
+                    true, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+                    "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
+                    #"{"name":"HMAC","hash":{"name":"SHA-256"},"length":32}"#,
+                    #"[["alg","HS256"],["ext",true],["k","SmVmZQ"],["key_ops",["sign","verify"]],["kty","oct"]]"#,
+                    true, "public,false,verify",
+                    "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865", 48,
+                    "privateKey,publicKey,sign,verify,true",
+                    "InvalidAccessError", "InvalidAccessError", "NotSupportedError", "SyntaxError", "InvalidAccessError", "DataError",
+                    "[object CryptoKey],[object SubtleCrypto],function",
+                ], "\(engine)")
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func storageRequestsAndHistoryBehaveAsInWebKit(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                Self.helpers + """
+                    localStorage.clear();
+                    localStorage.setItem("token", "abc"); localStorage.user = 42; localStorage["getItem"] = "shadowed";
+                    const storage = [localStorage.getItem("token"), localStorage.user, localStorage.length, Object.keys(localStorage).sort().join(),
+                      typeof localStorage.getItem, localStorage.getItem("getItem"), "token" in localStorage, localStorage.key(99), String(localStorage)].join("|");
+                    delete localStorage.user;
+                    const afterDelete = [localStorage.user, localStorage.length].join("|");
+                    localStorage.clear();
+                    const events = [];
+                    const request = await new Promise(resolve => {
+                      const xhr = new XMLHttpRequest();
+                      xhr.onreadystatechange = () => { if (!events.includes(`state ${xhr.readyState}`)) events.push(`state ${xhr.readyState}`); };
+                      for (const type of ["loadstart", "load", "loadend"]) xhr.addEventListener(type, () => events.push(type));
+                      xhr.onloadend = () => resolve([xhr.status, xhr.getResponseHeader("set-cookie"), xhr.responseURL === location.href].join("|"));
+                      xhr.open("GET", location.pathname);
+                      xhr.send();
+                    });
+                    const before = history.length, changes = [];
+                    addEventListener("popstate", event => changes.push(`popstate ${JSON.stringify(event.state)} ${location.pathname}${location.hash}`));
+                    addEventListener("hashchange", event => changes.push(`hashchange ${new URL(event.newURL).hash || "-"}`));
+                    history.pushState({ step: 1 }, "", "/somewhere/else?x=1");
+                    const pushed = [history.length - before, location.pathname + location.search, JSON.stringify(history.state)].join("|");
+                    location.hash = "top";
+                    await new Promise(resolve => setTimeout(resolve, 50));
+                    history.back();
+                    await new Promise(resolve => setTimeout(resolve, 50));
+                    return [storage, afterDelete, events.join(), request, pushed, changes.join(", "),
+                      new CustomEvent("x", { detail: { a: 1 } }).detail.a, origin === location.origin];
+                    """)
+            #expect(
+                seen == [
+                    "abc|42|3|getItem,token,user|function|shadowed|true||[object Storage]", "|2",
+                    "state 1,loadstart,state 2,state 3,state 4,load,loadend", "200||true",
+                    #"1|/somewhere/else?x=1|{"step":1}"#,
+                    #"popstate null /somewhere/else#top, hashchange #top, popstate {"step":1} /somewhere/else, hashchange -"#,
+                    1, true,
+                ], "\(engine)")
+        }
+    }
+}
