@@ -81,7 +81,12 @@ final class ActivityTracker: Sendable {
 @safe  // its JavaScriptCore references are used only on its context's engine thread, while the context lives
 final class DocumentControls {
     let finish: RawObject
-    init(finish: RawObject) { unsafe self.finish = unsafe finish }
+    /// Fires `storage` at the window: `(key, oldValue, newValue, url)`.
+    let storage: RawObject?
+    init(finish: RawObject, storage: RawObject?) {
+        unsafe self.finish = unsafe finish
+        unsafe self.storage = unsafe storage
+    }
 }
 
 /// A document's page APIs made before its response: the prelude has run with an empty
@@ -141,9 +146,12 @@ extension DocumentEnvironment {
         unsafe context.attach(PreparedDocument(native: native, location: location))
         prepared = true
         if let finish = try? unsafe context.protectedFunction("finish", of: controls) {
-            unsafe context.attach(DocumentControls(finish: finish))
+            let storage = try? unsafe context.protectedFunction("storage", of: controls)
+            unsafe context.attach(DocumentControls(finish: finish, storage: storage))
             context.onClose { context in
-                if let controls = context.attachment(DocumentControls.self) { unsafe context.unprotect(controls.finish) }
+                guard let controls = context.attachment(DocumentControls.self) else { return }
+                unsafe context.unprotect(controls.finish)
+                if let storage = unsafe controls.storage { unsafe context.unprotect(storage) }
             }
         }
         if warmingUp, let warmUp = try? unsafe context.protectedFunction("warmUp", of: controls) {
@@ -308,6 +316,7 @@ extension DocumentEnvironment {
                 throw ScriptThrow("SecurityError", "The operation is insecure.")
             }
             let first = try unsafe context.scriptValue(call[2]), key = first.stringValue ?? ""
+            let document = (id: ObjectIdentifier(env.documentURL), url: env.url)
             switch try unsafe context.scriptValue(call[1]).stringValue {
             case "length":
                 return unsafe context.jsValue(.number(Double(storage.count(forOrigin: origin))))
@@ -318,11 +327,11 @@ extension DocumentEnvironment {
                 return unsafe context.jsValue(storage.item(key, forOrigin: origin).map { .string($0) } ?? .null)
             case "set":
                 let value = try unsafe context.scriptValue(call[3]).stringValue ?? ""
-                return unsafe context.jsValue(.bool(storage.setItem(value, forKey: key, origin: origin)))
+                return unsafe context.jsValue(.bool(storage.setItem(value, forKey: key, origin: origin, by: document)))
             case "remove":
-                storage.removeItem(key, forOrigin: origin)
+                storage.removeItem(key, forOrigin: origin, by: document)
             case "clear":
-                storage.removeItems(forOrigin: origin)
+                storage.removeItems(forOrigin: origin, by: document)
             case "keys":
                 return unsafe context.jsValue(.array(storage.items(forOrigin: origin).map { .string($0.key) }))
             default:
@@ -439,6 +448,37 @@ extension DocumentEnvironment {
             environment.configuration.userContentController, world: world, frame: FrameInfo(url: environment.url), in: context)
         // The location record is filled when a script first reads it (`locate`).
         context.attachment(BoundEnvironment.self)?.environment = environment
+        if world == .page { observeLocalStorage(of: environment, in: context) }
+    }
+
+    /// The page world hears of `localStorage` changes other documents of its origin make, as
+    /// `storage` events, until it closes.
+    private static func observeLocalStorage(of environment: DocumentEnvironment, in context: isolated ScriptContext) {
+        guard let origin = WebStorage.origin(of: environment.url) else { return }
+        let storage = environment.configuration.websiteDataStore.localStorage
+        let id = ObjectIdentifier(environment.documentURL)
+        // In the order they were made, on the page's thread; none once the world closed.
+        let inbox = ScriptContextInbox<WebStorage.Change>(for: context) { context, change in dispatchStorage(change, in: context) }
+        storage.observe(origin, as: id) { inbox.send($0) }
+        context.onClose { _ in storage.stopObserving(id) }
+    }
+
+    /// Fires a `storage` event in a world.
+    static func dispatchStorage(_ change: WebStorage.Change, in context: isolated ScriptContext) {
+        guard let controls = context.attachment(DocumentControls.self), let storage = unsafe controls.storage else { return }
+        func value(_ text: String?) -> ScriptValue { text.map { .string($0) } ?? .null }
+        context.enterJavaScript()
+        do {
+            _ = try unsafe context.call(
+                storage,
+                [
+                    context.jsValue(value(change.key)), context.jsValue(value(change.oldValue)), context.jsValue(value(change.newValue)),
+                    context.jsValue(.string(change.url)),
+                ])
+        } catch {
+            context.report(.uncaughtError(error))
+        }
+        context.leaveJavaScript()
     }
 
     /// The location record's values for the document, by ``locationKeys``.

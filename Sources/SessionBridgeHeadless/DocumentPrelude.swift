@@ -279,6 +279,10 @@ enum DocumentPrelude {
 
           const fetch = g.fetch;
           return {
+            // Another document of this origin changed `localStorage`.
+            storage(key, oldValue, newValue, url) {
+              g.dispatchEvent({ type: "storage", key, oldValue, newValue, url, storageArea: g.localStorage, target: g });
+            },
             finish() {
               readyState = "interactive";
               document.dispatchEvent({ type: "DOMContentLoaded", target: document });

@@ -6,7 +6,8 @@ extension WebPlatformPrelude {
     /// (`localStorage.token = "x"`, `Object.keys(localStorage)`, `delete localStorage.token`),
     /// with `Storage.prototype`'s members taking precedence when read. A write past the quota
     /// throws a `QuotaExceededError`; a document without an origin of its own (`about:`,
-    /// `data:`, `file:`) gets a `SecurityError` from every call. No `storage` events are sent.
+    /// `data:`, `file:`) gets a `SecurityError` from every call. A change to `localStorage` fires
+    /// `storage` at the origin's other pages of the data store (``DocumentPrelude``'s `storage`).
     static let storageSource = #"""
           const storageKinds = new WeakMap();
           const storageCall = (...request) => {

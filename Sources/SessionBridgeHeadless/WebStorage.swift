@@ -14,6 +14,9 @@ import Synchronization
 /// code units of keys and values, two bytes each); a write past it is refused with a
 /// `QuotaExceededError`, and the area is left as it was.
 ///
+/// A page's change to an origin's area fires `storage` at the other pages observing it (each
+/// committed document's page world observes its data store's `localStorage`).
+///
 /// Storage made with a file (a persistent data store's `localStorage`) is loaded from it and
 /// saved to it crash-safely after each change, behind the page that made it (``flush()`` waits
 /// for the writes); the rest lives in memory.
@@ -31,6 +34,18 @@ public final class WebStorage: Sendable {
     public var saveError: String? { saving.withLock { $0.error } }
     private let saving = Mutex<(pending: Bool, error: String?)>((false, nil))
     private let saveQueue = DispatchQueue(label: "sessionbridge.webstorage.save")
+    /// The documents told of changes made by others (`storage` events), by an id of each.
+    private let observers = Mutex<[ObjectIdentifier: (origin: SecurityOrigin, notify: @Sendable (Change) -> Void)]>([:])
+
+    /// A change one document made, for the `storage` events of the others.
+    struct Change: Sendable {
+        /// The key, nil for `clear()`.
+        let key: String?
+        let oldValue: String?
+        let newValue: String?
+        /// The URL of the document that made it.
+        let url: String
+    }
 
     struct Area: Sendable {
         var items: OrderedDictionary<String, String> = [:]
@@ -86,34 +101,73 @@ public final class WebStorage: Sendable {
     /// Stores `value` under `key`; false when the area would exceed ``quota`` (nothing changes).
     @discardableResult
     public func setItem(_ value: String, forKey key: String, origin: SecurityOrigin) -> Bool {
-        let stored = areas.withLock { areas in
+        setItem(value, forKey: key, origin: origin, by: nil)
+    }
+
+    /// ``setItem(_:forKey:origin:)`` for a document (`by`, with its URL): the other documents
+    /// observing the origin are told of a change.
+    func setItem(_ value: String, forKey key: String, origin: SecurityOrigin, by document: (id: ObjectIdentifier, url: URL)?) -> Bool {
+        let outcome = areas.withLock { areas -> (stored: Bool, old: String?) in
             var area = areas[origin] ?? Area()
-            let old = area.items[key].map { Self.size(key, $0) } ?? 0
+            let previous = area.items[key]
+            if previous == value { return (true, value) }
+            let old = previous.map { Self.size(key, $0) } ?? 0
             let bytes = area.bytes - old + Self.size(key, value)
-            guard bytes <= Self.quota else { return false }
+            guard bytes <= Self.quota else { return (false, previous) }
             area.items[key] = value
             area.bytes = bytes
             areas[origin] = area
-            return true
+            return (true, previous)
         }
-        if stored { scheduleSave() }
-        return stored
+        guard outcome.stored, outcome.old != value else { return outcome.stored }
+        scheduleSave()
+        report(Change(key: key, oldValue: outcome.old, newValue: value, url: document?.url.absoluteString ?? ""), origin, by: document?.id)
+        return true
     }
 
     /// Removes the pair stored under `key`, if any.
     public func removeItem(_ key: String, forOrigin origin: SecurityOrigin) {
-        areas.withLock { areas in
-            guard var area = areas[origin], let old = area.items.removeValue(forKey: key) else { return }
+        removeItem(key, forOrigin: origin, by: nil)
+    }
+
+    func removeItem(_ key: String, forOrigin origin: SecurityOrigin, by document: (id: ObjectIdentifier, url: URL)?) {
+        let removed = areas.withLock { areas -> String? in
+            guard var area = areas[origin], let old = area.items.removeValue(forKey: key) else { return nil }
             area.bytes -= Self.size(key, old)
             areas[origin] = area.items.isEmpty ? nil : area
+            return old
         }
+        guard let removed else { return }
         scheduleSave()
+        report(Change(key: key, oldValue: removed, newValue: nil, url: document?.url.absoluteString ?? ""), origin, by: document?.id)
     }
 
     /// Empties `origin`'s area.
     public func removeItems(forOrigin origin: SecurityOrigin) {
-        areas.withLock { _ = $0.removeValue(forKey: origin) }
+        removeItems(forOrigin: origin, by: nil)
+    }
+
+    func removeItems(forOrigin origin: SecurityOrigin, by document: (id: ObjectIdentifier, url: URL)?) {
+        guard areas.withLock({ $0.removeValue(forKey: origin) }) != nil else { return }
         scheduleSave()
+        report(Change(key: nil, oldValue: nil, newValue: nil, url: document?.url.absoluteString ?? ""), origin, by: document?.id)
+    }
+
+    // MARK: Storage events
+
+    /// Tells `notify` of each change to `origin`'s area that another document (or native code)
+    /// makes, until ``stopObserving(_:)`` with the same `id`.
+    func observe(_ origin: SecurityOrigin, as id: ObjectIdentifier, notify: @escaping @Sendable (Change) -> Void) {
+        observers.withLock { $0[id] = (origin, notify) }
+    }
+
+    func stopObserving(_ id: ObjectIdentifier) {
+        observers.withLock { _ = $0.removeValue(forKey: id) }
+    }
+
+    private func report(_ change: Change, _ origin: SecurityOrigin, by source: ObjectIdentifier?) {
+        let told = observers.withLock { $0.filter { $0.key != source && $0.value.origin == origin }.map(\.value.notify) }
+        for notify in told { notify(change) }
     }
 
     /// Empties every area.

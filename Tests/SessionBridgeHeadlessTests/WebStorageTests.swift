@@ -71,6 +71,37 @@ import Testing
         for page in [first, second, otherOrigin, otherStore] { await page.close() }
     }
 
+    /// Another page of the origin hears each change as a `storage` event, in order; the page
+    /// that made it, other origins and a write of the same value hear nothing.
+    @Test func otherPagesOfTheOriginHearStorageEvents() async throws {
+        let store = WebsiteDataStore.nonPersistent()
+        let writer = try await Self.page("https://app.example/writer", store: store)
+        let listener = try await Self.page("https://app.example/listener", store: store)
+        let otherOrigin = try await Self.page("https://other.example/", store: store)
+        let listen = """
+            globalThis.heard = [];
+            addEventListener("storage", event => heard.push([event.key, event.oldValue, event.newValue, event.url, event.storageArea === localStorage].join("|")));
+            """
+        for page in [writer, listener, otherOrigin] { _ = try await page.evaluateJavaScript(listen) }
+        _ = try await writer.evaluateJavaScript(
+            "localStorage.setItem('token', 'a'); localStorage.token = 'b'; localStorage.token = 'b'; localStorage.removeItem('token'); localStorage.setItem('x', '1'); localStorage.clear(); localStorage.clear();"
+        )
+        var heard: ScriptValue = []
+        for _ in 0..<200 {
+            heard = try await listener.evaluateJavaScript("heard")
+            if case .array(let items) = heard, items.count >= 5 { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(
+            heard == [
+                "token||a|https://app.example/writer|true", "token|a|b|https://app.example/writer|true",
+                "token|b||https://app.example/writer|true", "x||1|https://app.example/writer|true", "|||https://app.example/writer|true",
+            ])
+        #expect(try await writer.evaluateJavaScript("heard.length") == 0)
+        #expect(try await otherOrigin.evaluateJavaScript("heard.length") == 0)
+        for page in [writer, listener, otherOrigin] { await page.close() }
+    }
+
     @Test func sessionStorageIsThePagesAcrossItsNavigations() async throws {
         let store = WebsiteDataStore.nonPersistent()
         let page = try await Self.page(store: store)
