@@ -232,7 +232,12 @@ extension DocumentEnvironment {
         unsafe add("history") { context, call, env in
             let target = try unsafe context.scriptValue(call[0]).stringValue
             guard let target else { return unsafe context.jsValue(.string(env.url.absoluteString)) }
-            guard let url = URL(string: target, relativeTo: env.url)?.absoluteURL else {
+            // An empty URL is the document's own, without its fragment (the URL Standard's
+            // parse of "" against it).
+            let resolved =
+                target.isEmpty
+                ? URL(string: env.url.absoluteString.components(separatedBy: "#")[0]) : URL(string: target, relativeTo: env.url)
+            guard let url = resolved?.absoluteURL else {
                 throw ScriptThrow("SecurityError", "'\(target)' is not a valid URL")
             }
             guard DocumentURL.canRewrite(env.url, to: url) else {

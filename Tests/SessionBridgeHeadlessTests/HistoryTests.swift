@@ -19,7 +19,8 @@ import Testing
             """
             globalThis.sameDocument = true;
             history.replaceState({ step: 0 }, "", "/app?cleaned=1");
-            history.pushState({ step: 1 }, "", "settings/profile");
+            history.pushState({ step: 1 }, "", "settings/profile#part");
+            history.replaceState(history.state, "", "");
             const seen = [location.pathname + location.search, history.length, history.state.step, document.location.href === location.href];
             const refused = [() => history.pushState(null, "", "https://elsewhere.example/"), () => history.pushState(() => 1, ""), () => history.pushState(null)]
               .map(action => { try { action(); return "changed"; } catch (error) { return error.name; } });
