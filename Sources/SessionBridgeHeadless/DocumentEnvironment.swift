@@ -395,7 +395,13 @@ extension DocumentEnvironment {
             let target = try unsafe context.scriptValue(call[0]).stringValue ?? ""
             let method = try unsafe context.scriptValue(call[1]).stringValue ?? "GET"
             let headerPairs = try unsafe context.scriptValue(call[2])
-            let body = try unsafe context.scriptValue(call[3]).stringValue
+            // Text (sent as UTF-8) or bytes (an ArrayBuffer or a view of one).
+            let body: [UInt8]? =
+                switch try unsafe context.scriptValue(call[3]) {
+                case .string(let text): Array(text.utf8)
+                case .bytes(let bytes): bytes
+                default: nil
+                }
             let credentials = try unsafe context.scriptValue(call[4]).stringValue ?? "same-origin"
             guard let url = URL(string: target, relativeTo: env.url)?.absoluteURL else {
                 throw ScriptThrow("TypeError", "fetch: '\(target)' is not a valid URL")
@@ -417,7 +423,7 @@ extension DocumentEnvironment {
             } catch {
                 throw ScriptThrow("TypeError", "fetch: \(error.message)")
             }
-            let request = PageRequest(url: url, method: checkedMethod, headers: headers, body: body.map { Array($0.utf8) })
+            let request = PageRequest(url: url, method: checkedMethod, headers: headers, body: body)
             let (promise, deferred) = unsafe try context.makeDeferredPromise()
             context.startTask(settling: deferred) {
                 do {

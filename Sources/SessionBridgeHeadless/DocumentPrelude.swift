@@ -193,13 +193,26 @@ enum DocumentPrelude {
             }
             text() { return this.#take(); }
             json() { return then.call(this.#take(), text => JSON.parse(text)); }
+            arrayBuffer() { return then.call(this.#take(), text => bytesOfText(text).buffer); }
             clone() {
               if (this.#used) throw new TypeError("body stream already read");
               return new Response(this.#body, { status: this.status, statusText: this.statusText, headers: this.headers, url: this.url, redirected: this.redirected });
             }
           }
+          // A body as the Fetch Standard extracts one: text, URLSearchParams (as a form) or
+          // bytes (a copy of an ArrayBuffer or a view), with the Content-Type it implies.
+          const extractBody = value => {
+            if (value === null || value === undefined) return { body: null, type: null };
+            if (value instanceof ArrayBuffer) return { body: new Uint8Array(value).slice(), type: null };
+            if (ArrayBuffer.isView(value)) return { body: new Uint8Array(value.buffer, value.byteOffset, value.byteLength).slice(), type: null };
+            if (Object.prototype.toString.call(value) === "[object URLSearchParams]") return { body: String(value), type: "application/x-www-form-urlencoded;charset=UTF-8" };
+            return { body: String(value), type: "text/plain;charset=UTF-8" };
+          };
+          // Text as UTF-8 bytes, and back (a body's arrayBuffer() and text()).
+          const bytesOfText = text => { const binary = unescape(encodeURIComponent(text)), out = new Uint8Array(binary.length); for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i); return out; };
+          const textOfBytes = bytes => { let binary = ""; for (let i = 0; i < bytes.length; i += 8192) binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192)); try { return decodeURIComponent(escape(binary)); } catch { return binary; } };
           // A request as fetch takes it: its URL resolved against the document's, its method
-          // normalized, its body text read once (by text(), json() or fetch).
+          // normalized, its body read once (by text(), json(), arrayBuffer() or fetch).
           const normalizedMethods = ["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"];
           let takeRequestBody;
           class Request {
@@ -212,7 +225,11 @@ enum DocumentPrelude {
               this.#method = normalizedMethods.includes(method.toUpperCase()) ? method.toUpperCase() : method;
               this.#headers = new Headers(init.headers !== undefined ? init.headers : from ? from.#headers : undefined);
               if (from && from.#used && init.body === undefined) throw new TypeError("body stream already read");
-              this.#body = init.body !== undefined ? (init.body === null ? null : String(init.body)) : from ? from.#body : null;
+              if (init.body !== undefined) {
+                const { body, type } = extractBody(init.body);
+                this.#body = body;
+                if (type !== null && !this.#headers.has("content-type")) this.#headers.set("content-type", type);
+              } else this.#body = from ? from.#body : null;
               if (this.#body !== null && (this.#method === "GET" || this.#method === "HEAD")) {
                 throw new TypeError("Request with GET/HEAD method cannot have body.");
               }
@@ -233,8 +250,19 @@ enum DocumentPrelude {
               if (this.#body !== null) this.#used = true;
               return this.#body;
             }
-            text() { try { return PromiseCtor.resolve(this.#take() ?? ""); } catch (error) { return PromiseCtor.reject(error); } }
+            text() {
+              try {
+                const body = this.#take();
+                return PromiseCtor.resolve(body === null ? "" : typeof body === "string" ? body : textOfBytes(body));
+              } catch (error) { return PromiseCtor.reject(error); }
+            }
             json() { return then.call(this.text(), text => JSON.parse(text)); }
+            arrayBuffer() {
+              try {
+                const body = this.#take();
+                return PromiseCtor.resolve(body === null ? new ArrayBuffer(0) : typeof body === "string" ? bytesOfText(body).buffer : body.slice().buffer);
+              } catch (error) { return PromiseCtor.reject(error); }
+            }
             clone() {
               if (this.#used) throw new TypeError("body stream already read");
               return new Request(this);
@@ -254,7 +282,11 @@ enum DocumentPrelude {
             const headers = given ? [...new Headers(given)] : [];
             let body;
             try {
-              body = init.body !== undefined ? (init.body === null ? null : String(init.body)) : asked ? takeRequestBody(asked) : null;
+              if (init.body !== undefined) {
+                const extracted = extractBody(init.body);
+                body = extracted.body;
+                if (extracted.type !== null && !headers.some(([name]) => name === "content-type")) headers.push(["content-type", extracted.type]);
+              } else body = asked ? takeRequestBody(asked) : null;
             } catch (error) { return PromiseCtor.reject(error); }
             const credentials = String(init.credentials !== undefined ? init.credentials : asked ? asked.credentials : "same-origin");
             const signal = init.signal !== undefined ? init.signal : asked ? asked.signal : undefined;

@@ -2,9 +2,9 @@ extension WebPlatformPrelude {
     /// `XMLHttpRequest` and `ProgressEvent` (XHR Standard), part of ``source``, over the
     /// document's own fetch (`native.fetch`): the same cookies, rules and events a `fetch` has.
     /// Requests are asynchronous only (a synchronous `open` throws an `InvalidAccessError`, as it
-    /// would block the page's thread); bodies are text, so `responseType` `"arraybuffer"` gives
-    /// the text's UTF-8 bytes and a binary body sent loses what is not UTF-8; `"blob"` and
-    /// `"document"` give `null`. `upload` exists and sends no events.
+    /// would block the page's thread). A body sent may be text, `URLSearchParams` or bytes;
+    /// responses are read as text, so `responseType` `"arraybuffer"` gives the text's UTF-8
+    /// bytes; `"blob"` and `"document"` give `null`. `upload` exists and sends no events.
     static let xhrSource = #"""
           class ProgressEvent extends Event {
             #lengthComputable; #loaded; #total;
@@ -121,7 +121,7 @@ extension WebPlatformPrelude {
               let payload = null, type = null;
               if (body !== null && body !== undefined) {
                 if (body instanceof URLSearchParams) { payload = body.toString(); type = "application/x-www-form-urlencoded;charset=UTF-8"; }
-                else if (isView(body) || body instanceof ArrayBuffer) payload = text(decodeUTF8(byteSource(body, "XMLHttpRequest.send"), false, false)[0]);
+                else if (isView(body) || body instanceof ArrayBuffer) payload = byteSource(body, "XMLHttpRequest.send").slice();
                 else { payload = String(body); type = "text/plain;charset=UTF-8"; }
               }
               if (type !== null && !this.#headers.some(([key]) => key === "content-type")) this.#headers.push(["content-type", type]);

@@ -55,6 +55,42 @@ import Testing
         await page.close()
     }
 
+    /// Bodies as the Fetch Standard extracts them: a form from `URLSearchParams` (as a page's
+    /// own token request sends it), bytes as they are, text, each with its Content-Type unless
+    /// the page gave one; a response read as bytes.
+    @Test func bodiesGoOutWithTheTypeTheyImply() async throws {
+        let listener = try RawHTTPListener()
+        defer { listener.stop() }
+        let page = WebPage()
+        try await page.loadHTMLString("<p>wire</p>", baseURL: listener.url)
+        let result = try await page.callAsyncJavaScript(
+            """
+            await fetch("/form", { method: "POST", body: new URLSearchParams({ grant_type: "authorization_code", code: "a b" }) });
+            await fetch("/bytes", { method: "POST", body: new Uint8Array([0, 255, 10]) });
+            await fetch("/text", { method: "POST", body: "plain" });
+            await fetch("/typed", { method: "POST", body: "{}", headers: { "Content-Type": "application/json" } });
+            const request = new Request("/request", { method: "POST", body: new URLSearchParams("x=1") });
+            await fetch(request);
+            const response = await fetch("/read");
+            return [request.headers.get("content-type"), Array.from(new Uint8Array(await response.arrayBuffer())).join()];
+            """)
+        #expect(result == ["application/x-www-form-urlencoded;charset=UTF-8", "111,107"])
+        let requests = listener.connections.flatMap { RawHTTPListener.requests(in: $0) }
+        func head(_ path: String) -> String { requests.first { $0.line.contains(" \(path) ") }?.head.lowercased() ?? "" }
+        #expect(head("/form").contains("\r\ncontent-type: application/x-www-form-urlencoded;charset=utf-8\r\n"))
+        #expect(head("/text").contains("\r\ncontent-type: text/plain;charset=utf-8\r\n"))
+        #expect(head("/typed").contains("\r\ncontent-type: application/json\r\n") && !head("/typed").contains("text/plain"))
+        #expect(!head("/bytes").contains("content-type"))
+        #expect(head("/request").contains("content-type: application/x-www-form-urlencoded"))
+        let wire = listener.connections.flatMap { $0 }
+        #expect(String(decoding: wire, as: UTF8.self).contains("grant_type=authorization_code&code=a+b"))
+        // The bytes as they were, after the request's head (a 255 is no UTF-8).
+        let line = Array("POST /bytes HTTP/1.1".utf8), bytes: [UInt8] = [0x0D, 0x0A, 0x0D, 0x0A, 0, 255, 10]
+        let at = wire.indices.first { wire[$0...].starts(with: line) }
+        #expect(at.map { start in wire[start...].indices.contains { wire[$0...].starts(with: bytes) } } == true)
+        await page.close()
+    }
+
     static let refusedHeaders: [(String, String)] = [
         ("X-A\r\nX-B", "1"), ("X-A", "1\r\nX-B: 2"), ("X-A", "1\nGET / HTTP/1.1"), ("X-A", "a\0b"), ("X A", "1"),
         ("", "1"), ("X-A:", "1"), ("X-É", "1"), ("X-A", "\u{100}"),
