@@ -301,6 +301,12 @@ extension DocumentEnvironment {
                     }
                 }
                 return unsafe promise
+            case "copyKey":
+                // `("copyKey", handle)`: a new handle to a copy of a key's material (a cloned `CryptoKey`).
+                let keys = subtleKeys(in: context)
+                let held = keys.keys(among: [try unsafe context.scriptValue(call[1])])
+                guard let key = held.keys.values.first else { throw ScriptThrow("DataCloneError", "The key could not be cloned.") }
+                return unsafe context.jsValue(.number(Double(keys.insert(key))))
             case "forget":
                 // `("forget", handle)`: a collected `CryptoKey`'s material goes.
                 if let handle = try unsafe context.scriptValue(call[1]).numberValue.flatMap(Int.init(javaScriptNumber:)) {

@@ -2,9 +2,11 @@ extension WebPlatformPrelude {
     /// `structuredClone` (HTML), part of ``source``: primitives; `Boolean`, `Number`, `BigInt`
     /// and `String` objects; `Date`; `RegExp` (without its `lastIndex`); `ArrayBuffer`s, typed
     /// arrays and `DataView`s (views of one buffer stay views of one copy); `Map` and `Set`;
-    /// errors (their `name`, one of the standard seven, and their own `message`); arrays and
+    /// errors (their `name`, one of the standard seven, and their own `message`); `DOMException`s
+    /// and `CryptoKey`s (a key's material copied natively); arrays and
     /// other objects (their own enumerable string-keyed members, as data). Shared references and
-    /// cycles are kept. A function, a symbol, a weak collection or a promise throws a
+    /// cycles are kept. A function, a symbol, a weak collection, a promise or another of these
+    /// members' objects (`URL`, `Event`, `Storage`, ...) throws a
     /// `DataCloneError` `DOMException`. `transfer` moves `ArrayBuffer`s
     /// (`ArrayBuffer.prototype.transfer`): the originals are detached.
     static let cloneSource = #"""
@@ -25,6 +27,16 @@ extension WebPlatformPrelude {
             "Float16Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array"]) if (typeof g[name] === "function") typedArrays[name] = g[name];
           const errors = { __proto__: null, Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError };
           const member = value => ({ __proto__: null, value, writable: true, enumerable: true, configurable: true });
+          // This prelude's own classes, by prototype (filled once all are made): how one of their
+          // objects is cloned (DOMException, CryptoKey), or null for those HTML does not
+          // serialize (a DataCloneError).
+          const platformClones = new Map();
+          const platformClone = value => {
+            for (let prototype = Object.getPrototypeOf(value); prototype !== null; prototype = Object.getPrototypeOf(prototype)) {
+              if (platformClones.has(prototype)) return platformClones.get(prototype) || (() => { throw dataCloneError("A " + Object.prototype.toString.call(value).slice(8, -1)); });
+            }
+            return undefined;
+          };
           function structuredClone(value, options = undefined) {
             if (arguments.length < 1) throw notEnough("structuredClone", 1);
             const memory = new Map();
@@ -62,6 +74,7 @@ extension WebPlatformPrelude {
                 return out;
               } else if ((unbox = wrappers.find(check => has(check, value))) !== undefined) out = Object(unbox.call(value));
               else if (unclonable.some(check => has(check, value)) || value instanceof Promise) throw dataCloneError("A " + Object.prototype.toString.call(value).slice(8, -1));
+              else if ((unbox = platformClone(value)) !== undefined) out = unbox(value);
               else if (Object.prototype.toString.call(value) === "[object Error]") {
                 const name = String(value.name), own = Object.getOwnPropertyDescriptor(value, "message");
                 const make = errors[name] || Error;

@@ -534,7 +534,12 @@ extension WebPlatformPrelude {
             define(SubtleCrypto.prototype, Symbol.toStringTag, { value: "SubtleCrypto", configurable: true });
             const subtle = Object.create(SubtleCrypto.prototype);
             define(crypto, "subtle", { get: () => subtle, enumerable: true, configurable: true });
-            return { CryptoKey, SubtleCrypto };
+            // structuredClone's: a new key over a native copy of the material.
+            const cloneKey = key => {
+              const found = internal(key);
+              return makeKey(found.type, found.extractable, copy(found.algorithm), [...found.usages], native.platform("copyKey", found.handle));
+            };
+            return { CryptoKey, SubtleCrypto, cloneKey };
           })();
         """#
 }

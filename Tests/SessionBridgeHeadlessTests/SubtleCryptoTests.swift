@@ -356,6 +356,23 @@ import Testing
         await page.close()
     }
 
+    /// A cloned key (`structuredClone`, a history state) is a new `CryptoKey` over a native copy
+    /// of the material: it works after the original is gone.
+    @Test func aClonedKeyHasItsOwnCopyOfTheMaterial() async throws {
+        let page = try await Self.page()
+        let result = try await Self.run(
+            """
+            let key = await subtle.importKey("raw", utf8("Jefe"), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+            const { copy } = structuredClone({ copy: key });
+            history.replaceState({ key }, "");
+            key = null;
+            return [copy instanceof CryptoKey, copy.extractable, copy.usages.join(), history.state.key instanceof CryptoKey,
+              hex(await subtle.sign("HMAC", copy, utf8("what do ya want for nothing?")))];
+            """, on: page)
+        #expect(result == [true, false, "sign", true, "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"])
+        await page.close()
+    }
+
     @Test func onlySecureContextsHaveSubtle() async throws {
         let page = try await Self.page("http://app.example/")
         let result = try await page.evaluateJavaScript(
