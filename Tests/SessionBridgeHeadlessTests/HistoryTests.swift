@@ -81,7 +81,7 @@ import Testing
     }
 
     func waitUntil(_ condition: () async -> Bool) async throws {
-        for _ in 0..<200 where !(await condition()) { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<1000 where !(await condition()) { try await Task.sleep(for: .milliseconds(10)) }
         #expect(await condition())
     }
 }

@@ -87,7 +87,7 @@ import Testing
             "localStorage.setItem('token', 'a'); localStorage.token = 'b'; localStorage.token = 'b'; localStorage.removeItem('token'); localStorage.setItem('x', '1'); localStorage.clear(); localStorage.clear();"
         )
         var heard: ScriptValue = []
-        for _ in 0..<200 {
+        for _ in 0..<1000 {  // at most 10 s, for a loaded machine
             heard = try await listener.evaluateJavaScript("heard")
             if case .array(let items) = heard, items.count >= 5 { break }
             try await Task.sleep(for: .milliseconds(10))

@@ -70,7 +70,7 @@ import Testing
 
     @Test func networkErrorsTimeoutsAndAbortsEndTheRequest() async throws {
         let slow = try RawHTTPListener { _ in
-            Thread.sleep(forTimeInterval: 1)
+            Thread.sleep(forTimeInterval: 3)  // far past the page's 100 ms timeout, even on a loaded machine
             return RawHTTPListener.ok
         }
         defer { slow.stop() }
