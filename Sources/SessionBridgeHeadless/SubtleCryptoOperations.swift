@@ -103,19 +103,14 @@ enum SubtleCryptoOperations {
     private static func importKey(_ reader: inout Arguments, keys: SubtleKeyTable) throws(ScriptThrow) -> ScriptValue {
         let kind = try reader.string(), format = try reader.string()
         let data = reader.next() ?? .undefined
-        let key: SubtleKey
-        do {
+        let key: SubtleKey = try failing("DataError", "The key data is not a valid \(format) key.") {
             switch kind {
-            case "secret": key = .secret(try bytes(data))
-            case "ec": key = try ellipticKey(format, data, curve: reader.curve())
-            case "ed25519": key = try edwardsKey(format, data)
-            case "rsa": key = try rsaKey(format, data)
+            case "secret": return .secret(try bytes(data))
+            case "ec": return try ellipticKey(format, data, curve: reader.curve())
+            case "ed25519": return try edwardsKey(format, data)
+            case "rsa": return try rsaKey(format, data)
             default: throw ScriptThrow("NotSupportedError", "The algorithm is not supported.")
             }
-        } catch let thrown as ScriptThrow {
-            throw thrown
-        } catch {
-            throw ScriptThrow("DataError", "The key data is not a valid \(format) key.")
         }
         var record: [(String, ScriptValue)] = [("handle", .number(Double(keys.insert(key))))]
         switch key {
@@ -233,7 +228,7 @@ enum SubtleCryptoOperations {
         func object(_ members: [(String, [UInt8])]) -> ScriptValue {
             .object(.init(uniqueKeysWithValues: members.map { ($0.0, ScriptValue.bytes($0.1)) }))
         }
-        do {
+        return try failing("OperationError", "The key could not be exported.") {
             switch (key, format) {
             case (.secret(let secret), "raw"): return .bytes(secret)
             case (.secret(let secret), "jwk"): return object([("k", secret)])
@@ -261,10 +256,6 @@ enum SubtleCryptoOperations {
             default:
                 throw ScriptThrow("InvalidAccessError", "The key cannot be exported as \(format).")
             }
-        } catch let thrown as ScriptThrow {
-            throw thrown
-        } catch {
-            throw ScriptThrow("OperationError", "The key could not be exported.")
         }
     }
 
@@ -283,7 +274,7 @@ enum SubtleCryptoOperations {
     private static func sign(
         _ algorithm: String, _ key: SubtleKey, _ data: [UInt8], _ reader: inout Arguments
     ) throws(ScriptThrow) -> [UInt8] {
-        do {
+        try failing("OperationError", "The data could not be signed.") {
             switch (algorithm, key) {
             case ("HMAC", .secret(let secret)):
                 return hmac(try reader.hash().function, secret, data)
@@ -300,10 +291,6 @@ enum SubtleCryptoOperations {
             default:
                 throw ScriptThrow("InvalidAccessError", "The key cannot sign with \(algorithm).")
             }
-        } catch let thrown as ScriptThrow {
-            throw thrown
-        } catch {
-            throw ScriptThrow("OperationError", "The data could not be signed.")
         }
     }
 
@@ -357,7 +344,7 @@ enum SubtleCryptoOperations {
         }
         guard iv.count >= 12 else { throw ScriptThrow("NotSupportedError", "AES-GCM is supported with an iv of 12 bytes or more.") }
         let data = try reader.bytes()
-        do {
+        return try failing("OperationError", sealing ? "The data could not be encrypted." : "The data could not be decrypted.") {
             let key = SymmetricKey(data: secret), nonce = try AES.GCM.Nonce(data: iv)
             if sealing {
                 let box = try AES.GCM.seal(data, using: key, nonce: nonce, authenticating: additional)
@@ -366,10 +353,6 @@ enum SubtleCryptoOperations {
             guard data.count >= 16 else { throw ScriptThrow("OperationError", "The data is shorter than its tag.") }
             let box = try AES.GCM.SealedBox(nonce: nonce, ciphertext: data.dropLast(16), tag: data.suffix(16))
             return Array(try AES.GCM.open(box, using: key, authenticating: additional))
-        } catch let thrown as ScriptThrow {
-            throw thrown
-        } catch {
-            throw ScriptThrow("OperationError", sealing ? "The data could not be encrypted." : "The data could not be decrypted.")
         }
     }
 
@@ -383,7 +366,7 @@ enum SubtleCryptoOperations {
         guard count <= maximumDerivedBytes else {
             throw ScriptThrow("OperationError", "At most \(maximumDerivedBytes * 8) bits are derived at once.")
         }
-        do {
+        return try failing("OperationError", "The bits could not be derived.") {
             switch (algorithm, key) {
             case ("HKDF", .secret(let secret)):
                 let hash = try reader.hash(), salt = try reader.bytes(), info = try reader.bytes()
@@ -420,10 +403,6 @@ enum SubtleCryptoOperations {
             default:
                 throw ScriptThrow("InvalidAccessError", "The key cannot derive with \(algorithm).")
             }
-        } catch let thrown as ScriptThrow {
-            throw thrown
-        } catch {
-            throw ScriptThrow("OperationError", "The bits could not be derived.")
         }
     }
 
@@ -436,6 +415,18 @@ enum SubtleCryptoOperations {
         var bytes = bytes
         if bits % 8 != 0, !bytes.isEmpty { bytes[bytes.count - 1] &= ~UInt8(0xFF >> (bits % 8)) }
         return bytes
+    }
+
+    /// Runs `body`: a `ScriptThrow` it throws passes as it is, and any other error (swift-crypto's,
+    /// which says nothing a page needs) becomes `ScriptThrow(name, message)`.
+    private static func failing<T>(_ name: String, _ message: String, _ body: () throws -> T) throws(ScriptThrow) -> T {
+        do {
+            return try body()
+        } catch let thrown as ScriptThrow {
+            throw thrown
+        } catch {
+            throw ScriptThrow(name, message)
+        }
     }
 
     // MARK: Reading
