@@ -254,3 +254,19 @@ int cb_release_free_memory(void) {
     malloc_trim(0);
     return release != NULL;
 }
+
+double cb_js_evaluate_number(const char *source, double time_limit, int *ok) {
+    JSContextGroupRef group = JSContextGroupCreate();
+    JSGlobalContextRef ctx = JSGlobalContextCreateInGroup(group, NULL);
+    if (time_limit > 0) JSContextGroupSetExecutionTimeLimit(group, time_limit, NULL, NULL);
+    JSStringRef script = JSStringCreateWithUTF8CString(source);
+    JSValueRef exception = NULL;
+    JSValueRef value = JSEvaluateScript(ctx, script, NULL, NULL, 1, &exception);
+    JSStringRelease(script);
+    double result = 0;
+    *ok = exception == NULL && value != NULL && JSValueIsNumber(ctx, value);
+    if (*ok) result = JSValueToNumber(ctx, value, NULL);
+    JSGlobalContextRelease(ctx);
+    JSContextGroupRelease(group);
+    return result;
+}

@@ -11,7 +11,7 @@ let usage = """
       --markdown     print the report as the README's Markdown table
       --filter NAME  run only groups whose name contains NAME: roundtrip (figure1), hop (figure2),
                      realistic (figure3), native (figure0), parse (figure4), lookup (figure5), refresh (figure6),
-                     memory (figure7), store (figure8), webkit (figure9); repeatable
+                     memory (figure7), store (figure8), webkit (figure9), wasm (figure10); repeatable
       --rounds N     interleaved rounds per figure (default 5, quick 2); the median is reported
     environment: BRIDGE_BENCH_ONLY=NAME runs only the round-trip contenders whose name contains NAME
     (for a profiler), BRIDGE_BENCH_ONLY=webkit or webkit-c only figure 9's round trip, ours or C's, 20 times,
@@ -101,6 +101,12 @@ func runAll(_ options: BenchOptions, machine: [String: String]) async -> Report 
         try await WebKitBenchmarks.run(options, into: &report)
     } catch {
         report.notes.append("WebKit figures failed: \(error)")
+    }
+    do {
+        progress("WebAssembly under the time limit (figure 10)")
+        try await WebAssemblyBenchmarks.run(options, into: &report)
+    } catch {
+        report.notes.append("WebAssembly figure failed: \(error)")
     }
     report.notes.append(String(format: "whole run took %.1f s", (ContinuousClock.now - started).nanoseconds / 1e9))
     return report

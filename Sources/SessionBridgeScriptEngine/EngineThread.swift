@@ -261,8 +261,8 @@ public final class EngineThread: SerialExecutor, Sendable {
 
     /// Whether the thread has been running one job, timer or piece of JavaScriptCore's work for
     /// more than ``heldAfter``: a script near its time limit, or one the limit cannot stop (a
-    /// WebAssembly loop that calls nothing outside its module). ``EnginePool`` gives new contexts
-    /// to other threads meanwhile. A lane answers for its thread.
+    /// built-in already running, such as one call that builds a 2 GB string). ``EnginePool``
+    /// gives new contexts to other threads meanwhile. A lane answers for its thread.
     var isHeld: Bool {
         let started = hostThread.turnStarted.load(ordering: .relaxed)
         return started != 0 && DispatchTime.now().uptimeNanoseconds &- started > Self.heldAfter

@@ -151,7 +151,7 @@ extension ScriptContext {
           define(globalThis, "WebAssembly", {
             get() {
               const made = check(true);
-              made[0](wasm, pristine, made[1], made[2], made[3]);
+              made[0](wasm, pristine, made[1], made[2], made[3], made[4], made[5]);
               place(wasm);
               return wasm;
             },

@@ -21,6 +21,13 @@ extension ScriptContext {
     ///   module that defines or imports a shared memory does not compile (`CompileError`;
     ///   `WebAssembly.validate` answers `false`). On a memory that is not shared, both waits
     ///   fail at once, as the standard has them.
+    /// - **The time limit reaches WebAssembly.** A module is compiled with checks
+    ///   (``WebAssemblyStopChecks``) that call out to an empty function of the context's once
+    ///   enough of its code has run, where JavaScriptCore meets a stop; an instance is given that
+    ///   function with the page's imports (in an object that inherits them), and
+    ///   `WebAssembly.Module.imports` leaves its import out. A module the checks cannot be added
+    ///   to (an instruction this reader does not know) does not compile (`CompileError`;
+    ///   `validate` answers `false`).
     ///
     /// A module's bytes are read through the C API and the compiler is given that copy, so what
     /// was checked is what compiles, whatever getters a page replaced. The wrappers use only
@@ -29,19 +36,34 @@ extension ScriptContext {
     /// originals' instances: `instanceof`, `constructor`, the statics and subclassing behave as
     /// before, and the originals stay out of the page's reach.
     static let webAssemblyInstaller = """
-        (function (wasm, pristine, hold, vet, isShared) {
+        (function (wasm, pristine, hold, vet, isShared, checks, expired) {
           "use strict";
           // Indexed reads: a page may have replaced the array iterator, but not an array's own elements.
           const then = pristine[0], apply = pristine[1], define = pristine[2], construct = pristine[3], describe = pristine[4];
           const CompileError = wasm.CompileError, settled = [value => { hold(-1); return value; }, error => { hold(-1); throw error; }];
           const refusal = "shared memory is not available in this page";
+          const unchecked = "this module uses an instruction the page's time limit cannot be checked in";
           const property = value => ({ __proto__: null, value, writable: true, enumerable: false, configurable: true });
-          // What the compiler is given: a checked copy of a BufferSource's bytes, or the argument
-          // as it is when it is none (the compiler then throws its own error).
+          const validate = wasm.validate, checkModule = checks[0];
+          // What the compiler is given: a copy of a BufferSource's bytes with the time limit's
+          // checks, or the argument as it is when it is none (the compiler then throws its own
+          // error). Bytes the checks could not be added to compile only if they are no module
+          // (the compiler's own error then).
           const checked = source => {
             const bytes = vet(source);
+            if (bytes === undefined) return source;
             if (bytes === false) throw construct(CompileError, [refusal]);
-            return bytes === undefined ? source : bytes;
+            if (bytes[1] || typeof validate !== "function" || !apply(validate, wasm, [bytes[0]])) return bytes[0];
+            throw construct(CompileError, [unchecked]);
+          };
+          // The imports an instance is given: the page's, and the module's call to the checks. Past
+          // the time limit it waits in a loop, where JavaScriptCore looks for the stop at every
+          // turn, for the stop that `expired` has just made due.
+          const supplied = { __proto__: null, [checks[1]]: function () { while (expired()) {} } };
+          const imports = object => {
+            if (object === undefined) return { __proto__: null, [checkModule]: supplied };
+            if ((typeof object !== "object" && typeof object !== "function") || object === null) return object;
+            return { __proto__: object, [checkModule]: supplied };
           };
           // The streaming forms read a response's bytes where no check sees them. This build of
           // JavaScriptCore has none (they need a host's fetch); one that did would lose them, and
@@ -56,6 +78,7 @@ extension ScriptContext {
               let promise;
               try {
                 if (args.length > 0) args[0] = checked(args[0]);
+                if (name === "instantiate") args[1] = imports(args[1]);
                 promise = apply(original, wasm, args);
               } catch (error) {
                 promise = (async () => { throw error; })();
@@ -66,12 +89,14 @@ extension ScriptContext {
             define(held, "length", property(original.length));
             define(wasm, name, property(held));
           }
-          const validate = wasm.validate;
           if (typeof validate === "function") {
             const validating = { validate(...args) {
               const bytes = vet(args[0]);
               if (bytes === false) return false;
-              if (bytes !== undefined) args[0] = bytes;
+              if (bytes !== undefined) {
+                if (!bytes[1]) return false;
+                args[0] = bytes[0];
+              }
               return apply(validate, wasm, args);
             } }.validate;
             define(validating, "length", property(validate.length));
@@ -103,6 +128,21 @@ extension ScriptContext {
             if (args.length > 0) args[0] = checked(args[0]);
             return construct(original, args, newTarget);
           });
+          guard("Instance", (args, newTarget, original) => {
+            args[1] = imports(args[1]);
+            return construct(original, args, newTarget);
+          });
+          // A module's imports as the page wrote them: the checks' import, always the last, left out.
+          const listImports = typeof wasm.Module === "function" ? wasm.Module.imports : undefined;
+          if (typeof listImports === "function") {
+            const listing = { imports(module) {
+              const list = apply(listImports, wasm.Module, [module]), last = list.length - 1;
+              if (last >= 0 && list[last].module === checkModule) list.length = last;
+              return list;
+            } }.imports;
+            define(listing, "length", property(listImports.length));
+            define(wasm.Module, "imports", property(listing));
+          }
           const memoryBuffer = typeof wasm.Memory === "function" ? describe(wasm.Memory.prototype, "buffer") : undefined;
           if (memoryBuffer !== undefined) guard("Memory", (args, newTarget, original) => {
             const memory = construct(original, args, newTarget);
@@ -115,15 +155,20 @@ extension ScriptContext {
         })
         """
 
-    /// The page's `WebAssembly` installer (``webAssemblyInstaller``) and the native functions it
-    /// takes, as an array of four: the installer, `hold`, `vet` and `isShared`.
+    /// The page's `WebAssembly` installer (``webAssemblyInstaller``) and what it takes, as an
+    /// array of six: the installer, `hold`, `vet`, `isShared`, the module and field names of the
+    /// import ``WebAssemblyStopChecks`` adds, and `expired`.
     ///
     /// - `hold(1)` and `hold(-1)`: a compilation started and settled.
-    /// - `vet(source)`: for a BufferSource (an `ArrayBuffer`, a typed array, a `DataView`), a copy
-    ///   of its bytes as a `Uint8Array`, which the compiler is given in its place, so that what was
-    ///   checked is what compiles; `false` when they define or import a shared memory;
-    ///   `undefined` for anything else. Read through the C API, as a bridge body's bytes are: a
+    /// - `vet(source)`: for a BufferSource (an `ArrayBuffer`, a typed array, a `DataView`), an
+    ///   array of two: a copy of its bytes as a `Uint8Array`, with the time limit's checks
+    ///   (``WebAssemblyStopChecks``), which the compiler is given in its place, so that what was
+    ///   checked is what compiles; and whether the checks are in it (`false`: bytes that are no
+    ///   module this reader knows, copied as they are). `false` when they define or import a
+    ///   shared memory; `undefined` for anything else. Read through the C API, as a bridge body's bytes are: a
     ///   page cannot make it see other bytes.
+    /// - `expired()`: whether the current entry ran past the time limit; if it did, its stop is
+    ///   made due (``stopEntry()``), as the microtask bound does.
     /// - `isShared(buffer)`: whether a memory's buffer is not an `ArrayBuffer` (its prototype is
     ///   not the one JavaScriptCore gives a new `ArrayBuffer` here).
     func makeWebAssemblyInstaller() throws(ScriptError) -> JSValueRef? {
@@ -139,7 +184,13 @@ extension ScriptContext {
         let vet = unsafe makeFunction { context, call in
             guard let source = unsafe call[0], let bytes = try unsafe context.bufferSourceBytes(source) else { return nil }
             if WebAssemblyModuleScan.definesOrImportsSharedMemory(bytes) { return unsafe JSValueMakeBoolean(call.ctx, false) }
-            return unsafe makeJSValue(.bytes(bytes), in: call.ctx)
+            let checked = WebAssemblyStopChecks.instrument(bytes)
+            // Protected while the array is made: an array's elements on the heap are not scanned.
+            let copy = unsafe makeJSValue(.bytes(checked ?? bytes), in: call.ctx)
+            unsafe JSValueProtect(call.ctx, copy)
+            defer { unsafe JSValueUnprotect(call.ctx, copy) }
+            let parts: [JSValueRef?] = unsafe [copy, JSValueMakeBoolean(call.ctx, checked != nil)]
+            return unsafe parts.withUnsafeBufferPointer { unsafe JSObjectMakeArray(call.ctx, parts.count, $0.baseAddress, nil) }
         }
         let isShared = unsafe makeFunction { _, call in
             let ctx = unsafe call.ctx
@@ -149,7 +200,13 @@ extension ScriptContext {
             else { return unsafe JSValueMakeBoolean(ctx, true) }
             return unsafe JSValueMakeBoolean(ctx, JSObjectGetPrototype(ctx, buffer) != JSObjectGetPrototype(ctx, plainBuffer))
         }
-        let parts: [JSValueRef?] = unsafe [installer, hold, vet, isShared]
+        let checks = unsafe makeJSValue(
+            .array([.string(WebAssemblyStopChecks.importModule), .string(WebAssemblyStopChecks.importName)]), in: ctx)
+        let expired = unsafe makeFunction { context, call in
+            context.checkEntryTime()
+            return unsafe JSValueMakeBoolean(call.ctx, context.stoppedInThisEntry)
+        }
+        let parts: [JSValueRef?] = unsafe [installer, hold, vet, isShared, checks, expired]
         return unsafe parts.withUnsafeBufferPointer { unsafe JSObjectMakeArray(ctx, parts.count, $0.baseAddress, nil) }
     }
 

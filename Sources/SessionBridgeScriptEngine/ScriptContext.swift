@@ -211,6 +211,13 @@ public actor ScriptContext {
             leaveJavaScript()
             throw error
         }
+        // A stop the script caught (JavaScriptCore's termination can be caught once it has
+        // crossed WebAssembly's frames) still ends the entry as stopped.
+        if stoppedInThisEntry {
+            let error = stopReported()
+            leaveJavaScript()
+            throw error
+        }
         leaveJavaScript()
         return unsafe value
     }

@@ -72,6 +72,11 @@ int cb_release_free_memory(void);
 /// Returns the elapsed nanoseconds for `n` calls; `*ok` is 1 when the sum checks out.
 int64_t cb_native_call(int64_t n, int *ok);
 
+/// Evaluates `source` in a new context of a new group (with an execution time limit of
+/// `time_limit` seconds when it is above 0) and returns its value, a number; `*ok` is 0 when it
+/// threw or gave something else.
+double cb_js_evaluate_number(const char *source, double time_limit, int *ok);
+
 #ifdef __cplusplus
 }
 #endif
