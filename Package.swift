@@ -158,7 +158,8 @@ let package = Package(
             dependencies: [
                 "SessionBridgeTestSupport",
                 .product(name: "OrderedCollections", package: "swift-collections"), "SessionBridgeScriptEngine", "SessionBridgeTesting",
-            ]),
+            ],
+            resources: [.copy("CompiledModule")]),
         .testTarget(
             name: "SessionBridgeCookiesTests",
             dependencies: [

@@ -69,9 +69,12 @@ enum WebAssemblyStopChecks {
                 throw Malformed()
             }
             var reader = WebAssemblyReader(bytes, at: 8)
+            var seen: Set<UInt8> = []
             while !reader.isAtEnd {
                 let id = try reader.byte()
                 let size = try reader.count()
+                // Each known section once; the rewrite adds to the one it finds.
+                guard id == 0 || (id <= 13 && seen.insert(id).inserted) else { throw Malformed() }
                 sections.append((id, reader.at..<reader.at + size))
                 try reader.skip(size)
             }
@@ -105,6 +108,8 @@ enum WebAssemblyStopChecks {
                 case 6: definedGlobals = UInt32(clamping: try reader.count())
                 default: break
                 }
+                // What the rewrite copies as it is after reading it must be all the section holds.
+                if id >= 1 && id <= 3 && !reader.isAtEnd { throw Malformed() }
             }
             counter = importedGlobals &+ definedGlobals
         }
@@ -166,7 +171,7 @@ enum WebAssemblyStopChecks {
         func module() throws(Malformed) -> [UInt8] {
             var out = Array(bytes[0..<8])
             out.reserveCapacity(bytes.count + bytes.count / 8 + 64)
-            var added: Set<UInt8> = []
+            var added = Set(sections.map(\.id))  // a section the module has is not made again
             // The type, import and global sections the rewrite needs, where the module has none.
             func addMissing(before id: UInt8?) throws(Malformed) {
                 for missing: UInt8 in [1, 2, 6] where !added.contains(missing) {
@@ -177,7 +182,6 @@ enum WebAssemblyStopChecks {
             }
             for (id, range) in sections {
                 if id != 0 { try addMissing(before: id) }
-                if [1, 2, 6].contains(id) { added.insert(id) }
                 if id == 0 {
                     guard let custom = try customSection(range) else { continue }
                     appendSection(0, custom, to: &out)
