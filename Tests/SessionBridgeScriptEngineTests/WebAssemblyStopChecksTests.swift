@@ -59,6 +59,12 @@ import Testing
         header + section(1, [[0x60, 0, 0]]) + section(3, [[0]]) + section(7, [name("turn") + [0, 0]])
         + section(10, [body([0x12, 0])])
 
+    /// `retry()`: the loop inside a `try_table` whose `catch_all` goes round again: what the
+    /// stop throws through the module must not be caught there.
+    static let retry =
+        header + section(1, [[0x60, 0, 0]]) + section(3, [[0]]) + section(7, [name("retry") + [0, 0]])
+        + section(10, [body([0x03, 0x40, 0x1f, 0x40, 1, 2, 0, 0x03, 0x40, 0x0c, 0x00, 0x0b, 0x0b, 0x0b])])
+
     /// A module that names its functions everywhere a module can:
     /// - imports `env.add` (function 0) and `env.base` (a global);
     /// - `twice(x)` (function 1) calls `add(x, x)`;
@@ -123,8 +129,11 @@ import Testing
     /// context usable afterwards. Without the checks the first held the thread for good. The
     /// page's `catch` around the call may see the stop (JavaScriptCore's termination is
     /// catchable once it has crossed WebAssembly's frames), and the entry ends stopped all the same.
-    @Test(arguments: ["spin", "split", "turn"]) func codeThatCallsNothingMeetsTheTimeLimit(_ name: String) async throws {
-        let modules = ["spin": (Self.spin, "spin()"), "split": (Self.split, "split(62)"), "turn": (Self.turn, "turn()")]
+    @Test(arguments: ["spin", "split", "turn", "retry"]) func codeThatCallsNothingMeetsTheTimeLimit(_ name: String) async throws {
+        let modules = [
+            "spin": (Self.spin, "spin()"), "split": (Self.split, "split(62)"), "turn": (Self.turn, "turn()"),
+            "retry": (Self.retry, "retry()"),
+        ]
         let (bytes, call) = try #require(modules[name])
         let context = await Self.context(limit: .milliseconds(200))
         let clock = ContinuousClock()
@@ -306,7 +315,7 @@ import Testing
     /// reader reads again: never a crash. 10,000 changes of each module here, the same each run.
     @Test func changedModulesGiveNoModuleOrOneThatReadsAgain() throws {
         let url = try #require(Bundle.module.url(forResource: "module", withExtension: "wasm", subdirectory: "CompiledModule"))
-        let seeds = [Self.spin, Self.split, Self.turn, Self.named, try [UInt8](Data(contentsOf: url))]
+        let seeds = [Self.spin, Self.split, Self.turn, Self.retry, Self.named, try [UInt8](Data(contentsOf: url))]
         var random = SplitMix(seed: 0x5eed)
         var rewritten = 0
         for seed in seeds {
