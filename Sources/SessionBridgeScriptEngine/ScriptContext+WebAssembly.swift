@@ -22,12 +22,12 @@ extension ScriptContext {
     ///   `WebAssembly.validate` answers `false`). On a memory that is not shared, both waits
     ///   fail at once, as the standard has them.
     /// - **The time limit reaches WebAssembly.** A module is compiled with checks
-    ///   (``WebAssemblyStopChecks``) that call out to an empty function of the context's once
-    ///   enough of its code has run, where JavaScriptCore meets a stop; an instance is given that
-    ///   function with the page's imports (in an object that inherits them), and
-    ///   `WebAssembly.Module.imports` leaves its import out. A module the checks cannot be added
-    ///   to (an instruction this reader does not know) does not compile (`CompileError`;
-    ///   `validate` answers `false`).
+    ///   (``WebAssemblyStopChecks``) that call out to a function of the context's once enough of
+    ///   its code has run; past the limit that function waits in a loop, where JavaScriptCore
+    ///   meets the stop. An instance is given the function with the page's imports (in an object
+    ///   that inherits them), and `WebAssembly.Module.imports` leaves its import out. A module
+    ///   the checks cannot be added to (an instruction this reader does not know) does not
+    ///   compile (`CompileError`; `validate` answers `false`).
     ///
     /// A module's bytes are read through the C API and the compiler is given that copy, so what
     /// was checked is what compiles, whatever getters a page replaced. The wrappers use only
@@ -165,8 +165,8 @@ extension ScriptContext {
     ///   (``WebAssemblyStopChecks``), which the compiler is given in its place, so that what was
     ///   checked is what compiles; and whether the checks are in it (`false`: bytes that are no
     ///   module this reader knows, copied as they are). `false` when they define or import a
-    ///   shared memory; `undefined` for anything else. Read through the C API, as a bridge body's bytes are: a
-    ///   page cannot make it see other bytes.
+    ///   shared memory; `undefined` for anything else. Read through the C API, as a bridge
+    ///   body's bytes are: a page cannot make it see other bytes.
     /// - `expired()`: whether the current entry ran past the time limit; if it did, its stop is
     ///   made due (``stopEntry()``), as the microtask bound does.
     /// - `isShared(buffer)`: whether a memory's buffer is not an `ArrayBuffer` (its prototype is
