@@ -3,6 +3,7 @@ import Foundation
 import SessionBridgeCookies
 import SessionBridgeHeadless
 import SessionBridgeMessaging
+import SessionBridgeScriptEngine
 import WebKitGTKShim
 
 /// Navigation: WebKit's `decide-policy` holds each decision (referenced, the handler returns
@@ -323,8 +324,49 @@ extension WebKitWebView {
     }
 
     func webProcessTerminated() {
-        pendingLoad?.once.resume(.failure(WebKitError(.webKit, "the web process ended")))
+        let reason =
+            endedUnresponsiveProcess
+            ? "the web process was ended: a script ran past the time limit" : "the web process ended"
+        endedUnresponsiveProcess = false
+        pendingLoad?.once.resume(.failure(WebKitError(.webKit, reason)))
         pendingLoad = nil
+    }
+
+    // MARK: The time limit
+
+    /// While the view is open, asks its web process to evaluate `0` (in a world of its own,
+    /// which no page script sees) every second or so: a process that does not answer within
+    /// ``WebKitWebViewConfiguration/scriptTimeLimit`` runs a script that does not return, and is
+    /// ended. (WebKit checks a process's answers itself only around input events and for
+    /// background pages.)
+    func watchScripts() {
+        guard let limit = configuration.scriptTimeLimit else { return }
+        let interval = min(limit / 2, .seconds(1))
+        scriptWatch = Task { @WebKitActor [weak self] in
+            while (try? await Task.sleep(for: interval)) != nil {
+                guard let self, !self.isClosed else { return }
+                do throws(WebKitError) {
+                    _ = try await self.evaluate("0", in: Self.watchWorld, timeout: limit)
+                } catch {
+                    // Only silence past the limit: no document yet, a process that ended or a
+                    // view closed meanwhile answer at once, with other errors.
+                    if error.code == .timeout, !self.isClosed { self.endUnresponsiveWebProcess() }
+                }
+            }
+        }
+    }
+
+    /// The world the watch evaluates in.
+    static let watchWorld = ContentWorld.world(name: "sessionbridge-time-limit")
+
+    /// Ends the web process of a page whose script ran past the time limit, and says so.
+    private func endUnresponsiveWebProcess() {
+        endedUnresponsiveProcess = true
+        let error = ScriptError(
+            kind: .timeLimitExceeded, name: "TimeLimitExceeded",
+            message: "the page's web process stopped answering past the time limit (a script did not return) and was ended")
+        configuration.eventHandler?(.scriptError(error, unhandledRejection: false, url: url ?? URL(string: "about:blank")!))
+        unsafe webkit_web_view_terminate_web_process(webView)
     }
 
     // MARK: Panels

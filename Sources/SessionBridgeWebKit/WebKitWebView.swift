@@ -60,6 +60,10 @@ public final class WebKitWebView: WebView {
     public internal(set) var callsInFlight = 0
     let signals: SignalTarget
     var signalTarget: SignalTarget { signals }
+    /// The watch that ends a web process running a script past the time limit.
+    var scriptWatch: Task<Void, Never>?
+    /// Whether the view ended its web process for ``WebKitWebViewConfiguration/scriptTimeLimit``.
+    var endedUnresponsiveProcess = false
     /// The handlers registered with the content manager, and whether each replies.
     var registeredHandlers: [RegisteredHandler: Bool] = [:]
     /// The message signals connected.
@@ -109,6 +113,7 @@ public final class WebKitWebView: WebView {
         installContent(configuration.userContentController)
         connectSignals()
         connectResourceLoads()
+        watchScripts()
     }
 
     isolated deinit {
@@ -250,6 +255,7 @@ public final class WebKitWebView: WebView {
     private func destroy() {
         isClosed = true
         handlerObservation?.cancel()
+        scriptWatch?.cancel()
         pendingLoad?.once.resume(.failure(WebKitError(.closed, "the view was closed")))
         pendingLoad = nil
         signals.view = nil

@@ -25,6 +25,14 @@ public struct WebKitWebViewConfiguration: Sendable {
     public var loadTimeout: Duration
     /// Longest a script evaluation may take before it is abandoned.
     public var scriptTimeout: Duration
+    /// Longest the page's web process may go without answering (a script that does not return
+    /// to its event loop) before the view ends that process, as the headless engine's time limit
+    /// ends a script: the view reports `PageEvent.scriptError` with
+    /// `ScriptError.Kind.timeLimitExceeded`, a load under way fails, and the next load starts a
+    /// new process. The view asks the process for an answer every second (half the limit, if
+    /// less), so a script is ended between the limit and a second after it. `nil` leaves the
+    /// process running, as WebKit itself does.
+    public var scriptTimeLimit: Duration?
 
     public init(
         websiteDataStore: WebKitWebsiteDataStore = .nonPersistent(),
@@ -35,7 +43,8 @@ public struct WebKitWebViewConfiguration: Sendable {
         userAgent: String? = nil,
         policyTimeout: Duration = .seconds(30),
         loadTimeout: Duration = .seconds(30),
-        scriptTimeout: Duration = .seconds(30)
+        scriptTimeout: Duration = .seconds(30),
+        scriptTimeLimit: Duration? = .seconds(10)
     ) {
         self.websiteDataStore = websiteDataStore
         self.userContentController = userContentController
@@ -46,5 +55,6 @@ public struct WebKitWebViewConfiguration: Sendable {
         self.policyTimeout = policyTimeout
         self.loadTimeout = loadTimeout
         self.scriptTimeout = scriptTimeout
+        self.scriptTimeLimit = scriptTimeLimit
     }
 }

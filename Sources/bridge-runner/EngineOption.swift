@@ -57,6 +57,10 @@ struct WebKitRun {
 
     func run() async throws {
         let transcript = Transcript(json: command.json)
+        let bound = command.timeout + RunDeadline.margin
+        let deadline = RunDeadline.arm(seconds: bound) {
+            transcript.failure("the run did not end within --timeout \(command.timeout) s (+\(RunDeadline.margin) s); ended the run")
+        }
         let source = try PageSource(command.target)
         let profileURL = command.profile.map { URL(fileURLWithPath: $0) }
         let vault: any TokenVault = profileURL.map { FileTokenVault(url: $0.appendingPathComponent("vault")) } ?? InMemoryTokenVault()
@@ -95,12 +99,18 @@ struct WebKitRun {
         let log = MessageLog(capacity: 10_000, redaction: RedactionPolicy(secretPrefixes: ["sbrt_"]))
         var origins = Set(command.handlerOrigin.compactMap(SecurityOrigin.init))
         if let origin = SecurityOrigin(url: baseURL) { origins.insert(origin) }
+        // A script that does not return holds WebKit's web process: past the entry time limit the
+        // view ends that process, as the headless engine ends the script.
         let view = try Self.makeView(
             session: session, log: log, origins: origins, store: store, certificate: certificate,
-            transcript: transcript)
+            transcript: transcript, loadTimeout: .milliseconds(Int64(command.timeout * 1000)),
+            scriptTimeLimit: .milliseconds(Int64(min(command.entryTimeLimit, command.timeout) * 1000)))
         await session.attach(view)
 
         let exit = await run(source, view: view, session: session, server: server, baseURL: baseURL, transcript: transcript)
+        // The page's part is over, whatever its web process does: what is left does not wait
+        // for it (WebKit's own exit takes some seconds more).
+        deadline.disarm()
         transcript.stores(page: await store.httpCookieStore.allCookies(), native: session.cookieJar.allCookies)
         if let stats = server?.stats() {
             transcript.note(
@@ -152,6 +162,10 @@ struct WebKitRun {
             }
         } catch {
             transcript.failure("\(error.message)")
+            // A script the view stopped (its web process ended) is the page's error, and a
+            // document that arrived but did not finish loading is a page still busy.
+            if transcript.counts.scriptErrors > 0 { return .scriptError }
+            if error.code == .timeout && view.url != nil { return .timedOut }
             return error.code == .network || error.code == .timeout ? .serverUnreachable : .failure
         }
         let quiet = await Self.waitUntilQuiet(view, transcript: transcript, timeout: .milliseconds(Int64(command.timeout * 1000)))
@@ -180,7 +194,8 @@ extension WebKitRun {
     /// console lines, errors, navigations and bridge calls to `transcript`.
     static func makeView(
         session: SessionController, log: MessageLog, origins: Set<SecurityOrigin>, store: WebKitWebsiteDataStore,
-        certificate: LoopbackCertificate?, transcript: Transcript
+        certificate: LoopbackCertificate?, transcript: Transcript, loadTimeout: Duration = .seconds(30),
+        scriptTimeLimit: Duration = .seconds(10)
     ) throws -> WebKitWebView {
         let contents = UserContentController(log: log)
         session.install(in: contents, allowedOrigins: origins)
@@ -195,7 +210,7 @@ extension WebKitRun {
                 eventHandler: { event in
                     pageEvents.add(1, ordering: .relaxed)
                     transcript.page(event)
-                }))
+                }, loadTimeout: loadTimeout, scriptTimeLimit: scriptTimeLimit))
     }
 
     /// How many page events (navigations, commits, decisions) the runner's views reported.

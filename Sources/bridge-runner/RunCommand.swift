@@ -52,7 +52,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Seconds the whole run may take; past them it ends with code 3, whatever the page is doing.")
     var timeout: Double = 10
 
-    @Option(help: "Seconds one entry into the page's JavaScript (a script, a timer, a callback) may run before it is stopped.")
+    @Option(
+        help:
+            "Seconds one entry into the page's JavaScript (a script, a timer, a callback) may run before it is stopped (with --engine webkit: before the page's web process, silent that long, is ended)."
+    )
     var entryTimeLimit: Double = 5
 
     @Flag(help: "One JSON object per event.")

@@ -90,6 +90,20 @@ import Testing
         #expect(result.stdout.contains("RangeError: from the page"))
     }
 
+    /// A script that never returns holds WebKit's web process: past `--entry-time-limit` the
+    /// view ends that process and the run ends with exit code 1 and says why (it had waited for
+    /// the load's own 30 s, then ended with code 4, "server unreachable", whatever `--timeout`).
+    @Test func aScriptThatNeverReturnsIsEndedAtTheEntryTimeLimit() async throws {
+        let script = try RunnerProcess.temporaryFile("spins.js", "console.log('spinning'); for (;;) {}")
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result = try await RunnerProcess.run(["run", "--engine", "webkit", "--entry-time-limit", "1", "--timeout", "60", script.path])
+        #expect(result.exitCode == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("uncaught TimeLimitExceeded"), "\(result.stdout)")
+        #expect(result.stdout.contains("the web process was ended: a script ran past the time limit"), "\(result.stdout)")
+        #expect(clock.now - started < .seconds(55), "ended by the limit, not by --timeout; the bound is generous for a busy machine")
+    }
+
     /// The runner's own reporting handler takes what the page sends it: a line no integer can
     /// hold is left out, not converted (the run stopped in `Int(_:)`).
     @Test func aReportWithALineOutOfRangeIsShownWithoutIt() async throws {

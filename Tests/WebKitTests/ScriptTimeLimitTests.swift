@@ -1,0 +1,61 @@
+import Foundation
+import SessionBridgeHeadless
+import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
+import SessionBridgeWebKit
+import Synchronization
+import Testing
+
+/// The WebKit engine's time limit: a script that does not return holds the page's web process,
+/// which WebKit leaves running. The view asks the process for an answer every second and ends
+/// it once it has been silent for `scriptTimeLimit`, as the headless engine ends the script.
+@Suite(.serialized, .timeLimit(.minutes(2)), .hangWatchdog) struct ScriptTimeLimitTests {
+    static func stops(_ events: borrowing Mutex<[PageEvent]>) -> Int {
+        events.withLock { events in
+            events.count { event in
+                if case .scriptError(let error, _, _) = event { return error.kind == .timeLimitExceeded }
+                return false
+            }
+        }
+    }
+
+    @Test func aScriptThatNeverReturnsHasItsWebProcessEnded() async throws {
+        try await withSite(pages: ["/spin": "<script>for (;;) {}</script>", "/after": "<title>after</title>"]) { site in
+            let events = Mutex<[PageEvent]>([])
+            let configuration = WebKitWebViewConfiguration(
+                eventHandler: { event in events.withLock { $0.append(event) } }, scriptTimeLimit: .seconds(1))
+            try await withView(configuration) { view in
+                let clock = ContinuousClock()
+                let started = clock.now
+                do {
+                    try await view.load(site.url("/spin"))
+                    Issue.record("the load of a page that never stops running finished")
+                } catch {
+                    #expect("\(error)".contains("a script ran past the time limit"), "\(error)")
+                }
+                #expect(clock.now - started < .seconds(25), "ended by the limit, not by the load's own 30 s")
+                #expect(Self.stops(events) == 1)
+                // The next load has a web process of its own, and the view goes on.
+                try await view.load(site.url("/after"))
+                #expect(try await view.evaluateJavaScript("document.title") == .string("after"))
+            }
+        }
+    }
+
+    /// A page busy for less than the limit is left alone, and a view without a limit leaves a
+    /// busy process running, as WebKit does.
+    @Test func aPageBusyForLessThanTheLimitIsLeftAlone() async throws {
+        let busy = "<title>busy</title><script>const end = Date.now() + 1500; while (Date.now() < end) {}</script>"
+        try await withSite(pages: ["/busy": busy]) { site in
+            let events = Mutex<[PageEvent]>([])
+            let configuration = WebKitWebViewConfiguration(
+                eventHandler: { event in events.withLock { $0.append(event) } }, scriptTimeLimit: .seconds(5))
+            try await withView(configuration) { view in
+                try await view.load(site.url("/busy"))
+                try await Task.sleep(for: .seconds(2))
+                #expect(try await view.evaluateJavaScript("document.title") == .string("busy"))
+            }
+            #expect(Self.stops(events) == 0)
+        }
+    }
+}
