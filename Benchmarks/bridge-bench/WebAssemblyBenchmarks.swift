@@ -74,17 +74,12 @@ enum WebAssemblyBenchmarks {
     static let module: [UInt8] = {
         func leb(_ value: Int) -> [UInt8] {
             var bytes: [UInt8] = []
-            var value = value
-            repeat {
-                let low = UInt8(value & 0x7f)
-                value >>= 7
-                bytes.append(value == 0 ? low : low | 0x80)
-            } while value != 0
+            bytes.appendLEB(UInt32(value))
             return bytes
         }
         func signed(_ value: Int32) -> [UInt8] {
             var bytes: [UInt8] = []
-            bytes.appendSigned(value)
+            bytes.appendSignedLEB(value)
             return bytes
         }
         func section(_ id: UInt8, _ entries: [[UInt8]]) -> [UInt8] {
@@ -116,18 +111,4 @@ enum WebAssemblyBenchmarks {
             + section(7, [name("count") + [0, 0], name("fib") + [0, 1], name("checksum") + [0, 2]])
             + section(10, [count, fib, checksum])
     }()
-}
-
-extension Array where Element == UInt8 {
-    /// Appends a signed LEB128 integer.
-    fileprivate mutating func appendSigned(_ value: Int32) {
-        var value = value
-        while true {
-            let low = UInt8(truncatingIfNeeded: value) & 0x7f
-            value >>= 7
-            let done = (value == 0 && low & 0x40 == 0) || (value == -1 && low & 0x40 != 0)
-            append(done ? low : low | 0x80)
-            if done { return }
-        }
-    }
 }

@@ -104,7 +104,7 @@ struct WebAssemblyReader {
 
 extension Array where Element == UInt8 {
     /// Appends an unsigned LEB128 integer.
-    mutating func appendLEB(_ value: UInt32) {
+    package mutating func appendLEB(_ value: UInt32) {
         var value = value
         repeat {
             let low = UInt8(value & 0x7f)
@@ -114,7 +114,7 @@ extension Array where Element == UInt8 {
     }
 
     /// Appends a signed LEB128 integer.
-    mutating func appendSignedLEB(_ value: Int32) {
+    package mutating func appendSignedLEB(_ value: Int32) {
         var value = value
         while true {
             let low = UInt8(truncatingIfNeeded: value) & 0x7f
@@ -126,7 +126,7 @@ extension Array where Element == UInt8 {
     }
 
     /// Appends a name: its byte count and its bytes.
-    mutating func appendName(_ name: some Collection<UInt8>) {
+    package mutating func appendName(_ name: some Collection<UInt8>) {
         appendLEB(UInt32(clamping: name.count))
         append(contentsOf: name)
     }

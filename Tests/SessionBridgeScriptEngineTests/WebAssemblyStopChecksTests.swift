@@ -15,12 +15,7 @@ import Testing
 
     static func leb(_ value: Int) -> [UInt8] {
         var bytes: [UInt8] = []
-        var value = value
-        repeat {
-            let low = UInt8(value & 0x7f)
-            value >>= 7
-            bytes.append(value == 0 ? low : low | 0x80)
-        } while value != 0
+        bytes.appendLEB(UInt32(value))
         return bytes
     }
 
