@@ -1,5 +1,6 @@
 import Foundation
 public import HummingbirdTLS
+import NIOCore
 
 /// A self-signed certificate for `127.0.0.1`, made with the `openssl` command, so the
 /// reference server can speak HTTPS on loopback. WebKit stores and sends `Secure` cookies
@@ -56,10 +57,12 @@ public struct LoopbackCertificate: Sendable {
         let key = try NIOSSLPrivateKey(file: keyFile, format: .pem)
         var client = TLSConfiguration.makeClientConfiguration()
         client.trustRoots = .certificates([certificate])
+        var server = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
+        // A connection's close waits for the client's answer to the server's `close_notify`
+        // this long: WebKit's network process does not answer, and each of its connections held
+        // the server's stop (and `bridge-runner run --engine webkit`'s exit) 5 s, the default.
+        server.shutdownTimeout = .milliseconds(250)
         return LoopbackCertificate(
-            certificatePEM: try String(contentsOfFile: certificateFile, encoding: .utf8),
-            serverTLS: TLSConfiguration.makeServerConfiguration(
-                certificateChain: [.certificate(certificate)], privateKey: .privateKey(key)),
-            clientTLS: client)
+            certificatePEM: try String(contentsOfFile: certificateFile, encoding: .utf8), serverTLS: server, clientTLS: client)
     }
 }
