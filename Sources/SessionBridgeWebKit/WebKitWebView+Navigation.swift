@@ -345,14 +345,24 @@ extension WebKitWebView {
         scriptWatch = Task { @WebKitActor [weak self] in
             while (try? await Task.sleep(for: interval)) != nil {
                 guard let self, !self.isClosed else { return }
-                do throws(WebKitError) {
-                    _ = try await self.evaluate("0", in: Self.watchWorld, timeout: limit)
-                } catch {
-                    // Only silence past the limit: no document yet, a process that ended or a
-                    // view closed meanwhile answer at once, with other errors.
-                    if error.code == .timeout, !self.isClosed { self.endUnresponsiveWebProcess() }
-                }
+                // Only silence past the limit counts: no document yet, a process that ended or a
+                // view closed meanwhile answer at once, with other errors. A second question,
+                // briefly, tells a process that is busy still from one a navigation replaced
+                // while the first was out.
+                guard await !self.answers(within: limit), await !self.answers(within: .seconds(1)), !self.isClosed else { continue }
+                self.endUnresponsiveWebProcess()
             }
+        }
+    }
+
+    /// Whether the web process evaluates `0` within `limit` (or fails otherwise than by
+    /// silence).
+    private func answers(within limit: Duration) async -> Bool {
+        do throws(WebKitError) {
+            _ = try await evaluate("0", in: Self.watchWorld, timeout: limit)
+            return true
+        } catch {
+            return error.code != .timeout
         }
     }
 
