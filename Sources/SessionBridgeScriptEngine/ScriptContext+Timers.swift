@@ -123,6 +123,7 @@ extension ScriptContext {
             // function that holds and releases the context as compilations start and settle.
             if unsafe call.arguments.count == 1 { return try unsafe context.makeWebAssemblyInstaller() }
             context.checkEntryTime()
+            if context.stoppedInThisEntry { context.reportStopInDeferredWork() }
             return nil
         }
         let install = try? unsafe evaluateRaw(Self.microtaskBoundInstaller, sourceURL: "sessionbridge://prelude/microtasks.js")

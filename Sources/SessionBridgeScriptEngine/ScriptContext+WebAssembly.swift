@@ -204,7 +204,9 @@ extension ScriptContext {
             .array([.string(WebAssemblyStopChecks.importModule), .string(WebAssemblyStopChecks.importName)]), in: ctx)
         let expired = unsafe makeFunction { context, call in
             context.checkEntryTime()
-            return unsafe JSValueMakeBoolean(call.ctx, context.stoppedInThisEntry)
+            guard context.stoppedInThisEntry else { return unsafe JSValueMakeBoolean(call.ctx, false) }
+            context.reportStopInDeferredWork()
+            return unsafe JSValueMakeBoolean(call.ctx, true)
         }
         let parts: [JSValueRef?] = unsafe [installer, hold, vet, isShared, checks, expired]
         return unsafe parts.withUnsafeBufferPointer { unsafe JSObjectMakeArray(ctx, parts.count, $0.baseAddress, nil) }

@@ -598,6 +598,18 @@ public actor ScriptContext {
         thread.ensureTimeLimit(timeLimitSeconds, force: true)
     }
 
+    /// Reports the current entry's stop when that entry is JavaScriptCore's deferred work (a
+    /// promise reaction after a WebAssembly compilation settled, a `FinalizationRegistry`
+    /// callback), where no call of the context's hands it to a caller, so that it was ended
+    /// silently. Called by this context's own native functions that found the stop (the
+    /// microtask bound, WebAssembly's checks), so it is this context's code that ran; the next
+    /// entry then absorbs the stop without reporting it again.
+    func reportStopInDeferredWork() {
+        guard !stopTold, thread.hostThread.running.isMainContextWork else { return }
+        stopTold = true
+        report(.uncaughtError(.timeLimitExceeded))
+    }
+
     /// Stops the current entry when it has run past this context's time limit. Called from
     /// the promise machinery, so that a chain of short microtasks (each of which JavaScriptCore
     /// times on its own) is bounded as a whole.

@@ -150,9 +150,9 @@ import Testing
     }
 
     /// The same loop run where the page's `instantiate` settles: in JavaScriptCore's deferred
-    /// work, which the engine thread runs between jobs. The stop ends it there and the thread
-    /// goes on (a stop in deferred work is not reported: the dispatch does not know whose code
-    /// ran); without the checks the thread never came back.
+    /// work, which the engine thread runs between jobs. The stop ends it there, is reported to
+    /// the page whose checks met it (no caller would hear of it), and the thread goes on;
+    /// without the checks the thread never came back.
     @Test func aLoopRunWhereACompilationSettlesMeetsTheTimeLimit() async throws {
         let context = await Self.context(limit: .milliseconds(200))
         try await context.run(
@@ -161,6 +161,12 @@ import Testing
             """)
         #expect(await context.runUntilQuiescent(timeout: .seconds(60)))
         #expect(try await context.evaluate("[globalThis.spinning, 6 * 7].join()") == .string("true,42"))
+        let events = await context.recentEvents
+        let stops = events.count { event in
+            if case .uncaughtError(let error) = event { return error.kind == .timeLimitExceeded }
+            return false
+        }
+        #expect(stops == 1, "\(events)")
         await context.close()
     }
 
