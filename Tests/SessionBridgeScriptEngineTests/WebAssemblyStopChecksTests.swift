@@ -220,6 +220,34 @@ import Testing
         await context.close()
     }
 
+    /// A module using the proposals C does not reach (`CompiledModule/proposals.wat`: garbage
+    /// collection, exceptions, typed function references, tail calls, multiple values) gives
+    /// what its functions give by their definitions, and its endless loop meets the time limit.
+    @Test func aModuleOfTheProposalsGivesWhatItsDefinitionsGive() async throws {
+        let url = try #require(Bundle.module.url(forResource: "proposals", withExtension: "wasm", subdirectory: "CompiledModule"))
+        let bytes = try [UInt8](Data(contentsOf: url))
+        #expect(WebAssemblyStopChecks.instrument(bytes) != nil)
+        let context = await Self.context(limit: .seconds(1))
+        try await context.run(
+            """
+            globalThis.logged = [];
+            globalThis.proposals = new WebAssembly.Instance(new WebAssembly.Module(\(Self.javaScript(bytes))),
+              { env: { log: value => logged.push(value) } }).exports;
+            """)
+        let answer = try await context.evaluate(
+            """
+            const e = proposals;
+            [e.gc(5), e.eh(3), e.eh(42), e.misc(4), e.misc(5), logged.join(" ")].join(" ")
+            """)
+        // gc(5): x 3 + 5, [2, 2, 2, 2, 2] plus each index summed (20), an i31 of 7; eh: the
+        // thrown value above 10; misc: the table's, call_ref's and br_table's sums, the memory
+        // copied and filled, and 1 + ... + 100000 (mod 2^32) by a tail-call loop.
+        #expect(answer == .string("35 0 42 772392233 772392065 67309529 67309361"))
+        let error = await #expect(throws: ScriptError.self) { try await context.run("proposals.spin()") }
+        #expect(error?.kind == .timeLimitExceeded)
+        await context.close()
+    }
+
     /// Instances made every way get the checks' import with the page's: no imports object for
     /// a module that needs none, the page's object (its own properties, its getters, its
     /// prototype's), and the errors a module that lacks its imports gave before.
@@ -315,8 +343,11 @@ import Testing
     /// Modules changed at random (bytes flipped, dropped, repeated) give no module or one this
     /// reader reads again: never a crash. 10,000 changes of each module here, the same each run.
     @Test func changedModulesGiveNoModuleOrOneThatReadsAgain() throws {
-        let url = try #require(Bundle.module.url(forResource: "module", withExtension: "wasm", subdirectory: "CompiledModule"))
-        let seeds = [Self.spin, Self.split, Self.turn, Self.retry, Self.named, try [UInt8](Data(contentsOf: url))]
+        let compiled = try ["module", "proposals"].map { name in
+            try [UInt8](
+                Data(contentsOf: try #require(Bundle.module.url(forResource: name, withExtension: "wasm", subdirectory: "CompiledModule"))))
+        }
+        let seeds = [Self.spin, Self.split, Self.turn, Self.retry, Self.named] + compiled
         var random = SplitMix(seed: 0x5eed)
         var rewritten = 0
         for seed in seeds {
