@@ -26,6 +26,9 @@ enum WebAssemblyBenchmarks {
                 export: "fib", warmUp: 20, argument: options.quick ? 28 : 34,
                 name: "a recursion that does little else, fib(\(options.quick ? 28 : 34)): \(options.quick ? "0.8" : "18") M calls"),
             Workload(
+                export: "sumsq", warmUp: 1_000_000, argument: options.scale(300_000_000, quick: 30_000_000),
+                name: "a loop calling a small function of its module's (`sq(i)`), \(options.quick ? 30 : 300) M calls"),
+            Workload(
                 export: "checksum", warmUp: 10, argument: options.scale(2_000, quick: 200),
                 name: "a loop with work in it: FNV-1a over 64 KB of memory, \(options.quick ? 200 : 2_000) times"),
         ]
@@ -70,7 +73,8 @@ enum WebAssemblyBenchmarks {
         """
     }
 
-    /// `count(n)`, `fib(n)` and `checksum(rounds)`, each `(i32) -> i32`, and one page of memory.
+    /// `count(n)`, `fib(n)`, `checksum(rounds)` and `sumsq(n)` (which calls `sq`, not exported),
+    /// each `(i32) -> i32`, and one page of memory.
     static let module: [UInt8] = {
         func leb(_ value: Int) -> [UInt8] {
             var bytes: [UInt8] = []
@@ -106,9 +110,14 @@ enum WebAssemblyBenchmarks {
             [0x41] + signed(-2_128_831_035) + [0x21, 1, 0x03, 0x40, 0x41, 0, 0x21, 2, 0x03, 0x40, 0x20, 1, 0x20, 2, 0x2d, 0, 0, 0x73, 0x41]
                 + signed(16_777_619) + [0x6c, 0x21, 1, 0x20, 2, 0x41, 1, 0x6a, 0x22, 2, 0x41] + signed(65_536)
                 + [0x49, 0x0d, 0, 0x0b, 0x20, 0, 0x41, 1, 0x6b, 0x22, 0, 0x0d, 0, 0x0b, 0x20, 1])
+        // (local $i i32) (local $sum i32) (loop: $sum += sq($i); $i += 1; br_if $i < $n) $sum
+        let sumsq = body(
+            [1, 2, 0x7f],
+            [0x03, 0x40, 0x20, 2, 0x20, 1, 0x10, 4, 0x6a, 0x21, 2, 0x20, 1, 0x41, 1, 0x6a, 0x22, 1, 0x20, 0, 0x49, 0x0d, 0, 0x0b, 0x20, 2])
+        let sq = body([0], [0x20, 0, 0x20, 0, 0x6c])
         return [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00] + section(1, [[0x60, 1, 0x7f, 1, 0x7f]])
-            + section(3, [[0], [0], [0]]) + section(5, [[0, 1]])
-            + section(7, [name("count") + [0, 0], name("fib") + [0, 1], name("checksum") + [0, 2]])
-            + section(10, [count, fib, checksum])
+            + section(3, [[0], [0], [0], [0], [0]]) + section(5, [[0, 1]])
+            + section(7, [name("count") + [0, 0], name("fib") + [0, 1], name("checksum") + [0, 2], name("sumsq") + [0, 3]])
+            + section(10, [count, fib, checksum, sumsq, sq])
     }()
 }

@@ -1,11 +1,13 @@
 /// What ``WebAssemblyStopChecks`` needs to know of one instruction: where it ends, whether it
-/// is a `loop`, and which function index it names.
+/// is a `loop` or a call, and which function index it names.
 enum WebAssemblyInstruction: Equatable {
     /// `loop`, its block type read.
     case loop
-    /// `call`, `return_call` or `ref.func`: the function index at `indexStart` (a `u32` that
-    /// runs to the instruction's end).
-    case function(index: UInt32, indexStart: Int)
+    /// `call`, `return_call` (`isCall`) or `ref.func`: the function index at `indexStart` (a
+    /// `u32` that runs to the instruction's end).
+    case function(index: UInt32, indexStart: Int, isCall: Bool)
+    /// `call_indirect`, `return_call_indirect`, `call_ref` or `return_call_ref`.
+    case indirectCall
     /// `end`.
     case end
     /// Any other instruction.
@@ -28,12 +30,15 @@ extension WebAssemblyReader {
             return .end
         case 0x10, 0x12, 0xd2:  // call, return_call, ref.func
             let start = at
-            return .function(index: try u32(), indexStart: start)
+            return .function(index: try u32(), indexStart: start, isCall: opcode != 0xd2)
         case 0x00, 0x01, 0x05, 0x0a, 0x0f, 0x19, 0x1a, 0x1b, 0x45...0xc4, 0xd1, 0xd3, 0xd4:
             break  // no immediates: control without operands, numeric, reference tests
         case 0x02, 0x04, 0x06:  // block, if, try
             try skipBlockType()
-        case 0x07, 0x08, 0x09, 0x0c, 0x0d, 0x14, 0x15, 0x18, 0x20...0x26, 0xd5, 0xd6:
+        case 0x14, 0x15:  // call_ref, return_call_ref: a type
+            _ = try u32()
+            return .indirectCall
+        case 0x07, 0x08, 0x09, 0x0c, 0x0d, 0x18, 0x20...0x26, 0xd5, 0xd6:
             _ = try u32()  // one index: a tag, a label, a type, a local, a global or a table
         case 0x0e:  // br_table
             for _ in 0..<(try count()) { _ = try u32() }
@@ -41,6 +46,7 @@ extension WebAssemblyReader {
         case 0x11, 0x13:  // call_indirect, return_call_indirect: a type and a table
             _ = try u32()
             _ = try u32()
+            return .indirectCall
         case 0x1c:  // select with types
             for _ in 0..<(try count()) { try skipValueType() }
         case 0x1f:  // try_table: a block type and its catch clauses

@@ -11,7 +11,9 @@
 ///   what it runs before its next count. A function with loops keeps a credit in a local of its
 ///   own, as cheap as a register, that each loop turn takes its share from; when it runs out,
 ///   the global is charged ``localBudget`` more at once, so it has counted the turns before they
-///   run and nothing is left uncounted when the function returns;
+///   run and nothing is left uncounted when the function returns. A function that calls nothing
+///   and that only this module's direct calls reach has no entry check: its callers count its
+///   size with theirs;
 /// - once the global passes ``budget`` (2 MB of code: about a millisecond of compiled code, 10
 ///   to 20 interpreted) it is reset and the module calls its last function import,
 ///   ``importModule``.``importName``, which the context supplies: a JavaScript function that,
@@ -23,8 +25,9 @@
 /// code offsets and are dropped.
 ///
 /// What it costs is figure 10 of `bridge-bench` (the same module with and without the checks,
-/// in one run): a loop of two instructions 1.6x, a recursion that does little else (`fib`) 2.0-
-/// 2.4x, a loop with work in it (a checksum over memory) 1.03x.
+/// in one run): a loop of two instructions 1.1-1.2x, a loop calling a small function of its
+/// module's 1.3-1.4x (3.5x while that function counted its own calls), a loop with work in it
+/// (a checksum over memory) 1.0x, a recursion that does little else (`fib`) 2.4-2.5x.
 ///
 /// Bytes this reader cannot read (an opcode it does not know, a section that ends early) give
 /// `nil`: the context then compiles nothing it could not check (see
@@ -62,6 +65,14 @@ enum WebAssemblyStopChecks {
         var parameterCounts: [Int?] = []
         /// Each of the module's own functions' type index, in order.
         var functionTypes: [UInt32] = []
+        /// The functions named elsewhere than by a direct call, as the rewrite meets them.
+        let references = FunctionReferences()
+
+        /// The functions that may be called otherwise than by a direct call of this module's:
+        /// exported, in a table, the start function, or taken by `ref.func`.
+        final class FunctionReferences {
+            var escaping: Set<UInt32> = []
+        }
 
         init(_ bytes: [UInt8]) throws(Malformed) {
             self.bytes = bytes
@@ -267,8 +278,16 @@ enum WebAssemblyStopChecks {
             return out
         }
 
-        /// A function index after the import's insertion (none names the last index there is).
+        /// A function index named otherwise than by a direct call (an export, the start function,
+        /// a table's element, `ref.func`, a name), after the import's insertion: noted as one that
+        /// may be called from elsewhere.
         private func moved(_ index: UInt32) throws(Malformed) -> UInt32 {
+            references.escaping.insert(index)
+            return try shifted(index)
+        }
+
+        /// A function index after the import's insertion (none names the last index there is).
+        private func shifted(_ index: UInt32) throws(Malformed) -> UInt32 {
             guard index < checkFunction else {
                 guard index < UInt32.max else { throw Malformed() }
                 return index + 1
@@ -283,7 +302,7 @@ enum WebAssemblyStopChecks {
                 let start = reader.at
                 let instruction = try reader.instruction()
                 switch instruction {
-                case .function(let index, let indexStart):
+                case .function(let index, let indexStart, _):
                     out.append(contentsOf: bytes[start..<indexStart])
                     out.appendLEB(try moved(index))
                     continue
@@ -292,7 +311,7 @@ enum WebAssemblyStopChecks {
                     return
                 case .end: depth -= 1
                 case .loop: depth += 1
-                case .other: if [0x02, 0x04, 0x06, 0x1f].contains(bytes[start]) { depth += 1 }
+                case .other, .indirectCall: if [0x02, 0x04, 0x06, 0x1f].contains(bytes[start]) { depth += 1 }
                 }
                 out.append(contentsOf: bytes[start..<reader.at])
             }
@@ -327,18 +346,51 @@ enum WebAssemblyStopChecks {
             }
         }
 
-        /// The code section: each body with its checks. A function with loops gets a local of its
-        /// own, past the others: its loops' credit (see ``loopCheck(weight:local:)``).
+        /// The code section: each body with its checks.
+        ///
+        /// A function with loops gets a local of its own, past the others: its loops' credit
+        /// (see ``loopCheck(weight:local:)``). A function that calls nothing and is called only
+        /// by this module's direct calls (not exported, in no table, never taken by `ref.func`)
+        /// gets no check at its entry: what one call of it runs outside its loops (at most its
+        /// size) is counted by its callers, whose checks count the size of every such function
+        /// they call besides their own. The small functions compiled code calls most (`memcpy`,
+        /// `strlen`, a getter) cost nothing more then.
         private func code(_ reader: inout WebAssemblyReader, into out: inout [UInt8]) throws(Malformed) {
             let count = try reader.count()
             guard count == functionTypes.count else { throw Malformed() }
-            out.appendLEB(UInt32(clamping: count))
-            var instructions: [UInt8] = []
-            var body: [UInt8] = []
-            for index in 0..<count {
+            // First the calls each body makes.
+            var bodies: [(range: Range<Int>, callees: [UInt32], callsIndirectly: Bool)] = []
+            bodies.reserveCapacity(count)
+            for _ in 0..<count {
                 let size = try reader.count()
                 var function = WebAssemblyReader(bytes, at: reader.at, end: reader.at + size)
                 try reader.skip(size)
+                for _ in 0..<(try function.count()) {
+                    _ = try function.u32()
+                    try function.skipValueType()
+                }
+                var callees: [UInt32] = []
+                var callsIndirectly = false
+                while !function.isAtEnd {
+                    switch try function.instruction() {
+                    case .function(let index, _, isCall: true): callees.append(index)
+                    case .function(let index, _, isCall: false): references.escaping.insert(index)
+                    case .indirectCall: callsIndirectly = true
+                    case .loop, .end, .other: break
+                    }
+                }
+                bodies.append((function.end - size..<function.end, callees, callsIndirectly))
+            }
+            let imported = checkFunction
+            let counted = bodies.indices.map { index in
+                bodies[index].callees.isEmpty && !bodies[index].callsIndirectly
+                    && !references.escaping.contains(imported &+ UInt32(index))
+            }
+            out.appendLEB(UInt32(clamping: count))
+            var instructions: [UInt8] = []
+            var body: [UInt8] = []
+            for (index, (range, callees, _)) in bodies.enumerated() {
+                var function = WebAssemblyReader(bytes, at: range.lowerBound, end: range.upperBound)
                 let type = Int(functionTypes[index])
                 guard type < parameterCounts.count, let parameters = parameterCounts[type] else { throw Malformed() }
                 // The locals: their declarations as they are, and how many there are.
@@ -351,30 +403,36 @@ enum WebAssemblyStopChecks {
                     try function.skipValueType()
                 }
                 let localsEnd = function.at
+                // What a pass through the body runs at most: itself and the functions it calls
+                // that count nothing themselves.
+                var weight = range.count + 32
+                for callee in callees where callee >= imported && callee - imported < counted.count && counted[Int(callee - imported)] {
+                    weight += bodies[Int(callee - imported)].range.count + 32
+                    if weight >= Int(budget) { break }
+                }
+                let loopCheck = loopCheck(weight: Int32(clamping: min(weight, Int(budget))), local: UInt32(locals))
                 // The instructions, with a check at each loop's start.
-                let weight = Int32(clamping: size + 32)
-                let loopCheck = loopCheck(weight: weight, local: UInt32(locals))
                 var hasLoops = false
                 instructions.removeAll(keepingCapacity: true)
                 while !function.isAtEnd {
                     let start = function.at
                     switch try function.instruction() {
-                    case .function(let index, let indexStart):
+                    case .function(let index, let indexStart, _):
                         instructions.append(contentsOf: bytes[start..<indexStart])
-                        instructions.appendLEB(try moved(index))
+                        instructions.appendLEB(try shifted(index))
                     case .loop:
                         hasLoops = true
                         instructions.append(contentsOf: bytes[start..<function.at])
                         instructions.append(contentsOf: loopCheck)
-                    case .end, .other:
+                    case .end, .other, .indirectCall:
                         instructions.append(contentsOf: bytes[start..<function.at])
                     }
                 }
                 body.removeAll(keepingCapacity: true)
                 body.appendLEB(UInt32(clamping: declarations + (hasLoops ? 1 : 0)))
                 body.append(contentsOf: bytes[localsStart..<localsEnd])
-                if hasLoops { body.append(contentsOf: [0x01, 0x7f]) }  // the loops' counter, an i32
-                body.append(contentsOf: entryCheck(weight: weight))
+                if hasLoops { body.append(contentsOf: [0x01, 0x7f]) }  // the loops' credit, an i32
+                if !counted[index] { body.append(contentsOf: entryCheck(weight: Int32(clamping: min(weight, Int(budget))))) }
                 body.append(contentsOf: instructions)
                 out.appendLEB(UInt32(clamping: body.count))
                 out.append(contentsOf: body)
