@@ -109,7 +109,7 @@ struct WebKitRun {
 
         let exit = await run(source, view: view, session: session, server: server, baseURL: baseURL, transcript: transcript)
         // The page's part is over, whatever its web process does: what is left does not wait
-        // for it (WebKit's own exit takes some seconds more).
+        // for it, and a slow teardown of WebKit's processes is no page's doing.
         deadline.disarm()
         transcript.stores(page: await store.httpCookieStore.allCookies(), native: session.cookieJar.allCookies)
         if let stats = server?.stats() {
