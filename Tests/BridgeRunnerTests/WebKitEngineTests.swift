@@ -104,6 +104,19 @@ import Testing
         #expect(clock.now - started < .seconds(55), "ended by the limit, not by --timeout; the bound is generous for a busy machine")
     }
 
+    /// A document that arrived but never finished loading (its frame waits on a server that
+    /// never answers) ends the run at `--timeout` with exit code 3, a page still busy, not 4,
+    /// the code of a server that cannot be reached.
+    @Test func aDocumentThatNeverFinishesLoadingEndsWithExitCodeThree() async throws {
+        let silent = try SilentPort()
+        let page = try RunnerProcess.temporaryFile(
+            "waits.html", "<title>waits</title><iframe src=\"https://127.0.0.1:\(silent.port)/never\"></iframe>")
+        let result = try await RunnerProcess.run(["run", "--engine", "webkit", "--timeout", "4", page.path])
+        #expect(result.exitCode == 3, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("the load took longer than"), "\(result.stdout)")
+        withExtendedLifetime(silent) {}
+    }
+
     /// The runner's own reporting handler takes what the page sends it: a line no integer can
     /// hold is left out, not converted (the run stopped in `Int(_:)`).
     @Test func aReportWithALineOutOfRangeIsShownWithoutIt() async throws {
