@@ -114,6 +114,12 @@ import Testing
         return header + types + imports + functions + table + globals + exports + start + elements + code + names
     }()
 
+    /// A module of `CompiledModule/` (see its README).
+    static func compiled(_ name: String) throws -> [UInt8] {
+        let url = try #require(Bundle.module.url(forResource: name, withExtension: "wasm", subdirectory: "CompiledModule"))
+        return try [UInt8](Data(contentsOf: url))
+    }
+
     static func context(limit: Duration = .seconds(30)) async -> ScriptContext {
         await ScriptContext(thread: EngineThread(name: "sb-wasm-checks"), configuration: .init(timeLimit: limit))
     }
@@ -203,8 +209,7 @@ import Testing
     /// calls, a jump table, calls through function pointers, a name section) gives what the same
     /// C gives natively, and its endless loop meets the time limit.
     @Test func aCompiledModuleGivesWhatItsCodeGivesNatively() async throws {
-        let url = try #require(Bundle.module.url(forResource: "module", withExtension: "wasm", subdirectory: "CompiledModule"))
-        let bytes = try [UInt8](Data(contentsOf: url))
+        let bytes = try Self.compiled("module")
         #expect(WebAssemblyStopChecks.instrument(bytes) != nil)
         let context = await Self.context(limit: .seconds(1))
         try await context.run(
@@ -224,8 +229,7 @@ import Testing
     /// collection, exceptions, typed function references, tail calls, multiple values) gives
     /// what its functions give by their definitions, and its endless loop meets the time limit.
     @Test func aModuleOfTheProposalsGivesWhatItsDefinitionsGive() async throws {
-        let url = try #require(Bundle.module.url(forResource: "proposals", withExtension: "wasm", subdirectory: "CompiledModule"))
-        let bytes = try [UInt8](Data(contentsOf: url))
+        let bytes = try Self.compiled("proposals")
         #expect(WebAssemblyStopChecks.instrument(bytes) != nil)
         let context = await Self.context(limit: .seconds(1))
         try await context.run(
@@ -343,11 +347,7 @@ import Testing
     /// Modules changed at random (bytes flipped, dropped, repeated) give no module or one this
     /// reader reads again: never a crash. 10,000 changes of each module here, the same each run.
     @Test func changedModulesGiveNoModuleOrOneThatReadsAgain() throws {
-        let compiled = try ["module", "proposals"].map { name in
-            try [UInt8](
-                Data(contentsOf: try #require(Bundle.module.url(forResource: name, withExtension: "wasm", subdirectory: "CompiledModule"))))
-        }
-        let seeds = [Self.spin, Self.split, Self.turn, Self.retry, Self.named] + compiled
+        let seeds = [Self.spin, Self.split, Self.turn, Self.retry, Self.named, try Self.compiled("module"), try Self.compiled("proposals")]
         var random = SplitMix(seed: 0x5eed)
         var rewritten = 0
         for seed in seeds {
