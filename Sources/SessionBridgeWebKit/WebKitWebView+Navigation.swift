@@ -348,8 +348,12 @@ extension WebKitWebView {
                 // Only silence past the limit counts: no document yet, a process that ended or a
                 // view closed meanwhile answer at once, with other errors. A second question,
                 // briefly, tells a process that is busy still from one a navigation replaced
-                // while the first was out.
-                guard await !self.answers(within: limit), await !self.answers(within: .seconds(1)), !self.isClosed else { continue }
+                // while the first was out. A page waiting on a panel (the app's UI delegate)
+                // is silent, not running: that wait does not count.
+                let panels = self.panelsOpened
+                guard self.panelsOpen == 0, await !self.answers(within: limit), await !self.answers(within: .seconds(1)),
+                    !self.isClosed, self.panelsOpen == 0, self.panelsOpened == panels
+                else { continue }
                 self.endUnresponsiveWebProcess()
             }
         }
@@ -389,7 +393,11 @@ extension WebKitWebView {
         let frame = FrameInfo(url: url ?? URL(string: "about:blank")!)
         unsafe webkit_script_dialog_ref(held)
         let ui = configuration.uiDelegate
+        // The page waits on the app meanwhile, as a headless page's limit is lifted for a panel.
+        panelsOpened += 1
+        panelsOpen += 1
         Task { @WebKitActor in
+            defer { self.panelsOpen -= 1 }
             switch kind {
             case WEBKIT_SCRIPT_DIALOG_ALERT:
                 await ui?.webPage(self, runAlertPanelWithMessage: message, frame: frame)

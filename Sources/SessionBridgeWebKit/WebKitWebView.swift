@@ -64,6 +64,10 @@ public final class WebKitWebView: WebView {
     var scriptWatch: Task<Void, Never>?
     /// Whether the view ended its web process for ``WebKitWebViewConfiguration/scriptTimeLimit``.
     var endedUnresponsiveProcess = false
+    /// The page's panels (alert, confirm, prompt) waiting on the UI delegate now, and in all:
+    /// the time-limit watch does not count a wait on one.
+    var panelsOpen = 0
+    var panelsOpened = 0
     /// The handlers registered with the content manager, and whether each replies.
     var registeredHandlers: [RegisteredHandler: Bool] = [:]
     /// The message signals connected.

@@ -31,8 +31,9 @@ public struct WebKitWebViewConfiguration: Sendable {
     /// `ScriptError.Kind.timeLimitExceeded`, a load under way fails, and the next load starts a
     /// new process. The view asks the process for an answer every second (half the limit, if
     /// less), and once more for a second when one goes unanswered, so a script is ended between
-    /// the limit and two seconds after it. `nil` leaves the process running, as WebKit itself
-    /// does.
+    /// the limit and two seconds after it. A page waiting on a panel (`alert`, `confirm`,
+    /// `prompt`) that the UI delegate has not answered yet is not running: that wait does not
+    /// count. `nil` leaves the process running, as WebKit itself does.
     public var scriptTimeLimit: Duration?
 
     public init(

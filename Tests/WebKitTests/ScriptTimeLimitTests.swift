@@ -1,5 +1,6 @@
 import Foundation
 import SessionBridgeHeadless
+import SessionBridgeMessaging
 import SessionBridgeScriptEngine
 import SessionBridgeTestSupport
 import SessionBridgeWebKit
@@ -54,6 +55,28 @@ import Testing
                 try await view.load(site.url("/busy"))
                 try await Task.sleep(for: .seconds(2))
                 #expect(try await view.evaluateJavaScript("document.title") == .string("busy"))
+            }
+            #expect(Self.stops(events) == 0)
+        }
+    }
+
+    /// A page waiting on its UI delegate's panel (`confirm` while the app asks its user) is not
+    /// running a script: the wait does not count, as the headless engine lifts the limit for it.
+    @Test func aPageWaitingOnAPanelIsLeftAlone() async throws {
+        struct SlowUser: UIDelegate {
+            func webPage(_ page: any WebView, runConfirmPanelWithMessage message: String, frame: FrameInfo) async -> Bool {
+                try? await Task.sleep(for: .seconds(4))
+                return true
+            }
+        }
+        let page = "<title>asks</title><script>document.title = confirm('go on?') ? 'yes' : 'no';</script>"
+        try await withSite(pages: ["/asks": page]) { site in
+            let events = Mutex<[PageEvent]>([])
+            let configuration = WebKitWebViewConfiguration(
+                uiDelegate: SlowUser(), eventHandler: { event in events.withLock { $0.append(event) } }, scriptTimeLimit: .seconds(1))
+            try await withView(configuration) { view in
+                try await view.load(site.url("/asks"))
+                #expect(try await view.evaluateJavaScript("document.title") == .string("yes"))
             }
             #expect(Self.stops(events) == 0)
         }
