@@ -335,28 +335,41 @@ extension WebKitWebView {
     // MARK: The time limit
 
     /// While the view is open, asks its web process to evaluate `0` (in a world of its own,
-    /// which no page script sees) every second or so: a process that does not answer within
-    /// ``WebKitWebViewConfiguration/scriptTimeLimit`` runs a script that does not return, and is
-    /// ended. (WebKit checks a process's answers itself only around input events and for
-    /// background pages.)
+    /// which no page script sees) every second or so, and at once again while it does not
+    /// answer: a process silent for ``WebKitWebViewConfiguration/scriptTimeLimit`` runs a script
+    /// that does not return, and is ended. Time the page spends waiting on a panel the UI
+    /// delegate has not answered is not silence; a question a navigation's new process dropped
+    /// is answered by the next one. (WebKit checks a process's answers itself only around input
+    /// events and for background pages.)
     func watchScripts() {
         guard let limit = configuration.scriptTimeLimit else { return }
         let interval = min(limit / 2, .seconds(1))
         scriptWatch = Task { @WebKitActor [weak self] in
-            while (try? await Task.sleep(for: interval)) != nil {
+            let clock = ContinuousClock()
+            var silence = Duration.zero
+            while true {
+                if silence == .zero, (try? await Task.sleep(for: interval)) == nil { return }
                 guard let self, !self.isClosed else { return }
-                // Only silence past the limit counts: no document yet, a process that ended or a
-                // view closed meanwhile answer at once, with other errors. A second question,
-                // briefly, tells a process that is busy still from one a navigation replaced
-                // while the first was out. A page waiting on a panel (the app's UI delegate)
-                // is silent, not running: that wait does not count.
-                let panels = self.panelsOpened
-                guard self.panelsOpen == 0, await !self.answers(within: limit), await !self.answers(within: .seconds(1)),
-                    !self.isClosed, self.panelsOpen == 0, self.panelsOpened == panels
-                else { continue }
+                let asked = clock.now
+                let panelsBefore = self.panelTime(at: asked)
+                // Only silence counts: no document yet, a process that ended or a view closed
+                // meanwhile answer at once, with other errors.
+                if await self.answers(within: min(limit, .seconds(1))) {
+                    silence = .zero
+                    continue
+                }
+                let now = clock.now
+                silence += (now - asked) - (self.panelTime(at: now) - panelsBefore)
+                guard silence >= limit, !self.isClosed else { continue }
+                silence = .zero
                 self.endUnresponsiveWebProcess()
             }
         }
+    }
+
+    /// How long the page has waited on panels in all, up to `now`.
+    private func panelTime(at now: ContinuousClock.Instant) -> Duration {
+        panelsWaited + (panelsOpen > 0 ? now - panelsOpenSince : .zero)
     }
 
     /// Whether the web process evaluates `0` within `limit` (or fails otherwise than by
@@ -394,10 +407,13 @@ extension WebKitWebView {
         unsafe webkit_script_dialog_ref(held)
         let ui = configuration.uiDelegate
         // The page waits on the app meanwhile, as a headless page's limit is lifted for a panel.
-        panelsOpened += 1
+        if panelsOpen == 0 { panelsOpenSince = ContinuousClock.now }
         panelsOpen += 1
         Task { @WebKitActor in
-            defer { self.panelsOpen -= 1 }
+            defer {
+                self.panelsOpen -= 1
+                if self.panelsOpen == 0 { self.panelsWaited += ContinuousClock.now - self.panelsOpenSince }
+            }
             switch kind {
             case WEBKIT_SCRIPT_DIALOG_ALERT:
                 await ui?.webPage(self, runAlertPanelWithMessage: message, frame: frame)

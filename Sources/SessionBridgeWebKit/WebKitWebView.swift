@@ -64,10 +64,12 @@ public final class WebKitWebView: WebView {
     var scriptWatch: Task<Void, Never>?
     /// Whether the view ended its web process for ``WebKitWebViewConfiguration/scriptTimeLimit``.
     var endedUnresponsiveProcess = false
-    /// The page's panels (alert, confirm, prompt) waiting on the UI delegate now, and in all:
-    /// the time-limit watch does not count a wait on one.
+    /// The page's panels (alert, confirm, prompt) waiting on the UI delegate now, since when one
+    /// has been open, and how long they were open before: the time-limit watch does not count a
+    /// wait on one.
     var panelsOpen = 0
-    var panelsOpened = 0
+    var panelsOpenSince = ContinuousClock.now
+    var panelsWaited = Duration.zero
     /// The handlers registered with the content manager, and whether each replies.
     var registeredHandlers: [RegisteredHandler: Bool] = [:]
     /// The message signals connected.

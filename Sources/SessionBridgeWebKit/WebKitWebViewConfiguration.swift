@@ -30,10 +30,10 @@ public struct WebKitWebViewConfiguration: Sendable {
     /// ends a script: the view reports `PageEvent.scriptError` with
     /// `ScriptError.Kind.timeLimitExceeded`, a load under way fails, and the next load starts a
     /// new process. The view asks the process for an answer every second (half the limit, if
-    /// less), and once more for a second when one goes unanswered, so a script is ended between
-    /// the limit and two seconds after it. A page waiting on a panel (`alert`, `confirm`,
-    /// `prompt`) that the UI delegate has not answered yet is not running: that wait does not
-    /// count. `nil` leaves the process running, as WebKit itself does.
+    /// less), and at once again while it does not answer, so a script is ended between the
+    /// limit and a second after it. A page waiting on a panel (`alert`, `confirm`, `prompt`)
+    /// that the UI delegate has not answered yet is not running: that wait does not count.
+    /// `nil` leaves the process running, as WebKit itself does.
     public var scriptTimeLimit: Duration?
 
     public init(

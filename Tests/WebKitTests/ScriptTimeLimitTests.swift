@@ -81,4 +81,23 @@ import Testing
             #expect(Self.stops(events) == 0)
         }
     }
+
+    /// A script that loops on panels answered at once (`for (;;) alert(1)`) is running between
+    /// them: the panels' short waits do not keep it from the limit.
+    @Test func aScriptLoopingOnPanelsIsEnded() async throws {
+        try await withSite(pages: ["/alerts": "<script>for (;;) alert(1);</script>"]) { site in
+            let events = Mutex<[PageEvent]>([])
+            let configuration = WebKitWebViewConfiguration(
+                eventHandler: { event in events.withLock { $0.append(event) } }, scriptTimeLimit: .seconds(1))
+            try await withView(configuration) { view in
+                do {
+                    try await view.load(site.url("/alerts"))
+                    Issue.record("the load of a page that never stops running finished")
+                } catch {
+                    #expect("\(error)".contains("a script ran past the time limit"), "\(error)")
+                }
+            }
+            #expect(Self.stops(events) == 1)
+        }
+    }
 }
