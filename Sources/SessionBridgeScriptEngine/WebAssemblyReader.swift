@@ -80,12 +80,15 @@ struct WebAssemblyReader {
         try skipInteger()
     }
 
-    /// Skips limits: flags, a minimum, a maximum if flag 1, a page size if flag 8.
-    mutating func skipLimits() throws(Malformed) {
+    /// Reads limits (flags, a minimum, a maximum if flag 1, a page size if flag 8) and returns
+    /// their flags (2: shared).
+    @discardableResult
+    mutating func skipLimits() throws(Malformed) -> UInt8 {
         let flags = try byte()
         try skipInteger()
         if flags & 0x01 != 0 { try skipInteger() }
         if flags & 0x08 != 0 { try skipInteger() }
+        return flags
     }
 
     /// Skips a table type: a reference type and limits.
