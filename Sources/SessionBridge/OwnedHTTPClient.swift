@@ -1,4 +1,4 @@
-public import AsyncHTTPClient
+package import AsyncHTTPClient
 import Synchronization
 
 /// An AsyncHTTPClient pool with one owner, closed by the owner's ``shutdown()`` or, failing that,
