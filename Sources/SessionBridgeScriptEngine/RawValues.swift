@@ -136,37 +136,36 @@ extension ScriptContext {
 /// until the call has them.
 ///
 /// A value held only in a Swift array sits on the heap, where JavaScriptCore's conservative scan
-/// does not look: making the next one can collect it. These are stored into a protected
-/// JavaScript array as they are made, and read back from it for the call.
+/// does not look: making the next one can collect it. Each is protected as it is made, until
+/// ``ScriptContext/release(_:)``. (Not stored into a JavaScript array: a page that gave
+/// `Array.prototype` an accessor of an index would be handed, and could replace, the values.)
 @safe  // its JavaScriptCore references are used only on its context's engine thread, while the context lives
 package struct HeldArguments {
-    fileprivate let array: RawObject
-    fileprivate var count: UInt32 = 0
+    fileprivate var values: [RawValue?] = unsafe []
 }
 
 extension ScriptContext {
     /// An empty ``HeldArguments``; pass it to ``call(_:with:)``, which lets it go, or read it
     /// with ``values(of:)`` and let it go with ``release(_:)``.
     package func holdArguments() -> HeldArguments {
-        let array = unsafe JSObjectMakeArray(ctx, 0, nil, nil)!
-        unsafe protect(array)
-        return unsafe HeldArguments(array: array)
+        HeldArguments()
     }
 
     /// Keeps `value` as the next argument.
     package func hold(_ value: RawValue?, in held: inout HeldArguments) {
-        unsafe JSObjectSetPropertyAtIndex(ctx, held.array, held.count, value ?? JSValueMakeUndefined(ctx), nil)
-        held.count += 1
+        let value = unsafe value ?? JSValueMakeUndefined(ctx)!
+        unsafe JSValueProtect(ctx, value)
+        unsafe held.values.append(value)
     }
 
-    /// The held values, in order, for a call made right after (nothing may be made in between).
+    /// The held values, in order.
     package func values(of held: HeldArguments) -> [RawValue?] {
-        unsafe (0..<held.count).map { unsafe JSObjectGetPropertyAtIndex(ctx, held.array, $0, nil) }
+        unsafe held.values
     }
 
     /// Lets the held values go.
     package func release(_ held: HeldArguments) {
-        unsafe unprotect(held.array)
+        for unsafe value in unsafe held.values { unsafe JSValueUnprotect(ctx, value) }
     }
 
     /// Calls `function` with the held arguments (no `this`), then lets them go.

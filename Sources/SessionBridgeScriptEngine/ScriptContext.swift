@@ -99,6 +99,11 @@ public actor ScriptContext {
     /// The walkers made so far, by their limits (a context uses one or two); the factory keeps
     /// them alive.
     var walkers: [ConversionLimits: JSObjectRef] = unsafe [:]
+    /// The native function in which an object is read when no entry is running
+    /// (``scriptValue(_:limits:reader:)``), made with the context and protected until it closes.
+    var entryReader: JSObjectRef?
+    /// What ``entryReader`` is asked to read with, and what it read.
+    var entryRead: (limits: ConversionLimits?, reader: ObjectReader, result: Result<ScriptValue, ScriptError>?)?
     /// The realm's `Function.prototype`, which native functions inherit from: read once, before
     /// any page script ran (a page can rebind the global `Function`). The global object keeps it
     /// alive for as long as the context lives.
@@ -160,6 +165,7 @@ public actor ScriptContext {
             }
         }
         unsafe functionPrototype = unsafe realmFunctionPrototype()
+        makeEntryReader()
         capturePristineBuiltins()
         installConsole()
         installMicrotaskBound()
@@ -223,40 +229,50 @@ public actor ScriptContext {
     }
 
     /// Calls the global function at `path` (such as `"app.start"`) with `arguments`.
+    ///
+    /// The lookup along `path` is part of the call's entry: a getter the page defined there runs
+    /// under the time limit, as the function does.
     @discardableResult
     public func call(_ path: String, _ arguments: [ScriptValue] = []) throws(ScriptError) -> ScriptValue {
         guard !isClosed else { throw .contextClosed }
-        var this: JSObjectRef? = nil
-        var target: JSObjectRef = unsafe JSContextGetGlobalObject(ctx)
-        var exception: JSValueRef? = nil
-        for component in path.split(separator: ".") {
-            let name = unsafe makeJSString(String(component))
-            let value = unsafe JSObjectGetProperty(ctx, target, name, &exception)
-            unsafe JSStringRelease(name)
-            if let exception = unsafe exception { throw unsafe scriptError(from: exception) }
-            guard let value = unsafe value, unsafe JSValueIsObject(ctx, value), let object = unsafe JSValueToObject(ctx, value, nil) else {
-                throw ScriptError(kind: .exception, name: "TypeError", message: "\(path) is not a function")
-            }
-            unsafe this = unsafe target
-            unsafe target = unsafe object
-        }
-        guard unsafe JSObjectIsFunction(ctx, target) else {
-            throw ScriptError(kind: .exception, name: "TypeError", message: "\(path) is not a function")
-        }
         // Each argument is kept alive from the moment it is made until the call has them.
         var held = holdArguments()
         for argument in arguments { unsafe hold(makeJSValue(argument, in: ctx), in: &held) }
         defer { release(held) }
-        let values = unsafe values(of: held)
         enterJavaScript()
-        let result = unsafe callFunction(ctx, target, this: this, values, exception: &exception)
-        if let exception = unsafe exception {
-            let error = unsafe scriptError(from: exception)
+        let result: Result<JSValueRef?, ScriptError> = unsafe callEntry(path, values(of: held))
+        // A stop the function caught (JavaScriptCore's termination can be caught once it has
+        // crossed WebAssembly's frames) still ends the entry as stopped.
+        if case .success = unsafe result, stoppedInThisEntry {
+            let error = stopReported()
             leaveJavaScript()
             throw error
         }
         leaveJavaScript()
-        return try unsafe scriptValue(result)
+        return try unsafe scriptValue(result.get())
+    }
+
+    /// The body of ``call(_:_:)``'s entry: the function found along `path` and called.
+    private func callEntry(_ path: String, _ values: [JSValueRef?]) -> Result<JSValueRef?, ScriptError> {
+        var this: JSObjectRef? = nil
+        var target: JSObjectRef = unsafe JSContextGetGlobalObject(ctx)
+        var exception: JSValueRef? = nil
+        let notAFunction = ScriptError(kind: .exception, name: "TypeError", message: "\(path) is not a function")
+        for component in path.split(separator: ".") {
+            let name = unsafe makeJSString(String(component))
+            let value = unsafe JSObjectGetProperty(ctx, target, name, &exception)
+            unsafe JSStringRelease(name)
+            if let exception = unsafe exception { return unsafe .failure(scriptError(from: exception)) }
+            guard let value = unsafe value, unsafe JSValueIsObject(ctx, value), let object = unsafe JSValueToObject(ctx, value, nil) else {
+                return unsafe .failure(notAFunction)
+            }
+            unsafe this = unsafe target
+            unsafe target = unsafe object
+        }
+        guard unsafe JSObjectIsFunction(ctx, target) else { return unsafe .failure(notAFunction) }
+        let result = unsafe callFunction(ctx, target, this: this, values, exception: &exception)
+        if let exception = unsafe exception { return unsafe .failure(scriptError(from: exception)) }
+        return unsafe .success(result)
     }
 
     // MARK: Native functions
@@ -392,12 +408,20 @@ public actor ScriptContext {
     /// ``ObjectReader/nodesBeforeWalker`` values, it reads the next in one call into JavaScript
     /// (``ValueWalker``), whose making and first runs the first reads do not repay. `reader`
     /// forces one way (the two agree; tests compare them).
+    ///
+    /// Outside a call into JavaScript (a script's result, an awaited promise's value), an object
+    /// is read inside one entry of its own (``readInOneEntry(_:limits:reader:)``), under the
+    /// context's time limit: JavaScriptCore would time each getter the reader meets on its own,
+    /// and a page could make a result of thousands of getters, each just short of the limit.
     package func scriptValue(
         _ value: JSValueRef?, limits: ConversionLimits? = nil, reader kind: ObjectReader = .automatic
     ) throws(ScriptError)
         -> ScriptValue
     {
         if stoppedInThisEntry { throw .timeLimitExceeded }
+        if thread.nativeDepth.load(ordering: .relaxed) == 0, let object = unsafe value, unsafe JSValueIsObject(ctx, object) {
+            return try unsafe readInOneEntry(object, limits: limits, reader: kind)
+        }
         let limits = limits ?? configuration.conversionLimits
         var reader = unsafe ValueReader(
             ctx: ctx, limits: limits, ownKeys: objectKeys, objectPrototype: objectPrototype, isView: isView)
@@ -419,6 +443,39 @@ public actor ScriptContext {
             throw .timeLimitExceeded
         }
         return try result.get()
+    }
+
+    /// Reads `object` in one entry into JavaScript: a call of ``entryReader``, which reads it
+    /// as a native function reads its arguments, so that the getters, traps and `toJSON`s the
+    /// reading runs are timed together, from the entry's start.
+    private func readInOneEntry(_ object: JSValueRef, limits: ConversionLimits?, reader kind: ObjectReader) throws(ScriptError)
+        -> ScriptValue
+    {
+        guard !isClosed, let reader = unsafe entryReader else { throw .contextClosed }
+        entryRead = (limits, kind, nil)
+        defer { entryRead = nil }
+        enterJavaScript()
+        var exception: JSValueRef? = nil
+        _ = unsafe callFunction(ctx, reader, this: nil, [object], exception: &exception)
+        let result = entryRead?.result ?? .failure(stoppedInThisEntry ? .timeLimitExceeded : .contextClosed)
+        if case .failure(let error) = result, error.kind == .timeLimitExceeded {
+            _ = stopReported()
+        }
+        leaveJavaScript()
+        return try result.get()
+    }
+
+    /// Makes ``entryReader``, kept protected until the context closes.
+    private func makeEntryReader() {
+        let reader = unsafe makeFunction { context, call in
+            guard let request = context.entryRead else { return nil }
+            context.entryRead?.result = Result { () throws(ScriptError) in
+                try unsafe context.scriptValue(call[0], limits: request.limits, reader: request.reader)
+            }
+            return nil
+        }
+        unsafe protect(reader)
+        unsafe entryReader = unsafe reader
     }
 
     /// Makes the raw value for a ``ScriptValue``.
@@ -733,6 +790,8 @@ public actor ScriptContext {
         unsafe walkers.removeAll()
         if let checkpoint = unsafe checkpointFunction { unsafe unprotect(checkpoint) }
         unsafe checkpointFunction = nil
+        if let reader = unsafe entryReader { unsafe unprotect(reader) }
+        unsafe entryReader = nil
         for waiter in awaiting.values { waiter.resume(returning: .failure(.contextClosed)) }
         awaiting.removeAll()
         for timer in timers.values { unsafe timer.protectedValues.forEach(unprotect) }

@@ -252,27 +252,30 @@ func makeJSValue(_ value: ScriptValue, in ctx: JSContextRef) -> JSValueRef {
         defer { unsafe JSStringRelease(jsString) }
         return unsafe JSValueMakeString(ctx, jsString)
     case .array(let elements):
-        // Each element goes into the array as soon as it is made. Gathered in a Swift array
-        // first, they would be on the heap, where JavaScriptCore's conservative scan does not
-        // look, and making the next element may collect garbage: the first ones were freed.
-        let array = unsafe JSObjectMakeArray(ctx, 0, nil, nil)!
-        for (index, element) in elements.enumerated() {
-            unsafe JSObjectSetPropertyAtIndex(ctx, array, UInt32(index), makeJSValue(element, in: ctx), nil)
+        // Made with its elements at once, as WebKit's deserializer makes an array: each is the
+        // array's own, even where a page gave `Array.prototype` an accessor of an index (a
+        // `put` would call it and keep nothing). Each element is protected from the moment it is
+        // made until the array has it: gathered in a Swift array, the elements are on the heap,
+        // where JavaScriptCore's conservative scan does not look, and making the next one may
+        // collect garbage.
+        guard !elements.isEmpty else { return unsafe JSObjectMakeArray(ctx, 0, nil, nil)! }
+        var made = unsafe [JSValueRef?]()
+        unsafe made.reserveCapacity(elements.count)
+        for element in elements {
+            let value = unsafe makeJSValue(element, in: ctx)
+            unsafe JSValueProtect(ctx, value)
+            unsafe made.append(value)
         }
-        return unsafe array
+        defer { for unsafe value in unsafe made { unsafe JSValueUnprotect(ctx, value) } }
+        return unsafe made.withUnsafeBufferPointer { unsafe JSObjectMakeArray(ctx, $0.count, $0.baseAddress, nil)! }
     case .object(let members):
-        // Members are set with `put` (the C API has no define), which would reach
-        // `Object.prototype` for a name it has: the `__proto__` setter, or a built-in method
-        // made read-only by a page that froze `Object.prototype` (hardened pages do), where the
-        // member would be dropped (WebKit's own replies drop them too; the WebKit engine sends
-        // such objects as their entries). For those names only, the object has no prototype
-        // while its members are set, so every member is the object's own.
+        // Members are set with `put` (the C API has no define), which would reach a member of
+        // that name in `Object.prototype`: the `__proto__` setter, a built-in method made
+        // read-only by a page that froze `Object.prototype` (hardened pages do), or an accessor
+        // a page added, whose setter would run and keep nothing. WebKit's deserializer defines
+        // every member as the object's own; so does this (``setMembers(_:on:in:)``).
         let object = unsafe JSObjectMake(ctx, nil, nil)!
-        if members.keys.contains(where: isObjectPrototypeMemberName) {
-            unsafe settingOwnMembers(of: object, in: ctx) { unsafe setMembers(members, on: object, in: ctx) }
-        } else {
-            unsafe setMembers(members, on: object, in: ctx)
-        }
+        unsafe setMembers(members, on: object, in: ctx)
         return unsafe object
     case .bytes(let bytes):
         let array = unsafe JSObjectMakeTypedArray(ctx, kJSTypedArrayTypeUint8Array, bytes.count, nil)!
@@ -292,7 +295,17 @@ func setMembers(
     for (key, member) in members {
         let value = unsafe makeJSValue(member, in: ctx)
         unsafe PropertyNames.with(key) { name in
-            unsafe JSObjectSetProperty(ctx, object, name, value, JSPropertyAttributes(kJSPropertyAttributeNone), nil)
+            // A name the object has already is inherited (a member set before has another
+            // name): the member is set with the prototype detached, so it becomes the object's
+            // own. The lookup runs no page code: a plain object's chain is `Object.prototype`,
+            // an ordinary object whose own prototype cannot change, and a lookup calls no getter.
+            if unsafe JSObjectHasProperty(ctx, object, name) {
+                unsafe settingOwnMembers(of: object, in: ctx) {
+                    unsafe JSObjectSetProperty(ctx, object, name, value, JSPropertyAttributes(kJSPropertyAttributeNone), nil)
+                }
+            } else {
+                unsafe JSObjectSetProperty(ctx, object, name, value, JSPropertyAttributes(kJSPropertyAttributeNone), nil)
+            }
         }
     }
 }

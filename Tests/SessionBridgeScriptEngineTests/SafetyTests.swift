@@ -70,6 +70,50 @@ import Testing
         for context in [runaway, neighbour, unlimited] { await context.close() }
     }
 
+    /// `call(_:_:)` finds its function along a path the page may have given a getter: that
+    /// getter runs inside the call's entry, under the context's time limit, even where the
+    /// thread's last entry was another context's without a limit (which had left none set).
+    @Test func aGetterOnACallsPathMeetsTheTimeLimit() async throws {
+        let thread = EngineThread(name: "time-limit")
+        let limited = await ScriptContext(thread: thread, configuration: .init(timeLimit: .milliseconds(200)))
+        let unlimited = await ScriptContext(thread: thread)
+        // The getter runs for 5 s: past the limit, but not for good if nothing stops it.
+        try await limited.run(
+            "Object.defineProperty(globalThis, 'app', { get() { const t = Date.now(); while (Date.now() - t < 5000) {} } });")
+        #expect(try await unlimited.evaluate("6 * 7") == .number(42))
+        let error = await #expect(throws: ScriptError.self) { try await limited.call("app.start") }
+        #expect(error?.kind == .timeLimitExceeded, "\(String(describing: error))")
+        #expect(try await limited.evaluate("6 * 7") == .number(42))
+        await limited.close()
+        await unlimited.close()
+    }
+
+    /// A script's result whose getters each run a little short of the limit: read after the
+    /// script returned, each getter was timed on its own (20 × 150 ms = 3 s under a 200 ms
+    /// limit); read in one entry, the whole reading meets the limit. So does a called function's.
+    @Test func aResultsGettersMeetTheTimeLimitTogether() async throws {
+        let context = await ScriptContext(thread: EngineThread(name: "time-limit"), configuration: .init(timeLimit: .milliseconds(200)))
+        try await context.run(
+            """
+            globalThis.slow = () => {
+              const o = {};
+              for (let i = 0; i < 20; i++) Object.defineProperty(o, 'k' + i, {
+                enumerable: true, get() { const t = Date.now(); while (Date.now() - t < 150) {} return i; } });
+              return o;
+            };
+            """)
+        let clock = ContinuousClock()
+        for read in [{ () async throws(ScriptError) in try await context.evaluate("slow()") }, { try await context.call("slow") }] {
+            let start = clock.now
+            let error = await #expect(throws: ScriptError.self) { _ = try await read() }
+            #expect(error?.kind == .timeLimitExceeded, "\(String(describing: error))")
+            #expect(clock.now - start < .seconds(2), "a reading timed as a whole ends near 200 ms; each getter alone took 3 s")
+        }
+        // The context goes on, and an ordinary result reads as before.
+        #expect(try await context.evaluate("({a: [1, {b: 'c'}]})") == ["a": [1, ["b": "c"]]])
+        await context.close()
+    }
+
     @Test func infiniteLoopInATimerIsEndedAndReported() async throws {
         let context = await ScriptContext(thread: EngineThread(name: "time-limit"), configuration: .init(timeLimit: .milliseconds(100)))
         try await context.run("setTimeout(() => { for (;;) {} }, 0)")

@@ -180,6 +180,35 @@ import Testing
         await context.close()
     }
 
+    /// A page that gave `Object.prototype` and `Array.prototype` accessors of the names a reply
+    /// uses (a setter that records and keeps nothing) still gets each member and element as the
+    /// value's own, as WebKit's deserializer makes them, and its setters never run: not for a
+    /// native function's result, and not for the arguments of a call into the page.
+    @Test func valuesMadeForAPageAreOwnWhereItsPrototypesHaveAccessors() async throws {
+        let context = await ScriptContext()
+        await context.defineFunction("reply") { _, _ in ["ok": true, "expiresAt": 7, "list": [1, "two", ["ok": false]]] }
+        try await context.run(
+            """
+            globalThis.hits = [];
+            for (const [prototype, name] of [[Object.prototype, "ok"], [Object.prototype, "expiresAt"],
+                                             [Array.prototype, "0"], [Array.prototype, "1"]]) {
+              Object.defineProperty(prototype, name, {
+                set(value) { hits.push(name); }, get() { return "page"; }, configurable: true });
+            }
+            globalThis.shape = r => [
+              Object.hasOwn(r, "ok"), r.ok, r.expiresAt, Object.hasOwn(r.list, 0), r.list[0], r.list[1], r.list[2].ok,
+              Array.isArray(r.list), Object.getPrototypeOf(r) === Object.prototype,
+              Object.getPrototypeOf(r.list) === Array.prototype, r.list.length];
+            """)
+        let expected: ScriptValue = [true, true, 7, true, 1, "two", false, true, true, true, 3]
+        #expect(try await context.evaluate("shape(reply())") == expected)
+        #expect(try await context.call("shape", [["ok": true, "expiresAt": 7, "list": [1, "two", ["ok": false]]]]) == expected)
+        try await context.run("globalThis.both = (a, b) => [a, b];")
+        #expect(try await context.call("both", [1, "two"]) == [1, "two"])
+        #expect(try await context.evaluate("hits.length") == 0)
+        await context.close()
+    }
+
     @Test func onlyObjectPrototypesMemberNamesTakeTheDetachedPath() {
         for name in [
             "valueOf", "toString", "__proto__", "constructor", "isPrototypeOf", "hasOwnProperty", "toLocaleString",

@@ -155,6 +155,21 @@ import Testing
         await context.close()
     }
 
+    /// A function the app calls (``ScriptContext/call(_:_:)``) that catches the stop of its
+    /// module's loop and returns: the call ends stopped all the same, as an evaluation does.
+    @Test func aCallWhoseFunctionCaughtTheStopEndsStopped() async throws {
+        let context = await Self.context(limit: .milliseconds(200))
+        try await context.run(
+            """
+            const instance = new WebAssembly.Instance(new WebAssembly.Module(\(Self.javaScript(Self.spin))));
+            globalThis.run = () => { try { instance.exports.spin(); } catch (error) { globalThis.caught = String(error); } return 1; };
+            """)
+        let error = await #expect(throws: ScriptError.self) { try await context.call("run") }
+        #expect(error?.kind == .timeLimitExceeded)
+        #expect(try await context.evaluate("6 * 7") == .number(42))
+        await context.close()
+    }
+
     /// The same loop run where the page's `instantiate` settles: in JavaScriptCore's deferred
     /// work, which the engine thread runs between jobs. The stop ends it there, is reported to
     /// the page whose checks met it (no caller would hear of it), and the thread goes on;
