@@ -165,7 +165,7 @@ extension ScriptContext {
 
     /// Lets the held values go.
     package func release(_ held: HeldArguments) {
-        for unsafe value in unsafe held.values { unsafe JSValueUnprotect(ctx, value) }
+        unsafe held.values.forEach { unsafe JSValueUnprotect(ctx, $0) }
     }
 
     /// Calls `function` with the held arguments (no `this`), then lets them go.

@@ -448,7 +448,9 @@ public actor ScriptContext {
     /// Reads `object` in one entry into JavaScript: a call of ``entryReader``, which reads it
     /// as a native function reads its arguments, so that the getters, traps and `toJSON`s the
     /// reading runs are timed together, from the entry's start.
-    private func readInOneEntry(_ object: JSValueRef, limits: ConversionLimits?, reader kind: ObjectReader) throws(ScriptError)
+    private func readInOneEntry(
+        _ object: JSValueRef, limits: ConversionLimits?, reader kind: ObjectReader
+    ) throws(ScriptError)
         -> ScriptValue
     {
         guard !isClosed, let reader = unsafe entryReader else { throw .contextClosed }

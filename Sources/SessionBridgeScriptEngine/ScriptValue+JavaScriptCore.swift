@@ -266,7 +266,7 @@ func makeJSValue(_ value: ScriptValue, in ctx: JSContextRef) -> JSValueRef {
             unsafe JSValueProtect(ctx, value)
             unsafe made.append(value)
         }
-        defer { for unsafe value in unsafe made { unsafe JSValueUnprotect(ctx, value) } }
+        defer { unsafe made.forEach { unsafe JSValueUnprotect(ctx, $0) } }
         return unsafe made.withUnsafeBufferPointer { unsafe JSObjectMakeArray(ctx, $0.count, $0.baseAddress, nil)! }
     case .object(let members):
         // Members are set with `put` (the C API has no define), which would reach a member of
