@@ -180,19 +180,18 @@ import Testing
         await context.close()
     }
 
-    /// A page that gave `Object.prototype` and `Array.prototype` accessors of the names a reply
-    /// uses (a setter that records and keeps nothing) still gets each member and element as the
-    /// value's own, as WebKit's deserializer makes them, and its setters never run: not for a
-    /// native function's result, and not for the arguments of a call into the page.
-    @Test func valuesMadeForAPageAreOwnWhereItsPrototypesHaveAccessors() async throws {
+    /// A page that gave `Array.prototype` accessors of the indices a reply's arrays use (a
+    /// setter that records and keeps nothing) still gets each element as the array's own, as
+    /// WebKit's deserializer makes them, and its setters never run: not for a native function's
+    /// result, and not for the arguments of a call into the page.
+    @Test func arraysMadeForAPageAreOwnWhereArrayPrototypeHasAccessors() async throws {
         let context = await ScriptContext()
         await context.defineFunction("reply") { _, _ in ["ok": true, "expiresAt": 7, "list": [1, "two", ["ok": false]]] }
         try await context.run(
             """
             globalThis.hits = [];
-            for (const [prototype, name] of [[Object.prototype, "ok"], [Object.prototype, "expiresAt"],
-                                             [Array.prototype, "0"], [Array.prototype, "1"]]) {
-              Object.defineProperty(prototype, name, {
+            for (const name of ["0", "1"]) {
+              Object.defineProperty(Array.prototype, name, {
                 set(value) { hits.push(name); }, get() { return "page"; }, configurable: true });
             }
             globalThis.shape = r => [
