@@ -499,21 +499,35 @@ public actor ScriptContext {
             return unsafe ScriptError(kind: .exception, name: "Error", message: stringOf(ctx, exception) ?? "unknown exception")
         }
         var stopped = false
+        // Outside a call into JavaScript each read is an entry of its own, which JavaScriptCore
+        // would time from zero: each is given what is left of the entry's time (and at least a
+        // stopped entry's few milliseconds), so that a thrown object's getters and `toString`s
+        // run under one limit together, not one limit each.
+        let bounded = thread.nativeDepth.load(ordering: .relaxed) == 0 && timeLimitSeconds.isFinite
+        func bound() {
+            guard bounded else { return }
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds &- thread.entryStart.load(ordering: .relaxed)) * 1e-9
+            thread.ensureTimeLimit(max(timeLimitSeconds - elapsed, Self.stoppedEntryLimitSeconds), force: true)
+        }
         func text(_ name: PropertyName) -> String? {
             guard !stopped else { return nil }
+            bound()
             let text = unsafe property(ctx, object, name).flatMap { unsafe JSValueIsUndefined(ctx, $0) ? nil : stringOf(ctx, $0) }
             if thread.watchdogFired.exchange(false, ordering: .relaxed) { stopped = true }
             return stopped ? nil : text
         }
         func number(_ name: PropertyName) -> Int? {
-            guard !stopped, let value = unsafe property(ctx, object, name), unsafe JSValueIsNumber(ctx, value) else { return nil }
+            guard !stopped else { return nil }
+            bound()
+            defer { if thread.watchdogFired.exchange(false, ordering: .relaxed) { stopped = true } }
+            guard let value = unsafe property(ctx, object, name), unsafe JSValueIsNumber(ctx, value) else { return nil }
             // A thrown object's `line` and `column` are the page's to choose.
             return unsafe Int(javaScriptNumber: JSValueToNumber(ctx, value, nil))
         }
         let error = unsafe ScriptError(
             kind: .exception,
             name: text(.name) ?? "Error",
-            message: text(.message) ?? (stopped ? nil : stringOf(ctx, exception)) ?? "",
+            message: text(.message) ?? (stopped ? nil : { bound(); return stringOf(ctx, exception) }()) ?? "",
             sourceURL: text(.sourceURL), line: number(.line), column: number(.column), stack: text(.stack))
         if stopped {
             stopEntry()
