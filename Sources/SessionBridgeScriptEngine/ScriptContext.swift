@@ -524,10 +524,18 @@ public actor ScriptContext {
             // A thrown object's `line` and `column` are the page's to choose.
             return unsafe Int(javaScriptNumber: JSValueToNumber(ctx, value, nil))
         }
+        /// The thrown object as its `toString` describes it.
+        func described() -> String? {
+            guard !stopped else { return nil }
+            bound()
+            let text = unsafe stringOf(ctx, exception)
+            if thread.watchdogFired.exchange(false, ordering: .relaxed) { stopped = true }
+            return stopped ? nil : text
+        }
         let error = unsafe ScriptError(
             kind: .exception,
             name: text(.name) ?? "Error",
-            message: text(.message) ?? (stopped ? nil : { bound(); return stringOf(ctx, exception) }()) ?? "",
+            message: text(.message) ?? described() ?? "",
             sourceURL: text(.sourceURL), line: number(.line), column: number(.column), stack: text(.stack))
         if stopped {
             stopEntry()
