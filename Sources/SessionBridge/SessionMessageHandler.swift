@@ -163,6 +163,12 @@ public struct SessionNavigationDelegate: NavigationDelegate {
     nonisolated(nonsending) public func webPage(_ page: any WebView, didFail error: PageError) async {
         await wrapped?.webPage(page, didFail: error)
     }
+
+    nonisolated(nonsending) public func webPage(
+        _ page: any WebView, webContentProcessDidTerminate reason: WebContentProcessTerminationReason
+    ) async {
+        await wrapped?.webPage(page, webContentProcessDidTerminate: reason)
+    }
 }
 
 extension SessionController {

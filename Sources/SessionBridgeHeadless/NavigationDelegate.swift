@@ -22,6 +22,12 @@ public protocol NavigationDelegate: Sendable {
     nonisolated(nonsending) func webPage(_ page: any WebView, didFinish navigation: Navigation) async
     /// The navigation failed.
     nonisolated(nonsending) func webPage(_ page: any WebView, didFail error: PageError) async
+    /// The page's web content process ended: the page is blank until it loads again (WebKit's
+    /// `webViewWebContentProcessDidTerminate(_:)`, with the reason WebKitGTK gives). Only the
+    /// WebKit engine calls it; a headless page has no such process.
+    nonisolated(nonsending) func webPage(
+        _ page: any WebView, webContentProcessDidTerminate reason: WebContentProcessTerminationReason
+    ) async
 }
 
 extension NavigationDelegate {
@@ -33,6 +39,9 @@ extension NavigationDelegate {
     ) async -> NavigationResponsePolicy { .allow }
     nonisolated(nonsending) public func webPage(_ page: any WebView, didFinish navigation: Navigation) async {}
     nonisolated(nonsending) public func webPage(_ page: any WebView, didFail error: PageError) async {}
+    nonisolated(nonsending) public func webPage(
+        _ page: any WebView, webContentProcessDidTerminate reason: WebContentProcessTerminationReason
+    ) async {}
 }
 
 /// Shows what a page asks of the person: `alert`, `confirm`, `prompt`, new windows.

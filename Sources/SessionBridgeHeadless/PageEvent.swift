@@ -13,6 +13,9 @@ public enum PageEvent: Sendable {
     case documentCommitted(Navigation)
     case navigationFinished(Navigation)
     case navigationFailed(PageError)
+    /// The page's web content process ended (WebKit engine only); the page shows nothing until
+    /// it loads again, which starts a new process. `url` is the document it had.
+    case webContentProcessTerminated(WebContentProcessTerminationReason, url: URL?)
 }
 
 /// One HTTP request and response, with cookie names but never values.

@@ -58,10 +58,13 @@ extension WebKitWebView {
             }, unsafe retained(), unsafe release)
         unsafe sb_connect_web_process_terminated(
             webView,
-            { _, _, data in
+            { _, reason, data in
                 guard let data = unsafe data else { return }
                 let target = unsafe Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
-                WebKitActor.assumeIsolated { target.view?.webProcessTerminated() }
+                let crashed = reason == WEBKIT_WEB_PROCESS_CRASHED, overMemory = reason == WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT
+                WebKitActor.assumeIsolated {
+                    target.view?.webProcessTerminated(crashed ? .crashed : overMemory ? .exceededMemoryLimit : .terminatedByApp)
+                }
             }, unsafe retained(), unsafe release)
         unsafe sb_connect_script_dialog(
             webView,
@@ -323,13 +326,18 @@ extension WebKitWebView {
         self.title = title
     }
 
-    func webProcessTerminated() {
-        let reason =
-            endedUnresponsiveProcess
-            ? "the web process was ended: a script ran past the time limit" : "the web process ended"
+    /// WebKit's report that the web process ended (`reason` as WebKit gave it; an end the
+    /// time limit's watch asked for is told as such): the pending load fails with the reason,
+    /// and the event handler and the navigation delegate hear of it.
+    func webProcessTerminated(_ reported: WebContentProcessTerminationReason) {
+        let reason = endedUnresponsiveProcess && reported == .terminatedByApp ? .exceededTimeLimit : reported
         endedUnresponsiveProcess = false
-        pendingLoad?.once.resume(.failure(WebKitError(.webKit, reason)))
+        pendingLoad?.once.resume(.failure(WebKitError(.webKit, reason.description)))
         pendingLoad = nil
+        configuration.eventHandler?(.webContentProcessTerminated(reason, url: url))
+        if let delegate = configuration.navigationDelegate {
+            Task { @WebKitActor in await delegate.webPage(self, webContentProcessDidTerminate: reason) }
+        }
     }
 
     // MARK: The time limit

@@ -117,6 +117,10 @@ final class Transcript: Sendable {
             emit(
                 ["type": "navigation-failed", "code": error.code.rawValue, "message": error.message],
                 text: paint("navigation failed: \(error)", .red))
+        case .webContentProcessTerminated(let reason, let url):
+            emit(
+                ["type": "web-process-terminated", "reason": reason.rawValue, "url": url.map(Self.shown) ?? ""],
+                text: paint(reason.description, .red) + (url.map { " (\(Self.shown($0)))" } ?? ""))
         }
     }
 
