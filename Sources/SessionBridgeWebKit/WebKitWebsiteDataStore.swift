@@ -25,20 +25,31 @@ public final class WebKitWebsiteDataStore {
     /// Whether the data outlives the process.
     public nonisolated var isPersistent: Bool { directory != nil }
 
+    /// The most memory, in megabytes, a web process of this store's views may hold; `nil` for
+    /// WebKit's default.
+    public nonisolated var webProcessMemoryLimitMB: Int? { data.webProcessMemoryLimitMB }
+
     /// A store whose data lives only as long as it does. (WebKit's `nonPersistent()`.)
-    public nonisolated static func nonPersistent() -> WebKitWebsiteDataStore {
-        WebKitWebsiteDataStore(data: WebsiteData(directory: nil))
+    ///
+    /// - Parameter webProcessMemoryLimitMB: with a value above 0, a web process of this
+    ///   store's views that still holds more than that many megabytes after WebKit's own
+    ///   cleanup is ended (WebKitGTK's memory pressure settings, checked every second), and the
+    ///   view reports `WebContentProcessTerminationReason.exceededMemoryLimit`. `nil` or 0
+    ///   leaves WebKit's default, which did not end a process holding 6 GB here.
+    public nonisolated static func nonPersistent(webProcessMemoryLimitMB: Int? = nil) -> WebKitWebsiteDataStore {
+        WebKitWebsiteDataStore(data: WebsiteData(directory: nil, webProcessMemoryLimitMB: webProcessMemoryLimitMB))
     }
 
     /// A persistent store in `directory` (created if missing): cookies in `cookies.sqlite`,
     /// HttpOnly ones included, other website data under `data/` and `cache/`.
-    public nonisolated convenience init(directory: URL) throws(WebKitError) {
+    /// `webProcessMemoryLimitMB` is as in ``nonPersistent(webProcessMemoryLimitMB:)``.
+    public nonisolated convenience init(directory: URL, webProcessMemoryLimitMB: Int? = nil) throws(WebKitError) {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
             throw WebKitError(.invalidArgument, "the data store directory \(directory.path) could not be created")
         }
-        self.init(data: WebsiteData(directory: directory))
+        self.init(data: WebsiteData(directory: directory, webProcessMemoryLimitMB: webProcessMemoryLimitMB))
     }
 
     private nonisolated init(data: WebsiteData) {
@@ -77,13 +88,16 @@ public final class WebKitWebsiteDataStore {
 @WebKitActor
 final class WebsiteData {
     nonisolated let directory: URL?
+    /// The web processes' memory limit in megabytes, if any (``WebKitWebsiteDataStore/nonPersistent(webProcessMemoryLimitMB:)``).
+    nonisolated let webProcessMemoryLimitMB: Int?
     private var manager: GPointer?
     private var context: GPointer?
     private var changeObservers: [UInt64: AsyncStream<Void>.Continuation] = [:]
     private var nextObserver: UInt64 = 0
 
-    nonisolated init(directory: URL?) {
+    nonisolated init(directory: URL?, webProcessMemoryLimitMB: Int? = nil) {
         self.directory = directory
+        self.webProcessMemoryLimitMB = webProcessMemoryLimitMB
     }
 
     /// The data manager, created on first use.
@@ -124,7 +138,8 @@ final class WebsiteData {
     func webContext() throws(WebKitError) -> UnsafeMutablePointer<WebKitWebContext> {
         if let context { return unsafe context.typed() }
         let manager = try unsafe dataManager()
-        guard let created = unsafe webkit_web_context_new_with_website_data_manager(UnsafeMutablePointer(manager)) else {
+        let limit = UInt32(clamping: max(webProcessMemoryLimitMB ?? 0, 0))
+        guard let created = unsafe sb_web_context_new(UnsafeMutablePointer(manager), limit) else {
             throw WebKitError(.webKit, "WebKit could not create a web context")
         }
         context = unsafe GPointer(created)

@@ -11,6 +11,19 @@ WebKitWebsiteDataManager *sb_website_data_manager_new(const char *data_directory
                                            "base-cache-directory", cache_directory, NULL);
 }
 
+WebKitWebContext *sb_web_context_new(WebKitWebsiteDataManager *manager, guint memory_limit_mb) {
+    if (memory_limit_mb == 0)
+        return webkit_web_context_new_with_website_data_manager(manager);
+    WebKitMemoryPressureSettings *settings = webkit_memory_pressure_settings_new();
+    webkit_memory_pressure_settings_set_memory_limit(settings, memory_limit_mb);
+    webkit_memory_pressure_settings_set_kill_threshold(settings, 1.0);
+    webkit_memory_pressure_settings_set_poll_interval(settings, 1.0);
+    WebKitWebContext *context = WEBKIT_WEB_CONTEXT(g_object_new(WEBKIT_TYPE_WEB_CONTEXT, "website-data-manager", manager,
+                                                                "memory-pressure-settings", settings, NULL));
+    webkit_memory_pressure_settings_free(settings);
+    return context;
+}
+
 #define SB_CONNECT(instance, signal, handler, data, destroy) \
     g_signal_connect_data((instance), (signal), G_CALLBACK(handler), (data), (destroy), (GConnectFlags)0)
 

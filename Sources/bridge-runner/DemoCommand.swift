@@ -24,7 +24,9 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let folder = examples.map { URL(fileURLWithPath: $0) } ?? Self.defaultExamples
-        if engineOption.engine == .webkit { return try await WebKitDemo(examples: folder, json: json).run() }
+        if engineOption.engine == .webkit {
+            return try await WebKitDemo(examples: folder, json: json, webProcessMemoryLimitMB: engineOption.webProcessMemoryLimitMB).run()
+        }
         func example(_ name: String) throws -> String {
             guard let text = try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) else {
                 throw RunnerFailure(description: "missing example \(name) in \(folder.path) (pass --examples DIR)", exitCode: .missingInput)

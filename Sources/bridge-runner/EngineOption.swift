@@ -25,6 +25,22 @@ struct EngineOption: ParsableArguments {
             "The page engine: headless (JavaScriptCore, no DOM) or webkit (WebKitGTK, a real DOM; starts its own Xvfb when DISPLAY is unset)."
     )
     var engine: Engine = .headless
+
+    @Option(
+        name: .customLong("web-process-memory-limit"),
+        help: ArgumentHelp(
+            "With --engine webkit: end the page's web process once it holds more than this many megabytes (WebKit's memory pressure settings).",
+            valueName: "MB"))
+    var webProcessMemoryLimitMB: Int?
+
+    mutating func validate() throws {
+        if let limit = webProcessMemoryLimitMB, limit <= 0 {
+            throw ValidationError("--web-process-memory-limit must be a positive number of megabytes.")
+        }
+        if webProcessMemoryLimitMB != nil, engine != .webkit {
+            throw ValidationError("--web-process-memory-limit applies to --engine webkit only.")
+        }
+    }
 }
 
 /// `run --engine webkit`: the same run on a WebKit view. The embedded reference server speaks
@@ -64,7 +80,11 @@ struct WebKitRun {
         let source = try PageSource(command.target)
         let profileURL = command.profile.map { URL(fileURLWithPath: $0) }
         let vault: any TokenVault = profileURL.map { FileTokenVault(url: $0.appendingPathComponent("vault")) } ?? InMemoryTokenVault()
-        let store = try profileURL.map { try WebKitWebsiteDataStore(directory: $0.appendingPathComponent("webkit")) } ?? .nonPersistent()
+        let limit = command.engineOption.webProcessMemoryLimitMB
+        let store =
+            try profileURL.map {
+                try WebKitWebsiteDataStore(directory: $0.appendingPathComponent("webkit"), webProcessMemoryLimitMB: limit)
+            } ?? .nonPersistent(webProcessMemoryLimitMB: limit)
 
         var server: ReferenceServer? = nil
         var certificate: LoopbackCertificate? = nil

@@ -13,6 +13,8 @@ import SessionBridgeWebKit
 struct WebKitDemo {
     let examples: URL
     let json: Bool
+    /// `--web-process-memory-limit`, if given.
+    var webProcessMemoryLimitMB: Int? = nil
 
     func run() async throws {
         func example(_ name: String) throws -> String {
@@ -35,7 +37,8 @@ struct WebKitDemo {
         let log = MessageLog(capacity: 10_000, redaction: RedactionPolicy(secretPrefixes: ["sbrt_"]))
         let view = try WebKitRun.makeView(
             session: session, log: log, origins: [SecurityOrigin(url: server.baseURL)!],
-            store: .nonPersistent(), certificate: certificate, transcript: transcript)
+            store: .nonPersistent(webProcessMemoryLimitMB: webProcessMemoryLimitMB), certificate: certificate,
+            transcript: transcript)
         await session.attach(view)
         transcript.note("embedded reference server on \(server.baseURL.absoluteString) (HTTPS); a WebKit view; access tokens live 3 s")
 

@@ -133,6 +133,13 @@ import Testing
         #expect(missing.stderr.contains("no such file: /nonexistent/page.js"))
         let unknown = try await RunnerProcess.run(["frobnicate"])
         #expect(unknown.exitCode == 64)
+        // The web process memory limit belongs to the WebKit engine, and is a number of megabytes.
+        let headlessLimit = try await RunnerProcess.run(["run", "x.js", "--web-process-memory-limit", "300"])
+        #expect(headlessLimit.exitCode == 64)
+        #expect(headlessLimit.stderr.contains("applies to --engine webkit only"), "\(headlessLimit.stderr)")
+        let zeroLimit = try await RunnerProcess.run(["demo", "--engine", "webkit", "--web-process-memory-limit", "0"])
+        #expect(zeroLimit.exitCode == 64)
+        #expect(zeroLimit.stderr.contains("must be a positive number of megabytes"), "\(zeroLimit.stderr)")
     }
 
     /// An `await` loop resumes as one short microtask after another and never calls native code.

@@ -72,6 +72,33 @@ import Glibc
         }
     }
 
+    /// A store's web process memory limit: a page that holds more is ended by WebKit, reported
+    /// as over its memory limit, and the next load has a process of its own. (WebKit's default
+    /// did not end a process holding 6 GB.)
+    @Test func aPageOverItsStoresMemoryLimitHasItsProcessEnded() async throws {
+        let hoarding = """
+            <title>hoarding</title><script>
+            globalThis.held = [];
+            setInterval(() => { if (held.length < 16) held.push(new Uint8Array(64 << 20).fill(1)); }, 10);
+            </script>
+            """
+        try await withSite(pages: ["/hoard": hoarding, "/after": "<title>after</title>"]) { site in
+            let heard = Heard()
+            let store = WebKitWebsiteDataStore.nonPersistent(webProcessMemoryLimitMB: 300)
+            #expect(store.webProcessMemoryLimitMB == 300)
+            let configuration = WebKitWebViewConfiguration(
+                websiteDataStore: store, navigationDelegate: heard, eventHandler: { heard.record($0) })
+            try await withView(configuration) { view in
+                try await view.load(site.url("/hoard"))
+                await heard.waitForReports(1)
+                #expect(heard.delegate.withLock { $0 } == [.exceededMemoryLimit])
+                #expect(heard.events.withLock { $0 } == [.exceededMemoryLimit])
+                try await view.load(site.url("/after"))
+                #expect(try await view.evaluateJavaScript("document.title") == .string("after"))
+            }
+        }
+    }
+
     /// The WebKit web process whose resident memory is at least `bytes`, if one is.
     static func webProcess(holdingAtLeast bytes: Int) -> pid_t? {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []

@@ -18,6 +18,9 @@ WebKitWebView *sb_web_view_new(WebKitWebContext *context, WebKitUserContentManag
 
 /// A persistent data manager keeping its data in `data_directory` and its cache in `cache_directory`.
 WebKitWebsiteDataManager *sb_website_data_manager_new(const char *data_directory, const char *cache_directory);
+/// A web context on `manager`; with `memory_limit_mb` above 0, its web processes are ended once
+/// they hold more than that many megabytes after WebKit's own cleanup (checked every second).
+WebKitWebContext *sb_web_context_new(WebKitWebsiteDataManager *manager, guint memory_limit_mb);
 
 typedef gboolean (*SBDecidePolicyHandler)(WebKitWebView *view, WebKitPolicyDecision *decision,
                                           WebKitPolicyDecisionType type, gpointer data);
