@@ -34,7 +34,7 @@ public final class WebKitWebsiteDataStore {
     /// - Parameter webProcessMemoryLimitMB: with a value above 0, a web process of this
     ///   store's views that still holds more than that many megabytes after WebKit's own
     ///   cleanup is ended (WebKitGTK's memory pressure settings, checked every second), and the
-    ///   view reports `WebContentProcessTerminationReason.exceededMemoryLimit`. `nil` or 0
+    ///   view reports `WebContentProcessTerminationReason.exceededMemoryLimit`. `nil`, 0 or less
     ///   leaves WebKit's default, which did not end a process holding 6 GB here.
     public nonisolated static func nonPersistent(webProcessMemoryLimitMB: Int? = nil) -> WebKitWebsiteDataStore {
         WebKitWebsiteDataStore(data: WebsiteData(directory: nil, webProcessMemoryLimitMB: webProcessMemoryLimitMB))
