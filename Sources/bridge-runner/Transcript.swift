@@ -118,9 +118,11 @@ final class Transcript: Sendable {
                 ["type": "navigation-failed", "code": error.code.rawValue, "message": error.message],
                 text: paint("navigation failed: \(error)", .red))
         case .webContentProcessTerminated(let reason, let url):
+            // An end for the time limit was shown as the script's error just before: the text
+            // says it once (the JSON line keeps the event).
             emit(
                 ["type": "web-process-terminated", "reason": reason.rawValue, "url": url.map(Self.shown) ?? ""],
-                text: paint(reason.description, .red) + (url.map { " (\(Self.shown($0)))" } ?? ""))
+                text: reason == .exceededTimeLimit ? "" : paint(reason.description, .red) + (url.map { " (\(Self.shown($0)))" } ?? ""))
         }
     }
 
