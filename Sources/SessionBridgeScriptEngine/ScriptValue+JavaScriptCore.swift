@@ -258,7 +258,6 @@ func makeJSValue(_ value: ScriptValue, in ctx: JSContextRef) -> JSValueRef {
         // made until the array has it: gathered in a Swift array, the elements are on the heap,
         // where JavaScriptCore's conservative scan does not look, and making the next one may
         // collect garbage.
-        guard !elements.isEmpty else { return unsafe JSObjectMakeArray(ctx, 0, nil, nil)! }
         var made = unsafe [JSValueRef?]()
         unsafe made.reserveCapacity(elements.count)
         for element in elements {

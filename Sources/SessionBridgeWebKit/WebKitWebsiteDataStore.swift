@@ -95,7 +95,7 @@ final class WebsiteData {
     private var changeObservers: [UInt64: AsyncStream<Void>.Continuation] = [:]
     private var nextObserver: UInt64 = 0
 
-    nonisolated init(directory: URL?, webProcessMemoryLimitMB: Int? = nil) {
+    nonisolated init(directory: URL?, webProcessMemoryLimitMB: Int?) {
         self.directory = directory
         self.webProcessMemoryLimitMB = webProcessMemoryLimitMB
     }
