@@ -7,7 +7,7 @@ enum PristineBuiltins {
     static let source = """
         ({ __proto__: null, 0: Object.keys, 1: Array.isArray, 2: Object.getPrototypeOf, 3: ArrayBuffer.isView, 4: Object.create,
            5: Object.prototype, 6: Array.prototype, 8: Reflect.apply, 9: Promise, 10: Promise.resolve, 11: Promise.prototype.then,
-           12: Error })
+           12: Error, 13: { __proto__: null } })
         """
     /// Entries 0 up to this one are ``ValueWalker/source``'s parameters, in order.
     static let walkerCount = 7
@@ -22,4 +22,10 @@ enum PristineBuiltins {
     static let isView = 3
     /// `Object.prototype`, which a plain object has: such an object is no `DataView`.
     static let objectPrototype = 5
+    /// `Object.getPrototypeOf`, which tells a `Proxy` (no prototype of its own, one through
+    /// its handler) from a null-prototype object.
+    static let prototypeOf = 2
+    /// A null-prototype record, the walkers' last parameter: where they keep the objects they
+    /// read for the reader to check (``ValueWalker``).
+    static let walked = 13
 }

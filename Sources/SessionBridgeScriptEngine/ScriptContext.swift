@@ -84,9 +84,14 @@ public actor ScriptContext {
     /// The pristine `Object.keys`, captured before any page script ran (entry 0 of
     /// ``pristineBuiltins``, which keeps it).
     var objectKeys: JSObjectRef?
-    /// The pristine `Object.prototype` and `ArrayBuffer.isView`, kept by ``pristineBuiltins``.
+    /// The pristine `Object.prototype`, `ArrayBuffer.isView` and `Object.getPrototypeOf`, kept
+    /// by ``pristineBuiltins``.
     var objectPrototype: JSObjectRef?
     var isView: JSObjectRef?
+    var prototypeOf: JSObjectRef?
+    /// The record in which the walkers keep the objects they read, for the reader to check
+    /// (``ValueWalker``), kept by ``pristineBuiltins``.
+    var walkedObjects: JSObjectRef?
     /// The built-ins captured before any page script ran (``PristineBuiltins``): the value
     /// walker and the await helper are made from them when first needed.
     var pristineBuiltins: JSObjectRef?
@@ -350,6 +355,8 @@ public actor ScriptContext {
         unsafe objectPrototype = unsafe JSValueToObject(
             ctx, JSObjectGetPropertyAtIndex(ctx, list, UInt32(PristineBuiltins.objectPrototype), nil), nil)
         unsafe isView = unsafe JSValueToObject(ctx, JSObjectGetPropertyAtIndex(ctx, list, UInt32(PristineBuiltins.isView), nil), nil)
+        unsafe prototypeOf = unsafe JSValueToObject(
+            ctx, JSObjectGetPropertyAtIndex(ctx, list, UInt32(PristineBuiltins.prototypeOf), nil), nil)
     }
 
     /// The walker factory, made from the captured built-ins on first use (its source refers to
@@ -363,8 +370,11 @@ public actor ScriptContext {
         let builtins: [JSValueRef?] = unsafe (0..<PristineBuiltins.walkerCount).map {
             unsafe JSObjectGetPropertyAtIndex(ctx, list, UInt32($0), nil)
         }
+        guard let walked = unsafe JSValueToObject(ctx, JSObjectGetPropertyAtIndex(ctx, list, UInt32(PristineBuiltins.walked), nil), nil)
+        else { return nil }
+        unsafe walkedObjects = unsafe walked
         var exception: JSValueRef? = nil
-        guard let made = unsafe callFunction(ctx, function, this: nil, builtins, exception: &exception),
+        guard let made = unsafe callFunction(ctx, function, this: nil, builtins + [walked], exception: &exception),
             let factory = unsafe JSValueToObject(ctx, made, nil)
         else { return nil }
         // Kept alive by the protected list (a null-prototype record: no page-defined setter can
@@ -424,12 +434,15 @@ public actor ScriptContext {
         }
         let limits = limits ?? configuration.conversionLimits
         var reader = unsafe ValueReader(
-            ctx: ctx, limits: limits, ownKeys: objectKeys, objectPrototype: objectPrototype, isView: isView)
+            ctx: ctx, limits: limits, ownKeys: objectKeys, objectPrototype: objectPrototype, isView: isView,
+            prototypeOf: prototypeOf)
         let result = Result { () throws(ScriptError) in
             // A primitive costs a call or two through the C API.
             if kind != .partByPart, let value = unsafe value, unsafe JSValueIsObject(ctx, value) {
-                if kind == .oneCall || nodesReadPartByPart >= ObjectReader.nodesBeforeWalker, let walker = unsafe walker(for: limits) {
-                    return try unsafe reader.read(value, walkingWith: walker)
+                if kind == .oneCall || nodesReadPartByPart >= ObjectReader.nodesBeforeWalker, let walker = unsafe walker(for: limits),
+                    let walked = unsafe walkedObjects
+                {
+                    return try unsafe reader.read(value, walkingWith: walker, walked: walked)
                 }
                 defer { nodesReadPartByPart += reader.nodesRead }
                 return try unsafe reader.read(value)
@@ -532,7 +545,7 @@ public actor ScriptContext {
             if thread.watchdogFired.exchange(false, ordering: .relaxed) { stopped = true }
             return stopped ? nil : text
         }
-        let error = unsafe ScriptError(
+        let error = ScriptError(
             kind: .exception,
             name: text(.name) ?? "Error",
             message: text(.message) ?? described() ?? "",
@@ -808,6 +821,8 @@ public actor ScriptContext {
         unsafe objectKeys = nil
         unsafe objectPrototype = nil
         unsafe isView = nil
+        unsafe prototypeOf = nil
+        unsafe walkedObjects = nil
         unsafe walkerFactory = nil
         if let list = unsafe pristineBuiltins { unsafe unprotect(list) }
         unsafe pristineBuiltins = nil

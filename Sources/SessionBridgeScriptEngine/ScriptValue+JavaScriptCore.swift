@@ -35,6 +35,8 @@ struct ValueReader {
     /// The pristine `Object.prototype` and `ArrayBuffer.isView`, which tell a `DataView` apart.
     let objectPrototype: JSObjectRef?
     let isView: JSObjectRef?
+    /// The pristine `Object.getPrototypeOf`, which tells a `Proxy` apart.
+    let prototypeOf: JSObjectRef?
     private var nodes = 0
     /// The values read so far, as ``ConversionLimits/maxNodes`` counts them (an object, each
     /// of its keys and members, an array and each of its elements).
@@ -44,14 +46,18 @@ struct ValueReader {
 
     init(
         ctx: JSContextRef, limits: ConversionLimits, ownKeys: JSObjectRef? = nil, objectPrototype: JSObjectRef? = nil,
-        isView: JSObjectRef? = nil
+        isView: JSObjectRef? = nil, prototypeOf: JSObjectRef? = nil
     ) {
         unsafe self.ctx = unsafe ctx
         self.limits = limits
         unsafe self.ownKeys = unsafe ownKeys
         unsafe self.objectPrototype = unsafe objectPrototype
         unsafe self.isView = unsafe isView
+        unsafe self.prototypeOf = unsafe prototypeOf
     }
+
+    /// How a `Proxy` is refused, on either reader, as WebKit's structured clone refuses one.
+    static var proxyRefusal: ScriptError { .conversion("a Proxy cannot be cloned") }
 
     mutating func read(_ value: JSValueRef?) throws(ScriptError) -> ScriptValue {
         try unsafe read(value, depth: 0)
@@ -121,14 +127,28 @@ struct ValueReader {
         if unsafe JSValueIsDate(ctx, object) {
             throw .conversion("a Date cannot be sent; send date.getTime() or date.toISOString()")
         }
-        // A `DataView` crosses as the bytes it shows, as in WebKit: an array buffer view that is
-        // no typed array. The C API has no `DataView`, so its `buffer`, `byteOffset` and
-        // `byteLength` are read as the page sees them (the page's own data either way), and
-        // checked against the buffer.
-        if let isView = unsafe isView, unsafe JSObjectGetPrototype(ctx, object) != objectPrototype, unsafe !JSValueIsArray(ctx, object) {
-            var argument: JSValueRef? = unsafe object
-            if let answer = unsafe JSObjectCallAsFunction(ctx, isView, nil, 1, &argument, nil), unsafe JSValueToBoolean(ctx, answer) {
-                return try unsafe readDataView(object)
+        let prototype = unsafe JSObjectGetPrototype(ctx, object)
+        if unsafe prototype != objectPrototype, unsafe !JSValueIsArray(ctx, object) {
+            // A `Proxy` is refused, as WebKit's structured clone refuses one (the C API's
+            // `JSValueIsArray` is false for a proxy of an array too). Its own prototype is
+            // always `null`, where `Object.getPrototypeOf` asks its handler: a prototype that
+            // way, or a handler that throws, gives it away. (A proxy whose handler answers
+            // `null` reads as the null-prototype object it shows.)
+            if unsafe JSValueIsNull(ctx, prototype), let prototypeOf = unsafe prototypeOf {
+                var argument: JSValueRef? = unsafe object
+                var thrown: JSValueRef? = nil
+                let answer = unsafe JSObjectCallAsFunction(ctx, prototypeOf, nil, 1, &argument, &thrown)
+                if unsafe thrown != nil || answer.map({ unsafe !JSValueIsNull(ctx, $0) }) ?? true { throw Self.proxyRefusal }
+            }
+            // A `DataView` crosses as the bytes it shows, as in WebKit: an array buffer view that
+            // is no typed array. The C API has no `DataView`, so its `buffer`, `byteOffset` and
+            // `byteLength` are read as the page sees them (the page's own data either way), and
+            // checked against the buffer.
+            if let isView = unsafe isView {
+                var argument: JSValueRef? = unsafe object
+                if let answer = unsafe JSObjectCallAsFunction(ctx, isView, nil, 1, &argument, nil), unsafe JSValueToBoolean(ctx, answer) {
+                    return try unsafe readDataView(object)
+                }
             }
         }
         try count(bytes: 0)

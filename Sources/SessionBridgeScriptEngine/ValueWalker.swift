@@ -16,6 +16,15 @@ import OrderedCollections
 /// `Array.prototype` are read in JavaScript; any other object (typed arrays, `Date`, class
 /// instances) is handed back as it is and read by ``ValueReader`` through the C API, where it
 /// stands, with the counts so far.
+///
+/// A `Proxy` is refused, as WebKit's structured clone refuses it (`DataCloneError`): a proxy
+/// answers `Object.getPrototypeOf` through its handler, so JavaScript cannot tell it from its
+/// target, but its own prototype as the C API reads it is always `null`. The walker keeps each
+/// object it read whose prototype it was told is not `null` (in a null-prototype record shared
+/// by its walks, ``ValueReader/walkedObjects``), and the reader refuses the value if one of
+/// them has none of its own (``ValueReader/refuseProxies(in:from:count:)``). The proxy's traps
+/// have run by then, as its getters would; a value holding a proxy and another fault may be
+/// refused for the other.
 enum ValueWalker {
     /// A function of the captured ``PristineBuiltins`` (it refers to nothing global), evaluated on a
     /// context's first object read; returns `(limits...) => walk(value)`. The walkers it makes
@@ -25,18 +34,26 @@ enum ValueWalker {
     /// objects were left to the C API, `{message}` for a refusal, `{what, thrown}` when reading
     /// a member threw, `{number}` for a non-finite number that may not cross.
     ///
-    /// Text: `u` `n` `t` `f`; a number as JavaScript prints it (`-0` kept); a string as `"`, its
-    /// length in UTF-16 code units, `;` and its code units as they are (nothing to escape or
-    /// unescape); `[<count>;a,b]`; `{<count>;"<length>;key:value}`; `o<index>;` for a
-    /// handed-back object. It is read as UTF-16 straight from the engine's string.
+    /// Text: `<first>;<count>;` (where the walk's objects to check for proxies are in the shared
+    /// record), then the value: `u` `n` `t` `f`; a number as JavaScript prints it (`-0` kept); a
+    /// string as `"`, its length in UTF-16 code units, `;` and its code units as they are
+    /// (nothing to escape or unescape); `[<count>;a,b]`; `{<count>;"<length>;key:value}`;
+    /// `o<index>;` for a handed-back object. It is read as UTF-16 straight from the engine's
+    /// string.
+    ///
+    /// The shared record is a stack: a walk started while another runs puts its objects above
+    /// the other's. A walk clears what lies above its own objects when it ends; its own stay
+    /// until the reader has checked them, and are cleared or replaced by the next walk.
     static let source = """
-        (function (keys, isArray, prototypeOf, isView, create, objectPrototype, arrayPrototype) {
+        (function (keys, isArray, prototypeOf, isView, create, objectPrototype, arrayPrototype, walked) {
           "use strict";
           // Every walker made stays referenced from here, so the protected factory keeps it alive.
           const made = create(null);
           // Thrown to end a walk; the walk's own record says why.
           const stop = create(null);
           let madeCount = 0;
+          // The top of the walked objects' stack, and how far it may hold objects of walks that ended.
+          let walkedTop = 0, walkedHigh = 0;
           return function (maxDepth, maxNodes, maxBytes, allowsNonFinite) {
             // One walk's state and functions, made once and reused by the walks that follow (a
             // walk allocates nothing but its text); a walk started while another runs (a getter
@@ -71,7 +88,9 @@ enum ValueWalker {
                 for (let above = 0; above < depth; above++) {
                   if (path[above] === value) fail({ __proto__: null, message: "value contains a cycle" });
                 }
-                const prototype = prototypeOf(value);
+                let prototype;
+                // Only a Proxy's handler can throw here.
+                try { prototype = prototypeOf(value); } catch (e) { fail({ __proto__: null, message: "a Proxy cannot be cloned" }); }
                 const array = prototype === arrayPrototype && isArray(value);
                 if (!array && ((prototype !== objectPrototype && prototype !== null) || isView(value))) {
                   if (blobs === null) blobs = create(null);
@@ -81,6 +100,7 @@ enum ValueWalker {
                   return;
                 }
                 count(0);
+                if (prototype !== null) walked[walkedTop++] = value;
                 path[depth] = value;
                 if (depth >= deepest) deepest = depth + 1;
                 if (array) {
@@ -117,14 +137,18 @@ enum ValueWalker {
               };
               return (root) => {
                 nodes = 0; bytes = 0; out = ""; blobs = null; blobCount = 0; failure = null;
+                const first = walkedTop;
                 try {
                   read(root, 0);
-                  return blobs === null ? out : { __proto__: null, text: out, blobs, nodes, bytes };
+                  const text = first + ";" + (walkedTop - first) + ";" + out;
+                  return blobs === null ? text : { __proto__: null, text, blobs, nodes, bytes };
                 } catch (e) {
                   if (e === stop) return failure;
                   throw e;
                 } finally {
                   for (let depth = 0; depth < deepest; depth++) path[depth] = undefined;
+                  for (let i = walkedTop; i < walkedHigh; i++) walked[i] = undefined;
+                  walkedHigh = walkedTop; walkedTop = first;
                   deepest = 0; out = ""; blobs = null; failure = null;
                 }
               };
@@ -143,7 +167,9 @@ enum ValueWalker {
 extension ValueReader {
     /// Reads `value` (an object) with `walker`, a function made by ``ValueWalker/source`` for
     /// this reader's limits.
-    mutating func read(_ value: JSValueRef, walkingWith walker: JSObjectRef) throws(ScriptError) -> ScriptValue {
+    mutating func read(
+        _ value: JSValueRef, walkingWith walker: JSObjectRef, walked: JSObjectRef
+    ) throws(ScriptError) -> ScriptValue {
         var exception: JSValueRef? = nil
         var argument: JSValueRef? = unsafe value
         guard let result = unsafe JSObjectCallAsFunction(ctx, walker, nil, 1, &argument, &exception) else {
@@ -151,7 +177,7 @@ extension ValueReader {
             let detail = unsafe exception.flatMap { unsafe stringOf(ctx, $0) } ?? "an exception"
             throw .conversion("reading the value threw: \(detail)")
         }
-        if unsafe JSValueIsString(ctx, result) { return try unsafe parseWalked(result, blobs: nil) }
+        if unsafe JSValueIsString(ctx, result) { return try unsafe parseWalked(result, blobs: nil, walked: walked) }
         guard let record = unsafe JSValueToObject(ctx, result, nil) else { throw .conversion("unreadable value") }
         if let text = unsafe member(record, .text), unsafe JSValueIsString(ctx, text) {
             unsafe startCounts(
@@ -159,7 +185,7 @@ extension ValueReader {
                 bytes: Int(javaScriptNumber: JSValueToNumber(ctx, member(record, .bytes), nil)) ?? 0
             )
             let blobs = unsafe member(record, .blobs).flatMap { unsafe JSValueToObject(ctx, $0, nil) }
-            return try unsafe parseWalked(text, blobs: blobs)
+            return try unsafe parseWalked(text, blobs: blobs, walked: walked)
         }
         if let message = unsafe member(record, .message) {
             throw .conversion(unsafe stringOf(ctx, message) ?? "unreadable value")
@@ -172,17 +198,30 @@ extension ValueReader {
         throw .conversion("reading \(what) threw: \(thrown)")
     }
 
+    /// Refuses the walk's value if one of the objects it read as plain objects or arrays, each
+    /// with a prototype by `Object.getPrototypeOf`, has no prototype of its own: a `Proxy`.
+    private func refuseProxies(in walked: JSObjectRef, from first: Int, count: Int) throws(ScriptError) {
+        for index in first..<first + count {
+            // The record holds only objects here (the walker put them there).
+            guard let object = unsafe JSObjectGetPropertyAtIndex(ctx, walked, UInt32(index), nil), unsafe JSValueIsObject(ctx, object)
+            else { throw .conversion("unreadable value") }
+            if unsafe JSValueIsNull(ctx, JSObjectGetPrototype(ctx, object)) { throw Self.proxyRefusal }
+        }
+    }
+
     private func member(_ record: JSObjectRef, _ name: PropertyName) -> JSValueRef? {
         guard let value = unsafe JSObjectGetProperty(ctx, record, name.ref, nil) else { return nil }
         return unsafe JSValueIsUndefined(ctx, value) ? nil : value
     }
 
-    private mutating func parseWalked(_ text: JSValueRef, blobs: JSObjectRef?) throws(ScriptError) -> ScriptValue {
+    private mutating func parseWalked(_ text: JSValueRef, blobs: JSObjectRef?, walked: JSObjectRef) throws(ScriptError) -> ScriptValue {
         guard let string = unsafe JSValueToStringCopy(ctx, text, nil) else { throw .conversion("unreadable value") }
         defer { unsafe JSStringRelease(string) }
         let length = unsafe JSStringGetLength(string)
         guard length > 0, let characters = unsafe JSStringGetCharactersPtr(string) else { throw .conversion("unreadable value") }
         var parser = unsafe WalkedText(units: UnsafeBufferPointer(start: characters, count: length))
+        let first = try parser.counted()
+        try unsafe refuseProxies(in: walked, from: first, count: parser.counted())
         let value = try parser.value(depth: 0) { index, depth throws(ScriptError) in
             guard let blobs = unsafe blobs, let blob = unsafe JSObjectGetPropertyAtIndex(ctx, blobs, UInt32(index), nil) else {
                 throw .conversion("unreadable value")
@@ -282,7 +321,7 @@ private struct WalkedText {
     }
 
     /// A count, length or index written as decimal digits and `;`.
-    private mutating func counted() throws(ScriptError) -> Int {
+    mutating func counted() throws(ScriptError) -> Int {
         var number = 0
         while let digit = current, digit >= Self.ascii("0"), digit <= Self.ascii("9") {
             number = number * 10 + Int(digit - Self.ascii("0"))

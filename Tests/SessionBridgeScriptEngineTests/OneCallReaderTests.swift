@@ -19,7 +19,14 @@ import Testing
         "({view: new DataView(new Uint8Array([1, 2, 3, 4]).buffer, 1, 2), list: [new DataView(new ArrayBuffer(0))]})",
         "[new (class Box { constructor() { this.q = {deep: [1, 2]} } })(), new Error('e'), new String('ab'), /re/g]",
         "(() => { function f() { return arguments } return f(1, 'x') })()",
+        // A Proxy is refused, as WebKit refuses one, wherever it stands, whatever its target.
         "new Proxy({a: 1, b: {c: 2}}, {})",
+        "({m: new Proxy({}, {})})",
+        "[1, new Proxy([1, 2], {})]",
+        "({m: {n: new Proxy(new (class C {})(), {})}})",
+        "({m: new Proxy(Object.create(null), {getPrototypeOf() { return Object.prototype }})})",
+        "({m: new Proxy({}, {getPrototypeOf() { throw new Error('trap') }})})",
+        "(() => { const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); return [proxy] })()",
         "({1: 'one', 0: 'zero', b: 'b', a: 'a'})",
         #"({"\ud800": 1, "\udc00": 2, "\u00e9": 3, "e\u0301": 4, z: 5})"#,
         "(() => { const shared = {x: 1}; return {one: shared, two: shared, list: [shared, shared]} })()",
@@ -53,23 +60,49 @@ import Testing
     }
 
     /// A Proxy's `length` is the page's to choose, and an object's may read one way as a
-    /// number and another as text: the walker reads it as `JSON.stringify` reads an array-like.
-    /// (A length of 0 as a number and "4294967295" as text made the parser reserve 100 GB and
-    /// stop the process.)
+    /// number and another as text: the walker reads it as `JSON.stringify` reads an array-like,
+    /// before the proxy is refused. (A length of 0 as a number and "4294967295" as text made
+    /// the parser reserve 100 GB and stop the process.)
     @Test func aLyingLengthIsReadAsJSONWouldReadIt() async throws {
         let context = await ScriptContext()
         func proxy(_ length: String) -> String { "new Proxy([], {get(t, k) { return k === 'length' ? \(length) : 'x'; }})" }
         let twoFaced = "({[Symbol.toPrimitive](hint) { return hint === 'default' ? '4294967295' : 0; }})"
-        #expect(try await context.read(proxy(twoFaced), .oneCall) == [])
-        #expect(try await context.read(proxy("-5"), .oneCall) == [])
-        #expect(try await context.read(proxy("NaN"), .oneCall) == [])
-        #expect(try await context.read(proxy("2.7"), .oneCall) == ["x", "x"])
-        do {
-            _ = try await context.read(proxy("1e300"), .oneCall)
-            Issue.record("a length of 1e300 was read")
-        } catch {
-            #expect(error.message.contains("elements"), "\(error.message)")
+        for length in [twoFaced, "-5", "NaN", "2.7", "1e300"] {
+            do {
+                _ = try await context.read(proxy(length), .oneCall)
+                Issue.record("a proxy with a length of \(length) was read")
+            } catch {
+                let expected = length == "1e300" ? "array has more than 100000 elements" : "a Proxy cannot be cloned"
+                #expect(error.message == expected, "\(length)")
+            }
         }
+        await context.close()
+    }
+
+    /// The walker keeps the objects it read in a record shared by its walks, for the reader to
+    /// check for proxies: a walk started inside another (a getter that reads a value) keeps its
+    /// own above the other's, and neither's check sees the other's objects.
+    @Test func aWalkInsideAnotherChecksItsOwnObjects() async throws {
+        let context = await ScriptContext()
+        let inner = Mutex<[ScriptValue]>([])
+        await context.defineReadingFunction("readInner") { value in inner.withLock { $0.append(value) } }
+        func outer(_ first: String, _ innerValue: String) -> String {
+            """
+            ({first: \(first), get middle() { try { readInner(\(innerValue)); return "read"; } catch (e) { return "refused"; } },
+              after: {x: [4]}})
+            """
+        }
+        // The inner walk's objects go above the outer's: the outer's proxy is still there to refuse.
+        await #expect(throws: ScriptError.self) { try await context.read(outer("new Proxy({}, {})", "{c: {d: [2]}}"), .oneCall) }
+        #expect(inner.withLock { $0 } == [["c": ["d": [2]]]])
+        // The inner walk checks its own objects, not the outer's, which it may not refuse.
+        #expect(
+            try await context.read(outer("{a: [1]}", "{c: new Proxy({}, {})}"), .oneCall)
+                == ["first": ["a": [1]], "middle": "refused", "after": ["x": [4]]])
+        #expect(
+            try await context.read(outer("{a: [1]}", "{c: {d: [2]}}"), .oneCall)
+                == ["first": ["a": [1]], "middle": "read", "after": ["x": [4]]])
+        #expect(inner.withLock { $0.count } == 2)
         await context.close()
     }
 

@@ -15,6 +15,8 @@ import Testing
     static let refused = [
         "{f: () => 1}", "[Symbol('s')]", "{b: 10n}", "[1, 10n]", "{d: [new Date(0)]}", "[Infinity]", "{n: NaN}",
         "(() => { const o = {}; o.a = o; o.b = o; return o; })()",
+        // A Proxy, as Vue's reactive state is: WebKit's structured clone refuses one.
+        "new Proxy({action: 'refresh'}, {})", "{meta: new Proxy({}, {})}", "[new Proxy([1], {})]",
     ]
 
     @Test(arguments: Engine.allCases)
@@ -43,6 +45,19 @@ import Testing
                 """)
             #expect(reply == [1, 1, 1, 1, true])
             #expect(calls.withLock { $0 } == 2)
+        }
+    }
+
+    /// A script's value holding a `Proxy` cannot be returned either, on both engines (WebKit:
+    /// "Unsupported result type").
+    @Test(arguments: Engine.allCases)
+    func aProxyInAScriptsValueIsRefused(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            for source in ["return new Proxy({a: 1}, {})", "return {m: [new Proxy([1], {})]}"] {
+                await #expect(throws: (any Error).self, "\(source)") { try await view.run(source) }
+            }
+            #expect(try await view.run("return {m: [1]}") == ["m": [1]])
         }
     }
 
@@ -240,3 +255,4 @@ import Testing
         }
     }
 }
+
