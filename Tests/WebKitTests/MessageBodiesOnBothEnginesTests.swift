@@ -255,4 +255,3 @@ import Testing
         }
     }
 }
-
