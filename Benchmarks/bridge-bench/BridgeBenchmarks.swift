@@ -107,6 +107,11 @@ import SessionBridgeScriptEngine
 /// borrows the value, reads members by index, and decides most keys inline from the string's
 /// own ASCII flag, its length and its first byte: the record with figure 3's values, 396 → 343
 /// → 286 ns above making them (medians of ten alternating runs at each step).
+///
+/// Later (figure 0's one-call read, four alternating pairs of release runs): refusing a `Proxy`
+/// as WebKit does costs the walker's reads a check per object read in JavaScript, two C API
+/// calls each (the object out of the walk's record, its own prototype): the realistic body's
+/// two objects, -72, +90, +78 and +379 ns on 2.5-3.4 µs, about 80 ns at the median.
 enum BridgeBenchmarks {
     /// How long the JS thread of the C hop baseline polls before blocking: the same as
     /// `EngineThread.defaultSpin`, which the bridge's documents run on.
