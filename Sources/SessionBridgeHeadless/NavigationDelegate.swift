@@ -23,8 +23,9 @@ public protocol NavigationDelegate: Sendable {
     /// The navigation failed.
     nonisolated(nonsending) func webPage(_ page: any WebView, didFail error: PageError) async
     /// The page's web content process ended: the page is blank until it loads again (WebKit's
-    /// `webViewWebContentProcessDidTerminate(_:)`, with the reason WebKitGTK gives). Only the
-    /// WebKit engine calls it; a headless page has no such process.
+    /// `webViewWebContentProcessDidTerminate(_:)`, with the reason WebKitGTK gives). A headless
+    /// page has no such process: it calls it when it ended its document for its memory limit
+    /// (``WebPageConfiguration/memoryLimitMB``).
     nonisolated(nonsending) func webPage(
         _ page: any WebView, webContentProcessDidTerminate reason: WebContentProcessTerminationReason
     ) async

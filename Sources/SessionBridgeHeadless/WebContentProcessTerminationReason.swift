@@ -1,7 +1,8 @@
 /// Why a page's web content process ended (WebKit's `WebKitWebProcessTerminationReason`).
 ///
 /// Only the WebKit engine has a web content process; a headless ``WebPage`` runs its scripts in
-/// the app's process and never reports one.
+/// the app's process. It reports ``exceededMemoryLimit`` when it ended its document for
+/// ``WebPageConfiguration/memoryLimitMB``, and no other reason.
 public enum WebContentProcessTerminationReason: String, Sendable, Hashable {
     /// The process crashed, or something outside WebKit killed it.
     case crashed

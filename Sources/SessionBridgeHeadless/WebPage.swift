@@ -494,7 +494,32 @@ public actor WebPage {
     }
 
     private func makeContext(name: String) -> ScriptContext {
-        ScriptContext(onCurrentThread: thread, name: name, configuration: .init(timeLimit: configuration.scriptTimeLimit))
+        var settings = ScriptContext.Configuration(timeLimit: configuration.scriptTimeLimit)
+        if let megabytes = configuration.memoryLimitMB, megabytes > 0 {
+            settings.memoryLimit = Int(clamping: UInt64(megabytes) << 20)
+            settings.memoryLimitExceeded = { [weak self] context in
+                guard let page = self else { return }
+                Task { await page.documentExceededMemoryLimit(context) }
+            }
+        }
+        return ScriptContext(onCurrentThread: thread, name: name, configuration: settings)
+    }
+
+    /// A script of `context` was ended for ``WebPageConfiguration/memoryLimitMB``: the
+    /// document is ended, as WebKit ends a web process past its memory limit, so that what
+    /// the page holds can be collected, and that is reported
+    /// (``PageEvent/webContentProcessTerminated(_:url:)``, the navigation delegate). The next
+    /// load or script starts a new document.
+    private func documentExceededMemoryLimit(_ context: ScriptContext) async {
+        guard !isClosed, documents.values.contains(where: { $0 === context }) else { return }
+        let url = self.url
+        for context in documents.values { await context.close() }
+        documents.removeAll()
+        shown = nil
+        for context in takePrewarmed().values { await context.close() }
+        thread.collectGarbage()
+        emit(.webContentProcessTerminated(.exceededMemoryLimit, url: url))
+        await configuration.navigationDelegate?.webPage(self, webContentProcessDidTerminate: .exceededMemoryLimit)
     }
 
     private func install(_ environment: DocumentEnvironment, world: ContentWorld, into context: isolated ScriptContext) throws(ScriptError)
@@ -511,6 +536,8 @@ public actor WebPage {
         do {
             try await context.run(source, sourceURL: sourceURL, startingLine: line)
         } catch {
+            // A document ended for its memory limit says so once.
+            if error.kind == .memoryLimitExceeded, await !context.firstMemoryStopReport() { return }
             emit(.scriptError(error, unhandledRejection: false, url: url))
         }
     }

@@ -23,6 +23,14 @@ public struct WebPageConfiguration: Sendable {
     public var thread: EngineThread?
     /// How long one entry into a script may run before it is ended.
     public var scriptTimeLimit: Duration
+    /// The process's resident memory, in megabytes, past which the page's running script is
+    /// ended and its document with it, as WebKit ends a web process past its memory limit
+    /// (``WebContentProcessTerminationReason/exceededMemoryLimit``); `nil` for no limit.
+    ///
+    /// A headless page runs in the app's process, so the figure is the process's: set it
+    /// above what the app itself holds. Without a limit, a page that allocates without end
+    /// grows the process until the time limit stops it (about 1.5 GB a second here).
+    public var memoryLimitMB: Int?
     /// How long one HTTP request may take.
     public var requestTimeout: Duration
     /// Most redirects one load follows.
@@ -44,6 +52,7 @@ public struct WebPageConfiguration: Sendable {
         eventHandler: (@Sendable (PageEvent) -> Void)? = nil,
         thread: EngineThread? = nil,
         scriptTimeLimit: Duration = .seconds(10),
+        memoryLimitMB: Int? = nil,
         requestTimeout: Duration = .seconds(30),
         maxRedirects: Int = 20,
         maxResponseBytes: Int = 8 << 20,
@@ -58,6 +67,7 @@ public struct WebPageConfiguration: Sendable {
         self.eventHandler = eventHandler
         self.thread = thread
         self.scriptTimeLimit = scriptTimeLimit
+        self.memoryLimitMB = memoryLimitMB
         self.requestTimeout = requestTimeout
         self.maxRedirects = maxRedirects
         self.maxResponseBytes = maxResponseBytes

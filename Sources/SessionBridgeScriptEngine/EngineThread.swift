@@ -58,6 +58,17 @@ public final class EngineThread: SerialExecutor, Sendable {
     package let running = RunningLane()
     /// Set by the watchdog callback when it ends a script; read and cleared on the thread.
     let watchdogFired = Atomic<Bool>(false)
+    /// The process's resident memory (bytes) past which a running script is ended; `0` for none.
+    /// Set per entry from the entering context's configuration; only read and written on the thread.
+    let memoryLimit = Atomic<UInt64>(0)
+    /// Set with ``watchdogFired`` when the stop was for ``memoryLimit``; read and cleared on the thread.
+    let memoryLimitFired = Atomic<Bool>(false)
+    /// With a memory limit, the watchdog is set in quanta (``memoryQuantum``): what is left of
+    /// the entry's time limit, and the quantum set now (seconds). Only used on the thread.
+    private let limitLeft = Atomic<UInt64>(Double.infinity.bitPattern)
+    private let quantumSet = Atomic<UInt64>(0)
+    /// When the resident memory was last read between scripts (uptime, nanoseconds).
+    private let memoryReadAt = Atomic<UInt64>(0)
     /// The execution time limit currently set on the group (seconds, `.infinity` for none),
     /// only read and written on the thread.
     private let currentTimeLimit = Atomic<UInt64>(Double.infinity.bitPattern)
@@ -395,10 +406,15 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// An entry's own finite limit (not `force`d: not a stop's or a wait's remainder) is also
     /// the one the VM's deferred work runs under from then on.
     func ensureTimeLimit(_ limit: Double, force: Bool = false) {
+        let quanta = memoryLimit.load(ordering: .relaxed) != 0
+        // In quanta, the limit is counted down anew for every entry.
+        if quanta { limitLeft.store(limit.bitPattern, ordering: .relaxed) }
         guard force || currentTimeLimit.load(ordering: .relaxed) != limit.bitPattern else { return }
         currentTimeLimit.store(limit.bitPattern, ordering: .relaxed)
         if !force && limit.isFinite { deferredWorkLimit.store(limit.bitPattern, ordering: .relaxed) }
-        if limit.isFinite {
+        if quanta {
+            setQuantum(min(limit, Self.memoryQuantum))
+        } else if limit.isFinite {
             let context = unsafe Unmanaged.passUnretained(self).toOpaque()
             unsafe JSContextGroupSetExecutionTimeLimit(
                 group.ref, limit,
@@ -411,6 +427,78 @@ public final class EngineThread: SerialExecutor, Sendable {
         } else {
             unsafe JSContextGroupClearExecutionTimeLimit(group.ref)
         }
+    }
+
+    // MARK: Memory limit
+
+    /// Collects this VM's garbage now, in a context of its own made for it (a closed
+    /// document's objects are otherwise collected when JavaScriptCore next decides to). Call it
+    /// on the thread.
+    package func collectGarbage() {
+        precondition(isIsolatingCurrentContext() == true, "collectGarbage() must run on \(name)")
+        guard let context = unsafe JSGlobalContextCreateInGroup(group.ref, nil) else { return }
+        unsafe JSSynchronousGarbageCollectForDebugging(context)
+        unsafe JSGlobalContextRelease(context)
+        ResidentMemory.releaseFreeMemory()
+    }
+
+    /// How much of the thread's CPU time a script runs between two readings of the resident
+    /// memory, when a memory limit is set. A page that allocates as fast as JavaScriptCore
+    /// lets it (about 1.5 GB/s here) goes at most some 150 MB past the limit.
+    static let memoryQuantum = 0.1
+
+    /// Sets the memory limit (bytes, `0` for none) for the entries that follow. With one, the
+    /// watchdog wakes every ``memoryQuantum`` of the script's CPU time to read the process's
+    /// resident memory, and counts the entry's time limit down itself; without, it is set to
+    /// the time limit alone, as before.
+    func setMemoryLimit(_ bytes: UInt64) {
+        guard memoryLimit.load(ordering: .relaxed) != bytes else { return }
+        memoryLimit.store(bytes, ordering: .relaxed)
+        ensureTimeLimit(Double(bitPattern: currentTimeLimit.load(ordering: .relaxed)), force: true)
+    }
+
+    /// Whether the process's resident memory is past the limit, read at most every 100 ms
+    /// between scripts (a page that grows a little in each of many short tasks never runs a
+    /// quantum). Sets ``memoryLimitFired`` when it is.
+    func memoryLimitPassed(now: UInt64) -> Bool {
+        let limit = memoryLimit.load(ordering: .relaxed)
+        guard limit != 0, now &- memoryReadAt.load(ordering: .relaxed) >= 100_000_000 else { return false }
+        memoryReadAt.store(now, ordering: .relaxed)
+        guard let resident = ResidentMemory.bytes(), resident > limit else { return false }
+        memoryLimitFired.store(true, ordering: .relaxed)
+        return true
+    }
+
+    private func setQuantum(_ seconds: Double) {
+        quantumSet.store(seconds.bitPattern, ordering: .relaxed)
+        let context = unsafe Unmanaged.passUnretained(self).toOpaque()
+        unsafe JSContextGroupSetExecutionTimeLimit(
+            group.ref, seconds,
+            { _, context in
+                guard let context = unsafe context else { return true }
+                return unsafe Unmanaged<EngineThread>.fromOpaque(context).takeUnretainedValue().quantumEnded()
+            }, unsafe context)
+    }
+
+    /// The watchdog's callback in quanta, on the thread, while the script waits: ends it when
+    /// the process is past the memory limit or the entry's time is up, and otherwise sets the
+    /// next quantum (JavaScriptCore calls a callback that answers `false` again only once a
+    /// limit is set anew).
+    private func quantumEnded() -> Bool {
+        let limit = memoryLimit.load(ordering: .relaxed)
+        if limit != 0, let resident = ResidentMemory.bytes(), resident > limit {
+            memoryLimitFired.store(true, ordering: .relaxed)
+            watchdogFired.store(true, ordering: .relaxed)
+            return true
+        }
+        let left = Double(bitPattern: limitLeft.load(ordering: .relaxed)) - Double(bitPattern: quantumSet.load(ordering: .relaxed))
+        guard left > 0 else {
+            watchdogFired.store(true, ordering: .relaxed)
+            return true
+        }
+        limitLeft.store(left.bitPattern, ordering: .relaxed)
+        setQuantum(min(left, Self.memoryQuantum))
+        return false
     }
 
     // MARK: Waiting while others run

@@ -28,11 +28,29 @@ public actor ScriptContext {
         public var conversionLimits: ConversionLimits
         /// How many recent events `recentEvents` keeps.
         public var eventBufferSize: Int
+        /// The process's resident memory, in bytes, past which a script of this context is
+        /// ended with ``ScriptError/Kind/memoryLimitExceeded``; `nil` for no limit.
+        ///
+        /// Contexts run in the app's process, so the figure is the process's (as WebKit's
+        /// memory pressure settings measure a web process): set it above what the app itself
+        /// holds. It is read every 100 ms of a script's CPU time and at most every 100 ms
+        /// between scripts, so a page goes some 150 MB past it at most. Ending the script frees
+        /// nothing the page still references: close the context, as WebKit ends a web process
+        /// (``memoryLimitExceeded``).
+        public var memoryLimit: Int?
+        /// Called on the context's thread each time one of its scripts is ended for
+        /// ``memoryLimit``.
+        public var memoryLimitExceeded: (@Sendable (ScriptContext) -> Void)?
 
-        public init(timeLimit: Duration? = .seconds(10), conversionLimits: ConversionLimits = .default, eventBufferSize: Int = 1000) {
+        public init(
+            timeLimit: Duration? = .seconds(10), conversionLimits: ConversionLimits = .default, eventBufferSize: Int = 1000,
+            memoryLimit: Int? = nil, memoryLimitExceeded: (@Sendable (ScriptContext) -> Void)? = nil
+        ) {
             self.timeLimit = timeLimit
             self.conversionLimits = conversionLimits
             self.eventBufferSize = eventBufferSize
+            self.memoryLimit = memoryLimit
+            self.memoryLimitExceeded = memoryLimitExceeded
         }
     }
 
@@ -44,6 +62,14 @@ public actor ScriptContext {
 
     nonisolated let globalContext: GlobalContext
     let timeLimitSeconds: Double
+    /// ``Configuration/memoryLimit`` in bytes, `0` for none.
+    let memoryLimitBytes: UInt64
+    /// Whether one of this context's scripts was ended for ``Configuration/memoryLimit``: from
+    /// then on every entry of the context is stopped before it runs, as nothing of a web process
+    /// WebKit ended runs again, until the context is closed.
+    package private(set) var endedForMemory = false
+    /// Whether that stop was reported (``firstMemoryStopReport()``).
+    private var memoryStopReported = false
     /// Values this context protects from garbage collection right now (see ``protect(_:)``).
     package internal(set) var protectedCount = 0
     /// Whether ``close()`` was called; a closed context runs nothing.
@@ -155,6 +181,7 @@ public actor ScriptContext {
         self.name = name
         self.configuration = configuration
         self.timeLimitSeconds = configuration.timeLimit.map { $0 / .seconds(1) } ?? .infinity
+        self.memoryLimitBytes = configuration.memoryLimit.map { UInt64(max(1, $0)) } ?? 0
         self.globalContext = unsafe GlobalContext(
             JSGlobalContextCreateInGroup(thread.group.ref, nil), rejectionSink: thread.rejectionSink())
     }
@@ -428,7 +455,7 @@ public actor ScriptContext {
     ) throws(ScriptError)
         -> ScriptValue
     {
-        if stoppedInThisEntry { throw .timeLimitExceeded }
+        if stoppedInThisEntry { throw stopError() }
         if thread.nativeDepth.load(ordering: .relaxed) == 0, let object = unsafe value, unsafe JSValueIsObject(ctx, object) {
             return try unsafe readInOneEntry(object, limits: limits, reader: kind)
         }
@@ -450,10 +477,10 @@ public actor ScriptContext {
             return try unsafe reader.read(value)
         }
         var stopped = thread.watchdogFired.exchange(false, ordering: .relaxed) || stoppedInThisEntry
-        if case .failure(let error) = result, error.kind == .timeLimitExceeded { stopped = true }
+        if case .failure(let error) = result, error.isStop { stopped = true }
         if stopped {
             stopEntry()
-            throw .timeLimitExceeded
+            throw stopError()
         }
         return try result.get()
     }
@@ -472,8 +499,8 @@ public actor ScriptContext {
         enterJavaScript()
         var exception: JSValueRef? = nil
         _ = unsafe callFunction(ctx, reader, this: nil, [object], exception: &exception)
-        let result = entryRead?.result ?? .failure(stoppedInThisEntry ? .timeLimitExceeded : .contextClosed)
-        if case .failure(let error) = result, error.kind == .timeLimitExceeded {
+        let result = entryRead?.result ?? .failure(stoppedInThisEntry ? stopError() : .contextClosed)
+        if case .failure(let error) = result, error.isStop {
             _ = stopReported()
         }
         leaveJavaScript()
@@ -560,7 +587,26 @@ public actor ScriptContext {
     /// The error of a stop, which the caller of an outermost entry throws or reports.
     private func stopReported() -> ScriptError {
         if thread.nativeDepth.load(ordering: .relaxed) == 0 { stopTold = true }
-        return .timeLimitExceeded
+        return stopError()
+    }
+
+    /// The error of the current entry's stop: for the memory limit when the watchdog or the
+    /// check between scripts found the process past it, else for the time limit. A memory stop
+    /// is handed to ``Configuration/memoryLimitExceeded`` once per entry.
+    func stopError() -> ScriptError {
+        guard memoryLimitBytes != 0, thread.memoryLimitFired.load(ordering: .relaxed) else { return .timeLimitExceeded }
+        if !endedForMemory {
+            endedForMemory = true
+            configuration.memoryLimitExceeded?(self)
+        }
+        return .memoryLimitExceeded
+    }
+
+    /// Whether a memory stop about to be reported is the context's first: the later ones
+    /// (entries of an ended document, each stopped before it runs) are not reported again.
+    package func firstMemoryStopReport() -> Bool {
+        defer { memoryStopReported = true }
+        return !memoryStopReported
     }
 
     /// Whether `exception` is JavaScriptCore's termination of a stopped script.
@@ -603,8 +649,15 @@ public actor ScriptContext {
         if thread.watchdogFired.load(ordering: .relaxed) || stoppedInThisEntry { absorbStop(reporting: false) }
         thread.entryStopped.store(false, ordering: .relaxed)
         stopTold = false
-        thread.entryStart.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+        let start = DispatchTime.now().uptimeNanoseconds
+        thread.entryStart.store(start, ordering: .relaxed)
+        thread.setMemoryLimit(memoryLimitBytes)
         thread.ensureTimeLimit(timeLimitSeconds)
+        if memoryLimitBytes != 0 {
+            // Ended, or past the limit already: the entry is stopped before it runs anything.
+            thread.memoryLimitFired.store(endedForMemory, ordering: .relaxed)
+            if endedForMemory || thread.memoryLimitPassed(now: start) { stopEntry() }
+        }
         if unsafe checkpointFunction != nil, !holdsEntryLock, let functions = MicrotaskCheckpoint.functions {
             unsafe functions.lock(ctx)
             holdsEntryLock = true
@@ -673,7 +726,7 @@ public actor ScriptContext {
     }
 
     private func absorbStop(reporting: Bool) {
-        if reporting { report(.uncaughtError(.timeLimitExceeded)) }
+        if reporting { report(.uncaughtError(stopError())) }
         stopTold = false
         var rounds = 0
         repeat {
@@ -701,7 +754,7 @@ public actor ScriptContext {
     func reportStopInDeferredWork() {
         guard !stopTold, thread.hostThread.running.isMainContextWork else { return }
         stopTold = true
-        report(.uncaughtError(.timeLimitExceeded))
+        report(.uncaughtError(stopError()))
     }
 
     /// Stops the current entry when it has run past this context's time limit. Called from
@@ -746,6 +799,7 @@ public actor ScriptContext {
     /// ``Configuration/eventBufferSize`` of them and ``recentEventsMaxBytes`` of console text,
     /// so a page that logs a large string many times does not keep it alive.
     package func report(_ event: ScriptEvent) {
+        if case .uncaughtError(let error) = event, error.kind == .memoryLimitExceeded, !firstMemoryStopReport() { return }
         if recentEvents.count >= configuration.eventBufferSize, let first = recentEvents.popFirst() {
             recentEventBytes -= Self.retainedBytes(first)
         }

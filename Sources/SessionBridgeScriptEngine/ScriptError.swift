@@ -8,6 +8,9 @@ public struct ScriptError: Error, Sendable, Hashable {
         case exception
         /// A script ran past the context's execution time limit and was ended.
         case timeLimitExceeded
+        /// A script was ended because the process's resident memory passed the context's
+        /// ``ScriptContext/Configuration/memoryLimit``.
+        case memoryLimitExceeded
         /// A value could not cross the boundary (function, symbol, cycle, too deep, too large...).
         case conversion
         /// The context was closed.
@@ -43,6 +46,13 @@ public struct ScriptError: Error, Sendable, Hashable {
     static let timeLimitExceeded = ScriptError(
         kind: .timeLimitExceeded, name: "TimeLimitExceeded",
         message: "script ran past the execution time limit and was ended")
+
+    static let memoryLimitExceeded = ScriptError(
+        kind: .memoryLimitExceeded, name: "MemoryLimitExceeded",
+        message: "the process's memory passed the page's limit and the script was ended")
+
+    /// Whether the engine ended the script: ``Kind/timeLimitExceeded`` or ``Kind/memoryLimitExceeded``.
+    public var isStop: Bool { kind == .timeLimitExceeded || kind == .memoryLimitExceeded }
 
     public static let contextClosed = ScriptError(
         kind: .contextClosed, name: "ContextClosed", message: "the script context is closed")

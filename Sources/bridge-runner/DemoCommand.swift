@@ -38,7 +38,7 @@ struct DemoCommand: AsyncParsableCommand {
         configuration.accessTokenLifetime = .seconds(3)
         let fixture = try await AppWiring.embedded(
             server: configuration, vault: InMemoryTokenVault(), nativeCookieStore: nil,
-            allowedOrigins: [], configure: { _ in })
+            allowedOrigins: [], configure: { [memoryLimit = engineOption.headlessMemoryLimitMB] in $0.memoryLimitMB = memoryLimit })
         fixture.observe { transcript.page($0) }
         fixture.messageLog.observe { transcript.bridge($0) }
         guard let server = fixture.server else { return }

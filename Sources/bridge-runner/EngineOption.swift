@@ -29,7 +29,7 @@ struct EngineOption: ParsableArguments {
     @Option(
         name: .customLong("web-process-memory-limit"),
         help: ArgumentHelp(
-            "With --engine webkit: end the page's web process once it holds more than this many megabytes (WebKit's memory pressure settings).",
+            "End the page's document once its process holds more than this many megabytes: the web process with --engine webkit (WebKit's memory pressure settings; none by default), the runner's own process headless (by default half the machine's memory).",
             valueName: "MB"))
     var webProcessMemoryLimitMB: Int?
 
@@ -37,9 +37,15 @@ struct EngineOption: ParsableArguments {
         if let limit = webProcessMemoryLimitMB, limit <= 0 {
             throw ValidationError("--web-process-memory-limit must be a positive number of megabytes.")
         }
-        if webProcessMemoryLimitMB != nil, engine != .webkit {
-            throw ValidationError("--web-process-memory-limit applies to --engine webkit only.")
-        }
+    }
+
+    /// The headless page's memory limit: the one asked for, or half the machine's memory, so
+    /// that a page that allocates without end is ended before the system's out-of-memory
+    /// killer ends the runner.
+    var headlessMemoryLimitMB: Int {
+        if let webProcessMemoryLimitMB { return webProcessMemoryLimitMB }
+        let bytes = UInt64(max(0, sysconf(Int32(_SC_PHYS_PAGES)))) * UInt64(max(0, sysconf(Int32(_SC_PAGESIZE))))
+        return max(256, Int(clamping: bytes >> 21))
     }
 }
 

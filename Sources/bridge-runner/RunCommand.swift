@@ -115,9 +115,11 @@ struct RunCommand: AsyncParsableCommand {
         if let warning = pageStore.attachment?.loadResult.warning { transcript.note("warning: page profile: \(warning)") }
         if let warning = pageStore.localStorage.loadWarning { transcript.note("warning: page profile: \(warning)") }
         if let warning = try? nativeStore?.load().warning { transcript.note("warning: native profile: \(warning)") }
+        let memoryLimit = engineOption.headlessMemoryLimitMB
         let configure: @Sendable (inout WebPageConfiguration) -> Void = { configuration in
             configuration.websiteDataStore = pageStore
             configuration.scriptTimeLimit = .milliseconds(Int64(min(entryTimeLimit, timeout) * 1000))
+            configuration.memoryLimitMB = memoryLimit
         }
 
         let settings = try authorization.settings()

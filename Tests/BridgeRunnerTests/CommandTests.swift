@@ -133,13 +133,23 @@ import Testing
         #expect(missing.stderr.contains("no such file: /nonexistent/page.js"))
         let unknown = try await RunnerProcess.run(["frobnicate"])
         #expect(unknown.exitCode == 64)
-        // The web process memory limit belongs to the WebKit engine, and is a number of megabytes.
-        let headlessLimit = try await RunnerProcess.run(["run", "x.js", "--web-process-memory-limit", "300"])
-        #expect(headlessLimit.exitCode == 64)
-        #expect(headlessLimit.stderr.contains("applies to --engine webkit only"), "\(headlessLimit.stderr)")
+        // The web process memory limit is a number of megabytes.
         let zeroLimit = try await RunnerProcess.run(["demo", "--engine", "webkit", "--web-process-memory-limit", "0"])
         #expect(zeroLimit.exitCode == 64)
         #expect(zeroLimit.stderr.contains("must be a positive number of megabytes"), "\(zeroLimit.stderr)")
+    }
+
+    /// Headless, the memory limit is the runner's own process's: a page that allocates without
+    /// end is ended there, and said so, long before its time limit (a minute here).
+    @Test func aHeadlessPageThatAllocatesWithoutEndIsEndedAtTheMemoryLimit() async throws {
+        let script = try RunnerProcess.temporaryFile(
+            "grow.js", "globalThis.held = []; for (;;) held.push(new Array(1 << 20).fill(1.5));")
+        let result = try await RunnerProcess.run(
+            ["run", script.path, "--web-process-memory-limit", "700", "--entry-time-limit", "60", "--timeout", "90"])
+        #expect(result.exitCode == 1, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("uncaught MemoryLimitExceeded"), "\(result.stdout)")
+        #expect(result.stdout.contains("exceeded its memory limit"), "\(result.stdout)")
+        #expect(!result.stdout.contains("TimeLimitExceeded"), "\(result.stdout)")
     }
 
     /// An `await` loop resumes as one short microtask after another and never calls native code.

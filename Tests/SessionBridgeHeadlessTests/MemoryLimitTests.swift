@@ -1,0 +1,103 @@
+import Foundation
+import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
+import SessionBridgeTesting
+import Synchronization
+import Testing
+
+@testable import SessionBridgeHeadless
+
+/// A headless page with a memory limit is ended as WebKit ends a web process past its limit:
+/// its running script is stopped, its document goes away, the end is reported, and the next
+/// load works. The limit is the process's resident memory (the tests' process here), set some
+/// hundreds of megabytes above what it holds when the test starts.
+@Suite(.serialized, .timeLimit(.minutes(3)), .hangWatchdog) struct MemoryLimitTests {
+    final class Ends: NavigationDelegate {
+        let reasons = Mutex<[WebContentProcessTerminationReason]>([])
+        func webPage(_ page: any WebView, webContentProcessDidTerminate reason: WebContentProcessTerminationReason) async {
+            reasons.withLock { $0.append(reason) }
+        }
+    }
+
+    /// The process's resident memory in megabytes.
+    static func residentMB() -> Int {
+        // (Foundation reads a /proc file by its size, which is 0.)
+        let data = FileHandle(forReadingAtPath: "/proc/self/statm")?.readDataToEndOfFile() ?? Data()
+        let fields = String(decoding: data, as: UTF8.self).split(separator: " ")
+        return fields.count > 1 ? ((Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE)))) >> 20 : 0
+    }
+
+    static func page(limitAbove headroomMB: Int, timeLimit: Duration = .seconds(120)) -> (WebPage, PageEventRecorder, Ends) {
+        let recorder = PageEventRecorder()
+        let ends = Ends()
+        let page = WebPage(
+            configuration: WebPageConfiguration(
+                navigationDelegate: ends, eventHandler: recorder.handler, thread: EngineThread(name: "memory-limit"),
+                scriptTimeLimit: timeLimit, memoryLimitMB: residentMB() + headroomMB))
+        return (page, recorder, ends)
+    }
+
+    static func terminations(_ recorder: PageEventRecorder) -> [WebContentProcessTerminationReason] {
+        recorder.events.compactMap { if case .webContentProcessTerminated(let reason, _) = $0 { reason } else { nil } }
+    }
+
+    /// Waits for the page's end to be reported (it follows the stop on the page's actor).
+    static func waitForEnd(_ recorder: PageEventRecorder) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(60)
+        while terminations(recorder).isEmpty, clock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+    }
+
+    @Test func aScriptThatAllocatesWithoutEndIsEndedAndItsDocumentWithIt() async throws {
+        let (page, recorder, ends) = Self.page(limitAbove: 400)
+        let url = URL(string: "https://app.example/grow.js")!
+        // Under a time limit of two minutes only the memory limit can end it.
+        try await page.loadScript("globalThis.held = []; for (;;) held.push(new Array(1 << 20).fill(1.5));", baseURL: url)
+        try await Self.waitForEnd(recorder)
+        #expect(recorder.scriptErrors.map(\.kind) == [.memoryLimitExceeded])
+        #expect(Self.terminations(recorder) == [.exceededMemoryLimit])
+        #expect(
+            recorder.events.contains {
+                if case .webContentProcessTerminated(_, let ended) = $0 { ended == url } else { false }
+            })
+        #expect(ends.reasons.withLock { $0 } == [.exceededMemoryLimit])
+        // The document is gone: a new one runs, without what the old one held.
+        #expect(try await page.evaluateJavaScript("typeof held") == "undefined")
+        try await page.loadScript("globalThis.fine = 40 + 2", baseURL: URL(string: "https://app.example/next.js")!)
+        #expect(try await page.evaluateJavaScript("fine") == 42)
+        #expect(Self.terminations(recorder).count == 1)
+        await page.close()
+    }
+
+    @Test func aPageThatGrowsInManyShortTasksIsEndedBetweenThem() async throws {
+        let (page, recorder, _) = Self.page(limitAbove: 400)
+        // Each task allocates 32 MB and returns: no single script runs long enough for the
+        // watchdog's reading; the reading between scripts finds it.
+        try await page.loadScript(
+            "globalThis.held = []; setInterval(() => { held.push(new Array(4 << 20).fill(1.5)); }, 1);",
+            baseURL: URL(string: "https://app.example/tasks.js")!)
+        try await Self.waitForEnd(recorder)
+        #expect(Self.terminations(recorder) == [.exceededMemoryLimit])
+        #expect(recorder.scriptErrors.map(\.kind) == [.memoryLimitExceeded])
+        #expect(try await page.evaluateJavaScript("typeof held") == "undefined")
+        await page.close()
+    }
+
+    @Test func theTimeLimitStillEndsAScriptUnderAMemoryLimit() async throws {
+        // The watchdog wakes every 100 ms of CPU for the memory: it must still count the
+        // entry's time as a whole, and leave a script within its limit alone.
+        let (page, recorder, _) = Self.page(limitAbove: 4000, timeLimit: .milliseconds(300))
+        try await page.loadScript("for (;;) {}", baseURL: URL(string: "https://app.example/loop.js")!)
+        #expect(recorder.scriptErrors.map(\.kind) == [.timeLimitExceeded])
+        let (patient, patientEvents, _) = Self.page(limitAbove: 4000, timeLimit: .seconds(60))
+        // Busy for a second of wall time, ten quanta: only a miscount would stop it.
+        try await patient.loadScript(
+            "const end = Date.now() + 1000; let spins = 0; while (Date.now() < end) spins++; globalThis.done = true;",
+            baseURL: URL(string: "https://app.example/busy.js")!)
+        #expect(patientEvents.scriptErrors.isEmpty)
+        #expect(try await patient.evaluateJavaScript("done") == true)
+        #expect(Self.terminations(recorder).isEmpty && Self.terminations(patientEvents).isEmpty)
+        await page.close()
+        await patient.close()
+    }
+}
