@@ -16,7 +16,7 @@ enum NativeCallBenchmarks {
         var bodyRaw: [Double] = [], bodyOneCall: [Double] = [], bodyParts: [Double] = []
         var replyRaw: [Double] = [], replyMade: [Double] = []
         var logRecord: [Double] = [], logRealistic: [Double] = [], logMade: [Double] = [], logClocks: [Double] = []
-        var taskStarted: [Double] = []
+        var taskStarted: [Double] = [], residentRead: [Double] = []
         let body = "({action: 'refresh', id: i, meta: {a: 1, b: 'x'}})"
         for _ in 0...options.rounds {
             var ok: Int32 = 0
@@ -30,6 +30,7 @@ enum NativeCallBenchmarks {
             replyRaw.append(try await time(context, "raw", n / 4, argument: "1"))
             replyMade.append(try await time(context, "makeReply", n / 4, argument: "1"))
             taskStarted.append(try await time(context, "startTask", n / 4, argument: "1"))
+            residentRead.append(residentMemoryRead(n / 200))
             let log = MessageLogBenchmarks.measure(n: n / 4)
             logRecord.append(log.record)
             logRealistic.append(log.realistic)
@@ -83,6 +84,13 @@ enum NativeCallBenchmarks {
                 figure: figure, name: "message log: one call recorded (number body and reply, 1,000 kept)",
                 ours: Stats.median(Array(logRecord.dropFirst())), baseline: Stats.median(Array(logClocks.dropFirst())),
                 unit: "ns/call", baselineName: "two clock reads, the floor of a timed record"))
+        // A page's memory limit (WebPageConfiguration.memoryLimitMB): the resident memory is
+        // read every 100 ms of a script's CPU time, and at most every 100 ms between scripts.
+        report.add(
+            Row(
+                figure: figure, name: "memory limit: the process's resident memory read (/proc/self/statm)",
+                ours: Stats.median(Array(residentRead.dropFirst())), baseline: 100_000_000, unit: "ns/read",
+                baselineName: "100 ms, how often a script under a memory limit reads it"))
         // The same with figure 3's body and reply (each made per call, as the bridge reads
         // them): what the log adds to the realistic round trip.
         report.add(
@@ -90,6 +98,17 @@ enum NativeCallBenchmarks {
                 figure: figure, name: "message log: one call recorded (figure 3's body and reply, made per call, 1,000 kept)",
                 ours: Stats.median(Array(logRealistic.dropFirst())), baseline: Stats.median(Array(logMade.dropFirst())),
                 unit: "ns/call", baselineName: "the same body and reply made, nothing recorded"))
+    }
+
+    /// ns per reading of the process's resident memory, what a page's memory limit costs.
+    private static func residentMemoryRead(_ n: Int) -> Double {
+        let clock = ContinuousClock()
+        var sink: UInt64 = 0
+        let start = clock.now
+        for _ in 0..<n { sink &+= ResidentMemory.bytes() ?? 0 }
+        let elapsed = clock.now - start
+        precondition(sink > 0, "no resident memory read")
+        return elapsed / .nanoseconds(1) / Double(n)
     }
 
     /// The reply of figure 3's handler, made for JavaScript by ``makeReply``.

@@ -5,7 +5,7 @@ import Glibc
 /// This is what a memory limit of the headless engine compares with: its pages run in the
 /// app's own process, so the figure is the process's, not one page's (WebKit's memory pressure
 /// settings measure a web process the same way). Reading it costs a few microseconds.
-enum ResidentMemory {
+package enum ResidentMemory {
     /// WebKit's `WTF::releaseFastMallocFreeMemory()`, which its memory pressure handler calls
     /// to hand the allocator's free memory back to the system at once; JavaScriptCore exports
     /// it, but in no header, so it is looked up by its symbol (nothing happens without it: the
@@ -22,7 +22,7 @@ enum ResidentMemory {
     private static let pageSize = UInt64(max(1, sysconf(Int32(_SC_PAGESIZE))))
 
     /// Resident bytes now, or `nil` when the figure cannot be read.
-    static func bytes() -> UInt64? {
+    package static func bytes() -> UInt64? {
         let descriptor = unsafe open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
