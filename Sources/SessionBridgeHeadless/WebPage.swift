@@ -303,7 +303,9 @@ public actor WebPage {
             // changed since some ran ahead: a document of its own.
             let ahead = await Self.takeScriptsRunAhead(from: context, scripts: userScripts, world: world)
             let bridgeIsCurrent = await Self.bridgeIsCurrent(in: context, controller: controller, world: world)
-            if ahead == nil || !bridgeIsCurrent {
+            // A script run ahead may have been ended for the memory limit: that context runs nothing more.
+            let endedForMemory = await context.endedForMemory
+            if ahead == nil || !bridgeIsCurrent || endedForMemory {
                 await context.close()
                 context = makeContext(name: url.absoluteString)
             } else {
@@ -511,7 +513,14 @@ public actor WebPage {
     /// (``PageEvent/webContentProcessTerminated(_:url:)``, the navigation delegate). The next
     /// load or script starts a new document.
     private func documentExceededMemoryLimit(_ context: ScriptContext) async {
-        guard !isClosed, documents.values.contains(where: { $0 === context }) else { return }
+        guard !isClosed else { return }
+        // The next document's, made ahead: made again when a navigation needs them.
+        if prewarmed.values.contains(where: { $0 === context }) {
+            for context in takePrewarmed().values { await context.close() }
+            thread.collectGarbage()
+            return
+        }
+        guard documents.values.contains(where: { $0 === context }) else { return }
         let url = self.url
         for context in documents.values { await context.close() }
         documents.removeAll()
