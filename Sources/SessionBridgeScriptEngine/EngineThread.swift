@@ -444,7 +444,8 @@ public final class EngineThread: SerialExecutor, Sendable {
 
     /// How much of the thread's CPU time a script runs between two readings of the resident
     /// memory, when a memory limit is set. A page that allocates as fast as JavaScriptCore
-    /// lets it (about 1.5 GB/s here) goes at most some 150 MB past the limit.
+    /// lets it (about 1.5 GB/s here) goes some 150 MB past the limit before it is read (120 MB in a
+    /// run of the runner under a 600 MB limit).
     static let memoryQuantum = 0.1
 
     /// Sets the memory limit (bytes, `0` for none) for the entries that follow. With one, the

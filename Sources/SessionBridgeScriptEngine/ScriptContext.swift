@@ -34,9 +34,10 @@ public actor ScriptContext {
         /// Contexts run in the app's process, so the figure is the process's (as WebKit's
         /// memory pressure settings measure a web process): set it above what the app itself
         /// holds. It is read every 100 ms of a script's CPU time and at most every 100 ms
-        /// between scripts, so a page goes some 150 MB past it at most. Ending the script frees
-        /// nothing the page still references: close the context, as WebKit ends a web process
-        /// (``memoryLimitExceeded``).
+        /// between scripts. Ending the script frees nothing the page still references: from
+        /// then on every entry of the context is stopped before it runs, as nothing of a web
+        /// process WebKit ended runs again: close the context (``memoryLimitExceeded``). A
+        /// headless page does, and collects what the document held at once.
         public var memoryLimit: Int?
         /// Called on the context's thread each time one of its scripts is ended for
         /// ``memoryLimit``.
