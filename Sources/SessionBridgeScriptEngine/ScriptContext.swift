@@ -39,8 +39,8 @@ public actor ScriptContext {
         /// process WebKit ended runs again: close the context (``memoryLimitExceeded``). A
         /// headless page does, and collects what the document held at once.
         public var memoryLimit: Int?
-        /// Called on the context's thread each time one of its scripts is ended for
-        /// ``memoryLimit``.
+        /// Called on the context's thread when the first of its scripts is ended for
+        /// ``memoryLimit`` (the later ones are entries of an ended context).
         public var memoryLimitExceeded: (@Sendable (ScriptContext) -> Void)?
 
         public init(
@@ -592,8 +592,9 @@ public actor ScriptContext {
     }
 
     /// The error of the current entry's stop: for the memory limit when the watchdog or the
-    /// check between scripts found the process past it, else for the time limit. A memory stop
-    /// is handed to ``Configuration/memoryLimitExceeded`` once per entry.
+    /// check between scripts found the process past it, else for the time limit. The first
+    /// memory stop ends the context (``endedForMemory``) and is handed to
+    /// ``Configuration/memoryLimitExceeded``.
     func stopError() -> ScriptError {
         guard memoryLimitBytes != 0, thread.memoryLimitFired.load(ordering: .relaxed) else { return .timeLimitExceeded }
         if !endedForMemory {
