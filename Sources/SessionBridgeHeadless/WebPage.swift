@@ -522,10 +522,11 @@ public actor WebPage {
         }
         guard documents.values.contains(where: { $0 === context }) else { return }
         let url = self.url
-        for context in documents.values { await context.close() }
+        // Taken before the first suspension, so that a document committed meanwhile is not dropped unclosed.
+        let ended = Array(documents.values) + Array(takePrewarmed().values)
         documents.removeAll()
         shown = nil
-        for context in takePrewarmed().values { await context.close() }
+        for context in ended { await context.close() }
         thread.collectGarbage()
         emit(.webContentProcessTerminated(.exceededMemoryLimit, url: url))
         await configuration.navigationDelegate?.webPage(self, webContentProcessDidTerminate: .exceededMemoryLimit)
