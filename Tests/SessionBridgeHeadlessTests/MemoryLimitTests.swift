@@ -83,6 +83,37 @@ import Testing
         await page.close()
     }
 
+    /// The engine's side, without a page: the first script past the limit ends with
+    /// `memoryLimitExceeded` and the context with it (its later entries are stopped before they
+    /// run), the handler hears of it once, and a context without a limit on the same thread
+    /// runs on.
+    @Test func aContextPastItsMemoryLimitIsEndedAndTellsItsHandlerOnce() async throws {
+        let thread = EngineThread(name: "memory-limit-context")
+        let told = Mutex(0)
+        let context = await ScriptContext(
+            thread: thread,
+            configuration: .init(
+                timeLimit: .seconds(120), memoryLimit: (Self.residentMB() + 300) << 20,
+                memoryLimitExceeded: { _ in told.withLock { $0 += 1 } }))
+        let other = await ScriptContext(thread: thread, configuration: .init(timeLimit: .seconds(120)))
+        do {
+            _ = try await context.evaluate("globalThis.held = []; for (;;) held.push(new Array(1 << 20).fill(1.5));")
+            Issue.record("the allocation loop returned")
+        } catch {
+            #expect(error.kind == .memoryLimitExceeded && error.isStop, "\(error)")
+        }
+        for source in ["1 + 1", "held.length = 0"] {
+            await #expect("\(source)") { try await context.evaluate(source) } throws: { error in
+                (error as? ScriptError)?.kind == .memoryLimitExceeded
+            }
+        }
+        #expect(told.withLock { $0 } == 1)
+        await context.close()
+        #expect(try await other.evaluate("6 * 7") == 42)
+        await other.close()
+        thread.shutdown()
+    }
+
     @Test func theTimeLimitStillEndsAScriptUnderAMemoryLimit() async throws {
         // The watchdog wakes every 100 ms of CPU for the memory: it must still count the
         // entry's time as a whole, and leave a script within its limit alone.
