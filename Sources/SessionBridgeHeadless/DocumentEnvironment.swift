@@ -259,7 +259,8 @@ extension DocumentEnvironment {
         // ``WebPlatformPrelude``'s function (`("make")`), its randomness and its clock:
         // `("random", count)` gives `count` bytes (at most 65,536) from the system's generator;
         // `("now")` the milliseconds since the document's time origin, coarsened to 100 µs;
-        // `("origin")` that origin; `("secure")` whether the document is a secure context.
+        // `("origin")` that origin; `("secure")` whether the document is a secure context;
+        // `("isProxy", value)` whether `value` is a `Proxy`.
         unsafe add("platform") { context, call, env in
             switch try unsafe context.scriptValue(call[0]).stringValue {
             case "random":
@@ -282,6 +283,10 @@ extension DocumentEnvironment {
                 return unsafe context.jsValue(.number(env.timeOrigin.epochMilliseconds))
             case "secure":
                 return unsafe context.jsValue(.bool(env.isSecureContext))
+            case "isProxy":
+                // `("isProxy", value)`: whether `value` is a `Proxy`, which `structuredClone`
+                // refuses (JavaScript cannot tell one from its target).
+                return unsafe context.jsValue(.bool(context.isProxy(call[1])))
             case "make":
                 return try unsafe context.evaluateRaw(WebPlatformPrelude.source, sourceURL: "sessionbridge://prelude/platform.js")
             case "subtle":

@@ -6,7 +6,7 @@ extension WebPlatformPrelude {
     /// and `CryptoKey`s (a key's material copied natively); arrays and
     /// other objects (their own enumerable string-keyed members, as data). Shared references and
     /// cycles are kept. A function, a symbol, a weak collection, a promise or another of these
-    /// members' objects (`URL`, `Event`, `Storage`, ...) throws a
+    /// members' objects (`URL`, `Event`, `Storage`, ...) or a `Proxy` throws a
     /// `DataCloneError` `DOMException`. `transfer` moves `ArrayBuffer`s
     /// (`ArrayBuffer.prototype.transfer`): the originals are detached.
     static let cloneSource = #"""
@@ -52,6 +52,8 @@ extension WebPlatformPrelude {
               const seen = memory.get(value);
               if (seen !== undefined && seen !== null) return seen;
               if (typeof value === "function") throw dataCloneError("A function");
+              // Before anything of it is read: a proxy's traps do not run.
+              if (native.platform("isProxy", value) === true) throw dataCloneError("A Proxy");
               let out, unbox;
               if (has(dateValue, value)) out = new Date(dateValue.call(value));
               else if (value !== RegExp.prototype && has(regExpSource, value)) out = new RegExp(regExpSource.call(value), regExpFlags.call(value));

@@ -521,6 +521,16 @@ public actor ScriptContext {
         unsafe entryReader = unsafe reader
     }
 
+    /// Whether `value` is a `Proxy` (see ``ValueReader``'s refusal of one; a proxy whose
+    /// handler answers `null` to `Object.getPrototypeOf` is not told apart). Asking may run the
+    /// proxy's `getPrototypeOf` trap.
+    package func isProxy(_ value: JSValueRef?) -> Bool {
+        guard let value = unsafe value, unsafe JSValueIsObject(ctx, value), let prototypeOf = unsafe prototypeOf,
+            let object = unsafe JSValueToObject(ctx, value, nil), unsafe JSValueIsNull(ctx, JSObjectGetPrototype(ctx, object))
+        else { return false }
+        return unsafe isProxyWithoutOwnPrototype(object, prototypeOf: prototypeOf, in: ctx)
+    }
+
     /// Makes the raw value for a ``ScriptValue``.
     package func jsValue(_ value: ScriptValue) -> JSValueRef {
         unsafe makeJSValue(value, in: ctx)

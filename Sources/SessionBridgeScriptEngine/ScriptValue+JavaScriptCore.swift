@@ -134,11 +134,10 @@ struct ValueReader {
             // always `null`, where `Object.getPrototypeOf` asks its handler: a prototype that
             // way, or a handler that throws, gives it away. (A proxy whose handler answers
             // `null` reads as the null-prototype object it shows.)
-            if unsafe JSValueIsNull(ctx, prototype), let prototypeOf = unsafe prototypeOf {
-                var argument: JSValueRef? = unsafe object
-                var thrown: JSValueRef? = nil
-                let answer = unsafe JSObjectCallAsFunction(ctx, prototypeOf, nil, 1, &argument, &thrown)
-                if unsafe thrown != nil || answer.map({ unsafe !JSValueIsNull(ctx, $0) }) ?? true { throw Self.proxyRefusal }
+            if unsafe JSValueIsNull(ctx, prototype), let prototypeOf = unsafe prototypeOf,
+                unsafe isProxyWithoutOwnPrototype(object, prototypeOf: prototypeOf, in: ctx)
+            {
+                throw Self.proxyRefusal
             }
             // A `DataView` crosses as the bytes it shows, as in WebKit: an array buffer view that
             // is no typed array. The C API has no `DataView`, so its `buffer`, `byteOffset` and
@@ -336,6 +335,17 @@ func settingOwnMembers(of object: JSObjectRef, in ctx: JSContextRef, _ body: () 
     unsafe JSObjectSetPrototype(ctx, object, JSValueMakeNull(ctx))
     body()
     unsafe JSObjectSetPrototype(ctx, object, prototype)
+}
+
+/// Whether `object`, whose own prototype (`JSObjectGetPrototype`) is `null`, is a `Proxy`: a
+/// proxy's own prototype is always `null`, where `Object.getPrototypeOf` (`prototypeOf`, the
+/// pristine one) asks its handler, which gives a prototype or throws. (A proxy whose handler
+/// answers `null` cannot be told from a null-prototype object this way.)
+func isProxyWithoutOwnPrototype(_ object: JSObjectRef, prototypeOf: JSObjectRef, in ctx: JSContextRef) -> Bool {
+    var argument: JSValueRef? = unsafe object
+    var thrown: JSValueRef? = nil
+    let answer = unsafe JSObjectCallAsFunction(ctx, prototypeOf, nil, 1, &argument, &thrown)
+    return unsafe thrown != nil || answer.map { unsafe !JSValueIsNull(ctx, $0) } ?? true
 }
 
 /// Whether `name` names a member of a fresh `Object.prototype` (setting a member of that name

@@ -61,6 +61,25 @@ import Testing
         }
     }
 
+    /// `structuredClone` refuses a `Proxy` (Vue's reactive state is one) as WebKit does,
+    /// wherever it stands and whatever it wraps, before its handler's `get` or `ownKeys` runs.
+    @Test(arguments: Engine.allCases)
+    func structuredCloneRefusesAProxyAsWebKitDoes(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                """
+                let traps = 0;
+                const handler = {get(t, k, r) { traps++; return Reflect.get(t, k, r); }, ownKeys(t) { traps++; return Reflect.ownKeys(t); }};
+                const shapes = [new Proxy({a: 1}, handler), {m: new Proxy([1, 2], handler)}, [new Proxy(new Map(), handler)],
+                  new Proxy(Object.create(null), {getPrototypeOf() { return Object.prototype; }})];
+                const results = shapes.map(value => { try { structuredClone(value); return "cloned"; } catch (error) { return error.name; } });
+                return [...results, traps, JSON.stringify(structuredClone({a: [1, {b: 2}]}))];
+                """)
+            #expect(seen == ["DataCloneError", "DataCloneError", "DataCloneError", "DataCloneError", 0, #"{"a":[1,{"b":2}]}"#])
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func storageRequestsAndHistoryBehaveAsInWebKit(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
