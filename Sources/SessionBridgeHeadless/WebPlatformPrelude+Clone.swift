@@ -2,10 +2,11 @@ extension WebPlatformPrelude {
     /// `structuredClone` (HTML), part of ``source``: primitives; `Boolean`, `Number`, `BigInt`
     /// and `String` objects; `Date`; `RegExp` (without its `lastIndex`); `ArrayBuffer`s, typed
     /// arrays and `DataView`s (views of one buffer stay views of one copy); `Map` and `Set`;
-    /// errors (their `name`, one of the standard seven, and their own `message`); `DOMException`s
+    /// errors (their `name`, one of the standard seven, their own `message`, and as WebKit,
+    /// their own `cause` as its text); `DOMException`s
     /// and `CryptoKey`s (a key's material copied natively); arrays and
     /// other objects (their own enumerable string-keyed members, as data). Shared references and
-    /// cycles are kept. A function, a symbol, a weak collection, a promise or another of these
+    /// cycles are kept. A function, a symbol, a weak collection, a promise, an `arguments` object or another of these
     /// members' objects (`URL`, `Event`, `Storage`, ...) or a `Proxy` throws a
     /// `DataCloneError` `DOMException`. `transfer` moves `ArrayBuffer`s
     /// (`ArrayBuffer.prototype.transfer`): the originals are detached.
@@ -27,6 +28,7 @@ extension WebPlatformPrelude {
             "Float16Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array"]) if (typeof g[name] === "function") typedArrays[name] = g[name];
           const errors = { __proto__: null, Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError };
           const member = value => ({ __proto__: null, value, writable: true, enumerable: true, configurable: true });
+          const builtinTag = Object.prototype.toString, ownDescriptor = Object.getOwnPropertyDescriptor, toStringTag = Symbol.toStringTag;
           // This prelude's own classes, by prototype (filled once all are made): how one of their
           // objects is cloned (DOMException, CryptoKey), or null for those HTML does not
           // serialize (a DataCloneError).
@@ -81,6 +83,16 @@ extension WebPlatformPrelude {
                 const name = String(value.name), own = Object.getOwnPropertyDescriptor(value, "message");
                 const make = errors[name] || Error;
                 out = own !== undefined && "value" in own ? new make(String(own.value)) : new make();
+                // As WebKit: an own data property `cause` crosses as its text.
+                const cause = ownDescriptor(value, "cause");
+                if (cause !== undefined && "value" in cause) {
+                  let text;
+                  try { text = String(cause.value); } catch { text = undefined; }
+                  if (text !== undefined) define(out, "cause", { __proto__: null, value: text, writable: true, enumerable: false, configurable: true });
+                }
+              } else if (builtinTag.call(value) === "[object Arguments]" && !(toStringTag in value)) {
+                // An arguments object has an internal slot HTML does not serialize (WebKit refuses it).
+                throw dataCloneError("An Arguments object");
               } else {
                 out = Array.isArray(value) ? new Array(value.length) : {};
                 memory.set(value, out);

@@ -62,7 +62,8 @@ import Testing
     }
 
     /// `structuredClone` refuses a `Proxy` (Vue's reactive state is one) as WebKit does,
-    /// wherever it stands and whatever it wraps, before its handler's `get` or `ownKeys` runs.
+    /// wherever it stands and whatever it wraps, before its handler's `get` or `ownKeys` runs;
+    /// it refuses an `arguments` object too, and copies an error's own `cause` as its text.
     @Test(arguments: Engine.allCases)
     func structuredCloneRefusesAProxyAsWebKitDoes(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
@@ -73,10 +74,18 @@ import Testing
                 const handler = {get(t, k, r) { traps++; return Reflect.get(t, k, r); }, ownKeys(t) { traps++; return Reflect.ownKeys(t); }};
                 const shapes = [new Proxy({a: 1}, handler), {m: new Proxy([1, 2], handler)}, [new Proxy(new Map(), handler)],
                   new Proxy(Object.create(null), {getPrototypeOf() { return Object.prototype; }})];
+                shapes.push((function () { return arguments; })(1, 2));
                 const results = shapes.map(value => { try { structuredClone(value); return "cloned"; } catch (error) { return error.name; } });
-                return [...results, traps, JSON.stringify(structuredClone({a: [1, {b: 2}]}))];
+                const withCause = structuredClone(new Error("m", {cause: {x: 1}})), looped = new Error("m");
+                looped.cause = looped;
+                return [...results, traps, JSON.stringify(structuredClone({a: [1, {b: 2}]})), withCause.cause,
+                  Object.getOwnPropertyDescriptor(withCause, "cause").enumerable, structuredClone(looped).cause];
                 """)
-            #expect(seen == ["DataCloneError", "DataCloneError", "DataCloneError", "DataCloneError", 0, #"{"a":[1,{"b":2}]}"#])
+            #expect(
+                seen == [
+                    "DataCloneError", "DataCloneError", "DataCloneError", "DataCloneError", "DataCloneError", 0, #"{"a":[1,{"b":2}]}"#,
+                    "[object Object]", false, "Error: m",
+                ], "\(engine)")
         }
     }
 
