@@ -153,37 +153,102 @@ enum DocumentPrelude {
             return id === null ? null : windowProxy(id);
           };
 
+          // A header list as the Fetch Standard keeps one: names lowercased and checked to be
+          // tokens, values with their leading and trailing whitespace removed and checked to hold
+          // no NUL, CR or LF; iterated sorted by name, each name's values combined with ", "
+          // except `set-cookie`'s, which come one by one (and from getSetCookie()).
+          const headerName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, headerValueOutside = /^[\t\n\r ]+|[\t\n\r ]+$/g, headerValueRefused = /[\0\r\n]/;
+          const checkedName = name => {
+            const text = String(name);
+            if (!headerName.test(text)) throw new TypeError(`'${text}' is not a valid HTTP header field name.`);
+            return text.toLowerCase();
+          };
+          const checkedValue = value => {
+            const text = String(value).replace(headerValueOutside, "");
+            if (headerValueRefused.test(text)) throw new TypeError(`'${text}' is not a valid HTTP header field value.`);
+            return text;
+          };
           class Headers {
             #list = [];
             constructor(init) {
               if (init == null) return;
-              if (init instanceof Headers) { for (const [k, v] of init) this.append(k, v); }
-              else if (Array.isArray(init)) { for (const [k, v] of init) this.append(k, v); }
+              if (init instanceof Headers) { for (const [k, v] of init.#list) this.#list.push([k, v]); }
+              else if (typeof init[Symbol.iterator] === "function") {
+                for (const pair of init) {
+                  const entry = [...pair];
+                  if (entry.length !== 2) throw new TypeError("Headers: each header must be a name and a value");
+                  this.append(entry[0], entry[1]);
+                }
+              }
               else if (typeof init === "object") { for (const k of Object.keys(init)) this.append(k, init[k]); }
             }
-            append(name, value) { this.#list.push([String(name).toLowerCase(), String(value)]); }
-            set(name, value) { this.delete(name); this.append(name, value); }
-            delete(name) { const n = String(name).toLowerCase(); this.#list = this.#list.filter(([k]) => k !== n); }
-            get(name) { const n = String(name).toLowerCase(); const v = this.#list.filter(([k]) => k === n).map(([, v]) => v); return v.length ? v.join(", ") : null; }
-            has(name) { const n = String(name).toLowerCase(); return this.#list.some(([k]) => k === n); }
-            forEach(callback, thisArg) { for (const [k, v] of this.#list) callback.call(thisArg, v, k, this); }
-            *entries() { yield* this.#list.map(e => [e[0], e[1]]); }
-            *keys() { for (const [k] of this.#list) yield k; }
-            *values() { for (const [, v] of this.#list) yield v; }
+            append(name, value) { this.#list.push([checkedName(name), checkedValue(value)]); }
+            set(name, value) { const n = checkedName(name), v = checkedValue(value); this.#list = this.#list.filter(([k]) => k !== n); this.#list.push([n, v]); }
+            delete(name) { const n = checkedName(name); this.#list = this.#list.filter(([k]) => k !== n); }
+            get(name) { const n = checkedName(name); const v = this.#list.filter(([k]) => k === n).map(([, v]) => v); return v.length ? v.join(", ") : null; }
+            getSetCookie() { return this.#list.filter(([k]) => k === "set-cookie").map(([, v]) => v); }
+            has(name) { const n = checkedName(name); return this.#list.some(([k]) => k === n); }
+            #sorted() {
+              const names = [...new Set(this.#list.map(([k]) => k))].sort();
+              const out = [];
+              for (const name of names) {
+                if (name === "set-cookie") { for (const value of this.getSetCookie()) out.push([name, value]); }
+                else out.push([name, this.get(name)]);
+              }
+              return out;
+            }
+            forEach(callback, thisArg) { for (const [k, v] of this.#sorted()) callback.call(thisArg, v, k, this); }
+            *entries() { yield* this.#sorted(); }
+            *keys() { for (const [k] of this.#sorted()) yield k; }
+            *values() { for (const [, v] of this.#sorted()) yield v; }
             [Symbol.iterator]() { return this.entries(); }
           }
 
+          // A response the page makes has the body the Fetch Standard extracts (text, a form,
+          // bytes) with the Content-Type it implies; one fetch made (`received`) has the
+          // server's body and headers as they came.
+          let received = false, receivedResponse;
+          const nullBodyStatuses = [101, 103, 204, 205, 304], redirectStatuses = [301, 302, 303, 307, 308];
           class Response {
             #body; #used = false;
             constructor(body, init = {}) {
-              this.#body = body == null ? "" : String(body);
-              define(this, "status", { value: init.status === undefined ? 200 : init.status, enumerable: true });
-              define(this, "statusText", { value: init.statusText || "", enumerable: true });
-              define(this, "ok", { value: this.status >= 200 && this.status < 300, enumerable: true });
-              define(this, "headers", { value: new Headers(init.headers), enumerable: true });
+              init = init || {};
+              const headers = new Headers(init.headers);
+              const status = init.status === undefined ? 200 : +init.status;
+              let content = body === undefined || body === null ? null : body;
+              if (!received) {
+                if (!(status >= 200 && status <= 599) || status % 1 !== 0) throw new RangeError(`Status must be between 200 and 599, inclusive (${init.status}).`);
+                if (content !== null && nullBodyStatuses.includes(status)) throw new TypeError("Response cannot have a body with the given status.");
+                const { body: extracted, type } = extractBody(content);
+                content = extracted;
+                if (type !== null && !headers.has("content-type")) headers.set("content-type", type);
+              }
+              this.#body = content === null ? "" : content;
+              define(this, "status", { value: status, enumerable: true });
+              define(this, "statusText", { value: init.statusText === undefined ? "" : String(init.statusText), enumerable: true });
+              define(this, "ok", { value: status >= 200 && status < 300, enumerable: true });
+              define(this, "headers", { value: headers, enumerable: true });
               define(this, "url", { value: init.url || "", enumerable: true });
               define(this, "redirected", { value: !!init.redirected, enumerable: true });
-              define(this, "type", { value: "basic", enumerable: true });
+              define(this, "type", { value: received && init.type ? init.type : received ? "basic" : "default", enumerable: true });
+            }
+            static #made(body, init) {
+              received = true;
+              try { return new Response(body, init); } finally { received = false; }
+            }
+            static { receivedResponse = (body, init) => Response.#made(body, init); }
+            static error() { return Response.#made(null, { status: 0, type: "error" }); }
+            static redirect(url, status = 302) {
+              const target = native.resolve(String(url));
+              if (!redirectStatuses.includes(+status)) throw new RangeError(`Invalid status code (${status}).`);
+              return Response.#made(null, { status: +status, headers: [["location", target]], type: "default" });
+            }
+            static json(data, init = {}) {
+              const text = JSON.stringify(data);
+              if (text === undefined) throw new TypeError("Value is not JSON serializable");
+              const headers = new Headers((init || {}).headers);
+              if (!headers.has("content-type")) headers.set("content-type", "application/json");
+              return new Response(text, { ...(init || {}), headers });
             }
             get bodyUsed() { return this.#used; }
             #take() {
@@ -191,12 +256,13 @@ enum DocumentPrelude {
               this.#used = true;
               return PromiseCtor.resolve(this.#body);
             }
-            text() { return this.#take(); }
-            json() { return then.call(this.#take(), text => JSON.parse(text)); }
-            arrayBuffer() { return then.call(this.#take(), text => bytesOfText(text).buffer); }
+            text() { return then.call(this.#take(), body => typeof body === "string" ? body : textOfBytes(body)); }
+            json() { return then.call(this.text(), text => JSON.parse(text)); }
+            arrayBuffer() { return then.call(this.#take(), body => typeof body === "string" ? bytesOfText(body).buffer : body.slice().buffer); }
             clone() {
               if (this.#used) throw new TypeError("body stream already read");
-              return new Response(this.#body, { status: this.status, statusText: this.statusText, headers: this.headers, url: this.url, redirected: this.redirected });
+              return Response.#made(this.#body, {
+                status: this.status, statusText: this.statusText, headers: this.headers, url: this.url, redirected: this.redirected, type: this.type });
             }
           }
           // A body as the Fetch Standard extracts one: text, URLSearchParams (as a form) or
@@ -301,7 +367,7 @@ enum DocumentPrelude {
             let started;
             try { started = native.fetch(url, method, headers, body, credentials); } catch (error) { return PromiseCtor.reject(error); }
             const request = then.call(started,
-              r => new Response(r.body, { status: r.status, statusText: r.statusText, headers: r.headers, url: r.url, redirected: r.redirected }));
+              r => receivedResponse(r.body, { status: r.status, statusText: r.statusText, headers: r.headers, url: r.url, redirected: r.redirected }));
             if (!signal || typeof signal.addEventListener !== "function") return request;
             return new PromiseCtor((resolve, reject) => {
               signal.addEventListener("abort", () => reject(aborted()));

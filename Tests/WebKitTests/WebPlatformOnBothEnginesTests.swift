@@ -89,6 +89,45 @@ import Testing
         }
     }
 
+    /// `Headers` and `Response` as the Fetch Standard and WebKit have them: a header list
+    /// iterated sorted and combined (`set-cookie` apart, and from `getSetCookie()`), names and
+    /// values checked; a response's body extracted with its Content-Type, its status checked,
+    /// and `Response.json`, `error` and `redirect`.
+    @Test(arguments: Engine.allCases)
+    func headersAndResponsesAreWhatTheFetchStandardSays(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                """
+                const r = (f) => { try { return f(); } catch (e) { return e.name; } };
+                const headers = new Headers([["B", " 2\t"], ["a", "1"], ["set-cookie", "x=1"], ["A", "3"], ["Set-Cookie", "y=2"]]);
+                const order = []; headers.forEach((value, name) => order.push(name + ":" + value));
+                const json = Response.json({a: [1]}, {status: 202}), redirect = Response.redirect("/next", 307), error = Response.error();
+                return [
+                  JSON.stringify([...headers]), headers.getSetCookie().join(" "), order.join(" "),
+                  r(() => new Headers([["bad name", "x"]])), r(() => new Headers({a: "x\\ny"})), r(() => new Headers([["a"]])),
+                  new Response("x").headers.get("content-type"), new Response(new URLSearchParams("a=1")).headers.get("content-type"),
+                  new Response(new Uint8Array([1])).headers.get("content-type"), new Response(null).headers.get("content-type"),
+                  new Response("x").type, r(() => new Response("", {status: 600})), r(() => new Response("x", {status: 204})),
+                  json.status, json.headers.get("content-type"), (await json.json()).a[0],
+                  redirect.status, redirect.headers.get("location").endsWith("/next"), r(() => Response.redirect("/next", 200)),
+                  error.status, error.type, await new Response(new Uint8Array([104, 105]).buffer).text(),
+                  [...new Uint8Array(await new Response("hé").arrayBuffer())].join(","),
+                ];
+                """)
+            #expect(
+                seen == [
+                    #"[["a","1, 3"],["b","2"],["set-cookie","x=1"],["set-cookie","y=2"]]"#, "x=1 y=2", "a:1, 3 b:2 set-cookie:x=1 set-cookie:y=2",
+                    "TypeError", "TypeError", "TypeError",
+                    "text/plain;charset=UTF-8", "application/x-www-form-urlencoded;charset=UTF-8", .null, .null,
+                    "default", "RangeError", "TypeError",
+                    202, "application/json", 1,
+                    307, true, "RangeError",
+                    0, "error", "hi", "104,195,169",
+                ], "\(engine)")
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func storageRequestsAndHistoryBehaveAsInWebKit(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
