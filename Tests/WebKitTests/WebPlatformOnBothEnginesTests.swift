@@ -117,7 +117,8 @@ import Testing
                 """)
             #expect(
                 seen == [
-                    #"[["a","1, 3"],["b","2"],["set-cookie","x=1"],["set-cookie","y=2"]]"#, "x=1 y=2", "a:1, 3 b:2 set-cookie:x=1 set-cookie:y=2",
+                    #"[["a","1, 3"],["b","2"],["set-cookie","x=1"],["set-cookie","y=2"]]"#, "x=1 y=2",
+                    "a:1, 3 b:2 set-cookie:x=1 set-cookie:y=2",
                     "TypeError", "TypeError", "TypeError",
                     "text/plain;charset=UTF-8", "application/x-www-form-urlencoded;charset=UTF-8", .null, .null,
                     "default", "RangeError", "TypeError",
