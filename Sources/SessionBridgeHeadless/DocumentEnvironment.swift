@@ -414,6 +414,8 @@ extension DocumentEnvironment {
                 default: nil
                 }
             let credentials = try unsafe context.scriptValue(call[4]).stringValue ?? "same-origin"
+            // "follow", or "manual" / "error": a redirect answers as an opaque redirect or fails.
+            let redirect = try unsafe context.scriptValue(call[5]).stringValue ?? "follow"
             guard let url = URL(string: target, relativeTo: env.url)?.absoluteURL else {
                 throw ScriptThrow("TypeError", "fetch: '\(target)' is not a valid URL")
             }
@@ -438,7 +440,17 @@ extension DocumentEnvironment {
             let (promise, deferred) = unsafe try context.makeDeferredPromise()
             context.startTask(settling: deferred) {
                 do {
-                    let response = try await env.fetch(request, credentials: credentials)
+                    let response = try await env.fetch(request, credentials: credentials, followRedirects: redirect == "follow")
+                    if redirect != "follow", HTTPLoader.isRedirect(response) {
+                        guard redirect == "manual" else {
+                            return .failure(ScriptThrow("TypeError", "fetch failed: the response redirected"))
+                        }
+                        return .success(
+                            .object([
+                                "status": 0, "statusText": "", "url": .string(request.url.absoluteString), "redirected": false,
+                                "headers": .array([]), "body": "", "type": "opaqueredirect",
+                            ]))
+                    }
                     return .success(
                         .object([
                             "status": .number(Double(response.statusCode)), "statusText": .string(response.statusText),
@@ -527,9 +539,9 @@ extension DocumentEnvironment {
 
     // MARK: Native work
 
-    func fetch(_ request: PageRequest, credentials: String) async throws(PageError) -> HTTPLoader.Response {
+    func fetch(_ request: PageRequest, credentials: String, followRedirects: Bool = true) async throws(PageError) -> HTTPLoader.Response {
         let documentOrigin = SecurityOrigin(url: url)
-        return try await loader.load(request, initiator: .fetch) { target in
+        return try await loader.load(request, initiator: .fetch, followRedirects: followRedirects) { target in
             switch credentials {
             case "omit": return .omit
             case "include": return .include(subresourceContext(for: target, method: request.method))

@@ -280,9 +280,49 @@ enum DocumentPrelude {
           // A request as fetch takes it: its URL resolved against the document's, its method
           // normalized, its body read once (by text(), json(), arrayBuffer() or fetch).
           const normalizedMethods = ["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"];
+          const redirectMode = value => {
+            const mode = String(value);
+            if (mode !== "follow" && mode !== "error" && mode !== "manual") throw new TypeError(`'${mode}' is not a valid value for RequestRedirect.`);
+            return mode;
+          };
+          // A `data:` URL's response (the Fetch Standard's data: URL processor): its media type
+          // (US-ASCII text by default) and its bytes, base64 or percent-decoded; null when it is
+          // malformed.
+          const dataResponse = given => {
+            // The URL as the URL Standard serializes it: the scheme lowercased, tabs and newlines
+            // removed, no fragment, what is not printable ASCII percent-encoded.
+            let url = "data:";
+            for (const character of String(given).trim().replace(/[\t\n\r]/g, "").slice(5).split("#")[0]) {
+              const code = character.codePointAt(0);
+              if (code > 0x1f && code < 0x7f) url += character;
+              else for (const byte of bytesOfText(character)) url += "%" + (byte < 16 ? "0" : "") + byte.toString(16).toUpperCase();
+            }
+            const comma = url.indexOf(",");
+            if (comma < 0) return null;
+            let type = url.slice(5, comma).trim(), data = url.slice(comma + 1), bytes;
+            const base64 = /;[\u0020]*base64$/i.test(type);
+            if (base64) {
+              type = type.replace(/;[\u0020]*base64$/i, "");
+              let binary;
+              try { binary = atob(decodeURIComponent(data.replace(/[\t\n\f\r ]/g, ""))); } catch { return null; }
+              bytes = new Uint8Array(binary.length);
+              for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+            } else {
+              const parts = [];
+              for (let i = 0; i < data.length; i++) {
+                const hex = data[i] === "%" && /^[0-9A-Fa-f]{2}$/.test(data.slice(i + 1, i + 3));
+                if (hex) { parts.push(parseInt(data.slice(i + 1, i + 3), 16)); i += 2; }
+                else for (const byte of bytesOfText(data[i])) parts.push(byte);
+              }
+              bytes = new Uint8Array(parts);
+            }
+            if (type.startsWith(";")) type = "text/plain" + type;
+            if (type === "") type = "text/plain;charset=US-ASCII";
+            return receivedResponse(bytes, { status: 200, statusText: "OK", headers: [["content-type", type]], url });
+          };
           let takeRequestBody;
           class Request {
-            #url; #method; #headers; #body; #credentials; #signal; #used = false;
+            #url; #method; #headers; #body; #credentials; #signal; #redirect; #used = false;
             constructor(input, init) {
               init = init || {};
               const from = input instanceof Request ? input : null;
@@ -301,6 +341,7 @@ enum DocumentPrelude {
               }
               this.#credentials = String(init.credentials !== undefined ? init.credentials : from ? from.#credentials : "same-origin");
               this.#signal = init.signal !== undefined ? init.signal : from ? from.#signal : null;
+              this.#redirect = redirectMode(init.redirect !== undefined ? init.redirect : from ? from.#redirect : "follow");
             }
             get url() { return this.#url; }
             get method() { return this.#method; }
@@ -308,7 +349,7 @@ enum DocumentPrelude {
             get credentials() { return this.#credentials; }
             get signal() { return this.#signal; }
             get mode() { return "cors"; }
-            get redirect() { return "follow"; }
+            get redirect() { return this.#redirect; }
             get cache() { return "default"; }
             get bodyUsed() { return this.#used; }
             #take() {
@@ -339,11 +380,15 @@ enum DocumentPrelude {
           g.Response = Response;
           g.Request = Request;
 
-          g.fetch = function fetch(input, init) {
+          // Whatever goes wrong before the request leaves (a header the page may not set, a
+          // method, a body) rejects the promise, as in WebKit: fetch never throws.
+          const startFetch = (input, init) => {
             init = init || {};
             const asked = input instanceof Request ? input : null;
             const url = asked ? asked.url : String(input);
             const method = String(init.method !== undefined ? init.method : asked ? asked.method : "GET");
+            let redirect;
+            try { redirect = redirectMode(init.redirect !== undefined ? init.redirect : asked ? asked.redirect : "follow"); } catch (error) { return PromiseCtor.reject(error); }
             const given = init.headers !== undefined ? init.headers : asked ? asked.headers : undefined;
             const headers = given ? [...new Headers(given)] : [];
             let body;
@@ -354,6 +399,10 @@ enum DocumentPrelude {
                 if (extracted.type !== null && !headers.some(([name]) => name === "content-type")) headers.push(["content-type", extracted.type]);
               } else body = asked ? takeRequestBody(asked) : null;
             } catch (error) { return PromiseCtor.reject(error); }
+            const upper = method.toUpperCase();
+            if (body !== null && body !== undefined && (upper === "GET" || upper === "HEAD")) {
+              return PromiseCtor.reject(new TypeError("Request with GET/HEAD method cannot have body."));
+            }
             const credentials = String(init.credentials !== undefined ? init.credentials : asked ? asked.credentials : "same-origin");
             const signal = init.signal !== undefined ? init.signal : asked ? asked.signal : undefined;
             // An aborted request rejects with its signal's reason (an `AbortError` DOMException
@@ -365,14 +414,21 @@ enum DocumentPrelude {
             };
             if (signal && signal.aborted) return PromiseCtor.reject(aborted());
             let started;
-            try { started = native.fetch(url, method, headers, body, credentials); } catch (error) { return PromiseCtor.reject(error); }
+            if (/^data:/i.test(url)) {
+              const response = dataResponse(url);
+              return response === null ? PromiseCtor.reject(new TypeError("fetch: the data: URL is malformed")) : PromiseCtor.resolve(response);
+            }
+            try { started = native.fetch(url, method, headers, body, credentials, redirect); } catch (error) { return PromiseCtor.reject(error); }
             const request = then.call(started,
-              r => receivedResponse(r.body, { status: r.status, statusText: r.statusText, headers: r.headers, url: r.url, redirected: r.redirected }));
+              r => receivedResponse(r.body, { status: r.status, statusText: r.statusText, headers: r.headers, url: r.url, redirected: r.redirected, type: r.type }));
             if (!signal || typeof signal.addEventListener !== "function") return request;
             return new PromiseCtor((resolve, reject) => {
               signal.addEventListener("abort", () => reject(aborted()));
               then.call(request, resolve, reject);
             });
+          };
+          g.fetch = function fetch(input, init) {
+            try { return startFetch(input, init); } catch (error) { return PromiseCtor.reject(error); }
           };
 
           const fetch = g.fetch;

@@ -55,11 +55,7 @@ struct HTTPLoader: Sendable {
             }
             let mode = cookies(request.url)
             let response = try await send(request, mode: mode, initiator: initiator)
-            let isRedirect = [301, 302, 303, 307, 308].contains(response.statusCode)
-            guard followRedirects, isRedirect,
-                let location = response.headers.first(where: { $0.name.lowercased() == "location" })?.value,
-                let next = URL(string: location, relativeTo: request.url)?.absoluteURL
-            else {
+            guard followRedirects, let next = Self.redirectTarget(of: response, from: request.url) else {
                 var final = response
                 final.redirects = redirects
                 return final
@@ -82,6 +78,20 @@ struct HTTPLoader: Sendable {
             request.url = next
             if let willRedirect { try await willRedirect(request) }
         }
+    }
+
+    /// Where `response` redirects to, resolved against `url`: a redirect status with a
+    /// `Location`; `nil` for any other response.
+    static func redirectTarget(of response: Response, from url: URL) -> URL? {
+        guard [301, 302, 303, 307, 308].contains(response.statusCode),
+            let location = response.headers.first(where: { $0.name.lowercased() == "location" })?.value
+        else { return nil }
+        return URL(string: location, relativeTo: url)?.absoluteURL
+    }
+
+    /// Whether `response` is a redirect a load that follows them would have followed.
+    static func isRedirect(_ response: Response) -> Bool {
+        redirectTarget(of: response, from: response.url) != nil
     }
 
     /// One request and response; applies the response's cookies.

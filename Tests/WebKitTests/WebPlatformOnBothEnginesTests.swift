@@ -129,6 +129,47 @@ import Testing
         }
     }
 
+    /// `fetch` as WebKit has it: `redirect: "manual"` answers a redirect as an opaque
+    /// redirect and `"error"` fails on one; a GET with a body is a `TypeError`; a `data:` URL
+    /// answers with its bytes and media type; a header the page may not send rejects the
+    /// promise (fetch never throws).
+    @Test(arguments: Engine.allCases)
+    func fetchRedirectModesBodiesAndDataURLsAreWebKits(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                """
+                const r = async (f) => { try { return await f(); } catch (e) { return e.name; } };
+                const manual = await fetch("/redirect-chain", {redirect: "manual"}), followed = await fetch("/redirect-chain");
+                const data = async (url) => { const x = await fetch(url); return [x.status, x.headers.get("content-type"), await x.text(), x.url]; };
+                return [
+                  manual.status, manual.type, new URL(manual.url).pathname, new Request("/x", {redirect: "manual"}).redirect,
+                  followed.status, followed.redirected, new URL(followed.url).pathname,
+                  await r(() => fetch("/redirect-chain", {redirect: "error"})), await r(() => fetch("/x", {redirect: "sideways"})),
+                  await r(() => fetch("/api/me", {method: "GET", body: "x"})),
+                  ...(await data("DATA:,hello%20w%C3%A9#frag")), ...(await data("data:text/plain;base64,aGVsbG8=")),
+                  [...new Uint8Array(await (await fetch("data:application/octet-stream;base64,AAEC/w==")).arrayBuffer())].join(","),
+                  await r(() => fetch("data:text/plain")),
+                  await (() => {
+                    try { return fetch("/x", {headers: [["X-A", "1\\r\\nX-B: 2"]]}).then(() => "resolved", e => "rejected " + e.name); }
+                    catch (e) { return "threw " + e.name; }
+                  })(),
+                ];
+                """)
+            #expect(
+                seen == [
+                    0, "opaqueredirect", "/redirect-chain", "manual",
+                    200, true, "/redirect-chain/3",
+                    "TypeError", "TypeError",
+                    "TypeError",
+                    200, "text/plain;charset=US-ASCII", "hello wé", "data:,hello%20w%C3%A9", 200, "text/plain", "hello",
+                    "data:text/plain;base64,aGVsbG8=",
+                    "0,1,2,255",
+                    "TypeError", "rejected TypeError",
+                ], "\(engine)")
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func storageRequestsAndHistoryBehaveAsInWebKit(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
