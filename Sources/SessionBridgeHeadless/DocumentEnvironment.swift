@@ -451,13 +451,13 @@ extension DocumentEnvironment {
                                 "headers": .array([]), "body": "", "type": "opaqueredirect",
                             ]))
                     }
-                    return .success(
-                        .object([
-                            "status": .number(Double(response.statusCode)), "statusText": .string(response.statusText),
-                            "url": .string(response.url.absoluteString), "redirected": .bool(!response.redirects.isEmpty),
-                            "headers": .array(response.headers.map { .array([.string($0.name.lowercased()), .string($0.value)]) }),
-                            "body": .string(String(decoding: response.body, as: UTF8.self)),
-                        ]))
+                    var members: OrderedDictionary<String, ScriptValue> = [
+                        "status": .number(Double(response.statusCode)), "statusText": .string(response.statusText),
+                        "url": .string(response.url.absoluteString), "redirected": .bool(!response.redirects.isEmpty),
+                        "headers": .array(response.headers.map { .array([.string($0.name.lowercased()), .string($0.value)]) }),
+                    ]
+                    members.merge(Self.bodyMembers(response.body)) { $1 }
+                    return .success(.object(members))
                 } catch {
                     return .failure(ScriptThrow("TypeError", "fetch failed: \(error)"))
                 }
@@ -538,6 +538,14 @@ extension DocumentEnvironment {
     }
 
     // MARK: Native work
+
+    /// A response body as the page APIs get it: `body` its text when it is UTF-8; otherwise
+    /// `body` its bytes (an `arrayBuffer()` gets them as they came) and `text` them decoded,
+    /// each malformed sequence a U+FFFD, as a browser decodes them for `text()`.
+    static func bodyMembers(_ body: [UInt8]) -> OrderedDictionary<String, ScriptValue> {
+        if let text = String(validating: body, as: UTF8.self) { return ["body": .string(text)] }
+        return ["body": .bytes(body), "text": .string(String(decoding: body, as: UTF8.self))]
+    }
 
     func fetch(_ request: PageRequest, credentials: String, followRedirects: Bool = true) async throws(PageError) -> HTTPLoader.Response {
         let documentOrigin = SecurityOrigin(url: url)

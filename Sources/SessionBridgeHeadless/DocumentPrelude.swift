@@ -210,7 +210,7 @@ enum DocumentPrelude {
           let received = false, receivedResponse;
           const nullBodyStatuses = [101, 103, 204, 205, 304], redirectStatuses = [301, 302, 303, 307, 308];
           class Response {
-            #body; #used = false;
+            #body; #text; #used = false;
             constructor(body, init = {}) {
               init = init || {};
               const headers = new Headers(init.headers);
@@ -224,6 +224,8 @@ enum DocumentPrelude {
                 if (type !== null && !headers.has("content-type")) headers.set("content-type", type);
               }
               this.#body = content === null ? "" : content;
+              // A received body that is not UTF-8 comes as bytes, with its text decoded natively.
+              this.#text = received && typeof init.text === "string" ? init.text : undefined;
               define(this, "status", { value: status, enumerable: true });
               define(this, "statusText", { value: init.statusText === undefined ? "" : String(init.statusText), enumerable: true });
               define(this, "ok", { value: status >= 200 && status < 300, enumerable: true });
@@ -256,13 +258,14 @@ enum DocumentPrelude {
               this.#used = true;
               return PromiseCtor.resolve(this.#body);
             }
-            text() { return then.call(this.#take(), body => typeof body === "string" ? body : textOfBytes(body)); }
+            text() { return then.call(this.#take(), body => typeof body === "string" ? body : this.#text !== undefined ? this.#text : textOfBytes(body)); }
             json() { return then.call(this.text(), text => JSON.parse(text)); }
             arrayBuffer() { return then.call(this.#take(), body => typeof body === "string" ? bytesOfText(body).buffer : body.slice().buffer); }
             clone() {
               if (this.#used) throw new TypeError("body stream already read");
               return Response.#made(this.#body, {
-                status: this.status, statusText: this.statusText, headers: this.headers, url: this.url, redirected: this.redirected, type: this.type });
+                status: this.status, statusText: this.statusText, headers: this.headers, url: this.url, redirected: this.redirected, type: this.type,
+                text: this.#text });
             }
           }
           // A body as the Fetch Standard extracts one: text, URLSearchParams (as a form) or
@@ -420,7 +423,8 @@ enum DocumentPrelude {
             }
             try { started = native.fetch(url, method, headers, body, credentials, redirect); } catch (error) { return PromiseCtor.reject(error); }
             const request = then.call(started,
-              r => receivedResponse(r.body, { status: r.status, statusText: r.statusText, headers: r.headers, url: r.url, redirected: r.redirected, type: r.type }));
+              r => receivedResponse(r.body, {
+                status: r.status, statusText: r.statusText, headers: r.headers, url: r.url, redirected: r.redirected, type: r.type, text: r.text }));
             if (!signal || typeof signal.addEventListener !== "function") return request;
             return new PromiseCtor((resolve, reject) => {
               signal.addEventListener("abort", () => reject(aborted()));

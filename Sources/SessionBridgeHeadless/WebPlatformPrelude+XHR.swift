@@ -80,7 +80,7 @@ extension WebPlatformPrelude {
               if (this.#state !== DONE || !this.#response) return null;
               const body = this.#response.body;
               if (this.#responseType === "json") { try { return JSON.parse(body); } catch { return null; } }
-              if (this.#responseType === "arraybuffer") return encode(body).buffer;
+              if (this.#responseType === "arraybuffer") return this.#response.bytes !== undefined ? this.#response.bytes.slice().buffer : encode(body).buffer;
               return null;
             }
             get responseXML() { return null; }
@@ -165,8 +165,11 @@ extension WebPlatformPrelude {
             #received(response, generation) {
               if (this.#generation !== generation) return;
               if (this.#timer !== undefined) { stopTimer(this.#timer); this.#timer = undefined; }
-              this.#response = response;
-              const length = encode(response.body).length;
+              // A body that is not UTF-8 came as bytes, with its decoded text beside them.
+              const bytes = typeof response.body === "string" ? undefined : response.body;
+              this.#response = { status: response.status, statusText: response.statusText, url: response.url, headers: response.headers,
+                body: bytes === undefined ? response.body : response.text, bytes };
+              const length = bytes === undefined ? encode(response.body).length : bytes.length;
               const lengthField = response.headers.find(([key]) => key === "content-length");
               const declared = lengthField ? Number(lengthField[1]) : NaN;
               const computable = Number.isInteger(declared) && declared >= 0;
@@ -174,11 +177,14 @@ extension WebPlatformPrelude {
               this.#state = HEADERS_RECEIVED;
               this.#fire("readystatechange");
               if (this.#generation !== generation) return;
-              this.#state = LOADING;
-              this.#fire("readystatechange");
-              if (this.#generation !== generation) return;
-              if (length > 0) this.#progress("progress", length, total, computable);
-              if (this.#generation !== generation) return;
+              // Loading, and progress, only for a body with bytes in it (as in WebKit).
+              if (length > 0) {
+                this.#state = LOADING;
+                this.#fire("readystatechange");
+                if (this.#generation !== generation) return;
+                this.#progress("progress", length, total, computable);
+                if (this.#generation !== generation) return;
+              }
               this.#state = DONE;
               this.#sent = false;
               this.#fire("readystatechange");

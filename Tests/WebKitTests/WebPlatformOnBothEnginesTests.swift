@@ -2,6 +2,7 @@ import Foundation
 import SessionBridgeHeadless
 import SessionBridgeScriptEngine
 import SessionBridgeTestSupport
+import SessionBridgeTesting
 import Testing
 
 /// The web platform members a page's own session code uses, run side by side: the headless
@@ -166,6 +167,43 @@ import Testing
                     "data:text/plain;base64,aGVsbG8=",
                     "0,1,2,255",
                     "TypeError", "rejected TypeError",
+                ], "\(engine)")
+        }
+    }
+
+    /// A body that is not UTF-8 reaches `arrayBuffer()` and an `XMLHttpRequest`'s
+    /// `arraybuffer` response as it came (a WebAssembly module fetched and instantiated), and
+    /// its text has a U+FFFD for each malformed sequence; an empty body's request goes from
+    /// headers received to done, as WebKit's does.
+    @Test(arguments: Engine.allCases)
+    func binaryBodiesArriveAsTheyCame(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            // An empty module with a custom section "x" holding 0xFF 0xFE.
+            harness.server.serve(
+                path: "/module.wasm", bytes: [0x00, 0x61, 0x73, 0x6D, 0x01, 0x00, 0x00, 0x00, 0x00, 0x04, 0x01, 0x78, 0xFF, 0xFE],
+                contentType: "application/wasm")
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                """
+                const bytes = new Uint8Array(await (await fetch("/module.wasm")).arrayBuffer());
+                const { module } = await WebAssembly.instantiate(bytes);
+                const section = [...new Uint8Array(WebAssembly.Module.customSections(module, "x")[0])].join(",");
+                const text = await (await fetch("/module.wasm")).text();
+                const xhr = (url, type) => new Promise(resolve => {
+                  const request = new XMLHttpRequest(), states = [];
+                  request.onreadystatechange = () => states.push(request.readyState);
+                  request.open("GET", url);
+                  request.responseType = type;
+                  request.onloadend = () => resolve([request.status, type === "arraybuffer" ? [...new Uint8Array(request.response)].slice(-3).join(",") : request.response.slice(-3), states.join("")]);
+                  request.send();
+                });
+                return [bytes.length, section, [...text.slice(-3)].map(c => c.codePointAt(0)).join(","),
+                  ...(await xhr("/module.wasm", "arraybuffer")), ...(await xhr("/module.wasm", "text")).slice(1, 2), ...(await xhr("/nope", "text"))];
+                """)
+            #expect(
+                seen == [
+                    14, "255,254", "120,65533,65533",
+                    200, "120,255,254", "1234", "x\u{FFFD}\u{FFFD}", 404, "", "124",
                 ], "\(engine)")
         }
     }

@@ -127,7 +127,7 @@ struct FaultMiddleware: RouterMiddleware {
             response = Response(
                 status: .ok,
                 headers: [.contentType: document.contentType, .cacheControl: "no-cache"],
-                body: .init(byteBuffer: ByteBuffer(string: document.body))
+                body: .init(byteBuffer: ByteBuffer(bytes: document.body))
             )
         } else {
             response = try await next(request, context)

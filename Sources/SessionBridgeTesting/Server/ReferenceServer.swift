@@ -232,8 +232,14 @@ public final class ReferenceServer: Sendable {
     ///   - body: the document.
     ///   - contentType: its media type, such as `text/javascript; charset=utf-8`.
     public func serve(path: String, body: String, contentType: String) {
+        serve(path: path, bytes: Array(body.utf8), contentType: contentType)
+    }
+
+    /// Serve `bytes` at `path` (GET), as ``serve(path:body:contentType:)`` serves a document:
+    /// for a body that is not text (an image, a WebAssembly module).
+    public func serve(path: String, bytes: [UInt8], contentType: String) {
         let path = path.hasPrefix("/") ? path : "/" + path
-        self.core.withState { $0.documents[path] = StaticDocument(body: body, contentType: contentType) }
+        self.core.withState { $0.documents[path] = StaticDocument(body: bytes, contentType: contentType) }
     }
 
     /// Stop serving a document registered with ``serve(path:body:contentType:)``.

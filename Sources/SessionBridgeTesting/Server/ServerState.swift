@@ -2,7 +2,7 @@ import Foundation
 
 /// A document registered with ``ReferenceServer/serve(path:body:contentType:)``.
 struct StaticDocument: Sendable {
-    var body: String
+    var body: [UInt8]
     var contentType: String
 }
 
