@@ -147,11 +147,15 @@ extension DocumentEnvironment {
         prepared = true
         if let finish = try? unsafe context.protectedFunction("finish", of: controls) {
             let storage = try? unsafe context.protectedFunction("storage", of: controls)
+            // Uncaught exceptions and rejections reach the window's listeners first.
+            unsafe context.uncaughtHook = try? unsafe context.protectedFunction("uncaught", of: controls)
             unsafe context.attach(DocumentControls(finish: finish, storage: storage))
             context.onClose { context in
                 guard let controls = context.attachment(DocumentControls.self) else { return }
                 unsafe context.unprotect(controls.finish)
                 if let storage = unsafe controls.storage { unsafe context.unprotect(storage) }
+                if let hook = unsafe context.uncaughtHook { unsafe context.unprotect(hook) }
+                unsafe context.uncaughtHook = nil
             }
         }
         if warmingUp, let warmUp = try? unsafe context.protectedFunction("warmUp", of: controls) {
@@ -194,7 +198,7 @@ extension DocumentEnvironment {
             return nil
         }
         unsafe add("report") { context, call, env in
-            unsafe context.report(.uncaughtError(context.scriptError(from: call[0] ?? context.undefined)))
+            unsafe context.reportUncaught(call[0] ?? context.undefined)
             return nil
         }
         // `(record, version)`: fills the location record with the committed document's values

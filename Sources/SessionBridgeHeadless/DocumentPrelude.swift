@@ -37,12 +37,41 @@ enum DocumentPrelude {
                 try { typeof listener === "function" ? listener.call(object, event) : listener.handleEvent(event); } catch (error) { native.report(error); }
               }
               const handler = object["on" + event.type];
-              if (typeof handler === "function") { try { handler.call(object, event); } catch (error) { native.report(error); } }
-              return true;
+              if (typeof handler === "function") {
+                try {
+                  // The window's `onerror` gets (message, source, line, column, error), and cancels with `true`.
+                  if (object === g && event.type === "error" && "error" in event) {
+                    if (handler.call(object, event.message, event.filename, event.lineno, event.colno, event.error) === true) event.preventDefault();
+                  } else handler.call(object, event);
+                } catch (error) { native.report(error); }
+              }
+              return !event.defaultPrevented;
             }, writable: true, configurable: true });
             return object;
           }
           eventTarget(g);
+          const dispatchAtWindow = g.dispatchEvent;
+          // An exception no script caught, or a promise rejected with no handler, as the window's
+          // `error` (an ErrorEvent's members) or `unhandledrejection` event (the engine then
+          // reports it, cancelled or not).
+          const uncaught = (value, rejection, promise) => {
+            let canceled = false;
+            const event = {
+              type: rejection ? "unhandledrejection" : "error", target: g, currentTarget: g, cancelable: true, isTrusted: true,
+              get defaultPrevented() { return canceled; }, preventDefault() { canceled = true; }, stopPropagation() {}, stopImmediatePropagation() {},
+            };
+            if (rejection) { event.reason = value; event.promise = promise; }
+            else {
+              let message = "";
+              try { message = value instanceof Error ? value.name + ": " + value.message : "Uncaught " + String(value); } catch {}
+              event.error = value; event.message = message;
+              event.filename = value && typeof value === "object" && typeof value.sourceURL === "string" ? value.sourceURL : "";
+              event.lineno = value && typeof value === "object" && typeof value.line === "number" ? value.line : 0;
+              event.colno = value && typeof value === "object" && typeof value.column === "number" ? value.column : 0;
+            }
+            dispatchAtWindow.call(g, event);
+            return canceled;
+          };
 
           // A navigation to a fragment of this document changes its URL and fires `popstate`
           // at once and `hashchange` in a later task, as WebKit does (and tells `history`, once
@@ -437,6 +466,7 @@ enum DocumentPrelude {
 
           const fetch = g.fetch;
           return {
+            uncaught,
             // Another document of this origin changed `localStorage`.
             storage(key, oldValue, newValue, url) {
               g.dispatchEvent({ type: "storage", key, oldValue, newValue, url, storageArea: g.localStorage, target: g });

@@ -544,7 +544,8 @@ public actor WebPage {
     private func run(_ source: String, sourceURL: String, line: Int = 1, in world: ContentWorld) async {
         guard let context = documents[world], let url else { return }
         do {
-            try await context.run(source, sourceURL: sourceURL, startingLine: line)
+            // An exception the script throws is the page's first (its `error` event), then reported.
+            try await context.runPageScript(source, sourceURL: sourceURL, startingLine: line)
         } catch {
             // A document ended for its memory limit says so once.
             if error.kind == .memoryLimitExceeded, await !context.firstMemoryStopReport() { return }

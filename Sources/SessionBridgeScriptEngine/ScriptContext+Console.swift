@@ -61,7 +61,7 @@ extension ScriptContext {
     func installRejectionTracking() {
         let callback = unsafe makeFunction { context, call in
             let reason: JSValueRef = unsafe call[1] ?? JSValueMakeUndefined(call.ctx)!
-            unsafe context.report(.unhandledRejection(context.scriptError(from: reason)))
+            unsafe context.reportUncaught(reason, rejectionOf: call[0] ?? JSValueMakeUndefined(call.ctx)!)
             return nil
         }
         _ = unsafe JSGlobalContextSetUnhandledRejectionCallback(ctx, callback, nil)

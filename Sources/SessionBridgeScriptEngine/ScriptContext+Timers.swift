@@ -29,7 +29,7 @@ extension ScriptContext {
         unsafe define(clear, as: "clearInterval")
         // A microtask through the engine's own promise jobs; errors are reported like a browser's.
         let report = unsafe makeFunction { context, call in
-            unsafe context.report(.uncaughtError(context.scriptError(from: call[0] ?? JSValueMakeUndefined(call.ctx)!)))
+            unsafe context.reportUncaught(call[0] ?? JSValueMakeUndefined(call.ctx)!)
             return nil
         }
         let install = try? unsafe evaluateRaw(
@@ -94,7 +94,7 @@ extension ScriptContext {
         var exception: JSValueRef? = nil
         enterJavaScript()
         _ = unsafe callFunction(ctx, timer.callback, this: nil, timer.arguments.map { unsafe Optional($0) }, exception: &exception)
-        if let exception = unsafe exception, !isClosed { unsafe report(.uncaughtError(scriptError(from: exception))) }
+        if let exception = unsafe exception, !isClosed { unsafe reportUncaught(exception) }
         leaveJavaScript()
         guard !isClosed else { return }
         if let interval = timer.interval {

@@ -71,6 +71,12 @@ public actor ScriptContext {
     package private(set) var endedForMemory = false
     /// Whether that stop was reported (``firstMemoryStopReport()``).
     private var memoryStopReported = false
+    /// The page's side of an uncaught exception or rejection (``reportUncaught(_:rejectionOf:)``),
+    /// called with `(value, isRejection, promise)`. Set by the layer that makes the page;
+    /// protected by it.
+    package var uncaughtHook: JSObjectRef?
+    /// Whether ``uncaughtHook`` is running.
+    private var reportingUncaught = false
     /// Values this context protects from garbage collection right now (see ``protect(_:)``).
     package internal(set) var protectedCount = 0
     /// Whether ``close()`` was called; a closed context runs nothing.
@@ -235,8 +241,17 @@ public actor ScriptContext {
         _ = try unsafe evaluateRaw(source, sourceURL: sourceURL, startingLine: startingLine)
     }
 
+    /// Runs a page's script as a browser runs a `<script>`: an exception it throws is reported
+    /// (``reportUncaught(_:rejectionOf:)``: first to the page, as its `error` event), not
+    /// thrown; only a stop (or a closed context) is.
+    package func runPageScript(_ source: String, sourceURL: String? = nil, startingLine: Int = 1) throws(ScriptError) {
+        _ = try unsafe evaluateRaw(source, sourceURL: sourceURL, startingLine: startingLine, reportingExceptions: true)
+    }
+
     /// Evaluates a script and returns the raw completion value.
-    package func evaluateRaw(_ source: String, sourceURL: String? = nil, startingLine: Int = 1) throws(ScriptError) -> JSValueRef? {
+    package func evaluateRaw(
+        _ source: String, sourceURL: String? = nil, startingLine: Int = 1, reportingExceptions: Bool = false
+    ) throws(ScriptError) -> JSValueRef? {
         guard !isClosed else { throw .contextClosed }
         let script = unsafe makeJSString(source)
         defer { unsafe JSStringRelease(script) }
@@ -245,6 +260,16 @@ public actor ScriptContext {
         var exception: JSValueRef? = nil
         enterJavaScript()
         let value = unsafe JSEvaluateScript(ctx, script, nil, url, Int32(clamping: startingLine), &exception)
+        if reportingExceptions, let thrown = unsafe exception, !stoppedInThisEntry, !thread.watchdogFired.load(ordering: .relaxed),
+            unsafe !isTermination(thrown)
+        {
+            unsafe reportUncaught(thrown)
+            unsafe exception = nil
+            if !stoppedInThisEntry && !thread.watchdogFired.load(ordering: .relaxed) {
+                leaveJavaScript()
+                return nil
+            }
+        }
         if let exception = unsafe exception {
             let error = unsafe scriptError(from: exception)
             leaveJavaScript()
@@ -619,6 +644,26 @@ public actor ScriptContext {
     package func firstMemoryStopReport() -> Bool {
         defer { memoryStopReported = true }
         return !memoryStopReported
+    }
+
+    /// Reports an exception no script caught, or the reason of a promise rejected with no
+    /// handler (`promise`), as a browser does: first to the page, through ``uncaughtHook`` (an
+    /// `error` or `unhandledrejection` event at the window), then as a ``ScriptEvent``. It is
+    /// reported even when a listener cancelled it: the app hears of every error, as the
+    /// runner's transcript on WebKit does. An exception while the hook runs (a listener of the
+    /// event that throws) is reported without it, as browsers report an error inside their
+    /// error handling.
+    package func reportUncaught(_ value: JSValueRef, rejectionOf promise: JSValueRef? = nil) {
+        if let hook = unsafe uncaughtHook, !isClosed, !reportingUncaught, !stoppedInThisEntry,
+            !thread.watchdogFired.load(ordering: .relaxed), unsafe !isTermination(value)
+        {
+            reportingUncaught = true
+            defer { reportingUncaught = false }
+            var arguments: [JSValueRef?] = unsafe [value, JSValueMakeBoolean(ctx, promise != nil), promise ?? JSValueMakeUndefined(ctx)]
+            unsafe JSObjectCallAsFunction(ctx, hook, nil, 3, &arguments, nil)
+        }
+        let error = unsafe scriptError(from: value)
+        unsafe report(promise != nil && !error.isStop ? .unhandledRejection(error) : .uncaughtError(error))
     }
 
     /// Whether `exception` is JavaScriptCore's termination of a stopped script.

@@ -208,6 +208,46 @@ import Testing
         }
     }
 
+    /// An exception no script caught, in a `<script>`, a timer or a microtask, reaches the
+    /// window's `error` listeners and `onerror` (message, source, line, column, error), and a
+    /// promise rejected with no handler its `unhandledrejection` listeners, as in WebKit.
+    @Test(arguments: Engine.allCases)
+    func uncaughtErrorsAndRejectionsReachTheWindowsListeners(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            harness.server.serve(
+                path: "/errors.html",
+                body: """
+                    <script>
+                    window.seen = [];
+                    addEventListener("error", e => seen.push(["listener", e.message, e.error && e.error.message, typeof e.filename, typeof e.lineno]));
+                    window.onerror = (message, source, line, column, error) => { seen.push(["onerror", typeof message, error && error.message]); };
+                    addEventListener("unhandledrejection", e => seen.push(["rejection", String(e.reason), e.promise instanceof Promise]));
+                    </script>
+                    <script>throw new Error("top");</script>
+                    <script>
+                    setTimeout(() => { throw new RangeError("timer"); }, 0);
+                    queueMicrotask(() => { throw new Error("micro"); });
+                    Promise.reject("refused");
+                    reportError(new TypeError("reported"));
+                    </script>
+                    """, contentType: "text/html")
+            let view = try await harness.makeView(session: false)
+            try await view.load(harness.url("/errors.html"))
+            let seen = try await view.run(
+                """
+                for (let i = 0; i < 200 && window.seen.length < 9; i++) await new Promise(r => setTimeout(r, 10));
+                return window.seen.map(entry => entry.join(" ")).sort();
+                """)
+            #expect(
+                seen == [
+                    "listener Error: micro micro string number", "listener Error: top top string number",
+                    "listener RangeError: timer timer string number", "listener TypeError: reported reported string number",
+                    "onerror string micro", "onerror string reported", "onerror string timer", "onerror string top",
+                    "rejection refused true",
+                ], "\(engine)")
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func storageRequestsAndHistoryBehaveAsInWebKit(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
