@@ -80,7 +80,9 @@ import Testing
             try await session.login(username: "demo", password: "demo")
             let recorder = PageEventRecorder()
             let (page, _) = await makePage(session, server, recorder: recorder)
-            try await Task.sleep(for: .milliseconds(1100))  // the web session cookie expired
+            // The web session cookie expired well before the load (at 1.1 s, a loaded machine
+            // could check it as still fresh and send the request after it expired).
+            try await Task.sleep(for: .milliseconds(1600))
 
             let landed = try await page.load(server.url("/app"))
             #expect(landed.url.path == "/app")
