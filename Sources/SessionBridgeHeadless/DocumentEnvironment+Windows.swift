@@ -31,7 +31,7 @@ extension DocumentEnvironment {
             page.sessionStorage.copyItems(forOrigin: origin, to: opened.sessionStorage)
         }
         let id = windows.add(view, name: named, href: request.url.absoluteString)
-        if let target { load(PageRequest(url: target), into: view) }
+        if let target { load(PageRequest(url: target), into: view, window: id, of: windows) }
         return id
     }
 
@@ -39,7 +39,7 @@ extension DocumentEnvironment {
     func navigateWindow(_ id: Int, to target: URL) {
         guard let windows = page.page?.openedWindows, !windows.isClosed(id), let view = windows.view(id) else { return }
         windows.setHref(target.absoluteString, of: id)
-        load(PageRequest(url: target), into: view)
+        load(PageRequest(url: target), into: view, window: id, of: windows)
     }
 
     /// `proxy.close()`.
@@ -70,10 +70,14 @@ extension DocumentEnvironment {
         }
     }
 
-    private func load(_ request: PageRequest, into view: any WebView) {
+    /// Loads `request` into the window `id`, unless a later load of it was asked by the time
+    /// this one starts.
+    private func load(_ request: PageRequest, into view: any WebView, window id: Int, of windows: OpenedWindows) {
+        let number = windows.nextLoad(of: id)
         tracker.begin()
         Task {
             defer { tracker.end() }
+            guard windows.isLatestLoad(number, of: id) else { return }
             await WebPage.load(request, into: view)
         }
     }

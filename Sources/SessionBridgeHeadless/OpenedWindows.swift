@@ -10,6 +10,8 @@ final class OpenedWindows: Sendable {
         /// The URL last loaded into it through the proxy (`location.href` reads it).
         var href: String
         var closed: Bool
+        /// The number of the last load asked of the window (``nextLoad(of:)``).
+        var loads = 0
     }
 
     private struct State {
@@ -43,6 +45,22 @@ final class OpenedWindows: Sendable {
 
     func view(_ id: Int) -> (any WebView)? {
         state.withLock { $0.entries[id]?.view }
+    }
+
+    /// Numbers a load asked of the window. Loads start on tasks of their own, which may start
+    /// in any order: one that starts after a later one was asked does nothing (``isLatestLoad``),
+    /// so the window ends at the last URL asked, as a browser's later navigation replaces an
+    /// earlier one.
+    func nextLoad(of id: Int) -> Int {
+        state.withLock { state in
+            state.entries[id]?.loads += 1
+            return state.entries[id]?.loads ?? 0
+        }
+    }
+
+    /// Whether `load` is still the last load asked of the window.
+    func isLatestLoad(_ load: Int, of id: Int) -> Bool {
+        state.withLock { $0.entries[id]?.loads == load }
     }
 
     func setHref(_ href: String, of id: Int) {
