@@ -299,13 +299,12 @@ public actor WebPage {
         for world in Self.worlds(of: controller) {
             // Made during the request, or now (a preloaded document, a world added meanwhile).
             var context = prepared.removeValue(forKey: world) ?? makeContext(name: url.absoluteString)
-            // A handler added or removed since the bridge was built ahead, or user scripts
-            // changed since some ran ahead: a document of its own.
+            // A handler added or removed since the bridge was built ahead, user scripts changed
+            // since some ran ahead, or one that ran ahead ended for the memory limit: a document
+            // of its own.
             let ahead = await Self.takeScriptsRunAhead(from: context, scripts: userScripts, world: world)
-            let bridgeIsCurrent = await Self.bridgeIsCurrent(in: context, controller: controller, world: world)
-            // A script run ahead may have been ended for the memory limit: that context runs nothing more.
-            let endedForMemory = await context.endedForMemory
-            if ahead == nil || !bridgeIsCurrent || endedForMemory {
+            let usable = await Self.isUsable(context, controller: controller, world: world)
+            if ahead == nil || !usable {
                 await context.close()
                 context = makeContext(name: url.absoluteString)
             } else {
@@ -476,10 +475,12 @@ public actor WebPage {
         }
     }
 
-    private static func bridgeIsCurrent(
-        in context: isolated ScriptContext, controller: UserContentController, world: ContentWorld
+    /// Whether a context made ahead can be the document's: its bridge is the controller's now,
+    /// and no script run ahead in it was ended for the memory limit (it would run nothing more).
+    private static func isUsable(
+        _ context: isolated ScriptContext, controller: UserContentController, world: ContentWorld
     ) -> Bool {
-        BridgeInstallation.isCurrent(for: controller, world: world, in: context)
+        !context.endedForMemory && BridgeInstallation.isCurrent(for: controller, world: world, in: context)
     }
 
     /// Reports a world's console messages and uncaught errors as the page's events.
