@@ -263,12 +263,10 @@ public actor ScriptContext {
         if reportingExceptions, let thrown = unsafe exception, !stoppedInThisEntry, !thread.watchdogFired.load(ordering: .relaxed),
             unsafe !isTermination(thrown)
         {
+            // Reported there, a stop in the page's listeners too (told once: the entry absorbs it).
             unsafe reportUncaught(thrown)
-            unsafe exception = nil
-            if !stoppedInThisEntry && !thread.watchdogFired.load(ordering: .relaxed) {
-                leaveJavaScript()
-                return nil
-            }
+            leaveJavaScript()
+            return nil
         }
         if let exception = unsafe exception {
             let error = unsafe scriptError(from: exception)

@@ -38,6 +38,24 @@ import Testing
         await page.close()
     }
 
+    /// An uncaught exception reaches the window's `error` listeners first: one that never
+    /// returns is ended by the time limit, which is reported once, and the next script runs.
+    @Test func anErrorListenerThatNeverReturnsIsEndedAndReportedOnce() async throws {
+        let recorder = PageEventRecorder()
+        let page = WebPage(
+            configuration: WebPageConfiguration(
+                eventHandler: recorder.handler, thread: EngineThread(name: "error-listener"), scriptTimeLimit: .milliseconds(200)))
+        try await page.loadHTMLString(
+            """
+            <script>addEventListener("error", () => { for (;;) {} });</script>
+            <script>throw new Error("first")</script>
+            <script>var after = true</script>
+            """, baseURL: URL(string: "https://app.example/listener")!)
+        #expect(recorder.scriptErrors.map(\.kind) == [.timeLimitExceeded])
+        #expect(try await page.evaluateJavaScript("after") == true)
+        await page.close()
+    }
+
     @Test func redirectLoopIsAnError() async throws {
         try await withServer { server in
             let page = WebPage()
