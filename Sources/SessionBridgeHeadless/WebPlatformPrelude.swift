@@ -285,6 +285,60 @@ enum WebPlatformPrelude {
           define(performance, "timeOrigin", { get: () => timeOrigin, enumerable: true, configurable: true });
           method(performance, "toJSON", function toJSON() { return { timeOrigin }; });
           define(performance, Symbol.toStringTag, { value: "Performance", configurable: true });
+          // User Timing: marks and measures, the document's only performance entries.
+          const timeline = [];
+          const timingEntry = (name, entryType, startTime, duration, detail) => {
+            const made = { name, entryType, startTime, duration, detail };
+            method(made, "toJSON", function toJSON() { return { name, entryType, startTime, duration }; });
+            return made;
+          };
+          const markTime = (name, what) => {
+            if (typeof name === "number") {
+              if (name < 0) throw new TypeError(`${what} cannot be negative.`);
+              return name;
+            }
+            for (let index = timeline.length - 1; index >= 0; index--) {
+              if (timeline[index].entryType === "mark" && timeline[index].name === String(name)) return timeline[index].startTime;
+            }
+            throw new DOMException(`No mark named '${name}' exists.`, "SyntaxError");
+          };
+          method(performance, "mark", function mark(name, options = undefined) {
+            if (arguments.length < 1) throw notEnough("performance.mark", 1);
+            const startTime = options && options.startTime !== undefined ? Number(options.startTime) : performance.now();
+            if (!(startTime >= 0)) throw new TypeError("performance.mark: the start time cannot be negative.");
+            const made = timingEntry(String(name), "mark", startTime, 0, options && options.detail !== undefined ? structuredClone(options.detail) : null);
+            timeline.push(made);
+            return made;
+          });
+          method(performance, "measure", function measure(name, startOrOptions = undefined, endMark = undefined) {
+            if (arguments.length < 1) throw notEnough("performance.measure", 1);
+            const options = startOrOptions !== null && typeof startOrOptions === "object" ? startOrOptions : null;
+            let start, end;
+            if (options) {
+              const has = key => options[key] !== undefined;
+              end = has("end") ? markTime(options.end, "end") : has("start") && has("duration") ? markTime(options.start, "start") + Number(options.duration) : performance.now();
+              start = has("start") ? markTime(options.start, "start") : has("duration") && has("end") ? end - Number(options.duration) : 0;
+            } else {
+              end = endMark !== undefined ? markTime(endMark, "end") : performance.now();
+              start = startOrOptions !== undefined ? markTime(startOrOptions, "start") : 0;
+            }
+            const made = timingEntry(String(name), "measure", start, end - start, options && options.detail !== undefined ? structuredClone(options.detail) : null);
+            timeline.push(made);
+            return made;
+          });
+          const byStart = list => list.slice().sort((a, b) => a.startTime - b.startTime);
+          method(performance, "getEntries", function getEntries() { return byStart(timeline); });
+          method(performance, "getEntriesByType", function getEntriesByType(type) { return byStart(timeline.filter(e => e.entryType === String(type))); });
+          method(performance, "getEntriesByName", function getEntriesByName(name, type = undefined) {
+            return byStart(timeline.filter(e => e.name === String(name) && (type === undefined || e.entryType === String(type))));
+          });
+          const clearTiming = type => function (name = undefined) {
+            for (let index = timeline.length - 1; index >= 0; index--) {
+              if (timeline[index].entryType === type && (name === undefined || timeline[index].name === String(name))) timeline.splice(index, 1);
+            }
+          };
+          method(performance, "clearMarks", clearTiming("mark"));
+          method(performance, "clearMeasures", clearTiming("measure"));
 
           for (const made of [TextEncoder, TextDecoder, URL, URLSearchParams, Event, EventTarget, AbortController, AbortSignal, Storage, XMLHttpRequest, History]) {
             platformClones.set(made.prototype, null);

@@ -248,6 +248,31 @@ import Testing
         }
     }
 
+    /// User Timing (`performance.mark`, `measure` and the entries' lists) as in WebKit: a page
+    /// that marks its own timings ran into a `TypeError` on the headless engine.
+    @Test(arguments: Engine.allCases)
+    func performanceMarksAndMeasuresAreWebKits(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                """
+                const r = (f) => { try { return JSON.stringify(f()); } catch (e) { return e.name; } };
+                performance.clearMarks(); performance.clearMeasures();
+                const a = performance.mark("a", {detail: {x: 1}}), b = performance.mark("b", {startTime: a.startTime + 8});
+                const m = performance.measure("ab", "a", "b"), o = performance.measure("opt", {start: 1, duration: 2});
+                return [a.entryType, a.detail.x, a.duration, Math.round(b.startTime - a.startTime), m.entryType, Math.round(m.duration),
+                  o.startTime, o.duration, performance.getEntriesByName("a").length, performance.getEntriesByType("mark").map(e => e.name).join(","),
+                  performance.getEntries().filter(x => x.entryType === "measure").length,
+                  r(() => performance.measure("x", "missing")), r(() => performance.mark("neg", {startTime: -1})),
+                  (performance.clearMarks("a"), performance.getEntriesByType("mark").length), Object.keys(a.toJSON()).sort().join(",")];
+                """)
+            #expect(
+                seen == [
+                    "mark", 1, 0, 8, "measure", 8, 1, 2, 1, "a,b", 2, "SyntaxError", "TypeError", 1, "duration,entryType,name,startTime",
+                ], "\(engine)")
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func storageRequestsAndHistoryBehaveAsInWebKit(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
