@@ -44,6 +44,9 @@ public final class CookieStoreAttachment: Sendable {
     /// Where saves made behind their callers run, for every attachment of the process, one at a
     /// time, in order: a profile opened again waits here for the writes of its last opening.
     private static let writer = DispatchQueue(label: "sessionbridge.cookie-store-writer", qos: .userInitiated)
+    /// How many saves behind are asked for and not yet done, by store file: a profile opened
+    /// again waits only when its own file has some.
+    private static let pendingWrites = Mutex<[String: Int]>([:])
 
     init(jar: CookieJar, store: PersistentCookieStore, mode: SaveMode, includeSessionCookies: Bool) throws(CookieStoreError) {
         self.jar = jar
@@ -117,12 +120,24 @@ public final class CookieStoreAttachment: Sendable {
             return true
         }
         guard schedule else { return }
+        let key = Self.pendingKey(store)
+        if let key { Self.pendingWrites.withLock { $0[key, default: 0] += 1 } }
         Self.writer.async { [self] in
             // Cleared before the jar is read: a change from now on asks for a save of its own.
             holding.withLock { $0.scheduled = false }
             saveHeldChanges()
+            if let key {
+                Self.pendingWrites.withLock { pending in
+                    let left = pending[key, default: 1] - 1
+                    pending[key] = left > 0 ? left : nil
+                }
+            }
             completion?()
         }
+    }
+
+    private static func pendingKey(_ store: PersistentCookieStore) -> String? {
+        store.fileURL?.standardizedFileURL.path
     }
 
     /// Returns once every change made so far is on disk (``SaveMode/behind``, and the saves the
@@ -137,9 +152,15 @@ public final class CookieStoreAttachment: Sendable {
         await withCheckedContinuation { continuation in writer.async { continuation.resume() } }
     }
 
-    /// ``flush()`` for a caller that cannot wait asynchronously (opening a profile again); never
-    /// call it from a save behind.
-    package static func flushAllNow() {
+    /// Returns once the saves behind asked for `store`'s file so far are on disk, for a caller
+    /// that cannot wait asynchronously (opening a profile again); never call it from a save
+    /// behind.
+    ///
+    /// With none pending, it returns at once: opening a profile never waits for another
+    /// profile's writes, and a thread of the cooperative pool is held only while its own file is
+    /// written.
+    package static func flushNow(_ store: PersistentCookieStore) {
+        guard let key = pendingKey(store), pendingWrites.withLock({ $0[key] != nil }) else { return }
         writer.sync {}
     }
 

@@ -101,10 +101,12 @@ public final class WebsiteDataStore: Sendable {
         func open(directory: URL, profile: String, includeSessionCookies: Bool) throws(CookieStoreError) -> LiveProfile {
             let persistent = PersistentCookieStore(directory: directory, profile: profile)
             let key = persistent.fileURL?.standardizedFileURL.path ?? directory.path + "/" + profile
+            if let live = entries.withLock({ $0[key]?.profile }) { return live }
+            // The writes of the profile's last opening, still behind it, land first; waited for
+            // outside the lock, so that opening another profile never waits for this file.
+            CookieStoreAttachment.flushNow(persistent)
             return try entries.withLock { entries throws(CookieStoreError) -> LiveProfile in
                 if let live = entries[key]?.profile { return live }
-                // The writes of the profile's last opening, still behind it, land first.
-                CookieStoreAttachment.flushAllNow()
                 let jar = CookieJar()
                 let attachment = try jar.attach(to: persistent, mode: .behind, includeSessionCookies: includeSessionCookies)
                 let storage = WebStorage(file: directory.appendingPathComponent(profile + ".localstorage"))

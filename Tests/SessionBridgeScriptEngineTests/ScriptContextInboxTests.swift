@@ -123,10 +123,15 @@ import Testing
 
 extension ScriptContext {
     /// Runs `body` while the context's thread is held in one of its jobs.
+    ///
+    /// The start is awaited, never waited for on a semaphore: the job is started from the
+    /// cooperative pool, which has one thread per core, and two tests blocking theirs at once
+    /// on a two-core machine left no thread to start either job (a hang in CI).
     nonisolated fileprivate func holdingItsThread(_ body: () async throws -> Void) async throws {
-        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
-        let holding = Task { await self.block(started: started, until: release) }
-        started.wait()
+        let (started, startedContinuation) = AsyncStream<Void>.makeStream()
+        let release = DispatchSemaphore(value: 0)
+        let holding = Task { await self.block(started: startedContinuation, until: release) }
+        for await _ in started { break }
         let failure: (any Error)?
         do {
             try await body()
@@ -140,8 +145,12 @@ extension ScriptContext {
     }
 
     /// Holds the context's thread in one of its jobs until `release` is signalled.
-    private func block(started: DispatchSemaphore, until release: DispatchSemaphore) {
-        started.signal()
+    ///
+    /// `release` is waited for on the engine thread, which is the point: nothing else of the
+    /// cooperative pool is held.
+    private func block(started: AsyncStream<Void>.Continuation, until release: DispatchSemaphore) {
+        started.yield()
+        started.finish()
         release.wait()
     }
 }
