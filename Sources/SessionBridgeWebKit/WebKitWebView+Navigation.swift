@@ -244,6 +244,7 @@ extension WebKitWebView {
         case WEBKIT_LOAD_STARTED.rawValue:
             pendingLoad?.started = true
             navigationFailed = false
+            replacedNavigationFinishing = false
             redirects = []
             provisionalURL = current
         case WEBKIT_LOAD_REDIRECTED.rawValue:
@@ -254,6 +255,11 @@ extension WebKitWebView {
             callsInFlight = 0
             configuration.eventHandler?(.documentCommitted(navigation()))
         case WEBKIT_LOAD_FINISHED.rawValue:
+            // The end of a replaced navigation, reported late (after its `load-failed`).
+            if replacedNavigationFinishing {
+                replacedNavigationFinishing = false
+                return
+            }
             // The end of a navigation that failed (WebKit reports it after `load-failed`).
             if navigationFailed { return }
             let navigation = navigation()
@@ -289,7 +295,9 @@ extension WebKitWebView {
         // URL the current navigation never went through is the replaced one's, and neither
         // fails the current navigation nor hides its end.
         let replaced = cancelled && failedURL.map { !isCurrentNavigation($0) } ?? false
-        if !replaced { navigationFailed = true }
+        // Its `WEBKIT_LOAD_FINISHED`, which WebKit emits right after, is not the current one's
+        // end either: taken as that, it ended the new load at the old page's URL (seen under load).
+        if replaced { replacedNavigationFinishing = true } else { navigationFailed = true }
         // A failure before the pending load started is the navigation it replaced, which WebKit
         // cancels when the new one begins: not the pending load's.
         if !replaced, let load = pendingLoad, load.started {
@@ -314,12 +322,14 @@ extension WebKitWebView {
         return text.firstIndex(of: "#").map { String(text[..<$0]) } ?? text
     }
 
-    /// What WebKit reports when it cancels the main frame's navigation of `uri` (tests replay
-    /// it to put WebKit's reports in an order they cannot force).
+    /// What WebKit reports when it cancels the main frame's navigation of `uri`: `load-failed`,
+    /// then `WEBKIT_LOAD_FINISHED` (tests replay it to put WebKit's reports in an order they
+    /// cannot force).
     func navigationWasCancelled(uri: String) {
         loadFailed(
             uri: uri, domain: webkit_network_error_quark(), code: Int32(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue),
             message: "Load request cancelled")
+        loadChanged(WEBKIT_LOAD_FINISHED.rawValue)
     }
 
     func titleChanged(_ title: String?) {

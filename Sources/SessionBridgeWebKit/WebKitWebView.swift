@@ -53,6 +53,10 @@ public final class WebKitWebView: WebView {
     /// Whether the navigation WebKit reports on now failed: its `WEBKIT_LOAD_FINISHED` is no
     /// success.
     var navigationFailed = false
+    /// Whether the next `WEBKIT_LOAD_FINISHED` is the end of a replaced navigation, whose
+    /// cancellation came after the current one started: WebKit emits it right after the
+    /// `load-failed` of that cancellation, and it is not the current navigation's end.
+    var replacedNavigationFinishing = false
     var provisionalURL: URL?
     var redirects: [URL] = []
     var lastPolicyWait: Duration = .zero

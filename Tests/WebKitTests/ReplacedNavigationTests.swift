@@ -8,7 +8,8 @@ import Testing
 /// WebKit cancels the navigation a new load replaces, and its report of that cancellation comes
 /// from another process: it can arrive after the new load has started. Replayed in that order,
 /// it neither fails the new load nor hides its end (seen under load as a load that superseded
-/// another failing with "the navigation was cancelled").
+/// another failing with "the navigation was cancelled"), and the end WebKit reports right after
+/// it is not the new load's (seen under load as the new load ending at the old page's URL).
 @Suite(.serialized, .timeLimit(.minutes(2)), .hangWatchdog) struct ReplacedNavigationTests {
     @Test func aReplacedNavigationsLateCancellationIsNotTheNewLoads() async throws {
         try await withSite { site in
