@@ -12,7 +12,8 @@ struct ScriptTimer {
 
 extension ScriptContext {
     /// Installs `setTimeout`, `setInterval`, `clearTimeout`, `clearInterval` and
-    /// `queueMicrotask`, driven by the engine thread.
+    /// `queueMicrotask`, driven by the engine thread, and reports what a `FinalizationRegistry`
+    /// callback throws.
     func installTimers() {
         unsafe define(makeFunction { context, call in try unsafe context.addTimer(call, repeating: false) }, as: "setTimeout")
         unsafe define(makeFunction { context, call in try unsafe context.addTimer(call, repeating: true) }, as: "setInterval")
@@ -32,11 +33,35 @@ extension ScriptContext {
             unsafe context.reportUncaught(call[0] ?? JSValueMakeUndefined(call.ctx)!)
             return nil
         }
+        // Throws once the context is closed, as every native function of it does.
+        let open = unsafe makeFunction { _, _ in nil }
         let install = try? unsafe evaluateRaw(
             """
-            (function (report) {
+            (function (report, open) {
               const resolved = Promise.resolve();
               const then = Promise.prototype.then;
+              // A FinalizationRegistry's callback runs in JavaScriptCore's deferred work, where an
+              // exception it throws was only printed by JavaScriptCore to standard error: it is
+              // reported like a browser's (the page's error event, the app), and a closed
+              // context's callbacks, which the collector may still call, run none of its code.
+              // The constructor keeps its name, length, prototype and text; only the callback is
+              // wrapped. The handler has no prototype, so a page's Object.prototype adds no trap.
+              if (typeof FinalizationRegistry === "function") {
+                const Registry = FinalizationRegistry, construct = Reflect.construct, defineProperty = Object.defineProperty;
+                const registry = new Proxy(Registry, {
+                  __proto__: null,
+                  construct(target, args, newTarget) {
+                    const callback = args[0];
+                    if (typeof callback !== "function") return construct(target, args, newTarget);
+                    return construct(target, [function (held) {
+                      try { open(); } catch { return; }
+                      try { callback(held); } catch (error) { report(error); }
+                    }], newTarget);
+                  },
+                });
+                defineProperty(Registry.prototype, "constructor", { value: registry, writable: true, enumerable: false, configurable: true });
+                defineProperty(globalThis, "FinalizationRegistry", { value: registry, writable: true, enumerable: false, configurable: true });
+              }
               return function queueMicrotask(callback) {
                 if (typeof callback !== "function") throw new TypeError("queueMicrotask: argument is not a function");
                 then.call(resolved, () => { try { callback(); } catch (error) { report(error); } });
@@ -44,8 +69,8 @@ extension ScriptContext {
             })
             """, sourceURL: "sessionbridge://prelude/timers.js")
         if let install = unsafe install, let installer = unsafe JSValueToObject(ctx, install, nil) {
-            var argument: JSValueRef? = unsafe report
-            if let function = unsafe JSObjectCallAsFunction(ctx, installer, nil, 1, &argument, nil) {
+            let arguments: [JSValueRef?] = unsafe [report, open]
+            if let function = unsafe JSObjectCallAsFunction(ctx, installer, nil, 2, arguments, nil) {
                 unsafe define(function, as: "queueMicrotask")
             }
         }

@@ -56,6 +56,33 @@ import Testing
         await page.close()
     }
 
+    /// What a `FinalizationRegistry` callback throws reaches the window's `error` listeners and
+    /// the app, as in WebKit (JavaScriptCore only printed it to standard error).
+    @Test func whatAFinalizationCallbackThrowsReachesTheErrorListeners() async throws {
+        let recorder = PageEventRecorder()
+        let page = WebPage(configuration: WebPageConfiguration(eventHandler: recorder.handler, thread: EngineThread(name: "finalizer-error")))
+        try await page.loadHTMLString(
+            """
+            <script>
+            var seen = [];
+            addEventListener("error", event => seen.push(event.error.message));
+            var registry = new FinalizationRegistry(held => { throw new Error("finalizer " + held); });
+            (function () { for (let i = 0; i < 20; i++) registry.register({ payload: new Array(64).fill(i) }, i); })();
+            </script>
+            """, baseURL: URL(string: "https://app.example/finalizer")!)
+        let context = try await page.context()
+        var seen = 0.0
+        for _ in 0..<100 where seen == 0 {
+            await context.collectGarbage()
+            _ = try await page.callAsyncJavaScript("await new Promise(resolve => setTimeout(resolve, 10));")
+            seen = try await page.evaluateJavaScript("seen.length").numberValue ?? 0
+        }
+        #expect(seen > 0, "no finalizer's error reached the listener after 100 collections")
+        #expect(try await page.evaluateJavaScript("seen.every(message => message.startsWith('finalizer '))") == true)
+        #expect(recorder.scriptErrors.contains { $0.message.hasPrefix("finalizer ") })
+        await page.close()
+    }
+
     @Test func redirectLoopIsAnError() async throws {
         try await withServer { server in
             let page = WebPage()

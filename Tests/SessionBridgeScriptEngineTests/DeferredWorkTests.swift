@@ -89,6 +89,40 @@ import Testing
         thread.shutdown()
     }
 
+    /// What a callback throws is reported as an uncaught error, as a browser reports it (it was
+    /// only printed by JavaScriptCore to standard error), and the other callbacks still run. The
+    /// constructor still looks and behaves as the built-in one.
+    @Test func whatACallbackThrowsIsReportedAsUncaught() async throws {
+        let thread = EngineThread(name: "sb-finalize-throw")
+        let context = await ScriptContext(thread: thread)
+        try await context.run(
+            """
+            globalThis.finalized = 0;
+            globalThis.registry = new FinalizationRegistry(held => { finalized++; throw new RangeError("finalizer " + held); });
+            \(Self.registerGarbage)
+            """)
+        let count = try await Self.collect(context, until: "finalized")
+        #expect(count > 0, "no FinalizationRegistry callback ran after 100 collections")
+        _ = await context.runUntilQuiescent(timeout: .seconds(10))
+        let reported = await context.recentEvents.compactMap { event -> ScriptError? in
+            if case .uncaughtError(let error) = event { return error }
+            return nil
+        }
+        #expect(reported.count == Int(try await context.evaluate("finalized").numberValue ?? -1))
+        #expect(reported.allSatisfy { $0.name == "RangeError" && $0.message.hasPrefix("finalizer ") })
+        let looks = try await context.evaluate(
+            """
+            [String(FinalizationRegistry).includes("[native code]"), FinalizationRegistry.name, FinalizationRegistry.length,
+             registry instanceof FinalizationRegistry, registry.constructor === FinalizationRegistry,
+             (() => { try { FinalizationRegistry(() => {}); return "called"; } catch (e) { return e.name; } })(),
+             (() => { try { new FinalizationRegistry(1); return "made"; } catch (e) { return e.name; } })(),
+             new (class extends FinalizationRegistry {})(() => {}) instanceof FinalizationRegistry]
+            """)
+        #expect(looks == [true, "FinalizationRegistry", 1, true, true, "TypeError", "TypeError", true])
+        await context.close()
+        thread.shutdown()
+    }
+
     /// Deferred work is page code too: a callback that never returns is stopped by the time
     /// limit, and the thread goes on with its other work.
     @Test func aRunawayCallbackIsStoppedByTheTimeLimit() async throws {
