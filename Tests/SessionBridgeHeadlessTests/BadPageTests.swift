@@ -60,7 +60,8 @@ import Testing
     /// the app, as in WebKit (JavaScriptCore only printed it to standard error).
     @Test func whatAFinalizationCallbackThrowsReachesTheErrorListeners() async throws {
         let recorder = PageEventRecorder()
-        let page = WebPage(configuration: WebPageConfiguration(eventHandler: recorder.handler, thread: EngineThread(name: "finalizer-error")))
+        let page = WebPage(
+            configuration: WebPageConfiguration(eventHandler: recorder.handler, thread: EngineThread(name: "finalizer-error")))
         try await page.loadHTMLString(
             """
             <script>
