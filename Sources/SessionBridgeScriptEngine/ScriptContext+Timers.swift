@@ -3,11 +3,15 @@ import CJavaScriptCore
 /// A pending `setTimeout` or `setInterval`.
 @safe  // its JavaScriptCore references are used only on its context's engine thread, while the context lives
 struct ScriptTimer {
-    let callback: JSObjectRef
+    /// The function to call, or nil for a timer given code (``code``).
+    let callback: JSObjectRef?
+    /// What a timer given something other than a function runs: that value's text, evaluated as
+    /// a script of the global scope each time the timer fires, as HTML's timers evaluate it.
+    let code: String?
     let arguments: [JSValueRef]
     let interval: Duration?
 
-    var protectedValues: [JSValueRef] { unsafe [callback] + arguments }
+    var protectedValues: [JSValueRef] { unsafe (callback.map { unsafe [$0] } ?? []) + arguments }
 }
 
 extension ScriptContext {
@@ -77,18 +81,32 @@ extension ScriptContext {
     }
 
     private func addTimer(_ call: RawCall, repeating: Bool) throws -> JSValueRef? {
-        guard let callbackValue = unsafe call[0], let callback = unsafe JSValueToObject(call.ctx, callbackValue, nil),
-            unsafe JSObjectIsFunction(call.ctx, callback)
-        else {
-            throw ScriptThrow("TypeError", "\(repeating ? "setInterval" : "setTimeout"): the callback must be a function")
+        guard let handler = unsafe call[0] else { throw ScriptThrow("TypeError", "Not enough arguments") }
+        // A function is called; anything else is converted to text now and run as a script when
+        // the timer fires (`setTimeout("render()", 10)`), as in a browser.
+        var callback: JSObjectRef? = nil
+        var code: String? = nil
+        if let object = unsafe JSValueToObject(call.ctx, handler, nil), unsafe JSObjectIsFunction(call.ctx, object) {
+            unsafe callback = unsafe object
+        } else {
+            var exception: JSValueRef? = nil
+            let text = unsafe JSValueToStringCopy(call.ctx, handler, &exception)
+            guard let text = unsafe text else {
+                // A `toString` that threw, or a symbol: the page sees that error's name and message.
+                let error = unsafe exception.map { unsafe scriptError(from: $0) }
+                throw ScriptThrow(error?.name ?? "TypeError", error?.message ?? "the handler cannot be converted to a string")
+            }
+            code = unsafe swiftString(text)
+            unsafe JSStringRelease(text)
         }
         var milliseconds = unsafe call[1].map { unsafe JSValueToNumber(call.ctx, $0, nil) } ?? 0
         if !milliseconds.isFinite || milliseconds < 0 { milliseconds = 0 }
         milliseconds = min(milliseconds, 2_147_483_647)
         let delay = Duration.microseconds(Int64(milliseconds * 1000))
-        unsafe protect(callback)
+        if let callback = unsafe callback { unsafe protect(callback) }
         var arguments: [JSValueRef] = unsafe []
-        for index in unsafe 2..<max(2, call.arguments.count) {
+        // Code is run with no arguments; a function is called with the ones after the delay.
+        for index in unsafe 2..<max(2, callback == nil ? 0 : call.arguments.count) {
             if let argument = unsafe call[index] {
                 unsafe protect(argument)
                 unsafe arguments.append(argument)
@@ -96,7 +114,8 @@ extension ScriptContext {
         }
         let id = nextTimerID
         nextTimerID += 1
-        timers[id] = unsafe ScriptTimer(callback: callback, arguments: arguments, interval: repeating ? max(delay, .milliseconds(1)) : nil)
+        timers[id] = unsafe ScriptTimer(
+            callback: callback, code: code, arguments: arguments, interval: repeating ? max(delay, .milliseconds(1)) : nil)
         scheduleTimer(id, after: delay)
         return unsafe JSValueMakeNumber(call.ctx, Double(id))
     }
@@ -118,7 +137,13 @@ extension ScriptContext {
         if timer.interval == nil { timers[id] = nil }
         var exception: JSValueRef? = nil
         enterJavaScript()
-        _ = unsafe callFunction(ctx, timer.callback, this: nil, timer.arguments.map { unsafe Optional($0) }, exception: &exception)
+        if let callback = unsafe timer.callback {
+            _ = unsafe callFunction(ctx, callback, this: nil, timer.arguments.map { unsafe Optional($0) }, exception: &exception)
+        } else if let code = timer.code {
+            let script = unsafe makeJSString(code)
+            _ = unsafe JSEvaluateScript(ctx, script, nil, nil, 1, &exception)
+            unsafe JSStringRelease(script)
+        }
         if let exception = unsafe exception, !isClosed { unsafe reportUncaught(exception) }
         leaveJavaScript()
         guard !isClosed else { return }
