@@ -76,7 +76,7 @@ enum DocumentPrelude {
           // A navigation to a fragment of this document changes its URL and fires `popstate`
           // at once and `hashchange` in a later task, as WebKit does (and tells `history`, once
           // made, through `hooks`); others replace the document.
-          const hooks = { fragment: null, popstate: null }, schedule = g.setTimeout;
+          const hooks = { fragment: null, popstate: null, dataURL: null }, schedule = g.setTimeout;
           const navigateTo = (kind, url) => {
             const old = native.navigate(kind, url);
             if (typeof old !== "string") return;
@@ -317,10 +317,10 @@ enum DocumentPrelude {
             if (mode !== "follow" && mode !== "error" && mode !== "manual") throw new TypeError(`'${mode}' is not a valid value for RequestRedirect.`);
             return mode;
           };
-          // A `data:` URL's response (the Fetch Standard's data: URL processor): its media type
-          // (US-ASCII text by default) and its bytes, base64 or percent-decoded; null when it is
-          // malformed.
-          const dataResponse = given => {
+          // A `data:` URL's contents (the Fetch Standard's data: URL processor): its URL as
+          // serialized, its media type (US-ASCII text by default) and its bytes, base64 or
+          // percent-decoded; null when it is malformed. `XMLHttpRequest` reads them through `hooks`.
+          const dataURL = given => {
             // The URL as the URL Standard serializes it: the scheme lowercased, tabs and newlines
             // removed, no fragment, what is not printable ASCII percent-encoded.
             let url = "data:";
@@ -350,7 +350,12 @@ enum DocumentPrelude {
             }
             if (type.startsWith(";")) type = "text/plain" + type;
             if (type === "") type = "text/plain;charset=US-ASCII";
-            return receivedResponse(bytes, { status: 200, statusText: "OK", headers: [["content-type", type]], url });
+            return { url, type, bytes };
+          };
+          hooks.dataURL = dataURL;
+          const dataResponse = given => {
+            const data = dataURL(given);
+            return data === null ? null : receivedResponse(data.bytes, { status: 200, statusText: "OK", headers: [["content-type", data.type]], url: data.url });
           };
           let takeRequestBody;
           class Request {

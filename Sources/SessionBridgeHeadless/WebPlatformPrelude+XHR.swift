@@ -2,7 +2,8 @@ extension WebPlatformPrelude {
     /// `XMLHttpRequest` and `ProgressEvent` (XHR Standard), part of ``source``, over the
     /// document's own fetch (`native.fetch`): the same cookies, rules and events a `fetch` has.
     /// Requests are asynchronous only (a synchronous `open` throws an `InvalidAccessError`, as it
-    /// would block the page's thread). A body sent may be text, `URLSearchParams` or bytes;
+    /// would block the page's thread). A `data:` URL is read in the page, as `fetch` reads one.
+    /// A body sent may be text, `URLSearchParams` or bytes;
     /// responses are read as text, so `responseType` `"arraybuffer"` gives the text's UTF-8
     /// bytes; `"blob"` and `"document"` give `null`. `upload` exists and sends no events.
     static let xhrSource = #"""
@@ -129,6 +130,17 @@ extension WebPlatformPrelude {
               const generation = ++this.#generation;
               this.#progress("loadstart", 0, 0, false);
               if (this.#generation !== generation || !this.#sent) return;
+              // A `data:` URL is read here, whatever the method, and answered in a task of its
+              // own, as WebKit answers it; a malformed one is a network error.
+              if (/^data:/i.test(this.#url) && hooks.dataURL) {
+                const data = hooks.dataURL(this.#url);
+                startTimer(() => {
+                  if (data === null) this.#fail("error", generation);
+                  else this.#received({ status: 200, statusText: "OK", url: data.url, headers: [["content-type", data.type]],
+                    body: data.bytes, text: text(decodeUTF8(data.bytes, false, false)[0]), length: data.bytes.length }, generation);
+                }, 0);
+                return;
+              }
               let started;
               try { started = native.fetch(this.#url, this.#method, this.#headers.map(pair => [...pair]), payload, this.#credentials ? "include" : "same-origin"); }
               catch { this.#fail("error", generation); return; }
@@ -171,8 +183,10 @@ extension WebPlatformPrelude {
                 body: bytes === undefined ? response.body : response.text, bytes };
               const length = bytes === undefined ? encode(response.body).length : bytes.length;
               const lengthField = response.headers.find(([key]) => key === "content-length");
-              const declared = lengthField ? Number(lengthField[1]) : NaN;
-              const computable = Number.isInteger(declared) && declared >= 0;
+              // A `data:` URL's length is known without a header. A length of 0 is not computable
+              // (the XHR Standard's progress events; WebKit's too).
+              const declared = lengthField ? Number(lengthField[1]) : response.length !== undefined ? response.length : NaN;
+              const computable = Number.isInteger(declared) && declared > 0;
               const total = computable ? declared : 0;
               this.#state = HEADERS_RECEIVED;
               this.#fire("readystatechange");

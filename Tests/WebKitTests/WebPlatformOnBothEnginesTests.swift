@@ -310,6 +310,41 @@ import Testing
         }
     }
 
+    /// An `XMLHttpRequest` of a `data:` URL is answered as WebKit answers it (the headless
+    /// engine failed every one as a network error): its bytes, its media type, its progress
+    /// events with their length; a malformed one is a network error.
+    @Test(arguments: Engine.allCases)
+    func requestsOfDataURLsAreAnsweredAsInWebKit(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                """
+                const run = (url, method = "GET", type = "") => new Promise(resolve => {
+                  const events = [], xhr = new XMLHttpRequest();
+                  if (type) xhr.responseType = type;
+                  xhr.onreadystatechange = () => events.push("s" + xhr.readyState);
+                  for (const name of ["loadstart", "progress", "load", "error", "loadend"])
+                    xhr.addEventListener(name, event => events.push(name === "progress" || name === "load" ? `${name}:${event.loaded}/${event.lengthComputable}` : name));
+                  xhr.onloadend = () => resolve([xhr.status, type === "arraybuffer" ? new Uint8Array(xhr.response).join(",") : xhr.responseText,
+                    xhr.getAllResponseHeaders().trim(), events.join(" ")].join("|"));
+                  xhr.open(method, url);
+                  xhr.send(method === "POST" ? "ignored" : null);
+                  events.push("sent");
+                });
+                return [await run("data:text/plain;base64,aGVsbG8="), await run("data:text/plain;base64,%%%"), await run("data:nocomma"),
+                  await run("DATA:,%FF%FE", "GET", "arraybuffer"), await run("data:,", "HEAD"), await run("data:,abc%20d", "POST")];
+                """)
+            #expect(
+                seen == [
+                    "200|hello|content-type: text/plain|s1 loadstart sent s2 s3 progress:5/true s4 load:5/true loadend",
+                    "0|||s1 loadstart sent s4 error loadend", "0|||s1 loadstart sent s4 error loadend",
+                    "200|255,254|content-type: text/plain;charset=US-ASCII|s1 loadstart sent s2 s3 progress:2/true s4 load:2/true loadend",
+                    "200||content-type: text/plain;charset=US-ASCII|s1 loadstart sent s2 s4 load:0/false loadend",
+                    "200|abc d|content-type: text/plain;charset=US-ASCII|s1 loadstart sent s2 s3 progress:5/true s4 load:5/true loadend",
+                ], "\(engine)")
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func storageRequestsAndHistoryBehaveAsInWebKit(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
