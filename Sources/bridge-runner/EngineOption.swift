@@ -133,7 +133,8 @@ struct WebKitRun {
             scriptTimeLimit: .milliseconds(Int64(min(command.entryTimeLimit, command.timeout) * 1000)))
         await session.attach(view)
 
-        let exit = await run(source, view: view, session: session, server: server, baseURL: baseURL, transcript: transcript)
+        let exit = await run(
+            source, view: view, session: session, server: server, baseURL: baseURL, deadline: deadline, transcript: transcript)
         // The page's part is over, whatever its web process does: what is left does not wait
         // for it, and a slow teardown of WebKit's processes is no page's doing.
         deadline.disarm()
@@ -153,7 +154,7 @@ struct WebKitRun {
 
     private func run(
         _ source: PageSource, view: WebKitWebView, session: SessionController, server: ReferenceServer?, baseURL: URL,
-        transcript: Transcript
+        deadline: RunDeadline.Armed, transcript: Transcript
     ) async -> ExitCode {
         do {
             if command.signedOut {
@@ -171,6 +172,10 @@ struct WebKitRun {
         }
         server?.setFaults(command.faults.configuration.faults)
         let documentURL = command.url.map { URL(string: $0)! } ?? URL(string: "/run/\(source.name)", relativeTo: baseURL)!.absoluteURL
+        // `--timeout` is the page's: its load (the view's load timeout) and its work until it is
+        // quiet share it (a second at least is left to see it quiet).
+        deadline.restart(seconds: command.timeout + RunDeadline.margin)
+        let budgetEnds = ContinuousClock.now + .milliseconds(Int64(command.timeout * 1000))
         do {
             switch source {
             case .url(let target):
@@ -194,7 +199,7 @@ struct WebKitRun {
             if error.code == .timeout && view.url != nil { return .timedOut }
             return error.code == .network || error.code == .timeout ? .serverUnreachable : .failure
         }
-        let quiet = await Self.waitUntilQuiet(view, transcript: transcript, timeout: .milliseconds(Int64(command.timeout * 1000)))
+        let quiet = await Self.waitUntilQuiet(view, transcript: transcript, timeout: max(.seconds(1), budgetEnds - .now))
         let counts = transcript.counts
         if counts.scriptErrors > 0 { return .scriptError }
         if counts.unhandledRejections > 0 { return .unhandledRejection }

@@ -49,7 +49,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Another origin allowed to call the session handler (repeatable).")
     var handlerOrigin: [String] = []
 
-    @Option(help: "Seconds the whole run may take; past them it ends with code 3, whatever the page is doing.")
+    @Option(help: "Seconds the page may take, its load and its work together; past them the run ends with code 3.")
     var timeout: Double = 10
 
     @Option(
@@ -96,7 +96,7 @@ struct RunCommand: AsyncParsableCommand {
         if engineOption.engine == .webkit { return try await WebKitRun(command: self).run() }
         let transcript = Transcript(json: json)
         let bound = timeout + RunDeadline.margin
-        RunDeadline.arm(seconds: bound) {
+        let deadline = RunDeadline.arm(seconds: bound) {
             transcript.failure(
                 "the run did not end within --timeout \(timeout) s (+\(RunDeadline.margin) s): a script held its engine thread; ended the run"
             )
@@ -147,7 +147,7 @@ struct RunCommand: AsyncParsableCommand {
         fixture.observe { transcript.page($0) }
         fixture.messageLog.observe { transcript.bridge($0) }
 
-        let exit = await run(source, fixture: fixture, codeFlow: settings.redirectURI != nil, transcript: transcript)
+        let exit = await run(source, fixture: fixture, codeFlow: settings.redirectURI != nil, deadline: deadline, transcript: transcript)
         transcript.stores(page: fixture.pageCookies(), native: fixture.nativeCookies())
         transcript.webStorage(local: pageStore.localStorage, session: fixture.page.sessionStorage)
         if let stats = fixture.server?.stats() {
@@ -163,7 +163,9 @@ struct RunCommand: AsyncParsableCommand {
         if exit != .success { throw exit }
     }
 
-    private func run(_ source: PageSource, fixture: AppWiring, codeFlow: Bool, transcript: Transcript) async -> ExitCode {
+    private func run(
+        _ source: PageSource, fixture: AppWiring, codeFlow: Bool, deadline: RunDeadline.Armed, transcript: Transcript
+    ) async -> ExitCode {
         do {
             try await signIn(fixture, codeFlow: codeFlow, transcript: transcript)
         } catch {
@@ -172,6 +174,10 @@ struct RunCommand: AsyncParsableCommand {
         fixture.server?.setFaults(faults.configuration.faults)
         fixture.server?.setOAuthFaults(faults.configuration.oauthFaults)
         let documentURL = url.map { URL(string: $0)! } ?? fixture.url("/run/\(source.name)")
+        // `--timeout` is the page's: its load and its work until it is quiet share it (a second
+        // at least is left to see it quiet).
+        deadline.restart(seconds: timeout + RunDeadline.margin)
+        let budgetEnds = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
         do {
             switch source {
             case .url(let target):
@@ -198,7 +204,7 @@ struct RunCommand: AsyncParsableCommand {
             return .failure
         }
         let progress = Progress(enabled: !json, transcript: transcript)
-        let quiet = await fixture.page.runUntilQuiescent(timeout: .milliseconds(Int64(timeout * 1000)))
+        let quiet = await fixture.page.runUntilQuiescent(timeout: max(.seconds(1), budgetEnds - .now))
         await progress.finish()
         let counts = transcript.counts
         if counts.scriptErrors > 0 { return .scriptError }

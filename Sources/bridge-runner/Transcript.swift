@@ -26,7 +26,19 @@ final class Transcript: Sendable {
         /// summary or a secrecy check reads; the rest is streamed, not kept).
         var tail: [String] = []
         var tailBytes = 0
+        /// Console text printed so far, and how many lines were shortened past the limit.
+        var consoleBytes = 0
+        var consoleLinesShortened = 0
     }
+
+    /// How much console text a run prints in full (a page that floods its console printed
+    /// hundreds of megabytes in a few seconds): past it, each line is printed shortened to
+    /// ``consoleShortLineBytes``, so that none is lost and a flood of long lines stays small.
+    static let consoleMaxBytes = 16 << 20
+    /// A longer console line is printed as its first and last halves of this many bytes.
+    static let consoleMaxLineBytes = 64 << 10
+    /// The length of a console line past ``consoleMaxBytes``.
+    static let consoleShortLineBytes = 256
 
     static let tailLength = 500
     /// The most text the tail keeps, so that a page logging long lines does not keep them.
@@ -40,6 +52,16 @@ final class Transcript: Sendable {
         guard utf8.count > tailMaxLineBytes else { return line }
         let half = tailMaxLineBytes / 2
         return String(decoding: utf8.prefix(half), as: UTF8.self) + " … " + String(decoding: utf8.suffix(half), as: UTF8.self)
+    }
+
+    /// `text` whole, or its first and last halves of `limit` bytes around a mark that says how
+    /// long it was.
+    static func shortened(_ text: String, to limit: Int) -> String {
+        let utf8 = text.utf8
+        guard utf8.count > limit else { return text }
+        let half = limit / 2
+        return String(decoding: utf8.prefix(half), as: UTF8.self) + " … (\(utf8.count) bytes) … "
+            + String(decoding: utf8.suffix(half), as: UTF8.self)
     }
 
     init(json: Bool) {
@@ -65,10 +87,25 @@ final class Transcript: Sendable {
     func page(_ event: PageEvent) {
         switch event {
         case .console(let message, _):
+            let length = message.text.utf8.count
+            let (limit, first) = lock.withLock { counts -> (Int, Bool) in
+                guard counts.consoleBytes < Self.consoleMaxBytes else {
+                    guard length > Self.consoleShortLineBytes else { return (length, false) }
+                    counts.consoleLinesShortened += 1
+                    return (Self.consoleShortLineBytes, counts.consoleLinesShortened == 1)
+                }
+                counts.consoleBytes += min(length, Self.consoleMaxLineBytes)
+                return (Self.consoleMaxLineBytes, false)
+            }
+            if first {
+                let limits = "\(Self.consoleMaxBytes >> 20) MB: longer lines are printed shortened to \(Self.consoleShortLineBytes) bytes"
+                note("console output past \(limits)")
+            }
+            let text = Self.shortened(message.text, to: limit)
             let color: Color = message.level == .error ? .red : (message.level == .warn ? .yellow : .plain)
             emit(
-                ["type": "console", "level": message.level.rawValue, "text": message.text],
-                text: paint("console.\(message.level.rawValue)", .dim) + " " + paint(message.text, color))
+                ["type": "console", "level": message.level.rawValue, "text": text],
+                text: paint("console.\(message.level.rawValue)", .dim) + " " + paint(text, color))
         case .scriptError(let error, let unhandled, _):
             lock.withLock {
                 if unhandled { $0.unhandledRejections += 1 } else { $0.scriptErrors += 1 }
@@ -153,6 +190,8 @@ final class Transcript: Sendable {
 
     /// The page store and the native store side by side; values of session cookies hidden.
     func stores(page: [Cookie], native: [Cookie]) {
+        // The run's end: how much of the console was printed shortened is said first.
+        noteConsoleNotPrinted()
         struct Key: Hashable, Comparable {
             let domain: String, path: String, name: String
             static func < (a: Key, b: Key) -> Bool { (a.domain, a.path, a.name) < (b.domain, b.path, b.name) }
@@ -186,6 +225,12 @@ final class Transcript: Sendable {
 
     /// What the page left in `localStorage` and `sessionStorage`: each key with its value's
     /// size, never the value (pages keep tokens there).
+    private func noteConsoleNotPrinted() {
+        let lines = lock.withLock { $0.consoleLinesShortened }
+        guard lines > 0 else { return }
+        note("console: \(lines) lines past the first \(Self.consoleMaxBytes >> 20) MB were printed shortened")
+    }
+
     func webStorage(local: WebStorage, session: WebStorage) {
         let areas = [("localStorage", local), ("sessionStorage", session)].flatMap { name, storage in
             storage.origins.flatMap { origin in storage.items(forOrigin: origin).map { (name, origin, $0.key, $0.value.utf8.count) } }

@@ -152,6 +152,28 @@ import Testing
         #expect(!result.stdout.contains("TimeLimitExceeded"), "\(result.stdout)")
     }
 
+    /// A page that floods its console with long lines prints 16 MB of it in full (each line at
+    /// most 64 KB), then every line shortened, and says how many were (it printed 284 MB in
+    /// five seconds). No line is lost: the page's last one is printed.
+    @Test func aConsoleFloodIsPrintedShortenedPastItsLimit() async throws {
+        let script = try RunnerProcess.temporaryFile(
+            "flood.js",
+            #"""
+            console.log("first"); console.log("y".repeat(1 << 20));
+            const line = "x".repeat(70000);
+            for (let i = 0; i < 2000; i++) console.log(line);
+            console.log("last");
+            """#)
+        let result = try await RunnerProcess.run(["run", script.path, "--entry-time-limit", "60", "--timeout", "90"], timeout: 120)
+        #expect(result.exitCode == 0, "\(result.stdout.suffix(2000))\(result.stderr)")
+        #expect(result.stdout.utf8.count < 18 << 20, "\(result.stdout.utf8.count) bytes printed")
+        #expect(result.stdout.contains("console.log first"))
+        #expect(result.stdout.contains("… (1048576 bytes) …"))
+        #expect(result.stdout.contains("longer lines are printed shortened to 256 bytes"))
+        #expect(result.stdout.contains("console.log last"))
+        #expect(result.stdout.contains("lines past the first 16 MB were printed shortened"), "\(result.stdout.suffix(2000))")
+    }
+
     /// An `await` loop resumes as one short microtask after another and never calls native code.
     /// The engine runs an entry's microtasks inside the entry, so the entry time limit ends the
     /// loop like any other runaway, and the run ends then, not at the hard `--timeout` bound
