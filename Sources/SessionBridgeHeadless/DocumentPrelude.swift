@@ -76,7 +76,7 @@ enum DocumentPrelude {
           // A navigation to a fragment of this document changes its URL and fires `popstate`
           // at once and `hashchange` in a later task, as WebKit does (and tells `history`, once
           // made, through `hooks`); others replace the document.
-          const hooks = { fragment: null, popstate: null, dataURL: null }, schedule = g.setTimeout;
+          const hooks = { fragment: null, popstate: null, dataURL: null, body: null, makeBlob: null }, schedule = g.setTimeout;
           const navigateTo = (kind, url) => {
             const old = native.navigate(kind, url);
             if (typeof old !== "string") return;
@@ -119,7 +119,7 @@ enum DocumentPrelude {
 
           // The global scope's members besides the document (``WebPlatformPrelude``), all made
           // on a script's first read of any of them; a page may replace or delete each.
-          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent"];
+          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData"];
           const lazy = new Map();
           const placePlatform = () => {
             if (lazy.size === 0) return;
@@ -290,6 +290,7 @@ enum DocumentPrelude {
             text() { return then.call(this.#take(), body => typeof body === "string" ? body : this.#text !== undefined ? this.#text : textOfBytes(body)); }
             json() { return then.call(this.text(), text => JSON.parse(text)); }
             arrayBuffer() { return then.call(this.#take(), body => typeof body === "string" ? bytesOfText(body).buffer : body.slice().buffer); }
+            blob() { return then.call(this.arrayBuffer(), buffer => bodyBlob(buffer, this.headers)); }
             clone() {
               if (this.#used) throw new TypeError("body stream already read");
               return Response.#made(this.#body, {
@@ -301,10 +302,18 @@ enum DocumentPrelude {
           // bytes (a copy of an ArrayBuffer or a view), with the Content-Type it implies.
           const extractBody = value => {
             if (value === null || value === undefined) return { body: null, type: null };
+            // A Blob or a FormData (made by the platform, which says so).
+            const platformBody = hooks.body ? hooks.body(value) : undefined;
+            if (platformBody !== undefined) return platformBody;
             if (value instanceof ArrayBuffer) return { body: new Uint8Array(value).slice(), type: null };
             if (ArrayBuffer.isView(value)) return { body: new Uint8Array(value.buffer, value.byteOffset, value.byteLength).slice(), type: null };
             if (Object.prototype.toString.call(value) === "[object URLSearchParams]") return { body: String(value), type: "application/x-www-form-urlencoded;charset=UTF-8" };
             return { body: String(value), type: "text/plain;charset=UTF-8" };
+          };
+          // A body read as a Blob of its Content-Type (the platform, made now if it was not).
+          const bodyBlob = (buffer, headers) => {
+            placePlatform();
+            return hooks.makeBlob(new Uint8Array(buffer), headers.get("content-type") ?? "");
           };
           // Text as UTF-8 bytes, and back (a body's arrayBuffer() and text()).
           const bytesOfText = text => { const binary = unescape(encodeURIComponent(text)), out = new Uint8Array(binary.length); for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i); return out; };
@@ -407,6 +416,7 @@ enum DocumentPrelude {
                 return PromiseCtor.resolve(body === null ? new ArrayBuffer(0) : typeof body === "string" ? bytesOfText(body).buffer : body.slice().buffer);
               } catch (error) { return PromiseCtor.reject(error); }
             }
+            blob() { return then.call(this.arrayBuffer(), buffer => bodyBlob(buffer, this.headers)); }
             clone() {
               if (this.#used) throw new TypeError("body stream already read");
               return new Request(this);

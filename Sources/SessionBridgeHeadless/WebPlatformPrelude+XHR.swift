@@ -3,9 +3,9 @@ extension WebPlatformPrelude {
     /// document's own fetch (`native.fetch`): the same cookies, rules and events a `fetch` has.
     /// Requests are asynchronous only (a synchronous `open` throws an `InvalidAccessError`, as it
     /// would block the page's thread). A `data:` URL is read in the page, as `fetch` reads one.
-    /// A body sent may be text, `URLSearchParams` or bytes;
-    /// responses are read as text, so `responseType` `"arraybuffer"` gives the text's UTF-8
-    /// bytes; `"blob"` and `"document"` give `null`. `upload` exists and sends no events.
+    /// A body sent may be text, `URLSearchParams`, bytes, a `Blob` or a `FormData`; a response
+    /// that is not UTF-8 keeps its bytes for `responseType` `"arraybuffer"` and `"blob"`, and
+    /// `"document"` gives `null`. `upload` exists and sends no events.
     static let xhrSource = #"""
           class ProgressEvent extends Event {
             #lengthComputable; #loaded; #total;
@@ -82,6 +82,10 @@ extension WebPlatformPrelude {
               const body = this.#response.body;
               if (this.#responseType === "json") { try { return JSON.parse(body); } catch { return null; } }
               if (this.#responseType === "arraybuffer") return this.#response.bytes !== undefined ? this.#response.bytes.slice().buffer : encode(body).buffer;
+              if (this.#responseType === "blob") {
+                const type = this.#response.headers.find(([key]) => key === "content-type");
+                return hooks.makeBlob(this.#response.bytes !== undefined ? this.#response.bytes : encode(body), type ? type[1] : "");
+              }
               return null;
             }
             get responseXML() { return null; }
@@ -121,7 +125,9 @@ extension WebPlatformPrelude {
               if (this.#method === "GET" || this.#method === "HEAD") body = null;
               let payload = null, type = null;
               if (body !== null && body !== undefined) {
-                if (body instanceof URLSearchParams) { payload = body.toString(); type = "application/x-www-form-urlencoded;charset=UTF-8"; }
+                const platformBody = hooks.body(body);
+                if (platformBody !== undefined) { payload = platformBody.body; type = platformBody.type; }
+                else if (body instanceof URLSearchParams) { payload = body.toString(); type = "application/x-www-form-urlencoded;charset=UTF-8"; }
                 else if (isView(body) || body instanceof ArrayBuffer) payload = byteSource(body, "XMLHttpRequest.send").slice();
                 else { payload = String(body); type = "text/plain;charset=UTF-8"; }
               }

@@ -6,7 +6,8 @@
 /// (``subtleSource``), `performance.now()` and
 /// `performance.timeOrigin`, `Event`, `EventTarget`, `AbortController` and `AbortSignal`
 /// (``eventsSource``), `structuredClone` (``cloneSource``), `localStorage`, `sessionStorage` and
-/// `Storage` (``storageSource``), `XMLHttpRequest` and `ProgressEvent` (``xhrSource``), `history`
+/// `Storage` (``storageSource``), `Blob`, `File` and `FormData` (``blobSource``),
+/// `XMLHttpRequest` and `ProgressEvent` (``xhrSource``), `history`
 /// (``historySource``), and `DOMException`, the errors they throw.
 ///
 /// A function of the global object, `Object.defineProperty`, the document prelude's `native`
@@ -247,6 +248,7 @@ enum WebPlatformPrelude {
           \#(eventsSource)
           \#(cloneSource)
           \#(storageSource)
+          \#(blobSource)
           \#(xhrSource)
           \#(historySource)
           // Randomness from the system's generator (WebCrypto); `subtle` in a secure context.
@@ -344,10 +346,13 @@ enum WebPlatformPrelude {
             platformClones.set(made.prototype, null);
           }
           platformClones.set(DOMException.prototype, value => new DOMException(value.message, value.name));
+          platformClones.set(Blob.prototype, value => new Blob([value], { type: value.type }));
+          platformClones.set(File.prototype, value => new File([value], value.name, { type: value.type, lastModified: value.lastModified }));
+          platformClones.set(FormData.prototype, null);
           if (webCrypto.cloneKey) platformClones.set(webCrypto.CryptoKey.prototype, webCrypto.cloneKey);
           return { atob, btoa, TextEncoder, TextDecoder, URL, URLSearchParams, crypto, performance, DOMException, isSecureContext: secure,
             Event, EventTarget, AbortController, AbortSignal, structuredClone, localStorage, sessionStorage, Storage, XMLHttpRequest, ProgressEvent, CustomEvent, reportError, history, History, PopStateEvent, HashChangeEvent,
-            ...(secure ? { CryptoKey: webCrypto.CryptoKey, SubtleCrypto: webCrypto.SubtleCrypto } : {}) };
+            Blob, File, FormData, ...(secure ? { CryptoKey: webCrypto.CryptoKey, SubtleCrypto: webCrypto.SubtleCrypto } : {}) };
         })
         """#
 }

@@ -91,6 +91,48 @@ import Testing
         await page.close()
     }
 
+    /// A `FormData` goes out as `multipart/form-data` (a file with its name, type and bytes as
+    /// they are), a `Blob` as its bytes with its type, from `fetch` and `XMLHttpRequest` alike;
+    /// a response is read back as a `Blob`.
+    @Test func formDataAndBlobsGoOutAsTheirBytes() async throws {
+        let listener = try RawHTTPListener()
+        defer { listener.stop() }
+        let page = WebPage()
+        try await page.loadHTMLString("<p>wire</p>", baseURL: listener.url)
+        let result = try await page.callAsyncJavaScript(
+            """
+            const form = new FormData();
+            form.append("username", "demo");
+            form.append("avatar", new File([new Uint8Array([0, 255, 13, 10])], "a.png", { type: "image/png" }));
+            await fetch("/form", { method: "POST", body: form });
+            await fetch("/blob", { method: "POST", body: new Blob(['{"a":1}'], { type: "application/json" }) });
+            await new Promise(resolve => {
+              const xhr = new XMLHttpRequest();
+              xhr.onloadend = resolve;
+              xhr.open("POST", "/xhr");
+              xhr.send(form);
+            });
+            const blob = await (await fetch("/read")).blob();
+            return [blob.size, await blob.text()];
+            """)
+        #expect(result == [2, "ok"])
+        let requests = listener.connections.flatMap { RawHTTPListener.requests(in: $0) }
+        func head(_ path: String) -> String { requests.first { $0.line.contains(" \(path) ") }?.head.lowercased() ?? "" }
+        for path in ["/form", "/xhr"] {
+            #expect(head(path).contains("\r\ncontent-type: multipart/form-data; boundary=----webkitformboundary"), "\(head(path))")
+        }
+        #expect(head("/blob").contains("\r\ncontent-type: application/json\r\n"))
+        let wire = listener.connections.flatMap { $0 }
+        let text = String(decoding: wire, as: UTF8.self)
+        #expect(text.contains("Content-Disposition: form-data; name=\"username\"\r\n\r\ndemo\r\n"))
+        #expect(text.contains(#"{"a":1}"#))
+        // The file's bytes as they were (a 255 is no UTF-8), after its part's head.
+        let part = Array("Content-Disposition: form-data; name=\"avatar\"; filename=\"a.png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
+        let bytes = part + [0, 255, 13, 10, 13, 10]
+        #expect(wire.indices.filter { wire[$0...].starts(with: bytes) }.count == 2)
+        await page.close()
+    }
+
     static let refusedHeaders: [(String, String)] = [
         ("X-A\r\nX-B", "1"), ("X-A", "1\r\nX-B: 2"), ("X-A", "1\nGET / HTTP/1.1"), ("X-A", "a\0b"), ("X A", "1"),
         ("", "1"), ("X-A:", "1"), ("X-É", "1"), ("X-A", "\u{100}"),

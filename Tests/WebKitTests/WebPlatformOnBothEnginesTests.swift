@@ -345,6 +345,52 @@ import Testing
         }
     }
 
+    /// `Blob`, `File` and `FormData` as in WebKit (a headless page got a `TypeError` from each):
+    /// their members, a body's Content-Type and `multipart/form-data` text, `blob()`, cloning.
+    @Test(arguments: Engine.allCases)
+    func blobsFilesAndFormDataAreWebKits(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                #"""
+                const r = f => { try { return f(); } catch (e) { return e.name; } };
+                const out = [];
+                const b = new Blob(["héllo", new Uint8Array([33]), new Blob(["!"])], { type: "Text/Plain" });
+                out.push(b.size, b.type, String(b), Object.prototype.toString.call(b), await b.text(), Array.from(new Uint8Array(await b.arrayBuffer())).join());
+                out.push(await b.slice(1, 3).text(), b.slice(-2).size, b.slice(2, 1).size, b.slice(0, 100, "X/Y").type);
+                out.push(r(() => new Blob("abc")), r(() => new Blob([1], { endings: "bad" })), new Blob(["a\r\nb"], { endings: "native" }).size, new Blob([], { type: "ä" }).type);
+                const f = new File(["abc"], "a.txt", { type: "text/plain", lastModified: 42 });
+                out.push(f.name, f.lastModified, f.size, f instanceof Blob, String(f), r(() => new File(["x"])));
+                const fd = new FormData();
+                fd.append("user\nname", "a\nb");
+                fd.append("file", new Blob(["x\ny"], { type: "text/plain" }), 'n"a.txt');
+                fd.append("blob", new Blob([new Uint8Array([65, 66])]));
+                fd.set("k", "1"); fd.append("k", "2"); fd.append("z", "0"); fd.set("k", "3");
+                out.push([...fd.keys()].join("|"), fd.get("k"), fd.getAll("k").length, fd.has("z"), fd.get("nope"), fd.get("blob") instanceof File, fd.get("blob").name, fd.get("file").name);
+                out.push(r(() => fd.append("a", "b", "c")), r(() => new FormData({})), String(fd));
+                const resp = new Response(fd);
+                const type = resp.headers.get("content-type");
+                const boundary = type.slice(type.indexOf("boundary=") + 9);
+                out.push(type.split(boundary).join("B"), boundary.length, boundary.startsWith("----WebKitFormBoundary"));
+                const fd2 = new FormData(); fd2.append("user\nname", "a\nb\rc"); fd2.append('q"x', "é");
+                const resp2 = new Response(fd2); const type2 = resp2.headers.get("content-type"); const boundary2 = type2.slice(type2.indexOf("boundary=") + 9);
+                out.push(JSON.stringify((await resp2.text()).split(boundary2).join("B")));
+                out.push(new Response(b).headers.get("content-type"), new Response(new Blob(["q"])).headers.get("content-type"));
+                const rb = await new Response("hi", { headers: { "content-type": "text/x-hi" } }).blob();
+                out.push(rb.size, rb.type, rb instanceof Blob);
+                out.push((await structuredClone(b).text()), r(() => structuredClone(fd)));
+                fd.delete("k"); out.push([...fd].map(e => e[0]).join("|"));
+                return JSON.stringify(out);
+                """#)
+            #expect(
+                seen
+                    == .string(
+                        #"""
+                        [8,"text/plain","[object Blob]","[object Blob]","héllo!!","104,195,169,108,108,111,33,33","é",2,0,"x/y","TypeError","TypeError",3,"","a.txt",42,3,true,"[object File]","TypeError","user\nname|file|blob|k|z","3",1,true,null,true,"blob","n\"a.txt","TypeError","TypeError","[object FormData]","multipart/form-data; boundary=B",38,true,"\"--B\\r\\nContent-Disposition: form-data; name=\\\"user%0D%0Aname\\\"\\r\\n\\r\\na\\r\\nb\\r\\nc\\r\\n--B\\r\\nContent-Disposition: form-data; name=\\\"q%22x\\\"\\r\\n\\r\\né\\r\\n--B--\\r\\n\"","text/plain",null,2,"text/x-hi",true,"héllo!!","DataCloneError","user\nname|file|blob|z"]
+                        """#), "\(engine)")
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func storageRequestsAndHistoryBehaveAsInWebKit(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
