@@ -251,6 +251,7 @@ extension WebKitWebView {
             if let provisionalURL { redirects.append(provisionalURL) }
             provisionalURL = current
         case WEBKIT_LOAD_COMMITTED.rawValue:
+            awaitingNewWebProcess = false
             url = current
             callsInFlight = 0
             configuration.eventHandler?(.documentCommitted(navigation()))
@@ -342,6 +343,7 @@ extension WebKitWebView {
     func webProcessTerminated(_ reported: WebContentProcessTerminationReason) {
         let reason = endedUnresponsiveProcess && reported == .terminatedByApp ? .exceededTimeLimit : reported
         endedUnresponsiveProcess = false
+        awaitingNewWebProcess = true
         pendingLoad?.once.resume(.failure(WebKitError(.webKit, reason.description)))
         pendingLoad = nil
         configuration.eventHandler?(.webContentProcessTerminated(reason, url: url))
@@ -372,7 +374,8 @@ extension WebKitWebView {
                 let panelsBefore = self.panelTime(at: asked)
                 // Only silence counts: no document yet, a process that ended or a view closed
                 // meanwhile answer at once, with other errors.
-                if await self.answers(within: min(limit, .seconds(1))) {
+                // A process starting after one ended runs no page code: not silence either.
+                if await self.answers(within: min(limit, .seconds(1))) || self.awaitingNewWebProcess {
                     silence = .zero
                     continue
                 }

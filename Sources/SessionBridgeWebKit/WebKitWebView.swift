@@ -68,6 +68,10 @@ public final class WebKitWebView: WebView {
     var scriptWatch: Task<Void, Never>?
     /// Whether the view ended its web process for ``WebKitWebViewConfiguration/scriptTimeLimit``.
     var endedUnresponsiveProcess = false
+    /// Whether the view's web process ended and no document has committed in a new one since:
+    /// no page code runs meanwhile, so the time limit's watch counts no silence (a new process
+    /// answers only once it has started, which a loaded machine makes slow).
+    var awaitingNewWebProcess = false
     /// The page's panels (alert, confirm, prompt) waiting on the UI delegate now, since when one
     /// has been open, and how long they were open before: the time-limit watch does not count a
     /// wait on one.

@@ -43,6 +43,26 @@ import Testing
         }
     }
 
+    /// The load after an ended process waits for a new one: that wait is not a script's
+    /// silence, however long it takes (a loaded machine took more than the 1 s limit to start
+    /// one, and the watch ended it too, failing the load). A limit shorter than a process's
+    /// start shows it on any machine; a response slower than the limit is no silence either.
+    @Test(arguments: ["/after", "/slow/1500"])
+    func theLoadAfterAnEndedProcessIsNotEndedWhileItsProcessStarts(path: String) async throws {
+        try await withSite(pages: ["/spin": "<script>for (;;) {}</script>", "/after": "<title>after</title>"]) { site in
+            let events = Mutex<[PageEvent]>([])
+            let configuration = WebKitWebViewConfiguration(
+                eventHandler: { event in events.withLock { $0.append(event) } }, scriptTimeLimit: .milliseconds(100))
+            try await withView(configuration) { view in
+                await #expect(throws: PageError.self) { try await view.load(site.url("/spin")) }
+                #expect(Self.stops(events) == 1)
+                try await view.load(site.url(path))
+                #expect(view.url?.path == path)
+                #expect(Self.stops(events) == 1)
+            }
+        }
+    }
+
     /// A page busy for less than the limit is left alone, and a view without a limit leaves a
     /// busy process running, as WebKit does.
     @Test func aPageBusyForLessThanTheLimitIsLeftAlone() async throws {
