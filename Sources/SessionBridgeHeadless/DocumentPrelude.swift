@@ -115,11 +115,12 @@ enum DocumentPrelude {
           let title;
           define(document, "title", { get: () => title === undefined ? at("title") : title, set: v => { title = String(v); }, enumerable: true });
           define(g, "document", { value: document, enumerable: true });
+          define(g, "name", { value: "", writable: true, enumerable: true, configurable: true });
           define(g, "navigator", { value: freeze({ userAgent, language: "en-US", languages: freeze(["en-US"]), cookieEnabled: true, onLine: true }), enumerable: true });
 
           // The global scope's members besides the document (``WebPlatformPrelude``), all made
           // on a script's first read of any of them; a page may replace or delete each.
-          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData"];
+          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen", "innerWidth", "innerHeight", "outerWidth", "outerHeight", "devicePixelRatio", "screenX", "screenY", "scrollX", "scrollY", "pageXOffset", "pageYOffset"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData", "MediaQueryList"];
           const lazy = new Map();
           const placePlatform = () => {
             if (lazy.size === 0) return;

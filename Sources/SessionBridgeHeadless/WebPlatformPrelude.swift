@@ -7,7 +7,8 @@
 /// `performance.timeOrigin`, `Event`, `EventTarget`, `AbortController` and `AbortSignal`
 /// (``eventsSource``), `structuredClone` (``cloneSource``), `localStorage`, `sessionStorage` and
 /// `Storage` (``storageSource``), `Blob`, `File` and `FormData` (``blobSource``),
-/// `XMLHttpRequest` and `ProgressEvent` (``xhrSource``), `history`
+/// `XMLHttpRequest` and `ProgressEvent` (``xhrSource``), `matchMedia`, `screen` and the
+/// window's geometry (``mediaSource``), `history`
 /// (``historySource``), and `DOMException`, the errors they throw.
 ///
 /// A function of the global object, `Object.defineProperty`, the document prelude's `native`
@@ -250,6 +251,7 @@ enum WebPlatformPrelude {
           \#(storageSource)
           \#(blobSource)
           \#(xhrSource)
+          \#(mediaSource)
           \#(historySource)
           // Randomness from the system's generator (WebCrypto); `subtle` in a secure context.
           const integerArrays = ["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array", "BigInt64Array", "BigUint64Array"];
@@ -352,7 +354,9 @@ enum WebPlatformPrelude {
           if (webCrypto.cloneKey) platformClones.set(webCrypto.CryptoKey.prototype, webCrypto.cloneKey);
           return { atob, btoa, TextEncoder, TextDecoder, URL, URLSearchParams, crypto, performance, DOMException, isSecureContext: secure,
             Event, EventTarget, AbortController, AbortSignal, structuredClone, localStorage, sessionStorage, Storage, XMLHttpRequest, ProgressEvent, CustomEvent, reportError, history, History, PopStateEvent, HashChangeEvent,
-            Blob, File, FormData, ...(secure ? { CryptoKey: webCrypto.CryptoKey, SubtleCrypto: webCrypto.SubtleCrypto } : {}) };
+            Blob, File, FormData, matchMedia, MediaQueryList, screen, requestAnimationFrame, cancelAnimationFrame, innerWidth: viewport.width, innerHeight: viewport.height,
+            outerWidth: viewport.width, outerHeight: viewport.height, devicePixelRatio: 1, screenX: 0, screenY: 0, scrollX: 0, scrollY: 0,
+            pageXOffset: 0, pageYOffset: 0, ...(secure ? { CryptoKey: webCrypto.CryptoKey, SubtleCrypto: webCrypto.SubtleCrypto } : {}) };
         })
         """#
 }

@@ -391,6 +391,75 @@ import Testing
         }
     }
 
+    /// `matchMedia`, `screen` and the window's geometry as a WebKit view that is not shown has
+    /// them (a page reading a colour scheme or a breakpoint at start-up got a `TypeError` or a
+    /// `ReferenceError` on the headless engine).
+    @Test(arguments: Engine.allCases)
+    func mediaQueriesAndGeometryAreAHiddenWebKitViews(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                #"""
+                const queries = ["(prefers-color-scheme: dark)", "(prefers-color-scheme: light)", "(min-width: 600px)", "(max-width: 600px)",
+                  "(prefers-reduced-motion: reduce)", "screen", "print", "(hover: hover)", "(pointer: fine)", "not a query ((", "all",
+                  "(orientation: landscape)", "(orientation: portrait)", "(min-resolution: 1dppx)", "(min-resolution: 2dppx)", "(width: 0px)",
+                  "(min-width: 0)", "screen and (max-width: 600px)", "print, screen", "not print", "only screen", "not screen and (color)",
+                  "(prefers-contrast: more)", "(any-pointer: coarse)", "(color)", "(min-color: 8)", "(monochrome)", "(forced-colors: active)",
+                  "(min-device-width: 100px)", "(prefers-color-scheme)", "(width)", "(grid)", "SCREEN AND (MIN-WIDTH: 0PX)", "(min-width: 40em)",
+                  "(400px <= width <= 700px)", "(width > 0px)", "foo", "(foo: bar)", "screen and", ""];
+                const list = matchMedia("(max-width: 600px)");
+                return [innerWidth, innerHeight, outerWidth, outerHeight, devicePixelRatio, screen.width, screen.height, screen.availWidth,
+                  screen.colorDepth, scrollX, pageYOffset, window.name, typeof requestAnimationFrame(() => {}), typeof cancelAnimationFrame,
+                  Object.prototype.toString.call(list), list.onchange, typeof list.addListener, list instanceof EventTarget,
+                  ...queries.map(query => { const m = matchMedia(query); return `${m.matches}:${m.media}`; })];
+                """#)
+            #expect(
+                seen == [
+                    0, 0, 0, 0, 1, 1280, 1024, 1280, 24, 0, 0, "", "number", "function", "[object MediaQueryList]", nil, "function", true,
+                    "false:(prefers-color-scheme: dark)",
+                    "true:(prefers-color-scheme: light)",
+                    "false:(min-width: 600px)",
+                    "true:(max-width: 600px)",
+                    "false:(prefers-reduced-motion: reduce)",
+                    "true:screen",
+                    "false:print",
+                    "true:(hover: hover)",
+                    "true:(pointer: fine)",
+                    "false:not all",
+                    "true:all",
+                    "false:(orientation: landscape)",
+                    "true:(orientation: portrait)",
+                    "true:(min-resolution: 1dppx)",
+                    "false:(min-resolution: 2dppx)",
+                    "true:(width: 0px)",
+                    "true:(min-width: 0)",
+                    "true:screen and (max-width: 600px)",
+                    "true:print, screen",
+                    "true:not print",
+                    "true:only screen",
+                    "false:not screen and (color)",
+                    "false:(prefers-contrast: more)",
+                    "false:(any-pointer: coarse)",
+                    "true:(color)",
+                    "true:(min-color: 8)",
+                    "false:(monochrome)",
+                    "false:(forced-colors: active)",
+                    "true:(min-device-width: 100px)",
+                    "true:(prefers-color-scheme)",
+                    "false:(width)",
+                    "false:(grid)",
+                    "true:screen and (min-width: 0px)",
+                    "false:(min-width: 40em)",
+                    "false:(400px <= width <= 700px)",
+                    "false:(width > 0px)",
+                    "false:foo",
+                    "false:(foo: bar)",
+                    "false:not all",
+                    "true:",
+                ], "\(engine)")
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func storageRequestsAndHistoryBehaveAsInWebKit(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
