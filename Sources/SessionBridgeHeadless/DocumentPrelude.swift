@@ -115,12 +115,18 @@ enum DocumentPrelude {
           let title;
           define(document, "title", { get: () => title === undefined ? at("title") : title, set: v => { title = String(v); }, enumerable: true });
           define(g, "document", { value: document, enumerable: true });
-          define(g, "name", { value: "", writable: true, enumerable: true, configurable: true });
+          // The window's name and geometry, as a WebKit view that is not shown has them (a 0 × 0
+          // viewport, ``WebPlatformPrelude/mediaSource``): plain values a page may replace, so that
+          // reading one makes nothing.
+          for (const [key, value] of [["name", ""], ["innerWidth", 0], ["innerHeight", 0], ["outerWidth", 0], ["outerHeight", 0],
+            ["devicePixelRatio", 1], ["screenX", 0], ["screenY", 0], ["scrollX", 0], ["scrollY", 0], ["pageXOffset", 0], ["pageYOffset", 0]]) {
+            define(g, key, { value, writable: true, enumerable: true, configurable: true });
+          }
           define(g, "navigator", { value: freeze({ userAgent, language: "en-US", languages: freeze(["en-US"]), cookieEnabled: true, onLine: true }), enumerable: true });
 
           // The global scope's members besides the document (``WebPlatformPrelude``), all made
           // on a script's first read of any of them; a page may replace or delete each.
-          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen", "innerWidth", "innerHeight", "outerWidth", "outerHeight", "devicePixelRatio", "screenX", "screenY", "scrollX", "scrollY", "pageXOffset", "pageYOffset"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData", "MediaQueryList"];
+          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData", "MediaQueryList"];
           const lazy = new Map();
           const placePlatform = () => {
             if (lazy.size === 0) return;

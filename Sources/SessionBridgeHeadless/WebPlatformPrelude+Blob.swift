@@ -6,6 +6,15 @@ extension WebPlatformPrelude {
     /// `Blob` (`hooks.makeBlob`). A headless page has no form element to read, so `new
     /// FormData(form)` throws; `stream()` is not there.
     static let blobSource = #"""
+          // The bytes of `parts` (byte arrays) one after another.
+          const joinedBytes = parts => {
+            let length = 0;
+            for (const part of parts) length += part.length;
+            const joined = new Uint8Array(length);
+            let at = 0;
+            for (const part of parts) { joined.set(part, at); at += part.length; }
+            return joined;
+          };
           let blobBytes, isBlob;
           class Blob {
             #bytes; #type;
@@ -24,11 +33,7 @@ extension WebPlatformPrelude {
                   else parts.push(encode(endings === "native" ? String(part).replace(/\r\n|\r/g, "\n") : String(part)));
                 }
               }
-              let length = 0;
-              for (const part of parts) length += part.length;
-              this.#bytes = new Uint8Array(length);
-              let at = 0;
-              for (const part of parts) { this.#bytes.set(part, at); at += part.length; }
+              this.#bytes = joinedBytes(parts);
               const type = options && options.type !== undefined ? String(options.type) : "";
               this.#type = /[^\u0020-\u007E]/.test(type) ? "" : type.toLowerCase();
             }
@@ -152,12 +157,7 @@ extension WebPlatformPrelude {
               }
             }
             parts.push(encode(`--${boundary}--\r\n`));
-            let length = 0;
-            for (const part of parts) length += part.length;
-            const body = new Uint8Array(length);
-            let at = 0;
-            for (const part of parts) { body.set(part, at); at += part.length; }
-            return { body, type: `multipart/form-data; boundary=${boundary}` };
+            return { body: joinedBytes(parts), type: `multipart/form-data; boundary=${boundary}` };
           };
           // A Blob's or a FormData's bytes and the Content-Type they imply, or undefined.
           hooks.body = value => {

@@ -1,6 +1,6 @@
 extension WebPlatformPrelude {
-    /// The window's geometry and `matchMedia` (CSSOM View, Media Queries), part of ``source``,
-    /// as a WebKit view that is not shown has them: a 0 × 0 viewport on a 1280 × 1024 screen at
+    /// `screen` and `matchMedia` (CSSOM View, Media Queries), part of ``source``, as a WebKit
+    /// view that is not shown has them (``DocumentPrelude`` sets the window's geometry to match): a 0 × 0 viewport on a 1280 × 1024 screen at
     /// one device pixel per CSS pixel, a light colour scheme, a fine pointer that hovers, and
     /// no preference otherwise. A page reading them at start-up (a colour scheme, a breakpoint)
     /// gets an answer instead of a `ReferenceError`; the viewport never changes, so a

@@ -7,8 +7,8 @@
 /// `performance.timeOrigin`, `Event`, `EventTarget`, `AbortController` and `AbortSignal`
 /// (``eventsSource``), `structuredClone` (``cloneSource``), `localStorage`, `sessionStorage` and
 /// `Storage` (``storageSource``), `Blob`, `File` and `FormData` (``blobSource``),
-/// `XMLHttpRequest` and `ProgressEvent` (``xhrSource``), `matchMedia`, `screen` and the
-/// window's geometry (``mediaSource``), `history`
+/// `XMLHttpRequest` and `ProgressEvent` (``xhrSource``), `matchMedia`, `screen` and
+/// `requestAnimationFrame` (``mediaSource``), `history`
 /// (``historySource``), and `DOMException`, the errors they throw.
 ///
 /// A function of the global object, `Object.defineProperty`, the document prelude's `native`
@@ -354,9 +354,7 @@ enum WebPlatformPrelude {
           if (webCrypto.cloneKey) platformClones.set(webCrypto.CryptoKey.prototype, webCrypto.cloneKey);
           return { atob, btoa, TextEncoder, TextDecoder, URL, URLSearchParams, crypto, performance, DOMException, isSecureContext: secure,
             Event, EventTarget, AbortController, AbortSignal, structuredClone, localStorage, sessionStorage, Storage, XMLHttpRequest, ProgressEvent, CustomEvent, reportError, history, History, PopStateEvent, HashChangeEvent,
-            Blob, File, FormData, matchMedia, MediaQueryList, screen, requestAnimationFrame, cancelAnimationFrame, innerWidth: viewport.width, innerHeight: viewport.height,
-            outerWidth: viewport.width, outerHeight: viewport.height, devicePixelRatio: 1, screenX: 0, screenY: 0, scrollX: 0, scrollY: 0,
-            pageXOffset: 0, pageYOffset: 0, ...(secure ? { CryptoKey: webCrypto.CryptoKey, SubtleCrypto: webCrypto.SubtleCrypto } : {}) };
+            Blob, File, FormData, matchMedia, MediaQueryList, screen, requestAnimationFrame, cancelAnimationFrame, ...(secure ? { CryptoKey: webCrypto.CryptoKey, SubtleCrypto: webCrypto.SubtleCrypto } : {}) };
         })
         """#
 }

@@ -48,20 +48,17 @@ final class Transcript: Sendable {
 
     /// `line` as the tail keeps it: whole, or its beginning and end around an ellipsis.
     static func tailEntry(_ line: String) -> String {
-        let utf8 = line.utf8
-        guard utf8.count > tailMaxLineBytes else { return line }
-        let half = tailMaxLineBytes / 2
-        return String(decoding: utf8.prefix(half), as: UTF8.self) + " … " + String(decoding: utf8.suffix(half), as: UTF8.self)
+        shortened(line, to: tailMaxLineBytes, sayingLength: false)
     }
 
-    /// `text` whole, or its first and last halves of `limit` bytes around a mark that says how
-    /// long it was.
-    static func shortened(_ text: String, to limit: Int) -> String {
+    /// `text` whole, or its first and last halves of `limit` bytes around an ellipsis (with a
+    /// mark that says how long it was, when `sayingLength`).
+    static func shortened(_ text: String, to limit: Int, sayingLength: Bool = true) -> String {
         let utf8 = text.utf8
         guard utf8.count > limit else { return text }
         let half = limit / 2
-        return String(decoding: utf8.prefix(half), as: UTF8.self) + " … (\(utf8.count) bytes) … "
-            + String(decoding: utf8.suffix(half), as: UTF8.self)
+        let mark = sayingLength ? " … (\(utf8.count) bytes) … " : " … "
+        return String(decoding: utf8.prefix(half), as: UTF8.self) + mark + String(decoding: utf8.suffix(half), as: UTF8.self)
     }
 
     init(json: Bool) {
