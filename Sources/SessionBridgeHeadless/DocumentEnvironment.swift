@@ -120,6 +120,28 @@ extension DocumentEnvironment {
     /// also runs, once, the page APIs' code that documents run first (its `warmUp`: the load
     /// events' dispatch and fetch), off the navigation's path, where the document would
     /// otherwise run it cold.
+    /// `navigator.platform` as WebKit makes it: the system's name and its processor's, as
+    /// `uname` gives them ("Linux x86_64" here).
+    static let navigatorPlatform: String = {
+        #if arch(x86_64)
+        let machine = "x86_64"
+        #elseif arch(arm64)
+        let machine = "aarch64"
+        #else
+        let machine = ""
+        #endif
+        #if os(Linux)
+        let system = "Linux"
+        #else
+        let system = "Darwin"
+        #endif
+        return machine.isEmpty ? system : "\(system) \(machine)"
+    }()
+
+    /// `navigator.hardwareConcurrency` as WebKit reports it: 4 below 8 processors, else 8, so
+    /// that the figure tells a page little about the machine.
+    static let hardwareConcurrency = ProcessInfo.processInfo.activeProcessorCount < 8 ? 4 : 8
+
     static func prepare(userAgent: String, warmingUp: Bool = false, in context: isolated ScriptContext) throws(ScriptError) {
         guard context.attachment(PreparedDocument.self) == nil else { return }
         try BridgeInstallation.prepare(in: context)
@@ -141,7 +163,12 @@ extension DocumentEnvironment {
         guard let factoryFunction = unsafe context.function(factory) else {
             throw ScriptError(kind: .exception, name: "Error", message: "document prelude failed")
         }
-        let controls = try unsafe context.call(factoryFunction, [native, location, context.jsValue(.string(userAgent))])
+        let controls = try unsafe context.call(
+            factoryFunction,
+            [
+                native, location, context.jsValue(.string(userAgent)), context.jsValue(.string(Self.navigatorPlatform)),
+                context.jsValue(.number(Double(Self.hardwareConcurrency))),
+            ])
         unsafe defineNativeFunctions(on: native, in: context)
         unsafe context.attach(PreparedDocument(native: native, location: location))
         prepared = true

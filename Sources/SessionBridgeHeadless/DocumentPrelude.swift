@@ -7,7 +7,7 @@
 /// and are never reachable from page scripts.
 enum DocumentPrelude {
     static let source = #"""
-        (function (native, loc, userAgent) {
+        (function (native, loc, userAgent, platform, cores) {
           "use strict";
           const g = globalThis, define = Object.defineProperty, freeze = Object.freeze;
           const then = Promise.prototype.then, PromiseCtor = Promise;
@@ -22,22 +22,50 @@ enum DocumentPrelude {
           };
           for (const name of ["window", "self", "top", "parent", "frames"]) define(g, name, { value: g, enumerable: true });
 
+          // A target's listeners as the DOM Standard keeps them: one per callback and capture
+          // flag, with `once` and `signal`; an `Event` made by the page is dispatched at the
+          // target (`hooks.at`), a plain record made here carries its own target.
           function eventTarget(object) {
             const listeners = new Map();
-            define(object, "addEventListener", { value(type, listener) {
-              if (typeof listener !== "function" && !(listener && typeof listener.handleEvent === "function")) return;
-              if (!listeners.has(type)) listeners.set(type, []);
-              listeners.get(type).push(listener);
+            const remove = (type, entry) => {
+              entry.removed = true;
+              const list = listeners.get(type);
+              if (list) listeners.set(type, list.filter(other => other !== entry));
+            };
+            define(object, "addEventListener", { value: function addEventListener(type, listener, options = undefined) {
+              if (typeof listener !== "function" && !(listener && typeof listener === "object")) return;
+              const key = String(type), capture = typeof options === "boolean" ? options : !!(options && options.capture);
+              const once = !!(options && typeof options === "object" && options.once);
+              const signal = options && typeof options === "object" ? options.signal : undefined;
+              if (signal !== undefined && signal !== null && signal.aborted) return;
+              if (!listeners.has(key)) listeners.set(key, []);
+              const list = listeners.get(key);
+              if (list.some(entry => entry.listener === listener && entry.capture === capture)) return;
+              const entry = { listener, capture, once, removed: false };
+              list.push(entry);
+              if (signal !== undefined && signal !== null && typeof signal.addEventListener === "function") {
+                signal.addEventListener("abort", () => remove(key, entry));
+              }
             }, writable: true, configurable: true });
-            define(object, "removeEventListener", { value(type, listener) {
-              const list = listeners.get(type); if (list) listeners.set(type, list.filter(l => l !== listener));
+            define(object, "removeEventListener", { value: function removeEventListener(type, listener, options = undefined) {
+              const key = String(type), capture = typeof options === "boolean" ? options : !!(options && options.capture);
+              const list = listeners.get(key), found = list && list.find(entry => entry.listener === listener && entry.capture === capture);
+              if (found) remove(key, found);
             }, writable: true, configurable: true });
-            define(object, "dispatchEvent", { value(event) {
-              for (const listener of (listeners.get(event.type) || []).slice()) {
-                try { typeof listener === "function" ? listener.call(object, event) : listener.handleEvent(event); } catch (error) { native.report(error); }
+            define(object, "dispatchEvent", { value: function dispatchEvent(event) {
+              const dispatched = hooks.at !== null ? hooks.at(event, object) : null;
+              for (const entry of (listeners.get(event.type) || []).slice()) {
+                if (entry.removed) continue;
+                if (entry.once) remove(event.type, entry);
+                const listener = entry.listener;
+                try {
+                  if (typeof listener === "function") listener.call(object, event);
+                  else if (typeof listener.handleEvent === "function") listener.handleEvent(event);
+                } catch (error) { native.report(error); }
+                if (dispatched !== null && dispatched.stopped()) break;
               }
               const handler = object["on" + event.type];
-              if (typeof handler === "function") {
+              if (typeof handler === "function" && (dispatched === null || !dispatched.stopped())) {
                 try {
                   // The window's `onerror` gets (message, source, line, column, error), and cancels with `true`.
                   if (object === g && event.type === "error" && "error" in event) {
@@ -45,6 +73,7 @@ enum DocumentPrelude {
                   } else handler.call(object, event);
                 } catch (error) { native.report(error); }
               }
+              if (dispatched !== null) dispatched.done();
               return !event.defaultPrevented;
             }, writable: true, configurable: true });
             return object;
@@ -76,7 +105,7 @@ enum DocumentPrelude {
           // A navigation to a fragment of this document changes its URL and fires `popstate`
           // at once and `hashchange` in a later task, as WebKit does (and tells `history`, once
           // made, through `hooks`); others replace the document.
-          const hooks = { fragment: null, popstate: null, dataURL: null, body: null, makeBlob: null }, schedule = g.setTimeout;
+          const hooks = { fragment: null, popstate: null, dataURL: null, body: null, makeBlob: null, at: null, message: null }, schedule = g.setTimeout;
           const navigateTo = (kind, url) => {
             const old = native.navigate(kind, url);
             if (typeof old !== "string") return;
@@ -114,23 +143,88 @@ enum DocumentPrelude {
           define(document, "location", { get: () => location, set: v => navigateTo("assign", String(v)) });
           let title;
           define(document, "title", { get: () => title === undefined ? at("title") : title, set: v => { title = String(v); }, enumerable: true });
+          // What a WebKit view that is not shown answers: hidden, without focus, a UTF-8 HTML
+          // document (its elements are not there: no DOM).
+          for (const [key, value] of [["visibilityState", "hidden"], ["hidden", true], ["characterSet", "UTF-8"], ["charset", "UTF-8"],
+            ["inputEncoding", "UTF-8"], ["contentType", "text/html"], ["designMode", "off"], ["defaultView", g]]) {
+            define(document, key, { value, enumerable: true });
+          }
+          define(document, "hasFocus", { value: function hasFocus() { return false; }, writable: true, configurable: true });
+          for (const key of ["onreadystatechange", "onvisibilitychange"]) define(document, key, { value: null, writable: true, enumerable: true, configurable: true });
+          define(document, Symbol.toStringTag, { value: "HTMLDocument", configurable: true });
           define(g, "document", { value: document, enumerable: true });
           // The window's name and geometry, as a WebKit view that is not shown has them (a 0 × 0
           // viewport, ``WebPlatformPrelude/mediaSource``): plain values a page may replace, so that
           // reading one makes nothing.
           for (const [key, value] of [["name", ""], ["innerWidth", 0], ["innerHeight", 0], ["outerWidth", 0], ["outerHeight", 0],
-            ["devicePixelRatio", 1], ["screenX", 0], ["screenY", 0], ["scrollX", 0], ["scrollY", 0], ["pageXOffset", 0], ["pageYOffset", 0]]) {
+            ["devicePixelRatio", 1], ["screenX", 0], ["screenY", 0], ["screenLeft", 0], ["screenTop", 0], ["scrollX", 0], ["scrollY", 0],
+            ["pageXOffset", 0], ["pageYOffset", 0], ["opener", null], ["closed", false], ["length", 0], ["status", ""], ["crossOriginIsolated", false]]) {
             define(g, key, { value, writable: true, enumerable: true, configurable: true });
           }
-          define(g, "navigator", { value: freeze({ userAgent, language: "en-US", languages: freeze(["en-US"]), cookieEnabled: true, onLine: true }), enumerable: true });
+          // The window's event handler attributes, `null` until a script sets one (pages test
+          // `"onpagehide" in window`); the dispatch above calls the one an event's type names.
+          for (const type of ["load", "error", "unhandledrejection", "rejectionhandled", "message", "messageerror", "hashchange", "popstate",
+            "storage", "pageshow", "pagehide", "beforeunload", "unload", "focus", "blur", "resize", "scroll", "online", "offline", "languagechange"]) {
+            define(g, "on" + type, { value: null, writable: true, enumerable: true, configurable: true });
+          }
+          // A window that is not shown has nothing to focus, stop or print; a page cannot close
+          // the window it was not opened in.
+          const windowMethods = { focus() {}, blur() {}, stop() {}, print() {}, close() {} };
+          for (const name of ["focus", "blur", "stop", "print", "close"]) define(g, name, { value: windowMethods[name], writable: true, enumerable: true, configurable: true });
+          // `postMessage` to this window: the data cloned now, a `message` event from this
+          // document's origin in a later task, unless `targetOrigin` names another origin.
+          define(g, "postMessage", { value: function postMessage(message, options = undefined) {
+            if (arguments.length < 1) throw new TypeError("Not enough arguments");
+            const own = platformMade(), origin = at("origin");
+            const target = options !== null && typeof options === "object" ? options.targetOrigin : options;
+            const targetOrigin = target === undefined ? "/" : String(target);
+            let delivered = targetOrigin === "*" || targetOrigin === "/";
+            if (!delivered) {
+              let parsed;
+              try { parsed = new own.URL(targetOrigin); } catch { throw new own.DOMException("The string did not match the expected pattern.", "SyntaxError"); }
+              delivered = parsed.origin === origin;
+            }
+            const data = own.structuredClone(message);
+            if (delivered) schedule.call(g, () => g.dispatchEvent(hooks.message(data, origin, g)), 0);
+          }, writable: true, enumerable: true, configurable: true });
+
+          // The navigator of WebKit on this machine (its `hardwareConcurrency` 4 or 8, as
+          // WebKit rounds it), with this page's user agent.
+          const navigator = {
+            userAgent, appVersion: userAgent.replace(/^Mozilla\//, ""), appCodeName: "Mozilla", appName: "Netscape", product: "Gecko",
+            productSub: "20030107", vendor: "Apple Computer, Inc.", vendorSub: "", platform, hardwareConcurrency: cores, maxTouchPoints: 0,
+            language: "en-US", languages: freeze(["en-US"]), cookieEnabled: true, onLine: true, webdriver: false, pdfViewerEnabled: false,
+            javaEnabled() { return false; },
+            // A beacon: a POST of `data` with the document's cookies, not waited for; `false`
+            // for a body over the 64 KB a beacon may carry.
+            sendBeacon(url, data = null) {
+              if (arguments.length < 1) throw new TypeError("Not enough arguments");
+              const own = platformMade();
+              let parsed;
+              try { parsed = new own.URL(String(url), at("href")); } catch { throw new TypeError("This URL is invalid"); }
+              if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new TypeError("Beacons are only supported over HTTP(S).");
+              const size = data === null || data === undefined ? 0 : typeof data === "string" ? new own.TextEncoder().encode(data).length
+                : data instanceof own.Blob ? data.size : typeof data.byteLength === "number" ? data.byteLength : String(data).length;
+              if (size > 65536) return false;
+              then.call(fetch(parsed.href, data === null || data === undefined ? { method: "POST", credentials: "include" } : { method: "POST", body: data, credentials: "include" }), undefined, () => {});
+              return true;
+            },
+          };
+          define(navigator, Symbol.toStringTag, { value: "Navigator", configurable: true });
+          define(g, "navigator", { value: freeze(navigator), enumerable: true });
+          define(g, "clientInformation", { value: navigator, writable: true, enumerable: true, configurable: true });
+          define(g, Symbol.toStringTag, { value: "Window", configurable: true });
 
           // The global scope's members besides the document (``WebPlatformPrelude``), all made
           // on a script's first read of any of them; a page may replace or delete each.
-          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData", "MediaQueryList"];
+          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData", "MediaQueryList", "MessageEvent", "ErrorEvent", "PromiseRejectionEvent", "MessageChannel", "MessagePort"];
           const lazy = new Map();
+          let platformObject = null;
+          // The platform's own members, made once (the page may have replaced the globals).
+          const platformMade = () => platformObject !== null ? platformObject : (platformObject = native.platform("make")(g, define, native, hooks));
           const placePlatform = () => {
             if (lazy.size === 0) return;
-            const made = native.platform("make")(g, define, native, hooks);
+            const made = platformMade();
             for (const [name, getter] of lazy) {
               const own = Object.getOwnPropertyDescriptor(g, name);
               if (own === undefined || own.get !== getter) continue;
@@ -495,8 +589,10 @@ enum DocumentPrelude {
             },
             finish() {
               readyState = "interactive";
+              document.dispatchEvent({ type: "readystatechange", target: document });
               document.dispatchEvent({ type: "DOMContentLoaded", target: document });
               readyState = "complete";
+              document.dispatchEvent({ type: "readystatechange", target: document });
               g.dispatchEvent({ type: "load", target: g });
             },
             // Runs the page APIs' code that every document runs (its load events' dispatch)

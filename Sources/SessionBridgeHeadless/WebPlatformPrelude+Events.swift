@@ -8,10 +8,10 @@ extension WebPlatformPrelude {
     /// is reported as an uncaught error and the others still run.
     static let eventsSource = #"""
           const NONE = 0, CAPTURING_PHASE = 1, AT_TARGET = 2, BUBBLING_PHASE = 3;
-          let dispatching;
+          let dispatching, trusted;
           class Event {
             #type; #bubbles; #cancelable; #composed; #timeStamp; #canceled = false; #stop = false; #stopNow = false;
-            #target = null; #current = null; #phase = NONE; #passive = false;
+            #target = null; #current = null; #phase = NONE; #passive = false; #trusted = false;
             constructor(type, init = undefined) {
               if (arguments.length < 1) throw notEnough("Event", 1);
               this.#type = String(type);
@@ -30,7 +30,7 @@ extension WebPlatformPrelude {
             get composed() { return this.#composed; }
             get defaultPrevented() { return this.#canceled; }
             get returnValue() { return !this.#canceled; }
-            get isTrusted() { return false; }
+            get isTrusted() { return this.#trusted; }
             get timeStamp() { return this.#timeStamp; }
             get cancelBubble() { return this.#stop; }
             set cancelBubble(value) { if (value) this.#stop = true; }
@@ -57,6 +57,19 @@ extension WebPlatformPrelude {
                 }
                 event.#current = null; event.#phase = NONE; event.#stop = false; event.#stopNow = false;
                 return !event.#canceled;
+              };
+              trusted = event => { event.#trusted = true; return event; };
+              // An `Event` dispatched by the window's or the document's own listener list (the
+              // document prelude's): at that target for the dispatch, told when a listener
+              // stopped it; `null` for the plain records the prelude dispatches itself.
+              hooks.at = (event, target) => {
+                if (!(event instanceof Event)) return null;
+                if (event.#phase !== NONE) throw new DOMException("The event is already being dispatched.", "InvalidStateError");
+                event.#target = target; event.#current = target; event.#phase = AT_TARGET; event.#stopNow = false;
+                return {
+                  stopped: () => event.#stopNow,
+                  done: () => { event.#current = null; event.#phase = NONE; event.#stop = false; event.#stopNow = false; },
+                };
               };
             }
           }
@@ -179,6 +192,126 @@ extension WebPlatformPrelude {
             get detail() { return this.#detail; }
           }
           define(CustomEvent.prototype, Symbol.toStringTag, { value: "CustomEvent", configurable: true });
+          // HTML's events of messages, errors and rejections, with their members as WebKit has them.
+          class MessageEvent extends Event {
+            #data; #origin; #lastEventId; #source; #ports;
+            constructor(type, init = undefined) {
+              if (arguments.length < 1) throw notEnough("MessageEvent", 1);
+              super(type, init);
+              this.#data = init && init.data !== undefined ? init.data : null;
+              this.#origin = init && init.origin !== undefined ? String(init.origin) : "";
+              this.#lastEventId = init && init.lastEventId !== undefined ? String(init.lastEventId) : "";
+              this.#source = init && init.source !== undefined ? init.source : null;
+              this.#ports = Object.freeze(init && init.ports !== undefined && init.ports !== null ? [...init.ports] : []);
+            }
+            get data() { return this.#data; }
+            get origin() { return this.#origin; }
+            get lastEventId() { return this.#lastEventId; }
+            get source() { return this.#source; }
+            get ports() { return this.#ports; }
+          }
+          define(MessageEvent.prototype, Symbol.toStringTag, { value: "MessageEvent", configurable: true });
+          // A `message` event of this window's (its `postMessage`), as the browser makes it.
+          hooks.message = (data, origin, source) => trusted(new MessageEvent("message", { data, origin, source }));
+
+          class ErrorEvent extends Event {
+            #message; #filename; #lineno; #colno; #error;
+            constructor(type, init = undefined) {
+              if (arguments.length < 1) throw notEnough("ErrorEvent", 1);
+              super(type, init);
+              this.#message = init && init.message !== undefined ? String(init.message) : "";
+              this.#filename = init && init.filename !== undefined ? String(init.filename) : "";
+              this.#lineno = init && init.lineno !== undefined ? Number(init.lineno) >>> 0 : 0;
+              this.#colno = init && init.colno !== undefined ? Number(init.colno) >>> 0 : 0;
+              this.#error = init ? init.error : undefined;
+            }
+            get message() { return this.#message; }
+            get filename() { return this.#filename; }
+            get lineno() { return this.#lineno; }
+            get colno() { return this.#colno; }
+            get error() { return this.#error; }
+          }
+          define(ErrorEvent.prototype, Symbol.toStringTag, { value: "ErrorEvent", configurable: true });
+
+          class PromiseRejectionEvent extends Event {
+            #promise; #reason;
+            constructor(type, init) {
+              if (arguments.length < 2) throw notEnough("PromiseRejectionEvent", 2);
+              if (init === null || typeof init !== "object" || init.promise === null || typeof init.promise !== "object") {
+                throw new TypeError("Member PromiseRejectionEventInit.promise is required and must be an instance of Promise");
+              }
+              super(type, init);
+              this.#promise = init.promise;
+              this.#reason = init.reason;
+            }
+            get promise() { return this.#promise; }
+            get reason() { return this.#reason; }
+          }
+          define(PromiseRejectionEvent.prototype, Symbol.toStringTag, { value: "PromiseRejectionEvent", configurable: true });
+
+          // A channel's two entangled ports (HTML): a message is cloned when posted and
+          // delivered in a task of its own once the other port has started (`start()`, or
+          // setting `onmessage`); a closed port sends and receives nothing. Nothing is
+          // transferred: a transfer list's buffers are cloned, not detached.
+          let makePort;
+          class MessagePort extends EventTarget {
+            #other = null; #started = false; #closed = false; #queue = []; #handlers = { message: null, messageerror: null };
+            constructor() {
+              if (!makePort.allowed) throw new TypeError("Illegal constructor");
+              super();
+            }
+            postMessage(message, transfer = undefined) {
+              if (arguments.length < 1) throw notEnough("MessagePort.postMessage", 1);
+              const data = structuredClone(message), other = this.#other;
+              if (this.#closed || other === null) return;
+              other.#queue.push(data);
+              if (other.#started) other.#deliverLater();
+            }
+            start() {
+              if (this.#started || this.#closed) return;
+              this.#started = true;
+              for (let index = 0; index < this.#queue.length; index++) this.#deliverLater();
+            }
+            close() {
+              this.#closed = true;
+              this.#queue = [];
+              const other = this.#other;
+              this.#other = null;
+              if (other !== null) other.#other = null;
+            }
+            #deliverLater() {
+              setTimeout(() => {
+                if (this.#closed || this.#queue.length === 0) return;
+                this.dispatchEvent(trusted(new MessageEvent("message", { data: this.#queue.shift() })));
+              }, 0);
+            }
+            #handle(type, value) {
+              if (this.#handlers[type] !== null) this.removeEventListener(type, this.#handlers[type]);
+              this.#handlers[type] = typeof value === "function" ? value : null;
+              if (this.#handlers[type] !== null) this.addEventListener(type, this.#handlers[type]);
+            }
+            get onmessage() { return this.#handlers.message; }
+            set onmessage(value) { this.#handle("message", value); this.start(); }
+            get onmessageerror() { return this.#handlers.messageerror; }
+            set onmessageerror(value) { this.#handle("messageerror", value); }
+            static {
+              makePort = () => {
+                makePort.allowed = true;
+                try { return new MessagePort(); } finally { makePort.allowed = false; }
+              };
+              makePort.allowed = false;
+              makePort.entangle = (one, two) => { one.#other = two; two.#other = one; };
+            }
+          }
+          define(MessagePort.prototype, Symbol.toStringTag, { value: "MessagePort", configurable: true });
+          class MessageChannel {
+            #port1 = makePort(); #port2 = makePort();
+            constructor() { makePort.entangle(this.#port1, this.#port2); }
+            get port1() { return this.#port1; }
+            get port2() { return this.#port2; }
+          }
+          define(MessageChannel.prototype, Symbol.toStringTag, { value: "MessageChannel", configurable: true });
+
           // HTML's reportError: the error is reported as an uncaught one, and the script goes on.
           function reportError(error) {
             if (arguments.length < 1) throw notEnough("reportError", 1);

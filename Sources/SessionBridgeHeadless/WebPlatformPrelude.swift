@@ -344,16 +344,20 @@ enum WebPlatformPrelude {
           method(performance, "clearMarks", clearTiming("mark"));
           method(performance, "clearMeasures", clearTiming("measure"));
 
-          for (const made of [TextEncoder, TextDecoder, URL, URLSearchParams, Event, EventTarget, AbortController, AbortSignal, Storage, XMLHttpRequest, History]) {
+          for (const made of [TextEncoder, TextDecoder, URL, URLSearchParams, Event, EventTarget, AbortController, AbortSignal, Storage, XMLHttpRequest, History, MessageChannel]) {
             platformClones.set(made.prototype, null);
           }
           platformClones.set(DOMException.prototype, value => new DOMException(value.message, value.name));
           platformClones.set(Blob.prototype, value => new Blob([value], { type: value.type }));
           platformClones.set(File.prototype, value => new File([value], value.name, { type: value.type, lastModified: value.lastModified }));
           platformClones.set(FormData.prototype, null);
+          // A port is given only in a transfer list (not taken here); WebKit refuses one anywhere
+          // else with a TypeError, not a DataCloneError.
+          platformClones.set(MessagePort.prototype, () => { throw new TypeError("Type error"); });
           if (webCrypto.cloneKey) platformClones.set(webCrypto.CryptoKey.prototype, webCrypto.cloneKey);
           return { atob, btoa, TextEncoder, TextDecoder, URL, URLSearchParams, crypto, performance, DOMException, isSecureContext: secure,
             Event, EventTarget, AbortController, AbortSignal, structuredClone, localStorage, sessionStorage, Storage, XMLHttpRequest, ProgressEvent, CustomEvent, reportError, history, History, PopStateEvent, HashChangeEvent,
+            MessageEvent, ErrorEvent, PromiseRejectionEvent, MessageChannel, MessagePort,
             Blob, File, FormData, matchMedia, MediaQueryList, screen, requestAnimationFrame, cancelAnimationFrame, ...(secure ? { CryptoKey: webCrypto.CryptoKey, SubtleCrypto: webCrypto.SubtleCrypto } : {}) };
         })
         """#

@@ -133,6 +133,32 @@ import Testing
         await page.close()
     }
 
+    /// `navigator.sendBeacon`: a POST of its data that the page does not wait for and that goes
+    /// out even when the page leaves at once (what beacons are for); none over 64 KB.
+    @Test func aBeaconGoesOutEvenAsThePageLeaves() async throws {
+        let listener = try RawHTTPListener()
+        defer { listener.stop() }
+        let page = WebPage()
+        try await page.loadHTMLString("<p>wire</p>", baseURL: listener.url)
+        let sent = try await page.callAsyncJavaScript(
+            """
+            let thrown;
+            try { navigator.sendBeacon("ftp://127.0.0.1/x", "no"); } catch (error) { thrown = error.name; }
+            return [navigator.sendBeacon("/beacon", "left at " + 1), navigator.sendBeacon("/big", "x".repeat(65537)), thrown];
+            """)
+        #expect(sent == [true, false, "TypeError"])
+        try await page.loadHTMLString("<p>next</p>", baseURL: listener.url)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !listener.requestLines.contains("POST /beacon HTTP/1.1"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(listener.requestLines == ["POST /beacon HTTP/1.1"])
+        let text = String(decoding: listener.connections.flatMap { $0 }, as: UTF8.self)
+        #expect(text.lowercased().contains("\r\ncontent-type: text/plain;charset=utf-8\r\n"), "\(text)")
+        #expect(text.hasSuffix("\r\n\r\nleft at 1"))
+        await page.close()
+    }
+
     static let refusedHeaders: [(String, String)] = [
         ("X-A\r\nX-B", "1"), ("X-A", "1\r\nX-B: 2"), ("X-A", "1\nGET / HTTP/1.1"), ("X-A", "a\0b"), ("X A", "1"),
         ("", "1"), ("X-A:", "1"), ("X-É", "1"), ("X-A", "\u{100}"),

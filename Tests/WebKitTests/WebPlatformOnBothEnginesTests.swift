@@ -460,6 +460,109 @@ import Testing
         }
     }
 
+    /// What pages read as they start (feature tests, analytics, session code deciding when to
+    /// refresh): the navigator, a document that is not shown, the window's handler attributes
+    /// and methods, and how objects name themselves.
+    @Test(arguments: Engine.allCases)
+    func whatPagesReadAtStartUpIsAHiddenWebKitViews(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                #"""
+                const handlers = ["onload", "onerror", "onmessage", "onunhandledrejection", "onpagehide", "onpageshow", "onbeforeunload",
+                  "onunload", "onhashchange", "onpopstate", "onstorage", "onfocus", "onblur", "onresize", "onscroll", "ononline", "onoffline"];
+                let beaconWithout;
+                try { navigator.sendBeacon(); } catch (error) { beaconWithout = error.name; }
+                return [navigator.appCodeName, navigator.appName, navigator.product, navigator.productSub, navigator.vendor, navigator.vendorSub,
+                  navigator.platform, navigator.hardwareConcurrency, navigator.maxTouchPoints, navigator.webdriver, navigator.javaEnabled(),
+                  navigator.cookieEnabled, navigator.onLine, typeof navigator.sendBeacon, beaconWithout, window.clientInformation === navigator,
+                  document.visibilityState, document.hidden, document.hasFocus(), document.characterSet, document.charset, document.inputEncoding,
+                  document.contentType, document.designMode, document.defaultView === window, document.onvisibilitychange, document.readyState,
+                  window.opener, window.closed, window.length, window.status, window.crossOriginIsolated, window.screenLeft, window.screenTop,
+                  typeof focus(), typeof blur(), typeof stop, typeof print, typeof close, handlers.every(name => window[name] === null && name in window),
+                  Object.keys(window).includes("onpagehide"),
+                  String(window), String(navigator), String(document), Object.prototype.toString.call(new MessageChannel().port1)];
+                """#)
+            let concurrency = ProcessInfo.processInfo.activeProcessorCount < 8 ? 4 : 8
+            #expect(
+                seen == [
+                    "Mozilla", "Netscape", "Gecko", "20030107", "Apple Computer, Inc.", "", "Linux x86_64", .number(Double(concurrency)), 0, false,
+                    false, true, true, "function", "TypeError", true,
+                    "hidden", true, false, "UTF-8", "UTF-8", "UTF-8", "text/html", "off", true, nil, "complete",
+                    nil, false, 0, "", false, 0, 0, "undefined", "undefined", "function", "function", "function", true, true,
+                    "[object Window]", "[object Navigator]", "[object HTMLDocument]", "[object MessagePort]",
+                ], "\(engine)")
+        }
+    }
+
+    /// Messages within a page: `postMessage` to its own window (cloned, from its origin, in a
+    /// task after the current one's microtasks), a `MessageChannel`'s ports (delivered once
+    /// started, nothing after a close), and the event classes' members; listeners with `once`,
+    /// a second registration of the same listener, and a page's own `Event` at the window.
+    @Test(arguments: Engine.allCases)
+    func messagesAndEventsWithinAPageAreWebKits(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                #"""
+                const order = [], ports = [], outcome = f => { try { f(); return "ok"; } catch (error) { return error.name; } };
+                const sent = { list: [1, "two", { three: 3 }] };
+                addEventListener("message", event => order.push(`window ${JSON.stringify(event.data)} ${event.origin === origin} ${event.source === window} ${event instanceof MessageEvent} ${event.isTrusted} ${event.target === window} ${event.ports.length}`));
+                postMessage(sent, "*");
+                sent.list.push("after");
+                postMessage("slash", "/");
+                postMessage("options", { targetOrigin: "*" });
+                postMessage("elsewhere", "https://example.com");
+                const refusals = [outcome(() => postMessage("x", "not an origin")), outcome(() => postMessage(() => 1, "*")), outcome(() => postMessage())];
+                Promise.resolve().then(() => order.push("microtask"));
+                const channel = new MessageChannel();
+                channel.port1.onmessage = event => ports.push(`port1 ${JSON.stringify(event.data)} ${event.target === channel.port1} ${event.origin === ""} ${event.isTrusted}`);
+                channel.port2.postMessage({ hello: "port" });
+                const unstarted = new MessageChannel();
+                unstarted.port2.addEventListener("message", event => ports.push(`unstarted ${event.data}`));
+                unstarted.port1.postMessage("never");
+                const started = new MessageChannel();
+                started.port2.addEventListener("message", event => ports.push(`started ${event.data}`));
+                started.port2.start();
+                started.port1.postMessage("delivered");
+                started.port1.close();
+                started.port1.postMessage("after close");
+                let counted = 0;
+                const count = () => counted++;
+                addEventListener("probe", count); addEventListener("probe", count);
+                addEventListener("probe", () => counted += 10, { once: true });
+                const controller = new AbortController();
+                addEventListener("probe", () => counted += 100, { signal: controller.signal });
+                controller.abort();
+                let target;
+                addEventListener("probe", event => { target = [event.target === window, event.currentTarget === window, event.isTrusted].join(); });
+                dispatchEvent(new Event("probe")); dispatchEvent(new Event("probe"));
+                await new Promise(resolve => setTimeout(resolve, 100));
+                const rejected = Promise.reject(new Error("r")); rejected.catch(() => {});
+                const error = new ErrorEvent("error", { message: "m", filename: "f.js", lineno: 3, colno: 4 });
+                const rejection = new PromiseRejectionEvent("unhandledrejection", { promise: rejected, reason: 5 });
+                const message = new MessageEvent("message", { data: { a: 1 }, origin: "https://a.example", lastEventId: "7" });
+                // Each port is a task queue of its own: WebKit orders their messages either way.
+                return [...order, ...ports.sort(), refusals.join(), counted, target,
+                  [error.message, error.filename, error.lineno, error.colno, error.error === undefined, error instanceof Event].join(),
+                  [rejection.reason, rejection.promise === rejected, outcome(() => new PromiseRejectionEvent("x")), outcome(() => new PromiseRejectionEvent("x", {}))].join(),
+                  [message.data.a, message.origin, message.lastEventId, message.source, message.ports.length, new MessageEvent("m").data].join(),
+                  outcome(() => structuredClone(channel.port1))];
+                """#)
+            #expect(
+                seen == [
+                    "microtask",
+                    #"window {"list":[1,"two",{"three":3}]} true true true true true 0"#,
+                    #"window "slash" true true true true true 0"#,
+                    #"window "options" true true true true true 0"#,
+                    #"port1 {"hello":"port"} true true true"#,
+                    "started delivered",
+                    "SyntaxError,DataCloneError,TypeError", 12, "true,true,false",
+                    "m,f.js,3,4,true,true", "5,true,TypeError,TypeError", "1,https://a.example,7,,0,", "TypeError",
+                ], "\(engine)")
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func storageRequestsAndHistoryBehaveAsInWebKit(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
