@@ -83,9 +83,14 @@ final class DocumentControls {
     let finish: RawObject
     /// Fires `storage` at the window: `(key, oldValue, newValue, url)`.
     let storage: RawObject?
-    init(finish: RawObject, storage: RawObject?) {
+    /// Fires the events of a document being left (`pagehide`, `visibilitychange`, `unload`).
+    let leave: RawObject?
+    /// Whether a script added a listener or a handler of those events (only then is `leave` called).
+    var listensForLeave = false
+    init(finish: RawObject, storage: RawObject?, leave: RawObject?) {
         unsafe self.finish = unsafe finish
         unsafe self.storage = unsafe storage
+        unsafe self.leave = unsafe leave
     }
 }
 
@@ -174,13 +179,15 @@ extension DocumentEnvironment {
         prepared = true
         if let finish = try? unsafe context.protectedFunction("finish", of: controls) {
             let storage = try? unsafe context.protectedFunction("storage", of: controls)
+            let leave = try? unsafe context.protectedFunction("leave", of: controls)
             // Uncaught exceptions and rejections reach the window's listeners first.
             unsafe context.uncaughtHook = try? unsafe context.protectedFunction("uncaught", of: controls)
-            unsafe context.attach(DocumentControls(finish: finish, storage: storage))
+            unsafe context.attach(DocumentControls(finish: finish, storage: storage, leave: leave))
             context.onClose { context in
                 guard let controls = context.attachment(DocumentControls.self) else { return }
                 unsafe context.unprotect(controls.finish)
                 if let storage = unsafe controls.storage { unsafe context.unprotect(storage) }
+                if let leave = unsafe controls.leave { unsafe context.unprotect(leave) }
                 if let hook = unsafe context.uncaughtHook { unsafe context.unprotect(hook) }
                 unsafe context.uncaughtHook = nil
             }
@@ -222,6 +229,10 @@ extension DocumentEnvironment {
             if let value = unsafe call[0], let text = try unsafe context.scriptValue(value).stringValue {
                 env.jar.setDocumentCookie(text, for: env.url)
             }
+            return nil
+        }
+        unsafe add("listensForLeave") { context, _, _ in
+            context.attachment(DocumentControls.self)?.listensForLeave = true
             return nil
         }
         unsafe add("report") { context, call, env in
@@ -447,6 +458,9 @@ extension DocumentEnvironment {
             let credentials = try unsafe context.scriptValue(call[4]).stringValue ?? "same-origin"
             // "follow", or "manual" / "error": a redirect answers as an opaque redirect or fails.
             let redirect = try unsafe context.scriptValue(call[5]).stringValue ?? "follow"
+            // `keepalive` (a beacon's): the request goes on when the document is gone, and the
+            // page's activity counts it until it ends.
+            let keepalive = try unsafe context.scriptValue(call[6]) == .bool(true)
             guard let url = URL(string: target, relativeTo: env.url)?.absoluteURL else {
                 throw ScriptThrow("TypeError", "fetch: '\(target)' is not a valid URL")
             }
@@ -469,7 +483,10 @@ extension DocumentEnvironment {
             }
             let request = PageRequest(url: url, method: checkedMethod, headers: headers, body: body)
             let (promise, deferred) = unsafe try context.makeDeferredPromise()
-            context.startTask(settling: deferred) {
+            let tracker = keepalive ? env.tracker : nil
+            tracker?.begin()
+            context.startTask(settling: deferred, outlivingTheContext: keepalive) {
+                defer { tracker?.end() }
                 do {
                     let response = try await env.fetch(request, credentials: credentials, followRedirects: redirect == "follow")
                     if redirect != "follow", HTTPLoader.isRedirect(response) {
@@ -557,6 +574,20 @@ extension DocumentEnvironment {
     }
 
     /// Fires `DOMContentLoaded` and `load` in a world.
+    /// Fires the events of a document being replaced by the next (`pagehide`, `visibilitychange`,
+    /// `unload`) in a world, if a script listens for one.
+    static func leave(in context: isolated ScriptContext) {
+        guard let controls = context.attachment(DocumentControls.self), controls.listensForLeave, let leave = unsafe controls.leave else { return }
+        controls.listensForLeave = false
+        context.enterJavaScript()
+        do {
+            try unsafe context.call(leave, [])
+        } catch {
+            context.report(.uncaughtError(error))
+        }
+        context.leaveJavaScript()
+    }
+
     static func finish(in context: isolated ScriptContext) {
         guard let controls = context.attachment(DocumentControls.self) else { return }
         context.enterJavaScript()

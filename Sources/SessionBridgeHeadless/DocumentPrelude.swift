@@ -25,8 +25,14 @@ enum DocumentPrelude {
           // A target's listeners as the DOM Standard keeps them: one per callback and capture
           // flag, with `once` and `signal`; an `Event` made by the page is dispatched at the
           // target (`hooks.at`), a plain record made here carries its own target.
+          // Listeners of the events a document gets as it is left (``DocumentEnvironment/leave``),
+          // which native code then asks it to fire; a document without any is left at no cost.
+          const leaveTypes = new Set(["pagehide", "unload", "visibilitychange"]), listenerLists = new Map();
+          let leaving = false;
+          const hasListeners = (object, type) => (listenerLists.get(object).get(type) || []).length > 0 || typeof object["on" + type] === "function";
           function eventTarget(object) {
             const listeners = new Map();
+            listenerLists.set(object, listeners);
             const remove = (type, entry) => {
               entry.removed = true;
               const list = listeners.get(type);
@@ -43,6 +49,7 @@ enum DocumentPrelude {
               if (list.some(entry => entry.listener === listener && entry.capture === capture)) return;
               const entry = { listener, capture, once, removed: false };
               list.push(entry);
+              if (leaveTypes.has(key)) native.listensForLeave();
               if (signal !== undefined && signal !== null && typeof signal.addEventListener === "function") {
                 signal.addEventListener("abort", () => remove(key, entry));
               }
@@ -107,6 +114,8 @@ enum DocumentPrelude {
           // made, through `hooks`); others replace the document.
           const hooks = { fragment: null, popstate: null, dataURL: null, body: null, makeBlob: null, at: null, message: null }, schedule = g.setTimeout;
           const navigateTo = (kind, url) => {
+            // A document being left starts no navigation, as in browsers.
+            if (leaving) return;
             const old = native.navigate(kind, url);
             if (typeof old !== "string") return;
             const now = at("href");
@@ -123,7 +132,7 @@ enum DocumentPrelude {
           define(location, "href", { get: () => at("href"), set: v => navigateTo("assign", String(v)), enumerable: true });
           define(location, "assign", { value: url => navigateTo("assign", String(url)) });
           define(location, "replace", { value: url => navigateTo("replace", String(url)) });
-          define(location, "reload", { value: () => native.navigate("reload", at("href")) });
+          define(location, "reload", { value: () => { if (!leaving) native.navigate("reload", at("href")); } });
           define(location, "toString", { value: () => at("href") });
           freeze(location);
           define(g, "location", { get: () => location, set: v => navigateTo("assign", String(v)), enumerable: true });
@@ -150,7 +159,7 @@ enum DocumentPrelude {
             define(document, key, { value, enumerable: true });
           }
           define(document, "hasFocus", { value: function hasFocus() { return false; }, writable: true, configurable: true });
-          for (const key of ["onreadystatechange", "onvisibilitychange"]) define(document, key, { value: null, writable: true, enumerable: true, configurable: true });
+          define(document, "onreadystatechange", { value: null, writable: true, enumerable: true, configurable: true });
           define(document, Symbol.toStringTag, { value: "HTMLDocument", configurable: true });
           define(g, "document", { value: document, enumerable: true });
           // The window's name and geometry, as a WebKit view that is not shown has them (a 0 × 0
@@ -167,6 +176,15 @@ enum DocumentPrelude {
             "storage", "pageshow", "pagehide", "beforeunload", "unload", "focus", "blur", "resize", "scroll", "online", "offline", "languagechange"]) {
             define(g, "on" + type, { value: null, writable: true, enumerable: true, configurable: true });
           }
+          // The handlers of the events of leaving tell native code they are there when set.
+          const leaveHandler = (object, type) => {
+            let handler = null;
+            define(object, "on" + type, { get: () => handler, set: value => {
+              handler = typeof value === "function" || (value !== null && typeof value === "object") ? value : null;
+              if (handler !== null) native.listensForLeave();
+            }, enumerable: true, configurable: true });
+          };
+          leaveHandler(g, "pagehide"); leaveHandler(g, "unload"); leaveHandler(document, "visibilitychange");
           // A window that is not shown has nothing to focus, stop or print; a page cannot close
           // the window it was not opened in.
           const windowMethods = { focus() {}, blur() {}, stop() {}, print() {}, close() {} };
@@ -206,7 +224,7 @@ enum DocumentPrelude {
               const size = data === null || data === undefined ? 0 : typeof data === "string" ? new own.TextEncoder().encode(data).length
                 : data instanceof own.Blob ? data.size : typeof data.byteLength === "number" ? data.byteLength : String(data).length;
               if (size > 65536) return false;
-              then.call(fetch(parsed.href, data === null || data === undefined ? { method: "POST", credentials: "include" } : { method: "POST", body: data, credentials: "include" }), undefined, () => {});
+              then.call(fetch(parsed.href, data === null || data === undefined ? { method: "POST", credentials: "include", keepalive: true } : { method: "POST", body: data, credentials: "include", keepalive: true }), undefined, () => {});
               return true;
             },
           };
@@ -217,7 +235,7 @@ enum DocumentPrelude {
 
           // The global scope's members besides the document (``WebPlatformPrelude``), all made
           // on a script's first read of any of them; a page may replace or delete each.
-          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData", "MediaQueryList", "MessageEvent", "ErrorEvent", "PromiseRejectionEvent", "MessageChannel", "MessagePort"];
+          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData", "MediaQueryList", "MessageEvent", "ErrorEvent", "PromiseRejectionEvent", "PageTransitionEvent", "MessageChannel", "MessagePort"];
           const lazy = new Map();
           let platformObject = null;
           // The platform's own members, made once (the page may have replaced the globals).
@@ -279,6 +297,7 @@ enum DocumentPrelude {
               if (href !== "") navigateTo("assign", href);
               return g;
             }
+            if (leaving) return null;
             const id = native.open(href, name);
             return id === null ? null : windowProxy(id);
           };
@@ -566,7 +585,8 @@ enum DocumentPrelude {
               const response = dataResponse(url);
               return response === null ? PromiseCtor.reject(new TypeError("fetch: the data: URL is malformed")) : PromiseCtor.resolve(response);
             }
-            try { started = native.fetch(url, method, headers, body, credentials, redirect); } catch (error) { return PromiseCtor.reject(error); }
+            const keepalive = !!(init.keepalive !== undefined ? init.keepalive : asked ? asked.keepalive : false);
+            try { started = native.fetch(url, method, headers, body, credentials, redirect, keepalive); } catch (error) { return PromiseCtor.reject(error); }
             const request = then.call(started,
               r => receivedResponse(r.body, {
                 status: r.status, statusText: r.statusText, headers: r.headers, url: r.url, redirected: r.redirected, type: r.type, text: r.text }));
@@ -594,6 +614,16 @@ enum DocumentPrelude {
               readyState = "complete";
               document.dispatchEvent({ type: "readystatechange", target: document });
               g.dispatchEvent({ type: "load", target: g });
+              if (hasListeners(g, "pageshow")) g.dispatchEvent({ type: "pageshow", persisted: false, target: g });
+            },
+            // The document is being replaced: `pagehide` (not kept for going back: a headless
+            // page caches no document), `visibilitychange` and `unload`, each only to listeners
+            // it has; after them it starts no navigation and opens no window.
+            leave() {
+              leaving = true;
+              if (hasListeners(g, "pagehide")) g.dispatchEvent({ type: "pagehide", persisted: false, target: g });
+              if (hasListeners(document, "visibilitychange")) document.dispatchEvent({ type: "visibilitychange", target: document });
+              if (hasListeners(g, "unload")) g.dispatchEvent({ type: "unload", target: g });
             },
             // Runs the page APIs' code that every document runs (its load events' dispatch)
             // or most do (fetch), once, before any script of the document: their first calls

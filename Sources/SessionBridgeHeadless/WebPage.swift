@@ -281,6 +281,7 @@ public actor WebPage {
         var html: HTMLDocumentScripts?
         if case .html(let text) = content { html = HTMLDocumentScripts(html: text) }
         if let html { navigation.title = html.title }
+        for context in documents.values { await DocumentEnvironment.leave(in: context) }
         for context in documents.values { await context.close(releasingLater: true) }
         documents.removeAll()
         shown = nil

@@ -214,6 +214,17 @@ extension WebPlatformPrelude {
           // A `message` event of this window's (its `postMessage`), as the browser makes it.
           hooks.message = (data, origin, source) => trusted(new MessageEvent("message", { data, origin, source }));
 
+          class PageTransitionEvent extends Event {
+            #persisted;
+            constructor(type, init = undefined) {
+              if (arguments.length < 1) throw notEnough("PageTransitionEvent", 1);
+              super(type, init);
+              this.#persisted = !!(init && init.persisted);
+            }
+            get persisted() { return this.#persisted; }
+          }
+          define(PageTransitionEvent.prototype, Symbol.toStringTag, { value: "PageTransitionEvent", configurable: true });
+
           class ErrorEvent extends Event {
             #message; #filename; #lineno; #colno; #error;
             constructor(type, init = undefined) {

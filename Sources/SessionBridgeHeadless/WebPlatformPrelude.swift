@@ -357,7 +357,7 @@ enum WebPlatformPrelude {
           if (webCrypto.cloneKey) platformClones.set(webCrypto.CryptoKey.prototype, webCrypto.cloneKey);
           return { atob, btoa, TextEncoder, TextDecoder, URL, URLSearchParams, crypto, performance, DOMException, isSecureContext: secure,
             Event, EventTarget, AbortController, AbortSignal, structuredClone, localStorage, sessionStorage, Storage, XMLHttpRequest, ProgressEvent, CustomEvent, reportError, history, History, PopStateEvent, HashChangeEvent,
-            MessageEvent, ErrorEvent, PromiseRejectionEvent, MessageChannel, MessagePort,
+            MessageEvent, ErrorEvent, PromiseRejectionEvent, PageTransitionEvent, MessageChannel, MessagePort,
             Blob, File, FormData, matchMedia, MediaQueryList, screen, requestAnimationFrame, cancelAnimationFrame, ...(secure ? { CryptoKey: webCrypto.CryptoKey, SubtleCrypto: webCrypto.SubtleCrypto } : {}) };
         })
         """#

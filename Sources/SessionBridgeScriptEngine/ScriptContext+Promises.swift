@@ -79,8 +79,14 @@ extension ScriptContext {
     /// through an `await` on the context made two more hops per task: back to the pool when the
     /// settle returned, which this thread paid for with a wake-up of a pool thread, 25-100 µs on
     /// a virtual machine, and to this thread again to mark the task finished.)
-    package func startTask(settling deferred: DeferredPromise, _ operation: @escaping @Sendable () async -> Result<ScriptValue, any Error>)
-    {
+    ///
+    /// With `outlivingTheContext`, a close does not cancel the task (a request the page asked to
+    /// be kept alive, such as a beacon, goes on after its document is gone); its result is
+    /// dropped all the same.
+    package func startTask(
+        settling deferred: DeferredPromise, outlivingTheContext: Bool = false,
+        _ operation: @escaping @Sendable () async -> Result<ScriptValue, any Error>
+    ) {
         let id = nextTaskID
         nextTaskID += 1
         let inbox = taskResults
@@ -89,6 +95,7 @@ extension ScriptContext {
             inbox.send(TaskResult(id: id, deferred: deferred, result: result))
         }
         tasks[id] = task
+        if outlivingTheContext { tasksOutlivingTheContext.insert(id) }
     }
 
     /// A task's result, sent to the context's task inbox.
@@ -102,6 +109,7 @@ extension ScriptContext {
     /// quiescence waiter resumes once the settle's JavaScript has run).
     static func taskEnded(_ ended: TaskResult, in context: isolated ScriptContext) {
         context.tasks[ended.id] = nil
+        context.tasksOutlivingTheContext.remove(ended.id)
         context.settle(ended.deferred, with: ended.result)
         context.checkQuiescence()
     }

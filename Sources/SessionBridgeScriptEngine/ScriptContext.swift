@@ -91,6 +91,8 @@ public actor ScriptContext {
     var deferreds: [Int: Deferred] = [:]
     var nextDeferredID = 1
     var tasks: [Int: Task<Void, Never>] = [:]
+    /// The ``tasks`` a close leaves running (``startTask(settling:outlivingTheContext:_:)``).
+    var tasksOutlivingTheContext: Set<Int> = []
     var nextTaskID = 1
     /// Where the tasks of ``startTask(settling:_:)`` send their results (made with the first).
     lazy var taskResults = ScriptContextInbox<TaskResult>(for: self) { context, ended in Self.taskEnded(ended, in: context) }
@@ -218,7 +220,7 @@ public actor ScriptContext {
         // native functions, which hold it unowned, throw from now on, as after close().
         functionsAreOpen.close()
         nativeFunctions.dropBodies()
-        for task in tasks.values { task.cancel() }
+        for (id, task) in tasks where !tasksOutlivingTheContext.contains(id) { task.cancel() }
         if !isClosed { ScriptEngineStatistics.liveContexts.subtract(1, ordering: .relaxed) }  // close() counted it
     }
 
@@ -946,8 +948,9 @@ public actor ScriptContext {
         timers.removeAll()
         for deferred in deferreds.values { unsafe deferred.protectedValues.forEach(unprotect) }
         deferreds.removeAll()
-        for task in tasks.values { task.cancel() }
+        for (id, task) in tasks where !tasksOutlivingTheContext.contains(id) { task.cancel() }
         tasks.removeAll()
+        tasksOutlivingTheContext.removeAll()
         functionsAreOpen.close()
         nativeFunctions.dropBodies()
         eventHandler = nil

@@ -159,6 +159,48 @@ import Testing
         await page.close()
     }
 
+    /// A document being left: `pageshow` came after `load`; `pagehide`, `visibilitychange` and
+    /// `unload` come before the next document's scripts, once each, in that order; a beacon
+    /// sent from them goes out; a navigation or a window they start does not; what one throws
+    /// is reported and the navigation goes on.
+    @Test func aDocumentBeingLeftGetsItsEventsAndItsBeaconGoesOut() async throws {
+        let listener = try RawHTTPListener()
+        defer { listener.stop() }
+        let errors = Locked<[String]>([])
+        let page = WebPage(
+            configuration: WebPageConfiguration(eventHandler: { event in
+                if case .scriptError(let error, _, _) = event { errors.update { $0.append(error.message) } }
+            }))
+        try await page.loadHTMLString(
+            """
+            <script>
+            var shown = [];
+            addEventListener("pageshow", event => shown.push(`pageshow ${event.persisted} ${document.readyState}`));
+            addEventListener("load", () => shown.push("load"));
+            addEventListener("pagehide", event => {
+              document.cookie = "order=pagehide";
+              navigator.sendBeacon("/left", `persisted ${event.persisted}`);
+              location.assign("/elsewhere");
+              throw new Error("thrown as it left");
+            });
+            document.addEventListener("visibilitychange", () => { document.cookie = "order=" + document.cookie.split("=")[1] + "+visibility"; });
+            onunload = () => { document.cookie = "order=" + document.cookie.split("=")[1] + "+unload"; document.cookie = "opened=" + (open("/popup") === null); };
+            </script>
+            """, baseURL: listener.url)
+        #expect(try await page.evaluateJavaScript("shown") == ["load", "pageshow false complete"])
+        try await page.loadHTMLString("<script>var cookies = document.cookie</script>", baseURL: listener.url)
+        #expect(try await page.evaluateJavaScript("cookies") == "order=pagehide+visibility+unload; opened=true")
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !listener.requestLines.contains("POST /left HTTP/1.1"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(listener.requestLines == ["POST /left HTTP/1.1"])
+        #expect(String(decoding: listener.connections.flatMap { $0 }, as: UTF8.self).hasSuffix("persisted false"))
+        #expect(await page.url == listener.url)
+        #expect(errors.value.contains { $0.contains("thrown as it left") })
+        await page.close()
+    }
+
     static let refusedHeaders: [(String, String)] = [
         ("X-A\r\nX-B", "1"), ("X-A", "1\r\nX-B: 2"), ("X-A", "1\nGET / HTTP/1.1"), ("X-A", "a\0b"), ("X A", "1"),
         ("", "1"), ("X-A:", "1"), ("X-É", "1"), ("X-A", "\u{100}"),

@@ -563,6 +563,33 @@ import Testing
         }
     }
 
+    /// A document being replaced gets `pagehide` and `visibilitychange`, and what its listeners
+    /// write is kept. WebKit may keep the document in its page cache for going back
+    /// (`persisted`, and no `unload`); a headless page caches no document, so it unloads it.
+    @Test(arguments: Engine.allCases)
+    func aDocumentBeingLeftGetsItsEvents(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            _ = try await view.run(
+                """
+                addEventListener("pagehide", event => { document.cookie = `left=${event.persisted ? "kept" : "gone"}; path=/`; });
+                document.onvisibilitychange = () => { document.cookie = `visibility=${document.visibilityState}; path=/`; };
+                addEventListener("unload", () => { document.cookie = "unloaded=yes; path=/"; });
+                """)
+            try await view.load(harness.url("/login?next"))
+            var left: String?
+            let deadline = ContinuousClock.now + .seconds(5)
+            while left == nil, ContinuousClock.now < deadline {
+                left = await view.cookieValue("left", for: harness.url("/"))
+                if left == nil { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            // WebKit caches the document or unloads it, as its page cache decides (both were seen).
+            let unloaded = await view.cookieValue("unloaded", for: harness.url("/"))
+            #expect(left == "gone" && unloaded == "yes" || engine == .webkit && left == "kept" && unloaded == nil, "\(left ?? "-") \(unloaded ?? "-")")
+            #expect(await view.cookieValue("visibility", for: harness.url("/")) == "hidden")
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func storageRequestsAndHistoryBehaveAsInWebKit(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
