@@ -577,7 +577,9 @@ extension DocumentEnvironment {
     /// Fires the events of a document being replaced by the next (`pagehide`, `visibilitychange`,
     /// `unload`) in a world, if a script listens for one.
     static func leave(in context: isolated ScriptContext) {
-        guard let controls = context.attachment(DocumentControls.self), controls.listensForLeave, let leave = unsafe controls.leave else { return }
+        guard let controls = context.attachment(DocumentControls.self), controls.listensForLeave, let leave = unsafe controls.leave else {
+            return
+        }
         controls.listensForLeave = false
         context.enterJavaScript()
         do {

@@ -486,7 +486,8 @@ import Testing
             let concurrency = ProcessInfo.processInfo.activeProcessorCount < 8 ? 4 : 8
             #expect(
                 seen == [
-                    "Mozilla", "Netscape", "Gecko", "20030107", "Apple Computer, Inc.", "", "Linux x86_64", .number(Double(concurrency)), 0, false,
+                    "Mozilla", "Netscape", "Gecko", "20030107", "Apple Computer, Inc.", "", "Linux x86_64", .number(Double(concurrency)), 0,
+                    false,
                     false, true, true, "function", "TypeError", true,
                     "hidden", true, false, "UTF-8", "UTF-8", "UTF-8", "text/html", "off", true, nil, "complete",
                     nil, false, 0, "", false, 0, 0, "undefined", "undefined", "function", "function", "function", true, true,
@@ -585,7 +586,9 @@ import Testing
             }
             // WebKit caches the document or unloads it, as its page cache decides (both were seen).
             let unloaded = await view.cookieValue("unloaded", for: harness.url("/"))
-            #expect(left == "gone" && unloaded == "yes" || engine == .webkit && left == "kept" && unloaded == nil, "\(left ?? "-") \(unloaded ?? "-")")
+            #expect(
+                left == "gone" && unloaded == "yes" || engine == .webkit && left == "kept" && unloaded == nil,
+                "\(left ?? "-") \(unloaded ?? "-")")
             #expect(await view.cookieValue("visibility", for: harness.url("/")) == "hidden")
         }
     }
