@@ -112,7 +112,7 @@ enum DocumentPrelude {
           // A navigation to a fragment of this document changes its URL and fires `popstate`
           // at once and `hashchange` in a later task, as WebKit does (and tells `history`, once
           // made, through `hooks`); others replace the document.
-          const hooks = { fragment: null, popstate: null, dataURL: null, body: null, makeBlob: null, at: null, message: null }, schedule = g.setTimeout;
+          const hooks = { fragment: null, popstate: null, dataURL: null, body: null, makeBlob: null, at: null, message: null, document: null }, schedule = g.setTimeout;
           const navigateTo = (kind, url) => {
             // A document being left starts no navigation, as in browsers.
             if (leaving) return;
@@ -162,6 +162,7 @@ enum DocumentPrelude {
           define(document, "onreadystatechange", { value: null, writable: true, enumerable: true, configurable: true });
           define(document, Symbol.toStringTag, { value: "HTMLDocument", configurable: true });
           define(g, "document", { value: document, enumerable: true });
+          hooks.document = document;
           // The window's name and geometry, as a WebKit view that is not shown has them (a 0 × 0
           // viewport, ``WebPlatformPrelude/mediaSource``): plain values a page may replace, so that
           // reading one makes nothing.
@@ -488,7 +489,7 @@ enum DocumentPrelude {
           };
           let takeRequestBody;
           class Request {
-            #url; #method; #headers; #body; #credentials; #signal; #redirect; #used = false;
+            #url; #method; #headers; #body; #credentials; #signal; #redirect; #keepalive; #integrity; #used = false;
             constructor(input, init) {
               init = init || {};
               const from = input instanceof Request ? input : null;
@@ -508,6 +509,8 @@ enum DocumentPrelude {
               this.#credentials = String(init.credentials !== undefined ? init.credentials : from ? from.#credentials : "same-origin");
               this.#signal = init.signal !== undefined ? init.signal : from ? from.#signal : null;
               this.#redirect = redirectMode(init.redirect !== undefined ? init.redirect : from ? from.#redirect : "follow");
+              this.#keepalive = init.keepalive !== undefined ? !!init.keepalive : from ? from.#keepalive : false;
+              this.#integrity = init.integrity !== undefined ? String(init.integrity) : from ? from.#integrity : "";
             }
             get url() { return this.#url; }
             get method() { return this.#method; }
@@ -517,6 +520,11 @@ enum DocumentPrelude {
             get mode() { return "cors"; }
             get redirect() { return this.#redirect; }
             get cache() { return "default"; }
+            get keepalive() { return this.#keepalive; }
+            get integrity() { return this.#integrity; }
+            get destination() { return ""; }
+            get referrer() { return "about:client"; }
+            get referrerPolicy() { return ""; }
             get bodyUsed() { return this.#used; }
             #take() {
               if (this.#used) throw new TypeError("body stream already read");

@@ -114,6 +114,12 @@ extension WebPlatformPrelude {
               const key = event.type, listeners = (this.#listeners.get(key) || []).slice();
               return dispatching(event, this, listeners, listener => this.#remove(key, listener));
             }
+            // The window and its document are event targets too (their listener lists are the
+            // document prelude's own, made before this class).
+            static [Symbol.hasInstance](value) {
+              if (this === EventTarget && (value === g || (value !== null && value === hooks.document))) return true;
+              return Function.prototype[Symbol.hasInstance].call(this, value);
+            }
           }
           define(EventTarget.prototype, Symbol.toStringTag, { value: "EventTarget", configurable: true });
 

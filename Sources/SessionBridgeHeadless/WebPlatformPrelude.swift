@@ -205,16 +205,60 @@ enum WebPlatformPrelude {
           }
           define(TextEncoder.prototype, Symbol.toStringTag, { value: "TextEncoder", configurable: true });
 
-          const utf8Labels = ["unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8", "utf-8", "utf8", "x-unicode20utf8"];
+          // The Encoding Standard's labels of the encodings decoded here: UTF-8, windows-1252 (what
+          // "latin1", "ascii" and "iso-8859-1" name), UTF-16LE and UTF-16BE.
+          const encodings = new Map();
+          for (const label of ["unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8", "utf-8", "utf8", "x-unicode20utf8"]) encodings.set(label, "utf-8");
+          for (const label of ["ansi_x3.4-1968", "ascii", "cp1252", "cp819", "csisolatin1", "ibm819", "iso-8859-1", "iso-ir-100", "iso8859-1",
+            "iso88591", "iso_8859-1", "iso_8859-1:1987", "l1", "latin1", "us-ascii", "windows-1252", "x-cp1252"]) encodings.set(label, "windows-1252");
+          for (const label of ["csunicode", "iso-10646-ucs-2", "ucs-2", "unicode", "unicode-1-1", "unicodefeff", "utf-16", "utf-16le"]) encodings.set(label, "utf-16le");
+          for (const label of ["unicodefffe", "utf-16be"]) encodings.set(label, "utf-16be");
+          // windows-1252's bytes 0x80-0x9F; the others are their own code points.
+          const windows1252 = [0x20AC, 0x81, 0x201A, 0x192, 0x201E, 0x2026, 0x2020, 0x2021, 0x2C6, 0x2030, 0x160, 0x2039, 0x152, 0x8D, 0x17D, 0x8F,
+            0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x2DC, 0x2122, 0x161, 0x203A, 0x153, 0x9D, 0x17E, 0x178];
+          const decodeWindows1252 = bytes => {
+            const units = new Array(bytes.length);
+            for (let index = 0; index < bytes.length; index++) {
+              const byte = bytes[index];
+              units[index] = byte >= 0x80 && byte < 0xA0 ? windows1252[byte - 0x80] : byte;
+            }
+            return [units, []];
+          };
+          // UTF-16 in either byte order: a lone surrogate or an odd last byte is U+FFFD (or an
+          // error when fatal); in a stream, an odd byte or a lead surrogate waits for the next call.
+          const decodeUTF16 = (bytes, bigEndian, fatal, stream) => {
+            const units = [];
+            let index = 0;
+            const unitAt = at => bigEndian ? bytes[at] << 8 | bytes[at + 1] : bytes[at] | bytes[at + 1] << 8;
+            const invalid = () => {
+              if (fatal) throw new TypeError("The encoded data was not valid for encoding " + (bigEndian ? "utf-16be" : "utf-16le"));
+              units.push(0xFFFD);
+            };
+            while (index + 1 < bytes.length) {
+              const unit = unitAt(index);
+              if (unit >= 0xD800 && unit <= 0xDBFF) {
+                if (index + 3 >= bytes.length) {
+                  if (stream) break;
+                  invalid(); index += 2; continue;
+                }
+                const next = unitAt(index + 2);
+                if (next >= 0xDC00 && next <= 0xDFFF) { units.push(unit, next); index += 4; } else { invalid(); index += 2; }
+              } else if (unit >= 0xDC00 && unit <= 0xDFFF) { invalid(); index += 2; }
+              else { units.push(unit); index += 2; }
+            }
+            if (index < bytes.length && !stream) { invalid(); index = bytes.length; }
+            return [units, Array.from(bytes.subarray(index))];
+          };
           class TextDecoder {
-            #fatal; #ignoreBOM; #pending = []; #bomSeen = false;
+            #encoding; #fatal; #ignoreBOM; #pending = []; #bomSeen = false;
             constructor(label = "utf-8", options = undefined) {
               const name = String(label).replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, "").toLowerCase();
-              if (!utf8Labels.includes(name)) throw new RangeError(`TextDecoder: the encoding label provided ('${label}') is not supported`);
+              if (!encodings.has(name)) throw new RangeError(`TextDecoder: the encoding label provided ('${label}') is not supported`);
+              this.#encoding = encodings.get(name);
               this.#fatal = !!(options && options.fatal);
               this.#ignoreBOM = !!(options && options.ignoreBOM);
             }
-            get encoding() { return "utf-8"; }
+            get encoding() { return this.#encoding; }
             get fatal() { return this.#fatal; }
             get ignoreBOM() { return this.#ignoreBOM; }
             decode(input = undefined, options = undefined) {
@@ -228,14 +272,16 @@ enum WebPlatformPrelude {
               }
               let units, pending;
               try {
-                [units, pending] = decodeUTF8(bytes, this.#fatal, stream);
+                const encoding = this.#encoding;
+                [units, pending] = encoding === "utf-8" ? decodeUTF8(bytes, this.#fatal, stream) : encoding === "windows-1252" ? decodeWindows1252(bytes)
+                  : decodeUTF16(bytes, encoding === "utf-16be", this.#fatal, stream);
               } catch (error) {
                 this.#pending = [];
                 this.#bomSeen = false;
                 throw error;
               }
               this.#pending = pending;
-              if (!this.#ignoreBOM && !this.#bomSeen && units.length > 0) {
+              if (!this.#ignoreBOM && !this.#bomSeen && units.length > 0 && this.#encoding !== "windows-1252") {
                 if (units[0] === 0xFEFF) units.shift();
                 this.#bomSeen = true;
               }

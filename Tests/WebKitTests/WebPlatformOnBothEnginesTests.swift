@@ -593,6 +593,42 @@ import Testing
         }
     }
 
+    /// Text in the encodings pages meet besides UTF-8 (windows-1252, which "latin1" and "ascii"
+    /// name, and UTF-16 in both byte orders, streamed or not), a `Request`'s members, and the
+    /// window and document as event targets.
+    @Test(arguments: Engine.allCases)
+    func encodingsRequestsAndTargetsAreWebKits(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                #"""
+                const hex = text => Array.from(text, c => c.charCodeAt(0).toString(16)).join(" ");
+                const outcome = f => { try { return f(); } catch (error) { return error.name; } };
+                const le = new Uint8Array([0xFF, 0xFE, 0x68, 0x00, 0x3D, 0xD8, 0x00, 0xDE, 0x00, 0xD8, 0x41, 0x00, 0x00, 0xDC, 0x42]);
+                const streamed = new TextDecoder("utf-16le");
+                let joined = "";
+                for (const part of [[0x68], [0x00, 0x3D], [0xD8, 0x00], [0xDE, 0x41]]) joined += streamed.decode(new Uint8Array(part), { stream: true });
+                joined += streamed.decode();
+                const request = new Request("/x", { keepalive: true });
+                return [hex(new TextDecoder("latin1").decode(new Uint8Array([0x41, 0x80, 0x81, 0x8D, 0x9F, 0xA0, 0xE9, 0xFF]))),
+                  ...["ascii", "ISO-8859-1", " utf-16 ", "UTF-16BE", "unicodefffe"].map(label => new TextDecoder(label).encoding),
+                  hex(new TextDecoder("utf-16le").decode(le)), hex(new TextDecoder("utf-16le", { ignoreBOM: true }).decode(le)),
+                  outcome(() => new TextDecoder("utf-16le", { fatal: true }).decode(le)),
+                  hex(new TextDecoder("utf-16be").decode(new Uint8Array([0xFE, 0xFF, 0x00, 0x68, 0xD8, 0x3D, 0xDE, 0x00, 0x00]))), hex(joined),
+                  outcome(() => new TextDecoder("utf-32")),
+                  request.keepalive, new Request(request).keepalive, new Request("/x").keepalive, request.integrity, request.destination, request.referrer,
+                  window instanceof EventTarget, document instanceof EventTarget, {} instanceof EventTarget, new AbortController().signal instanceof EventTarget];
+                """#)
+            #expect(
+                seen == [
+                    "41 20ac 81 8d 178 a0 e9 ff", "windows-1252", "windows-1252", "utf-16le", "utf-16be", "utf-16be",
+                    // (Code points: the emoji's pair reads as its lead; an odd last byte is U+FFFD.)
+                    "68 d83d fffd 41 fffd fffd", "feff 68 d83d fffd 41 fffd fffd", "TypeError", "68 d83d fffd", "68 d83d fffd",
+                    "RangeError", true, true, false, "", "", "about:client", true, true, false, true,
+                ], "\(engine)")
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func storageRequestsAndHistoryBehaveAsInWebKit(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
