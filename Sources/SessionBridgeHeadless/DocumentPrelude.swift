@@ -616,11 +616,13 @@ enum DocumentPrelude {
               g.dispatchEvent({ type: "storage", key, oldValue, newValue, url, storageArea: g.localStorage, target: g });
             },
             finish() {
+              // Events nothing listens for are not made (every navigation runs this, cold).
+              const readyStateListened = hasListeners(document, "readystatechange");
               readyState = "interactive";
-              document.dispatchEvent({ type: "readystatechange", target: document });
+              if (readyStateListened) document.dispatchEvent({ type: "readystatechange", target: document });
               document.dispatchEvent({ type: "DOMContentLoaded", target: document });
               readyState = "complete";
-              document.dispatchEvent({ type: "readystatechange", target: document });
+              if (readyStateListened) document.dispatchEvent({ type: "readystatechange", target: document });
               g.dispatchEvent({ type: "load", target: g });
               if (hasListeners(g, "pageshow")) g.dispatchEvent({ type: "pageshow", persisted: false, target: g });
             },

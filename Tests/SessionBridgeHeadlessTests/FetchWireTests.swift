@@ -159,7 +159,8 @@ import Testing
         await page.close()
     }
 
-    /// A document being left: `pageshow` came after `load`; `pagehide`, `visibilitychange` and
+    /// A document being left: `readystatechange` came around `DOMContentLoaded` and `pageshow`
+    /// after `load`; `pagehide`, `visibilitychange` and
     /// `unload` come before the next document's scripts, once each, in that order; a beacon
     /// sent from them goes out; a navigation or a window they start does not; what one throws
     /// is reported and the navigation goes on.
@@ -177,6 +178,8 @@ import Testing
             var shown = [];
             addEventListener("pageshow", event => shown.push(`pageshow ${event.persisted} ${document.readyState}`));
             addEventListener("load", () => shown.push("load"));
+            document.onreadystatechange = () => shown.push(`state ${document.readyState}`);
+            document.addEventListener("DOMContentLoaded", () => shown.push("DOMContentLoaded"));
             addEventListener("pagehide", event => {
               document.cookie = "order=pagehide";
               navigator.sendBeacon("/left", `persisted ${event.persisted}`);
@@ -187,7 +190,10 @@ import Testing
             onunload = () => { document.cookie = "order=" + document.cookie.split("=")[1] + "+unload"; document.cookie = "opened=" + (open("/popup") === null); };
             </script>
             """, baseURL: listener.url)
-        #expect(try await page.evaluateJavaScript("shown") == ["load", "pageshow false complete"])
+        #expect(
+            try await page.evaluateJavaScript("shown") == [
+                "state interactive", "DOMContentLoaded", "state complete", "load", "pageshow false complete",
+            ])
         try await page.loadHTMLString("<script>var cookies = document.cookie</script>", baseURL: listener.url)
         #expect(try await page.evaluateJavaScript("cookies") == "order=pagehide+visibility+unload; opened=true")
         let deadline = ContinuousClock.now + .seconds(10)
