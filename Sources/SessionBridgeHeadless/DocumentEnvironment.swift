@@ -530,6 +530,7 @@ extension DocumentEnvironment {
             environment.configuration.userContentController, world: world, frame: FrameInfo(url: environment.url), in: context)
         // The location record is filled when a script first reads it (`locate`).
         context.attachment(BoundEnvironment.self)?.environment = environment
+        context.timerCodeURL = environment.url.absoluteString
         if world == .page { observeLocalStorage(of: environment, in: context) }
     }
 

@@ -1,7 +1,9 @@
-/// The page APIs scripts expect, in JavaScript over a few native functions: `window`,
-/// `document` (with `cookie`), `location`, `navigator`, `fetch` with `Headers`, `Request` and
-/// `Response`, `alert`/`confirm`/`prompt`, `window.open` and `load` events; and, made when a
-/// script first reads one, the global scope's members of ``WebPlatformPrelude``.
+/// The page APIs scripts expect, in JavaScript over a few native functions: `window` (with
+/// `postMessage` to itself), `document` (with `cookie`, not shown), `location`, `navigator`
+/// (with `sendBeacon`), `fetch` with `Headers`, `Request` and `Response`,
+/// `alert`/`confirm`/`prompt`, `window.open`, the load events, and those of a document being
+/// left; and, made when a script first reads one, the global scope's members of
+/// ``WebPlatformPrelude``.
 ///
 /// It runs first in every world of every document; the native functions stay in its closure
 /// and are never reachable from page scripts.

@@ -3,7 +3,8 @@ extension WebPlatformPrelude {
     /// ``source``: listeners with `once`, `capture`, `passive` and `signal`, `handleEvent`
     /// objects, `stopImmediatePropagation` and `preventDefault`; `AbortSignal.abort`,
     /// `AbortSignal.timeout` (a `TimeoutError` after the given milliseconds) and `AbortSignal.any`;
-    /// `CustomEvent`, and `reportError`.
+    /// `CustomEvent`, `MessageEvent`, `ErrorEvent`, `PromiseRejectionEvent`, `PageTransitionEvent`,
+    /// `MessageChannel` with its `MessagePort`s, and `reportError`.
     /// A target has no parent here, so an event is only ever at its target. A listener's exception
     /// is reported as an uncaught error and the others still run.
     static let eventsSource = #"""

@@ -1,11 +1,12 @@
 /// The members of a page's global scope scripts expect besides the document, as the HTML,
 /// Encoding, URL, WebCrypto and High Resolution Time standards define them: `atob` and `btoa`,
-/// `TextEncoder` and `TextDecoder` (UTF-8), `URL` and `URLSearchParams` (``urlSource``),
+/// `TextEncoder` (UTF-8) and `TextDecoder` (UTF-8, windows-1252, UTF-16), `URL` and `URLSearchParams` (``urlSource``),
 /// `crypto.getRandomValues`, and in a secure context (as `isSecureContext` tells)
 /// `crypto.randomUUID` and `crypto.subtle` with `CryptoKey` and `SubtleCrypto`
 /// (``subtleSource``), `performance.now()` and
-/// `performance.timeOrigin`, `Event`, `EventTarget`, `AbortController` and `AbortSignal`
-/// (``eventsSource``), `structuredClone` (``cloneSource``), `localStorage`, `sessionStorage` and
+/// `performance.timeOrigin`, `Event`, `EventTarget`, `AbortController` and `AbortSignal`,
+/// `MessageEvent`, `ErrorEvent`, `PromiseRejectionEvent`, `PageTransitionEvent`,
+/// `MessageChannel` and `MessagePort` (``eventsSource``), `structuredClone` (``cloneSource``), `localStorage`, `sessionStorage` and
 /// `Storage` (``storageSource``), `Blob`, `File` and `FormData` (``blobSource``),
 /// `XMLHttpRequest` and `ProgressEvent` (``xhrSource``), `matchMedia`, `screen` and
 /// `requestAnimationFrame` (``mediaSource``), `history`

@@ -141,8 +141,10 @@ extension ScriptContext {
             _ = unsafe callFunction(ctx, callback, this: nil, timer.arguments.map { unsafe Optional($0) }, exception: &exception)
         } else if let code = timer.code {
             let script = unsafe makeJSString(code)
-            _ = unsafe JSEvaluateScript(ctx, script, nil, nil, 1, &exception)
+            let url = unsafe timerCodeURL.map { unsafe makeJSString($0) }
+            _ = unsafe JSEvaluateScript(ctx, script, nil, url, 1, &exception)
             unsafe JSStringRelease(script)
+            if let url = unsafe url { unsafe JSStringRelease(url) }
         }
         if let exception = unsafe exception, !isClosed { unsafe reportUncaught(exception) }
         leaveJavaScript()

@@ -77,6 +77,9 @@ public actor ScriptContext {
     package var uncaughtHook: JSObjectRef?
     /// Whether ``uncaughtHook`` is running.
     private var reportingUncaught = false
+    /// Where the code a timer was given runs, as its errors report it: its document's URL, as
+    /// browsers have it (set by the layer that makes the document).
+    package var timerCodeURL: String?
     /// Values this context protects from garbage collection right now (see ``protect(_:)``).
     package internal(set) var protectedCount = 0
     /// Whether ``close()`` was called; a closed context runs nothing.
