@@ -94,6 +94,14 @@ final class DocumentControls {
     }
 }
 
+/// A page world listening for `BroadcastChannel` messages: the platform's function that gives
+/// them to its channels.
+@safe  // its JavaScriptCore reference is used only on its context's engine thread, while the context lives
+final class BroadcastListener {
+    let receive: RawObject
+    init(receive: RawObject) { unsafe self.receive = unsafe receive }
+}
+
 /// A document's page APIs made before its response: the prelude has run with an empty
 /// `native` object and an empty location record; ``DocumentEnvironment/install`` binds the
 /// functions to the document once its URL is known, and `native.locate` fills the record when a
@@ -229,6 +237,40 @@ extension DocumentEnvironment {
             if let value = unsafe call[0], let text = try unsafe context.scriptValue(value).stringValue {
                 env.jar.setDocumentCookie(text, for: env.url)
             }
+            return nil
+        }
+        // `(receive)`: the page world's first `BroadcastChannel` listens for its origin's messages
+        // from other documents, given to `receive(name, data, origin)`, until the world closes.
+        unsafe add("broadcastListen") { context, call, env in
+            guard context.attachment(BroadcastListener.self) == nil, let receive = unsafe context.function(call[0]),
+                let origin = SecurityOrigin(url: env.url)
+            else { return nil }
+            unsafe context.protect(receive)
+            unsafe context.attach(BroadcastListener(receive: receive))
+            let channels = env.configuration.websiteDataStore.broadcastChannels
+            let id = ObjectIdentifier(context)
+            let inbox = ScriptContextInbox<BroadcastChannels.Message>(for: context) { context, message in
+                dispatchBroadcast(message, in: context)
+            }
+            channels.listen(origin, as: id) { inbox.send($0) }
+            context.onClose { context in
+                channels.stopListening(id)
+                if let listener = context.attachment(BroadcastListener.self) { unsafe context.unprotect(listener.receive) }
+            }
+            return nil
+        }
+        // `(name, data)`: a channel's message for the other documents of this origin.
+        unsafe add("broadcastPost") { context, call, env in
+            let name = try unsafe context.scriptValue(call[0]).stringValue ?? ""
+            let data: ScriptValue
+            do throws(ScriptError) {
+                data = try unsafe context.scriptValue(call[1])
+            } catch {
+                throw ScriptThrow("DataCloneError", "BroadcastChannel.postMessage: \(error.message)")
+            }
+            guard let origin = SecurityOrigin(url: env.url) else { return nil }
+            env.configuration.websiteDataStore.broadcastChannels.post(
+                BroadcastChannels.Message(name: name, data: data, origin: origin.description), from: origin, by: ObjectIdentifier(context))
             return nil
         }
         unsafe add("listensForLeave") { context, _, _ in
@@ -575,6 +617,20 @@ extension DocumentEnvironment {
     }
 
     /// Fires `DOMContentLoaded` and `load` in a world.
+    /// Gives another document's `BroadcastChannel` message to this world's channels of its name.
+    static func dispatchBroadcast(_ message: BroadcastChannels.Message, in context: isolated ScriptContext) {
+        guard let listener = context.attachment(BroadcastListener.self) else { return }
+        context.enterJavaScript()
+        do {
+            try unsafe context.call(
+                listener.receive,
+                [context.jsValue(.string(message.name)), context.jsValue(message.data), context.jsValue(.string(message.origin))])
+        } catch {
+            context.report(.uncaughtError(error))
+        }
+        context.leaveJavaScript()
+    }
+
     /// Fires the events of a document being replaced by the next (`pagehide`, `visibilitychange`,
     /// `unload`) in a world, if a script listens for one.
     static func leave(in context: isolated ScriptContext) {

@@ -330,6 +330,62 @@ extension WebPlatformPrelude {
           }
           define(MessageChannel.prototype, Symbol.toStringTag, { value: "MessageChannel", configurable: true });
 
+          // HTML's broadcast channels: a message goes, cloned, to every other open channel of its
+          // name in this document (each in a task of its own) and, through native code, in the
+          // other documents of this origin sharing the page's data store.
+          const broadcastChannels = new Map();
+          let broadcastDeliver, broadcastListening = false;
+          const receiveBroadcast = (name, data, origin) => {
+            for (const channel of broadcastChannels.get(String(name)) || []) broadcastDeliver(channel, structuredClone(data), origin, false);
+          };
+          class BroadcastChannel extends EventTarget {
+            #name; #closed = false; #handlers = { message: null, messageerror: null };
+            constructor(name) {
+              if (arguments.length < 1) throw notEnough("BroadcastChannel", 1);
+              super();
+              this.#name = String(name);
+              if (!broadcastChannels.has(this.#name)) broadcastChannels.set(this.#name, new Set());
+              broadcastChannels.get(this.#name).add(this);
+              if (!broadcastListening) {
+                broadcastListening = true;
+                native.broadcastListen(receiveBroadcast);
+              }
+            }
+            get name() { return this.#name; }
+            postMessage(message) {
+              if (arguments.length < 1) throw notEnough("BroadcastChannel.postMessage", 1);
+              if (this.#closed) throw new DOMException("The BroadcastChannel is closed.", "InvalidStateError");
+              const data = structuredClone(message), origin = hooks.origin();
+              native.broadcastPost(this.#name, data);
+              for (const channel of broadcastChannels.get(this.#name)) {
+                if (channel !== this) broadcastDeliver(channel, structuredClone(data), origin, true);
+              }
+            }
+            close() {
+              this.#closed = true;
+              const channels = broadcastChannels.get(this.#name);
+              if (channels) channels.delete(this);
+            }
+            #handle(type, value) {
+              if (this.#handlers[type] !== null) this.removeEventListener(type, this.#handlers[type]);
+              this.#handlers[type] = typeof value === "function" ? value : null;
+              if (this.#handlers[type] !== null) this.addEventListener(type, this.#handlers[type]);
+            }
+            get onmessage() { return this.#handlers.message; }
+            set onmessage(value) { this.#handle("message", value); }
+            get onmessageerror() { return this.#handlers.messageerror; }
+            set onmessageerror(value) { this.#handle("messageerror", value); }
+            static {
+              broadcastDeliver = (channel, data, origin, later) => {
+                const deliver = () => {
+                  if (!channel.#closed) channel.dispatchEvent(trusted(new MessageEvent("message", { data, origin })));
+                };
+                if (later) setTimeout(deliver, 0); else deliver();
+              };
+            }
+          }
+          define(BroadcastChannel.prototype, Symbol.toStringTag, { value: "BroadcastChannel", configurable: true });
+
           // HTML's reportError: the error is reported as an uncaught one, and the script goes on.
           function reportError(error) {
             if (arguments.length < 1) throw notEnough("reportError", 1);

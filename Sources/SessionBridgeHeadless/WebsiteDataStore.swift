@@ -17,6 +17,8 @@ public final class WebsiteDataStore: Sendable {
     /// The pages' `localStorage`, one area per origin, shared by every page using this store; a
     /// persistent store saves it next to its cookies (`<profile>.localstorage`).
     public let localStorage: WebStorage
+    /// The `BroadcastChannel`s between the pages using this store.
+    let broadcastChannels: BroadcastChannels
     /// Whether the cookies outlive the process.
     public var isPersistent: Bool { attachment != nil }
     /// The profile file the cookies are saved to, for a persistent store.
@@ -29,6 +31,7 @@ public final class WebsiteDataStore: Sendable {
         self.cookieJar = cookieJar
         self.httpCookieStore = CookieJarStore(cookieJar)
         self.localStorage = WebStorage()
+        self.broadcastChannels = BroadcastChannels()
         self.attachment = nil
         self.live = nil
     }
@@ -44,6 +47,7 @@ public final class WebsiteDataStore: Sendable {
         self.cookieJar = live.jar
         self.httpCookieStore = live.store
         self.localStorage = live.localStorage
+        self.broadcastChannels = live.broadcastChannels
         self.attachment = live.attachment
         self.live = live
     }
@@ -81,6 +85,7 @@ public final class WebsiteDataStore: Sendable {
         let store: CookieJarStore
         let attachment: CookieStoreAttachment
         let localStorage: WebStorage
+        let broadcastChannels = BroadcastChannels()
 
         init(jar: CookieJar, attachment: CookieStoreAttachment, localStorage: WebStorage) {
             self.jar = jar

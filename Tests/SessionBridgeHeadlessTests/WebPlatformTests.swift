@@ -488,4 +488,43 @@ import Testing
         await fresh.close()
         await page.close()
     }
+
+    /// A `BroadcastChannel` message reaches the pages of its origin that share the sender's
+    /// data store, and no others; a document that was replaced hears nothing more; a value the
+    /// bridge cannot carry to another document is refused as it is posted.
+    @Test func broadcastChannelsStayWithinTheirDataStoreAndOrigin() async throws {
+        let store = WebsiteDataStore.nonPersistent()
+        let app = URL(string: "https://app.example/")!
+        func page(_ store: WebsiteDataStore, at url: URL) async throws -> WebPage {
+            let page = WebPage(configuration: WebPageConfiguration(websiteDataStore: store))
+            try await page.loadHTMLString(
+                "<script>var got = []; new BroadcastChannel('auth').onmessage = event => got.push(event.data.n + ' ' + event.origin)</script>",
+                baseURL: url)
+            return page
+        }
+        let sender = WebPage(configuration: WebPageConfiguration(websiteDataStore: store))
+        try await sender.loadHTMLString("<p>sender</p>", baseURL: app)
+        let sameStore = try await page(store, at: app)
+        let otherOrigin = try await page(store, at: URL(string: "https://other.example/")!)
+        let otherStore = try await page(.nonPersistent(), at: app)
+        let posted = try await sender.evaluateJavaScript(
+            """
+            var channel = new BroadcastChannel("auth");
+            channel.postMessage({ n: 1 });
+            (() => { try { channel.postMessage(new Date()); return "posted"; } catch (error) { return error.name; } })()
+            """)
+        #expect(posted == "DataCloneError")
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try await sameStore.evaluateJavaScript("got.length") == 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(try await sameStore.evaluateJavaScript("got") == ["1 https://app.example"])
+        try await sameStore.loadHTMLString("<script>var got = 'replaced'</script>", baseURL: app)
+        _ = try await sender.evaluateJavaScript("channel.postMessage({ n: 2 })")
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(try await sameStore.evaluateJavaScript("got") == "replaced")
+        #expect(try await otherOrigin.evaluateJavaScript("got") == [])
+        #expect(try await otherStore.evaluateJavaScript("got") == [])
+        for page in [sender, sameStore, otherOrigin, otherStore] { await page.close() }
+    }
 }

@@ -31,6 +31,9 @@ final class EngineHarness: Sendable {
     let tls: LoopbackCertificate
     let log = MessageLog(capacity: 10_000, redaction: RedactionPolicy(secretPrefixes: ["sbrt_"]))
     let recorder = PageEventRecorder()
+    /// The data store of the views made with `sharingStore` (each other view has one of its own).
+    private let sharedHeadlessStore = WebsiteDataStore.nonPersistent()
+    private let sharedWebKitStore = WebKitWebsiteDataStore.nonPersistent()
     private let views = Mutex<[any WebView]>([])
 
     private init(engine: Engine, server: ReferenceServer, session: SessionController, client: HTTPClient, tls: LoopbackCertificate) {
@@ -87,19 +90,19 @@ final class EngineHarness: Sendable {
 
     /// A view without the session showing `/login`, whose page may call `echo`: a handler that
     /// replies with the body and calls `onCall` first.
-    func makeEchoView(onCall: @escaping @Sendable () -> Void = {}) async throws -> any WebView {
+    func makeEchoView(sharingStore: Bool = false, onCall: @escaping @Sendable () -> Void = {}) async throws -> any WebView {
         try await makeLoginView(
             handler: ClosureMessageHandler { message in
                 onCall()
                 return message.body
-            }, name: "echo")
+            }, name: "echo", sharingStore: sharingStore)
     }
 
     /// A view without the session showing `/login`, whose page may call `handler` as `name`.
-    func makeLoginView(handler: any ScriptMessageHandlerWithReply, name: String) async throws -> any WebView {
+    func makeLoginView(handler: any ScriptMessageHandlerWithReply, name: String, sharingStore: Bool = false) async throws -> any WebView {
         let contents = UserContentController()
         contents.addScriptMessageHandler(handler, name: name, options: HandlerOptions(allowedOrigins: [origin]))
-        let view = try await makeView(session: false, contents: contents)
+        let view = try await makeView(session: false, contents: contents, sharingStore: sharingStore)
         try await view.load(url("/login"))
         return view
     }
@@ -119,7 +122,7 @@ final class EngineHarness: Sendable {
     /// added either way.
     func makeView(
         session wired: Bool = true, delegate: Bool = true, scripts: StandardScripts.Selection = [.refresh, .fetchRetry],
-        userScripts: [UserScript] = [], contents: UserContentController? = nil
+        userScripts: [UserScript] = [], contents: UserContentController? = nil, sharingStore: Bool = false
     ) async throws -> any WebView {
         let contents = contents ?? UserContentController(log: log)
         if wired { session.install(in: contents, allowedOrigins: [origin], scripts: scripts) }
@@ -129,13 +132,15 @@ final class EngineHarness: Sendable {
         switch engine {
         case .headless:
             var configuration = WebPageConfiguration(
-                userContentController: contents, navigationDelegate: navigationDelegate, eventHandler: recorder.handler)
+                websiteDataStore: sharingStore ? sharedHeadlessStore : .nonPersistent(), userContentController: contents,
+                navigationDelegate: navigationDelegate, eventHandler: recorder.handler)
             configuration.httpClient = client
             view = WebPage(configuration: configuration)
         case .webkit:
             view = try await Self.makeWebKitView(
                 WebKitWebViewConfiguration(
-                    userContentController: contents, navigationDelegate: navigationDelegate, eventHandler: recorder.handler), tls: tls)
+                    websiteDataStore: sharingStore ? sharedWebKitStore : .nonPersistent(), userContentController: contents,
+                    navigationDelegate: navigationDelegate, eventHandler: recorder.handler), tls: tls)
         }
         views.withLock { $0.append(view) }
         if wired { await session.attach(view) }

@@ -630,6 +630,49 @@ import Testing
         }
     }
 
+    /// `BroadcastChannel` between two pages of one data store (a sign-out told to the other
+    /// tabs), and within one page: never to the channel that posted, nothing once closed.
+    @Test(arguments: Engine.allCases)
+    func broadcastChannelsReachTheOtherPagesOfTheOrigin(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let sender = try await harness.makeEchoView(sharingStore: true)
+            let receiver = try await harness.makeEchoView(sharingStore: true)
+            _ = try await receiver.run(
+                """
+                globalThis.got = [];
+                const auth = new BroadcastChannel("auth");
+                auth.onmessage = event => got.push([JSON.stringify(event.data), event.origin === origin, event.isTrusted, event instanceof MessageEvent].join());
+                new BroadcastChannel("other").onmessage = event => got.push("other " + event.data);
+                """)
+            let seen = try await sender.run(
+                """
+                const first = new BroadcastChannel("auth"), second = new BroadcastChannel("auth"), seen = [];
+                first.onmessage = () => seen.push("to the sender");
+                second.addEventListener("message", event => seen.push(`second ${JSON.stringify(event.data)} ${event.origin === origin}`));
+                first.postMessage({ signedOut: true, at: [1, "two"] });
+                first.close();
+                const outcome = f => { try { f(); return "ok"; } catch (error) { return error.name; } };
+                const afterClose = outcome(() => first.postMessage(1)), notCloneable = outcome(() => second.postMessage(() => 1));
+                await new Promise(resolve => setTimeout(resolve, 50));
+                return [...seen, afterClose, notCloneable, first.name, Object.prototype.toString.call(second)];
+                """)
+            #expect(
+                seen == [
+                    #"second {"signedOut":true,"at":[1,"two"]} true"#, "InvalidStateError", "DataCloneError", "auth",
+                    "[object BroadcastChannel]",
+                ],
+                "\(engine)")
+            var got: ScriptValue = []
+            let deadline = ContinuousClock.now + .seconds(10)
+            while got == [], ContinuousClock.now < deadline {
+                got = try await receiver.evaluate("got")
+                if got == [] { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(try await receiver.evaluate("got") == [#"{"signedOut":true,"at":[1,"two"]},true,true,true"#], "\(engine)")
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func storageRequestsAndHistoryBehaveAsInWebKit(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in

@@ -1,0 +1,37 @@
+import SessionBridgeMessaging
+import SessionBridgeScriptEngine
+import Synchronization
+
+/// The `BroadcastChannel`s of a ``WebsiteDataStore``'s pages (HTML): a message one document
+/// posts on a channel name reaches every other document of its origin listening on that name,
+/// as it reaches the tabs of one browser profile.
+///
+/// A document's page world listens once it makes its first channel, until it closes. The
+/// message crosses as a ``ScriptValue``, so it carries what the bridge carries (objects,
+/// arrays, strings, numbers, booleans, `null`, bytes); the sender's copy was checked by
+/// `structuredClone` first.
+final class BroadcastChannels: Sendable {
+    /// One message: the channel's name, its data, the sending document's origin.
+    struct Message: Sendable {
+        let name: String
+        let data: ScriptValue
+        let origin: String
+    }
+
+    private let listeners = Mutex<[ObjectIdentifier: (origin: SecurityOrigin, deliver: @Sendable (Message) -> Void)]>([:])
+
+    /// Gives `deliver` each message another document of `origin` posts, until ``stopListening(_:)``.
+    func listen(_ origin: SecurityOrigin, as id: ObjectIdentifier, deliver: @escaping @Sendable (Message) -> Void) {
+        listeners.withLock { $0[id] = (origin, deliver) }
+    }
+
+    func stopListening(_ id: ObjectIdentifier) {
+        listeners.withLock { _ = $0.removeValue(forKey: id) }
+    }
+
+    /// Sends `message` to the documents of `origin` listening, but the sender (`source`).
+    func post(_ message: Message, from origin: SecurityOrigin, by source: ObjectIdentifier) {
+        let receivers = listeners.withLock { $0.filter { $0.key != source && $0.value.origin == origin }.map(\.value.deliver) }
+        for deliver in receivers { deliver(message) }
+    }
+}
