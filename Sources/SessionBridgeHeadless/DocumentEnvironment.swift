@@ -102,6 +102,13 @@ final class BroadcastListener {
     init(receive: RawObject) { unsafe self.receive = unsafe receive }
 }
 
+/// A page world using Web Locks: the platform's function that hears of its requests.
+@safe  // its JavaScriptCore reference is used only on its context's engine thread, while the context lives
+final class LockClient {
+    let receive: RawObject
+    init(receive: RawObject) { unsafe self.receive = unsafe receive }
+}
+
 /// A document's page APIs made before its response: the prelude has run with an empty
 /// `native` object and an empty location record; ``DocumentEnvironment/install`` binds the
 /// functions to the document once its URL is known, and `native.locate` fills the record when a
@@ -272,6 +279,54 @@ extension DocumentEnvironment {
             env.configuration.websiteDataStore.broadcastChannels.post(
                 BroadcastChannels.Message(name: name, data: data, origin: origin.description), from: origin, by: ObjectIdentifier(context))
             return nil
+        }
+        // `(receive)`: the page world's first lock request joins the data store's Web Locks;
+        // `receive(kind, id)` hears of its requests granted later or stolen, until it closes
+        // (its locks are then released).
+        unsafe add("lockJoin") { context, call, env in
+            guard context.attachment(LockClient.self) == nil, let receive = unsafe context.function(call[0]),
+                let origin = SecurityOrigin(url: env.url)
+            else { return nil }
+            unsafe context.protect(receive)
+            unsafe context.attach(LockClient(receive: receive))
+            let locks = env.configuration.websiteDataStore.webLocks
+            let id = ObjectIdentifier(context)
+            let inbox = ScriptContextInbox<WebLocks.Notice>(for: context) { context, notice in dispatchLockNotice(notice, in: context) }
+            locks.join(id, origin: origin) { inbox.send($0) }
+            context.onClose { context in
+                locks.leave(id)
+                if let client = context.attachment(LockClient.self) { unsafe context.unprotect(client.receive) }
+            }
+            return nil
+        }
+        // `(id, name, exclusive, ifAvailable, steal)`: "granted", "queued" or "unavailable".
+        unsafe add("lockRequest") { context, call, env in
+            guard context.attachment(LockClient.self) != nil else { return unsafe context.jsValue(.string("unavailable")) }
+            let request = WebLocks.Request(
+                id: Int(try unsafe context.scriptValue(call[0]).numberValue ?? 0), client: ObjectIdentifier(context),
+                name: try unsafe context.scriptValue(call[1]).stringValue ?? "",
+                exclusive: try unsafe context.scriptValue(call[2]) == .bool(true))
+            let outcome = env.configuration.websiteDataStore.webLocks.request(
+                request, ifAvailable: try unsafe context.scriptValue(call[3]) == .bool(true),
+                steal: try unsafe context.scriptValue(call[4]) == .bool(true))
+            return unsafe context.jsValue(.string(outcome.rawValue))
+        }
+        unsafe add("lockRelease") { context, call, env in
+            let id = Int(try unsafe context.scriptValue(call[0]).numberValue ?? 0)
+            env.configuration.websiteDataStore.webLocks.release(id, by: ObjectIdentifier(context))
+            return nil
+        }
+        unsafe add("lockAbort") { context, call, env in
+            let id = Int(try unsafe context.scriptValue(call[0]).numberValue ?? 0)
+            return unsafe context.jsValue(.bool(env.configuration.websiteDataStore.webLocks.abort(id, by: ObjectIdentifier(context))))
+        }
+        // `[held, pending]`, each a list of `[name, exclusive, clientId]`.
+        unsafe add("lockQuery") { context, _, env in
+            let (held, pending) = env.configuration.websiteDataStore.webLocks.query(by: ObjectIdentifier(context))
+            func list(_ snapshots: [WebLocks.Snapshot]) -> ScriptValue {
+                .array(snapshots.map { .array([.string($0.name), .bool($0.exclusive), .string($0.clientID)]) })
+            }
+            return unsafe context.jsValue(.array([list(held), list(pending)]))
         }
         unsafe add("listensForLeave") { context, _, _ in
             context.attachment(DocumentControls.self)?.listensForLeave = true
@@ -617,6 +672,23 @@ extension DocumentEnvironment {
     }
 
     /// Fires `DOMContentLoaded` and `load` in a world.
+    /// Tells this world's lock requests they were granted or stolen.
+    static func dispatchLockNotice(_ notice: WebLocks.Notice, in context: isolated ScriptContext) {
+        guard let client = context.attachment(LockClient.self) else { return }
+        let (kind, id) =
+            switch notice {
+            case .granted(let id): ("granted", id)
+            case .stolen(let id): ("stolen", id)
+            }
+        context.enterJavaScript()
+        do {
+            try unsafe context.call(client.receive, [context.jsValue(.string(kind)), context.jsValue(.number(Double(id)))])
+        } catch {
+            context.report(.uncaughtError(error))
+        }
+        context.leaveJavaScript()
+    }
+
     /// Gives another document's `BroadcastChannel` message to this world's channels of its name.
     static func dispatchBroadcast(_ message: BroadcastChannels.Message, in context: isolated ScriptContext) {
         guard let listener = context.attachment(BroadcastListener.self) else { return }

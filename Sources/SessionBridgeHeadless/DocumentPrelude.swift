@@ -216,6 +216,8 @@ enum DocumentPrelude {
             productSub: "20030107", vendor: "Apple Computer, Inc.", vendorSub: "", platform, hardwareConcurrency: cores, maxTouchPoints: 0,
             language: "en-US", languages: freeze(["en-US"]), cookieEnabled: true, onLine: true, webdriver: false, pdfViewerEnabled: false,
             javaEnabled() { return false; },
+            // The data store's Web Locks of this origin (``WebPlatformPrelude/locksSource``).
+            get locks() { return platformMade().locks; },
             // A beacon: a POST of `data` with the document's cookies, not waited for; `false`
             // for a body over the 64 KB a beacon may carry.
             sendBeacon(url, data = null) {
@@ -238,7 +240,7 @@ enum DocumentPrelude {
 
           // The global scope's members besides the document (``WebPlatformPrelude``), all made
           // on a script's first read of any of them; a page may replace or delete each.
-          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData", "MediaQueryList", "MessageEvent", "ErrorEvent", "PromiseRejectionEvent", "PageTransitionEvent", "MessageChannel", "MessagePort", "BroadcastChannel"];
+          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData", "MediaQueryList", "MessageEvent", "ErrorEvent", "PromiseRejectionEvent", "PageTransitionEvent", "MessageChannel", "MessagePort", "BroadcastChannel", "Lock", "LockManager"];
           const lazy = new Map();
           let platformObject = null;
           // The platform's own members, made once (the page may have replaced the globals).

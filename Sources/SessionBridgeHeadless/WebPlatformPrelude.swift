@@ -294,6 +294,7 @@ enum WebPlatformPrelude {
 
           \#(urlSource)
           \#(eventsSource)
+          \#(locksSource)
           \#(cloneSource)
           \#(storageSource)
           \#(blobSource)
@@ -391,7 +392,7 @@ enum WebPlatformPrelude {
           method(performance, "clearMarks", clearTiming("mark"));
           method(performance, "clearMeasures", clearTiming("measure"));
 
-          for (const made of [TextEncoder, TextDecoder, URL, URLSearchParams, Event, EventTarget, AbortController, AbortSignal, Storage, XMLHttpRequest, History, MessageChannel, BroadcastChannel]) {
+          for (const made of [TextEncoder, TextDecoder, URL, URLSearchParams, Event, EventTarget, AbortController, AbortSignal, Storage, XMLHttpRequest, History, MessageChannel, BroadcastChannel, Lock, LockManager]) {
             platformClones.set(made.prototype, null);
           }
           platformClones.set(DOMException.prototype, value => new DOMException(value.message, value.name));
@@ -404,7 +405,7 @@ enum WebPlatformPrelude {
           if (webCrypto.cloneKey) platformClones.set(webCrypto.CryptoKey.prototype, webCrypto.cloneKey);
           return { atob, btoa, TextEncoder, TextDecoder, URL, URLSearchParams, crypto, performance, DOMException, isSecureContext: secure,
             Event, EventTarget, AbortController, AbortSignal, structuredClone, localStorage, sessionStorage, Storage, XMLHttpRequest, ProgressEvent, CustomEvent, reportError, history, History, PopStateEvent, HashChangeEvent,
-            MessageEvent, ErrorEvent, PromiseRejectionEvent, PageTransitionEvent, MessageChannel, MessagePort, BroadcastChannel,
+            MessageEvent, ErrorEvent, PromiseRejectionEvent, PageTransitionEvent, MessageChannel, MessagePort, BroadcastChannel, locks, Lock, LockManager,
             Blob, File, FormData, matchMedia, MediaQueryList, screen, requestAnimationFrame, cancelAnimationFrame, ...(secure ? { CryptoKey: webCrypto.CryptoKey, SubtleCrypto: webCrypto.SubtleCrypto } : {}) };
         })
         """#

@@ -19,6 +19,8 @@ public final class WebsiteDataStore: Sendable {
     public let localStorage: WebStorage
     /// The `BroadcastChannel`s between the pages using this store.
     let broadcastChannels: BroadcastChannels
+    /// The Web Locks of the pages using this store.
+    let webLocks: WebLocks
     /// Whether the cookies outlive the process.
     public var isPersistent: Bool { attachment != nil }
     /// The profile file the cookies are saved to, for a persistent store.
@@ -32,6 +34,7 @@ public final class WebsiteDataStore: Sendable {
         self.httpCookieStore = CookieJarStore(cookieJar)
         self.localStorage = WebStorage()
         self.broadcastChannels = BroadcastChannels()
+        self.webLocks = WebLocks()
         self.attachment = nil
         self.live = nil
     }
@@ -48,6 +51,7 @@ public final class WebsiteDataStore: Sendable {
         self.httpCookieStore = live.store
         self.localStorage = live.localStorage
         self.broadcastChannels = live.broadcastChannels
+        self.webLocks = live.webLocks
         self.attachment = live.attachment
         self.live = live
     }
@@ -86,6 +90,7 @@ public final class WebsiteDataStore: Sendable {
         let attachment: CookieStoreAttachment
         let localStorage: WebStorage
         let broadcastChannels = BroadcastChannels()
+        let webLocks = WebLocks()
 
         init(jar: CookieJar, attachment: CookieStoreAttachment, localStorage: WebStorage) {
             self.jar = jar

@@ -673,6 +673,93 @@ import Testing
         }
     }
 
+    /// Web Locks between two pages of one data store (one refresh at a time across tabs): a
+    /// request waits while another page holds its lock, `ifAvailable` does not wait, `query`
+    /// lists both pages' locks, and the lock passes on when its callback's promise settles and
+    /// when its page goes to another document.
+    @Test(arguments: Engine.allCases)
+    func webLocksAreHeldAcrossThePagesOfTheOrigin(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let holder = try await harness.makeEchoView(sharingStore: true)
+            let waiter = try await harness.makeEchoView(sharingStore: true)
+            #expect(
+                try await holder.run(
+                    """
+                    globalThis.held = navigator.locks.request("refresh", () => new Promise(resolve => { globalThis.release = resolve; }));
+                    navigator.locks.request("kept", () => new Promise(() => {}));
+                    while (!globalThis.release) await new Promise(resolve => setTimeout(resolve, 5));
+                    return true;
+                    """) == true)
+            let waiting = try await waiter.run(
+                """
+                globalThis.granted = [];
+                navigator.locks.request("refresh", lock => { granted.push(`${lock.name} ${lock.mode}`); });
+                navigator.locks.request("kept", { mode: "shared" }, lock => { granted.push(`${lock.name} ${lock.mode}`); });
+                const query = await navigator.locks.query();
+                const skipped = await navigator.locks.request("refresh", { ifAvailable: true }, lock => lock === null);
+                await new Promise(resolve => setTimeout(resolve, 50));
+                const clients = new Set(query.held.map(lock => lock.clientId));
+                return [granted.length, query.held.map(lock => `${lock.name} ${lock.mode}`).sort().join(), query.pending.length, clients.size, skipped];
+                """)
+            #expect(waiting == [0, "kept exclusive,refresh exclusive", 2, 1, true], "\(engine)")
+            _ = try await holder.run("release(); await held;")
+            func granted(_ count: Int) async throws -> ScriptValue {
+                let deadline = ContinuousClock.now + .seconds(10)
+                var seen = try await waiter.evaluate("granted")
+                while case .array(let items) = seen, items.count < count, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(20))
+                    seen = try await waiter.evaluate("granted")
+                }
+                return seen
+            }
+            #expect(try await granted(1) == ["refresh exclusive"], "\(engine)")
+            try await holder.load(harness.url("/login?next"))
+            #expect(try await granted(2) == ["refresh exclusive", "kept shared"], "\(engine)")
+        }
+    }
+
+    /// Web Locks within one page: grants in order, shared locks together, `ifAvailable`,
+    /// `steal`, an aborted wait, a callback that throws, and the requests WebKit refuses.
+    @Test(arguments: Engine.allCases)
+    func webLocksWithinAPageAreWebKits(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                #"""
+                const locks = navigator.locks, order = [], sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
+                const first = locks.request("a", async lock => { order.push(`1 ${lock.name} ${lock.mode} ${Object.prototype.toString.call(lock)}`); await sleep(30); order.push("1 done"); return 42; });
+                const second = locks.request("a", () => { order.push("2"); return "two"; });
+                const third = locks.request("a", { ifAvailable: true }, lock => { order.push(`3 ${lock}`); return "three"; });
+                const shared = [locks.request("s", { mode: "shared" }, async lock => { order.push(`s1 ${lock.mode}`); await sleep(20); }),
+                  locks.request("s", { mode: "shared" }, lock => { order.push(`s2 ${lock.mode}`); })];
+                const results = [await first, await second, await third];
+                await Promise.all(shared);
+                const errors = [];
+                for (const f of [() => locks.request("-x", () => {}), () => locks.request("x"), () => locks.request("x", { ifAvailable: true, steal: true }, () => {}),
+                  () => locks.request("x", { mode: "bogus" }, () => {}), () => locks.request("x", { steal: true, mode: "shared" }, () => {}),
+                  () => locks.request("x", { signal: AbortSignal.abort() }, () => {}), () => locks.request("x", {}, "not a function")]) {
+                  try { await f(); errors.push("ok"); } catch (error) { errors.push(error.name); }
+                }
+                const controller = new AbortController();
+                const busy = locks.request("b", () => sleep(50));
+                const aborted = locks.request("b", { signal: controller.signal }, () => "never");
+                controller.abort();
+                const outcome = async promise => { try { return `resolved ${await promise}`; } catch (error) { return error.name; } };
+                const stolen = locks.request("c", () => sleep(100));
+                const stealer = await locks.request("c", { steal: true }, () => "stole");
+                return [order.join(" | "), ...results, errors.join(), await outcome(aborted), await outcome(stolen), stealer,
+                  await outcome(locks.request("d", () => { throw new RangeError("callback"); })), await locks.request("d", { ifAvailable: true }, lock => lock !== null),
+                  Object.prototype.toString.call(locks), typeof Lock, typeof LockManager];
+                """#)
+            #expect(
+                seen == [
+                    "1 a exclusive [object Lock] | 3 null | s1 shared | s2 shared | 1 done | 2", 42, "two", "three",
+                    "NotSupportedError,TypeError,NotSupportedError,TypeError,NotSupportedError,AbortError,TypeError",
+                    "AbortError", "AbortError", "stole", "RangeError", true, "[object LockManager]", "function", "function",
+                ], "\(engine)")
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func storageRequestsAndHistoryBehaveAsInWebKit(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
