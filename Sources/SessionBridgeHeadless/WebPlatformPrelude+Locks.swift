@@ -89,5 +89,5 @@ extension WebPlatformPrelude {
           lockManagerAllowed = true;
           const locks = new LockManager();
           lockManagerAllowed = false;
-    """#
+        """#
 }
