@@ -17,9 +17,10 @@ struct DocumentEnvironment: Sendable {
     let tracker: ActivityTracker
     let page: PageReference
     let configuration: WebPageConfiguration
-    /// When the document was committed: its `performance.timeOrigin` (milliseconds since the
-    /// epoch) and the uptime (nanoseconds) `performance.now()` counts from.
-    let timeOrigin = (epochMilliseconds: Date().timeIntervalSince1970 * 1000, uptime: DispatchTime.now().uptimeNanoseconds)
+    /// When the document's navigation started and how its request went: its
+    /// `performance.timeOrigin` and the uptime `performance.now()` counts from.
+    let timing: NavigationTiming
+    var timeOrigin: (epochMilliseconds: Double, uptime: UInt64) { timing.origin }
 
     /// The document's URL now.
     var url: URL { documentURL.url }
@@ -422,6 +423,16 @@ extension DocumentEnvironment {
                 return unsafe context.jsValue(.number(env.timeOrigin.epochMilliseconds))
             case "secure":
                 return unsafe context.jsValue(.bool(env.isSecureContext))
+            case "navigation":
+                // `[type, redirectCount, fetchStart, responseEnd]`, the times in milliseconds
+                // from the time origin (0 for a document that was not fetched).
+                let timing = env.timing
+                return unsafe context.jsValue(
+                    .array([
+                        .string(timing.kind.rawValue), .number(Double(timing.redirectCount)),
+                        .number(timing.requestStart.map(timing.milliseconds(at:)) ?? 0),
+                        .number(timing.responseEnd.map(timing.milliseconds(at:)) ?? 0),
+                    ]))
             case "isProxy":
                 // `("isProxy", value)`: whether `value` is a `Proxy`, which `structuredClone`
                 // refuses (JavaScript cannot tell one from its target).

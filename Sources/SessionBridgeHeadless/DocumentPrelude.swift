@@ -114,7 +114,8 @@ enum DocumentPrelude {
           // A navigation to a fragment of this document changes its URL and fires `popstate`
           // at once and `hashchange` in a later task, as WebKit does (and tells `history`, once
           // made, through `hooks`); others replace the document.
-          const hooks = { fragment: null, popstate: null, dataURL: null, body: null, makeBlob: null, at: null, message: null, document: null, origin: () => at("origin") }, schedule = g.setTimeout;
+          const hooks = { fragment: null, popstate: null, dataURL: null, body: null, makeBlob: null, at: null, message: null, document: null, origin: () => at("origin"), href: () => at("href"),
+            times: { interactive: 0, contentLoaded: 0, complete: 0, loaded: 0 } }, schedule = g.setTimeout;
           const navigateTo = (kind, url) => {
             // A document being left starts no navigation, as in browsers.
             if (leaving) return;
@@ -622,12 +623,18 @@ enum DocumentPrelude {
             finish() {
               // Events nothing listens for are not made (every navigation runs this, cold).
               const readyStateListened = hasListeners(document, "readystatechange");
+              // The document's moments, for its navigation entry (``WebPlatformPrelude``).
+              const times = hooks.times, now = () => native.platform("now");
+              times.interactive = now();
               readyState = "interactive";
               if (readyStateListened) document.dispatchEvent({ type: "readystatechange", target: document });
               document.dispatchEvent({ type: "DOMContentLoaded", target: document });
+              times.contentLoaded = now();
               readyState = "complete";
               if (readyStateListened) document.dispatchEvent({ type: "readystatechange", target: document });
+              times.complete = now();
               g.dispatchEvent({ type: "load", target: g });
+              times.loaded = now();
               if (hasListeners(g, "pageshow")) g.dispatchEvent({ type: "pageshow", persisted: false, target: g });
             },
             // The document is being replaced: `pagehide` (not kept for going back: a headless

@@ -149,6 +149,7 @@ public actor WebPage {
         tracker.begin()
         defer { tracker.end() }
         do throws(PageError) {
+            var timing = NavigationTiming(action)
             let clock = ContinuousClock()
             let asked = clock.now
             let policy = await configuration.navigationDelegate?.webPage(self, decidePolicyFor: action) ?? .allow
@@ -166,6 +167,7 @@ public actor WebPage {
                 prepared = takePrewarmed()
             } else {
                 let response: HTTPLoader.Response
+                timing.requestStart = DispatchTime.now().uptimeNanoseconds
                 do throws(PageError) {
                     // The next document's contexts are made while the request is out (on the
                     // pool), instead of after the response, when the page would wait for them;
@@ -179,8 +181,14 @@ public actor WebPage {
                             return await group.next()!
                         }
                     }.get()
+                    timing.responseEnd = DispatchTime.now().uptimeNanoseconds
                     try checkCurrent(id, response.url)
                     navigation = Navigation(url: response.url, statusCode: response.statusCode, redirects: response.redirects, title: nil)
+                    // Counted when every hop stayed at the document's origin, as Navigation Timing counts them.
+                    let origin = SecurityOrigin(url: response.url)
+                    if ([action.request.url] + response.redirects).allSatisfy({ SecurityOrigin(url: $0) == origin }) {
+                        timing.redirectCount = response.redirects.count
+                    }
                     let decision =
                         await configuration.navigationDelegate?.webPage(
                             self,
@@ -197,7 +205,7 @@ public actor WebPage {
                 }
                 content = Self.content(of: response)
             }
-            return await commit(navigation, content: content, prepared: prepared)
+            return await commit(navigation, content: content, timing: timing, prepared: prepared)
         } catch {
             if error.code != .superseded { emit(.navigationFailed(error)) }
             if error.code != .cancelled && error.code != .superseded {
@@ -274,7 +282,10 @@ public actor WebPage {
     /// with `NavigationError`; then user scripts at document start (those that read nothing of
     /// the document ran when it was prepared), the document's scripts in order, user scripts at
     /// document end, `DOMContentLoaded` and `load`.
-    private func commit(_ navigation: Navigation, content: Content, prepared: [ContentWorld: ScriptContext] = [:]) async -> Navigation {
+    private func commit(
+        _ navigation: Navigation, content: Content, timing: NavigationTiming = NavigationTiming(kind: .navigate),
+        prepared: [ContentWorld: ScriptContext] = [:]
+    ) async -> Navigation {
         var navigation = navigation
         var prepared = prepared
         // The document's title and scripts, from one pass over its HTML.
@@ -290,7 +301,7 @@ public actor WebPage {
 
         let environment = DocumentEnvironment(
             documentURL: DocumentURL(navigation.url), title: navigation.title, jar: cookieJar, loader: loader,
-            tracker: tracker, page: PageReference(self), configuration: configuration)
+            tracker: tracker, page: PageReference(self), configuration: configuration, timing: timing)
         let controller = configuration.userContentController
         let events = configuration.eventHandler
         let url = navigation.url

@@ -378,12 +378,58 @@ enum WebPlatformPrelude {
             timeline.push(made);
             return made;
           });
+          // Navigation Timing: the document's navigation entry, its times as they are when asked
+          // (0 for what has not happened yet), in milliseconds from the time origin, which is the
+          // navigation's start; the network's own steps are not told apart from the request.
+          const navigationEntry = () => {
+            const [type, redirectCount, fetchStart, responseEnd] = native.platform("navigation"), times = hooks.times;
+            const made = {
+              name: hooks.href(), entryType: "navigation", startTime: 0, duration: times.loaded, initiatorType: "navigation",
+              nextHopProtocol: "http/1.1", workerStart: 0, redirectStart: 0, redirectEnd: 0, fetchStart, domainLookupStart: fetchStart,
+              domainLookupEnd: fetchStart, connectStart: fetchStart, connectEnd: fetchStart, secureConnectionStart: 0, requestStart: fetchStart,
+              responseStart: responseEnd, responseEnd, transferSize: 0, encodedBodySize: 0, decodedBodySize: 0, serverTiming: [],
+              unloadEventStart: 0, unloadEventEnd: 0, domInteractive: times.interactive, domContentLoadedEventStart: times.interactive,
+              domContentLoadedEventEnd: times.contentLoaded, domComplete: times.complete, loadEventStart: times.complete,
+              loadEventEnd: times.loaded, type, redirectCount,
+            };
+            method(made, "toJSON", function toJSON() { const copy = { ...made }; delete copy.toJSON; return copy; });
+            define(made, Symbol.toStringTag, { value: "PerformanceNavigationTiming", configurable: true });
+            return made;
+          };
           const byStart = list => list.slice().sort((a, b) => a.startTime - b.startTime);
-          method(performance, "getEntries", function getEntries() { return byStart(timeline); });
-          method(performance, "getEntriesByType", function getEntriesByType(type) { return byStart(timeline.filter(e => e.entryType === String(type))); });
-          method(performance, "getEntriesByName", function getEntriesByName(name, type = undefined) {
-            return byStart(timeline.filter(e => e.name === String(name) && (type === undefined || e.entryType === String(type))));
+          method(performance, "getEntries", function getEntries() { return [navigationEntry(), ...byStart(timeline)]; });
+          method(performance, "getEntriesByType", function getEntriesByType(type) {
+            return String(type) === "navigation" ? [navigationEntry()] : byStart(timeline.filter(e => e.entryType === String(type)));
           });
+          method(performance, "getEntriesByName", function getEntriesByName(name, type = undefined) {
+            const navigation = navigationEntry();
+            const own = navigation.name === String(name) && (type === undefined || String(type) === "navigation") ? [navigation] : [];
+            return [...own, ...byStart(timeline.filter(e => e.name === String(name) && (type === undefined || e.entryType === String(type))))];
+          });
+          // The legacy `performance.timing` (milliseconds since the epoch) and `performance.navigation`.
+          const timing = {};
+          const absolute = relative => relative > 0 ? Math.round(timeOrigin + relative) : 0;
+          for (const [key, read] of [["navigationStart", () => Math.round(timeOrigin)], ["unloadEventStart", () => 0], ["unloadEventEnd", () => 0],
+            ["redirectStart", () => 0], ["redirectEnd", () => 0], ["fetchStart", e => absolute(e.fetchStart) || Math.round(timeOrigin)],
+            ["domainLookupStart", e => absolute(e.fetchStart) || Math.round(timeOrigin)], ["domainLookupEnd", e => absolute(e.fetchStart) || Math.round(timeOrigin)],
+            ["connectStart", e => absolute(e.fetchStart) || Math.round(timeOrigin)], ["connectEnd", e => absolute(e.fetchStart) || Math.round(timeOrigin)],
+            ["secureConnectionStart", () => 0], ["requestStart", e => absolute(e.requestStart)], ["responseStart", e => absolute(e.responseStart)],
+            ["responseEnd", e => absolute(e.responseEnd)], ["domLoading", e => absolute(e.responseEnd) || Math.round(timeOrigin)],
+            ["domInteractive", e => absolute(e.domInteractive)], ["domContentLoadedEventStart", e => absolute(e.domContentLoadedEventStart)],
+            ["domContentLoadedEventEnd", e => absolute(e.domContentLoadedEventEnd)], ["domComplete", e => absolute(e.domComplete)],
+            ["loadEventStart", e => absolute(e.loadEventStart)], ["loadEventEnd", e => absolute(e.loadEventEnd)]]) {
+            define(timing, key, { get: () => read(navigationEntry()), enumerable: true });
+          }
+          method(timing, "toJSON", function toJSON() { const copy = {}; for (const key in timing) if (key !== "toJSON") copy[key] = timing[key]; return copy; });
+          define(timing, Symbol.toStringTag, { value: "PerformanceTiming", configurable: true });
+          const navigationKinds = { navigate: 0, reload: 1, back_forward: 2 };
+          const navigation = {};
+          define(navigation, "type", { get: () => navigationKinds[navigationEntry().type] || 0, enumerable: true });
+          define(navigation, "redirectCount", { get: () => navigationEntry().redirectCount, enumerable: true });
+          for (const [key, value] of [["TYPE_NAVIGATE", 0], ["TYPE_RELOAD", 1], ["TYPE_BACK_FORWARD", 2], ["TYPE_RESERVED", 255]]) define(navigation, key, { value, enumerable: true });
+          define(navigation, Symbol.toStringTag, { value: "PerformanceNavigation", configurable: true });
+          define(performance, "timing", { get: () => timing, enumerable: true, configurable: true });
+          define(performance, "navigation", { get: () => navigation, enumerable: true, configurable: true });
           const clearTiming = type => function (name = undefined) {
             for (let index = timeline.length - 1; index >= 0; index--) {
               if (timeline[index].entryType === type && (name === undefined || timeline[index].name === String(name))) timeline.splice(index, 1);

@@ -1,6 +1,7 @@
 import Foundation
 import SessionBridgeCookies
 import SessionBridgeMessaging
+import SessionBridgeScriptEngine
 import SessionBridgeTestSupport
 import SessionBridgeTesting
 import Testing
@@ -41,6 +42,8 @@ final class HopRecorder: NavigationDelegate {
             let page = WebPage(configuration: WebPageConfiguration(navigationDelegate: delegate, eventHandler: recorder.handler))
             let navigation = try await page.load(server.url("/redirect-chain"))
             #expect(navigation.url.path == "/redirect-chain/3")
+            // The document's navigation entry counts the two same-origin hops.
+            #expect(try await page.evaluateJavaScript("performance.getEntriesByType('navigation')[0].redirectCount") == 2)
             // Three requests, three decisions; each hop's Set-Cookie was in the store before the
             // next hop was decided and sent (hop 3's answer then deleted hop1).
             #expect(

@@ -760,6 +760,44 @@ import Testing
         }
     }
 
+    /// The document's navigation entry (Navigation Timing), its type after a reload and its
+    /// redirects, and the legacy `performance.timing` and `performance.navigation` (a page
+    /// telling a reload apart got a TypeError).
+    @Test(arguments: Engine.allCases)
+    func navigationTimingIsWebKits(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let probe = """
+                const entries = performance.getEntriesByType("navigation"), entry = entries[0];
+                return [entries.length, entry.type, entry.entryType, entry.name === location.href, entry.startTime, entry.redirectCount,
+                  performance.navigation.type, performance.navigation.redirectCount, entry.fetchStart >= 0, entry.responseEnd >= entry.fetchStart,
+                  entry.domInteractive >= entry.responseEnd, entry.domContentLoadedEventEnd >= entry.domContentLoadedEventStart,
+                  entry.loadEventStart >= entry.domComplete, entry.loadEventEnd >= entry.loadEventStart, entry.duration === entry.loadEventEnd,
+                  performance.timing.navigationStart === Math.round(performance.timeOrigin), performance.timing.loadEventEnd >= performance.timing.navigationStart,
+                  performance.getEntries()[0] === undefined ? "none" : performance.getEntries()[0].entryType,
+                  Object.prototype.toString.call(entry), entry.toJSON().type, String(performance.timing), performance.navigation.TYPE_RELOAD];
+                """
+            let first = try await view.run(probe)
+            #expect(
+                first == [
+                    1, "navigate", "navigation", true, 0, 0, 0, 0, true, true, true, true, true, true, true, true, true, "navigation",
+                    "[object PerformanceNavigationTiming]", "navigate", "[object PerformanceTiming]", 1,
+                ], "\(engine)")
+            _ = try await view.evaluate("globalThis.before = true; location.reload(); undefined")
+            let deadline = ContinuousClock.now + .seconds(10)
+            while try await view.evaluate("globalThis.before === true && document.readyState === 'complete'") == true,
+                ContinuousClock.now < deadline
+            {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            while try await view.evaluate("document.readyState") != "complete", ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let reloaded = try await view.run("return [performance.getEntriesByType('navigation')[0].type, performance.navigation.type];")
+            #expect(reloaded == ["reload", 1], "\(engine)")
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func storageRequestsAndHistoryBehaveAsInWebKit(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
