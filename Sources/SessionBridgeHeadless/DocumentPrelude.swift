@@ -115,6 +115,7 @@ enum DocumentPrelude {
           // at once and `hashchange` in a later task, as WebKit does (and tells `history`, once
           // made, through `hooks`); others replace the document.
           const hooks = { fragment: null, popstate: null, dataURL: null, body: null, makeBlob: null, at: null, message: null, document: null, origin: () => at("origin"), href: () => at("href"),
+            makeStream: null, isStream: null, streamUsable: null, readStream: null,
             times: { interactive: 0, contentLoaded: 0, complete: 0, loaded: 0 } }, schedule = g.setTimeout;
           const navigateTo = (kind, url) => {
             // A document being left starts no navigation, as in browsers.
@@ -241,7 +242,7 @@ enum DocumentPrelude {
 
           // The global scope's members besides the document (``WebPlatformPrelude``), all made
           // on a script's first read of any of them; a page may replace or delete each.
-          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData", "MediaQueryList", "MessageEvent", "ErrorEvent", "PromiseRejectionEvent", "PageTransitionEvent", "MessageChannel", "MessagePort", "BroadcastChannel", "Lock", "LockManager"];
+          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData", "MediaQueryList", "MessageEvent", "ErrorEvent", "PromiseRejectionEvent", "PageTransitionEvent", "MessageChannel", "MessagePort", "BroadcastChannel", "Lock", "LockManager", "ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamDefaultController"];
           const lazy = new Map();
           let platformObject = null;
           // The platform's own members, made once (the page may have replaced the globals).
@@ -365,13 +366,19 @@ enum DocumentPrelude {
           let received = false, receivedResponse;
           const nullBodyStatuses = [101, 103, 204, 205, 304], redirectStatuses = [301, 302, 303, 307, 308];
           class Response {
-            #body; #text; #used = false;
+            #body; #text; #used = false; #streamed = false; #stream = null; #nullBody;
             constructor(body, init = {}) {
               init = init || {};
               const headers = new Headers(init.headers);
               const status = init.status === undefined ? 200 : +init.status;
               let content = body === undefined || body === null ? null : body;
-              if (!received) {
+              // A stream given as the body is read when the body is (``WebPlatformPrelude/streamsSource``).
+              this.#streamed = !received && content !== null && hooks.isStream !== null && hooks.isStream(content);
+              this.#nullBody = content === null || nullBodyStatuses.includes(status) || status === 0;
+              if (this.#streamed) {
+                if (!(status >= 200 && status <= 599) || status % 1 !== 0) throw new RangeError(`Status must be between 200 and 599, inclusive (${init.status}).`);
+                if (nullBodyStatuses.includes(status)) throw new TypeError("Response cannot have a body with the given status.");
+              } else if (!received) {
                 if (!(status >= 200 && status <= 599) || status % 1 !== 0) throw new RangeError(`Status must be between 200 and 599, inclusive (${init.status}).`);
                 if (content !== null && nullBodyStatuses.includes(status)) throw new TypeError("Response cannot have a body with the given status.");
                 const { body: extracted, type } = extractBody(content);
@@ -408,9 +415,29 @@ enum DocumentPrelude {
               return new Response(text, { ...(init || {}), headers });
             }
             get bodyUsed() { return this.#used; }
+            // The body as a stream: the one it was made from, or one that gives its bytes once.
+            get body() {
+              if (this.#nullBody) return null;
+              if (this.#streamed) return this.#body;
+              if (this.#stream === null) {
+                placePlatform();
+                this.#stream = hooks.makeStream(() => {
+                  if (this.#used) throw new TypeError("Body is disturbed or locked");
+                  this.#used = true;
+                  return typeof this.#body === "string" ? bytesOfText(this.#body) : this.#body.slice();
+                });
+                // Read another way already: the stream is locked, as that read's.
+                if (this.#used) this.#stream.getReader();
+              }
+              return this.#stream;
+            }
             #take() {
-              if (this.#used) return PromiseCtor.reject(new TypeError("body stream already read"));
+              if (this.#used) return PromiseCtor.reject(new TypeError("Body is disturbed or locked"));
+              const stream = this.#streamed ? this.#body : this.#stream;
+              if (stream !== null && !hooks.streamUsable(stream)) return PromiseCtor.reject(new TypeError("Body is disturbed or locked"));
               this.#used = true;
+              if (this.#streamed) return hooks.readStream(stream);
+              if (stream !== null) stream.getReader();
               return PromiseCtor.resolve(this.#body);
             }
             text() { return then.call(this.#take(), body => typeof body === "string" ? body : this.#text !== undefined ? this.#text : textOfBytes(body)); }
@@ -419,6 +446,14 @@ enum DocumentPrelude {
             blob() { return then.call(this.arrayBuffer(), buffer => bodyBlob(buffer, this.headers)); }
             clone() {
               if (this.#used) throw new TypeError("body stream already read");
+              if ((this.#streamed ? this.#body : this.#stream) !== null && !hooks.streamUsable(this.#streamed ? this.#body : this.#stream)) {
+                throw new TypeError("Body is disturbed or locked");
+              }
+              if (this.#streamed) {
+                const [kept, given] = this.#body.tee();
+                this.#body = kept;
+                return new Response(given, { status: this.status, statusText: this.statusText, headers: this.headers });
+              }
               return Response.#made(this.#body, {
                 status: this.status, statusText: this.statusText, headers: this.headers, url: this.url, redirected: this.redirected, type: this.type,
                 text: this.#text });
@@ -428,6 +463,7 @@ enum DocumentPrelude {
           // bytes (a copy of an ArrayBuffer or a view), with the Content-Type it implies.
           const extractBody = value => {
             if (value === null || value === undefined) return { body: null, type: null };
+            if (hooks.isStream !== null && hooks.isStream(value)) throw new (platformMade().DOMException)("ReadableStream uploading is not supported", "NotSupportedError");
             // A Blob or a FormData (made by the platform, which says so).
             const platformBody = hooks.body ? hooks.body(value) : undefined;
             if (platformBody !== undefined) return platformBody;

@@ -798,6 +798,48 @@ import Testing
         }
     }
 
+    /// A response's body as a `ReadableStream` (a page reading a fetch chunk by chunk got a
+    /// TypeError), streams made from an underlying source, `tee`, a response made from a stream,
+    /// and the errors of a body read twice.
+    @Test(arguments: Engine.allCases)
+    func streamsAndResponseBodiesAreWebKits(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                #"""
+                const outcome = async f => { try { return JSON.stringify(await f()); } catch (error) { return error.name; } };
+                const all = async stream => { const reader = stream.getReader(), out = []; for (;;) { const { done, value } = await reader.read(); if (done) return out; out.push(value); } };
+                const bytes = text => new TextEncoder().encode(text);
+                return [
+                  await outcome(() => [new Response().body, new Response(null, { status: 204 }).body, Object.prototype.toString.call(new Response("x").body)]),
+                  await outcome(async () => { const r = new Response("héllo"); const chunks = await all(r.body); return [chunks.map(c => Object.prototype.toString.call(c) + ":" + Array.from(c).join(",")), r.bodyUsed, r.body.locked]; }),
+                  await outcome(async () => { const r = new Response("abc"); await r.body.getReader().read(); return r.text(); }),
+                  await outcome(async () => { const r = new Response("abc"); await r.text(); return r.body.getReader(); }),
+                  await outcome(() => { const r = new Response("abc"); r.body.getReader(); return r.body.getReader(); }),
+                  await outcome(async () => { const r = await fetch(location.href); const chunks = await all(r.body); return [chunks.reduce((n, c) => n + c.length, 0) > 0, r.bodyUsed]; }),
+                  await outcome(() => all(new ReadableStream({ start(c) { c.enqueue("a"); c.enqueue("b"); c.close(); } }))),
+                  await outcome(() => { let i = 0; return all(new ReadableStream({ pull(c) { if (i < 3) c.enqueue(i++); else c.close(); } })); }),
+                  await outcome(() => new ReadableStream({ start(c) { c.error(new RangeError("bad")); } }).getReader().read()),
+                  await outcome(async () => { let reason; const s = new ReadableStream({ cancel(r) { reason = r; } }); await s.cancel("why"); return [reason, await s.getReader().read()]; }),
+                  await outcome(() => { const s = new ReadableStream(); s.getReader().releaseLock(); return s.locked; }),
+                  await outcome(() => new Response(new ReadableStream({ start(c) { c.enqueue(bytes("he")); c.enqueue(bytes("llo")); c.close(); } })).text()),
+                  await outcome(() => { let sizes; new ReadableStream({ start(c) { sizes = [c.desiredSize]; c.enqueue(1); sizes.push(c.desiredSize); } }); return sizes; }),
+                  await outcome(async () => { const r = new ReadableStream({ start(c) { c.close(); } }).getReader(); await r.closed; return Object.prototype.toString.call(r); }),
+                  await outcome(async () => { const s = new ReadableStream({ start(c) { c.enqueue(1); c.enqueue(2); c.close(); } }); const [a, b] = s.tee(); return [await all(a), await all(b), s.locked]; }),
+                  await outcome(async () => { const r = new Response(new ReadableStream({ start(c) { c.enqueue(bytes("xy")); c.close(); } })); const copy = r.clone(); return [await r.text(), await copy.text()]; }),
+                  await outcome(async () => { const r = new Response("pq"); await r.text(); return r.text(); }),
+                  await outcome(() => fetch(location.href, { method: "POST", body: new ReadableStream() })),
+                ];
+                """#)
+            #expect(
+                seen == [
+                    #"[null,null,"[object ReadableStream]"]"#, #"[["[object Uint8Array]:104,195,169,108,108,111"],true,true]"#, "TypeError",
+                    "TypeError", "TypeError", "[true,true]", #"["a","b"]"#, "[0,1,2]", "RangeError", #"["why",{"done":true}]"#, "false", #""hello""#,
+                    "[1,0]", #""[object ReadableStreamDefaultReader]""#, "[[1,2],[1,2],true]", #"["xy","xy"]"#, "TypeError", "NotSupportedError",
+                ], "\(engine)")
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func storageRequestsAndHistoryBehaveAsInWebKit(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
