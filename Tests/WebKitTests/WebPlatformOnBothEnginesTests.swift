@@ -834,8 +834,10 @@ import Testing
             #expect(
                 seen == [
                     #"[null,null,"[object ReadableStream]"]"#, #"[["[object Uint8Array]:104,195,169,108,108,111"],true,true]"#, "TypeError",
-                    "TypeError", "TypeError", "[true,true]", #"["a","b"]"#, "[0,1,2]", "RangeError", #"["why",{"done":true}]"#, "false", #""hello""#,
-                    "[1,0]", #""[object ReadableStreamDefaultReader]""#, "[[1,2],[1,2],true]", #"["xy","xy"]"#, "TypeError", "NotSupportedError",
+                    "TypeError", "TypeError", "[true,true]", #"["a","b"]"#, "[0,1,2]", "RangeError", #"["why",{"done":true}]"#, "false",
+                    #""hello""#,
+                    "[1,0]", #""[object ReadableStreamDefaultReader]""#, "[[1,2],[1,2],true]", #"["xy","xy"]"#, "TypeError",
+                    "NotSupportedError",
                 ], "\(engine)")
         }
     }
