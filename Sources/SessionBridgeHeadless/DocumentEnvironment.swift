@@ -658,14 +658,22 @@ extension DocumentEnvironment {
     static func dispatchStorage(_ change: WebStorage.Change, in context: isolated ScriptContext) {
         guard let controls = context.attachment(DocumentControls.self), let storage = unsafe controls.storage else { return }
         func value(_ text: String?) -> ScriptValue { text.map { .string($0) } ?? .null }
+        unsafe callReporting(storage, in: context) {
+            unsafe [
+                context.jsValue(value(change.key)), context.jsValue(value(change.oldValue)), context.jsValue(value(change.newValue)),
+                context.jsValue(.string(change.url)),
+            ]
+        }
+    }
+
+    /// Calls one of a document's own functions in an entry of its own (its arguments made in
+    /// it), reporting what it throws as uncaught, as a browser reports what a listener throws.
+    private static func callReporting(
+        _ function: RawObject, in context: isolated ScriptContext, _ arguments: () -> [RawValue?] = { unsafe [] }
+    ) {
         context.enterJavaScript()
         do {
-            _ = try unsafe context.call(
-                storage,
-                [
-                    context.jsValue(value(change.key)), context.jsValue(value(change.oldValue)), context.jsValue(value(change.newValue)),
-                    context.jsValue(.string(change.url)),
-                ])
+            try unsafe context.call(function, arguments())
         } catch {
             context.report(.uncaughtError(error))
         }
@@ -682,7 +690,6 @@ extension DocumentEnvironment {
         ]
     }
 
-    /// Fires `DOMContentLoaded` and `load` in a world.
     /// Tells this world's lock requests they were granted or stolen.
     static func dispatchLockNotice(_ notice: WebLocks.Notice, in context: isolated ScriptContext) {
         guard let client = context.attachment(LockClient.self) else { return }
@@ -691,27 +698,15 @@ extension DocumentEnvironment {
             case .granted(let id): ("granted", id)
             case .stolen(let id): ("stolen", id)
             }
-        context.enterJavaScript()
-        do {
-            try unsafe context.call(client.receive, [context.jsValue(.string(kind)), context.jsValue(.number(Double(id)))])
-        } catch {
-            context.report(.uncaughtError(error))
-        }
-        context.leaveJavaScript()
+        unsafe callReporting(client.receive, in: context) { unsafe [context.jsValue(.string(kind)), context.jsValue(.number(Double(id)))] }
     }
 
     /// Gives another document's `BroadcastChannel` message to this world's channels of its name.
     static func dispatchBroadcast(_ message: BroadcastChannels.Message, in context: isolated ScriptContext) {
         guard let listener = context.attachment(BroadcastListener.self) else { return }
-        context.enterJavaScript()
-        do {
-            try unsafe context.call(
-                listener.receive,
-                [context.jsValue(.string(message.name)), context.jsValue(message.data), context.jsValue(.string(message.origin))])
-        } catch {
-            context.report(.uncaughtError(error))
+        unsafe callReporting(listener.receive, in: context) {
+            unsafe [context.jsValue(.string(message.name)), context.jsValue(message.data), context.jsValue(.string(message.origin))]
         }
-        context.leaveJavaScript()
     }
 
     /// Fires the events of a document being replaced by the next (`pagehide`, `visibilitychange`,
@@ -721,24 +716,13 @@ extension DocumentEnvironment {
             return
         }
         controls.listensForLeave = false
-        context.enterJavaScript()
-        do {
-            try unsafe context.call(leave, [])
-        } catch {
-            context.report(.uncaughtError(error))
-        }
-        context.leaveJavaScript()
+        unsafe callReporting(leave, in: context)
     }
 
+    /// Fires `DOMContentLoaded` and `load` in a world.
     static func finish(in context: isolated ScriptContext) {
         guard let controls = context.attachment(DocumentControls.self) else { return }
-        context.enterJavaScript()
-        do {
-            try unsafe context.call(controls.finish, [])
-        } catch {
-            context.report(.uncaughtError(error))
-        }
-        context.leaveJavaScript()
+        unsafe callReporting(controls.finish, in: context)
     }
 
     // MARK: Native work

@@ -267,6 +267,13 @@ extension WebPlatformPrelude {
           }
           define(PromiseRejectionEvent.prototype, Symbol.toStringTag, { value: "PromiseRejectionEvent", configurable: true });
 
+          // An event handler attribute of a target of these: the listener it set is replaced.
+          const replaceHandler = (target, handlers, type, value) => {
+            if (handlers[type] !== null) target.removeEventListener(type, handlers[type]);
+            handlers[type] = typeof value === "function" ? value : null;
+            if (handlers[type] !== null) target.addEventListener(type, handlers[type]);
+          };
+
           // A channel's two entangled ports (HTML): a message is cloned when posted and
           // delivered in a task of its own once the other port has started (`start()`, or
           // setting `onmessage`); a closed port sends and receives nothing. Nothing is
@@ -303,15 +310,10 @@ extension WebPlatformPrelude {
                 this.dispatchEvent(trusted(new MessageEvent("message", { data: this.#queue.shift() })));
               }, 0);
             }
-            #handle(type, value) {
-              if (this.#handlers[type] !== null) this.removeEventListener(type, this.#handlers[type]);
-              this.#handlers[type] = typeof value === "function" ? value : null;
-              if (this.#handlers[type] !== null) this.addEventListener(type, this.#handlers[type]);
-            }
             get onmessage() { return this.#handlers.message; }
-            set onmessage(value) { this.#handle("message", value); this.start(); }
+            set onmessage(value) { replaceHandler(this, this.#handlers, "message", value); this.start(); }
             get onmessageerror() { return this.#handlers.messageerror; }
-            set onmessageerror(value) { this.#handle("messageerror", value); }
+            set onmessageerror(value) { replaceHandler(this, this.#handlers, "messageerror", value); }
             static {
               makePort = () => {
                 makePort.allowed = true;
@@ -366,15 +368,10 @@ extension WebPlatformPrelude {
               const channels = broadcastChannels.get(this.#name);
               if (channels) channels.delete(this);
             }
-            #handle(type, value) {
-              if (this.#handlers[type] !== null) this.removeEventListener(type, this.#handlers[type]);
-              this.#handlers[type] = typeof value === "function" ? value : null;
-              if (this.#handlers[type] !== null) this.addEventListener(type, this.#handlers[type]);
-            }
             get onmessage() { return this.#handlers.message; }
-            set onmessage(value) { this.#handle("message", value); }
+            set onmessage(value) { replaceHandler(this, this.#handlers, "message", value); }
             get onmessageerror() { return this.#handlers.messageerror; }
-            set onmessageerror(value) { this.#handle("messageerror", value); }
+            set onmessageerror(value) { replaceHandler(this, this.#handlers, "messageerror", value); }
             static {
               broadcastDeliver = (channel, data, origin, later) => {
                 const deliver = () => {
