@@ -24,14 +24,14 @@ enum DocumentPrelude {
           };
           for (const name of ["window", "self", "top", "parent", "frames"]) define(g, name, { value: g, enumerable: true });
 
-          // A target's listeners as the DOM Standard keeps them: one per callback and capture
-          // flag, with `once` and `signal`; an `Event` made by the page is dispatched at the
-          // target (`hooks.at`), a plain record made here carries its own target.
           // Listeners of the events a document gets as it is left (``DocumentEnvironment/leave``),
           // which native code then asks it to fire; a document without any is left at no cost.
           const leaveTypes = new Set(["pagehide", "unload", "visibilitychange"]), listenerLists = new Map();
           let leaving = false;
           const hasListeners = (object, type) => (listenerLists.get(object).get(type) || []).length > 0 || typeof object["on" + type] === "function";
+          // A target's listeners as the DOM Standard keeps them: one per callback and capture
+          // flag, with `once` and `signal`; an `Event` made by the page is dispatched at the
+          // target (`hooks.at`), a plain record made here carries its own target.
           function eventTarget(object) {
             const listeners = new Map();
             listenerLists.set(object, listeners);
