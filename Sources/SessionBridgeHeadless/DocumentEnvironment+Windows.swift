@@ -31,6 +31,7 @@ extension DocumentEnvironment {
             page.sessionStorage.copyItems(forOrigin: origin, to: opened.sessionStorage)
         }
         let id = windows.add(view, name: named, href: request.url.absoluteString)
+        if let opened = view as? WebPage { opened.opener.withLock { $0 = OpenerLink(page: page, window: id) } }
         if let target { load(PageRequest(url: target), into: view, window: id, of: windows) }
         return id
     }
@@ -65,9 +66,35 @@ extension DocumentEnvironment {
             if targetOrigin != "*" {
                 guard let current = await view.url, SecurityOrigin(url: current)?.description == targetOrigin else { return }
             }
-            _ = try? await view.evaluateJavaScript(
-                "dispatchEvent({type: 'message', data: JSON.parse(\(literal)), origin: \(origin), source: null}); undefined", in: .page)
+            if let opened = view as? WebPage {
+                await opened.deliverMessage(json: json, origin: SecurityOrigin(url: url)?.description ?? "null", fromWindow: nil)
+            } else {
+                _ = try? await view.evaluateJavaScript(
+                    "dispatchEvent({type: 'message', data: JSON.parse(\(literal)), origin: \(origin), source: null}); undefined", in: .page)
+            }
         }
+    }
+
+    /// `window.opener.postMessage(data, targetOrigin)`: a `message` event at the opener's
+    /// document, from this document's origin, its `source` the opener's proxy of this window;
+    /// dropped when `targetOrigin` names another origin than the opener's document has.
+    func postMessageToOpener(json: String, targetOrigin: String) {
+        guard let link = page.page?.opener.withLock({ $0 }), let opener = link.page else { return }
+        let origin = SecurityOrigin(url: url)?.description ?? "null"
+        tracker.begin()
+        Task {
+            defer { tracker.end() }
+            if targetOrigin != "*" {
+                guard let current = await opener.url, SecurityOrigin(url: current)?.description == targetOrigin else { return }
+            }
+            await opener.deliverMessage(json: json, origin: origin, fromWindow: link.window)
+        }
+    }
+
+    /// Whether this page has an opener that is still open (`window.opener.closed` is the opposite).
+    var openerIsOpen: Bool {
+        guard let opener = page.page?.opener.withLock({ $0 })?.page else { return false }
+        return !opener.isClosedFlag.load(ordering: .acquiring)
     }
 
     /// Loads `request` into the window `id`, unless a later load of it was asked by the time

@@ -86,12 +86,15 @@ final class DocumentControls {
     let storage: RawObject?
     /// Fires the events of a document being left (`pagehide`, `visibilitychange`, `unload`).
     let leave: RawObject?
+    /// Fires a `message` from another window: `(json, origin, windowID or null for the opener)`.
+    let message: RawObject?
     /// Whether a script added a listener or a handler of those events (only then is `leave` called).
     var listensForLeave = false
-    init(finish: RawObject, storage: RawObject?, leave: RawObject?) {
+    init(finish: RawObject, storage: RawObject?, leave: RawObject?, message: RawObject?) {
         unsafe self.finish = unsafe finish
         unsafe self.storage = unsafe storage
         unsafe self.leave = unsafe leave
+        unsafe self.message = unsafe message
     }
 }
 
@@ -196,14 +199,16 @@ extension DocumentEnvironment {
         if let finish = try? unsafe context.protectedFunction("finish", of: controls) {
             let storage = try? unsafe context.protectedFunction("storage", of: controls)
             let leave = try? unsafe context.protectedFunction("leave", of: controls)
+            let message = try? unsafe context.protectedFunction("message", of: controls)
             // Uncaught exceptions and rejections reach the window's listeners first.
             unsafe context.uncaughtHook = try? unsafe context.protectedFunction("uncaught", of: controls)
-            unsafe context.attach(DocumentControls(finish: finish, storage: storage, leave: leave))
+            unsafe context.attach(DocumentControls(finish: finish, storage: storage, leave: leave, message: message))
             context.onClose { context in
                 guard let controls = context.attachment(DocumentControls.self) else { return }
                 unsafe context.unprotect(controls.finish)
                 if let storage = unsafe controls.storage { unsafe context.unprotect(storage) }
                 if let leave = unsafe controls.leave { unsafe context.unprotect(leave) }
+                if let message = unsafe controls.message { unsafe context.unprotect(message) }
                 if let hook = unsafe context.uncaughtHook { unsafe context.unprotect(hook) }
                 unsafe context.uncaughtHook = nil
             }
@@ -538,6 +543,17 @@ extension DocumentEnvironment {
             env.navigateWindow(id, to: url)
             return nil
         }
+        // `()`: `null` for a page no other page opened, else whether its opener is still open.
+        unsafe add("opener") { context, _, env in
+            guard env.page.page?.opener.withLock({ $0 }) != nil else { return unsafe context.jsValue(.null) }
+            return unsafe context.jsValue(.bool(env.openerIsOpen))
+        }
+        unsafe add("openerPost") { context, call, env in
+            let json = try unsafe context.scriptValue(call[0]).stringValue ?? "null"
+            let targetOrigin = try unsafe context.scriptValue(call[1]).stringValue ?? "/"
+            env.postMessageToOpener(json: json, targetOrigin: targetOrigin)
+            return nil
+        }
         unsafe add("windowPost") { context, call, env in
             let id = try windowID(call, in: context)
             let json = try unsafe context.scriptValue(call[1]).stringValue ?? "null"
@@ -688,6 +704,17 @@ extension DocumentEnvironment {
             url.port.map(String.init) ?? "", url.path.isEmpty ? "/" : url.path, url.query.map { "?" + $0 } ?? "",
             url.fragment.map { "#" + $0 } ?? "", title ?? "",
         ]
+    }
+
+    /// Fires a `message` from another window at this world's window (``WebPage/deliverMessage(json:origin:fromWindow:)``).
+    static func dispatchMessage(json: String, origin: String, fromWindow window: Int?, in context: isolated ScriptContext) {
+        guard let controls = context.attachment(DocumentControls.self), let message = unsafe controls.message else { return }
+        unsafe callReporting(message, in: context) {
+            unsafe [
+                context.jsValue(.string(json)), context.jsValue(.string(origin)),
+                context.jsValue(window.map { .number(Double($0)) } ?? .null),
+            ]
+        }
     }
 
     /// Tells this world's lock requests they were granted or stolen.

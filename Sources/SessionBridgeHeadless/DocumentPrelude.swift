@@ -172,7 +172,7 @@ enum DocumentPrelude {
           // reading one makes nothing.
           for (const [key, value] of [["name", ""], ["innerWidth", 0], ["innerHeight", 0], ["outerWidth", 0], ["outerHeight", 0],
             ["devicePixelRatio", 1], ["screenX", 0], ["screenY", 0], ["screenLeft", 0], ["screenTop", 0], ["scrollX", 0], ["scrollY", 0],
-            ["pageXOffset", 0], ["pageYOffset", 0], ["opener", null], ["closed", false], ["length", 0], ["status", ""], ["crossOriginIsolated", false]]) {
+            ["pageXOffset", 0], ["pageYOffset", 0], ["closed", false], ["length", 0], ["status", ""], ["crossOriginIsolated", false]]) {
             define(g, key, { value, writable: true, enumerable: true, configurable: true });
           }
           // The window's event handler attributes, `null` until a script sets one (pages test
@@ -190,6 +190,27 @@ enum DocumentPrelude {
             }, enumerable: true, configurable: true });
           };
           leaveHandler(g, "pagehide"); leaveHandler(g, "unload"); leaveHandler(document, "visibilitychange");
+          // `window.opener`: the window that opened this one with `window.open` (a proxy that posts
+          // to it), or `null`; a page may replace it (`opener = null`).
+          let openerProxy;
+          const openerOf = () => {
+            if (native.opener() === null) return null;
+            if (openerProxy === undefined) {
+              const proxy = {};
+              define(proxy, "closed", { get: () => native.opener() !== true, enumerable: true });
+              define(proxy, "postMessage", { value(message, targetOrigin) {
+                const options = targetOrigin !== null && typeof targetOrigin === "object" ? targetOrigin : { targetOrigin };
+                const origin = options.targetOrigin === undefined ? "/" : String(options.targetOrigin);
+                const json = JSON.stringify(message === undefined ? null : message);
+                native.openerPost(json === undefined ? "null" : json, origin === "/" ? at("origin") : origin);
+              } });
+              define(proxy, "focus", { value() {} });
+              openerProxy = freeze(proxy);
+            }
+            return openerProxy;
+          };
+          define(g, "opener", { get: openerOf, set(value) { define(g, "opener", { value, writable: true, enumerable: true, configurable: true }); },
+            enumerable: true, configurable: true });
           // A window that is not shown has nothing to focus, stop or print; a page cannot close
           // the window it was not opened in.
           const windowMethods = { focus() {}, blur() {}, stop() {}, print() {}, close() {} };
@@ -672,6 +693,14 @@ enum DocumentPrelude {
               g.dispatchEvent({ type: "load", target: g });
               times.loaded = now();
               if (hasListeners(g, "pageshow")) g.dispatchEvent({ type: "pageshow", persisted: false, target: g });
+            },
+            // Another window's `postMessage` (``DocumentEnvironment/dispatchMessage``): `id` the
+            // window this page opened it came from, `null` for the opener.
+            message(json, origin, id) {
+              let data = null;
+              try { data = JSON.parse(json); } catch {}
+              platformMade();
+              g.dispatchEvent(hooks.message(data, origin, id === null ? openerOf() : windowProxy(id)));
             },
             // The document is being replaced: `pagehide` (not kept for going back: a headless
             // page caches no document), `visibilitychange` and `unload`, each only to listeners

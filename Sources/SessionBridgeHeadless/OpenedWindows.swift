@@ -1,6 +1,14 @@
 import Foundation
 import Synchronization
 
+/// A page's opener (`window.opener`): held weakly, so that an opened window never keeps the
+/// page that opened it alive.
+struct OpenerLink: Sendable {
+    weak var page: WebPage?
+    /// The id of the opener's proxy of the opened window.
+    let window: Int
+}
+
 /// The windows a page opened with `window.open`, by the id their proxies carry and by target
 /// name, so that a named target opens once and is reused (as browsers do).
 final class OpenedWindows: Sendable {

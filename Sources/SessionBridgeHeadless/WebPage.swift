@@ -76,6 +76,9 @@ public actor WebPage {
     nonisolated let isClosedFlag = Atomic<Bool>(false)
     /// The windows this page opened (`window.open`).
     nonisolated let openedWindows = OpenedWindows()
+    /// The page that opened this one with `window.open`, and the id its proxy of this window
+    /// carries; `window.opener` reaches it.
+    nonisolated let opener = Mutex<OpenerLink?>(nil)
     /// The page's `sessionStorage`, one area per origin: it lasts across the page's navigations,
     /// and a window the page opens starts with a copy of its document's origin's area.
     public nonisolated let sessionStorage = WebStorage()
@@ -691,6 +694,13 @@ public actor WebPage {
         emit(.navigationPolicy(action, policy: policy, waited: clock.now - asked))
         guard policy == .allow else { return nil }
         return await configuration.uiDelegate?.webPage(self, createWebPageFor: action)
+    }
+
+    /// Gives this page's shown document a `message` event: `json` its data, from `origin`, its
+    /// `source` the proxy of the window `window` this page opened, or `window.opener` (`nil`).
+    func deliverMessage(json: String, origin: String, fromWindow window: Int?) async {
+        guard let context = documents[.page] else { return }
+        await DocumentEnvironment.dispatchMessage(json: json, origin: origin, fromWindow: window, in: context)
     }
 
     /// Loads `request` into a window this page opened.
