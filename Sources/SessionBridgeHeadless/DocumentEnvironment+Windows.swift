@@ -91,6 +91,18 @@ extension DocumentEnvironment {
         }
     }
 
+    /// `window.close()` in a window another page opened: it closes (its opener's proxy then
+    /// reads `closed`), as a script may close a window a script opened.
+    func closeOpenedSelf() {
+        guard let link = page.page?.opener.withLock({ $0 }), let opener = link.page else { return }
+        guard let view = opener.openedWindows.close(link.window) else { return }
+        tracker.begin()
+        Task {
+            defer { tracker.end() }
+            await view.close()
+        }
+    }
+
     /// Whether this page has an opener that is still open (`window.opener.closed` is the opposite).
     var openerIsOpen: Bool {
         guard let opener = page.page?.opener.withLock({ $0 })?.page else { return false }

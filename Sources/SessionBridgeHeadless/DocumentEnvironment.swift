@@ -548,6 +548,10 @@ extension DocumentEnvironment {
             guard env.page.page?.opener.withLock({ $0 }) != nil else { return unsafe context.jsValue(.null) }
             return unsafe context.jsValue(.bool(env.openerIsOpen))
         }
+        unsafe add("closeSelf") { _, _, env in
+            env.closeOpenedSelf()
+            return nil
+        }
         unsafe add("openerPost") { context, call, env in
             let json = try unsafe context.scriptValue(call[0]).stringValue ?? "null"
             let targetOrigin = try unsafe context.scriptValue(call[1]).stringValue ?? "/"

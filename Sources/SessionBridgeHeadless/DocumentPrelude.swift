@@ -211,9 +211,9 @@ enum DocumentPrelude {
           };
           define(g, "opener", { get: openerOf, set(value) { define(g, "opener", { value, writable: true, enumerable: true, configurable: true }); },
             enumerable: true, configurable: true });
-          // A window that is not shown has nothing to focus, stop or print; a page cannot close
-          // the window it was not opened in.
-          const windowMethods = { focus() {}, blur() {}, stop() {}, print() {}, close() {} };
+          // A window that is not shown has nothing to focus, stop or print; a page closes only a
+          // window a page opened (as a script may close only what a script opened).
+          const windowMethods = { focus() {}, blur() {}, stop() {}, print() {}, close() { if (native.opener() !== null) native.closeSelf(); } };
           for (const name of ["focus", "blur", "stop", "print", "close"]) define(g, name, { value: windowMethods[name], writable: true, enumerable: true, configurable: true });
           // `postMessage` to this window: the data cloned now, a `message` event from this
           // document's origin in a later task, unless `targetOrigin` names another origin.
