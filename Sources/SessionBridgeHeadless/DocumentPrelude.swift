@@ -115,7 +115,7 @@ enum DocumentPrelude {
           // at once and `hashchange` in a later task, as WebKit does (and tells `history`, once
           // made, through `hooks`); others replace the document.
           const hooks = { fragment: null, popstate: null, dataURL: null, body: null, makeBlob: null, at: null, message: null, document: null, origin: () => at("origin"), href: () => at("href"),
-            makeStream: null, isStream: null, streamUsable: null, readStream: null,
+            makeStream: null, isStream: null, streamUsable: null, readStream: null, blobURL: null,
             times: { interactive: 0, contentLoaded: 0, complete: 0, loaded: 0 } }, schedule = g.setTimeout;
           const navigateTo = (kind, url) => {
             // A document being left starts no navigation, as in browsers.
@@ -654,6 +654,13 @@ enum DocumentPrelude {
             if (/^data:/i.test(url)) {
               const response = dataResponse(url);
               return response === null ? PromiseCtor.reject(new TypeError("fetch: the data: URL is malformed")) : PromiseCtor.resolve(response);
+            }
+            // A blob URL this document made (``WebPlatformPrelude/blobSource``): its Blob, for GET only.
+            if (/^blob:/i.test(url)) {
+              const blob = upper === "GET" && hooks.blobURL !== null ? hooks.blobURL(url) : null;
+              if (blob === null) return PromiseCtor.reject(new TypeError("fetch: the blob: URL is not one this document made, or not for GET"));
+              return PromiseCtor.resolve(receivedResponse(blob.bytes, { status: 200, statusText: "OK", url: blob.url,
+                headers: [["content-length", String(blob.bytes.length)], ["content-type", blob.type]] }));
             }
             const keepalive = !!(init.keepalive !== undefined ? init.keepalive : asked ? asked.keepalive : false);
             try { started = native.fetch(url, method, headers, body, credentials, redirect, keepalive); } catch (error) { return PromiseCtor.reject(error); }

@@ -166,5 +166,27 @@ extension WebPlatformPrelude {
             return undefined;
           };
           hooks.makeBlob = (bytes, type) => new Blob([bytes], { type });
+          // Blob URLs (File API): `blob:<origin>/<UUID>` for a Blob, valid in this document
+          // until revoked; `fetch` and `XMLHttpRequest` read them through `hooks.blobURL`.
+          const blobURLs = new Map();
+          define(URL, "createObjectURL", { value: function createObjectURL(object) {
+            if (arguments.length < 1) throw notEnough("URL.createObjectURL", 1);
+            if (!isBlob(object)) throw new TypeError("URL.createObjectURL: the argument is not a Blob");
+            const hex = Array.from(native.platform("random", 16), (byte, index) =>
+              (index === 6 ? byte & 0x0F | 0x40 : index === 8 ? byte & 0x3F | 0x80 : byte).toString(16).padStart(2, "0")).join("");
+            const url = `blob:${hooks.origin()}/${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+            blobURLs.set(url, object);
+            return url;
+          }, writable: true, enumerable: true, configurable: true });
+          define(URL, "revokeObjectURL", { value: function revokeObjectURL(url) {
+            if (arguments.length < 1) throw notEnough("URL.revokeObjectURL", 1);
+            blobURLs.delete(String(url));
+          }, writable: true, enumerable: true, configurable: true });
+          // A registered blob URL's contents (its fragment aside), as `hooks.dataURL` gives a
+          // `data:` URL's; null when it is not registered here.
+          hooks.blobURL = given => {
+            const url = String(given).replace(/#.*$/s, ""), blob = blobURLs.get(url);
+            return blob === undefined ? null : { url, type: blob.type, bytes: blobBytes(blob).slice() };
+          };
         """#
 }

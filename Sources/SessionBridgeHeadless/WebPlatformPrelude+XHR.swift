@@ -138,8 +138,10 @@ extension WebPlatformPrelude {
               if (this.#generation !== generation || !this.#sent) return;
               // A `data:` URL is read here, whatever the method, and answered in a task of its
               // own, as WebKit answers it; a malformed one is a network error.
-              if (/^data:/i.test(this.#url) && hooks.dataURL) {
-                const data = hooks.dataURL(this.#url);
+              // A blob URL is read here too, for GET only.
+              const blob = /^blob:/i.test(this.#url);
+              if (blob || /^data:/i.test(this.#url) && hooks.dataURL) {
+                const data = !blob ? hooks.dataURL(this.#url) : this.#method === "GET" ? hooks.blobURL(this.#url) : null;
                 startTimer(() => {
                   if (data === null) this.#fail("error", generation);
                   else this.#received({ status: 200, statusText: "OK", url: data.url, headers: [["content-type", data.type]],

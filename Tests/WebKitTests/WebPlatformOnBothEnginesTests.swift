@@ -842,6 +842,42 @@ import Testing
         }
     }
 
+    /// Blob URLs: `URL.createObjectURL` and `revokeObjectURL`, read by `fetch` and
+    /// `XMLHttpRequest` (GET only) until revoked.
+    @Test(arguments: Engine.allCases)
+    func blobURLsAreWebKits(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                #"""
+                const outcome = async f => { try { return JSON.stringify(await f()); } catch (error) { return error.name; } };
+                const xhr = url => new Promise(resolve => {
+                  const request = new XMLHttpRequest();
+                  request.onloadend = () => resolve([request.status, request.responseText, request.getResponseHeader("content-type")]);
+                  request.open("GET", url);
+                  request.send();
+                });
+                const url = URL.createObjectURL(new Blob(["héllo"], { type: "text/plain" }));
+                const made = [/^blob:[^/]+\/\/[^/]+\/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(url), url.startsWith(`blob:${location.origin}/`)];
+                const before = [
+                  await outcome(async () => { const r = await fetch(url); return [r.status, r.headers.get("content-type"), r.headers.get("content-length"), await r.text(), r.url === url]; }),
+                  await outcome(async () => (await fetch(url + "#part")).status),
+                  await outcome(() => fetch(url, { method: "POST", body: "x" })),
+                  await outcome(() => xhr(url)),
+                  await outcome(() => URL.createObjectURL("not a blob")),
+                  await outcome(async () => { const r = await fetch(URL.createObjectURL(new File(["f"], "a.txt"))); return [r.headers.get("content-type"), await r.text()]; }),
+                ];
+                URL.revokeObjectURL(url);
+                return [...made, ...before, await outcome(() => fetch(url)), await outcome(() => xhr(url))];
+                """#)
+            #expect(
+                seen == [
+                    true, true, #"[200,"text/plain","6","héllo",true]"#, "200", "TypeError", #"[200,"héllo","text/plain"]"#, "TypeError",
+                    #"["","f"]"#, "TypeError", #"[0,"",null]"#,
+                ], "\(engine)")
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func storageRequestsAndHistoryBehaveAsInWebKit(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
