@@ -69,8 +69,9 @@ extension DocumentEnvironment {
             if let opened = view as? WebPage {
                 await opened.deliverMessage(json: json, origin: SecurityOrigin(url: url)?.description ?? "null", fromWindow: nil)
             } else {
+                // Another engine's window (WebKit's `dispatchEvent` takes only an `Event`).
                 _ = try? await view.evaluateJavaScript(
-                    "dispatchEvent({type: 'message', data: JSON.parse(\(literal)), origin: \(origin), source: null}); undefined", in: .page)
+                    "dispatchEvent(new MessageEvent('message', {data: JSON.parse(\(literal)), origin: \(origin)})); undefined", in: .page)
             }
         }
     }
