@@ -3,6 +3,7 @@ import SessionBridgeHeadless
 import SessionBridgeScriptEngine
 import SessionBridgeTestSupport
 import SessionBridgeTesting
+import Synchronization
 import Testing
 
 /// The web platform members a page's own session code uses, run side by side: the headless
@@ -920,6 +921,44 @@ import Testing
                     #"popstate null /somewhere/else#top, hashchange #top, popstate {"step":1} /somewhere/else, hashchange -"#,
                     1, true,
                 ], "\(engine)")
+        }
+    }
+}
+
+/// A headless page's window opened in WebKit (a UI delegate's choice): the opener's messages
+/// reach it as the `MessageEvent`s WebKit's `dispatchEvent` takes.
+@Suite(.serialized, .timeLimit(.minutes(2)), .hangWatchdog) struct MixedEngineWindowTests {
+    final class WebKitWindows: UIDelegate {
+        let harness: EngineHarness
+        let opened = Mutex<[any WebView]>([])
+        init(_ harness: EngineHarness) { self.harness = harness }
+        func webPage(_ page: any WebView, createWebPageFor action: NavigationAction) async -> (any WebView)? {
+            guard let view = try? await harness.makeView(session: false) else { return nil }
+            opened.withLock { $0.append(view) }
+            return view
+        }
+    }
+
+    @Test func aHeadlessOpenersMessagesReachAWebKitWindow() async throws {
+        try await EngineHarness.with(.webkit, signIn: false) { harness in
+            let windows = WebKitWindows(harness)
+            var configuration = WebPageConfiguration(uiDelegate: windows)
+            configuration.httpClient = harness.client
+            let opener = WebPage(configuration: configuration)
+            try await opener.load(harness.url("/login"))
+            _ = try await opener.evaluateJavaScript("var w = window.open('/login?opened', 'child'); undefined")
+            let window = try #require(windows.opened.withLock { $0.first })
+            let deadline = ContinuousClock.now + .seconds(10)
+            while await window.url?.query != "opened", ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            _ = try await window.run("globalThis.got = []; addEventListener('message', e => got.push([e.data, e.origin === location.origin]));")
+            _ = try await opener.evaluateJavaScript("w.postMessage({ n: 1 }, '*'); undefined")
+            var got: ScriptValue = []
+            while got == [], ContinuousClock.now < deadline {
+                got = try await window.evaluate("got")
+                if got == [] { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(got == [[["n": 1], true]])
+            await opener.close()
         }
     }
 }
