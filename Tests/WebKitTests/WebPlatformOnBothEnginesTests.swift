@@ -950,7 +950,8 @@ import Testing
             let window = try #require(windows.opened.withLock { $0.first })
             let deadline = ContinuousClock.now + .seconds(10)
             while await window.url?.query != "opened", ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-            _ = try await window.run("globalThis.got = []; addEventListener('message', e => got.push([e.data, e.origin === location.origin]));")
+            _ = try await window.run(
+                "globalThis.got = []; addEventListener('message', e => got.push([e.data, e.origin === location.origin]));")
             _ = try await opener.evaluateJavaScript("w.postMessage({ n: 1 }, '*'); undefined")
             var got: ScriptValue = []
             while got == [], ContinuousClock.now < deadline {
