@@ -548,6 +548,14 @@ extension DocumentEnvironment {
             guard env.page.page?.opener.withLock({ $0 }) != nil else { return unsafe context.jsValue(.null) }
             return unsafe context.jsValue(.bool(env.openerIsOpen))
         }
+        // `()`: the `<script>` running now as `[index, src, attributes]`, or `null`.
+        unsafe add("currentScript") { context, _, env in
+            guard let script = env.page.page?.runningScript.withLock({ $0 }) else { return unsafe context.jsValue(.null) }
+            let attributes = ScriptValue.object(
+                OrderedDictionary(
+                    uniqueKeysWithValues: script.attributes.sorted { $0.key < $1.key }.map { ($0.key, ScriptValue.string($0.value)) }))
+            return unsafe context.jsValue(.array([.number(Double(script.index)), .string(script.src), attributes]))
+        }
         unsafe add("closeSelf") { _, _, env in
             env.closeOpenedSelf()
             return nil

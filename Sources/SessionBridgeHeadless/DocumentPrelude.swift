@@ -162,6 +162,28 @@ enum DocumentPrelude {
             ["inputEncoding", "UTF-8"], ["contentType", "text/html"], ["designMode", "off"], ["defaultView", g]]) {
             define(document, key, { value, enumerable: true });
           }
+          // The `<script>` element running now, as much of one as a page reads without a DOM
+          // (its `src`, its attributes, its `dataset`); `null` outside one, as in a callback.
+          const scriptElements = new Map();
+          define(document, "currentScript", { get: () => {
+            const running = native.currentScript();
+            if (running === null) return null;
+            const [index, src, attributes] = running;
+            if (scriptElements.has(index)) return scriptElements.get(index);
+            const dataset = {};
+            for (const name of Object.keys(attributes)) {
+              if (name.startsWith("data-")) dataset[name.slice(5).replace(/-([a-z])/g, (_, letter) => letter.toUpperCase())] = attributes[name];
+            }
+            const element = {
+              tagName: "SCRIPT", nodeName: "SCRIPT", nodeType: 1, src, type: attributes.type || "", async: "async" in attributes, defer: "defer" in attributes,
+              crossOrigin: attributes.crossorigin === undefined ? null : attributes.crossorigin, nonce: "", id: attributes.id || "", dataset: freeze(dataset), ownerDocument: document,
+              getAttribute(name) { const value = attributes[String(name).toLowerCase()]; return value === undefined ? null : value; },
+              hasAttribute(name) { return String(name).toLowerCase() in attributes; },
+            };
+            define(element, Symbol.toStringTag, { value: "HTMLScriptElement", configurable: true });
+            scriptElements.set(index, freeze(element));
+            return element;
+          }, enumerable: true });
           define(document, "hasFocus", { value: function hasFocus() { return false; }, writable: true, configurable: true });
           define(document, "onreadystatechange", { value: null, writable: true, enumerable: true, configurable: true });
           define(document, Symbol.toStringTag, { value: "HTMLDocument", configurable: true });

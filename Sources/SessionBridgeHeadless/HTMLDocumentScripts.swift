@@ -12,6 +12,9 @@ struct HTMLDocumentScripts {
     }
 
     var scripts: [Script] = []
+    /// Each script's attributes (names lower-cased), by the index of ``scripts``: what
+    /// `document.currentScript` shows while it runs.
+    var attributes: [[String: String]] = []
     var title: String?
 
     init(html: String) {
@@ -34,6 +37,7 @@ struct HTMLDocumentScripts {
             }
             guard element.name == "script", let content = element.content else { continue }
             let attributes = element.attributes
+            self.attributes.append(attributes)
             let type = attributes["type"]?.lowercased() ?? ""
             let runnable = ["", "text/javascript", "application/javascript"].contains(type)
             if !runnable {

@@ -79,6 +79,9 @@ public actor WebPage {
     /// The page that opened this one with `window.open`, and the id its proxy of this window
     /// carries; `window.opener` reaches it.
     nonisolated let opener = Mutex<OpenerLink?>(nil)
+    /// The document's `<script>` running now (`document.currentScript`): its index among the
+    /// document's scripts, its URL (empty for an inline one) and its attributes.
+    nonisolated let runningScript = Mutex<(index: Int, src: String, attributes: [String: String])?>(nil)
     /// The page's `sessionStorage`, one area per origin: it lasts across the page's navigations,
     /// and a window the page opens starts with a copy of its document's origin's area.
     public nonisolated let sessionStorage = WebStorage()
@@ -354,12 +357,15 @@ public actor WebPage {
         case .script(let source):
             await run(source, sourceURL: url.absoluteString, in: .page)
         case .html:
-            for script in html?.scripts ?? [] {
+            for (index, script) in (html?.scripts ?? []).enumerated() {
+                let attributes = html?.attributes[index] ?? [:]
                 switch script {
                 case .inline(let source, let line):
+                    runningScript.withLock { $0 = (index, "", attributes) }
                     await run(source, sourceURL: url.absoluteString, line: line, in: .page)
+                    runningScript.withLock { $0 = nil }
                 case .external(let src):
-                    await runExternal(src, environment: environment)
+                    await runExternal(src, index: index, attributes: attributes, environment: environment)
                 case .skipped(let type):
                     emit(
                         .console(
@@ -569,7 +575,7 @@ public actor WebPage {
         }
     }
 
-    private func runExternal(_ src: String, environment: DocumentEnvironment) async {
+    private func runExternal(_ src: String, index: Int, attributes: [String: String], environment: DocumentEnvironment) async {
         guard let base = url, let target = URL(string: src, relativeTo: base)?.absoluteURL else { return }
         do {
             let response = try await loader.load(PageRequest(url: target), initiator: .script) { target in
@@ -584,7 +590,9 @@ public actor WebPage {
                         unhandledRejection: false, url: base))
                 return
             }
+            runningScript.withLock { $0 = (index, target.absoluteString, attributes) }
             await run(String(decoding: response.body, as: UTF8.self), sourceURL: target.absoluteString, in: .page)
+            runningScript.withLock { $0 = nil }
         } catch {
             emit(
                 .scriptError(

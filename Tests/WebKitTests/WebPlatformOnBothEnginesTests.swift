@@ -3,6 +3,7 @@ import SessionBridgeHeadless
 import SessionBridgeScriptEngine
 import SessionBridgeTestSupport
 import SessionBridgeTesting
+import SessionBridgeWebKit
 import Synchronization
 import Testing
 
@@ -875,6 +876,40 @@ import Testing
                 seen == [
                     true, true, #"[200,"text/plain","6","héllo",true]"#, "200", "TypeError", #"[200,"héllo","text/plain"]"#, "TypeError",
                     #"["","f"]"#, "TypeError", #"[0,"",null]"#,
+                ], "\(engine)")
+        }
+    }
+
+    /// `document.currentScript` while a script runs, and its microtasks (a bundle finding its
+    /// own URL, as webpack's automatic public path does, got `undefined`), `null` after.
+    @Test(arguments: Engine.allCases)
+    func theCurrentScriptIsWebKits(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let html = """
+                <script data-app-name="demo" id="first">
+                var seen = [];
+                const script = document.currentScript;
+                seen.push([script.tagName, script.src, script.id, script.dataset.appName, script.getAttribute("data-app-name"), script.getAttribute("nope"),
+                  script.hasAttribute("id"), script === document.currentScript, Object.prototype.toString.call(script)].join());
+                Promise.resolve().then(() => seen.push(`microtask ${document.currentScript === script}`));
+                setTimeout(() => seen.push(`later ${document.currentScript}`), 0);
+                </script>
+                <script>seen.push(`second ${document.currentScript.id === "" && document.currentScript.src === ""}`)</script>
+                """
+            if let page = view as? WebPage {
+                try await page.loadHTMLString(html, baseURL: harness.url("/page"))
+            } else if let webView = view as? WebKitWebView {
+                try await webView.loadHTMLString(html, baseURL: harness.url("/page"))
+            }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while try await view.evaluate("seen.length") != 4, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            // (Sorted: a timer may come due between two scripts, on either engine.)
+            #expect(
+                try await view.evaluate("seen.slice().sort()") == [
+                    "SCRIPT,,first,demo,demo,,true,true,[object HTMLScriptElement]", "later null", "microtask true", "second true",
                 ], "\(engine)")
         }
     }
