@@ -290,9 +290,11 @@ extension DocumentEnvironment {
         // `receive(kind, id)` hears of its requests granted later or stolen, until it closes
         // (its locks are then released).
         unsafe add("lockJoin") { context, call, env in
-            guard context.attachment(LockClient.self) == nil, let receive = unsafe context.function(call[0]),
-                let origin = SecurityOrigin(url: env.url)
-            else { return nil }
+            // An opaque origin has no locks (`false`: the requests are a `SecurityError`).
+            guard let origin = SecurityOrigin(url: env.url) else { return unsafe context.jsValue(.bool(false)) }
+            guard context.attachment(LockClient.self) == nil, let receive = unsafe context.function(call[0]) else {
+                return unsafe context.jsValue(.bool(true))
+            }
             unsafe context.protect(receive)
             unsafe context.attach(LockClient(receive: receive))
             let locks = env.configuration.websiteDataStore.webLocks
@@ -303,7 +305,7 @@ extension DocumentEnvironment {
                 locks.leave(id)
                 if let client = context.attachment(LockClient.self) { unsafe context.unprotect(client.receive) }
             }
-            return nil
+            return unsafe context.jsValue(.bool(true))
         }
         // `(id, name, exclusive, ifAvailable, steal)`: "granted", "queued" or "unavailable".
         unsafe add("lockRequest") { context, call, env in

@@ -5,7 +5,13 @@ extension WebPlatformPrelude {
     /// returned settles. The locks themselves are native (``WebLocks``), shared by the pages of
     /// the origin that use the same data store.
     static let locksSource = #"""
-          let lockAllowed = false, lockListening = false, nextLockID = 1;
+          let lockAllowed = false, lockJoined = null, nextLockID = 1;
+          // Whether this document has locks at all: it joins the data store's on first use; an
+          // opaque origin has none (a `SecurityError`).
+          const joinLocks = () => {
+            if (lockJoined === null) lockJoined = native.lockJoin(receiveLockNotice) === true;
+            if (!lockJoined) throw new DOMException("Web Locks are not available to an opaque origin.", "SecurityError");
+          };
           const lockRequests = new Map();
           class Lock {
             #name; #mode;
@@ -53,6 +59,7 @@ extension WebPlatformPrelude {
               if (callback === undefined) { callback = options; options = undefined; }
               try {
                 if (typeof callback !== "function") throw new TypeError("LockManager.request: the callback is not a function");
+                joinLocks();
                 const text = String(name);
                 const mode = options && options.mode !== undefined ? String(options.mode) : "exclusive";
                 if (mode !== "exclusive" && mode !== "shared") throw new TypeError(`LockManager.request: '${mode}' is not a lock mode`);
@@ -63,7 +70,6 @@ extension WebPlatformPrelude {
                 if (steal && mode !== "exclusive") throw new DOMException("steal requires an exclusive lock.", "NotSupportedError");
                 if (signal !== null && (steal || ifAvailable)) throw new DOMException("signal cannot be set with steal or ifAvailable.", "NotSupportedError");
                 if (signal !== null && signal.aborted) return Promise.reject(signal.reason);
-                if (!lockListening) { lockListening = true; native.lockJoin(receiveLockNotice); }
                 const id = nextLockID++;
                 return new Promise((resolve, reject) => {
                   lockRequests.set(id, { name: text, mode, callback, resolve, reject, stolen: false });
@@ -79,7 +85,7 @@ extension WebPlatformPrelude {
               } catch (error) { return Promise.reject(error); }
             }
             query() {
-              if (!lockListening) { lockListening = true; native.lockJoin(receiveLockNotice); }
+              try { joinLocks(); } catch (error) { return Promise.reject(error); }
               const [held, pending] = native.lockQuery();
               const info = ([name, exclusive, clientId]) => ({ name, mode: exclusive ? "exclusive" : "shared", clientId });
               return Promise.resolve({ held: held.map(info), pending: pending.map(info) });

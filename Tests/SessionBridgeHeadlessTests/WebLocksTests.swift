@@ -1,5 +1,6 @@
 import Foundation
 import SessionBridgeMessaging
+import SessionBridgeScriptEngine
 import SessionBridgeTestSupport
 import Testing
 
@@ -71,5 +72,19 @@ import Testing
         #expect(three.request(locks, 6, "r", steal: true) == .granted)
         #expect(two.notices.value == ["granted 5", "stolen 5"])
         #expect(locks.query(by: three.id).held.map(\.name) == ["r"])
+    }
+
+    /// A document of an opaque origin has no Web Locks: its requests and queries are a
+    /// `SecurityError`, and none reaches the data store's locks.
+    @Test func anOpaqueOriginsRequestsAreASecurityError() async throws {
+        let page = WebPage()
+        try await page.loadHTMLString("<p>opaque</p>", baseURL: URL(string: "about:blank")!)
+        let outcome = try await page.callAsyncJavaScript(
+            """
+            const outcome = async promise => { try { await promise; return "fulfilled"; } catch (error) { return error.name; } };
+            return [await outcome(navigator.locks.request("a", () => {})), await outcome(navigator.locks.query())];
+            """)
+        #expect(outcome == ["SecurityError", "SecurityError"])
+        await page.close()
     }
 }
