@@ -357,6 +357,10 @@ public actor WebPage {
         case .script(let source):
             await run(source, sourceURL: url.absoluteString, in: .page)
         case .html:
+            // An external script marked `defer` (or `async`) runs once the others have, in
+            // document order, before `DOMContentLoaded`, as the parser runs deferred scripts
+            // (an `async` one may run earlier in a browser, whenever it has loaded).
+            var deferred: [(index: Int, src: String, attributes: [String: String])] = []
             for (index, script) in (html?.scripts ?? []).enumerated() {
                 let attributes = html?.attributes[index] ?? [:]
                 switch script {
@@ -364,6 +368,8 @@ public actor WebPage {
                     runningScript.withLock { $0 = (index, "", attributes) }
                     await run(source, sourceURL: url.absoluteString, line: line, in: .page)
                     runningScript.withLock { $0 = nil }
+                case .external(let src) where attributes["defer"] != nil || attributes["async"] != nil:
+                    deferred.append((index, src, attributes))
                 case .external(let src):
                     await runExternal(src, index: index, attributes: attributes, environment: environment)
                 case .skipped(let type):
@@ -372,6 +378,9 @@ public actor WebPage {
                             ConsoleMessage(level: .warn, text: "script of type '\(type)' not run (only classic scripts are supported)"),
                             url: url))
                 }
+            }
+            for script in deferred {
+                await runExternal(script.src, index: script.index, attributes: script.attributes, environment: environment)
             }
         case .other:
             break

@@ -10,6 +10,34 @@ import Testing
 @testable import SessionBridgeHeadless
 
 @Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct LoadingTests {
+    /// External scripts marked `defer` or `async` run after the document's other scripts, in
+    /// document order, before `DOMContentLoaded`, as the HTML parser runs deferred scripts (a
+    /// bundle deferred in the head sees the configuration an inline script below it sets); each
+    /// is the current script while it runs.
+    @Test func deferredScriptsRunAfterTheOthersBeforeDOMContentLoaded() async throws {
+        try await withServer { server in
+            server.serve(
+                path: "/d.js", body: "order.push('defer config=' + typeof config + ' ' + document.currentScript.src.endsWith('/d.js'))",
+                contentType: "text/javascript")
+            server.serve(path: "/a.js", body: "order.push('async')", contentType: "text/javascript")
+            server.serve(path: "/s.js", body: "order.push('sync')", contentType: "text/javascript")
+            let page = WebPage()
+            try await page.loadHTMLString(
+                """
+                <script>var order = ["inline"]; document.addEventListener("DOMContentLoaded", () => order.push("DOMContentLoaded"));</script>
+                <script defer src="/d.js"></script>
+                <script async src="/a.js"></script>
+                <script src="/s.js"></script>
+                <script defer>order.push("inline marked defer runs in place"); var config = {};</script>
+                """, baseURL: server.url("/page"))
+            #expect(
+                try await page.evaluateJavaScript("order") == [
+                    "inline", "sync", "inline marked defer runs in place", "defer config=object true", "async", "DOMContentLoaded",
+                ])
+            await page.close()
+        }
+    }
+
     @Test func redirectChainAppliesEachHopsCookiesInOrder() async throws {
         try await withServer { server in
             let recorder = PageEventRecorder()
