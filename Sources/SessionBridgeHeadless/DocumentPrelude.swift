@@ -215,17 +215,20 @@ enum DocumentPrelude {
           // `window.opener`: the window that opened this one with `window.open` (a proxy that posts
           // to it), or `null`; a page may replace it (`opener = null`).
           let openerProxy;
+          // Another window's `postMessage(message, targetOrigin)` as the native side takes it:
+          // the message as JSON, and the target origin ("/" being this document's).
+          const postedToWindow = (message, targetOrigin) => {
+            const options = targetOrigin !== null && typeof targetOrigin === "object" ? targetOrigin : { targetOrigin };
+            const origin = options.targetOrigin === undefined ? "/" : String(options.targetOrigin);
+            const json = JSON.stringify(message === undefined ? null : message);
+            return [json === undefined ? "null" : json, origin === "/" ? at("origin") : origin];
+          };
           const openerOf = () => {
             if (native.opener() === null) return null;
             if (openerProxy === undefined) {
               const proxy = {};
               define(proxy, "closed", { get: () => native.opener() !== true, enumerable: true });
-              define(proxy, "postMessage", { value(message, targetOrigin) {
-                const options = targetOrigin !== null && typeof targetOrigin === "object" ? targetOrigin : { targetOrigin };
-                const origin = options.targetOrigin === undefined ? "/" : String(options.targetOrigin);
-                const json = JSON.stringify(message === undefined ? null : message);
-                native.openerPost(json === undefined ? "null" : json, origin === "/" ? at("origin") : origin);
-              } });
+              define(proxy, "postMessage", { value(message, targetOrigin) { native.openerPost(...postedToWindow(message, targetOrigin)); } });
               define(proxy, "focus", { value() {} });
               openerProxy = freeze(proxy);
             }
@@ -330,12 +333,7 @@ enum DocumentPrelude {
             define(proxy, "closed", { get: () => native.windowClosed(id), enumerable: true });
             define(proxy, "close", { value: () => native.windowClose(id) });
             define(proxy, "location", { get: () => proxyLocation, set: v => native.windowNavigate(id, String(v)), enumerable: true });
-            define(proxy, "postMessage", { value(message, targetOrigin) {
-              const options = targetOrigin !== null && typeof targetOrigin === "object" ? targetOrigin : { targetOrigin };
-              const origin = options.targetOrigin === undefined ? "/" : String(options.targetOrigin);
-              const json = JSON.stringify(message === undefined ? null : message);
-              native.windowPost(id, json === undefined ? "null" : json, origin === "/" ? at("origin") : origin);
-            } });
+            define(proxy, "postMessage", { value(message, targetOrigin) { native.windowPost(id, ...postedToWindow(message, targetOrigin)); } });
             freeze(proxy);
             proxies.set(id, proxy);
             return proxy;
