@@ -88,13 +88,20 @@ final class DocumentControls {
     let leave: RawObject?
     /// Fires a `message` from another window: `(json, origin, windowID or null for the opener)`.
     let message: RawObject?
+    /// Fires an external script's `load` or `error`: `(type, index, src, attributes, line)`.
+    let scriptEvent: RawObject?
     /// Whether a script added a listener or a handler of those events (only then is `leave` called).
     var listensForLeave = false
-    init(finish: RawObject, storage: RawObject?, leave: RawObject?, message: RawObject?) {
+    /// Whether a script can see a `<script>` element's events by other means than its handler
+    /// attributes: a capture listener of `load` or `error` on the window or the document, or an
+    /// element it was given (`document.currentScript`).
+    var listensForScriptEvents = false
+    init(finish: RawObject, storage: RawObject?, leave: RawObject?, message: RawObject?, scriptEvent: RawObject?) {
         unsafe self.finish = unsafe finish
         unsafe self.storage = unsafe storage
         unsafe self.leave = unsafe leave
         unsafe self.message = unsafe message
+        unsafe self.scriptEvent = unsafe scriptEvent
     }
 }
 
@@ -200,15 +207,18 @@ extension DocumentEnvironment {
             let storage = try? unsafe context.protectedFunction("storage", of: controls)
             let leave = try? unsafe context.protectedFunction("leave", of: controls)
             let message = try? unsafe context.protectedFunction("message", of: controls)
+            let scriptEvent = try? unsafe context.protectedFunction("scriptEvent", of: controls)
             // Uncaught exceptions and rejections reach the window's listeners first.
             unsafe context.uncaughtHook = try? unsafe context.protectedFunction("uncaught", of: controls)
-            unsafe context.attach(DocumentControls(finish: finish, storage: storage, leave: leave, message: message))
+            unsafe context.attach(
+                DocumentControls(finish: finish, storage: storage, leave: leave, message: message, scriptEvent: scriptEvent))
             context.onClose { context in
                 guard let controls = context.attachment(DocumentControls.self) else { return }
                 unsafe context.unprotect(controls.finish)
                 if let storage = unsafe controls.storage { unsafe context.unprotect(storage) }
                 if let leave = unsafe controls.leave { unsafe context.unprotect(leave) }
                 if let message = unsafe controls.message { unsafe context.unprotect(message) }
+                if let scriptEvent = unsafe controls.scriptEvent { unsafe context.unprotect(scriptEvent) }
                 if let hook = unsafe context.uncaughtHook { unsafe context.unprotect(hook) }
                 unsafe context.uncaughtHook = nil
             }
@@ -338,6 +348,10 @@ extension DocumentEnvironment {
         }
         unsafe add("listensForLeave") { context, _, _ in
             context.attachment(DocumentControls.self)?.listensForLeave = true
+            return nil
+        }
+        unsafe add("listensForScriptEvents") { context, _, _ in
+            context.attachment(DocumentControls.self)?.listensForScriptEvents = true
             return nil
         }
         unsafe add("report") { context, call, env in
@@ -550,13 +564,13 @@ extension DocumentEnvironment {
             guard env.page.page?.opener.withLock({ $0 }) != nil else { return unsafe context.jsValue(.null) }
             return unsafe context.jsValue(.bool(env.openerIsOpen))
         }
-        // `()`: the `<script>` running now as `[index, src, attributes]`, or `null`.
+        // `()`: the `<script>` running now as `[index, src, attributes, line]`, or `null`.
         unsafe add("currentScript") { context, _, env in
             guard let script = env.page.page?.runningScript.withLock({ $0 }) else { return unsafe context.jsValue(.null) }
-            let attributes = ScriptValue.object(
-                OrderedDictionary(
-                    uniqueKeysWithValues: script.attributes.sorted { $0.key < $1.key }.map { ($0.key, ScriptValue.string($0.value)) }))
-            return unsafe context.jsValue(.array([.number(Double(script.index)), .string(script.src), attributes]))
+            return unsafe context.jsValue(
+                .array([
+                    .number(Double(script.index)), .string(script.src), attributesValue(script.attributes), .number(Double(script.line)),
+                ]))
         }
         unsafe add("closeSelf") { _, _, env in
             env.closeOpenedSelf()
@@ -758,6 +772,28 @@ extension DocumentEnvironment {
         }
         controls.listensForLeave = false
         unsafe callReporting(leave, in: context)
+    }
+
+    /// Fires an external `<script>`'s `load` (it ran) or `error` (it could not be loaded) in the
+    /// page's world, when a script could see it: the element has a handler attribute for it, or
+    /// the page listens (``DocumentControls/listensForScriptEvents``).
+    static func fireScriptEvent(loaded: Bool, script: WebPage.DocumentScript, in context: isolated ScriptContext) {
+        let type = loaded ? "load" : "error"
+        guard let controls = context.attachment(DocumentControls.self), let scriptEvent = unsafe controls.scriptEvent,
+            controls.listensForScriptEvents || script.attributes["on" + type] != nil
+        else { return }
+        unsafe callReporting(scriptEvent, in: context) {
+            unsafe [
+                context.jsValue(.string(type)), context.jsValue(.number(Double(script.index))), context.jsValue(.string(script.src)),
+                context.jsValue(attributesValue(script.attributes)), context.jsValue(.number(Double(script.line))),
+            ]
+        }
+    }
+
+    /// A `<script>`'s attributes as the prelude's element reads them: an object, names sorted.
+    static func attributesValue(_ attributes: [String: String]) -> ScriptValue {
+        .object(
+            OrderedDictionary(uniqueKeysWithValues: attributes.sorted { $0.key < $1.key }.map { ($0.key, ScriptValue.string($0.value)) }))
     }
 
     /// Fires `DOMContentLoaded` and `load` in a world.

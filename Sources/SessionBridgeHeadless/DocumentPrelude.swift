@@ -12,7 +12,7 @@ enum DocumentPrelude {
         (function (native, loc, userAgent, platform, cores) {
           "use strict";
           const g = globalThis, define = Object.defineProperty, freeze = Object.freeze;
-          const then = Promise.prototype.then, PromiseCtor = Promise;
+          const then = Promise.prototype.then, PromiseCtor = Promise, FunctionCtor = Function;
           // The location record is filled when first read, once its document is committed
           // (most documents' scripts never read it, and filling it at commit took 30-40 us of
           // every navigation), and again when `history` or a fragment changed the URL.
@@ -26,15 +26,46 @@ enum DocumentPrelude {
 
           // Listeners of the events a document gets as it is left (``DocumentEnvironment/leave``),
           // which native code then asks it to fire; a document without any is left at no cost.
-          const leaveTypes = new Set(["pagehide", "unload", "visibilitychange"]), listenerLists = new Map();
+          const leaveTypes = new Set(["pagehide", "unload", "visibilitychange"]), listenerLists = new Map(), capturers = new Map();
           let leaving = false;
           const hasListeners = (object, type) => (listenerLists.get(object).get(type) || []).length > 0 || typeof object["on" + type] === "function";
           // A target's listeners as the DOM Standard keeps them: one per callback and capture
           // flag, with `once` and `signal`; an `Event` made by the page is dispatched at the
           // target (`hooks.at`), a plain record made here carries its own target.
-          function eventTarget(object) {
+          //
+          // An event handler set before any listener (`handlerFirst(type)`: a handler attribute
+          // the element was parsed with) runs first, as handlers run in the order they were set.
+          function eventTarget(object, handlerFirst = () => false) {
             const listeners = new Map();
             listenerLists.set(object, listeners);
+            // Calls the listeners of `event.type` (only those added for capture with
+            // `captureOnly`), `at` the dispatch's hold of a page-made `Event`.
+            const invoke = (event, captureOnly, at) => {
+              for (const entry of (listeners.get(event.type) || []).slice()) {
+                if (entry.removed || (captureOnly && !entry.capture)) continue;
+                if (entry.once) remove(event.type, entry);
+                const listener = entry.listener, previous = swapEvent(event);
+                try {
+                  if (typeof listener === "function") listener.call(object, event);
+                  else if (typeof listener.handleEvent === "function") listener.handleEvent(event);
+                } catch (error) { native.report(error); }
+                swapEvent(previous);
+                if (at !== null && at.stopped()) break;
+              }
+            };
+            const callHandler = (event, at) => {
+              const handler = object["on" + event.type];
+              if (typeof handler !== "function" || (at !== null && at.stopped())) return;
+              const previous = swapEvent(event);
+              try {
+                // The window's `onerror` gets (message, source, line, column, error), and cancels with `true`.
+                if (object === g && event.type === "error" && "error" in event) {
+                  if (handler.call(object, event.message, event.filename, event.lineno, event.colno, event.error) === true) event.preventDefault();
+                } else handler.call(object, event);
+              } catch (error) { native.report(error); }
+              swapEvent(previous);
+            };
+            capturers.set(object, event => invoke(event, true, null));
             const remove = (type, entry) => {
               entry.removed = true;
               const list = listeners.get(type);
@@ -52,6 +83,7 @@ enum DocumentPrelude {
               const entry = { listener, capture, once, removed: false };
               list.push(entry);
               if (leaveTypes.has(key)) native.listensForLeave();
+              if (capture && (key === "load" || key === "error") && (object === g || object === hooks.document)) native.listensForScriptEvents();
               if (signal !== undefined && signal !== null && typeof signal.addEventListener === "function") {
                 signal.addEventListener("abort", () => remove(key, entry));
               }
@@ -63,30 +95,21 @@ enum DocumentPrelude {
             }, writable: true, configurable: true });
             define(object, "dispatchEvent", { value: function dispatchEvent(event) {
               const dispatched = hooks.at !== null ? hooks.at(event, object) : null;
-              for (const entry of (listeners.get(event.type) || []).slice()) {
-                if (entry.removed) continue;
-                if (entry.once) remove(event.type, entry);
-                const listener = entry.listener;
-                try {
-                  if (typeof listener === "function") listener.call(object, event);
-                  else if (typeof listener.handleEvent === "function") listener.handleEvent(event);
-                } catch (error) { native.report(error); }
-                if (dispatched !== null && dispatched.stopped()) break;
-              }
-              const handler = object["on" + event.type];
-              if (typeof handler === "function" && (dispatched === null || !dispatched.stopped())) {
-                try {
-                  // The window's `onerror` gets (message, source, line, column, error), and cancels with `true`.
-                  if (object === g && event.type === "error" && "error" in event) {
-                    if (handler.call(object, event.message, event.filename, event.lineno, event.colno, event.error) === true) event.preventDefault();
-                  } else handler.call(object, event);
-                } catch (error) { native.report(error); }
-              }
+              const first = handlerFirst(event.type);
+              if (first) callHandler(event, dispatched);
+              invoke(event, false, dispatched);
+              if (!first) callHandler(event, dispatched);
               if (dispatched !== null) dispatched.done();
               return !event.defaultPrevented;
             }, writable: true, configurable: true });
             return object;
           }
+          // `window.event`: the event being dispatched while a listener runs (read by old
+          // inline handlers), `undefined` otherwise; a page may replace it.
+          let currentEvent;
+          const swapEvent = event => { const previous = currentEvent; currentEvent = event; return previous; };
+          define(g, "event", { get: () => currentEvent, set: value => define(g, "event", { value, writable: true, enumerable: true, configurable: true }),
+            enumerable: true, configurable: true });
           eventTarget(g);
           const dispatchAtWindow = g.dispatchEvent;
           // An exception no script caught, or a promise rejected with no handler, as the window's
@@ -95,7 +118,7 @@ enum DocumentPrelude {
           const uncaught = (value, rejection, promise) => {
             let canceled = false;
             const event = {
-              type: rejection ? "unhandledrejection" : "error", target: g, currentTarget: g, cancelable: true, isTrusted: true,
+              type: rejection ? "unhandledrejection" : "error", target: g, currentTarget: g, bubbles: false, cancelable: true, eventPhase: 2, isTrusted: true,
               get defaultPrevented() { return canceled; }, preventDefault() { canceled = true; }, stopPropagation() {}, stopImmediatePropagation() {},
             };
             if (rejection) { event.reason = value; event.promise = promise; }
@@ -115,7 +138,7 @@ enum DocumentPrelude {
           // at once and `hashchange` in a later task, as WebKit does (and tells `history`, once
           // made, through `hooks`); others replace the document.
           const hooks = { fragment: null, popstate: null, dataURL: null, body: null, makeBlob: null, at: null, message: null, document: null, origin: () => at("origin"), href: () => at("href"),
-            makeStream: null, isStream: null, streamUsable: null, readStream: null, blobURL: null,
+            makeStream: null, isStream: null, streamUsable: null, readStream: null, blobURL: null, swapEvent,
             times: { interactive: 0, contentLoaded: 0, complete: 0, loaded: 0 } }, schedule = g.setTimeout;
           const navigateTo = (kind, url) => {
             // A document being left starts no navigation, as in browsers.
@@ -162,14 +185,13 @@ enum DocumentPrelude {
             ["inputEncoding", "UTF-8"], ["contentType", "text/html"], ["designMode", "off"], ["defaultView", g]]) {
             define(document, key, { value, enumerable: true });
           }
-          // The `<script>` element running now, as much of one as a page reads without a DOM
-          // (its `src`, its attributes, its `dataset`); `null` outside one, as in a callback.
+          // A `<script>` element, as much of one as a page reads without a DOM (its `src`, its
+          // attributes, its `dataset`, its `load` and `error` events and their handler
+          // attributes, compiled when first read, as in browsers): one object per element.
           const scriptElements = new Map();
-          define(document, "currentScript", { get: () => {
-            const running = native.currentScript();
-            if (running === null) return null;
-            const [index, src, attributes] = running;
+          const scriptElement = (index, src, attributes, line) => {
             if (scriptElements.has(index)) return scriptElements.get(index);
+            native.listensForScriptEvents();
             const dataset = {};
             for (const name of Object.keys(attributes)) {
               if (name.startsWith("data-")) dataset[name.slice(5).replace(/-([a-z])/g, (_, letter) => letter.toUpperCase())] = attributes[name];
@@ -181,8 +203,30 @@ enum DocumentPrelude {
               hasAttribute(name) { return String(name).toLowerCase() in attributes; },
             };
             define(element, Symbol.toStringTag, { value: "HTMLScriptElement", configurable: true });
+            for (const type of ["load", "error"]) {
+              let handler, compiled = false;
+              define(element, "on" + type, { get: () => {
+                const source = attributes["on" + type];
+                if (!compiled && source !== undefined) {
+                  compiled = true;
+                  try { handler = new FunctionCtor("event", source); } catch (error) {
+                    // Reported where the attribute is, as browsers report it.
+                    try { define(error, "sourceURL", { value: at("href"), configurable: true }); define(error, "line", { value: line, configurable: true }); } catch {}
+                    native.report(error);
+                    handler = null;
+                  }
+                }
+                return handler === undefined ? null : handler;
+              }, set: value => { compiled = true; handler = typeof value === "function" ? value : null; }, enumerable: true });
+            }
+            eventTarget(element, type => attributes["on" + type] !== undefined);
             scriptElements.set(index, freeze(element));
             return element;
+          };
+          // The `<script>` element running now; `null` outside one, as in a callback.
+          define(document, "currentScript", { get: () => {
+            const running = native.currentScript();
+            return running === null ? null : scriptElement(running[0], running[1], running[2], running[3]);
           }, enumerable: true });
           define(document, "hasFocus", { value: function hasFocus() { return false; }, writable: true, configurable: true });
           define(document, "onreadystatechange", { value: null, writable: true, enumerable: true, configurable: true });
@@ -700,6 +744,24 @@ enum DocumentPrelude {
           const fetch = g.fetch;
           return {
             uncaught,
+            // An external script ran (`load`) or could not be loaded (`error`): the event goes to
+            // the window's (not for `load`) and the document's capture listeners, then to the
+            // element's own (it does not bubble), as in the DOM.
+            scriptEvent(type, index, src, attributes, line) {
+              const element = scriptElement(index, src, attributes, line);
+              let stopped = false;
+              const event = {
+                type, target: element, currentTarget: g, eventPhase: 1, bubbles: false, cancelable: false, isTrusted: true, defaultPrevented: false,
+                preventDefault() {}, stopPropagation() { stopped = true; }, stopImmediatePropagation() { stopped = true; },
+              };
+              for (const object of type === "load" ? [document] : [g, document]) {
+                event.currentTarget = object;
+                capturers.get(object)(event);
+                if (stopped) return;
+              }
+              event.currentTarget = element; event.eventPhase = 2;
+              element.dispatchEvent(event);
+            },
             // Another document of this origin changed `localStorage`.
             storage(key, oldValue, newValue, url) {
               g.dispatchEvent({ type: "storage", key, oldValue, newValue, url, storageArea: g.localStorage, target: g });
@@ -717,7 +779,7 @@ enum DocumentPrelude {
               readyState = "complete";
               if (readyStateListened) document.dispatchEvent({ type: "readystatechange", target: document });
               times.complete = now();
-              g.dispatchEvent({ type: "load", target: g });
+              g.dispatchEvent({ type: "load", target: document });
               times.loaded = now();
               if (hasListeners(g, "pageshow")) g.dispatchEvent({ type: "pageshow", persisted: false, target: g });
             },

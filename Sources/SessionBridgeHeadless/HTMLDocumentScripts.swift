@@ -15,6 +15,8 @@ struct HTMLDocumentScripts {
     /// Each script's attributes (names lower-cased), by the index of ``scripts``: what
     /// `document.currentScript` shows while it runs.
     var attributes: [[String: String]] = []
+    /// Each script's line in the document (where its content starts), by the index of ``scripts``.
+    var lines: [Int] = []
     var title: String?
 
     init(html: String) {
@@ -38,6 +40,7 @@ struct HTMLDocumentScripts {
             guard element.name == "script", let content = element.content else { continue }
             let attributes = element.attributes
             self.attributes.append(attributes)
+            lines.append(lineNumber(at: content.lowerBound))
             let type = attributes["type"]?.lowercased() ?? ""
             let runnable = ["", "text/javascript", "application/javascript"].contains(type)
             if !runnable {
@@ -45,7 +48,7 @@ struct HTMLDocumentScripts {
             } else if let src = attributes["src"] {
                 scripts.append(.external(src: src))
             } else {
-                scripts.append(.inline(source: String(decoding: utf8[content], as: UTF8.self), line: lineNumber(at: content.lowerBound)))
+                scripts.append(.inline(source: String(decoding: utf8[content], as: UTF8.self), line: lines[lines.count - 1]))
             }
         }
     }

@@ -79,9 +79,19 @@ public actor WebPage {
     /// The page that opened this one with `window.open`, and the id its proxy of this window
     /// carries; `window.opener` reaches it.
     nonisolated let opener = Mutex<OpenerLink?>(nil)
-    /// The document's `<script>` running now (`document.currentScript`): its index among the
-    /// document's scripts, its URL (empty for an inline one) and its attributes.
-    nonisolated let runningScript = Mutex<(index: Int, src: String, attributes: [String: String])?>(nil)
+    /// A document's `<script>` element, as its page APIs show it.
+    struct DocumentScript: Sendable {
+        /// Its index among the document's scripts.
+        var index: Int
+        /// Its URL, resolved; empty for an inline script.
+        var src: String
+        var attributes: [String: String]
+        /// Its line in the document.
+        var line: Int
+    }
+
+    /// The document's `<script>` running now (`document.currentScript`).
+    nonisolated let runningScript = Mutex<DocumentScript?>(nil)
     /// The page's `sessionStorage`, one area per origin: it lasts across the page's navigations,
     /// and a window the page opens starts with a copy of its document's origin's area.
     public nonisolated let sessionStorage = WebStorage()
@@ -339,6 +349,7 @@ public actor WebPage {
         for context in prepared.values { await context.close() }  // worlds removed meanwhile
         shown = environment
         shownDocuments += 1
+        let document = shownDocuments
         emit(.documentCommitted(navigation))
 
         for (_, ahead) in ranAhead.sorted(by: { $0.key.name < $1.key.name }) {
@@ -353,6 +364,9 @@ public actor WebPage {
             }
             await run(script.source, sourceURL: script.sourceURL, in: world)
         }
+        // External scripts with an empty `src`, or one that is no URL: never fetched, their
+        // elements get `error` in a later task, as HTML has it (after `load`, as in WebKit).
+        var unfetchable: [DocumentScript] = []
         switch content {
         case .script(let source):
             await run(source, sourceURL: url.absoluteString, in: .page)
@@ -360,18 +374,28 @@ public actor WebPage {
             // An external script marked `defer` (or `async`) runs once the others have, in
             // document order, before `DOMContentLoaded`, as the parser runs deferred scripts
             // (an `async` one may run earlier in a browser, whenever it has loaded).
-            var deferred: [(index: Int, src: String, attributes: [String: String])] = []
+            var deferred: [(script: DocumentScript, target: URL)] = []
             for (index, script) in (html?.scripts ?? []).enumerated() {
-                let attributes = html?.attributes[index] ?? [:]
+                let attributes = html?.attributes[index] ?? [:], line = html?.lines[index] ?? 1
                 switch script {
                 case .inline(let source, let line):
-                    runningScript.withLock { $0 = (index, "", attributes) }
+                    runningScript.withLock { $0 = DocumentScript(index: index, src: "", attributes: attributes, line: line) }
                     await run(source, sourceURL: url.absoluteString, line: line, in: .page)
                     runningScript.withLock { $0 = nil }
-                case .external(let src) where attributes["defer"] != nil || attributes["async"] != nil:
-                    deferred.append((index, src, attributes))
                 case .external(let src):
-                    await runExternal(src, index: index, attributes: attributes, environment: environment)
+                    var script = DocumentScript(index: index, src: src, attributes: attributes, line: line)
+                    guard !src.isEmpty, let target = URL(string: src, relativeTo: url)?.absoluteURL else {
+                        // Its `src` shows what the attribute resolves to: the document's URL for an empty one.
+                        script.src = src.isEmpty ? url.absoluteString : src
+                        unfetchable.append(script)
+                        continue
+                    }
+                    script.src = target.absoluteString
+                    if attributes["defer"] != nil || attributes["async"] != nil {
+                        deferred.append((script, target))
+                    } else {
+                        await runExternal(script, from: target, environment: environment)
+                    }
                 case .skipped(let type):
                     emit(
                         .console(
@@ -379,8 +403,8 @@ public actor WebPage {
                             url: url))
                 }
             }
-            for script in deferred {
-                await runExternal(script.src, index: script.index, attributes: script.attributes, environment: environment)
+            for (script, target) in deferred {
+                await runExternal(script, from: target, environment: environment)
             }
         case .other:
             break
@@ -389,6 +413,9 @@ public actor WebPage {
             await run(script.source, sourceURL: script.sourceURL, in: script.contentWorld)
         }
         for context in documents.values { await finish(context) }
+        if let context = documents[.page], !unfetchable.isEmpty, shownDocuments == document {
+            for script in unfetchable { await fireScriptEvent(loaded: false, script: script, in: context) }
+        }
         emit(.navigationFinished(navigation))
         await configuration.navigationDelegate?.webPage(self, didFinish: navigation)
         schedulePrewarming()
@@ -584,30 +611,25 @@ public actor WebPage {
         }
     }
 
-    private func runExternal(_ src: String, index: Int, attributes: [String: String], environment: DocumentEnvironment) async {
-        guard let base = url, let target = URL(string: src, relativeTo: base)?.absoluteURL else { return }
-        do {
-            let response = try await loader.load(PageRequest(url: target), initiator: .script) { target in
-                .include(environment.subresourceContext(for: target, method: "GET"))
-            }
-            guard (200..<300).contains(response.statusCode) else {
-                emit(
-                    .scriptError(
-                        ScriptError(
-                            kind: .exception, name: "NetworkError",
-                            message: "script \(target.absoluteString) answered \(response.statusCode)"),
-                        unhandledRejection: false, url: base))
-                return
-            }
-            runningScript.withLock { $0 = (index, target.absoluteString, attributes) }
-            await run(String(decoding: response.body, as: UTF8.self), sourceURL: target.absoluteString, in: .page)
-            runningScript.withLock { $0 = nil }
-        } catch {
-            emit(
-                .scriptError(
-                    ScriptError(kind: .exception, name: "NetworkError", message: "script \(target.absoluteString): \(error.message)"),
-                    unhandledRejection: false, url: base))
+    /// Loads and runs an external script. One that cannot be loaded (no answer, or one that is
+    /// not 2xx) is no error of the page's, as in browsers: its element gets `error` (the
+    /// exchange shows what happened), and one that ran gets `load`.
+    private func runExternal(_ script: DocumentScript, from target: URL, environment: DocumentEnvironment) async {
+        let response = try? await loader.load(PageRequest(url: target), initiator: .script) { target in
+            .include(environment.subresourceContext(for: target, method: "GET"))
         }
+        let loaded = response.map { (200..<300).contains($0.statusCode) } ?? false
+        if let response, loaded {
+            runningScript.withLock { $0 = script }
+            await run(String(decoding: response.body, as: UTF8.self), sourceURL: script.src, in: .page)
+            runningScript.withLock { $0 = nil }
+        }
+        guard let context = documents[.page], shown?.documentURL === environment.documentURL else { return }
+        await fireScriptEvent(loaded: loaded, script: script, in: context)
+    }
+
+    private func fireScriptEvent(loaded: Bool, script: DocumentScript, in context: isolated ScriptContext) {
+        DocumentEnvironment.fireScriptEvent(loaded: loaded, script: script, in: context)
     }
 
     // MARK: Scripts from the app

@@ -49,11 +49,13 @@ extension WebPlatformPrelude {
                   if (event.#stopNow) break;
                   if (listener.once) remove(listener);
                   event.#passive = listener.passive;
+                  const previous = hooks.swapEvent(event);
                   try {
                     const callback = listener.callback;
                     if (typeof callback === "function") callback.call(target, event);
                     else if (callback !== null && typeof callback.handleEvent === "function") callback.handleEvent(event);
                   } catch (error) { native.report(error); }
+                  hooks.swapEvent(previous);
                   event.#passive = false;
                 }
                 event.#current = null; event.#phase = NONE; event.#stop = false; event.#stopNow = false;

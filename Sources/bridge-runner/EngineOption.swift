@@ -230,7 +230,9 @@ extension WebKitRun {
     ) throws -> WebKitWebView {
         let contents = UserContentController(log: log)
         session.install(in: contents, allowedOrigins: origins)
-        contents.add(RunnerReports(transcript: transcript), name: runnerHandler, options: HandlerOptions(allowedOrigins: origins))
+        // Every document reports its console, whatever its origin, as the headless page's does:
+        // the handler only prints what it is given (a page could print the same with `console`).
+        contents.add(RunnerReports(transcript: transcript), name: runnerHandler, options: .anyOrigin)
         contents.addUserScript(UserScript(source: reporter, injectionTime: .atDocumentStart, forMainFrameOnly: false))
         log.observe { entry in if entry.name != runnerHandler { transcript.bridge(entry) } }
         if let certificate { try store.allowTLSCertificate(pemCertificate: certificate.certificatePEM, for: "127.0.0.1") }

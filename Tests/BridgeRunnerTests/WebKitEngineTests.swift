@@ -1,5 +1,6 @@
 import Foundation
 import SessionBridgeTestSupport
+import SessionBridgeTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct WebKitEngineTests {
@@ -76,6 +77,41 @@ import Testing
         #expect(plain.stdout.contains("http GET"))
         #expect(plain.stdout.contains("[fetch]  sent "))
         #expect(!plain.stdout.contains("hop3=3") && !plain.stdout.contains("sbrt_"))
+    }
+
+    /// A page of another server than the embedded one (a URL target) reports its console and its
+    /// errors too: the runner's reporting handler had been allowed for the embedded server's origin
+    /// only, so such a run printed no console line and ended 0 whatever its scripts threw.
+    @Test func aURLTargetOfAnotherServerReportsItsConsoleAndErrors() async throws {
+        try await ReferenceServer.withRunning { server in
+            server.serve(
+                path: "/elsewhere.html",
+                body: "<!doctype html><title>elsewhere</title><script>console.log('from', location.port); null.x;</script>",
+                contentType: "text/html")
+            let result = try await RunnerProcess.run(["run", "--engine", "webkit", server.url("/elsewhere.html").absoluteString])
+            #expect(result.exitCode == 1, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("console.log from \(server.baseURL.port ?? 0)"), "\(result.stdout)")
+            #expect(result.stdout.contains("TypeError"), "\(result.stdout)")
+        }
+    }
+
+    /// A `<script src>` the server does not have is no error of the page's on either engine:
+    /// its element's `onerror` runs (a page loads a fallback there) and the run ends 0 (the
+    /// headless engine had reported it as an uncaught `NetworkError`, exit code 1).
+    @Test(arguments: ["headless", "webkit"])
+    func aMissingScriptIsNoPageError(engine: String) async throws {
+        let page = try RunnerProcess.temporaryFile(
+            "missing-script.html",
+            """
+            <!doctype html><title>missing</title>
+            <script src="/no/such/bundle.js" onerror="console.log('fallback for', event.target.src.split('/').pop())"></script>
+            <script>console.log('after the missing script');</script>
+            """)
+        let result = try await RunnerProcess.run(["run", "--engine", engine, page.path])
+        #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("console.log fallback for bundle.js"), "\(result.stdout)")
+        #expect(result.stdout.contains("console.log after the missing script"), "\(result.stdout)")
+        #expect(result.stdout.contains("/no/such/bundle.js → 404 [script]"), "\(result.stdout)")
     }
 
     @Test func anUncaughtErrorInAWebKitPageEndsWithExitCodeOne() async throws {

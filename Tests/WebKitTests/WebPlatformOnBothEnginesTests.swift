@@ -914,6 +914,58 @@ import Testing
         }
     }
 
+    /// An external script's element gets `load` once it ran and `error` when it could not be
+    /// loaded (a 404, an empty `src`): through its handler attributes (with `event`, and
+    /// `window.event` while they run), the document's capture listeners, the window's for `error`
+    /// only, and its own listeners after a handler it was parsed with. A script that could not be
+    /// loaded is no uncaught error (the headless page had reported a 404 as one), and the
+    /// window's `load` is at the document.
+    @Test(arguments: Engine.allCases)
+    func scriptElementsGetLoadAndErrorAsInWebKit(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            harness.server.serve(
+                path: "/scripts/ok.js",
+                body: "seen.push(`ran ${document.currentScript.src.split('/').pop()}`); "
+                    + "document.currentScript.addEventListener('load', () => seen.push('own listener'));",
+                contentType: "text/javascript")
+            let view = try await harness.makeEchoView()
+            let html = """
+                <script>
+                var seen = [], uncaught = [];
+                const name = target => target === window ? "window" : target === document ? "document" : `${target.tagName} ${target.src.split("/").pop()}`;
+                addEventListener("error", event => seen.push(`window capture ${event.type} ${name(event.target)} ${event.bubbles} ${event.eventPhase}`), true);
+                addEventListener("error", event => uncaught.push(event.message));
+                addEventListener("load", event => seen.push(`window capture load ${name(event.target)}`), true);
+                document.addEventListener("load", event => seen.push(`document capture load ${name(event.target)}`), true);
+                function loaded(element) { seen.push(`onload ${element.tagName} ${window.event.type} ${window.event.target === element}`); }
+                </script>
+                <script src="/scripts/missing.js" onerror="seen.push(`onerror ${event.type} ${this.tagName} ${window.event === event}`)"></script>
+                <script src="/scripts/ok.js" onload="loaded(this)"></script>
+                <script src="" onerror="seen.push('empty src')"></script>
+                <script>seen.push(`inline ${document.currentScript.onload} ${typeof window.event}`); addEventListener("load", () => seen.push("loaded"));</script>
+                """
+            if let page = view as? WebPage {
+                try await page.loadHTMLString(html, baseURL: harness.url("/page"))
+            } else if let webView = view as? WebKitWebView {
+                try await webView.loadHTMLString(html, baseURL: harness.url("/page"))
+            }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while try await view.evaluate("seen.includes('empty src')") != true, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let seen = try await view.evaluate("seen")
+            #expect(
+                seen == [
+                    "window capture error SCRIPT missing.js false 1", "onerror error SCRIPT true",
+                    "ran ok.js", "document capture load SCRIPT ok.js", "onload SCRIPT load true", "own listener",
+                    "inline null undefined", "window capture load document", "loaded",
+                    // An empty `src` is never fetched; its `error` is queued, and comes after `load`.
+                    "window capture error SCRIPT page false 1", "empty src",
+                ], "\(engine)")
+            #expect(try await view.evaluate("uncaught") == [], "\(engine)")
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func storageRequestsAndHistoryBehaveAsInWebKit(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
