@@ -72,7 +72,13 @@ struct WebKitRun {
               return original.apply(this, args);
             };
           }
-          window.addEventListener("error", (e) => post({type: "error", name: (e.error && e.error.name) || "Error", message: e.message, source: e.filename, line: e.lineno}));
+          // An error's own message and place when it is one: the event's message repeats its
+          // name, and its place is where it was last thrown (a rethrow's, not the error's).
+          window.addEventListener("error", (e) => {
+            const own = e.error instanceof Error && typeof e.error.line === "number" && typeof e.error.sourceURL === "string";
+            post({type: "error", name: (e.error && e.error.name) || "Error", message: e.error instanceof Error ? String(e.error.message) : e.message,
+              source: own ? e.error.sourceURL : e.filename, line: own ? e.error.line : e.lineno});
+          });
           window.addEventListener("unhandledrejection", (e) => post({type: "rejection", name: (e.reason && e.reason.name) || "Error", message: String(e.reason && e.reason.message || e.reason)}));
         })();
         """
