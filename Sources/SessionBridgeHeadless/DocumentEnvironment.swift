@@ -113,6 +113,18 @@ final class BroadcastListener {
     init(receive: RawObject) { unsafe self.receive = unsafe receive }
 }
 
+/// A page world watching its cookies (`cookieStore`'s `change` events): the platform's
+/// function that fires them, and the jar's observation.
+@safe  // its JavaScriptCore reference is used only on its context's engine thread, while the context lives
+final class CookieWatcher {
+    let receive: RawObject
+    let observation: CookieObservation
+    init(receive: RawObject, observation: CookieObservation) {
+        unsafe self.receive = unsafe receive
+        self.observation = observation
+    }
+}
+
 /// A page world using Web Locks: the platform's function that hears of its requests.
 @safe  // its JavaScriptCore reference is used only on its context's engine thread, while the context lives
 final class LockClient {
@@ -345,6 +357,43 @@ extension DocumentEnvironment {
                 .array(snapshots.map { .array([.string($0.name), .bool($0.exclusive), .string($0.clientID)]) })
             }
             return unsafe context.jsValue(.array([list(held), list(pending)]))
+        }
+        // The Cookie Store API's: `("list")` the cookies a script sees, `[[name, value]]`;
+        // `("set", name, value, expires or null, domain or null, path, sameSite)` stores one
+        // (`Secure`), and gives `null` or why the jar refused it; `("watch", receive)` calls
+        // `receive(kind, name, value)` for each change to a cookie the document sees.
+        unsafe add("cookieStore") { context, call, env in
+            switch try unsafe context.scriptValue(call[0]).stringValue {
+            case "list":
+                return unsafe context.jsValue(
+                    .array(env.jar.documentCookies(for: env.url).map { .array([.string($0.name), .string($0.value)]) }))
+            case "set":
+                let text = { (index: Int) throws(ScriptError) -> String? in try unsafe context.scriptValue(call[index]).stringValue }
+                let expires = try unsafe context.scriptValue(call[3]).numberValue
+                var attributes: [CookieAttribute] = [
+                    .path(try text(5) ?? "/"), .secure, .sameSite(SameSite(rawValue: try text(6) ?? "strict") ?? .strict),
+                ]
+                if let domain = try text(4) { attributes.append(.domain(domain.lowercased())) }
+                if let expires { attributes.append(.expires(Date(timeIntervalSince1970: expires / 1000))) }
+                let cookie = ParsedSetCookie(name: try text(1) ?? "", value: try text(2) ?? "", attributes: attributes)
+                guard let error = env.jar.store(cookie, from: env.url, context: .sameSite, fromScript: true).error else { return nil }
+                return unsafe context.jsValue(.string("The cookie was not stored: \(error)"))
+            case "watch":
+                guard context.attachment(CookieWatcher.self) == nil, let receive = unsafe context.function(call[1]) else { return nil }
+                unsafe context.protect(receive)
+                // Sent on in the order they were made, to the page's thread; none once the world closed.
+                let inbox = ScriptContextInbox<CookieChange>(for: context) { context, change in dispatchCookieChange(change, in: context) }
+                let observation = env.jar.observe { change in if !change.cookie.isHttpOnly { inbox.send(change) } }
+                unsafe context.attach(CookieWatcher(receive: receive, observation: observation))
+                context.onClose { context in
+                    guard let watcher = context.attachment(CookieWatcher.self) else { return }
+                    watcher.observation.cancel()
+                    unsafe context.unprotect(watcher.receive)
+                }
+                return nil
+            default:
+                return nil
+            }
         }
         unsafe add("listensForLeave") { context, _, _ in
             context.attachment(DocumentControls.self)?.listensForLeave = true
@@ -741,6 +790,21 @@ extension DocumentEnvironment {
             unsafe [
                 context.jsValue(.string(json)), context.jsValue(.string(origin)),
                 context.jsValue(window.map { .number(Double($0)) } ?? .null),
+            ]
+        }
+    }
+
+    /// Fires `cookieStore`'s `change` for a change to a cookie the document sees now.
+    static func dispatchCookieChange(_ change: CookieChange, in context: isolated ScriptContext) {
+        guard let watcher = context.attachment(CookieWatcher.self),
+            let environment = context.attachment(BoundEnvironment.self)?.environment,
+            environment.jar.isVisibleToScripts(change.cookie, at: environment.url)
+        else { return }
+        let changed = change.kind == .added || change.kind == .replaced
+        unsafe callReporting(watcher.receive, in: context) {
+            unsafe [
+                context.jsValue(.string(changed ? "changed" : "deleted")), context.jsValue(.string(change.cookie.name)),
+                context.jsValue(.string(change.cookie.value)),
             ]
         }
     }

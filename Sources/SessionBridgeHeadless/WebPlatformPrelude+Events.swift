@@ -9,7 +9,9 @@ extension WebPlatformPrelude {
     /// is reported as an uncaught error and the others still run.
     static let eventsSource = #"""
           const NONE = 0, CAPTURING_PHASE = 1, AT_TARGET = 2, BUBBLING_PHASE = 3;
+          // Targets told when a listener is added (`cookieStore` watches its jar from its first).
           let dispatching, trusted;
+          const listenHooks = new WeakMap();
           class Event {
             #type; #bubbles; #cancelable; #composed; #timeStamp; #canceled = false; #stop = false; #stopNow = false;
             #target = null; #current = null; #phase = NONE; #passive = false; #trusted = false;
@@ -99,6 +101,8 @@ extension WebPlatformPrelude {
               if (list.some(listener => listener.callback === callback && listener.capture === capture)) return;
               const listener = { callback, capture, once, passive, removed: false };
               list.push(listener);
+              const heard = listenHooks.get(this);
+              if (heard !== undefined) heard(key);
               if (signal !== undefined && signal !== null) signal.addEventListener("abort", () => this.#remove(key, listener));
             }
             removeEventListener(type, callback, options = undefined) {

@@ -328,6 +328,7 @@ enum WebPlatformPrelude {
             return out;
           });
           define(crypto, Symbol.toStringTag, { value: "Crypto", configurable: true });
+          \#(cookieStoreSource)
           \#(subtleSource)
 
           // The document's clock (High Resolution Time): milliseconds since its time origin,
@@ -454,7 +455,8 @@ enum WebPlatformPrelude {
             Event, EventTarget, AbortController, AbortSignal, structuredClone, localStorage, sessionStorage, Storage, XMLHttpRequest, ProgressEvent, CustomEvent, reportError, history, History, PopStateEvent, HashChangeEvent,
             MessageEvent, ErrorEvent, PromiseRejectionEvent, PageTransitionEvent, MessageChannel, MessagePort, BroadcastChannel, locks, Lock, LockManager,
             ReadableStream, ReadableStreamDefaultReader, ReadableStreamDefaultController,
-            Blob, File, FormData, matchMedia, MediaQueryList, screen, requestAnimationFrame, cancelAnimationFrame, ...(secure ? { CryptoKey: webCrypto.CryptoKey, SubtleCrypto: webCrypto.SubtleCrypto } : {}) };
+            Blob, File, FormData, matchMedia, MediaQueryList, screen, requestAnimationFrame, cancelAnimationFrame,
+            ...(secure ? { CryptoKey: webCrypto.CryptoKey, SubtleCrypto: webCrypto.SubtleCrypto, cookieStore, CookieStore, CookieChangeEvent } : {}) };
         })
         """#
 }

@@ -68,7 +68,7 @@ struct WebKitRun {
           for (const level of ["log", "info", "warn", "error", "debug"]) {
             const original = console[level];
             console[level] = function (...args) {
-              post({type: "console", level, text: args.map(a => typeof a === "string" ? a : (() => { try { return JSON.stringify(a); } catch (e) { return String(a); } })()).join(" ")});
+              post({type: "console", level, text: args.map(a => typeof a === "string" ? a : (() => { try { const json = JSON.stringify(a); return json === undefined ? String(a) : json; } catch (e) { return String(a); } })()).join(" ")});
               return original.apply(this, args);
             };
           }

@@ -145,6 +145,28 @@ func url(_ s: String) -> URL { URL(string: s)! }
         #expect(jar.cookieHeader(for: page) == "session=s1; theme=dark; lang=en")
     }
 
+    /// A change is told to a document's Cookie Store only for a cookie its scripts see:
+    /// domain- and path-matched, not `HttpOnly`, `Secure` only on a secure origin.
+    @Test func cookiesVisibleToScriptsAreTheDocumentsOwn() {
+        let jar = self.jar
+        let page = url("https://www.example.com/app/page")
+        for header in [
+            "host=1; Path=/", "dom=1; Domain=example.com; Path=/", "deep=1; Path=/app", "other=1; Path=/elsewhere", "secret=1; HttpOnly",
+            "secure=1; Secure; Path=/",
+        ] {
+            jar.setCookie(header, from: page)
+        }
+        let all = Dictionary(uniqueKeysWithValues: jar.allCookies.map { ($0.name, $0) })
+        func visible(at address: String) -> Set<String> {
+            Set(all.values.filter { jar.isVisibleToScripts($0, at: url(address)) }.map(\.name))
+        }
+        #expect(visible(at: "https://www.example.com/app/page") == ["host", "dom", "deep", "secure"])
+        #expect(Set(jar.documentCookies(for: page).map(\.name)) == visible(at: "https://www.example.com/app/page"))
+        #expect(visible(at: "https://a.example.com/elsewhere/x") == ["dom"])
+        #expect(visible(at: "http://www.example.com/") == ["host", "dom"])
+        #expect(visible(at: "https://notexample.com/app/") == [])
+    }
+
     @Test func secureCookiesAreNotOverwrittenFromInsecureOrigins() {
         let jar = self.jar
         jar.setCookie("token=secure; Secure; Path=/", from: url("https://example.com/"))

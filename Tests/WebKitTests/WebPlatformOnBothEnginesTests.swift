@@ -1,4 +1,5 @@
 import Foundation
+import SessionBridgeCookies
 import SessionBridgeHeadless
 import SessionBridgeScriptEngine
 import SessionBridgeTestSupport
@@ -963,6 +964,74 @@ import Testing
                     "window capture error SCRIPT page false 1", "empty src",
                 ], "\(engine)")
             #expect(try await view.evaluate("uncaught") == [], "\(engine)")
+        }
+    }
+
+    /// The Cookie Store API a page reads its session's cookies with: `get`, `getAll`, `set` and
+    /// `delete` with their checks, and a `change` event for each change to a cookie the page sees,
+    /// whoever made it: the page itself (`cookieStore`, `document.cookie`) or native code writing
+    /// into the page's store, as the session's refresh does; never an `HttpOnly` one.
+    @Test(arguments: Engine.allCases)
+    func theCookieStoreIsWebKits(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                Self.helpers + """
+                    const store = cookieStore, ours = list => list.filter(item => ["a", "b", "c", "n"].includes(item.name));
+                    window.changes = [];
+                    store.onchange = event => changes.push(`${event.constructor.name} ${JSON.stringify(event.changed)} ${JSON.stringify(event.deleted)}`);
+                    const fails = async promise => { try { await promise; return "fulfilled"; } catch (error) { return `${error.name}: ${error.message}`; } };
+                    await store.set("a", "1");
+                    await store.set({ name: "b", value: "2", expires: Date.now() + 60000, sameSite: "lax" });
+                    document.cookie = "c=3";
+                    const read = [JSON.stringify(await store.get("a")), JSON.stringify(await store.get({ name: "b" })), await store.get("missing"),
+                      JSON.stringify(ours(await store.getAll())), JSON.stringify(await store.getAll("c")),
+                      JSON.stringify(await store.get({ name: "a", url: location.href + "#fragment" }))];
+                    const refused = [await fails(store.set("", "")), await fails(store.set("x;y", "1")), await fails(store.set("e")),
+                      await fails(store.set({ name: "d", value: "1", domain: "example.com" })), await fails(store.set({ name: "d", value: "1", domain: "." + location.hostname })),
+                      await fails(store.set({ name: "d", value: "1", path: "relative" })), await fails(store.set({ name: "__Host-d", value: "1", path: "/sub" })),
+                      await fails(store.set({ name: "d", value: "1", expires: "soon" })), await fails(store.set({ name: "d", value: "1", sameSite: "sometimes" })),
+                      await fails(store.get()), await fails(store.get({ url: "https://example.com/" })), await fails(store.delete())];
+                    await store.delete("a");
+                    return [String(store), typeof CookieStore, typeof CookieChangeEvent, ...read, ...refused];
+                    """)
+            #expect(
+                seen == [
+                    "[object CookieStore]", "function", "function",
+                    #"{"name":"a","value":"1"}"#, #"{"name":"b","value":"2"}"#, .null,
+                    #"[{"name":"a","value":"1"},{"name":"b","value":"2"},{"name":"c","value":"3"}]"#, #"[{"name":"c","value":"3"}]"#,
+                    #"{"name":"a","value":"1"}"#,
+                    "TypeError: The cookie name and value must not both be empty.",
+                    "TypeError: The cookie name must not contain ';', '\u{7F}', or any C0 control character except '\t'.",
+                    "TypeError: Type error",
+                    "TypeError: The domain must domain-match current host", "TypeError: The domain must not begin with a '.'",
+                    "TypeError: The path must begin with a '/'",
+                    #"TypeError: If the cookie name begins with "__Host-", the path must either not be specified or be "/"."#,
+                    "TypeError: The provided value is non-finite", "TypeError: Type error",
+                    "TypeError: CookieStoreGetOptions must not be empty", "TypeError: URL must match the document URL",
+                    "TypeError: Not enough arguments",
+                ], "\(engine)")
+            // Native code writes into the page's store, as the session's refresh does: the page
+            // hears of the cookie it sees, not of the HttpOnly one.
+            let host = try #require(harness.url("/").host)
+            await view.httpCookieStore.apply([
+                .set(Cookie(name: "hidden", value: "h", domain: host, isHttpOnly: true)),
+                .set(Cookie(name: "n", value: "native", domain: host)),
+            ])
+            let deadline = ContinuousClock.now + .seconds(10)
+            while try await view.evaluate("changes.length") != 5, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(
+                try await view.evaluate("changes") == [
+                    #"CookieChangeEvent [{"name":"a","value":"1"}] []"#, #"CookieChangeEvent [{"name":"b","value":"2"}] []"#,
+                    #"CookieChangeEvent [{"name":"c","value":"3"}] []"#, #"CookieChangeEvent [] [{"name":"a"}]"#,
+                    #"CookieChangeEvent [{"name":"n","value":"native"}] []"#,
+                ], "\(engine)")
+            #expect(
+                try await view.run("return [await cookieStore.get('hidden'), (await cookieStore.get('n')).value]") == [.null, "native"],
+                "\(engine)")
         }
     }
 
