@@ -138,7 +138,7 @@ enum DocumentPrelude {
           // at once and `hashchange` in a later task, as WebKit does (and tells `history`, once
           // made, through `hooks`); others replace the document.
           const hooks = { fragment: null, popstate: null, dataURL: null, body: null, makeBlob: null, at: null, message: null, document: null, origin: () => at("origin"), href: () => at("href"),
-            makeStream: null, isStream: null, streamUsable: null, readStream: null, blobURL: null, swapEvent,
+            makeStream: null, isStream: null, streamUsable: null, readStream: null, blobURL: null, swapEvent, storageEvent: null, navigator: null, location: null,
             times: { interactive: 0, contentLoaded: 0, complete: 0, loaded: 0 } }, schedule = g.setTimeout;
           const navigateTo = (kind, url) => {
             // A document being left starts no navigation, as in browsers.
@@ -327,12 +327,14 @@ enum DocumentPrelude {
           };
           define(navigator, Symbol.toStringTag, { value: "Navigator", configurable: true });
           define(g, "navigator", { value: freeze(navigator), enumerable: true });
+          hooks.navigator = navigator; hooks.location = location;
           define(g, "clientInformation", { value: navigator, writable: true, enumerable: true, configurable: true });
           define(g, Symbol.toStringTag, { value: "Window", configurable: true });
 
           // The global scope's members besides the document (``WebPlatformPrelude``), all made
           // on a script's first read of any of them; a page may replace or delete each.
-          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen", "cookieStore"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData", "MediaQueryList", "MessageEvent", "ErrorEvent", "PromiseRejectionEvent", "PageTransitionEvent", "MessageChannel", "MessagePort", "BroadcastChannel", "Lock", "LockManager", "ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamDefaultController", "CookieStore", "CookieChangeEvent"];
+          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen", "cookieStore"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData", "MediaQueryList", "MessageEvent", "ErrorEvent", "PromiseRejectionEvent", "PageTransitionEvent", "MessageChannel", "MessagePort", "BroadcastChannel", "Lock", "LockManager", "ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamDefaultController", "CookieStore", "CookieChangeEvent",
+            "StorageEvent", "FileReader", "Window", "Navigator", "Location", "Crypto", "Performance"];
           const lazy = new Map();
           let platformObject = null;
           // The platform's own members, made once (the page may have replaced the globals).
@@ -764,7 +766,8 @@ enum DocumentPrelude {
             },
             // Another document of this origin changed `localStorage`.
             storage(key, oldValue, newValue, url) {
-              g.dispatchEvent({ type: "storage", key, oldValue, newValue, url, storageArea: g.localStorage, target: g });
+              platformMade();
+              g.dispatchEvent(hooks.storageEvent(key, oldValue, newValue, url));
             },
             finish() {
               // Events nothing listens for are not made (every navigation runs this, cold).

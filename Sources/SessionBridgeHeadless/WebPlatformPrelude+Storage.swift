@@ -46,6 +46,27 @@ extension WebPlatformPrelude {
             clear() { storageCall(storageKind(this), "clear"); }
           }
           define(Storage.prototype, Symbol.toStringTag, { value: "Storage", configurable: true });
+          // The `storage` event another document's change fires here, and one a page makes (to
+          // tell its own listeners, as cross-tab state libraries do).
+          class StorageEvent extends Event {
+            #key; #oldValue; #newValue; #url; #storageArea;
+            constructor(type, init = undefined) {
+              if (arguments.length < 1) throw notEnough("StorageEvent", 1);
+              super(type, init);
+              const member = (name, fallback) => init && init[name] !== undefined ? init[name] : fallback;
+              const text = value => value === null ? null : String(value);
+              this.#key = text(member("key", null)); this.#oldValue = text(member("oldValue", null));
+              this.#newValue = text(member("newValue", null)); this.#url = String(member("url", ""));
+              this.#storageArea = member("storageArea", null);
+            }
+            get key() { return this.#key; }
+            get oldValue() { return this.#oldValue; }
+            get newValue() { return this.#newValue; }
+            get url() { return this.#url; }
+            get storageArea() { return this.#storageArea; }
+          }
+          define(StorageEvent.prototype, Symbol.toStringTag, { value: "StorageEvent", configurable: true });
+          hooks.storageEvent = (key, oldValue, newValue, url) => trusted(new StorageEvent("storage", { key, oldValue, newValue, url, storageArea: localStorage }));
           const makeStorage = kind => {
             const target = Object.create(Storage.prototype);
             // Every stored key is an own property, as in WebKit; reading one of a name the

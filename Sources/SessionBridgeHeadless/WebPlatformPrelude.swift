@@ -300,6 +300,7 @@ enum WebPlatformPrelude {
           \#(storageSource)
           \#(blobSource)
           \#(xhrSource)
+          \#(fileReaderSource)
           \#(mediaSource)
           \#(historySource)
           // Randomness from the system's generator (WebCrypto); `subtle` in a secure context.
@@ -440,7 +441,21 @@ enum WebPlatformPrelude {
           method(performance, "clearMarks", clearTiming("mark"));
           method(performance, "clearMeasures", clearTiming("measure"));
 
-          for (const made of [TextEncoder, TextDecoder, URL, URLSearchParams, Event, EventTarget, AbortController, AbortSignal, Storage, XMLHttpRequest, History, MessageChannel, BroadcastChannel, Lock, LockManager, ReadableStream, ReadableStreamDefaultReader, ReadableStreamDefaultController]) {
+          // The interfaces of the page's own singletons, for `instanceof` (`window instanceof
+          // Window`); none can be made.
+          const singletonInterface = (name, instance, base = null) => {
+            const made = base === null
+              ? class { constructor() { throw new TypeError("Illegal constructor"); } static [Symbol.hasInstance](value) { return value === instance(); } }
+              : class extends base { constructor() { throw new TypeError("Illegal constructor"); } static [Symbol.hasInstance](value) { return value === instance(); } };
+            define(made, "name", { value: name });
+            define(made.prototype, Symbol.toStringTag, { value: name, configurable: true });
+            return made;
+          };
+          const Window = singletonInterface("Window", () => g, EventTarget), Navigator = singletonInterface("Navigator", () => hooks.navigator);
+          const Location = singletonInterface("Location", () => hooks.location), Crypto = singletonInterface("Crypto", () => crypto);
+          const Performance = singletonInterface("Performance", () => performance, EventTarget);
+
+          for (const made of [TextEncoder, TextDecoder, URL, URLSearchParams, Event, EventTarget, AbortController, AbortSignal, Storage, XMLHttpRequest, History, MessageChannel, BroadcastChannel, Lock, LockManager, ReadableStream, ReadableStreamDefaultReader, ReadableStreamDefaultController, FileReader]) {
             platformClones.set(made.prototype, null);
           }
           platformClones.set(DOMException.prototype, value => new DOMException(value.message, value.name));
@@ -455,7 +470,8 @@ enum WebPlatformPrelude {
             Event, EventTarget, AbortController, AbortSignal, structuredClone, localStorage, sessionStorage, Storage, XMLHttpRequest, ProgressEvent, CustomEvent, reportError, history, History, PopStateEvent, HashChangeEvent,
             MessageEvent, ErrorEvent, PromiseRejectionEvent, PageTransitionEvent, MessageChannel, MessagePort, BroadcastChannel, locks, Lock, LockManager,
             ReadableStream, ReadableStreamDefaultReader, ReadableStreamDefaultController,
-            Blob, File, FormData, matchMedia, MediaQueryList, screen, requestAnimationFrame, cancelAnimationFrame,
+            Blob, File, FormData, matchMedia, MediaQueryList, screen, requestAnimationFrame, cancelAnimationFrame, StorageEvent, FileReader,
+            Window, Navigator, Location, Crypto, Performance,
             ...(secure ? { CryptoKey: webCrypto.CryptoKey, SubtleCrypto: webCrypto.SubtleCrypto, cookieStore, CookieStore, CookieChangeEvent } : {}) };
         })
         """#

@@ -1035,6 +1035,58 @@ import Testing
         }
     }
 
+    /// `FileReader` (a `Blob` read as text, a `data:` URL, bytes or a binary string, in a later
+    /// task, with its events), `StorageEvent` a page makes, and the interfaces of the window's
+    /// singletons, as WebKit has them.
+    @Test(arguments: Engine.allCases)
+    func fileReaderStorageEventAndInterfacesAreWebKits(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                """
+                const read = (method, blob, ...args) => new Promise(resolve => {
+                  const reader = new FileReader(), events = [];
+                  for (const type of ["loadstart", "progress", "load", "loadend", "error", "abort"]) {
+                    reader.addEventListener(type, event => events.push(type === "progress" ? `${type}:${event.loaded}/${event.total}` : type));
+                  }
+                  reader.onload = event => events.push(`onload ${event.target === reader} ${reader.readyState}`);
+                  reader.onloadend = () => resolve([typeof reader.result === "string" ? reader.result : reader.result.byteLength, events.join()].join(" | "));
+                  reader[method](blob, ...args);
+                  events.push(`sync ${reader.readyState}`);
+                });
+                const text = new Blob(["h\\u00e9llo\\u{1F600}"], { type: "text/plain" });
+                const results = [await read("readAsText", text), await read("readAsDataURL", text), await read("readAsDataURL", new Blob(["ab"])),
+                  await read("readAsArrayBuffer", text), await read("readAsBinaryString", new Blob([new Uint8Array([0, 255, 65])])),
+                  await read("readAsText", new Blob([new Uint8Array([0xEF, 0xBB, 0xBF, 0x61])])),
+                  await read("readAsText", new Blob([new Uint8Array([0xE9])]), "windows-1252")];
+                const misuse = [];
+                try { new FileReader().readAsText("nope"); } catch (error) { misuse.push(error.name); }
+                try { const reader = new FileReader(); reader.readAsText(text); reader.readAsText(text); } catch (error) { misuse.push(error.name); }
+                const aborted = new FileReader(), heard = [];
+                aborted.onabort = () => heard.push("abort"); aborted.onload = () => heard.push("load"); aborted.onloadend = () => heard.push("loadend");
+                aborted.readAsText(text); aborted.abort();
+                await new Promise(resolve => setTimeout(resolve, 50));
+                const storage = new StorageEvent("storage", { key: "k", newValue: "v" });
+                return [...results, misuse.join(), `${heard.join()} ${aborted.readyState} ${aborted.result}`,
+                  [FileReader.EMPTY, FileReader.LOADING, FileReader.DONE, String(new FileReader())].join(),
+                  [storage.key, storage.oldValue, storage.newValue, storage.url, storage.storageArea, String(storage)].join(),
+                  [window instanceof Window, navigator instanceof Navigator, location instanceof Location, crypto instanceof Crypto,
+                    performance instanceof Performance, Window.prototype instanceof EventTarget, String(Window.prototype), ({}) instanceof Window].join(),
+                  await (async () => { try { new Navigator(); return "made"; } catch (error) { return error.name; } })()];
+                """)
+            let events = "sync 1,loadstart,progress:10/10,load,onload true 2,loadend"
+            func loaded(_ size: Int) -> String { "sync 1,loadstart,progress:\(size)/\(size),load,onload true 2,loadend" }
+            let expected = [
+                "h\u{E9}llo\u{1F600} | \(events)", "data:text/plain;base64,aMOpbGxv8J+YgA== | \(events)",
+                "data:application/octet-stream;base64,YWI= | \(loaded(2))", "10 | \(events)", "\u{0}\u{FF}A | \(loaded(3))",
+                "a | \(loaded(4))", "\u{E9} | \(loaded(1))", "TypeError,InvalidStateError", "abort,loadend 2 null",
+                "0,1,2,[object FileReader]", "k,,v,,,[object StorageEvent]",
+                "true,true,true,true,true,true,[object Window],false", "TypeError",
+            ]
+            #expect(seen == .array(expected.map(ScriptValue.string)), "\(engine)")
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func storageRequestsAndHistoryBehaveAsInWebKit(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
