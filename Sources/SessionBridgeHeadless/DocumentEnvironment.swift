@@ -1,5 +1,7 @@
 import Dispatch
 import Foundation
+import HTTPTypes
+import NIOHTTP1
 import OrderedCollections
 import SessionBridgeCookies
 import SessionBridgeMessaging
@@ -75,6 +77,15 @@ final class ActivityTracker: Sendable {
     private let count = Atomic<Int>(0)
     func begin() { count.add(1, ordering: .relaxed) }
     func end() { count.subtract(1, ordering: .relaxed) }
+    /// Work that may call for more soon (a WebSocket's message, which an answer may follow):
+    /// the page is not quiet for `duration` after it.
+    func linger(_ duration: Duration = .milliseconds(500)) {
+        begin()
+        Task {
+            try? await Task.sleep(for: duration)
+            self.end()
+        }
+    }
     var isIdle: Bool { count.load(ordering: .relaxed) == 0 }
 }
 
@@ -123,6 +134,27 @@ final class CookieWatcher {
         unsafe self.receive = unsafe receive
         self.observation = observation
     }
+}
+
+/// A page world's WebSocket connections, by the ids its `WebSocket`s hold, and the platform's
+/// function that gives them what happened.
+@safe  // its JavaScriptCore reference is used only on its context's engine thread, while the context lives
+final class WebSocketClients {
+    let receive: RawObject
+    let inbox: ScriptContextInbox<(id: Int, event: WebSocketConnection.Event)>
+    var connections: [Int: WebSocketConnection] = [:]
+    var nextID = 1
+    init(receive: RawObject, inbox: ScriptContextInbox<(id: Int, event: WebSocketConnection.Event)>) {
+        unsafe self.receive = unsafe receive
+        self.inbox = inbox
+    }
+}
+
+/// Whether a WebSocket's opening handshake has ended (reported once, whichever way it ended).
+private final class HandshakeEnd: Sendable {
+    private let ended = Atomic<Bool>(false)
+    /// `true` the first time only.
+    func end() -> Bool { !ended.exchange(true, ordering: .relaxed) }
 }
 
 /// A page world using Web Locks: the platform's function that hears of its requests.
@@ -394,6 +426,36 @@ extension DocumentEnvironment {
             default:
                 return nil
             }
+        }
+        // `WebSocket`'s: `("open", url, protocols, receive)` opens a connection and gives its id;
+        // `("send", id, text or bytes)`; `("close", id, code, reason)`.
+        unsafe add("webSocket") { context, call, env in
+            let operation = try unsafe context.scriptValue(call[0]).stringValue
+            if operation == "open" {
+                guard let url = URL(string: try unsafe context.scriptValue(call[1]).stringValue ?? "") else { return nil }
+                let protocols = try unsafe context.scriptValue(call[2]).stringValue ?? ""
+                guard let clients = unsafe webSocketClients(in: context, receive: call[3]) else { return nil }
+                let id = clients.nextID
+                clients.nextID += 1
+                clients.connections[id] = openWebSocket(url, protocols: protocols, id: id, inbox: clients.inbox, env: env)
+                return unsafe context.jsValue(.number(Double(id)))
+            }
+            guard let clients = context.attachment(WebSocketClients.self),
+                let connection = clients.connections[Int(try unsafe context.scriptValue(call[1]).numberValue ?? 0)]
+            else { return nil }
+            switch (operation, try unsafe context.scriptValue(call[2])) {
+            case ("send", .string(let text)):
+                env.tracker.linger()
+                connection.send(.text(text))
+            case ("send", .bytes(let bytes)):
+                env.tracker.linger()
+                connection.send(.binary(bytes))
+            case ("close", let code):
+                let reason = try unsafe context.scriptValue(call[3]).stringValue ?? ""
+                connection.send(.close(code: Int(code.numberValue ?? 1000), reason: reason))
+            default: break
+            }
+            return nil
         }
         unsafe add("listensForLeave") { context, _, _ in
             context.attachment(DocumentControls.self)?.listensForLeave = true
@@ -791,6 +853,97 @@ extension DocumentEnvironment {
                 context.jsValue(.string(json)), context.jsValue(.string(origin)),
                 context.jsValue(window.map { .number(Double($0)) } ?? .null),
             ]
+        }
+    }
+
+    /// The world's WebSocket connections, made with the first: `receive` the platform's function
+    /// that hears of them.
+    private static func webSocketClients(in context: isolated ScriptContext, receive: RawValue?) -> WebSocketClients? {
+        if let clients = context.attachment(WebSocketClients.self) { return clients }
+        guard let receive = unsafe context.function(receive) else { return nil }
+        unsafe context.protect(receive)
+        // In the order they happened, on the page's thread; none once the world closed.
+        let inbox = ScriptContextInbox<(id: Int, event: WebSocketConnection.Event)>(for: context) { context, delivery in
+            dispatchWebSocket(delivery.id, delivery.event, in: context)
+        }
+        let clients = unsafe WebSocketClients(receive: receive, inbox: inbox)
+        context.attach(clients)
+        context.onClose { context in
+            guard let clients = context.attachment(WebSocketClients.self) else { return }
+            // The document went away: its connections close as a browser closes them.
+            for connection in clients.connections.values { connection.goAway() }
+            clients.connections.removeAll()
+            unsafe context.unprotect(clients.receive)
+        }
+        return clients
+    }
+
+    /// Opens a page's WebSocket: the handshake carries the cookies the jar sends to the URL
+    /// (as a request from the document), its origin and user agent, and keeps the page busy
+    /// (not quiet) until it ends; the page's events report it as an exchange. The answer's
+    /// `Set-Cookie` lines are applied, as a browser applies them; an answer choosing a
+    /// subprotocol the page did not offer fails the connection (RFC 6455, 4.1).
+    private static func openWebSocket(
+        _ url: URL, protocols: String, id: Int, inbox: ScriptContextInbox<(id: Int, event: WebSocketConnection.Event)>,
+        env: DocumentEnvironment
+    ) -> WebSocketConnection {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        components?.scheme = url.scheme?.lowercased() == "wss" ? "https" : "http"
+        let httpURL = components?.url ?? url
+        var headers = HTTPFields()
+        headers[.userAgent] = env.loader.userAgent
+        headers[.origin] = SecurityOrigin(url: env.url)?.description ?? "null"
+        let sending = env.jar.cookiesToSend(to: httpURL, context: env.subresourceContext(for: httpURL, method: "GET"))
+        if !sending.isEmpty { headers[.cookie] = CookieJar.cookieHeader(sending) }
+        if !protocols.isEmpty { headers[.secWebSocketProtocol] = protocols }
+        let tracker = env.tracker, events = env.loader.events, jar = env.jar, ended = HandshakeEnd(), started = ContinuousClock.now
+        let context = env.subresourceContext(for: httpURL, method: "GET")
+        let offered = Set(protocols.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        tracker.begin()
+        // The handshake's end, reported once: `head` the server's upgrade, `nil` for none.
+        @Sendable func handshakeEnded(_ head: HTTPResponseHead?) -> Bool {
+            guard ended.end() else { return false }
+            tracker.end()
+            var set: [String] = [], deleted: [String] = [], rejected: [String] = []
+            for line in head?.headers["Set-Cookie"] ?? [] {
+                switch jar.setCookie(line, from: httpURL, context: context) {
+                case .stored(let cookie), .replaced(let cookie, _): set.append(cookie.name)
+                case .deleted: deleted.append(SetCookieParser.cookieName(of: line))
+                case .rejected(let error): rejected.append("\(SetCookieParser.cookieName(of: line)): \(error)")
+                }
+            }
+            events?(
+                .http(
+                    HTTPExchange(
+                        initiator: .webSocket, method: "GET", url: url, statusCode: head.map { Int($0.status.code) },
+                        cookiesSent: sending.map(\.name), cookiesSet: set, cookiesDeleted: deleted, cookiesRejected: rejected,
+                        duration: ContinuousClock.now - started)))
+            let chosen = head?.headers["Sec-WebSocket-Protocol"].first
+            return head != nil && (chosen == nil || offered.contains(chosen!))
+        }
+        return WebSocketConnection(
+            url: url, headers: headers, tlsConfiguration: env.configuration.webSocketTLSConfiguration, handshake: handshakeEnded
+        ) { event in
+            // A message, or the connection's opening, may be answered: the page stays busy a while.
+            if case .closed = event { _ = handshakeEnded(nil) } else { tracker.linger() }
+            inbox.send((id, event))
+        }
+    }
+
+    /// Gives a world's `WebSocket` what happened to its connection.
+    static func dispatchWebSocket(_ id: Int, _ event: WebSocketConnection.Event, in context: isolated ScriptContext) {
+        guard let clients = context.attachment(WebSocketClients.self) else { return }
+        let values: [ScriptValue] =
+            switch event {
+            case .open(let chosen): ["open", .string(chosen)]
+            case .text(let text): ["text", .string(text)]
+            case .binary(let bytes): ["binary", .bytes(bytes)]
+            case .closed(let code, let reason, let wasClean, let failed):
+                ["close", .number(Double(code)), .string(reason), .bool(wasClean), .bool(failed)]
+            }
+        if case .closed = event { clients.connections[id] = nil }
+        unsafe callReporting(clients.receive, in: context) {
+            unsafe [context.jsValue(.number(Double(id)))] + values.map { unsafe context.jsValue($0) }
         }
     }
 

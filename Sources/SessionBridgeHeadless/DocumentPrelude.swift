@@ -334,7 +334,7 @@ enum DocumentPrelude {
           // The global scope's members besides the document (``WebPlatformPrelude``), all made
           // on a script's first read of any of them; a page may replace or delete each.
           const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen", "cookieStore"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData", "MediaQueryList", "MessageEvent", "ErrorEvent", "PromiseRejectionEvent", "PageTransitionEvent", "MessageChannel", "MessagePort", "BroadcastChannel", "Lock", "LockManager", "ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamDefaultController", "CookieStore", "CookieChangeEvent",
-            "StorageEvent", "FileReader", "Window", "Navigator", "Location", "Crypto", "Performance"];
+            "StorageEvent", "FileReader", "Window", "Navigator", "Location", "Crypto", "Performance", "WebSocket", "CloseEvent"];
           const lazy = new Map();
           let platformObject = null;
           // The platform's own members, made once (the page may have replaced the globals).

@@ -23,6 +23,8 @@ public struct HTTPExchange: Sendable, Hashable {
     /// Who sent it.
     public enum Initiator: String, Sendable, Hashable {
         case navigation, fetch, script
+        /// A WebSocket's opening handshake (`101` when it opened).
+        case webSocket = "websocket"
     }
 
     public var initiator: Initiator

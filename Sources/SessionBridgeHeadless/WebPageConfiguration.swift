@@ -1,5 +1,6 @@
 public import AsyncHTTPClient
 import Foundation
+public import NIOSSL
 public import SessionBridgeMessaging
 public import SessionBridgeScriptEngine
 
@@ -42,6 +43,9 @@ public struct WebPageConfiguration: Sendable {
     public var panelTimeout: Duration
     /// The `navigator.userAgent` string and `User-Agent` header.
     public var userAgent: String
+    /// The TLS settings of the page's WebSocket connections (`wss:`); `nil` for the system's
+    /// trusted roots. (Its HTTP requests use ``httpClient``'s own.)
+    public var webSocketTLSConfiguration: TLSConfiguration?
 
     public init(
         websiteDataStore: WebsiteDataStore = .nonPersistent(),

@@ -301,6 +301,7 @@ enum WebPlatformPrelude {
           \#(blobSource)
           \#(xhrSource)
           \#(fileReaderSource)
+          \#(webSocketSource)
           \#(mediaSource)
           \#(historySource)
           // Randomness from the system's generator (WebCrypto); `subtle` in a secure context.
@@ -455,7 +456,7 @@ enum WebPlatformPrelude {
           const Location = singletonInterface("Location", () => hooks.location), Crypto = singletonInterface("Crypto", () => crypto);
           const Performance = singletonInterface("Performance", () => performance, EventTarget);
 
-          for (const made of [TextEncoder, TextDecoder, URL, URLSearchParams, Event, EventTarget, AbortController, AbortSignal, Storage, XMLHttpRequest, History, MessageChannel, BroadcastChannel, Lock, LockManager, ReadableStream, ReadableStreamDefaultReader, ReadableStreamDefaultController, FileReader]) {
+          for (const made of [TextEncoder, TextDecoder, URL, URLSearchParams, Event, EventTarget, AbortController, AbortSignal, Storage, XMLHttpRequest, History, MessageChannel, BroadcastChannel, Lock, LockManager, ReadableStream, ReadableStreamDefaultReader, ReadableStreamDefaultController, FileReader, WebSocket]) {
             platformClones.set(made.prototype, null);
           }
           platformClones.set(DOMException.prototype, value => new DOMException(value.message, value.name));
@@ -471,7 +472,7 @@ enum WebPlatformPrelude {
             MessageEvent, ErrorEvent, PromiseRejectionEvent, PageTransitionEvent, MessageChannel, MessagePort, BroadcastChannel, locks, Lock, LockManager,
             ReadableStream, ReadableStreamDefaultReader, ReadableStreamDefaultController,
             Blob, File, FormData, matchMedia, MediaQueryList, screen, requestAnimationFrame, cancelAnimationFrame, StorageEvent, FileReader,
-            Window, Navigator, Location, Crypto, Performance,
+            Window, Navigator, Location, Crypto, Performance, WebSocket, CloseEvent,
             ...(secure ? { CryptoKey: webCrypto.CryptoKey, SubtleCrypto: webCrypto.SubtleCrypto, cookieStore, CookieStore, CookieChangeEvent } : {}) };
         })
         """#

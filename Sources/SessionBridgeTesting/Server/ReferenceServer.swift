@@ -2,6 +2,7 @@ public import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
+import HummingbirdWebSocket
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -95,11 +96,13 @@ public final class ReferenceServer: Sendable {
 
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [ConnectionCounter(core: core)])
+        // HTTP/1.1, and a WebSocket at ``webSocketPath``.
+        let upgrading = HTTPServerBuilder.http1WebSocketUpgrade(configuration: .init(http1: http1)) { request, _, _ in
+            Self.webSocketUpgrade(request)
+        }
         let application = Application(
             router: router,
-            server: try configuration.tlsConfiguration.map {
-                try .tls(.http1(configuration: http1), tlsConfiguration: $0)
-            } ?? .http1(configuration: http1),
+            server: try configuration.tlsConfiguration.map { try .tls(upgrading, tlsConfiguration: $0) } ?? upgrading,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? configuration.port)
