@@ -144,6 +144,8 @@ final class WebSocketClients {
     let inbox: ScriptContextInbox<(id: Int, event: WebSocketConnection.Event)>
     var connections: [Int: WebSocketConnection] = [:]
     var nextID = 1
+    /// The most connections one world holds open at once.
+    static let maximumConnections = 200
     init(receive: RawObject, inbox: ScriptContextInbox<(id: Int, event: WebSocketConnection.Event)>) {
         unsafe self.receive = unsafe receive
         self.inbox = inbox
@@ -437,7 +439,12 @@ extension DocumentEnvironment {
                 guard let clients = unsafe webSocketClients(in: context, receive: call[3]) else { return nil }
                 let id = clients.nextID
                 clients.nextID += 1
-                clients.connections[id] = openWebSocket(url, protocols: protocols, id: id, inbox: clients.inbox, env: env)
+                // A page past its share of connections has the next one fail, as a browser past its limit does.
+                if clients.connections.count >= WebSocketClients.maximumConnections {
+                    clients.inbox.send((id, .closed(code: 1006, reason: "", wasClean: false, failed: true)))
+                } else {
+                    clients.connections[id] = openWebSocket(url, protocols: protocols, id: id, inbox: clients.inbox, env: env)
+                }
                 return unsafe context.jsValue(.number(Double(id)))
             }
             guard let clients = context.attachment(WebSocketClients.self),

@@ -71,6 +71,13 @@ final class WebSocketConnection: Sendable {
         }
     }
 
+    /// Whether this side sent its close frame (one only, whichever side closed first).
+    private final class CloseSent: Sendable {
+        private let sent = Atomic<Bool>(false)
+        /// `true` the first time only: the caller sends it.
+        func send() -> Bool { !sent.exchange(true, ordering: .relaxed) }
+    }
+
     /// A connection's outcome as the page hears it.
     private struct Ending: Error {
         var code = 1006
@@ -91,7 +98,8 @@ final class WebSocketConnection: Sendable {
     ) async {
         let ending: Ending
         do {
-            ending = try await talk(url: url, headers: headers, tlsConfiguration: tlsConfiguration, commands: commands, handshake: handshake, deliver: deliver)
+            ending = try await talk(
+                url: url, headers: headers, tlsConfiguration: tlsConfiguration, commands: commands, handshake: handshake, deliver: deliver)
         } catch let failure as Ending {
             ending = failure
         } catch {
@@ -117,7 +125,8 @@ final class WebSocketConnection: Sendable {
         var target = url.path.isEmpty ? "/" : url.path(percentEncoded: true)
         if let query = url.query(percentEncoded: true) { target += "?" + query }
         var requestHeaders = HTTPHeaders()
-        requestHeaders.add(name: "Host", value: url.port.map { "\(host):\($0)" } ?? host)
+        let hostName = host.contains(":") ? "[\(host)]" : host
+        requestHeaders.add(name: "Host", value: url.port.map { "\(hostName):\($0)" } ?? hostName)
         for field in headers { requestHeaders.add(name: field.name.rawName, value: field.value) }
         let requestHead = HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: requestHeaders)
         let opened = Mutex<(any Channel)?>(nil)
@@ -130,13 +139,15 @@ final class WebSocketConnection: Sendable {
                     return channel.eventLoop.makeCompletedFuture {
                         if let sslContext {
                             let serverName = host.contains(":") || host.allSatisfy({ $0.isNumber || $0 == "." }) ? nil : host
-                            try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: serverName))
+                            try channel.pipeline.syncOperations.addHandler(
+                                NIOSSLClientHandler(context: sslContext, serverHostname: serverName))
                         }
                         let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(maxFrameSize: maximumMessageSize) { channel, head in
                             channel.eventLoop.makeCompletedFuture {
                                 try channel.pipeline.syncOperations.addHandler(
                                     NIOWebSocketFrameAggregator(
-                                        minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: .max, maxAccumulatedFrameSize: maximumMessageSize))
+                                        minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: .max,
+                                        maxAccumulatedFrameSize: maximumMessageSize))
                                 return .webSocket(try NIOAsyncChannel(wrappingChannelSynchronously: channel), head)
                             }
                         }
@@ -170,6 +181,7 @@ final class WebSocketConnection: Sendable {
             throw Ending()
         }
         deliver(.open(protocol: head.headers["Sec-WebSocket-Protocol"].first ?? ""))
+        let closeSent = CloseSent()
         return try await channel.executeThenClose { inbound, outbound in
             try await withThrowingTaskGroup(of: Ending?.self) { group in
                 // The page's messages, and its close.
@@ -177,13 +189,12 @@ final class WebSocketConnection: Sendable {
                     for await command in commands.stream {
                         let frame: WebSocketFrame
                         switch command {
-                        case .text(let text): frame = WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: ByteBuffer(string: text))
-                        case .binary(let bytes): frame = WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: ByteBuffer(bytes: bytes))
+                        case .text(let text):
+                            frame = WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: ByteBuffer(string: text))
+                        case .binary(let bytes):
+                            frame = WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: ByteBuffer(bytes: bytes))
                         case .close(let code, let reason):
-                            var data = ByteBuffer()
-                            data.write(webSocketErrorCode: WebSocketErrorCode(codeNumber: code))
-                            data.writeString(reason)
-                            try await outbound.write(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data))
+                            if closeSent.send() { try await outbound.write(Self.closeFrame(code, reason: reason)) }
                             // The server answers with its own close; one that does not is cut off.
                             try await Task.sleep(for: .seconds(5))
                             return Ending()
@@ -198,7 +209,7 @@ final class WebSocketConnection: Sendable {
                         switch frame.opcode {
                         case .text:
                             guard let text = String(validating: frame.unmaskedData.readableBytesView, as: UTF8.self) else {
-                                try? await outbound.write(Self.closeFrame(1007))
+                                if closeSent.send() { try? await outbound.write(Self.closeFrame(1007)) }
                                 return Ending(code: 1006)
                             }
                             deliver(.text(text))
@@ -211,7 +222,7 @@ final class WebSocketConnection: Sendable {
                             let code = data.readWebSocketErrorCode().map { Int(UInt16(webSocketErrorCode: $0)) }
                             let reason = data.readString(length: data.readableBytes) ?? ""
                             // Answered with the same code, unless the page closed first.
-                            try? await outbound.write(Self.closeFrame(code ?? 1000))
+                            if closeSent.send() { try? await outbound.write(Self.closeFrame(code ?? 1000)) }
                             return Ending(code: code ?? 1005, reason: reason, wasClean: true, failed: false)
                         default:
                             continue
@@ -232,9 +243,10 @@ final class WebSocketConnection: Sendable {
         }
     }
 
-    private static func closeFrame(_ code: Int) -> WebSocketFrame {
+    private static func closeFrame(_ code: Int, reason: String = "") -> WebSocketFrame {
         var data = ByteBuffer()
         data.write(webSocketErrorCode: WebSocketErrorCode(codeNumber: code))
+        data.writeString(reason)
         return WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data)
     }
 }

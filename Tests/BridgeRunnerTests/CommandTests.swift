@@ -23,6 +23,22 @@ import Testing
         #expect(!result.stdout.contains("sbrt_"), "a refresh token reached the transcript")
     }
 
+    /// A page's WebSocket: its exchange is in the transcript (with the names of the cookies
+    /// its handshake carried), and its messages reach the page.
+    @Test func aPagesWebSocketIsInTheTranscript() async throws {
+        let script = try RunnerProcess.temporaryFile(
+            "socket.js",
+            """
+            const socket = new WebSocket(location.origin.replace(/^http/, "ws") + "/ws/echo");
+            socket.onopen = () => socket.send("hi");
+            socket.onmessage = event => { console.log("echo", event.data); socket.close(); };
+            """)
+        let result = try await RunnerProcess.run(["run", script.path])
+        #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("console.log echo hi"), "\(result.stdout)")
+        #expect(result.stdout.contains("/ws/echo → 101 [websocket]  sent __Host-session"), "\(result.stdout)")
+    }
+
     @Test func scriptsMayAwaitAtTopLevelAndKeepTheirLineNumbers() async throws {
         let script = try RunnerProcess.temporaryFile(
             "top-level-await.js",

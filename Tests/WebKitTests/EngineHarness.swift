@@ -135,6 +135,7 @@ final class EngineHarness: Sendable {
                 websiteDataStore: sharingStore ? sharedHeadlessStore : .nonPersistent(), userContentController: contents,
                 navigationDelegate: navigationDelegate, eventHandler: recorder.handler)
             configuration.httpClient = client
+            configuration.webSocketTLSConfiguration = tls.clientTLS
             view = WebPage(configuration: configuration)
         case .webkit:
             view = try await Self.makeWebKitView(

@@ -1087,6 +1087,68 @@ import Testing
         }
     }
 
+    /// A page's WebSocket, as WebKit's: its opening handshake carries the page's cookies for
+    /// the URL and its origin, the server's subprotocol is read, text and bytes go both ways,
+    /// the server's close code and reason reach the page; a URL that is no WebSocket's, or a
+    /// close before it opened, or an answer choosing a subprotocol the page did not offer, fails
+    /// the connection (`error`, then `close` with 1006); the answer's `Set-Cookie` is applied.
+    @Test(arguments: Engine.allCases)
+    func webSocketsAreWebKits(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                """
+                document.cookie = "ws_probe=1; Secure; Path=/";
+                const base = location.origin.replace(/^http/, "ws"), log = [];
+                const refused = [];
+                for (const args of [["nope://example.com"], [base + "/ws/echo#fragment"], [base + "/ws/echo", ["a", "a"]], [base + "/ws/echo", "a b"]]) {
+                  try { new WebSocket(...args); refused.push("made"); } catch (error) { refused.push(error.name); }
+                }
+                const socket = new WebSocket(base + "/ws/echo", ["chat", "other"]);
+                socket.binaryType = "arraybuffer";
+                try { socket.send("too early"); } catch (error) { log.push(error.name); }
+                await new Promise(resolve => {
+                  let count = 0;
+                  socket.onopen = () => {
+                    log.push(`open ${socket.readyState} ${socket.protocol}`);
+                    for (const message of ["hello", "cookies", "origin", new Uint8Array([1, 2, 3]), new Blob(["xy"])]) socket.send(message);
+                  };
+                  socket.onmessage = event => {
+                    const data = event.data;
+                    if (data === location.origin) log.push("origin is the page's");
+                    else if (typeof data === "string" && data.includes("ws_probe")) log.push("the page's cookies went");
+                    else log.push(typeof data === "string" ? data : `bytes ${new Uint8Array(data).join()}`);
+                    if (++count === 5) socket.send("close 4001 bye");
+                  };
+                  socket.onclose = event => { log.push(`close ${event.code} ${event.reason} ${event.wasClean} ${socket.readyState}`); resolve(); };
+                });
+                socket.send("after");
+                const failing = (url, closeAtOnce) => new Promise(resolve => {
+                  const events = [], made = new WebSocket(url);
+                  made.onopen = () => events.push("open");
+                  made.onerror = () => events.push("error");
+                  made.onclose = event => { events.push(`close ${event.code} ${event.wasClean}`); resolve(events.join()); };
+                  if (closeAtOnce) { made.close(); events.push(`closing ${made.readyState}`); }
+                });
+                // The handshake's answer sets a cookie, as any response does.
+                const setting = new WebSocket(base + "/ws/echo?set-cookie");
+                await new Promise(resolve => { setting.onopen = resolve; setting.onerror = resolve; });
+                setting.close();
+                return [refused.join(), ...log, `buffered ${socket.bufferedAmount}`, await failing(base + "/not-a-socket", false),
+                  await failing(base + "/ws/echo", true), await failing(base + "/ws/echo?protocol=unasked", false),
+                  document.cookie.split("; ").includes("ws_set=1"), String(socket), typeof CloseEvent];
+                """)
+            #expect(
+                seen == [
+                    "SyntaxError,SyntaxError,SyntaxError,SyntaxError", "InvalidStateError", "open 1 chat", "hello",
+                    "the page's cookies went",
+                    "origin is the page's", "bytes 1,2,3", "bytes 120,121", "close 4001 bye true 3", "buffered 11",
+                    "error,close 1006 false",
+                    "closing 2,error,close 1006 false", "error,close 1006 false", true, "[object WebSocket]", "function",
+                ], "\(engine)")
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func storageRequestsAndHistoryBehaveAsInWebKit(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in

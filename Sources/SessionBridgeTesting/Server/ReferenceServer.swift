@@ -97,8 +97,9 @@ public final class ReferenceServer: Sendable {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [ConnectionCounter(core: core)])
         // HTTP/1.1, and a WebSocket at ``webSocketPath``.
+        let openSockets = OpenSockets()
         let upgrading = HTTPServerBuilder.http1WebSocketUpgrade(configuration: .init(http1: http1)) { request, _, _ in
-            Self.webSocketUpgrade(request)
+            Self.webSocketUpgrade(request, openSockets: openSockets)
         }
         let application = Application(
             router: router,

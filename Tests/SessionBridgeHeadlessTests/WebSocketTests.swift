@@ -1,0 +1,77 @@
+import Foundation
+import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
+import SessionBridgeTesting
+import Testing
+
+@testable import SessionBridgeHeadless
+
+/// What a headless page's WebSockets do beyond what the both-engines tests compare: a page
+/// with an idle socket is quiet, a document's sockets close when it is left, and a page past
+/// its share of connections has the next one fail.
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct WebSocketTests {
+    static let echo = "location.origin.replace(/^http/, 'ws') + '/ws/echo'"
+
+    /// An open socket with nothing to say does not keep the page busy (the runner would wait
+    /// for `--timeout`), an exchange on it does until it is answered, and leaving the document
+    /// closes the socket: the server sees the connection go.
+    @Test func anIdleSocketIsQuietAndLeavingTheDocumentClosesIt() async throws {
+        try await withServer { server in
+            let page = WebPage()
+            try await page.loadHTMLString("<title>sockets</title>", baseURL: server.url("/page"))
+            _ = try await page.evaluateJavaScript(
+                """
+                var heard = [];
+                var socket = new WebSocket(\(Self.echo));
+                socket.onopen = () => socket.send("ping me");
+                socket.onmessage = event => heard.push(event.data);
+                0;
+                """)
+            #expect(await page.runUntilQuiescent(timeout: .seconds(10)))
+            #expect(try await page.evaluateJavaScript("[socket.readyState, ...heard]") == [1, "ping me"])
+            // The next document asks the server how many sockets are open: its own only.
+            try await page.loadHTMLString("<title>next</title>", baseURL: server.url("/next"))
+            let count = try await page.callAsyncJavaScript(
+                """
+                const deadline = Date.now() + 10000;
+                for (;;) {
+                  const socket = new WebSocket(\(Self.echo));
+                  const count = await new Promise(resolve => { socket.onopen = () => socket.send("sockets"); socket.onmessage = event => resolve(event.data); });
+                  socket.close();
+                  if (count === "1" || Date.now() > deadline) return count;
+                  await new Promise(resolve => setTimeout(resolve, 20));
+                }
+                """, timeout: .seconds(20))
+            #expect(count == "1", "the left document's socket was closed")
+            await page.close()
+        }
+    }
+
+    /// A hostile page cannot open connections without end: past the limit, the next socket
+    /// fails at once (`error`, then `close` with 1006), and the page goes on.
+    @Test func aPagePastItsShareOfConnectionsHasTheNextOneFail() async throws {
+        try await withServer { server in
+            let page = WebPage()
+            try await page.loadHTMLString("<title>many</title>", baseURL: server.url("/page"))
+            let limit = WebSocketClients.maximumConnections
+            let outcome = try await page.callAsyncJavaScript(
+                """
+                const opened = [];
+                for (let index = 0; index < \(limit); index++) {
+                  const socket = new WebSocket(\(Self.echo));
+                  opened.push(new Promise(resolve => { socket.onopen = () => resolve("open"); socket.onclose = () => resolve("closed"); }));
+                }
+                const states = await Promise.all(opened);
+                const extra = new WebSocket(\(Self.echo)), events = [];
+                await new Promise(resolve => {
+                  extra.onopen = () => events.push("open");
+                  extra.onerror = () => events.push("error");
+                  extra.onclose = event => { events.push(`close ${event.code}`); resolve(); };
+                });
+                return [states.filter(state => state === "open").length, events.join()];
+                """, timeout: .seconds(60))
+            #expect(outcome == [.number(Double(limit)), "error,close 1006"])
+            await page.close()
+        }
+    }
+}
