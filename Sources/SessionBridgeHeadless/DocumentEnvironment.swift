@@ -434,8 +434,20 @@ extension DocumentEnvironment {
         unsafe add("webSocket") { context, call, env in
             let operation = try unsafe context.scriptValue(call[0]).stringValue
             if operation == "open" {
-                guard let url = URL(string: try unsafe context.scriptValue(call[1]).stringValue ?? "") else { return nil }
+                // Checked again here, whatever the page did to the builtins the platform's checks use:
+                // nothing else reaches the handshake's request line and fields.
+                guard let url = URL(string: try unsafe context.scriptValue(call[1]).stringValue ?? ""),
+                    ["ws", "wss"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false,
+                    (0...65_535).contains(url.port ?? 0)
+                else { return nil }
                 let protocols = try unsafe context.scriptValue(call[2]).stringValue ?? ""
+                let tokenCharacters = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+                guard
+                    protocols.isEmpty
+                        || protocols.split(separator: ", ", omittingEmptySubsequences: false).allSatisfy({
+                            !$0.isEmpty && $0.allSatisfy(tokenCharacters.contains)
+                        })
+                else { return nil }
                 guard let clients = unsafe webSocketClients(in: context, receive: call[3]) else { return nil }
                 let id = clients.nextID
                 clients.nextID += 1

@@ -47,7 +47,9 @@ extension WebPlatformPrelude {
                 if (!isToken(name) || offered.indexOf(name) !== index) throw refused();
               }
               this.#url = parsed.href;
-              this.#id = native.webSocket("open", this.#url, offered.join(", "), receiveSocketEvent);
+              const id = native.webSocket("open", this.#url, offered.join(", "), receiveSocketEvent);
+              if (typeof id !== "number") throw refused();
+              this.#id = id;
               sockets.set(this.#id, this);
             }
             get url() { return this.#url; }

@@ -1,6 +1,7 @@
 import Foundation
 import SessionBridgeCookies
 import SessionBridgeTestSupport
+import SessionBridgeTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5)), .hangWatchdog) struct RunCommandTests {
@@ -26,17 +27,19 @@ import Testing
     /// A page's WebSocket: its exchange is in the transcript (with the names of the cookies
     /// its handshake carried), and its messages reach the page.
     @Test func aPagesWebSocketIsInTheTranscript() async throws {
+        let echo = try await WebSocketEchoServer.start()
+        defer { Task { try? await echo.stop() } }
         let script = try RunnerProcess.temporaryFile(
             "socket.js",
             """
-            const socket = new WebSocket(location.origin.replace(/^http/, "ws") + "/ws/echo");
+            const socket = new WebSocket("\(echo.url.absoluteString)");
             socket.onopen = () => socket.send("hi");
             socket.onmessage = event => { console.log("echo", event.data); socket.close(); };
             """)
         let result = try await RunnerProcess.run(["run", script.path])
         #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("console.log echo hi"), "\(result.stdout)")
-        #expect(result.stdout.contains("/ws/echo → 101 [websocket]  sent __Host-session"), "\(result.stdout)")
+        #expect(result.stdout.contains("\(echo.url.absoluteString) → 101 [websocket]  sent __Host-session"), "\(result.stdout)")
     }
 
     @Test func scriptsMayAwaitAtTopLevelAndKeepTheirLineNumbers() async throws {

@@ -10,19 +10,21 @@ import Testing
 /// with an idle socket is quiet, a document's sockets close when it is left, and a page past
 /// its share of connections has the next one fail.
 @Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct WebSocketTests {
-    static let echo = "location.origin.replace(/^http/, 'ws') + '/ws/echo'"
 
     /// An open socket with nothing to say does not keep the page busy (the runner would wait
     /// for `--timeout`), an exchange on it does until it is answered, and leaving the document
     /// closes the socket: the server sees the connection go.
     @Test func anIdleSocketIsQuietAndLeavingTheDocumentClosesIt() async throws {
+        let echoServer = try await WebSocketEchoServer.start()
+        defer { Task { try? await echoServer.stop() } }
+        let echo = "'\(echoServer.url.absoluteString)'"
         try await withServer { server in
             let page = WebPage()
             try await page.loadHTMLString("<title>sockets</title>", baseURL: server.url("/page"))
             _ = try await page.evaluateJavaScript(
                 """
                 var heard = [];
-                var socket = new WebSocket(\(Self.echo));
+                var socket = new WebSocket(\(echo));
                 socket.onopen = () => socket.send("ping me");
                 socket.onmessage = event => heard.push(event.data);
                 0;
@@ -35,7 +37,7 @@ import Testing
                 """
                 const deadline = Date.now() + 10000;
                 for (;;) {
-                  const socket = new WebSocket(\(Self.echo));
+                  const socket = new WebSocket(\(echo));
                   const count = await new Promise(resolve => { socket.onopen = () => socket.send("sockets"); socket.onmessage = event => resolve(event.data); });
                   socket.close();
                   if (count === "1" || Date.now() > deadline) return count;
@@ -47,9 +49,39 @@ import Testing
         }
     }
 
+    /// A page that breaks the builtins the platform's checks use still cannot put a field of
+    /// its own into the handshake: native code checks the subprotocols and the URL again.
+    @Test func aPageCannotInjectHandshakeFields() async throws {
+        let echoServer = try await WebSocketEchoServer.start()
+        defer { Task { try? await echoServer.stop() } }
+        let echo = "'\(echoServer.url.absoluteString)'"
+        try await withServer { server in
+            let page = WebPage()
+            try await page.loadHTMLString("<title>hostile</title>", baseURL: server.url("/page"))
+            let outcome = try await page.callAsyncJavaScript(
+                """
+                RegExp.prototype.test = () => true;
+                const tries = [];
+                for (const protocols of ["chat\\r\\nX-Injected: 1", "chat\\nCookie: stolen=1", "a b"]) {
+                  try { new WebSocket(\(echo), protocols); tries.push("made"); } catch (error) { tries.push(error.name); }
+                }
+                // A port no connection can have (NIO would stop the process on one), whatever the URL parser says.
+                const parsed = Object.getOwnPropertyDescriptor(URL.prototype, "href").get;
+                Object.defineProperty(URL.prototype, "href", { get() { return parsed.call(this).replace(":1/", ":70000/"); } });
+                try { new WebSocket("ws://127.0.0.1:1/"); tries.push("made"); } catch (error) { tries.push(error.name); }
+                return tries;
+                """)
+            #expect(outcome == ["SyntaxError", "SyntaxError", "SyntaxError", "SyntaxError"])
+            await page.close()
+        }
+    }
+
     /// A hostile page cannot open connections without end: past the limit, the next socket
     /// fails at once (`error`, then `close` with 1006), and the page goes on.
     @Test func aPagePastItsShareOfConnectionsHasTheNextOneFail() async throws {
+        let echoServer = try await WebSocketEchoServer.start()
+        defer { Task { try? await echoServer.stop() } }
+        let echo = "'\(echoServer.url.absoluteString)'"
         try await withServer { server in
             let page = WebPage()
             try await page.loadHTMLString("<title>many</title>", baseURL: server.url("/page"))
@@ -58,11 +90,11 @@ import Testing
                 """
                 const opened = [];
                 for (let index = 0; index < \(limit); index++) {
-                  const socket = new WebSocket(\(Self.echo));
+                  const socket = new WebSocket(\(echo));
                   opened.push(new Promise(resolve => { socket.onopen = () => resolve("open"); socket.onclose = () => resolve("closed"); }));
                 }
                 const states = await Promise.all(opened);
-                const extra = new WebSocket(\(Self.echo)), events = [];
+                const extra = new WebSocket(\(echo)), events = [];
                 await new Promise(resolve => {
                   extra.onopen = () => events.push("open");
                   extra.onerror = () => events.push("error");

@@ -1094,17 +1094,19 @@ import Testing
     /// the connection (`error`, then `close` with 1006); the answer's `Set-Cookie` is applied.
     @Test(arguments: Engine.allCases)
     func webSocketsAreWebKits(engine: Engine) async throws {
+        let echo = try await WebSocketEchoServer.start(tlsConfiguration: try LoopbackTLS.shared.get().serverTLS)
+        defer { Task { try? await echo.stop() } }
         try await EngineHarness.with(engine, signIn: false) { harness in
             let view = try await harness.makeEchoView()
             let seen = try await view.run(
                 """
                 document.cookie = "ws_probe=1; Secure; Path=/";
-                const base = location.origin.replace(/^http/, "ws"), log = [];
+                const echo = "\(echo.url.absoluteString)", log = [];
                 const refused = [];
-                for (const args of [["nope://example.com"], [base + "/ws/echo#fragment"], [base + "/ws/echo", ["a", "a"]], [base + "/ws/echo", "a b"]]) {
+                for (const args of [["nope://example.com"], [echo + "#fragment"], [echo, ["a", "a"]], [echo, "a b"]]) {
                   try { new WebSocket(...args); refused.push("made"); } catch (error) { refused.push(error.name); }
                 }
-                const socket = new WebSocket(base + "/ws/echo", ["chat", "other"]);
+                const socket = new WebSocket(echo, ["chat", "other"]);
                 socket.binaryType = "arraybuffer";
                 try { socket.send("too early"); } catch (error) { log.push(error.name); }
                 await new Promise(resolve => {
@@ -1131,11 +1133,11 @@ import Testing
                   if (closeAtOnce) { made.close(); events.push(`closing ${made.readyState}`); }
                 });
                 // The handshake's answer sets a cookie, as any response does.
-                const setting = new WebSocket(base + "/ws/echo?set-cookie");
+                const setting = new WebSocket(echo + "?set-cookie");
                 await new Promise(resolve => { setting.onopen = resolve; setting.onerror = resolve; });
                 setting.close();
-                return [refused.join(), ...log, `buffered ${socket.bufferedAmount}`, await failing(base + "/not-a-socket", false),
-                  await failing(base + "/ws/echo", true), await failing(base + "/ws/echo?protocol=unasked", false),
+                return [refused.join(), ...log, `buffered ${socket.bufferedAmount}`, await failing(location.origin.replace(/^http/, "ws") + "/not-a-socket", false),
+                  await failing(echo, true), await failing(echo + "?protocol=unasked", false),
                   document.cookie.split("; ").includes("ws_set=1"), String(socket), typeof CloseEvent];
                 """)
             #expect(

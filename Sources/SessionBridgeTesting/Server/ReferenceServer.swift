@@ -2,7 +2,6 @@ public import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
-import HummingbirdWebSocket
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -96,14 +95,11 @@ public final class ReferenceServer: Sendable {
 
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [ConnectionCounter(core: core)])
-        // HTTP/1.1, and a WebSocket at ``webSocketPath``.
-        let openSockets = OpenSockets()
-        let upgrading = HTTPServerBuilder.http1WebSocketUpgrade(configuration: .init(http1: http1)) { request, _, _ in
-            Self.webSocketUpgrade(request, openSockets: openSockets)
-        }
         let application = Application(
             router: router,
-            server: try configuration.tlsConfiguration.map { try .tls(upgrading, tlsConfiguration: $0) } ?? upgrading,
+            server: try configuration.tlsConfiguration.map {
+                try .tls(.http1(configuration: http1), tlsConfiguration: $0)
+            } ?? .http1(configuration: http1),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? configuration.port)
