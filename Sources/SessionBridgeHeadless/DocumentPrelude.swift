@@ -333,35 +333,41 @@ enum DocumentPrelude {
 
           // The global scope's members besides the document (``WebPlatformPrelude``), all made
           // on a script's first read of any of them; a page may replace or delete each.
-          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen", "cookieStore"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData", "MediaQueryList", "MessageEvent", "ErrorEvent", "PromiseRejectionEvent", "PageTransitionEvent", "MessageChannel", "MessagePort", "BroadcastChannel", "Lock", "LockManager", "ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamDefaultController", "CookieStore", "CookieChangeEvent",
-            "StorageEvent", "FileReader", "Window", "Navigator", "Location", "Crypto", "Performance", "WebSocket", "CloseEvent"];
-          const lazy = new Map();
+          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData", "MediaQueryList", "MessageEvent", "ErrorEvent", "PromiseRejectionEvent", "PageTransitionEvent", "MessageChannel", "MessagePort", "BroadcastChannel", "Lock", "LockManager", "ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamDefaultController", "StorageEvent"];
+          // Made apart, on a script's first read of one of them (``WebPlatformPrelude``'s `late`).
+          const lateNames = ["cookieStore"], lateClasses = ["CookieStore", "CookieChangeEvent", "FileReader", "Window", "Navigator", "Location",
+            "Crypto", "Performance", "WebSocket", "CloseEvent"];
           let platformObject = null;
           // The platform's own members, made once (the page may have replaced the globals).
           const platformMade = () => platformObject !== null ? platformObject : (platformObject = native.platform("make")(g, define, native, hooks));
-          const placePlatform = () => {
-            if (lazy.size === 0) return;
-            const made = platformMade();
+          // Puts a set of members in place of their accessors (those the page has not replaced).
+          const place = (lazy, made) => {
             for (const [name, getter] of lazy) {
               const own = Object.getOwnPropertyDescriptor(g, name);
               if (own === undefined || own.get !== getter) continue;
-              // A secure context's only (CryptoKey, SubtleCrypto) are gone from others.
+              // A secure context's only (CryptoKey, SubtleCrypto, cookieStore) are gone from others.
               if (name in made) define(g, name, { value: made[name], writable: true, enumerable: own.enumerable, configurable: true });
               else delete g[name];
             }
             lazy.clear();
           };
           // One function per name is its getter and its setter (a read has no argument).
-          for (const name of [...platformNames, ...platformClasses]) {
-            const enumerable = platformNames.includes(name);
-            const access = function (value) {
-              placePlatform();
-              if (arguments.length === 0) return g[name];
-              define(g, name, { value, writable: true, enumerable, configurable: true });
-            };
-            lazy.set(name, access);
-            define(g, name, { get: access, set: access, enumerable, configurable: true });
-          }
+          const makeLazy = (names, classes, made) => {
+            const lazy = new Map();
+            const placeAll = () => { if (lazy.size > 0) place(lazy, made()); };
+            for (const name of [...names, ...classes]) {
+              const enumerable = names.includes(name);
+              const access = function (value) {
+                placeAll();
+                if (arguments.length === 0) return g[name];
+                define(g, name, { value, writable: true, enumerable, configurable: true });
+              };
+              lazy.set(name, access);
+              define(g, name, { get: access, set: access, enumerable, configurable: true });
+            }
+          };
+          makeLazy(platformNames, platformClasses, platformMade);
+          makeLazy(lateNames, lateClasses, () => platformMade().late());
 
           g.alert = message => { native.panel("alert", String(message === undefined ? "" : message), null); };
           g.confirm = message => native.panel("confirm", String(message === undefined ? "" : message), null);
@@ -507,7 +513,7 @@ enum DocumentPrelude {
               if (this.#nullBody) return null;
               if (this.#streamed) return this.#body;
               if (this.#stream === null) {
-                placePlatform();
+                platformMade();
                 this.#stream = hooks.makeStream(() => {
                   if (this.#used) throw new TypeError("Body is disturbed or locked");
                   this.#used = true;
@@ -561,7 +567,7 @@ enum DocumentPrelude {
           };
           // A body read as a Blob of its Content-Type (the platform, made now if it was not).
           const bodyBlob = (buffer, headers) => {
-            placePlatform();
+            platformMade();
             return hooks.makeBlob(new Uint8Array(buffer), headers.get("content-type") ?? "");
           };
           // Text as UTF-8 bytes, and back (a body's arrayBuffer() and text()).

@@ -300,8 +300,6 @@ enum WebPlatformPrelude {
           \#(storageSource)
           \#(blobSource)
           \#(xhrSource)
-          \#(fileReaderSource)
-          \#(webSocketSource)
           \#(mediaSource)
           \#(historySource)
           // Randomness from the system's generator (WebCrypto); `subtle` in a secure context.
@@ -330,7 +328,6 @@ enum WebPlatformPrelude {
             return out;
           });
           define(crypto, Symbol.toStringTag, { value: "Crypto", configurable: true });
-          \#(cookieStoreSource)
           \#(subtleSource)
 
           // The document's clock (High Resolution Time): milliseconds since its time origin,
@@ -442,6 +439,14 @@ enum WebPlatformPrelude {
           method(performance, "clearMarks", clearTiming("mark"));
           method(performance, "clearMeasures", clearTiming("measure"));
 
+          // The members fewer pages use, made on a script's first read of one of them, so that a
+          // document that never reads one does not pay for making them.
+          let lateMembers = null;
+          const late = () => {
+            if (lateMembers !== null) return lateMembers;
+            \#(cookieStoreSource)
+            \#(fileReaderSource)
+            \#(webSocketSource)
           // The interfaces of the page's own singletons, for `instanceof` (`window instanceof
           // Window`); none can be made.
           const singletonInterface = (name, instance, base = null) => {
@@ -456,7 +461,14 @@ enum WebPlatformPrelude {
           const Location = singletonInterface("Location", () => hooks.location), Crypto = singletonInterface("Crypto", () => crypto);
           const Performance = singletonInterface("Performance", () => performance, EventTarget);
 
-          for (const made of [TextEncoder, TextDecoder, URL, URLSearchParams, Event, EventTarget, AbortController, AbortSignal, Storage, XMLHttpRequest, History, MessageChannel, BroadcastChannel, Lock, LockManager, ReadableStream, ReadableStreamDefaultReader, ReadableStreamDefaultController, FileReader, WebSocket]) {
+            platformClones.set(FileReader.prototype, null);
+            platformClones.set(WebSocket.prototype, null);
+            lateMembers = { FileReader, Window, Navigator, Location, Crypto, Performance, WebSocket, CloseEvent,
+              ...(secure ? { cookieStore, CookieStore, CookieChangeEvent } : {}) };
+            return lateMembers;
+          };
+
+          for (const made of [TextEncoder, TextDecoder, URL, URLSearchParams, Event, EventTarget, AbortController, AbortSignal, Storage, XMLHttpRequest, History, MessageChannel, BroadcastChannel, Lock, LockManager, ReadableStream, ReadableStreamDefaultReader, ReadableStreamDefaultController]) {
             platformClones.set(made.prototype, null);
           }
           platformClones.set(DOMException.prototype, value => new DOMException(value.message, value.name));
@@ -471,9 +483,8 @@ enum WebPlatformPrelude {
             Event, EventTarget, AbortController, AbortSignal, structuredClone, localStorage, sessionStorage, Storage, XMLHttpRequest, ProgressEvent, CustomEvent, reportError, history, History, PopStateEvent, HashChangeEvent,
             MessageEvent, ErrorEvent, PromiseRejectionEvent, PageTransitionEvent, MessageChannel, MessagePort, BroadcastChannel, locks, Lock, LockManager,
             ReadableStream, ReadableStreamDefaultReader, ReadableStreamDefaultController,
-            Blob, File, FormData, matchMedia, MediaQueryList, screen, requestAnimationFrame, cancelAnimationFrame, StorageEvent, FileReader,
-            Window, Navigator, Location, Crypto, Performance, WebSocket, CloseEvent,
-            ...(secure ? { CryptoKey: webCrypto.CryptoKey, SubtleCrypto: webCrypto.SubtleCrypto, cookieStore, CookieStore, CookieChangeEvent } : {}) };
+            Blob, File, FormData, matchMedia, MediaQueryList, screen, requestAnimationFrame, cancelAnimationFrame, StorageEvent, late,
+            ...(secure ? { CryptoKey: webCrypto.CryptoKey, SubtleCrypto: webCrypto.SubtleCrypto } : {}) };
         })
         """#
 }
