@@ -32,7 +32,7 @@ final class WebSocketConnection: Sendable {
         case close(code: Int, reason: String)
     }
 
-    /// The largest message a page is given; a larger one ends the connection (1009).
+    /// The largest message a page is given; a larger one fails the connection (1006).
     static let maximumMessageSize = 16 << 20
 
     private let commands: AsyncStream<Command>.Continuation
@@ -173,11 +173,14 @@ final class WebSocketConnection: Sendable {
             result = try await upgrade.get()
         } catch {
             _ = handshake(nil)
+            try? await opened.withLock { $0 }?.close()
             throw Ending()
         }
         timeout.cancel()
+        // An answer that is no upgrade (a 404), or one the page cannot take, ends the connection.
         guard case .webSocket(let channel, let head) = result, handshake(head) else {
-            if case .webSocket(let channel, _) = result { try? await channel.channel.close() }
+            if case .refused = result { _ = handshake(nil) }
+            try? await opened.withLock { $0 }?.close()
             throw Ending()
         }
         deliver(.open(protocol: head.headers["Sec-WebSocket-Protocol"].first ?? ""))
