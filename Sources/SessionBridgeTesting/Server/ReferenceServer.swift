@@ -93,36 +93,22 @@ public final class ReferenceServer: Sendable {
         core.addSessionExchangeRoutes(to: router)
         core.addPageRoutes(to: router)
 
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [ConnectionCounter(core: core)])
-        let application = Application(
-            router: router,
-            server: try configuration.tlsConfiguration.map {
-                try .tls(.http1(configuration: http1), tlsConfiguration: $0)
-            } ?? .http1(configuration: http1),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? configuration.port)
-                portContinuation.finish()
-            },
-            logger: configuration.logger
-        )
-        // No signal handling: the process that embeds the server owns its signals.
-        let serviceGroup = ServiceGroup(
-            configuration: .init(services: [application], gracefulShutdownSignals: [], logger: configuration.logger)
-        )
-        let task = Task {
-            defer { portContinuation.finish() }
-            try await serviceGroup.run()
+        let running = try await ListeningApplication.start(logger: configuration.logger) { onServerRunning in
+            Application(
+                router: router,
+                server: try configuration.tlsConfiguration.map {
+                    try .tls(.http1(configuration: http1), tlsConfiguration: $0)
+                } ?? .http1(configuration: http1),
+                configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+                onServerRunning: onServerRunning,
+                logger: configuration.logger
+            )
         }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else {
-            try await task.value
-            throw StartError.notListening
-        }
+        let port = running.port
         core.issuer.withLock { $0 = "\(configuration.scheme)://\(configuration.host):\(port)" }
         configuration.logger.debug("reference server listening", metadata: ["port": "\(port)"])
-        return ReferenceServer(core: core, serviceGroup: serviceGroup, task: task, port: port)
+        return ReferenceServer(core: core, serviceGroup: running.serviceGroup, task: running.task, port: port)
     }
 
     /// Stop the server gracefully: stop listening, release requests held by

@@ -47,29 +47,18 @@ public final class WebSocketEchoServer: Sendable {
         let openSockets = OpenSockets()
         let logger = Logger(label: "sessionbridge.websocket-echo", factory: { _ in SwiftLogNoOpLogHandler() })
         let upgrading = HTTPServerBuilder.http1WebSocketUpgrade { request, _, _ in upgrade(request, openSockets: openSockets) }
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let application = Application(
-            router: Router(),
-            server: try tlsConfiguration.map { try .tls(upgrading, tlsConfiguration: $0) } ?? upgrading,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: nil),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            },
-            logger: logger
-        )
-        let serviceGroup = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [], logger: logger))
-        let task = Task {
-            defer { portContinuation.finish() }
-            try await serviceGroup.run()
+        let running = try await ListeningApplication.start(logger: logger) { onServerRunning in
+            Application(
+                router: Router(),
+                server: try tlsConfiguration.map { try .tls(upgrading, tlsConfiguration: $0) } ?? upgrading,
+                configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: nil),
+                onServerRunning: onServerRunning,
+                logger: logger
+            )
         }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else {
-            try await task.value
-            throw ReferenceServer.StartError.notListening
-        }
+        let port = running.port
         let url = URL(string: "\(tlsConfiguration == nil ? "ws" : "wss")://127.0.0.1:\(port)\(path)")!
-        return WebSocketEchoServer(url: url, serviceGroup: serviceGroup, task: task)
+        return WebSocketEchoServer(url: url, serviceGroup: running.serviceGroup, task: running.task)
     }
 
     /// Stops the server; a connection that never asked for anything is not waited for long.
