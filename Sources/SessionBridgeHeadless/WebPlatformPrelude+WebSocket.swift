@@ -3,7 +3,8 @@ extension WebPlatformPrelude {
     /// connections (``WebSocketConnection``) whose opening handshake carries the page's cookies
     /// for the URL and its origin: `open`, `message` (text, or bytes as a `Blob` or an
     /// `ArrayBuffer` by `binaryType`), `error` and `close`, in a task each, with their handler
-    /// attributes; `protocol` is the subprotocol the server chose.
+    /// attributes; `protocol` is the subprotocol the server chose. A secure document's `ws:` socket
+    /// is blocked as mixed content.
     static let webSocketSource = #"""
           class CloseEvent extends Event {
             #wasClean; #code; #reason;
@@ -30,7 +31,7 @@ extension WebPlatformPrelude {
             if (socket !== undefined) deliverToSocket(socket, kind, rest);
           };
           class WebSocket extends EventTarget {
-            #id = 0; #url; #protocol = ""; #state = CONNECTING; #binaryType = "blob"; #buffered = 0; #failing = false;
+            #id = 0; #url; #protocol = ""; #state = CONNECTING; #binaryType = "blob"; #buffered = 0;
             #handlers = { open: null, message: null, error: null, close: null };
             constructor(url, protocols = undefined) {
               if (arguments.length < 1) throw notEnough("WebSocket", 1);
@@ -47,6 +48,12 @@ extension WebPlatformPrelude {
                 if (!isToken(name) || offered.indexOf(name) !== index) throw refused();
               }
               this.#url = parsed.href;
+              // A secure document's `ws:` socket is mixed content: blocked, it fails (`error`, then
+              // `close` with 1006, as the standard has it; WebKit fires only `error`).
+              if (parsed.protocol === "ws:" && hooks.href().startsWith("https:")) {
+                this.#fail();
+                return;
+              }
               const id = native.webSocket("open", this.#url, offered.join(", "), receiveSocketEvent);
               if (typeof id !== "number") throw refused();
               this.#id = id;
@@ -74,7 +81,7 @@ extension WebPlatformPrelude {
                 this.#buffered += size + (size < 126 ? 6 : size < 65536 ? 8 : 14);
                 return;
               }
-              native.webSocket("send", this.#id, payload);
+              if (this.#id !== 0) native.webSocket("send", this.#id, payload);
             }
             close(code = undefined, reason = undefined) {
               if (code !== undefined) {
@@ -84,10 +91,12 @@ extension WebPlatformPrelude {
               const text = reason === undefined ? "" : String(reason);
               if (new TextEncoder().encode(text).length > 123) throw new DOMException("The string did not match the expected pattern.", "SyntaxError");
               if (this.#state === CLOSING || this.#state === CLOSED) return;
-              // Closed before it opened, the connection fails (`error`, then `close` with 1006).
-              if (this.#state === CONNECTING) this.#failing = true;
+              const connecting = this.#state === CONNECTING;
               this.#state = CLOSING;
-              native.webSocket("close", this.#id, code === undefined ? 1000 : code, text);
+              if (this.#id !== 0) native.webSocket("close", this.#id, code === undefined ? 1000 : code, text);
+              // Closed before it opened, it fails in the next task (`error`, then `close` with
+              // 1006); what its connection does after is not the page's any more.
+              if (connecting) this.#fail();
             }
             static {
               deliverToSocket = (socket, kind, values) => socket.#deliver(kind, values);
@@ -99,17 +108,20 @@ extension WebPlatformPrelude {
                 });
               }
             }
+            #fail() {
+              sockets.delete(this.#id);
+              setTimeout(() => this.#deliver("close", [1006, "", false, true]), 0);
+            }
             #deliver(kind, values) {
               const origin = new URL(this.#url).origin;
               if (kind === "close") {
                 sockets.delete(this.#id);
                 const [code, reason, wasClean, failed] = values;
                 this.#state = CLOSED;
-                if (failed || this.#failing) this.dispatchEvent(trusted(new Event("error")));
-                this.dispatchEvent(trusted(this.#failing ? new CloseEvent("close", { code: 1006 }) : new CloseEvent("close", { code, reason, wasClean })));
+                if (failed) this.dispatchEvent(trusted(new Event("error")));
+                this.dispatchEvent(trusted(new CloseEvent("close", { code, reason, wasClean })));
                 return;
               }
-              if (this.#failing) return;
               if (kind === "open") {
                 this.#state = OPEN;
                 this.#protocol = values[0];

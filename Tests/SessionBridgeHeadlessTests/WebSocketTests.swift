@@ -76,6 +76,32 @@ import Testing
         }
     }
 
+    /// A server that never answers the handshake does not hold the page: a socket closed
+    /// while connecting fails in the next task (`error`, then `close` with 1006), as in WebKit,
+    /// not when the handshake gives up 30 seconds later.
+    @Test func aSocketClosedWhileConnectingFailsAtOnce() async throws {
+        let silent = try SilentPort()
+        try await withServer { server in
+            let page = WebPage()
+            try await page.loadHTMLString("<title>silent</title>", baseURL: server.url("/page"))
+            let clock = ContinuousClock()
+            let started = clock.now
+            let outcome = try await page.callAsyncJavaScript(
+                """
+                const socket = new WebSocket("ws://127.0.0.1:\(silent.port)/"), events = [];
+                socket.onerror = () => events.push(`error ${socket.readyState}`);
+                await new Promise(resolve => { socket.onclose = event => { events.push(`close ${event.code} ${event.wasClean}`); resolve(); }; socket.close(); });
+                return events.join();
+                """)
+            #expect(outcome == "error 3,close 1006 false")
+            #expect(
+                clock.now - started < .seconds(10),
+                "failed at once, not at the handshake's timeout; the bound is generous for a busy machine")
+            await page.close()
+        }
+        withExtendedLifetime(silent) {}
+    }
+
     /// A hostile page cannot open connections without end: past the limit, the next socket
     /// fails at once (`error`, then `close` with 1006), and the page goes on.
     @Test func aPagePastItsShareOfConnectionsHasTheNextOneFail() async throws {
