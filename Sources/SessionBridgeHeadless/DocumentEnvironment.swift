@@ -77,12 +77,34 @@ final class ActivityTracker: Sendable {
     private let count = Atomic<Int>(0)
     func begin() { count.add(1, ordering: .relaxed) }
     func end() { count.subtract(1, ordering: .relaxed) }
+    /// Until when work that may call for more keeps the page busy, and whether a task waits
+    /// for that moment (one at most, however much such work comes).
+    private let lingering = Mutex<(until: ContinuousClock.Instant, waiting: Bool)>((.now, false))
+
     /// Work that may call for more soon (a WebSocket's message, which an answer may follow):
     /// the page is not quiet for `duration` after it.
     func linger(_ duration: Duration = .milliseconds(500)) {
+        let start = lingering.withLock { state in
+            state.until = max(state.until, .now + duration)
+            defer { state.waiting = true }
+            return !state.waiting
+        }
+        guard start else { return }
         begin()
         Task {
-            try? await Task.sleep(for: duration)
+            while true {
+                let until = lingering.withLock { $0.until }
+                if until <= .now {
+                    let done = lingering.withLock { state in
+                        guard state.until <= .now else { return false }
+                        state.waiting = false
+                        return true
+                    }
+                    if done { break }
+                    continue
+                }
+                try? await Task.sleep(until: until)
+            }
             self.end()
         }
     }

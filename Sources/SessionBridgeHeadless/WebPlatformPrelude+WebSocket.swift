@@ -31,7 +31,7 @@ extension WebPlatformPrelude {
             if (socket !== undefined) deliverToSocket(socket, kind, rest);
           };
           class WebSocket extends EventTarget {
-            #id = 0; #url; #protocol = ""; #state = CONNECTING; #binaryType = "blob"; #buffered = 0;
+            #id = 0; #url; #origin; #protocol = ""; #state = CONNECTING; #binaryType = "blob"; #buffered = 0;
             #handlers = { open: null, message: null, error: null, close: null };
             constructor(url, protocols = undefined) {
               if (arguments.length < 1) throw notEnough("WebSocket", 1);
@@ -48,6 +48,7 @@ extension WebPlatformPrelude {
                 if (!isToken(name) || offered.indexOf(name) !== index) throw refused();
               }
               this.#url = parsed.href;
+              this.#origin = parsed.origin;
               // A secure document's `ws:` socket is mixed content: blocked, it fails (`error`, then
               // `close` with 1006, as the standard has it; WebKit fires only `error`).
               if (parsed.protocol === "ws:" && hooks.href().startsWith("https:")) {
@@ -113,7 +114,6 @@ extension WebPlatformPrelude {
               setTimeout(() => this.#deliver("close", [1006, "", false, true]), 0);
             }
             #deliver(kind, values) {
-              const origin = new URL(this.#url).origin;
               if (kind === "close") {
                 sockets.delete(this.#id);
                 const [code, reason, wasClean, failed] = values;
@@ -129,7 +129,7 @@ extension WebPlatformPrelude {
               } else if (this.#state === OPEN) {
                 let data = values[0];
                 if (kind === "binary") data = this.#binaryType === "arraybuffer" ? data.buffer : new Blob([data]);
-                this.dispatchEvent(trusted(new MessageEvent("message", { data, origin })));
+                this.dispatchEvent(trusted(new MessageEvent("message", { data, origin: this.#origin })));
               }
             }
           }
