@@ -138,7 +138,7 @@ enum DocumentPrelude {
           // at once and `hashchange` in a later task, as WebKit does (and tells `history`, once
           // made, through `hooks`); others replace the document.
           const hooks = { fragment: null, popstate: null, dataURL: null, body: null, makeBlob: null, at: null, message: null, document: null, origin: () => at("origin"), href: () => at("href"),
-            makeStream: null, isStream: null, streamUsable: null, readStream: null, blobURL: null, swapEvent, storageEvent: null, navigator: null, location: null,
+            makeStream: null, isStream: null, streamUsable: null, readStream: null, blobURL: null, swapEvent, storageEvent: null, navigator: null, location: null, writable: null,
             times: { interactive: 0, contentLoaded: 0, complete: 0, loaded: 0 } }, schedule = g.setTimeout;
           const navigateTo = (kind, url) => {
             // A document being left starts no navigation, as in browsers.
@@ -336,7 +336,8 @@ enum DocumentPrelude {
           const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData", "MediaQueryList", "MessageEvent", "ErrorEvent", "PromiseRejectionEvent", "PageTransitionEvent", "MessageChannel", "MessagePort", "BroadcastChannel", "Lock", "LockManager", "ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamDefaultController", "StorageEvent"];
           // Made apart, on a script's first read of one of them (``WebPlatformPrelude``'s `late`).
           const lateNames = ["cookieStore"], lateClasses = ["CookieStore", "CookieChangeEvent", "FileReader", "Window", "Navigator", "Location",
-            "Crypto", "Performance", "WebSocket", "CloseEvent"];
+            "Crypto", "Performance", "WebSocket", "CloseEvent", "WritableStream", "WritableStreamDefaultWriter", "WritableStreamDefaultController",
+            "TransformStream", "TransformStreamDefaultController", "TextDecoderStream", "TextEncoderStream"];
           let platformObject = null;
           // The platform's own members, made once (the page may have replaced the globals).
           const platformMade = () => platformObject !== null ? platformObject : (platformObject = native.platform("make")(g, define, native, hooks));

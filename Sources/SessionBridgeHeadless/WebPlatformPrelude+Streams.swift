@@ -3,8 +3,8 @@ extension WebPlatformPrelude {
     /// (WHATWG Streams), part of ``source``: a stream of chunks from an underlying source's
     /// `start`, `pull` and `cancel`, read through one reader at a time; a response's `body`
     /// (``DocumentPrelude``) is one, which gives its bytes as one `Uint8Array`. As in WebKit 2.50,
-    /// a stream is not async-iterable. Not here: byte streams' BYOB readers, `pipeTo` and
-    /// `pipeThrough` (there is no `WritableStream`).
+    /// a stream is not async-iterable. Not here: byte streams' BYOB readers. (`pipeTo`,
+    /// `pipeThrough` and the writable side are ``pipeSource``'s and ``writableStreamsSource``'s.)
     static let streamsSource = #"""
           let streamInternals, readerAllowed = false, controllerAllowed = false;
           class ReadableStreamDefaultController {

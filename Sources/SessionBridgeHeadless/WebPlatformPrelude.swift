@@ -296,6 +296,7 @@ enum WebPlatformPrelude {
           \#(eventsSource)
           \#(locksSource)
           \#(streamsSource)
+          \#(pipeSource)
           \#(cloneSource)
           \#(storageSource)
           \#(blobSource)
@@ -447,6 +448,7 @@ enum WebPlatformPrelude {
             \#(cookieStoreSource)
             \#(fileReaderSource)
             \#(webSocketSource)
+            \#(writableStreamsSource)
           // The interfaces of the page's own singletons, for `instanceof` (`window instanceof
           // Window`); none can be made.
           const singletonInterface = (name, instance, base = null) => {
@@ -463,7 +465,9 @@ enum WebPlatformPrelude {
 
             platformClones.set(FileReader.prototype, null);
             platformClones.set(WebSocket.prototype, null);
-            lateMembers = { FileReader, Window, Navigator, Location, Crypto, Performance, WebSocket, CloseEvent,
+            lateMembers = { FileReader, Window, Navigator, Location, Crypto, Performance, WebSocket, CloseEvent, WritableStream,
+              WritableStreamDefaultWriter, WritableStreamDefaultController, TransformStream, TransformStreamDefaultController, TextDecoderStream,
+              TextEncoderStream,
               ...(secure ? { cookieStore, CookieStore, CookieChangeEvent } : {}) };
             return lateMembers;
           };
