@@ -174,6 +174,21 @@ final class WebSocketClients {
     }
 }
 
+/// A page world's `EventSource` requests, by the ids its sources hold (with the reconnections
+/// waiting), and the platform's function that gives them what happened.
+@safe  // its JavaScriptCore reference is used only on its context's engine thread, while the context lives
+final class EventSourceClients {
+    let receive: RawObject
+    let inbox: ScriptContextInbox<(id: Int, event: EventSourceConnection.Event)>
+    var connections: [Int: EventSourceConnection] = [:]
+    var reconnections: [Int: Task<Void, Never>] = [:]
+    var nextID = 1
+    init(receive: RawObject, inbox: ScriptContextInbox<(id: Int, event: EventSourceConnection.Event)>) {
+        unsafe self.receive = unsafe receive
+        self.inbox = inbox
+    }
+}
+
 /// Whether a WebSocket's opening handshake has ended (reported once, whichever way it ended).
 private final class HandshakeEnd: Sendable {
     private let ended = Atomic<Bool>(false)
@@ -495,6 +510,56 @@ extension DocumentEnvironment {
                 let reason = try unsafe context.scriptValue(call[3]).stringValue ?? ""
                 connection.send(.close(code: Int(code.numberValue ?? 1000), reason: reason))
             default: break
+            }
+            return nil
+        }
+        // `EventSource`'s: `("open", url, withCredentials, lastEventID, receive)` starts a source's
+        // request and gives its id; `("reconnect", id, milliseconds, lastEventID)` starts it again
+        // after the delay; `("close", id)` ends it.
+        unsafe add("eventSource") { context, call, env in
+            let operation = try unsafe context.scriptValue(call[0]).stringValue
+            if operation == "open" {
+                guard let url = URL(string: try unsafe context.scriptValue(call[1]).stringValue ?? ""),
+                    ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false
+                else { return nil }
+                let withCredentials = try unsafe context.scriptValue(call[2]) == .bool(true)
+                let lastEventID = try unsafe context.scriptValue(call[3]).stringValue ?? ""
+                guard let clients = unsafe eventSourceClients(in: context, receive: call[4]) else { return nil }
+                let id = clients.nextID
+                clients.nextID += 1
+                // A page past its share of sources has the next one fail, as with its sockets.
+                guard clients.connections.count + clients.reconnections.count < WebSocketClients.maximumConnections else {
+                    clients.inbox.send((id, .failed))
+                    return unsafe context.jsValue(.number(Double(id)))
+                }
+                clients.connections[id] = startEventSource(
+                    url, withCredentials: withCredentials, lastEventID: lastEventID, id: id, inbox: clients.inbox, env: env)
+                return unsafe context.jsValue(.number(Double(id)))
+            }
+            guard let clients = context.attachment(EventSourceClients.self) else { return nil }
+            let id = Int(try unsafe context.scriptValue(call[1]).numberValue ?? 0)
+            clients.connections.removeValue(forKey: id)?.cancel()
+            clients.reconnections.removeValue(forKey: id)?.cancel()
+            guard operation == "reconnect", let url = URL(string: try unsafe context.scriptValue(call[4]).stringValue ?? "") else {
+                return nil
+            }
+            let delay = min(max(try unsafe context.scriptValue(call[2]).numberValue ?? 3000, 0), 86_400_000)
+            let lastEventID = try unsafe context.scriptValue(call[3]).stringValue ?? ""
+            let withCredentials = try unsafe context.scriptValue(call[5]) == .bool(true)
+            let inbox = clients.inbox
+            // A reconnection soon is the page's work still; a longer wait leaves the page quiet
+            // (a stream that a server ends every time would hold it busy for good).
+            if delay <= 1000 { env.tracker.linger(.milliseconds(Int64(delay) + 500)) }
+            clients.reconnections[id] = Task {
+                try? await Task.sleep(for: .milliseconds(Int64(delay)))
+                guard !Task.isCancelled else { return }
+                inbox.send(
+                    (
+                        id,
+                        .reconnecting(
+                            startEventSource(
+                                url, withCredentials: withCredentials, lastEventID: lastEventID, id: id, inbox: inbox, env: env))
+                    ))
             }
             return nil
         }
@@ -968,6 +1033,73 @@ extension DocumentEnvironment {
             // A message, or the connection's opening, may be answered: the page stays busy a while.
             if case .closed = event { _ = handshakeEnded(nil) } else { tracker.linger() }
             inbox.send((id, event))
+        }
+    }
+
+    /// The world's `EventSource` requests, made with the first: `receive` the platform's function
+    /// that hears of them.
+    private static func eventSourceClients(in context: isolated ScriptContext, receive: RawValue?) -> EventSourceClients? {
+        if let clients = context.attachment(EventSourceClients.self) { return clients }
+        guard let receive = unsafe context.function(receive) else { return nil }
+        unsafe context.protect(receive)
+        let inbox = ScriptContextInbox<(id: Int, event: EventSourceConnection.Event)>(for: context) { context, delivery in
+            dispatchEventSource(delivery.id, delivery.event, in: context)
+        }
+        let clients = unsafe EventSourceClients(receive: receive, inbox: inbox)
+        context.attach(clients)
+        context.onClose { context in
+            guard let clients = context.attachment(EventSourceClients.self) else { return }
+            for connection in clients.connections.values { connection.cancel() }
+            for reconnection in clients.reconnections.values { reconnection.cancel() }
+            clients.connections.removeAll()
+            clients.reconnections.removeAll()
+            unsafe context.unprotect(clients.receive)
+        }
+        return clients
+    }
+
+    /// Starts a source's request: cookies go with a same-origin one, and with another only when
+    /// the page asked (`withCredentials`); the page is busy until the answer arrives, and a
+    /// while after each of the stream's bytes.
+    private static func startEventSource(
+        _ url: URL, withCredentials: Bool, lastEventID: String, id: Int,
+        inbox: ScriptContextInbox<(id: Int, event: EventSourceConnection.Event)>, env: DocumentEnvironment
+    ) -> EventSourceConnection {
+        let tracker = env.tracker, answered = HandshakeEnd(), documentOrigin = SecurityOrigin(url: env.url)
+        tracker.begin()
+        return EventSourceConnection(
+            url: url, lastEventID: lastEventID, loader: env.loader,
+            cookies: { target in
+                withCredentials || (documentOrigin != nil && SecurityOrigin(url: target) == documentOrigin)
+                    ? .include(env.subresourceContext(for: target, method: "GET")) : .omit
+            }
+        ) { event in
+            if case .bytes = event { tracker.linger() }
+            if answered.end() { tracker.end() }
+            inbox.send((id, event))
+        }
+    }
+
+    /// Gives a world's `EventSource` what happened to its request.
+    static func dispatchEventSource(_ id: Int, _ event: EventSourceConnection.Event, in context: isolated ScriptContext) {
+        guard let clients = context.attachment(EventSourceClients.self) else { return }
+        let values: [ScriptValue]
+        switch event {
+        case .reconnecting(let connection):
+            // Closed meanwhile: the new request is not the page's.
+            guard clients.reconnections.removeValue(forKey: id) != nil else {
+                connection.cancel()
+                return
+            }
+            clients.connections[id] = connection
+            return
+        case .open: values = ["open"]
+        case .bytes(let bytes): values = ["bytes", .bytes(bytes)]
+        case .ended: values = ["ended"]
+        case .failed: values = ["failed"]
+        }
+        unsafe callReporting(clients.receive, in: context) {
+            unsafe [context.jsValue(.number(Double(id)))] + values.map { unsafe context.jsValue($0) }
         }
     }
 

@@ -337,7 +337,7 @@ enum DocumentPrelude {
           // Made apart, on a script's first read of one of them (``WebPlatformPrelude``'s `late`).
           const lateNames = ["cookieStore"], lateClasses = ["CookieStore", "CookieChangeEvent", "FileReader", "Window", "Navigator", "Location",
             "Crypto", "Performance", "WebSocket", "CloseEvent", "WritableStream", "WritableStreamDefaultWriter", "WritableStreamDefaultController",
-            "TransformStream", "TransformStreamDefaultController", "TextDecoderStream", "TextEncoderStream"];
+            "TransformStream", "TransformStreamDefaultController", "TextDecoderStream", "TextEncoderStream", "EventSource"];
           let platformObject = null;
           // The platform's own members, made once (the page may have replaced the globals).
           const platformMade = () => platformObject !== null ? platformObject : (platformObject = native.platform("make")(g, define, native, hooks));

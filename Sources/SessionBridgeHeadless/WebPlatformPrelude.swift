@@ -449,6 +449,7 @@ enum WebPlatformPrelude {
             \#(fileReaderSource)
             \#(webSocketSource)
             \#(writableStreamsSource)
+            \#(eventSourceSource)
           // The interfaces of the page's own singletons, for `instanceof` (`window instanceof
           // Window`); none can be made.
           const singletonInterface = (name, instance, base = null) => {
@@ -467,7 +468,7 @@ enum WebPlatformPrelude {
             platformClones.set(WebSocket.prototype, null);
             lateMembers = { FileReader, Window, Navigator, Location, Crypto, Performance, WebSocket, CloseEvent, WritableStream,
               WritableStreamDefaultWriter, WritableStreamDefaultController, TransformStream, TransformStreamDefaultController, TextDecoderStream,
-              TextEncoderStream,
+              TextEncoderStream, EventSource,
               ...(secure ? { cookieStore, CookieStore, CookieChangeEvent } : {}) };
             return lateMembers;
           };

@@ -1287,6 +1287,47 @@ import Testing
         }
     }
 
+    /// `EventSource`, as WebKit's: the stream's events parsed as the standard has them (comments,
+    /// CRLF, LF and CR line endings, data lines joined, `id`, `event`, `retry`), UTF-8 split
+    /// across the stream's chunks, the page's cookies sent; the stream's end asked for again with
+    /// `Last-Event-ID`; an answer that is no stream (a 204, an HTML page) closes the source.
+    @Test(arguments: Engine.allCases)
+    func eventSourcesAreWebKits(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                """
+                document.cookie = "es_probe=1; Secure; Path=/";
+                const log = [];
+                const source = new EventSource("/events?retry=50&count=2");
+                log.push(`made ${source.readyState} ${source.url.replace(location.origin, "")} ${source.withCredentials} ${String(source)} ${EventSource.OPEN}`);
+                await new Promise(resolve => {
+                  source.onopen = () => log.push(`open ${source.readyState}`);
+                  source.onmessage = event => {
+                    log.push(`message ${JSON.stringify(event.data)} ${event.lastEventId} ${event.origin === location.origin}`);
+                    if (event.data === "last 2") { source.close(); resolve(); }
+                  };
+                  source.addEventListener("named", event => log.push(`named ${event.data} ${event.type} ${event.lastEventId}`));
+                  source.onerror = () => log.push(`error ${source.readyState}`);
+                });
+                log.push(`closed ${source.readyState}`);
+                const none = new EventSource("/events/none");
+                await new Promise(resolve => { none.onerror = () => { log.push(`none error ${none.readyState}`); resolve(); }; none.onopen = () => log.push("none open"); });
+                const notStream = new EventSource("/login");
+                await new Promise(resolve => { notStream.onerror = () => { log.push(`not a stream ${notStream.readyState}`); resolve(); }; });
+                try { new EventSource("http://[bad"); } catch (error) { log.push(`bad ${error.name}`); }
+                return log;
+                """)
+            #expect(
+                seen == [
+                    "made 0 /events?retry=50&count=2 false [object EventSource] 1", "open 1", #"message "last none"  true"#,
+                    #"message "cookies es_probe"  true"#, #"message "event 1\nsecond line, café" 1 true"#,
+                    #"message "event 2\nsecond line, café" 2 true"#, "named a named one named 2", "error 0", "open 1",
+                    #"message "last 2" 2 true"#, "closed 2", "none error 2", "not a stream 2", "bad SyntaxError",
+                ], "\(engine)")
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func storageRequestsAndHistoryBehaveAsInWebKit(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in

@@ -92,6 +92,7 @@ public final class ReferenceServer: Sendable {
         core.addSessionRoutes(to: router)
         core.addSessionExchangeRoutes(to: router)
         core.addPageRoutes(to: router)
+        core.addEventStreamRoutes(to: router)
 
         let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [ConnectionCounter(core: core)])
         let running = try await ListeningApplication.start(logger: configuration.logger) { onServerRunning in
