@@ -1074,7 +1074,8 @@ extension DocumentEnvironment {
                     ? .include(env.subresourceContext(for: target, method: "GET")) : .omit
             }
         ) { event in
-            if case .bytes = event { tracker.linger() }
+            // The answer's start and each of its bytes may be followed by more: busy a while.
+            if case .bytes = event { tracker.linger() } else if case .open = event { tracker.linger() }
             if answered.end() { tracker.end() }
             inbox.send((id, event))
         }

@@ -67,8 +67,13 @@ import Testing
                 source.onerror = () => heard.push(`error ${source.readyState}`);
                 0;
                 """)
+            let deadline = ContinuousClock.now + .seconds(10)
+            while try await page.evaluateJavaScript("heard.at(-1)") != "error 0", ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(try await page.evaluateJavaScript("heard.at(-1)") == "error 0", "the stream ended")
+            // Waiting a minute to reconnect, the page is quiet.
             #expect(await page.runUntilQuiescent(timeout: .seconds(20)))
-            #expect(try await page.evaluateJavaScript("heard.at(-1)") == "error 0")
             _ = try await page.evaluateJavaScript("source.close()")
             #expect(recorder.exchanges.filter { $0.url.path == "/events" }.count == 1)
             await page.close()

@@ -12,8 +12,8 @@ import Testing
 @Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct WebSocketTests {
 
     /// An open socket with nothing to say does not keep the page busy (the runner would wait
-    /// for `--timeout`), an exchange on it does until it is answered, and leaving the document
-    /// closes the socket: the server sees the connection go.
+    /// for `--timeout`; that an exchange on it does, a while, is the runner's WebSocket test),
+    /// and leaving the document closes the socket: the server sees the connection go.
     @Test func anIdleSocketIsQuietAndLeavingTheDocumentClosesIt() async throws {
         let echoServer = try await WebSocketEchoServer.start()
         defer { Task { try? await echoServer.stop() } }
@@ -29,6 +29,11 @@ import Testing
                 socket.onmessage = event => heard.push(event.data);
                 0;
                 """)
+            let deadline = ContinuousClock.now + .seconds(10)
+            while try await page.evaluateJavaScript("heard.length") != 1, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            // The socket open and idle, the page is quiet.
             #expect(await page.runUntilQuiescent(timeout: .seconds(10)))
             #expect(try await page.evaluateJavaScript("[socket.readyState, ...heard]") == [1, "ping me"])
             // The next document asks the server how many sockets are open: its own only.
