@@ -158,36 +158,41 @@ final class CookieWatcher {
     }
 }
 
-/// A page world's WebSocket connections, by the ids its `WebSocket`s hold, and the platform's
-/// function that gives them what happened.
+/// A connection a page's script holds open (a `WebSocket`'s, an `EventSource`'s).
+protocol PageConnection: AnyObject, Sendable {
+    /// What the page hears of it.
+    associatedtype Event: Sendable
+    /// Ends it, as a browser does when the page's document goes away.
+    func end()
+}
+
+extension WebSocketConnection: PageConnection {
+    func end() { goAway() }
+}
+
+extension EventSourceConnection: PageConnection {
+    func end() { cancel() }
+}
+
+/// A page world's connections of one kind, by the ids its scripts' objects hold (with the
+/// reconnections that wait), and the platform's function that gives them what happened.
 @safe  // its JavaScriptCore reference is used only on its context's engine thread, while the context lives
-final class WebSocketClients {
+final class PageConnections<Connection: PageConnection> {
     let receive: RawObject
-    let inbox: ScriptContextInbox<(id: Int, event: WebSocketConnection.Event)>
-    var connections: [Int: WebSocketConnection] = [:]
+    let inbox: ScriptContextInbox<(id: Int, event: Connection.Event)>
+    var connections: [Int: Connection] = [:]
+    var reconnections: [Int: Task<Void, Never>] = [:]
     var nextID = 1
-    /// The most connections one world holds open at once.
-    static let maximumConnections = 200
-    init(receive: RawObject, inbox: ScriptContextInbox<(id: Int, event: WebSocketConnection.Event)>) {
+    /// The most connections (reconnections that wait included) one world holds at once.
+    static var maximumConnections: Int { 200 }
+    init(receive: RawObject, inbox: ScriptContextInbox<(id: Int, event: Connection.Event)>) {
         unsafe self.receive = unsafe receive
         self.inbox = inbox
     }
 }
 
-/// A page world's `EventSource` requests, by the ids its sources hold (with the reconnections
-/// waiting), and the platform's function that gives them what happened.
-@safe  // its JavaScriptCore reference is used only on its context's engine thread, while the context lives
-final class EventSourceClients {
-    let receive: RawObject
-    let inbox: ScriptContextInbox<(id: Int, event: EventSourceConnection.Event)>
-    var connections: [Int: EventSourceConnection] = [:]
-    var reconnections: [Int: Task<Void, Never>] = [:]
-    var nextID = 1
-    init(receive: RawObject, inbox: ScriptContextInbox<(id: Int, event: EventSourceConnection.Event)>) {
-        unsafe self.receive = unsafe receive
-        self.inbox = inbox
-    }
-}
+typealias WebSocketClients = PageConnections<WebSocketConnection>
+typealias EventSourceClients = PageConnections<EventSourceConnection>
 
 /// Whether a WebSocket's opening handshake has ended (reported once, whichever way it ended).
 private final class HandshakeEnd: Sendable {
@@ -485,7 +490,10 @@ extension DocumentEnvironment {
                             !$0.isEmpty && $0.allSatisfy(tokenCharacters.contains)
                         })
                 else { return nil }
-                guard let clients = unsafe webSocketClients(in: context, receive: call[3]) else { return nil }
+                guard
+                    let clients: WebSocketClients = unsafe pageConnections(
+                        in: context, receive: call[3], dispatch: { context, id, event in dispatchWebSocket(id, event, in: context) })
+                else { return nil }
                 let id = clients.nextID
                 clients.nextID += 1
                 // A page past its share of connections has the next one fail, as a browser past its limit does.
@@ -524,7 +532,10 @@ extension DocumentEnvironment {
                 else { return nil }
                 let withCredentials = try unsafe context.scriptValue(call[2]) == .bool(true)
                 let lastEventID = try unsafe context.scriptValue(call[3]).stringValue ?? ""
-                guard let clients = unsafe eventSourceClients(in: context, receive: call[4]) else { return nil }
+                guard
+                    let clients: EventSourceClients = unsafe pageConnections(
+                        in: context, receive: call[4], dispatch: { context, id, event in dispatchEventSource(id, event, in: context) })
+                else { return nil }
                 let id = clients.nextID
                 clients.nextID += 1
                 // A page past its share of sources has the next one fail, as with its sockets.
@@ -962,23 +973,28 @@ extension DocumentEnvironment {
         }
     }
 
-    /// The world's WebSocket connections, made with the first: `receive` the platform's function
-    /// that hears of them.
-    private static func webSocketClients(in context: isolated ScriptContext, receive: RawValue?) -> WebSocketClients? {
-        if let clients = context.attachment(WebSocketClients.self) { return clients }
+    /// The world's connections of one kind, made with the first: `receive` the platform's
+    /// function that hears of them, `dispatch` what gives it an event. When the world closes,
+    /// its connections end as a browser ends them, and the reconnections that wait are dropped.
+    private static func pageConnections<Connection: PageConnection>(
+        in context: isolated ScriptContext, receive: RawValue?,
+        dispatch: @escaping @Sendable (isolated ScriptContext, Int, Connection.Event) -> Void
+    ) -> PageConnections<Connection>? {
+        if let clients = context.attachment(PageConnections<Connection>.self) { return clients }
         guard let receive = unsafe context.function(receive) else { return nil }
         unsafe context.protect(receive)
         // In the order they happened, on the page's thread; none once the world closed.
-        let inbox = ScriptContextInbox<(id: Int, event: WebSocketConnection.Event)>(for: context) { context, delivery in
-            dispatchWebSocket(delivery.id, delivery.event, in: context)
+        let inbox = ScriptContextInbox<(id: Int, event: Connection.Event)>(for: context) { context, delivery in
+            dispatch(context, delivery.id, delivery.event)
         }
-        let clients = unsafe WebSocketClients(receive: receive, inbox: inbox)
+        let clients = unsafe PageConnections<Connection>(receive: receive, inbox: inbox)
         context.attach(clients)
         context.onClose { context in
-            guard let clients = context.attachment(WebSocketClients.self) else { return }
-            // The document went away: its connections close as a browser closes them.
-            for connection in clients.connections.values { connection.goAway() }
+            guard let clients = context.attachment(PageConnections<Connection>.self) else { return }
+            for connection in clients.connections.values { connection.end() }
+            for reconnection in clients.reconnections.values { reconnection.cancel() }
             clients.connections.removeAll()
+            clients.reconnections.removeAll()
             unsafe context.unprotect(clients.receive)
         }
         return clients
@@ -1034,28 +1050,6 @@ extension DocumentEnvironment {
             if case .closed = event { _ = handshakeEnded(nil) } else { tracker.linger() }
             inbox.send((id, event))
         }
-    }
-
-    /// The world's `EventSource` requests, made with the first: `receive` the platform's function
-    /// that hears of them.
-    private static func eventSourceClients(in context: isolated ScriptContext, receive: RawValue?) -> EventSourceClients? {
-        if let clients = context.attachment(EventSourceClients.self) { return clients }
-        guard let receive = unsafe context.function(receive) else { return nil }
-        unsafe context.protect(receive)
-        let inbox = ScriptContextInbox<(id: Int, event: EventSourceConnection.Event)>(for: context) { context, delivery in
-            dispatchEventSource(delivery.id, delivery.event, in: context)
-        }
-        let clients = unsafe EventSourceClients(receive: receive, inbox: inbox)
-        context.attach(clients)
-        context.onClose { context in
-            guard let clients = context.attachment(EventSourceClients.self) else { return }
-            for connection in clients.connections.values { connection.cancel() }
-            for reconnection in clients.reconnections.values { reconnection.cancel() }
-            clients.connections.removeAll()
-            clients.reconnections.removeAll()
-            unsafe context.unprotect(clients.receive)
-        }
-        return clients
     }
 
     /// Starts a source's request: cookies go with a same-origin one, and with another only when
