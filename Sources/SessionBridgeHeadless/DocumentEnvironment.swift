@@ -22,6 +22,8 @@ struct DocumentEnvironment: Sendable {
     /// When the document's navigation started and how its request went: its
     /// `performance.timeOrigin` and the uptime `performance.now()` counts from.
     let timing: NavigationTiming
+    /// The document's import map and the modules its page world was given.
+    let modules = DocumentModules()
     var timeOrigin: (epochMilliseconds: Double, uptime: UInt64) { timing.origin }
 
     /// The document's URL now.
@@ -1207,6 +1209,16 @@ extension DocumentEnvironment {
                 return SecurityOrigin(url: target) == documentOrigin && documentOrigin != nil
                     ? .include(subresourceContext(for: target, method: request.method)) : .omit
             }
+        }
+    }
+
+    /// Fetches a module script as HTML fetches one: a `GET` with the page's cookies when it is
+    /// of the document's origin (credentials `same-origin`), redirects followed.
+    func fetchModule(_ target: URL) async throws(PageError) -> HTTPLoader.Response {
+        let documentOrigin = SecurityOrigin(url: url)
+        return try await loader.load(PageRequest(url: target), initiator: .script) { hop in
+            guard SecurityOrigin(url: hop) == documentOrigin, documentOrigin != nil else { return .omit }
+            return .include(subresourceContext(for: hop, method: "GET"))
         }
     }
 

@@ -7,7 +7,13 @@ struct HTMLDocumentScripts {
     enum Script: Equatable {
         case inline(source: String, line: Int)
         case external(src: String)
-        /// A script type the page does not run (modules, JSON, templates).
+        /// A module script, inline (`src` is `nil`) or external.
+        case module(src: String?, source: String, line: Int)
+        /// An import map's JSON text.
+        case importMap(source: String)
+        /// A classic script marked `nomodule`: a browser that runs modules skips it.
+        case noModule
+        /// A script type the page does not run (JSON, templates).
         case skipped(type: String)
     }
 
@@ -41,14 +47,21 @@ struct HTMLDocumentScripts {
             let attributes = element.attributes
             self.attributes.append(attributes)
             lines.append(lineNumber(at: content.lowerBound))
-            let type = attributes["type"]?.lowercased() ?? ""
+            let type = (attributes["type"] ?? "").trimmingCharacters(in: .whitespaces).lowercased()
             let runnable = ["", "text/javascript", "application/javascript"].contains(type)
-            if !runnable {
+            let text = String(decoding: utf8[content], as: UTF8.self)
+            if type == "module" {
+                scripts.append(.module(src: attributes["src"], source: text, line: lines[lines.count - 1]))
+            } else if type == "importmap" {
+                scripts.append(.importMap(source: text))
+            } else if !runnable {
                 scripts.append(.skipped(type: type))
+            } else if attributes["nomodule"] != nil {
+                scripts.append(.noModule)
             } else if let src = attributes["src"] {
                 scripts.append(.external(src: src))
             } else {
-                scripts.append(.inline(source: String(decoding: utf8[content], as: UTF8.self), line: lines[lines.count - 1]))
+                scripts.append(.inline(source: text, line: lines[lines.count - 1]))
             }
         }
     }

@@ -374,7 +374,7 @@ public actor WebPage {
             // An external script marked `defer` (or `async`) runs once the others have, in
             // document order, before `DOMContentLoaded`, as the parser runs deferred scripts
             // (an `async` one may run earlier in a browser, whenever it has loaded).
-            var deferred: [(script: DocumentScript, target: URL)] = []
+            var deferred: [(script: DocumentScript, root: ModuleGraph.Root?, target: URL?)] = []
             for (index, script) in (html?.scripts ?? []).enumerated() {
                 let attributes = html?.attributes[index] ?? [:], line = html?.lines[index] ?? 1
                 switch script {
@@ -392,10 +392,33 @@ public actor WebPage {
                     }
                     script.src = target.absoluteString
                     if attributes["defer"] != nil || attributes["async"] != nil {
-                        deferred.append((script, target))
+                        deferred.append((script, nil, target))
                     } else {
                         await runExternal(script, from: target, environment: environment)
                     }
+                case .module(let src, let source, let line):
+                    // Module scripts are deferred, in document order with the other deferred
+                    // scripts (an `async` one runs with them too).
+                    var script = DocumentScript(index: index, src: "", attributes: attributes, line: line)
+                    guard let src else {
+                        deferred.append((script, .inline(source: source, documentURL: url, line: line), nil))
+                        continue
+                    }
+                    guard !src.isEmpty, let target = URL(string: src, relativeTo: url)?.absoluteURL else {
+                        script.src = src.isEmpty ? url.absoluteString : src
+                        unfetchable.append(script)
+                        continue
+                    }
+                    script.src = target.absoluteString
+                    deferred.append((script, .url(target, type: nil), nil))
+                case .importMap(let source):
+                    do {
+                        environment.modules.addImportMap(try ImportMap(json: source, base: url))
+                    } catch {
+                        emit(.console(ConsoleMessage(level: .error, text: "import map not used: \(error.message)"), url: url))
+                    }
+                case .noModule:
+                    break
                 case .skipped(let type):
                     emit(
                         .console(
@@ -403,8 +426,12 @@ public actor WebPage {
                             url: url))
                 }
             }
-            for (script, target) in deferred {
-                await runExternal(script, from: target, environment: environment)
+            for (script, root, target) in deferred {
+                if let root {
+                    await runModuleScript(script, root: root, environment: environment)
+                } else if let target {
+                    await runExternal(script, from: target, environment: environment)
+                }
             }
         case .other:
             break
@@ -626,6 +653,35 @@ public actor WebPage {
         }
         guard let context = documents[.page], shown?.documentURL === environment.documentURL else { return }
         await fireScriptEvent(loaded: loaded, script: script, in: context)
+    }
+
+    /// Loads a module script's graph and runs it in the page's world. A graph that cannot be
+    /// fetched gives the element `error`; otherwise an external script's element gets `load`
+    /// once its graph ran, unless a module of it had a syntax error (as in WebKit). What fails
+    /// to link or throws is reported as an uncaught error.
+    private func runModuleScript(_ script: DocumentScript, root: ModuleGraph.Root, environment: DocumentEnvironment) async {
+        let graph: (key: String, records: [ScriptValue])?
+        do throws(ModuleGraph.LoadFailure) {
+            graph = try await ModuleGraph.load(root, environment: environment)
+        } catch {
+            graph = nil
+            if !error.message.hasPrefix("Importing") {
+                emit(.console(ConsoleMessage(level: .error, text: "\(script.src): \(error.message)"), url: environment.url))
+            }
+        }
+        guard let context = documents[.page], shown?.documentURL === environment.documentURL else { return }
+        guard let graph else {
+            await fireScriptEvent(loaded: false, script: script, in: context)
+            return
+        }
+        let ran = await runModule(graph, environment: environment, in: context)
+        if ran, case .url = root { await fireScriptEvent(loaded: true, script: script, in: context) }
+    }
+
+    private func runModule(
+        _ graph: (key: String, records: [ScriptValue]), environment: DocumentEnvironment, in context: isolated ScriptContext
+    ) -> Bool {
+        DocumentEnvironment.runModule(graph.records, key: graph.key, environment: environment, in: context)
     }
 
     private func fireScriptEvent(loaded: Bool, script: DocumentScript, in context: isolated ScriptContext) {

@@ -175,3 +175,23 @@ extension ScriptContext {
         return try unsafe call(function, values(of: held))
     }
 }
+
+extension ScriptContext {
+    /// A function compiled from `body` with `parameters`, its lines numbered from `startingLine`
+    /// of `sourceURL` (the body starts on the first line of the function's source). `nil`,
+    /// with the exception (a `SyntaxError`, with its line) in `exception`, when the body does not
+    /// parse. Nothing of the body runs.
+    package func compileFunction(
+        parameters: [String], body: String, sourceURL: String, startingLine: Int, exception: inout RawValue?
+    ) -> RawObject? {
+        guard !isClosed else { return nil }
+        let source = unsafe makeJSString("(function (\(parameters.joined(separator: ", "))) {" + body + "\n})")
+        defer { unsafe JSStringRelease(source) }
+        let url = unsafe makeJSString(sourceURL)
+        defer { unsafe JSStringRelease(url) }
+        var thrown: JSValueRef? = nil
+        let value = unsafe JSEvaluateScript(ctx, source, nil, url, Int32(clamping: startingLine), &thrown)
+        unsafe exception = unsafe thrown
+        return unsafe function(value)
+    }
+}

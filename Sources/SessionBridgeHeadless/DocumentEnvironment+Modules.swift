@@ -1,0 +1,157 @@
+import Foundation
+import SessionBridgeScriptEngine
+
+/// The page world's module linker (``ModuleLinkerPrelude``), made when its first module
+/// script runs.
+@safe  // its JavaScriptCore reference is used only on its context's engine thread, while the context lives
+final class ModuleLinker {
+    let run: RawObject
+    init(run: RawObject) { unsafe self.run = unsafe run }
+}
+
+extension DocumentEnvironment {
+    /// The parameters of a compiled module body: its import scope and its handle.
+    private static let moduleParameters = ["__sbImports", "__sbModule"]
+
+    /// Links and evaluates a module script's graph (``ModuleGraph/load(_:environment:)``) in
+    /// the page world, under the time limit, reporting what fails. Returns whether the script's
+    /// element gets `load`.
+    static func runModule(
+        _ records: [ScriptValue], key: String, environment: DocumentEnvironment, in context: isolated ScriptContext
+    ) -> Bool {
+        let linker: ModuleLinker
+        do throws(ScriptError) {
+            linker = try moduleLinker(environment, in: context)
+        } catch {
+            context.report(.uncaughtError(error))
+            return false
+        }
+        context.enterJavaScript()
+        defer { context.leaveJavaScript() }
+        var held = context.holdArguments()
+        unsafe context.hold(context.jsValue(.array(records)), in: &held)
+        unsafe context.hold(context.jsValue(.string(key)), in: &held)
+        do {
+            let result = try unsafe context.call(linker.run, with: held)
+            return unsafe JSValueIsStrictTrue(context, result)
+        } catch {
+            context.report(.uncaughtError(error))
+            return false
+        }
+    }
+
+    private static func JSValueIsStrictTrue(_ context: isolated ScriptContext, _ value: RawValue?) -> Bool {
+        (try? unsafe context.scriptValue(value)) == .bool(true)
+    }
+
+    /// The world's linker, made with its native functions on first use.
+    private static func moduleLinker(
+        _ environment: DocumentEnvironment, in context: isolated ScriptContext
+    ) throws(ScriptError) -> ModuleLinker {
+        if let linker = context.attachment(ModuleLinker.self) { return linker }
+        let factory = try unsafe context.evaluateRaw(ModuleLinkerPrelude.source, sourceURL: "sessionbridge://prelude/modules.js")
+        guard let factoryFunction = unsafe context.function(factory) else {
+            throw ScriptError(kind: .exception, name: "Error", message: "module linker failed")
+        }
+        let native = unsafe context.makeObject()
+        unsafe context.protect(native)
+        defer { unsafe context.unprotect(native) }
+        unsafe context.defineReadOnly(compileFunction(in: context), as: "compile", on: native)
+        unsafe context.defineReadOnly(graphFunction(environment, in: context), as: "graph", on: native)
+        let report = unsafe context.makeFunction { context, call in
+            unsafe context.reportUncaught(call[0] ?? context.undefined)
+            return nil
+        }
+        unsafe context.defineReadOnly(report, as: "report", on: native)
+        let resolve = unsafe context.makeFunction { context, call in
+            let specifier = try unsafe context.scriptValue(call[0]).stringValue ?? ""
+            let referrer = try unsafe context.scriptValue(call[1]).stringValue ?? ""
+            guard let base = URL(string: referrer), let target = environment.modules.importMap.resolve(specifier, base: base) else {
+                throw ScriptThrow("TypeError", "Module name, '\(specifier)' does not resolve to a valid URL.")
+            }
+            return unsafe context.jsValue(.string(target.absoluteString))
+        }
+        unsafe context.defineReadOnly(resolve, as: "resolve", on: native)
+        let run = try unsafe context.call(factoryFunction, [native])
+        guard let runFunction = unsafe context.function(run) else {
+            throw ScriptError(kind: .exception, name: "Error", message: "module linker failed")
+        }
+        unsafe context.protect(runFunction)
+        let linker = unsafe ModuleLinker(run: runFunction)
+        context.attach(linker)
+        context.onClose { context in
+            if let linker = context.attachment(ModuleLinker.self) { unsafe context.unprotect(linker.run) }
+        }
+        return linker
+    }
+
+    /// `compile(bindings, body, probe, sourceURL, line)`: the module body's function and
+    /// whether it awaits at its top level, as `{function, isAsync}`, or `{error}`, the
+    /// `SyntaxError` JavaScriptCore found (with its line).
+    private static func compileFunction(in context: isolated ScriptContext) -> RawObject {
+        unsafe context.makeFunction { context, call in
+            let bindings = try unsafe context.scriptValue(call[0]).stringValue ?? ""
+            let body = try unsafe context.scriptValue(call[1]).stringValue ?? ""
+            let probe = try unsafe context.scriptValue(call[2]).stringValue
+            let sourceURL = try unsafe context.scriptValue(call[3]).stringValue ?? ""
+            let line = Int(javaScriptNumber: try unsafe context.scriptValue(call[4]).numberValue ?? 1) ?? 1
+            func wrapped(_ text: String, async: Bool) -> String {
+                // On the body's first line, so that its lines stay the module's.
+                async
+                    ? "with (__sbImports) { return async function () { \"use strict\"; __sbModule.bind({\(bindings)}); await __sbModule.evaluation; "
+                        + text + "\n} }"
+                    : "with (__sbImports) { return function* () { \"use strict\"; __sbModule.bind({\(bindings)}); yield; " + text + "\n} }"
+            }
+            var exception: RawValue? = nil
+            var function: RawObject?
+            var isAsync = false
+            if let probe,
+                unsafe context.compileFunction(
+                    parameters: moduleParameters, body: wrapped(probe, async: false), sourceURL: sourceURL, startingLine: line,
+                    exception: &exception) == nil
+            {
+                // An `await` a plain generator cannot parse: one at the top level (or an error
+                // the asynchronous body shows too).
+                unsafe function = unsafe context.compileFunction(
+                    parameters: moduleParameters, body: wrapped(body, async: true), sourceURL: sourceURL, startingLine: line,
+                    exception: &exception)
+                isAsync = true
+            } else {
+                unsafe function = unsafe context.compileFunction(
+                    parameters: moduleParameters, body: wrapped(body, async: false), sourceURL: sourceURL, startingLine: line,
+                    exception: &exception)
+            }
+            let result = unsafe context.makeObject()
+            if let function = unsafe function {
+                unsafe context.setProperty(function, as: "function", on: result)
+                unsafe context.setProperty(context.jsValue(.bool(isAsync)), as: "isAsync", on: result)
+            } else {
+                unsafe context.setProperty(exception ?? context.undefined, as: "error", on: result)
+            }
+            return unsafe result
+        }
+    }
+
+    /// `graph(specifier, referrer, type)`: a promise of `[key, records]`, the graph of a
+    /// dynamic import (``ModuleGraph``), or of its `TypeError`.
+    private static func graphFunction(_ environment: DocumentEnvironment, in context: isolated ScriptContext) -> RawObject {
+        unsafe context.makeFunction { context, call in
+            let specifier = try unsafe context.scriptValue(call[0]).stringValue ?? ""
+            let referrer = try unsafe context.scriptValue(call[1]).stringValue ?? ""
+            let type = try unsafe context.scriptValue(call[2]).stringValue
+            guard let base = URL(string: referrer), let target = environment.modules.importMap.resolve(specifier, base: base) else {
+                throw ScriptThrow("TypeError", "Module name, '\(specifier)' does not resolve to a valid URL.")
+            }
+            let (promise, deferred) = unsafe try context.makeDeferredPromise()
+            context.startTask(settling: deferred) {
+                do throws(ModuleGraph.LoadFailure) {
+                    let (key, records) = try await ModuleGraph.load(.url(target, type: type), environment: environment)
+                    return .success(.array([.string(key), .array(records)]))
+                } catch {
+                    return .failure(ScriptThrow("TypeError", error.message))
+                }
+            }
+            return unsafe promise
+        }
+    }
+}

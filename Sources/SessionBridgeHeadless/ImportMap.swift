@@ -1,0 +1,86 @@
+import Foundation
+
+/// A document's import map (`<script type="importmap">`): how module specifiers resolve to URLs,
+/// as HTML resolves them, with its `imports` and `scopes`, exact and prefix (`/`-ended)
+/// entries, the most specific first.
+struct ImportMap: Sendable {
+    /// Specifier (bare, or a URL made absolute) to URL.
+    private(set) var imports: [String: URL] = [:]
+    /// Scope prefix (an absolute URL) to its own specifier map.
+    private(set) var scopes: [String: [String: URL]] = [:]
+
+    init() {}
+
+    /// Reads an import map's JSON text, its URLs resolved against `base`. Entries that are no
+    /// URL are left out, as HTML leaves them out (with a warning there).
+    /// - Throws: ``InvalidImportMap`` when the text is no JSON object.
+    init(json: String, base: URL) throws(InvalidImportMap) {
+        guard let data = json.data(using: .utf8),
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        else { throw InvalidImportMap(message: "the import map is not a JSON object") }
+        imports = Self.specifierMap(object["imports"], base: base)
+        if let scopes = object["scopes"] as? [String: Any] {
+            for (prefix, map) in scopes {
+                guard let scope = URL(string: prefix, relativeTo: base)?.absoluteURL else { continue }
+                self.scopes[scope.absoluteString] = Self.specifierMap(map, base: base)
+            }
+        }
+    }
+
+    /// What an import map that could not be read is refused for.
+    struct InvalidImportMap: Error {
+        var message: String
+    }
+
+    /// Adds the entries of `other` that this map does not have (a document's later maps do not
+    /// override its earlier ones).
+    mutating func merge(_ other: ImportMap) {
+        imports.merge(other.imports) { current, _ in current }
+        for (scope, map) in other.scopes { scopes[scope, default: [:]].merge(map) { current, _ in current } }
+    }
+
+    /// The URL `specifier` resolves to in a module at `base`, or `nil` for a bare specifier the
+    /// map does not have (`Module name, '…' does not resolve to a valid URL.`).
+    func resolve(_ specifier: String, base: URL) -> URL? {
+        let asURL = Self.urlLike(specifier, base: base)
+        let key = asURL?.absoluteString ?? specifier
+        let referrer = base.absoluteString
+        for (scope, map) in scopes.sorted(by: { $0.key.count > $1.key.count })
+        where referrer == scope || scope.hasSuffix("/") && referrer.hasPrefix(scope) {
+            if let url = Self.match(key, in: map) { return url }
+        }
+        return Self.match(key, in: imports) ?? asURL
+    }
+
+    /// A specifier that is a URL already, or a path (`/`, `./`, `../`), resolved; `nil` for a
+    /// bare one.
+    private static func urlLike(_ specifier: String, base: URL) -> URL? {
+        if specifier.hasPrefix("/") || specifier.hasPrefix("./") || specifier.hasPrefix("../") {
+            return URL(string: specifier, relativeTo: base)?.absoluteURL
+        }
+        guard let url = URL(string: specifier), let scheme = url.scheme, !scheme.isEmpty else { return nil }
+        return url
+    }
+
+    private static func match(_ key: String, in map: [String: URL]) -> URL? {
+        if let exact = map[key] { return exact }
+        var best: (prefix: String, url: URL)?
+        for (prefix, url) in map where prefix.hasSuffix("/") && key.hasPrefix(prefix) && prefix.count > (best?.prefix.count ?? -1) {
+            best = (prefix, url)
+        }
+        guard let best, best.url.absoluteString.hasSuffix("/") else { return nil }
+        return URL(string: best.url.absoluteString + key.dropFirst(best.prefix.count))
+    }
+
+    private static func specifierMap(_ value: Any?, base: URL) -> [String: URL] {
+        guard let entries = value as? [String: Any] else { return [:] }
+        var map: [String: URL] = [:]
+        for (specifier, address) in entries {
+            guard !specifier.isEmpty, let address = address as? String, let url = URL(string: address, relativeTo: base)?.absoluteURL else {
+                continue
+            }
+            map[urlLike(specifier, base: base)?.absoluteString ?? specifier] = url
+        }
+        return map
+    }
+}

@@ -1,0 +1,137 @@
+/// A module script's source, lexed: what it imports and exports, and the body of the classic
+/// function it becomes, since JavaScriptCore's C API loads no modules.
+///
+/// The lexer reads JavaScript's tokens as far as modules need (comments, strings, template
+/// literals with their substitutions, regular expression literals, brackets) and reads the
+/// import and export declarations at the top level, as `es-module-lexer` does. The body keeps
+/// every line where it was, so errors point at the module's own lines:
+/// - import declarations are blanked (their bindings are read through the module's import
+///   scope, live);
+/// - `export` is taken off declarations, and export lists are blanked; the exported names
+///   become getters the module hands the linker (``bindings``) before its first statement runs;
+/// - `export default` of an expression becomes a `const` (``defaultBinding``);
+/// - `import.meta` and `import(…)` become members of the module's own handle.
+struct ModuleSource {
+    /// A module the source asks for, by its specifier, and the type its import attributes
+    /// give (`json`, or `nil` for JavaScript).
+    struct Request: Hashable {
+        var specifier: String
+        var type: String?
+    }
+
+    /// An imported binding: `local` reads `name` of the module `request` asks for (`*` for its
+    /// namespace).
+    struct Import: Equatable {
+        var local: String
+        var request: Request
+        var name: String
+    }
+
+    /// An export of another module's: `name` is `importName` of `request` (`*` for its namespace).
+    struct IndirectExport: Equatable {
+        var name: String
+        var request: Request
+        var importName: String
+    }
+
+    /// What the source could not be lexed for; JavaScriptCore then reports the error itself.
+    struct SyntaxError: Error {
+        var message: String
+    }
+
+    /// The name `export default` of an expression (or of an anonymous function or class) binds.
+    static let defaultBinding = "__sbDefault__"
+
+    /// The modules asked for, in source order, each once.
+    var requests: [Request] = []
+    var imports: [Import] = []
+    /// Exported names and the local bindings they read, in source order.
+    var localExports: [(name: String, local: String)] = []
+    var indirectExports: [IndirectExport] = []
+    /// The modules whose every export but `default` this one exports (`export * from`).
+    var starExports: [Request] = []
+    /// The module's statements, with the declarations turned as the type describes.
+    var body: String = ""
+    /// Whether the body has `await` anywhere (a top-level one makes the module asynchronous).
+    var mentionsAwait = false
+    /// The body with each `await` doubled: compiled, it fails in a plain generator exactly when
+    /// the module awaits at its top level (`await (x)` parses as a call otherwise). `nil`
+    /// when the body has no `await`.
+    var awaitProbe: String?
+
+    /// The getters the module hands the linker, as an object literal's members:
+    /// `"name": () => local`.
+    var bindings: String {
+        localExports.map { "\(Self.quoted($0.name)): () => \($0.local)" }.joined(separator: ", ")
+    }
+
+    /// Lexes `source`.
+    /// - Throws: ``SyntaxError`` when a declaration cannot be read.
+    init(_ source: String) throws(SyntaxError) {
+        var bytes = Array(source.utf8)
+        // A hashbang comment is a line comment to the function the body becomes.
+        if bytes.starts(with: [UInt8(ascii: "#"), UInt8(ascii: "!")]) {
+            bytes[0] = UInt8(ascii: "/")
+            bytes[1] = UInt8(ascii: "/")
+        }
+        let tokens = try ModuleLexer.tokens(of: bytes)
+        var reader = DeclarationReader(bytes: bytes, tokens: tokens)
+        try reader.read()
+        requests = reader.requests
+        imports = reader.imports
+        localExports = reader.localExports
+        indirectExports = reader.indirectExports
+        starExports = reader.starExports
+        let edits = reader.edits.sorted { $0.range.lowerBound < $1.range.lowerBound }
+        body = Self.apply(edits, to: bytes)
+        if !reader.awaits.isEmpty {
+            mentionsAwait = true
+            let doubled = reader.awaits.map { Edit(range: $0..<$0 + 5, text: "await await") }
+            awaitProbe = Self.apply((edits + doubled).sorted { $0.range.lowerBound < $1.range.lowerBound }, to: bytes)
+        }
+    }
+
+    /// A JavaScript string literal of `text`.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\u{2028}": out += "\\u2028"
+            case "\u{2029}": out += "\\u2029"
+            default:
+                if scalar.value < 0x20 {
+                    out +=
+                        "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                        + String(scalar.value, radix: 16)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    /// A change to the source: `range` (bytes) becomes `text`, with the range's line breaks kept.
+    struct Edit {
+        var range: Range<Int>
+        var text: String
+    }
+
+    private static func apply(_ edits: [Edit], to bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 64)
+        var position = 0
+        for edit in edits {
+            out.append(contentsOf: bytes[position..<edit.range.lowerBound])
+            out.append(contentsOf: edit.text.utf8)
+            for byte in bytes[edit.range] where byte == UInt8(ascii: "\n") { out.append(byte) }
+            position = edit.range.upperBound
+        }
+        out.append(contentsOf: bytes[position...])
+        return String(decoding: out, as: UTF8.self)
+    }
+}
