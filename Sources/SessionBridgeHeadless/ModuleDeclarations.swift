@@ -103,6 +103,7 @@ struct DeclarationReader {
 
     private mutating func readExport(at start: Int) throws(SyntaxError) -> Int {
         let index = start + 1
+        guard tokens.indices.contains(index) else { throw SyntaxError(message: "unexpected end after 'export'") }
         if isPunctuator(index, "*") {
             var next = index + 1
             var alias: String?
@@ -144,6 +145,7 @@ struct DeclarationReader {
         switch text(index) {
         case "default":
             let head = index + 1
+            guard tokens.indices.contains(head) else { throw SyntaxError(message: "unexpected end after 'export default'") }
             var keyword = head
             if text(head) == "async", text(head + 1) == "function", !tokens[head + 1].newlineBefore { keyword = head + 1 }
             if text(keyword) == "function" || text(keyword) == "class" {

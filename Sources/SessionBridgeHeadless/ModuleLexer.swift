@@ -138,8 +138,11 @@ enum ModuleLexer {
                 let start = position
                 var index = position + 1
                 while index < bytes.count, bytes[index] != byte {
-                    if bytes[index] == UInt8(ascii: "\\") { index += 1 }
-                    if index < bytes.count, bytes[index] == UInt8(ascii: "\n") {
+                    if bytes[index] == UInt8(ascii: "\\") {
+                        // An escape, a line continuation (`\` and a line break, CRLF included) among them.
+                        index += 1
+                        if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\r"), bytes[index + 1] == UInt8(ascii: "\n") { index += 1 }
+                    } else if bytes[index] == UInt8(ascii: "\n") || bytes[index] == UInt8(ascii: "\r") {
                         throw ModuleSource.SyntaxError(message: "unterminated string")
                     }
                     index += 1

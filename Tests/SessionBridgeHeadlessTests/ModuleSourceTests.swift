@@ -1,0 +1,153 @@
+import Foundation
+import PropertyBased
+import SessionBridgeTestSupport
+import Testing
+
+@testable import SessionBridgeHeadless
+
+/// What a module's source imports and exports, and the body it becomes: only real top-level
+/// declarations are read, whatever strings, comments, templates and regular expressions hold,
+/// and every line stays where it was.
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct ModuleSourceTests {
+    static func request(_ specifier: String, _ type: String? = nil) -> ModuleSource.Request {
+        ModuleSource.Request(specifier: specifier, type: type)
+    }
+
+    @Test func everyFormOfImportIsRead() throws {
+        let module = try ModuleSource(
+            """
+            import "./side.js";
+            import def from "./a.js";
+            import * as ns from './a.js'
+            import { a, b as c, "d e" as f, default as g, } from "./b.js";
+            import h, { i } from "./c.js";
+            import j, * as k from "./c.js";
+            import data from "./data.json" with { type: "json" };
+            import from from "./from.js";
+            """)
+        #expect(
+            module.requests == [
+                Self.request("./side.js"), Self.request("./a.js"), Self.request("./b.js"), Self.request("./c.js"),
+                Self.request("./data.json", "json"), Self.request("./from.js"),
+            ])
+        let imports = module.imports.map { "\($0.local)=\($0.request.specifier)#\($0.name)" }
+        #expect(
+            imports == [
+                "def=./a.js#default", "ns=./a.js#*", "a=./b.js#a", "c=./b.js#b", "f=./b.js#d e", "g=./b.js#default", "h=./c.js#default",
+                "i=./c.js#i", "j=./c.js#default", "k=./c.js#*", "data=./data.json#default", "from=./from.js#default",
+            ])
+        // Every declaration is blanked, its line breaks kept.
+        #expect(module.body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+        #expect(module.body.count { $0 == "\n" } == 7)
+        #expect(module.localExports.isEmpty && module.awaitProbe == nil)
+    }
+
+    @Test func everyFormOfExportIsRead() throws {
+        let module = try ModuleSource(
+            """
+            export const one = 1, two = [1, 2].map(x => x * 2), { three, four: [five, ...six] = [], seven = 7 } = obj;
+            export let later
+            export var v = "a,b"
+            export function f() {}
+            export async function g() {}
+            export function* h() {}
+            export class K extends Base {}
+            export { one as uno, two as "dos" };
+            export { x as y, default as z } from "./other.js";
+            export * from "./all.js";
+            export * as space from "./space.js";
+            export default class extends Base { m() { return import.meta.url; } }
+            """)
+        #expect(
+            module.localExports.map { "\($0.name)=\($0.local)" } == [
+                "one=one", "two=two", "three=three", "five=five", "six=six", "seven=seven", "later=later", "v=v", "f=f", "g=g", "h=h",
+                "K=K", "uno=one", "dos=two", "default=\(ModuleSource.defaultBinding)",
+            ])
+        #expect(
+            module.indirectExports.map { "\($0.name)=\($0.request.specifier)#\($0.importName)" } == [
+                "y=./other.js#x", "z=./other.js#default", "space=./space.js#*",
+            ])
+        #expect(module.starExports == [Self.request("./all.js")])
+        let lines = module.body.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 12)
+        #expect(lines[0].hasPrefix(" const one = 1"))
+        #expect(lines[3] == " function f() {}")
+        #expect(lines[7].trimmingCharacters(in: .whitespaces).isEmpty)
+        // An anonymous default class is made as a member named `default`, its `import.meta` the module's.
+        #expect(
+            lines[11]
+                == "const \(ModuleSource.defaultBinding) = ({ default: class extends Base { m() { return __sbModule.meta.url; } } }).default;"
+        )
+        #expect(module.bindings.hasPrefix(#""one": () => one, "two": () => two"#))
+    }
+
+    @Test func defaultExportsBindWhatTheyName() throws {
+        let named = try ModuleSource("export default async function load() { await x; }\n")
+        #expect(named.localExports.map(\.local) == ["load"])
+        #expect(named.body.hasPrefix("async function load()"))
+        let expression = try ModuleSource("export default {\n a: 1 }\n")
+        #expect(expression.body.hasPrefix("const \(ModuleSource.defaultBinding) = {\n a: 1 }"))
+        let anonymous = try ModuleSource("export default function () { return 1 }\n(0)")
+        #expect(anonymous.body.hasPrefix("const \(ModuleSource.defaultBinding) = ({ default: function () { return 1 } }).default;\n(0)"))
+    }
+
+    /// Text that only looks like a declaration is left alone.
+    @Test func declarationsInsideOtherTokensAreNotRead() throws {
+        let source = """
+            const s = "import x from 'nope'", t = 'export default 1';
+            // import y from "comment";
+            /* export { z } */
+            const u = `import ${"w"} from ${`nested ${ { a: 'export const q = 1' }.a }`}`;
+            const r = /import ["']x["'] from/g, d = a / b / c;
+            if (ok) /export *from 'y'/.test(s);
+            const o = { import: 1, export: 2, "import": 3 }, p = o.import + o?.export;
+            class C { import(value) { return value } static export() {} }
+            const line = "a\\
+            import q from 'continued'";
+            """
+        let module = try ModuleSource(source)
+        #expect(module.requests.isEmpty && module.imports.isEmpty && module.localExports.isEmpty)
+        #expect(module.body == source)
+    }
+
+    @Test func dynamicImportsAndImportMetaAreTheModules() throws {
+        let module = try ModuleSource(
+            """
+            const m = await import("./lazy.js"), url = import.meta.url;
+            obj.import("x"); const n = { async import() {} };
+            """)
+        #expect(
+            module.body == """
+                const m = await __sbModule.import("./lazy.js"), url = __sbModule.meta.url;
+                obj.import("x"); const n = { async import() {} };
+                """)
+        #expect(module.requests.isEmpty)
+        // The probe doubles each `await`: a plain generator fails on a top-level one.
+        #expect(module.awaitProbe?.hasPrefix("const m = await await __sbModule.import") == true)
+    }
+
+    @Test(arguments: [
+        "import { a from './a.js'", "import x './a.js'", "export", "export default", "export { 'a' }", "const s = 'open",
+        "const t = `open ${", "f(]", "/* open", "export async x",
+    ])
+    func malformedSourcesAreRefused(_ source: String) {
+        #expect(throws: ModuleSource.SyntaxError.self) { try ModuleSource(source) }
+    }
+
+    /// Pieces of JavaScript that move the lexer between its states, to be strung together.
+    static let pieces = [
+        "import", "export", "default", "from", "as", "'m'", "\"m\"", "{", "}", "(", ")", "[", "]", ",", ";", "*", "x", "/", "`", "${",
+        "=", "=>", "\n", " ", "function", "class", "async", "await", "const", "let", ".", "meta", "//", "/*", "*/", "\\", "with",
+        "?.", "...", ":", "é", "\r", "#",
+    ]
+
+    /// Whatever the source holds, lexing it ends, never stops the process, and a body it gives
+    /// keeps every line break.
+    @Test func anyStringOfPiecesIsLexed() async {
+        await propertyCheck(count: 3000, input: Gen.int(in: 0...(Self.pieces.count - 1)).array(of: 0...40)) { indices in
+            let source = indices.map { Self.pieces[$0] }.joined()
+            guard let module = try? ModuleSource(source) else { return }
+            #expect(module.body.count { $0 == "\n" } == source.count { $0 == "\n" }, "\(source.debugDescription)")
+        }
+    }
+}
