@@ -141,7 +141,9 @@ enum ModuleLexer {
                     if bytes[index] == UInt8(ascii: "\\") {
                         // An escape, a line continuation (`\` and a line break, CRLF included) among them.
                         index += 1
-                        if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\r"), bytes[index + 1] == UInt8(ascii: "\n") { index += 1 }
+                        if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\r"), bytes[index + 1] == UInt8(ascii: "\n") {
+                            index += 1
+                        }
                     } else if bytes[index] == UInt8(ascii: "\n") || bytes[index] == UInt8(ascii: "\r") {
                         throw ModuleSource.SyntaxError(message: "unterminated string")
                     }
