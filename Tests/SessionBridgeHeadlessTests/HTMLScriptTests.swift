@@ -42,7 +42,10 @@ import Testing
             <!doctype html><title>A &amp; B</title>
             <SCRIPT type="text/javascript">one()</SCRIPT >
             <script src="/app.js" defer></script>
-            <script type=module>skipped()</script>
+            <script type=module>mod()</script>
+            <script type=importmap>{}</script>
+            <script nomodule>legacy()</script>
+            <script type="text/template">template()</script>
             <script>if (a </b) x = "</scriptx>";</script>
             <template><script>inert()</script></template>
             <script>
@@ -55,9 +58,9 @@ import Testing
             document.scripts == [
                 .inline(source: "one()", line: 2),
                 .external(src: "/app.js"),
-                .skipped(type: "module"),
-                .inline(source: "if (a </b) x = \"</scriptx>\";", line: 5),
-                .inline(source: "\n<!-- <script>still()</script> -->\n", line: 7),
+                .module(src: nil, source: "mod()", line: 4), .importMap(source: "{}"), .noModule, .skipped(type: "text/template"),
+                .inline(source: "if (a </b) x = \"</scriptx>\";", line: 8),
+                .inline(source: "\n<!-- <script>still()</script> -->\n", line: 10),
             ])
     }
 
