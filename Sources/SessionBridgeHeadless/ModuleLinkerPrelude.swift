@@ -35,7 +35,7 @@ enum ModuleLinkerPrelude {
               requests: data[6], imports: data[7], locals: data[8], indirect: data[9], stars: data[10],
               failure: data[11], metaURL: data[12],
               status: "new", error: undefined, compiled: null, isAsync: false, getters: null, namespace: null,
-              generator: null, start: null, completion: null, promise: undefined,
+              generator: null, start: null, completion: null, promise: undefined, failed: false,
             });
           }
 
@@ -199,7 +199,16 @@ enum ModuleLinkerPrelude {
             const waits = [];
             for (const key of m.requests) {
               const from = modules.get(key);
-              const pending = from ? evaluate(from) : undefined;
+              if (!from) continue;
+              const pending = evaluate(from);
+              if (from.failed) {
+                // The first module that throws ends the graph's evaluation: the modules after it
+                // do not run, and every module that imports it fails with its error.
+                m.failed = true;
+                m.status = "evaluated";
+                m.promise = pending;
+                return pending;
+              }
               if (pending) waits.push(pending);
             }
             m.promise = waits.length ? afterAll(waits, m) : execute(m);
@@ -222,6 +231,7 @@ enum ModuleLinkerPrelude {
               m.generator.next();
               return undefined;
             } catch (error) {
+              m.failed = true;
               return rejected(error);
             }
           }
