@@ -85,9 +85,11 @@ extension DocumentEnvironment {
         return linker
     }
 
-    /// `compile(bindings, body, probe, sourceURL, line)`: the module body's function and
-    /// whether it awaits at its top level, as `{function, isAsync}`, or `{error}`, the
-    /// `SyntaxError` JavaScriptCore found (with its line).
+    /// `compile(bindings, body, probe, sourceURL, line, readsImportScope, scopedBody,
+    /// scopedProbe)`: the module body's function and whether it awaits at its top level, as
+    /// `{function, isAsync}`, or `{error}`, the `SyntaxError` JavaScriptCore found (with its
+    /// line). A body whose references to its imports were rewritten and does not parse is
+    /// compiled again as it was, with its imports in a `with` scope (`scopedBody`).
     private static func compileFunction(in context: isolated ScriptContext) -> RawObject {
         unsafe context.makeFunction { context, call in
             let bindings = try unsafe context.scriptValue(call[0]).stringValue ?? ""
@@ -95,31 +97,17 @@ extension DocumentEnvironment {
             let probe = try unsafe context.scriptValue(call[2]).stringValue
             let sourceURL = try unsafe context.scriptValue(call[3]).stringValue ?? ""
             let line = Int(javaScriptNumber: try unsafe context.scriptValue(call[4]).numberValue ?? 1) ?? 1
-            func wrapped(_ text: String, async: Bool) -> String {
-                // On the body's first line, so that its lines stay the module's.
-                async
-                    ? "with (__sbImports) { return async function () { \"use strict\"; __sbModule.bind({\(bindings)}); await __sbModule.evaluation; "
-                        + text + "\n} }"
-                    : "with (__sbImports) { return function* () { \"use strict\"; __sbModule.bind({\(bindings)}); yield; " + text + "\n} }"
-            }
+            let readsImportScope = try unsafe context.scriptValue(call[5]) == .bool(true)
+            let scopedBody = try unsafe context.scriptValue(call[6]).stringValue
+            let scopedProbe = try unsafe context.scriptValue(call[7]).stringValue
             var exception: RawValue? = nil
-            var function: RawObject?
-            var isAsync = false
-            if let probe,
-                unsafe context.compileFunction(
-                    parameters: moduleParameters, body: wrapped(probe, async: false), sourceURL: sourceURL, startingLine: line,
-                    exception: &exception) == nil
-            {
-                // An `await` a plain generator cannot parse: one at the top level (or an error
-                // the asynchronous body shows too).
-                unsafe function = unsafe context.compileFunction(
-                    parameters: moduleParameters, body: wrapped(body, async: true), sourceURL: sourceURL, startingLine: line,
-                    exception: &exception)
-                isAsync = true
-            } else {
-                unsafe function = unsafe context.compileFunction(
-                    parameters: moduleParameters, body: wrapped(body, async: false), sourceURL: sourceURL, startingLine: line,
-                    exception: &exception)
+            var (function, isAsync) = unsafe compileModule(
+                body, probe: probe, bindings: bindings, withScope: readsImportScope, sourceURL: sourceURL, line: line,
+                exception: &exception, in: context)
+            if unsafe function == nil, let scopedBody {
+                unsafe (function, isAsync) = unsafe compileModule(
+                    scopedBody, probe: scopedProbe, bindings: bindings, withScope: true, sourceURL: sourceURL, line: line,
+                    exception: &exception, in: context)
             }
             let result = unsafe context.makeObject()
             if let function = unsafe function {
@@ -130,6 +118,38 @@ extension DocumentEnvironment {
             }
             return unsafe result
         }
+    }
+
+    /// Compiles a module body as a generator, or as an async function when `probe` shows an
+    /// `await` at its top level.
+    private static func compileModule(
+        _ body: String, probe: String?, bindings: String, withScope: Bool, sourceURL: String, line: Int, exception: inout RawValue?,
+        in context: isolated ScriptContext
+    ) -> (RawObject?, Bool) {
+        func wrapped(_ text: String, async: Bool) -> String {
+            // On the body's first line, so that its lines stay the module's.
+            let function =
+                async
+                ? "return async function () { \"use strict\"; __sbModule.bind({\(bindings)}); await __sbModule.evaluation; " + text + "\n}"
+                : "return function* () { \"use strict\"; __sbModule.bind({\(bindings)}); yield; " + text + "\n}"
+            return withScope ? "with (__sbImports) { " + function + " }" : function
+        }
+        if let probe,
+            unsafe context.compileFunction(
+                parameters: moduleParameters, body: wrapped(probe, async: false), sourceURL: sourceURL, startingLine: line,
+                exception: &exception) == nil
+        {
+            // An `await` a plain generator cannot parse: one at the top level (or an error the
+            // asynchronous body shows too).
+            let function = unsafe context.compileFunction(
+                parameters: moduleParameters, body: wrapped(body, async: true), sourceURL: sourceURL, startingLine: line,
+                exception: &exception)
+            return unsafe (function, true)
+        }
+        let function = unsafe context.compileFunction(
+            parameters: moduleParameters, body: wrapped(body, async: false), sourceURL: sourceURL, startingLine: line,
+            exception: &exception)
+        return unsafe (function, false)
     }
 
     /// `graph(specifier, referrer, type)`: a promise of `[key, records]`, the graph of a

@@ -137,7 +137,7 @@ enum ModuleGraph {
 
     /// A module's record for the linker, and the modules it asks for:
     /// `[key, sourceURL, line, body, awaitProbe, bindings, requests, imports, locals, indirect,
-    /// stars, failure, metaURL]`, where `imports` are `[local, key, name]`, `indirect`
+    /// stars, failure, metaURL, readsImportScope, scopedBody, scopedAwaitProbe]`, where `imports` are `[local, key, name]`, `indirect`
     /// `[name, key, importName]` and `failure` `[errorName, message]` (a specifier that
     /// resolves to no URL: the graph fails to link) or `null`.
     static func record(
@@ -146,12 +146,14 @@ enum ModuleGraph {
         func strings(_ list: [String]) -> ScriptValue { .array(list.map(ScriptValue.string)) }
         func value(
             body: String, probe: String?, bindings: String, requests: [String] = [], imports: [ScriptValue] = [],
-            locals: [String] = [], indirect: [ScriptValue] = [], stars: [String] = [], failure: ScriptValue = .null
+            locals: [String] = [], indirect: [ScriptValue] = [], stars: [String] = [], failure: ScriptValue = .null,
+            readsImportScope: Bool = false, scopedBody: String? = nil, scopedProbe: String? = nil
         ) -> ScriptValue {
             .array([
                 .string(key), .string(url.absoluteString), .number(Double(line)), .string(body), probe.map(ScriptValue.string) ?? .null,
                 .string(bindings), strings(requests), .array(imports), strings(locals), .array(indirect), strings(stars), failure,
-                .string(url.absoluteString),
+                .string(url.absoluteString), .bool(readsImportScope), scopedBody.map(ScriptValue.string) ?? .null,
+                scopedProbe.map(ScriptValue.string) ?? .null,
             ])
         }
         if type == "json" {
@@ -194,7 +196,9 @@ enum ModuleGraph {
                 imports: module.imports.map { .array([.string($0.local), keyOf($0.request), .string($0.name)]) },
                 locals: module.localExports.map(\.name),
                 indirect: module.indirectExports.map { .array([.string($0.name), keyOf($0.request), .string($0.importName)]) },
-                stars: module.starExports.map { resolved[$0]?.absoluteString ?? "" }, failure: failure), failure == .null ? requests : []
+                stars: module.starExports.map { resolved[$0]?.absoluteString ?? "" }, failure: failure,
+                readsImportScope: module.readsImportScope, scopedBody: module.scopedBody, scopedProbe: module.scopedAwaitProbe),
+            failure == .null ? requests : []
         )
     }
 }

@@ -1,7 +1,7 @@
 /// A token of JavaScript, as far as ``ModuleSource`` reads it.
 struct ModuleToken {
     enum Kind: Equatable {
-        /// An identifier or keyword (also `#private` names, without the `#`).
+        /// An identifier or keyword (also a `#private` name, with its `#`).
         case name
         case string
         case number
@@ -214,7 +214,11 @@ enum ModuleLexer {
                 add(.punctuator, position, position + length)
                 position += length
             case UInt8(ascii: "#"):
-                position += 1  // a private name is read as its name
+                // A private name: one name with its `#` (it is never a binding's reference).
+                let start = position
+                position += 1
+                while position < bytes.count, isNamePart(bytes[position]) { position += 1 }
+                add(.name, start, position)
             default:
                 if isNamePart(byte) || byte == UInt8(ascii: "\\") {
                     let start = position

@@ -2,9 +2,10 @@
 /// and evaluation of module records, over the records ``ModuleGraph`` fetches.
 ///
 /// Each module's body (``ModuleSource``) is compiled natively into a function of
-/// `(__sbImports, __sbModule)`, whose body is `with (__sbImports) { return function* () { … } }`:
-/// - the `with` object's accessors are the module's imported bindings, read live from the
-///   exporting module, and read-only;
+/// `(__sbImports, __sbModule)`, whose body is `return function* () { … }`:
+/// - `__sbImports`' accessors are the module's imported bindings, read live from the exporting
+///   module, and read-only; the body reads them there (``ImportReferences``), or, when that
+///   analysis was unsure, by their names through `with (__sbImports)` around the generator;
 /// - the generator's first step hands the module's exported bindings to the linker
 ///   (`__sbModule.bind`) and stops: its function declarations exist then, its `let`s and
 ///   `const`s are in their temporal dead zone, as linking leaves them; its second step runs the
@@ -13,7 +14,7 @@
 ///   waits for `__sbModule.evaluation`.
 ///
 /// The factory is called with the native functions: `compile(bindings, body, probe,
-/// sourceURL, line)` gives `{function, isAsync}` or `{error}` (a `SyntaxError`);
+/// sourceURL, line, readsImportScope, scopedBody, scopedProbe)` gives `{function, isAsync}` or `{error}` (a `SyntaxError`);
 /// `graph(specifier, referrer, type)` a promise of `[key, records]`; `report(error)` reports
 /// an uncaught error; `resolve(specifier, referrer)` a URL. It returns `run(records, key)`,
 /// which links and evaluates a module script's graph, reports what fails, and returns whether
@@ -33,7 +34,7 @@ enum ModuleLinkerPrelude {
             modules.set(data[0], {
               key: data[0], sourceURL: data[1], line: data[2], body: data[3], probe: data[4], bindings: data[5],
               requests: data[6], imports: data[7], locals: data[8], indirect: data[9], stars: data[10],
-              failure: data[11], metaURL: data[12],
+              failure: data[11], metaURL: data[12], readsImportScope: data[13], scopedBody: data[14], scopedProbe: data[15],
               status: "new", error: undefined, compiled: null, isAsync: false, getters: null, namespace: null,
               generator: null, start: null, completion: null, promise: undefined, failed: false,
             });
@@ -52,7 +53,8 @@ enum ModuleLinkerPrelude {
             })(root);
             for (const m of graph) {
               if (m.compiled) continue;
-              const compiled = native.compile(m.bindings, m.body, m.probe, m.sourceURL, m.line);
+              const compiled = native.compile(
+                m.bindings, m.body, m.probe, m.sourceURL, m.line, m.readsImportScope, m.scopedBody, m.scopedProbe);
               if (!compiled.function) {
                 m.status = "errored";
                 m.error = compiled.error;

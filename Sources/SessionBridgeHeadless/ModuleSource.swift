@@ -50,19 +50,32 @@ struct ModuleSource {
     var indirectExports: [IndirectExport] = []
     /// The modules whose every export but `default` this one exports (`export * from`).
     var starExports: [Request] = []
-    /// The module's statements, with the declarations turned as the type describes.
+    /// The module's statements, with the declarations turned as the type describes, and each
+    /// reference to an imported binding reading the import scope (``ImportReferences``).
     var body: String = ""
-    /// Whether the body has `await` anywhere (a top-level one makes the module asynchronous).
-    var mentionsAwait = false
+    /// Whether ``body`` reads its imported bindings by their names, from a `with` scope of its
+    /// imports (the analysis of its references was unsure).
+    var readsImportScope = false
     /// The body with each `await` doubled: compiled, it fails in a plain generator exactly when
     /// the module awaits at its top level (`await (x)` parses as a call otherwise). `nil`
     /// when the body has no `await`.
     var awaitProbe: String?
+    /// The body that reads its imported bindings from a `with` scope, to compile should ``body``
+    /// not parse; `nil` when there is no other (no imports, or ``body`` is that one).
+    var scopedBody: String?
+    var scopedAwaitProbe: String?
+    /// Whether the body has `await` anywhere (a top-level one makes the module asynchronous).
+    var mentionsAwait = false
+    /// The names the module's imports bind.
+    var importedNames: Set<String> = []
 
     /// The getters the module hands the linker, as an object literal's members:
-    /// `"name": () => local`.
+    /// `"name": () => local` (an imported binding it exports again is read from the import scope).
     var bindings: String {
-        localExports.map { "\(Self.quoted($0.name)): () => \($0.local)" }.joined(separator: ", ")
+        localExports.map { export in
+            let read = importedNames.contains(export.local) ? "__sbImports.\(export.local)" : export.local
+            return "\(Self.quoted(export.name)): () => \(read)"
+        }.joined(separator: ", ")
     }
 
     /// Lexes `source`.
@@ -82,12 +95,33 @@ struct ModuleSource {
         localExports = reader.localExports
         indirectExports = reader.indirectExports
         starExports = reader.starExports
-        let edits = reader.edits.sorted { $0.range.lowerBound < $1.range.lowerBound }
-        body = Self.apply(edits, to: bytes)
-        if !reader.awaits.isEmpty {
-            mentionsAwait = true
-            let doubled = reader.awaits.map { Edit(range: $0..<$0 + 5, text: "await await") }
-            awaitProbe = Self.apply((edits + doubled).sorted { $0.range.lowerBound < $1.range.lowerBound }, to: bytes)
+        importedNames = Set(imports.map(\.local))
+        let edits = reader.edits
+        let doubled = reader.awaits.map { Edit(range: $0..<$0 + 5, text: "await await") }
+        mentionsAwait = !doubled.isEmpty
+        func body(_ edits: [Edit]) -> (body: String, probe: String?) {
+            let sorted = edits.sorted { $0.range.lowerBound < $1.range.lowerBound }
+            return (
+                Self.apply(sorted, to: bytes),
+                doubled.isEmpty ? nil : Self.apply((sorted + doubled).sorted { $0.range.lowerBound < $1.range.lowerBound }, to: bytes)
+            )
+        }
+        let scoped = body(edits)
+        guard !importedNames.isEmpty else {
+            (self.body, awaitProbe) = scoped
+            return
+        }
+        scopedBody = scoped.body
+        scopedAwaitProbe = scoped.probe
+        do throws(ImportReferences.Unsure) {
+            let removed = edits.filter { $0.text.isEmpty && !$0.range.isEmpty }.map(\.range)
+            let references = try ImportReferences.edits(bytes: bytes, tokens: tokens, names: importedNames, removed: removed)
+            (self.body, awaitProbe) = body(edits + references)
+        } catch {
+            (self.body, awaitProbe) = scoped
+            readsImportScope = true
+            scopedBody = nil
+            scopedAwaitProbe = nil
         }
     }
 

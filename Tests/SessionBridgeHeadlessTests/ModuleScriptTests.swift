@@ -122,4 +122,46 @@ import Testing
             await page.close()
         }
     }
+
+    /// A minified bundle's modules reuse their imports' short names for inner bindings: each
+    /// name reads what its own scope binds.
+    @Test func minifiedModulesReadTheirOwnBindings() async throws {
+        try await withServer { server in
+            server.serve(
+                path: "/m/vendor.js", body: "export const e = { id: \"E\" }; export function t(x) { return x * 2; }",
+                contentType: "text/javascript")
+            let page = WebPage()
+            try await page.loadHTMLString(
+                """
+                <script type="module">
+                import { e as t, t as e } from "/m/vendor.js";
+                function n(t) { return t + 1; }
+                const r = [1, 2].map(e => e + t.id), o = { t, e };
+                window.out = [n(1), e(3), r.join(), (t => t)(5), ((e) => e)(6), o.t.id, typeof o.e, (function e() { return typeof e; })()].join("|");
+                </script>
+                """, baseURL: server.url("/page"))
+            #expect(try await page.evaluateJavaScript("window.out") == "2|6|1E,2E|5|6|E|function|function")
+            await page.close()
+        }
+    }
+
+    /// The first module of a graph that throws ends its evaluation: the modules after it do not
+    /// run, and its error is reported once.
+    @Test func theFirstModuleThatThrowsEndsItsGraph() async throws {
+        try await withServer { server in
+            server.serve(path: "/m/throws.js", body: "throw new TypeError('first');", contentType: "text/javascript")
+            server.serve(
+                path: "/m/after.js", body: "window.afterRan = true; throw new TypeError('second');", contentType: "text/javascript")
+            let recorder = PageEventRecorder()
+            let page = WebPage(configuration: WebPageConfiguration(eventHandler: recorder.handler))
+            try await page.loadHTMLString(
+                """
+                <script type="module">import "/m/throws.js"; import "/m/after.js"; window.rootRan = true;</script>
+                """, baseURL: server.url("/page"))
+            #expect(await page.runUntilQuiescent(timeout: .seconds(20)))
+            #expect(try await page.evaluateJavaScript("[typeof afterRan, typeof rootRan]") == ["undefined", "undefined"])
+            #expect(recorder.scriptErrors.map(\.message) == ["first"])
+            await page.close()
+        }
+    }
 }

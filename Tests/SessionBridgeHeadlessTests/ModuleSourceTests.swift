@@ -151,3 +151,69 @@ import Testing
         }
     }
 }
+
+/// Which names of a module's code are references to its imported bindings: those no scope
+/// around them declares, as in minified bundles, where inner functions reuse the short names
+/// of the module's imports.
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct ImportReferencesTests {
+    static func read(_ name: String) -> String { "(0, __sbImports.\(name))" }
+
+    @Test func onlyUnshadowedNamesReadTheImportScope() throws {
+        let module = try ModuleSource(
+            """
+            import { e, t as n } from "./vendor.js";
+            const o = e.createContext(null);
+            function s(e) { return e + n; }
+            const a = e => e.id, i = (t, [n, { r = e }]) => t + n + r;
+            function c() { var e = 1; { let n = 2; } return e + n; }
+            class K extends e.Base { #e = e; n = 1; static e() { return n; } get n() { return this.#e; } }
+            const x = function e() { return e; }, y = { e, n: n, [e]: 1, m(n) { return n; } };
+            for (const e of [1]) o.push(e);
+            for (let n = 0; n < 1; n++) { o.push(n); }
+            try {} catch (e) { o.push(e); }
+            label: for (;;) { break label; }
+            const z = o ? e : n ?? e, w = `${e}`;
+            """)
+        #expect(!module.readsImportScope)
+        let r = Self.read(_:)
+        let lines = module.body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines[1] == "const o = \(r("e")).createContext(null);")
+        #expect(lines[2] == "function s(e) { return e + \(r("n")); }")
+        #expect(lines[3] == "const a = e => e.id, i = (t, [n, { r = \(r("e")) }]) => t + n + r;")
+        #expect(lines[4] == "function c() { var e = 1; { let n = 2; } return e + \(r("n")); }")
+        #expect(
+            lines[5]
+                == "class K extends \(r("e")).Base { #e = \(r("e")); n = 1; static e() { return \(r("n")); } get n() { return this.#e; } }")
+        #expect(lines[6] == "const x = function e() { return e; }, y = { e: \(r("e")), n: \(r("n")), [\(r("e"))]: 1, m(n) { return n; } };")
+        #expect(lines[7] == "for (const e of [1]) o.push(e);")
+        #expect(lines[8] == "for (let n = 0; n < 1; n++) { o.push(n); }")
+        #expect(lines[9] == "try {} catch (e) { o.push(e); }")
+        #expect(lines[10] == "label: for (;;) { break label; }")
+        #expect(lines[11] == "const z = o ? \(r("e")) : \(r("n")) ?? \(r("e")), w = `${\(r("e"))}`;")
+        // The body to fall back on, should this one not parse, reads its imports by name.
+        #expect(module.scopedBody?.contains("const o = e.createContext(null);") == true)
+    }
+
+    /// A module-level declaration of the name shadows nothing it imports (that is an error of
+    /// the module's), but a block's does, and so does a function declaration's in its block.
+    @Test func blockDeclarationsShadowOnlyTheirBlock() throws {
+        let module = try ModuleSource(
+            """
+            import e from "./a.js";
+            if (1) { function e() {} e(); }
+            e();
+            """)
+        let lines = module.body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines[1] == "if (1) { function e() {} e(); }")
+        #expect(lines[2] == "\(Self.read("e"))();")
+    }
+
+    /// Where it cannot be sure, the module reads its imports through a `with` scope.
+    @Test(arguments: ["import e from './a.js'; eval('e');", "import e from './a.js'; for (const e of []) if (e) e();"])
+    func anUnsureAnalysisKeepsTheImportScope(_ source: String) throws {
+        let module = try ModuleSource(source)
+        #expect(module.readsImportScope)
+        #expect(module.scopedBody == nil)
+        #expect(!module.body.contains("__sbImports"))
+    }
+}
