@@ -119,8 +119,9 @@ struct ImportReferences {
         return scope
     }
 
-    /// Reads tokens `from..<to` in `scope`: their declarations, scopes and candidate references.
-    private mutating func scan(_ from: Int, _ to: Int, in scope: Int) throws(Unsure) {
+    /// Reads tokens `from..<to` in `scope`: their declarations, scopes and candidate references;
+    /// `inObjectLiteral` when they are an object literal's members.
+    private mutating func scan(_ from: Int, _ to: Int, in scope: Int, inObjectLiteral: Bool = false) throws(Unsure) {
         var index = from
         while index < to {
             if skipped[index] {
@@ -134,7 +135,7 @@ struct ImportReferences {
                     guard let close = closing(of: index), close < to else { throw Unsure() }
                     let block = makeScope(parent: scope, isFunction: false)
                     scopeOf[close] = scope
-                    try scan(index + 1, close, in: block)
+                    try scan(index + 1, close, in: block, inObjectLiteral: isExpressionPosition(before: index))
                     index = close + 1
                 } else if isPunctuator(index, "("), let close = closing(of: index), isPunctuator(close + 1, "=>") {
                     index = try arrow(parameters: index + 1..<close, parenthesized: true, arrow: close + 1, in: scope)
@@ -142,16 +143,33 @@ struct ImportReferences {
                     index += 1
                 }
             case .name:
-                index = try name(at: index, in: scope)
+                index = try name(at: index, in: scope, inObjectLiteral: inObjectLiteral)
             default:
                 index += 1
             }
         }
     }
 
-    private mutating func name(at index: Int, in scope: Int) throws(Unsure) -> Int {
-        if let before = previous(index), isPunctuator(before, ".") || isPunctuator(before, "?.") { return index + 1 }
+    private mutating func name(at index: Int, in scope: Int, inObjectLiteral: Bool) throws(Unsure) -> Int {
+        let before = previous(index)
+        if let before, isPunctuator(before, ".") || isPunctuator(before, "?.") { return index + 1 }
         let word = text(index)
+        let startsMember = before.map { isPunctuator($0, "{") || isPunctuator($0, ",") } ?? false
+        // A key (`class: …` after `{` or `,`), a keyword or not.
+        if startsMember && isPunctuator(index + 1, ":") { return index + 1 }
+        if inObjectLiteral && startsMember {
+            // A method, whatever its name (`delete(key) { … }`), or a modifier before one.
+            if isPunctuator(index + 1, "("), let close = closing(of: index + 1), isPunctuator(close + 1, "{") {
+                return try functionBody(parameters: index + 2..<close, body: close + 1, ownName: nil, in: scope)
+            }
+            if ["get", "set", "async"].contains(word),
+                kind(index + 1) == .name || isPunctuator(index + 1, "*") || isPunctuator(index + 1, "[")
+            {
+                if let close = methodAfterModifier(index + 1) {
+                    return try functionBody(parameters: close.parameters, body: close.body, ownName: nil, in: scope)
+                }
+            }
+        }
         if ["var", "let", "const"].contains(word), kind(index + 1) == .name || isPunctuator(index + 1, "[") || isPunctuator(index + 1, "{")
         {
             return try declaration(at: index, in: scope)
@@ -184,6 +202,17 @@ struct ImportReferences {
             if names.contains(word) { candidates.append(index) }
             return index + 1
         }
+    }
+
+    /// The parameters and body of a method whose key starts at `index` (after `get`, `set` or
+    /// `async`): `[*] key (parameters) { body }`.
+    private func methodAfterModifier(_ index: Int) -> (parameters: Range<Int>, body: Int)? {
+        var key = index
+        if isPunctuator(key, "*") { key += 1 }
+        var open = key + 1
+        if isPunctuator(key, "["), let end = closing(of: key) { open = end + 1 }
+        guard isPunctuator(open, "("), let close = closing(of: open), isPunctuator(close + 1, "{") else { return nil }
+        return (open + 1..<close, close + 1)
     }
 
     /// `function [*] [name] (parameters) { body }`.

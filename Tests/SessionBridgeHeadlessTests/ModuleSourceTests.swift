@@ -208,6 +208,21 @@ import Testing
         #expect(lines[2] == "\(Self.read("e"))();")
     }
 
+    /// An object literal's members are keys and methods whatever their names, keywords included.
+    @Test func objectMembersNamedLikeKeywordsAreKeysAndMethods() throws {
+        let module = try ModuleSource(
+            """
+            import e from "./a.js";
+            const o = { class: e, default: /e/, delete(e) { return e; }, get e() { return e; }, async *for(e) { yield e; } };
+            """)
+        #expect(!module.readsImportScope)
+        let r = Self.read(_:)
+        #expect(
+            module.body.split(separator: "\n").last
+                == "const o = { class: \(r("e")), default: /e/, delete(e) { return e; }, get e() { return \(r("e")); }, async *for(e) { yield e; } };"
+        )
+    }
+
     /// Where it cannot be sure, the module reads its imports through a `with` scope.
     @Test(arguments: ["import e from './a.js'; eval('e');", "import e from './a.js'; for (const e of []) if (e) e();"])
     func anUnsureAnalysisKeepsTheImportScope(_ source: String) throws {
