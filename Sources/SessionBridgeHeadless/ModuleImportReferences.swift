@@ -330,14 +330,35 @@ struct ImportReferences {
             try scan(close + 2, end, in: makeScope(parent: loop, isFunction: false))
             return end + 1
         }
-        // A body without braces: one expression statement, or the analysis is unsure.
-        guard
-            kind(close + 1) != .name
-                || !Self.statementKeywords.union(["try", "function", "class", "let", "const", "var"]).contains(text(close + 1))
-        else { throw Unsure() }
-        let end = expressionEnd(from: close + 1, depth: tokens[index].depth)
+        // A body without braces: one statement.
+        let end = try statementEnd(from: close + 1)
         try scan(close + 1, end, in: loop)
         return end
+    }
+
+    /// Where the statement that starts at `index` ends (the index after it): a block, `if`
+    /// with its `else`, a loop with its body, or a simple statement to its `;` or line break.
+    private func statementEnd(from index: Int) throws(Unsure) -> Int {
+        if isPunctuator(index, "{") {
+            guard let close = closing(of: index) else { throw Unsure() }
+            return close + 1
+        }
+        switch text(index) {
+        case "if":
+            guard isPunctuator(index + 1, "("), let close = closing(of: index + 1) else { throw Unsure() }
+            let end = try statementEnd(from: close + 1)
+            return text(end) == "else" ? try statementEnd(from: end + 1) : end
+        case "for", "while":
+            let open = text(index + 1) == "await" ? index + 2 : index + 1
+            guard isPunctuator(open, "("), let close = closing(of: open) else { throw Unsure() }
+            return try statementEnd(from: close + 1)
+        case "do", "try", "switch", "function", "class", "let", "const", "var", "with":
+            throw Unsure()
+        default:
+            guard tokens.indices.contains(index) else { throw Unsure() }
+            let end = expressionEnd(from: index, depth: tokens[index].depth, endsAtComma: false)
+            return isPunctuator(end, ";") ? end + 1 : end
+        }
     }
 
     /// An arrow function's parameters (a name, or a parenthesized list) and body (a block, or
@@ -429,17 +450,17 @@ struct ImportReferences {
 
     // MARK: Tokens
 
-    /// Where an expression that starts at `from` ends: a `,` or `;` at `depth`, a bracket closing
-    /// around it, or a line break that ends its statement; with `conditional`, also a `:` of a
-    /// conditional around it.
-    private func expressionEnd(from: Int, depth: Int, conditional: Bool = false) -> Int {
+    /// Where an expression that starts at `from` ends: a `,` (with `endsAtComma`) or `;` at
+    /// `depth`, a bracket closing around it, or a line break that ends its statement; with
+    /// `conditional`, also a `:` of a conditional around it.
+    private func expressionEnd(from: Int, depth: Int, conditional: Bool = false, endsAtComma: Bool = true) -> Int {
         var index = from
         var open = 0
         while index < tokens.count {
             let token = tokens[index]
             if token.depth < depth { return index }
             if token.depth == depth {
-                if isPunctuator(index, ",") || isPunctuator(index, ";") { return index }
+                if isPunctuator(index, ",") && endsAtComma || isPunctuator(index, ";") { return index }
                 if isPunctuator(index, "?") {
                     // `??` and `??=` are no conditionals.
                     if isPunctuator(index + 1, "?") && tokens[index + 1].range.lowerBound == token.range.upperBound {
