@@ -108,6 +108,12 @@ func runAll(_ options: BenchOptions, machine: [String: String]) async -> Report 
     } catch {
         report.notes.append("WebAssembly figure failed: \(error)")
     }
+    do {
+        progress("module scripts (figure 11)")
+        try await ModuleBenchmarks.run(options, into: &report)
+    } catch {
+        report.notes.append("module figures failed: \(error)")
+    }
     report.notes.append(String(format: "whole run took %.1f s", (ContinuousClock.now - started).nanoseconds / 1e9))
     return report
 }

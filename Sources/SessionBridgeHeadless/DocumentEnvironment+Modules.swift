@@ -56,7 +56,7 @@ extension DocumentEnvironment {
         let native = unsafe context.makeObject()
         unsafe context.protect(native)
         defer { unsafe context.unprotect(native) }
-        unsafe context.defineReadOnly(compileFunction(in: context), as: "compile", on: native)
+        unsafe context.defineReadOnly(compileFunction(environment, in: context), as: "compile", on: native)
         unsafe context.defineReadOnly(graphFunction(environment, in: context), as: "graph", on: native)
         let report = unsafe context.makeFunction { context, call in
             unsafe context.reportUncaught(call[0] ?? context.undefined)
@@ -85,12 +85,12 @@ extension DocumentEnvironment {
         return linker
     }
 
-    /// `compile(bindings, body, probe, sourceURL, line, readsImportScope, scopedBody,
-    /// scopedProbe)`: the module body's function and whether it awaits at its top level, as
-    /// `{function, isAsync}`, or `{error}`, the `SyntaxError` JavaScriptCore found (with its
-    /// line). A body whose references to its imports were rewritten and does not parse is
-    /// compiled again as it was, with its imports in a `with` scope (`scopedBody`).
-    private static func compileFunction(in context: isolated ScriptContext) -> RawObject {
+    /// `compile(bindings, body, probe, sourceURL, line, readsImportScope, scopedKey)`: the
+    /// module body's function and whether it awaits at its top level, as `{function, isAsync}`,
+    /// or `{error}`, the `SyntaxError` JavaScriptCore found (with its line). A body whose
+    /// references to its imports were rewritten and does not parse is compiled again as it was,
+    /// with its imports in a `with` scope (kept natively for the module `scopedKey`).
+    private static func compileFunction(_ environment: DocumentEnvironment, in context: isolated ScriptContext) -> RawObject {
         unsafe context.makeFunction { context, call in
             let bindings = try unsafe context.scriptValue(call[0]).stringValue ?? ""
             let body = try unsafe context.scriptValue(call[1]).stringValue ?? ""
@@ -98,15 +98,14 @@ extension DocumentEnvironment {
             let sourceURL = try unsafe context.scriptValue(call[3]).stringValue ?? ""
             let line = Int(javaScriptNumber: try unsafe context.scriptValue(call[4]).numberValue ?? 1) ?? 1
             let readsImportScope = try unsafe context.scriptValue(call[5]) == .bool(true)
-            let scopedBody = try unsafe context.scriptValue(call[6]).stringValue
-            let scopedProbe = try unsafe context.scriptValue(call[7]).stringValue
+            let scoped = try unsafe context.scriptValue(call[6]).stringValue.flatMap { environment.modules.takeScopedBody(for: $0) }
             var exception: RawValue? = nil
             var (function, isAsync) = unsafe compileModule(
                 body, probe: probe, bindings: bindings, withScope: readsImportScope, sourceURL: sourceURL, line: line,
                 exception: &exception, in: context)
-            if unsafe function == nil, let scopedBody {
+            if unsafe function == nil, let scoped {
                 unsafe (function, isAsync) = unsafe compileModule(
-                    scopedBody, probe: scopedProbe, bindings: bindings, withScope: true, sourceURL: sourceURL, line: line,
+                    scoped.body, probe: scoped.awaitProbe, bindings: bindings, withScope: true, sourceURL: sourceURL, line: line,
                     exception: &exception, in: context)
             }
             let result = unsafe context.makeObject()

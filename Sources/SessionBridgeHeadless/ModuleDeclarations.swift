@@ -30,6 +30,12 @@ struct DeclarationReader {
                 index += 1
                 continue
             }
+            // Only `await`, `import` and `export` matter here.
+            let first = bytes[token.range.lowerBound]
+            guard first == UInt8(ascii: "a") || first == UInt8(ascii: "i") || first == UInt8(ascii: "e"), token.range.count <= 6 else {
+                index += 1
+                continue
+            }
             let afterDot = isPunctuator(index - 1, ".") || isPunctuator(index - 1, "?.")
             switch text(index) {
             case "await" where !afterDot && !isPunctuator(index + 1, ":"):
@@ -370,9 +376,14 @@ struct DeclarationReader {
         return String(decoding: bytes[tokens[index].range], as: UTF8.self)
     }
 
-    private func isPunctuator(_ index: Int, _ punctuator: String) -> Bool {
-        guard tokens.indices.contains(index), tokens[index].kind == .punctuator else { return false }
-        return bytes[tokens[index].range].elementsEqual(punctuator.utf8)
+    private func isPunctuator(_ index: Int, _ punctuator: StaticString) -> Bool {
+        guard index >= 0, index < tokens.count else { return false }
+        let token = tokens[index]
+        guard token.kind == .punctuator, token.range.count == punctuator.utf8CodeUnitCount else { return false }
+        return punctuator.withUTF8Buffer { expected in
+            for offset in 0..<expected.count where unsafe expected[offset] != bytes[token.range.lowerBound + offset] { return false }
+            return true
+        }
     }
 
     private func name(orString index: Int) -> String? {

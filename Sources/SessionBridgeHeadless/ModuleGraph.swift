@@ -5,7 +5,24 @@ import Synchronization
 /// A document's modules, native side: its import map, and the modules its page world's linker
 /// has been given (each is fetched once per document, as HTML's module map has it).
 final class DocumentModules: Sendable {
-    private let state = Mutex<(importMap: ImportMap, given: Set<String>, inline: Int)>((ImportMap(), [], 0))
+    private let state = Mutex<(importMap: ImportMap, given: Set<String>, inline: Int, scoped: [String: ScopedBody])>(
+        (ImportMap(), [], 0, [:]))
+
+    /// A module's body that reads its imports through a `with` scope, kept natively until the
+    /// module is compiled, for the linker to fall back on.
+    struct ScopedBody: Sendable {
+        var body: String
+        var awaitProbe: String?
+    }
+
+    func keepScopedBody(_ body: ScopedBody, for key: String) {
+        state.withLock { $0.scoped[key] = body }
+    }
+
+    /// The scoped body of the module `key`, once (the module is compiled then).
+    func takeScopedBody(for key: String) -> ScopedBody? {
+        state.withLock { $0.scoped.removeValue(forKey: key) }
+    }
 
     var importMap: ImportMap { state.withLock { $0.importMap } }
 
@@ -70,7 +87,7 @@ enum ModuleGraph {
 
         /// The record of one module, and its requests not seen yet queued.
         func add(key: String, source: String, url: URL, line: Int, type: String?) {
-            let record = Self.record(key: key, source: source, url: url, line: line, type: type, importMap: importMap)
+            let record = Self.record(key: key, source: source, url: url, line: line, type: type, importMap: importMap, modules: modules)
             records.append(record.value)
             keys.append(key)
             for request in record.requests where !seen.contains(request.url.absoluteString) && !modules.isGiven(request.url.absoluteString)
@@ -137,23 +154,23 @@ enum ModuleGraph {
 
     /// A module's record for the linker, and the modules it asks for:
     /// `[key, sourceURL, line, body, awaitProbe, bindings, requests, imports, locals, indirect,
-    /// stars, failure, metaURL, readsImportScope, scopedBody, scopedAwaitProbe]`, where `imports` are `[local, key, name]`, `indirect`
+    /// stars, failure, metaURL, readsImportScope, hasScopedBody]`, where `imports` are `[local, key, name]`, `indirect`
     /// `[name, key, importName]` and `failure` `[errorName, message]` (a specifier that
-    /// resolves to no URL: the graph fails to link) or `null`.
+    /// resolves to no URL: the graph fails to link) or `null`. The body to fall back on, when
+    /// there is one, is kept in `modules` (``DocumentModules/takeScopedBody(for:)``).
     static func record(
-        key: String, source: String, url: URL, line: Int, type: String?, importMap: ImportMap
+        key: String, source: String, url: URL, line: Int, type: String?, importMap: ImportMap, modules: DocumentModules
     ) -> (value: ScriptValue, requests: [(url: URL, type: String?)]) {
         func strings(_ list: [String]) -> ScriptValue { .array(list.map(ScriptValue.string)) }
         func value(
             body: String, probe: String?, bindings: String, requests: [String] = [], imports: [ScriptValue] = [],
             locals: [String] = [], indirect: [ScriptValue] = [], stars: [String] = [], failure: ScriptValue = .null,
-            readsImportScope: Bool = false, scopedBody: String? = nil, scopedProbe: String? = nil
+            readsImportScope: Bool = false, hasScopedBody: Bool = false
         ) -> ScriptValue {
             .array([
                 .string(key), .string(url.absoluteString), .number(Double(line)), .string(body), probe.map(ScriptValue.string) ?? .null,
                 .string(bindings), strings(requests), .array(imports), strings(locals), .array(indirect), strings(stars), failure,
-                .string(url.absoluteString), .bool(readsImportScope), scopedBody.map(ScriptValue.string) ?? .null,
-                scopedProbe.map(ScriptValue.string) ?? .null,
+                .string(url.absoluteString), .bool(readsImportScope), .bool(hasScopedBody),
             ])
         }
         if type == "json" {
@@ -188,6 +205,9 @@ enum ModuleGraph {
             resolved[request] = target
             if !requests.contains(where: { $0.url == target }) { requests.append((target, request.type)) }
         }
+        if let scoped = module.scopedBody {
+            modules.keepScopedBody(DocumentModules.ScopedBody(body: scoped, awaitProbe: module.scopedAwaitProbe), for: key)
+        }
         func keyOf(_ request: ModuleSource.Request) -> ScriptValue { .string(resolved[request]?.absoluteString ?? "") }
         return (
             value(
@@ -197,7 +217,7 @@ enum ModuleGraph {
                 locals: module.localExports.map(\.name),
                 indirect: module.indirectExports.map { .array([.string($0.name), keyOf($0.request), .string($0.importName)]) },
                 stars: module.starExports.map { resolved[$0]?.absoluteString ?? "" }, failure: failure,
-                readsImportScope: module.readsImportScope, scopedBody: module.scopedBody, scopedProbe: module.scopedAwaitProbe),
+                readsImportScope: module.readsImportScope, hasScopedBody: module.scopedBody != nil),
             failure == .null ? requests : []
         )
     }

@@ -27,6 +27,9 @@ struct ImportReferences {
     private let tokens: [ModuleToken]
     private let names: Set<String>
     private let skipped: [Bool]
+    /// The keywords the analysis reads and the imported names, by their first byte and length:
+    /// a name is matched against them without its text being made.
+    private let words: [Int: [(bytes: [UInt8], word: String)]]
     private var scopes: [Scope] = [Scope(parent: -1, isFunction: true)]
     private var scopeOf: [Int]
     private var candidates: [Int] = []
@@ -36,6 +39,8 @@ struct ImportReferences {
         "if", "for", "while", "switch", "catch", "with", "do", "return", "typeof", "void", "delete", "await", "yield", "new",
         "in", "of", "instanceof", "else", "case", "throw", "super", "import",
     ]
+    /// The other keywords the analysis reads.
+    private static let readKeywords: Set<String> = ["var", "let", "const", "function", "class", "get", "set", "async", "eval"]
     /// Keywords after which a `function` or `class` is an expression.
     private static let expressionKeywords: Set<String> = [
         "return", "typeof", "void", "await", "yield", "new", "in", "of", "instanceof", "delete", "case", "throw", "extends",
@@ -64,6 +69,13 @@ struct ImportReferences {
         self.tokens = tokens
         self.names = names
         self.skipped = skipped
+        var words: [Int: [(bytes: [UInt8], word: String)]] = [:]
+        for word in names.union(Self.statementKeywords).union(Self.readKeywords) {
+            let utf8 = Array(word.utf8)
+            guard let first = utf8.first else { continue }
+            words[Int(first) << 16 | utf8.count, default: []].append((utf8, word))
+        }
+        self.words = words
         self.scopeOf = [Int](repeating: 0, count: tokens.count)
     }
 
@@ -72,7 +84,7 @@ struct ImportReferences {
     private func references() -> [ModuleSource.Edit] {
         var edits: [ModuleSource.Edit] = []
         for index in candidates {
-            let name = text(index)
+            guard let name = known(index) else { continue }
             var scope = scopeOf[index]
             var isLocal = false
             while scope >= 0 {
@@ -109,8 +121,8 @@ struct ImportReferences {
     }
 
     private mutating func declare(_ index: Int, in scope: Int) {
-        let name = text(index)
-        if names.contains(name) { scopes[scope].names.insert(name) }
+        guard let name = known(index), names.contains(name) else { return }
+        scopes[scope].names.insert(name)
     }
 
     private func functionScope(of scope: Int) -> Int {
@@ -153,7 +165,7 @@ struct ImportReferences {
     private mutating func name(at index: Int, in scope: Int, inObjectLiteral: Bool) throws(Unsure) -> Int {
         let before = previous(index)
         if let before, isPunctuator(before, ".") || isPunctuator(before, "?.") { return index + 1 }
-        let word = text(index)
+        let word = known(index) ?? ""
         let startsMember = before.map { isPunctuator($0, "{") || isPunctuator($0, ",") } ?? false
         // A key (`class: …` after `{` or `,`), a keyword or not.
         if startsMember && isPunctuator(index + 1, ":") { return index + 1 }
@@ -539,6 +551,14 @@ struct ImportReferences {
         return nil
     }
 
+    /// The name at `index` when it is a keyword the analysis reads or an imported name.
+    private func known(_ index: Int) -> String? {
+        let range = tokens[index].range
+        guard let candidates = words[Int(bytes[range.lowerBound]) << 16 | range.count] else { return nil }
+        for candidate in candidates where bytes[range].elementsEqual(candidate.bytes) { return candidate.word }
+        return nil
+    }
+
     private func kind(_ index: Int) -> ModuleToken.Kind? {
         tokens.indices.contains(index) ? tokens[index].kind : nil
     }
@@ -548,8 +568,13 @@ struct ImportReferences {
         return String(decoding: bytes[tokens[index].range], as: UTF8.self)
     }
 
-    private func isPunctuator(_ index: Int, _ punctuator: String) -> Bool {
-        guard tokens.indices.contains(index), tokens[index].kind == .punctuator else { return false }
-        return bytes[tokens[index].range].elementsEqual(punctuator.utf8)
+    private func isPunctuator(_ index: Int, _ punctuator: StaticString) -> Bool {
+        guard index >= 0, index < tokens.count else { return false }
+        let token = tokens[index]
+        guard token.kind == .punctuator, token.range.count == punctuator.utf8CodeUnitCount else { return false }
+        return punctuator.withUTF8Buffer { expected in
+            for offset in 0..<expected.count where unsafe expected[offset] != bytes[token.range.lowerBound + offset] { return false }
+            return true
+        }
     }
 }

@@ -14,7 +14,7 @@
 ///   waits for `__sbModule.evaluation`.
 ///
 /// The factory is called with the native functions: `compile(bindings, body, probe,
-/// sourceURL, line, readsImportScope, scopedBody, scopedProbe)` gives `{function, isAsync}` or `{error}` (a `SyntaxError`);
+/// sourceURL, line, readsImportScope, scopedKey)` gives `{function, isAsync}` or `{error}` (a `SyntaxError`);
 /// `graph(specifier, referrer, type)` a promise of `[key, records]`; `report(error)` reports
 /// an uncaught error; `resolve(specifier, referrer)` a URL. It returns `run(records, key)`,
 /// which links and evaluates a module script's graph, reports what fails, and returns whether
@@ -34,7 +34,7 @@ enum ModuleLinkerPrelude {
             modules.set(data[0], {
               key: data[0], sourceURL: data[1], line: data[2], body: data[3], probe: data[4], bindings: data[5],
               requests: data[6], imports: data[7], locals: data[8], indirect: data[9], stars: data[10],
-              failure: data[11], metaURL: data[12], readsImportScope: data[13], scopedBody: data[14], scopedProbe: data[15],
+              failure: data[11], metaURL: data[12], readsImportScope: data[13], hasScopedBody: data[14],
               status: "new", error: undefined, compiled: null, isAsync: false, getters: null, namespace: null,
               generator: null, start: null, completion: null, promise: undefined, failed: false,
             });
@@ -54,7 +54,7 @@ enum ModuleLinkerPrelude {
             for (const m of graph) {
               if (m.compiled) continue;
               const compiled = native.compile(
-                m.bindings, m.body, m.probe, m.sourceURL, m.line, m.readsImportScope, m.scopedBody, m.scopedProbe);
+                m.bindings, m.body, m.probe, m.sourceURL, m.line, m.readsImportScope, m.hasScopedBody ? m.key : null);
               if (!compiled.function) {
                 m.status = "errored";
                 m.error = compiled.error;
@@ -69,6 +69,22 @@ enum ModuleLinkerPrelude {
             }
             const scopes = graph.map(importScope);
             graph.forEach((m, index) => instantiate(m, scopes[index]));
+            graph.forEach((m, index) => bindDirectly(m, scopes[index]));
+          }
+
+          // Once every module of the graph has bound its exports, each import reads its binding
+          // through the exporting module's own getter (or holds its namespace), which the engine
+          // can inline, instead of through a lookup by name.
+          function bindDirectly(m, scope) {
+            for (const [local, key, name] of m.imports) {
+              const from = modules.get(key);
+              const found = name === "*" ? { namespace: from } : resolveExport(from, name, []);
+              if (found.namespace) {
+                defineProperty(scope, local, { value: namespaceOf(found.namespace), writable: false, configurable: false });
+              } else if (found.module.getters) {
+                defineProperty(scope, local, { get: found.module.getters[found.name], set: readOnly, configurable: false });
+              }
+            }
           }
 
           function importScope(m) {
@@ -86,7 +102,7 @@ enum ModuleLinkerPrelude {
                 }
                 get = reader(found);
               }
-              defineProperty(scope, local, { get, set: readOnly });
+              defineProperty(scope, local, { get, set: readOnly, configurable: true });
             }
             return scope;
           }
@@ -160,6 +176,7 @@ enum ModuleLinkerPrelude {
           function reader(found) {
             if (found.namespace) return () => namespaceOf(found.namespace);
             const { module, name } = found;
+            if (module.getters) return module.getters[name];
             return () => {
               const getters = module.getters;
               if (!getters) throw new ReferenceError("Cannot access uninitialized variable.");
