@@ -14,8 +14,10 @@ struct DeclarationReader {
     var starExports: [Request] = []
     /// Not overlapping; sorted by ``ModuleSource``.
     var edits: [ModuleSource.Edit] = []
-    /// Where each `await` starts (bytes).
+    /// Where each `await` starts (bytes), but a `for await`'s.
     var awaits: [Int] = []
+    /// How many `for await` loops there are.
+    var forAwaits = 0
 
     init(bytes: [UInt8], tokens: [ModuleToken]) {
         self.bytes = bytes
@@ -38,8 +40,13 @@ struct DeclarationReader {
             }
             let afterDot = isPunctuator(index - 1, ".") || isPunctuator(index - 1, "?.")
             switch text(index) {
+            // `for await` is counted, not doubled: doubled, it would fail in an async function too.
             case "await" where !afterDot && !isPunctuator(index + 1, ":"):
-                awaits.append(token.range.lowerBound)
+                if text(index - 1) == "for" {
+                    forAwaits += 1
+                } else {
+                    awaits.append(token.range.lowerBound)
+                }
             case "import" where !afterDot:
                 if isPunctuator(index + 1, "(") {
                     // A method named `import` (`import(value) { … }`) is no call.

@@ -56,9 +56,9 @@ struct ModuleSource {
     /// Whether ``body`` reads its imported bindings by their names, from a `with` scope of its
     /// imports (the analysis of its references was unsure).
     var readsImportScope = false
-    /// The body with each `await` doubled: compiled, it fails in a plain generator exactly when
-    /// the module awaits at its top level (`await (x)` parses as a call otherwise). `nil`
-    /// when the body has no `await`.
+    /// The body with each `await` doubled (but `for await`): compiled, it fails in a plain
+    /// generator exactly when the module awaits at its top level (`await (x)` parses as a call
+    /// otherwise). `nil` when the body has no `await`.
     var awaitProbe: String?
     /// The body that reads its imported bindings from a `with` scope, to compile should ``body``
     /// not parse; `nil` when there is no other (no imports, or ``body`` is that one).
@@ -98,12 +98,13 @@ struct ModuleSource {
         importedNames = Set(imports.map(\.local))
         let edits = reader.edits
         let doubled = reader.awaits.map { Edit(range: $0..<$0 + 5, text: "await await") }
-        mentionsAwait = !doubled.isEmpty
+        mentionsAwait = !doubled.isEmpty || reader.forAwaits > 0
+        let mentionsAwait = mentionsAwait
         func body(_ edits: [Edit]) -> (body: String, probe: String?) {
             let sorted = edits.sorted { $0.range.lowerBound < $1.range.lowerBound }
             return (
                 Self.apply(sorted, to: bytes),
-                doubled.isEmpty ? nil : Self.apply((sorted + doubled).sorted { $0.range.lowerBound < $1.range.lowerBound }, to: bytes)
+                mentionsAwait ? Self.apply((sorted + doubled).sorted { $0.range.lowerBound < $1.range.lowerBound }, to: bytes) : nil
             )
         }
         let scoped = body(edits)

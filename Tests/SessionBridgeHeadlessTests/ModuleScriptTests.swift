@@ -164,4 +164,19 @@ import Testing
             await page.close()
         }
     }
+
+    /// A `for await` at a module's top level makes it asynchronous; one inside an async
+    /// function leaves it synchronous. The next script runs after the microtasks the loop
+    /// awaited, and sees its end (as in WebKit).
+    @Test func forAwaitDecidesWhetherAModuleIsAsynchronous() async throws {
+        let page = WebPage()
+        try await page.loadHTMLString(
+            """
+            <script type="module">async function drain(list) { for await (const x of list) {} } window.order = ["sync module"];</script>
+            <script type="module">for await (const x of [1, 2]) window.last = x;</script>
+            <script type="module">window.order.push(`next ${window.last}`);</script>
+            """, baseURL: URL(string: "https://app.example/page")!)
+        #expect(await page.runUntilQuiescent(timeout: .seconds(20)))
+        #expect(try await page.evaluateJavaScript("[...order, window.last]") == ["sync module", "next 2", 2])
+    }
 }
