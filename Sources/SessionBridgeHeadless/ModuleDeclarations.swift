@@ -1,7 +1,7 @@
 /// Reads a module's top-level import and export declarations from its tokens
 /// (``ModuleLexer``), and the edits that turn its source into a function body
 /// (``ModuleSource``).
-struct DeclarationReader {
+struct DeclarationReader: ModuleTokenReading {
     typealias Request = ModuleSource.Request
     typealias SyntaxError = ModuleSource.SyntaxError
 
@@ -223,49 +223,10 @@ struct DeclarationReader {
         var index = start
         let depth = tokens.indices.contains(start) ? tokens[start].depth : 0
 
-        /// Reads a binding target (a name or a pattern) at `index`; returns the index after it.
-        func target(_ index: Int) throws(SyntaxError) -> Int {
-            if kind(index) == .name {
-                names.append(text(index))
-                return index + 1
-            }
-            guard isPunctuator(index, "{") || isPunctuator(index, "["), let close = closing(of: index) else {
-                throw SyntaxError(message: "expected a binding")
-            }
-            let inner = tokens[index].depth + 1
-            let isObject = isPunctuator(index, "{")
-            var position = index + 1
-            while position < close {
-                if isPunctuator(position, ",") {
-                    position += 1
-                    continue
-                }
-                if isPunctuator(position, "...") {
-                    position = try target(position + 1)
-                } else if isObject {
-                    var key = position
-                    if isPunctuator(position, "["), let end = closing(of: position) {
-                        key = -1
-                        position = end + 1
-                    } else {
-                        position += 1
-                    }
-                    if isPunctuator(position, ":") {
-                        position = try target(position + 1)
-                    } else if key >= 0 {
-                        names.append(text(key))
-                    }
-                } else {
-                    position = try target(position)
-                }
-                // A default value runs to the element's end.
-                while position < close, !(tokens[position].depth == inner && isPunctuator(position, ",")) { position += 1 }
-            }
-            return close + 1
-        }
-
         while true {
-            index = try target(index)
+            index = try walkBinding(
+                at: index, name: { (name: Int) throws(SyntaxError) in names.append(text(name)) },
+                expression: { (_: Range<Int>) throws(SyntaxError) in }, malformed: { SyntaxError(message: "expected a binding") })
             // The initializer, to the next declarator or the declaration's end.
             while index < tokens.count {
                 let token = tokens[index]
@@ -278,27 +239,6 @@ struct DeclarationReader {
                 index += 1
             }
             if index >= tokens.count { return names }
-        }
-    }
-
-    /// Whether the token at `index` can end an expression (a line break after it may end the
-    /// statement).
-    private func endsValue(_ index: Int) -> Bool {
-        guard tokens.indices.contains(index) else { return false }
-        switch tokens[index].kind {
-        case .name, .number, .string, .regex, .template: return true
-        case .punctuator: return isPunctuator(index, ")") || isPunctuator(index, "]") || isPunctuator(index, "}")
-        }
-    }
-
-    /// Whether the token at `index` cannot continue an expression (so a line break before it
-    /// ends the statement).
-    private func startsStatement(_ index: Int) -> Bool {
-        switch tokens[index].kind {
-        case .name: !["in", "of", "instanceof"].contains(text(index))
-        case .number, .string: true
-        case .punctuator: isPunctuator(index, "{")
-        default: false
         }
     }
 
@@ -361,36 +301,6 @@ struct DeclarationReader {
     /// Blanks tokens `start..<end` (their line breaks are kept).
     private mutating func remove(from start: Int, to end: Int) {
         edits.append(.init(range: tokens[start].range.lowerBound..<tokens[end - 1].range.upperBound, text: ""))
-    }
-
-    /// The index of the bracket closing the one at `open`.
-    private func closing(of open: Int) -> Int? {
-        let depth = tokens[open].depth
-        var index = open + 1
-        while index < tokens.count {
-            if tokens[index].depth == depth { return tokens[index].kind == .punctuator ? index : nil }
-            index += 1
-        }
-        return nil
-    }
-
-    private func kind(_ index: Int) -> ModuleToken.Kind? {
-        tokens.indices.contains(index) ? tokens[index].kind : nil
-    }
-
-    private func text(_ index: Int) -> String {
-        guard tokens.indices.contains(index) else { return "" }
-        return String(decoding: bytes[tokens[index].range], as: UTF8.self)
-    }
-
-    private func isPunctuator(_ index: Int, _ punctuator: StaticString) -> Bool {
-        guard index >= 0, index < tokens.count else { return false }
-        let token = tokens[index]
-        guard token.kind == .punctuator, token.range.count == punctuator.utf8CodeUnitCount else { return false }
-        return punctuator.withUTF8Buffer { expected in
-            for offset in 0..<expected.count where unsafe expected[offset] != bytes[token.range.lowerBound + offset] { return false }
-            return true
-        }
     }
 
     private func name(orString index: Int) -> String? {

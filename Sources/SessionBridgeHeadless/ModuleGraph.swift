@@ -177,7 +177,7 @@ enum ModuleGraph {
             let binding = ModuleSource.defaultBinding
             return (
                 value(
-                    body: "const \(binding) = JSON.parse(\(ModuleSource.quoted(source)));", probe: nil,
+                    body: "const \(binding) = JSON.parse(\(ScriptValue.quoted(source)));", probe: nil,
                     bindings: "\"default\": () => \(binding)", locals: ["default"]), []
             )
         }

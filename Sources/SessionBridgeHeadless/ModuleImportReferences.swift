@@ -14,7 +14,7 @@
 /// up, and the module runs with its imports in a `with` scope instead: correct, but every name
 /// its code reads from the global object is then looked up dynamically (up to 30 times slower
 /// in a loop of global calls). A rewrite that does not parse is met the same way, at compile.
-struct ImportReferences {
+struct ImportReferences: ModuleTokenReading {
     struct Unsure: Error {}
 
     private struct Scope {
@@ -23,8 +23,8 @@ struct ImportReferences {
         var names: Set<String> = []
     }
 
-    private let bytes: [UInt8]
-    private let tokens: [ModuleToken]
+    let bytes: [UInt8]
+    let tokens: [ModuleToken]
     private let names: Set<String>
     private let skipped: [Bool]
     /// The keywords the analysis reads and the imported names, by their first byte and length:
@@ -417,47 +417,13 @@ struct ImportReferences {
     /// A binding target at `index` (a name or a pattern): its names declared in `target`, its
     /// defaults and computed keys read in `scope`. Returns the index after it.
     private mutating func bind(at index: Int, declaringIn target: Int, readingIn scope: Int) throws(Unsure) -> Int {
-        if kind(index) == .name {
-            scopeOf[index] = scope
-            declare(index, in: target)
-            return index + 1
-        }
-        guard isPunctuator(index, "{") || isPunctuator(index, "["), let close = closing(of: index) else { throw Unsure() }
-        let isObject = isPunctuator(index, "{")
-        let inner = tokens[index].depth + 1
-        var position = index + 1
-        while position < close {
-            if isPunctuator(position, ",") {
-                position += 1
-                continue
-            }
-            if isPunctuator(position, "...") {
-                position = try bind(at: position + 1, declaringIn: target, readingIn: scope)
-            } else if isObject {
-                if isPunctuator(position, "["), let end = closing(of: position) {
-                    try scan(position + 1, end, in: scope)
-                    position = end + 1
-                    guard isPunctuator(position, ":") else { throw Unsure() }
-                    position = try bind(at: position + 1, declaringIn: target, readingIn: scope)
-                } else if isPunctuator(position + 1, ":") {
-                    position = try bind(at: position + 2, declaringIn: target, readingIn: scope)
-                } else if kind(position) == .name {
-                    declare(position, in: target)
-                    position += 1
-                } else {
-                    throw Unsure()
-                }
-            } else {
-                position = try bind(at: position, declaringIn: target, readingIn: scope)
-            }
-            if isPunctuator(position, "=") {
-                var end = position + 1
-                while end < close, !(tokens[end].depth == inner && isPunctuator(end, ",")) { end += 1 }
-                try scan(position + 1, end, in: scope)
-                position = end
-            }
-        }
-        return close + 1
+        try ModuleTokens(bytes: bytes, tokens: tokens).walkBinding(
+            at: index,
+            name: { name throws(Unsure) in
+                scopeOf[name] = scope
+                declare(name, in: target)
+            },
+            expression: { range throws(Unsure) in try scan(range.lowerBound, range.upperBound, in: scope) }, malformed: { Unsure() })
     }
 
     // MARK: Tokens
@@ -505,23 +471,6 @@ struct ImportReferences {
         }
     }
 
-    private func endsValue(_ index: Int) -> Bool {
-        guard tokens.indices.contains(index) else { return false }
-        switch tokens[index].kind {
-        case .name, .number, .string, .regex, .template: return true
-        case .punctuator: return isPunctuator(index, ")") || isPunctuator(index, "]") || isPunctuator(index, "}")
-        }
-    }
-
-    private func startsStatement(_ index: Int) -> Bool {
-        switch tokens[index].kind {
-        case .name: !["in", "of", "instanceof"].contains(text(index))
-        case .number, .string: true
-        case .punctuator: isPunctuator(index, "{")
-        default: false
-        }
-    }
-
     /// The token before `index` that the body still has.
     private func previous(_ index: Int) -> Int? {
         var before = index - 1
@@ -540,17 +489,6 @@ struct ImportReferences {
         return nil
     }
 
-    private func closing(of open: Int) -> Int? {
-        guard tokens.indices.contains(open) else { return nil }
-        let depth = tokens[open].depth
-        var index = open + 1
-        while index < tokens.count {
-            if tokens[index].depth == depth { return tokens[index].kind == .punctuator ? index : nil }
-            index += 1
-        }
-        return nil
-    }
-
     /// The name at `index` when it is a keyword the analysis reads or an imported name.
     private func known(_ index: Int) -> String? {
         let range = tokens[index].range
@@ -559,22 +497,4 @@ struct ImportReferences {
         return nil
     }
 
-    private func kind(_ index: Int) -> ModuleToken.Kind? {
-        tokens.indices.contains(index) ? tokens[index].kind : nil
-    }
-
-    private func text(_ index: Int) -> String {
-        guard tokens.indices.contains(index) else { return "" }
-        return String(decoding: bytes[tokens[index].range], as: UTF8.self)
-    }
-
-    private func isPunctuator(_ index: Int, _ punctuator: StaticString) -> Bool {
-        guard index >= 0, index < tokens.count else { return false }
-        let token = tokens[index]
-        guard token.kind == .punctuator, token.range.count == punctuator.utf8CodeUnitCount else { return false }
-        return punctuator.withUTF8Buffer { expected in
-            for offset in 0..<expected.count where unsafe expected[offset] != bytes[token.range.lowerBound + offset] { return false }
-            return true
-        }
-    }
 }

@@ -1,3 +1,5 @@
+import SessionBridgeScriptEngine
+
 /// A module script's source, lexed: what it imports and exports, and the body of the classic
 /// function it becomes, since JavaScriptCore's C API loads no modules.
 ///
@@ -74,7 +76,7 @@ struct ModuleSource {
     var bindings: String {
         localExports.map { export in
             let read = importedNames.contains(export.local) ? "__sbImports.\(export.local)" : export.local
-            return "\(Self.quoted(export.name)): () => \(read)"
+            return "\(ScriptValue.quoted(export.name)): () => \(read)"
         }.joined(separator: ", ")
     }
 
@@ -124,30 +126,6 @@ struct ModuleSource {
             scopedBody = nil
             scopedAwaitProbe = nil
         }
-    }
-
-    /// A JavaScript string literal of `text`.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            default:
-                if scalar.value < 0x20 {
-                    out +=
-                        "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                        + String(scalar.value, radix: 16)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 
     /// A change to the source: `range` (bytes) becomes `text`, with the range's line breaks kept.

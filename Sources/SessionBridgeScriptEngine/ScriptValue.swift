@@ -93,7 +93,7 @@ extension ScriptValue: CustomStringConvertible {
         }
     }
 
-    static func quoted(_ string: String) -> String {
+    package static func quoted(_ string: String) -> String {
         var result = "\""
         for scalar in string.unicodeScalars {
             switch scalar {
