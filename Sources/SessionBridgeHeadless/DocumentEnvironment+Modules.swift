@@ -6,7 +6,13 @@ import SessionBridgeScriptEngine
 @safe  // its JavaScriptCore reference is used only on its context's engine thread, while the context lives
 final class ModuleLinker {
     let run: RawObject
-    init(run: RawObject) { unsafe self.run = unsafe run }
+    let exposeImport: RawObject
+    /// Whether classic scripts' `import()` has its function.
+    var importsExposed = false
+    init(run: RawObject, exposeImport: RawObject) {
+        unsafe self.run = unsafe run
+        unsafe self.exposeImport = unsafe exposeImport
+    }
 }
 
 extension DocumentEnvironment {
@@ -38,6 +44,14 @@ extension DocumentEnvironment {
             context.report(.uncaughtError(error))
             return false
         }
+    }
+
+    /// Makes the page world ready for classic scripts whose `import()` was rewritten
+    /// (``ClassicScriptImports``): the linker, and the function the calls became.
+    static func exposeClassicImport(_ environment: DocumentEnvironment, in context: isolated ScriptContext) {
+        guard let linker = try? moduleLinker(environment, in: context), !linker.importsExposed else { return }
+        linker.importsExposed = true
+        _ = try? unsafe context.call(linker.exposeImport, [])
     }
 
     private static func JSValueIsStrictTrue(_ context: isolated ScriptContext, _ value: RawValue?) -> Bool {
@@ -72,15 +86,15 @@ extension DocumentEnvironment {
             return unsafe context.jsValue(.string(target.absoluteString))
         }
         unsafe context.defineReadOnly(resolve, as: "resolve", on: native)
-        let run = try unsafe context.call(factoryFunction, [native])
-        guard let runFunction = unsafe context.function(run) else {
-            throw ScriptError(kind: .exception, name: "Error", message: "module linker failed")
-        }
-        unsafe context.protect(runFunction)
-        let linker = unsafe ModuleLinker(run: runFunction)
+        let functions = try unsafe context.call(factoryFunction, [native])
+        let run = try unsafe context.protectedFunction("run", of: functions)
+        let exposeImport = try unsafe context.protectedFunction("exposeImport", of: functions)
+        let linker = unsafe ModuleLinker(run: run, exposeImport: exposeImport)
         context.attach(linker)
         context.onClose { context in
-            if let linker = context.attachment(ModuleLinker.self) { unsafe context.unprotect(linker.run) }
+            guard let linker = context.attachment(ModuleLinker.self) else { return }
+            unsafe context.unprotect(linker.run)
+            unsafe context.unprotect(linker.exposeImport)
         }
         return linker
     }

@@ -18,7 +18,8 @@
 /// `graph(specifier, referrer, type)` a promise of `[key, records]`; `report(error)` reports
 /// an uncaught error; `resolve(specifier, referrer)` a URL. It returns `run(records, key)`,
 /// which links and evaluates a module script's graph, reports what fails, and returns whether
-/// the script's element gets `load` (not after a syntax error, as in WebKit).
+/// the script's element gets `load` (not after a syntax error, as in WebKit); and
+/// `exposeImport()`, which defines the function classic scripts' `import()` calls become.
 enum ModuleLinkerPrelude {
     static let source = #"""
         (function (native) {
@@ -285,7 +286,14 @@ enum ModuleLinkerPrelude {
             }
           }
 
-          return function run(records, key) {
+          // A classic script's `import()`, rewritten as a call of this (``ClassicScriptImports``).
+          function exposeImport() {
+            defineProperty(globalThis, "__sessionBridgeImport", {
+              value: function (referrer, specifier, options) { return importModule(specifier, options, referrer); },
+            });
+          }
+
+          function run(records, key) {
             for (const data of records) define(data);
             const m = modules.get(key);
             parseFailed = false;
@@ -298,7 +306,9 @@ enum ModuleLinkerPrelude {
             const pending = evaluate(m);
             if (pending) reportRejection(pending);
             return true;
-          };
+          }
+
+          return { run, exposeImport };
         })
         """#
 }

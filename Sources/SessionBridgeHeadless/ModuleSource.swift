@@ -134,7 +134,7 @@ struct ModuleSource {
         var text: String
     }
 
-    private static func apply(_ edits: [Edit], to bytes: [UInt8]) -> String {
+    static func apply(_ edits: [Edit], to bytes: [UInt8]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 64)
         var position = 0

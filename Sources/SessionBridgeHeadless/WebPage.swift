@@ -628,6 +628,12 @@ public actor WebPage {
 
     private func run(_ source: String, sourceURL: String, line: Int = 1, in world: ContentWorld) async {
         guard let context = documents[world], let url else { return }
+        var source = source
+        // A page script's `import()` loads modules through the page world's linker.
+        if world == .page, let environment = shown, let rewritten = ClassicScriptImports.rewrite(source, referrer: sourceURL) {
+            await exposeClassicImport(environment, in: context)
+            source = rewritten
+        }
         do {
             // An exception the script throws is the page's first (its `error` event), then reported.
             try await context.runPageScript(source, sourceURL: sourceURL, startingLine: line)
@@ -676,6 +682,10 @@ public actor WebPage {
         }
         let ran = await runModule(graph, environment: environment, in: context)
         if ran, case .url = root { await fireScriptEvent(loaded: true, script: script, in: context) }
+    }
+
+    private func exposeClassicImport(_ environment: DocumentEnvironment, in context: isolated ScriptContext) {
+        DocumentEnvironment.exposeClassicImport(environment, in: context)
     }
 
     private func runModule(

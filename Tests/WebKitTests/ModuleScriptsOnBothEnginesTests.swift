@@ -168,4 +168,35 @@ import Testing
                 ], "\(engine)")
         }
     }
+
+    /// A classic script's `import()` loads a module as a module's does, relative to the
+    /// script's URL; a method named `import` and a member called `import` stay what they are.
+    @Test(arguments: Engine.allCases)
+    func classicScriptsImportModulesAsInWebKit(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            harness.server.serve(
+                path: "/modules/classic.js", body: #"import("./pkg/p.js").then(m => later.push(`relative ${m.p}`));"#,
+                contentType: "text/javascript")
+            let view = try await harness.makeEchoView()
+            try await Self.load(
+                """
+                <script>
+                var seen = [], later = [];
+                const loader = { import(name) { return `method ${name}`; } }, holder = { import: (name) => `member ${name}` };
+                seen.push(loader.import("a"), holder.import("b"));
+                import("/modules/lib.js").then(m => later.push(`lib ${m.value} ${m.default}`));
+                import("lodash").catch(error => later.push(`${error.name}: ${error.message}`));
+                </script>
+                <script src="/modules/classic.js"></script>
+                <script>setTimeout(() => later.push("done"), 500);</script>
+                """, in: view, harness: harness)
+            let seen = try await view.evaluate("seen")
+            #expect(seen == ["method a", "member b", "lib"], "\(engine)")
+            let later = try await view.evaluate("later.slice().sort()")
+            #expect(
+                later == [
+                    "TypeError: Module name, 'lodash' does not resolve to a valid URL.", "done", "lib V D", "relative P",
+                ], "\(engine)")
+        }
+    }
 }
