@@ -256,3 +256,34 @@ import Testing
         #expect(!module.body.contains("__sbImports"))
     }
 }
+
+/// How a document's import map resolves specifiers, as HTML resolves them.
+@Suite(.timeLimit(.minutes(1))) struct ImportMapTests {
+    @Test func specifiersResolveAsHTMLResolvesThem() throws {
+        let base = URL(string: "https://app.example/pages/index.html")!
+        var map = try ImportMap(
+            json: """
+                {"imports": {"lib": "/vendor/lib.js", "pkg/": "../packages/", "/old.js": "/new.js", "bad": 42, "nodir/": "/x.js"},
+                 "scopes": {"/admin/": {"lib": "/admin/lib.js"}}}
+                """, base: base)
+        func resolve(_ specifier: String, from referrer: String = "https://app.example/pages/app.js") -> String? {
+            map.resolve(specifier, base: URL(string: referrer)!)?.absoluteString
+        }
+        #expect(resolve("lib") == "https://app.example/vendor/lib.js")
+        #expect(resolve("pkg/a/b.js") == "https://app.example/packages/a/b.js")
+        #expect(resolve("./old.js", from: "https://app.example/app.js") == "https://app.example/new.js")
+        #expect(resolve("./c.js") == "https://app.example/pages/c.js")
+        #expect(resolve("https://cdn.example/d.js") == "https://cdn.example/d.js")
+        #expect(resolve("lib", from: "https://app.example/admin/panel.js") == "https://app.example/admin/lib.js")
+        // A bare specifier the map does not have, one whose entry is no URL, and a prefix
+        // entry whose address is no folder resolve to nothing.
+        #expect(resolve("lodash") == nil)
+        #expect(resolve("bad") == nil)
+        #expect(resolve("nodir/x") == nil)
+        // A later map adds what the earlier one does not have, and changes nothing it has.
+        map.merge(try ImportMap(json: #"{"imports": {"lib": "/other.js", "more": "/more.js"}}"#, base: base))
+        #expect(resolve("lib") == "https://app.example/vendor/lib.js")
+        #expect(resolve("more") == "https://app.example/more.js")
+        #expect(throws: ImportMap.InvalidImportMap.self) { try ImportMap(json: "[1]", base: base) }
+    }
+}
