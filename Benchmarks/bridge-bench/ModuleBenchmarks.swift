@@ -7,7 +7,8 @@ import SessionBridgeTesting
 /// API loads no modules), against the same code as classic scripts, in the same run, each pair
 /// interleaved in fresh pages.
 /// - a page whose 2,000 functions are a module reading its globals as imports (its source lexed,
-///   its references to its imports rewritten, its records linked), against a classic script;
+///   its references to its imports rewritten, its records linked), against a classic script:
+///   a source the process has not seen, and one it has (``ModuleSourceCache``);
 /// - a loop of global calls at a module's top level, against a classic script's;
 /// - the same loop in a module that keeps its imports in a `with` scope (a construct the
 ///   analysis of its references does not read makes it give up), which the rewrite avoids.
@@ -65,9 +66,12 @@ enum ModuleBenchmarks {
             return (load, try await page.evaluateJavaScript("window.took").numberValue)
         }
 
-        var moduleLoads: [Double] = [], classicLoads: [Double] = []
+        var coldLoads: [Double] = [], moduleLoads: [Double] = [], classicLoads: [Double] = []
         var moduleLoops: [Double] = [], scopedLoops: [Double] = [], classicLoops: [Double] = []
-        for _ in 0...options.rounds {
+        for round in 0...options.rounds {
+            // A source the process has not lexed before (its text differs by a comment).
+            server.serve(path: "/bench/cold-\(round).js", body: imports + code + "// \(round)\n", contentType: "text/javascript")
+            coldLoads.append(try await page("/bench/cold-\(round).js", module: true).load)
             moduleLoads.append(try await page("/bench/module.js", module: true).load)
             classicLoads.append(try await page("/bench/classic.js", module: false).load)
             moduleLoops.append(try await page("/bench/loop-module.js", module: true).took ?? 0)
@@ -81,10 +85,14 @@ enum ModuleBenchmarks {
                     figure: figure, name: name, ours: Stats.median(ours), baseline: Stats.median(baseline), unit: "ms",
                     baselineName: baselineName, ratio: sameRoundRatio(ours, baseline)))
         }
+        let functionCount = options.scale(2_000, quick: 200)
         add(
-            "a page's \(size / 1024) KB module of \(options.scale(2_000, quick: 200)) functions reading \(globals.count) imported globals: load to its end",
-            moduleLoads, classicLoads,
+            "a page's \(size / 1024) KB module of \(functionCount) functions reading \(globals.count) imported globals, first load: load to its end",
+            coldLoads, classicLoads,
             "the same functions as a classic script, reading the globals themselves; both fetched from a loopback server")
+        add(
+            "the same module loaded again (its source lexed before: the process's cache)", moduleLoads, classicLoads,
+            "the same functions as a classic script")
         add("a loop of 3 M global calls at a module's top level", moduleLoops, classicLoops, "the same loop in a classic script")
         add(
             "the same loop in a module whose imports stay in a with scope (the analysis gave up)", scopedLoops, classicLoops,

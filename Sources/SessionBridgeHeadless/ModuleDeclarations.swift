@@ -42,7 +42,7 @@ struct DeclarationReader: ModuleTokenReading {
             switch text(index) {
             // `for await` is counted, not doubled: doubled, it would fail in an async function too.
             case "await" where !afterDot && !isPunctuator(index + 1, ":"):
-                if text(index - 1) == "for" {
+                if isWord(index - 1, "for") {
                     forAwaits += 1
                 } else {
                     awaits.append(token.range.lowerBound)
@@ -52,7 +52,7 @@ struct DeclarationReader: ModuleTokenReading {
                     // A method named `import` (`import(value) { … }`) is no call.
                     if let close = closing(of: index + 1), isPunctuator(close + 1, "{") { break }
                     edits.append(.init(range: token.range, text: "__sbModule.import"))
-                } else if isPunctuator(index + 1, "."), text(index + 2) == "meta" {
+                } else if isPunctuator(index + 1, "."), isWord(index + 2, "meta") {
                     edits.append(.init(range: token.range.lowerBound..<tokens[index + 2].range.upperBound, text: "__sbModule.meta"))
                     index += 3
                     continue
@@ -82,13 +82,13 @@ struct DeclarationReader: ModuleTokenReading {
             specifier = literal
             index += 1
         } else {
-            if kind(index) == .name && text(index) != "from" || kind(index) == .name && text(index + 1) == "from" {
+            if kind(index) == .name && !isWord(index, "from") || kind(index) == .name && isWord(index + 1, "from") {
                 bindings.append((text(index), "default"))
                 index += 1
                 if isPunctuator(index, ",") { index += 1 }
             }
             if isPunctuator(index, "*") {
-                guard text(index + 1) == "as", kind(index + 2) == .name else {
+                guard isWord(index + 1, "as"), kind(index + 2) == .name else {
                     throw SyntaxError(message: "expected 'as' after 'import *'")
                 }
                 bindings.append((text(index + 2), "*"))
@@ -99,7 +99,7 @@ struct DeclarationReader: ModuleTokenReading {
                     bindings.append((local, imported))
                 }
             }
-            guard text(index) == "from", let literal = string(index + 1) else {
+            guard isWord(index, "from"), let literal = string(index + 1) else {
                 throw SyntaxError(message: "expected 'from' and a module specifier")
             }
             specifier = literal
@@ -120,12 +120,12 @@ struct DeclarationReader: ModuleTokenReading {
         if isPunctuator(index, "*") {
             var next = index + 1
             var alias: String?
-            if text(next) == "as" {
+            if isWord(next, "as") {
                 alias = name(orString: next + 1)
                 guard alias != nil else { throw SyntaxError(message: "expected a name after 'export * as'") }
                 next += 2
             }
-            guard text(next) == "from", let specifier = string(next + 1) else {
+            guard isWord(next, "from"), let specifier = string(next + 1) else {
                 throw SyntaxError(message: "expected 'from' and a module specifier")
             }
             let (type, end) = try readAttributes(at: next + 2)
@@ -141,7 +141,7 @@ struct DeclarationReader: ModuleTokenReading {
         if isPunctuator(index, "{") {
             var pairs: [(first: String, second: String, firstIsString: Bool)] = []
             var next = try readSpecifiers(at: index) { first, firstIsString, second, _ in pairs.append((first, second, firstIsString)) }
-            if text(next) == "from", let specifier = string(next + 1) {
+            if isWord(next, "from"), let specifier = string(next + 1) {
                 let (type, end) = try readAttributes(at: next + 2)
                 let request = add(Request(specifier: specifier, type: type))
                 indirectExports += pairs.map { .init(name: $0.second, request: request, importName: $0.first) }
@@ -160,11 +160,11 @@ struct DeclarationReader: ModuleTokenReading {
             let head = index + 1
             guard tokens.indices.contains(head) else { throw SyntaxError(message: "unexpected end after 'export default'") }
             var keyword = head
-            if text(head) == "async", text(head + 1) == "function", !tokens[head + 1].newlineBefore { keyword = head + 1 }
-            if text(keyword) == "function" || text(keyword) == "class" {
+            if isWord(head, "async"), isWord(head + 1, "function"), !tokens[head + 1].newlineBefore { keyword = head + 1 }
+            if isWord(keyword, "function") || isWord(keyword, "class") {
                 var nameIndex = keyword + 1
-                if text(keyword) == "function" && isPunctuator(nameIndex, "*") { nameIndex += 1 }
-                if kind(nameIndex) == .name && !(text(keyword) == "class" && text(nameIndex) == "extends") {
+                if isWord(keyword, "function") && isPunctuator(nameIndex, "*") { nameIndex += 1 }
+                if kind(nameIndex) == .name && !(isWord(keyword, "class") && text(nameIndex) == "extends") {
                     edits.append(.init(range: tokens[start].range.lowerBound..<tokens[head].range.lowerBound, text: ""))
                     localExports.append(("default", text(nameIndex)))
                     return head
@@ -172,7 +172,7 @@ struct DeclarationReader: ModuleTokenReading {
                 // An anonymous function or class: made as a member named `default` (its `name`,
                 // as the declaration's is), its source text its own.
                 var open = nameIndex
-                if text(keyword) == "function" {
+                if isWord(keyword, "function") {
                     guard isPunctuator(open, "("), let parameters = closing(of: open) else {
                         throw SyntaxError(message: "expected a function's parameters")
                     }
@@ -201,12 +201,12 @@ struct DeclarationReader: ModuleTokenReading {
             return index + 1
         case "function", "class", "async":
             var keyword = index
-            if text(index) == "async" {
-                guard text(index + 1) == "function" else { throw SyntaxError(message: "expected 'function' after 'export async'") }
+            if isWord(index, "async") {
+                guard isWord(index + 1, "function") else { throw SyntaxError(message: "expected 'function' after 'export async'") }
                 keyword += 1
             }
             var nameIndex = keyword + 1
-            if text(keyword) == "function" && isPunctuator(nameIndex, "*") { nameIndex += 1 }
+            if isWord(keyword, "function") && isPunctuator(nameIndex, "*") { nameIndex += 1 }
             guard kind(nameIndex) == .name else { throw SyntaxError(message: "an exported declaration needs a name") }
             localExports.append((text(nameIndex), text(nameIndex)))
             edits.append(.init(range: tokens[start].range, text: ""))
@@ -256,7 +256,7 @@ struct DeclarationReader: ModuleTokenReading {
             var second = first
             var secondIsString = firstIsString
             index += 1
-            if text(index) == "as" {
+            if isWord(index, "as") {
                 guard let alias = name(orString: index + 1) else { throw SyntaxError(message: "expected a name after 'as'") }
                 second = alias
                 secondIsString = kind(index + 1) == .string
@@ -277,7 +277,7 @@ struct DeclarationReader: ModuleTokenReading {
     private func readAttributes(at index: Int) throws(SyntaxError) -> (type: String?, end: Int) {
         var index = index
         var type: String?
-        if text(index) == "with" || text(index) == "assert" && !tokens[index].newlineBefore, isPunctuator(index + 1, "{") {
+        if isWord(index, "with") || isWord(index, "assert") && !tokens[index].newlineBefore, isPunctuator(index + 1, "{") {
             index += 2
             while !isPunctuator(index, "}") {
                 guard let key = name(orString: index), isPunctuator(index + 1, ":"), let value = string(index + 2) else {

@@ -188,7 +188,7 @@ enum ModuleGraph {
                     failure: .array(["TypeError", .string("Import attribute type '\(type)' is not valid.")])), []
             )
         }
-        guard let module = try? ModuleSource(source) else {
+        guard let module = try? ModuleSourceCache.source(for: source) else {
             // JavaScriptCore finds the error when the linker compiles it, and says where it is.
             return (value(body: source, probe: nil, bindings: ""), [])
         }

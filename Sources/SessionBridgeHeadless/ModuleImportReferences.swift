@@ -20,16 +20,32 @@ struct ImportReferences: ModuleTokenReading {
     private struct Scope {
         var parent: Int
         var isFunction: Bool
-        var names: Set<String> = []
+        /// The imported names it declares, by their ids: bits of `mask` below 64, `more` above.
+        var mask: UInt64 = 0
+        var more: Set<Int> = []
+
+        func declares(_ id: Int) -> Bool {
+            id < 64 ? mask & (1 << UInt64(id)) != 0 : more.contains(id)
+        }
+
+        mutating func declare(_ id: Int) {
+            if id < 64 { mask |= 1 << UInt64(id) } else { more.insert(id) }
+        }
     }
 
     let bytes: [UInt8]
     let tokens: [ModuleToken]
     private let names: Set<String>
     private let skipped: [Bool]
-    /// The keywords the analysis reads and the imported names, by their first byte and length:
-    /// a name is matched against them without its text being made.
-    private let words: [Int: [(bytes: [UInt8], word: String)]]
+    /// A keyword the analysis reads or an imported name (`id` its index among the names, else -1).
+    private struct Word {
+        var bytes: [UInt8]
+        var word: String
+        var id: Int
+    }
+
+    /// The words, by their first byte: a name is matched against them without its text made.
+    private let words: [[Word]]
     private var scopes: [Scope] = [Scope(parent: -1, isFunction: true)]
     private var scopeOf: [Int]
     private var candidates: [Int] = []
@@ -69,11 +85,12 @@ struct ImportReferences: ModuleTokenReading {
         self.tokens = tokens
         self.names = names
         self.skipped = skipped
-        var words: [Int: [(bytes: [UInt8], word: String)]] = [:]
+        var words = [[Word]](repeating: [], count: 256)
+        let ids = Dictionary(uniqueKeysWithValues: names.sorted().enumerated().map { ($0.element, $0.offset) })
         for word in names.union(Self.statementKeywords).union(Self.readKeywords) {
             let utf8 = Array(word.utf8)
             guard let first = utf8.first else { continue }
-            words[Int(first) << 16 | utf8.count, default: []].append((utf8, word))
+            words[Int(first)].append(Word(bytes: utf8, word: word, id: ids[word] ?? -1))
         }
         self.words = words
         self.scopeOf = [Int](repeating: 0, count: tokens.count)
@@ -84,11 +101,12 @@ struct ImportReferences: ModuleTokenReading {
     private func references() -> [ModuleSource.Edit] {
         var edits: [ModuleSource.Edit] = []
         for index in candidates {
-            guard let name = known(index) else { continue }
+            guard let word = known(index), word.id >= 0 else { continue }
+            let name = word.word
             var scope = scopeOf[index]
             var isLocal = false
             while scope >= 0 {
-                if scopes[scope].names.contains(name) {
+                if scopes[scope].declares(word.id) {
                     isLocal = true
                     break
                 }
@@ -102,7 +120,7 @@ struct ImportReferences: ModuleTokenReading {
             {
                 continue
             }
-            if let before, text(before) == "break" || text(before) == "continue", !tokens[index].newlineBefore { continue }
+            if let before, isWord(before, "break") || isWord(before, "continue"), !tokens[index].newlineBefore { continue }
             let read = "(0, __sbImports.\(name))"
             let isShorthand =
                 before.map { isPunctuator($0, "{") || isPunctuator($0, ",") } == true
@@ -121,8 +139,8 @@ struct ImportReferences: ModuleTokenReading {
     }
 
     private mutating func declare(_ index: Int, in scope: Int) {
-        guard let name = known(index), names.contains(name) else { return }
-        scopes[scope].names.insert(name)
+        guard let word = known(index), word.id >= 0 else { return }
+        scopes[scope].declare(word.id)
     }
 
     private func functionScope(of scope: Int) -> Int {
@@ -165,7 +183,8 @@ struct ImportReferences: ModuleTokenReading {
     private mutating func name(at index: Int, in scope: Int, inObjectLiteral: Bool) throws(Unsure) -> Int {
         let before = previous(index)
         if let before, isPunctuator(before, ".") || isPunctuator(before, "?.") { return index + 1 }
-        let word = known(index) ?? ""
+        let known = known(index)
+        let word = known?.word ?? ""
         let startsMember = before.map { isPunctuator($0, "{") || isPunctuator($0, ",") } ?? false
         // A key (`class: …` after `{` or `,`), a keyword or not.
         if startsMember && isPunctuator(index + 1, ":") { return index + 1 }
@@ -211,7 +230,7 @@ struct ImportReferences: ModuleTokenReading {
                 // A method (`name(…) { … }`, getters and setters included).
                 return try functionBody(parameters: index + 2..<close, body: close + 1, ownName: nil, in: scope)
             }
-            if names.contains(word) { candidates.append(index) }
+            if let known, known.id >= 0 { candidates.append(index) }
             return index + 1
         }
     }
@@ -229,7 +248,7 @@ struct ImportReferences: ModuleTokenReading {
 
     /// `function [*] [name] (parameters) { body }`.
     private mutating func function(at index: Int, in scope: Int) throws(Unsure) -> Int {
-        let head = text(index - 1) == "async" && !tokens[index].newlineBefore ? index - 1 : index
+        let head = isWord(index - 1, "async") && !tokens[index].newlineBefore ? index - 1 : index
         let isExpression = isExpressionPosition(before: head)
         var next = index + 1
         if isPunctuator(next, "*") { next += 1 }
@@ -257,11 +276,11 @@ struct ImportReferences: ModuleTokenReading {
         let isExpression = isExpressionPosition(before: index)
         var next = index + 1
         let classScope = makeScope(parent: scope, isFunction: false)
-        if kind(next) == .name && text(next) != "extends" {
+        if kind(next) == .name && !isWord(next, "extends") {
             declare(next, in: isExpression ? classScope : scope)
             next += 1
         }
-        if text(next) == "extends" {
+        if isWord(next, "extends") {
             var open = next + 1
             while open < tokens.count, !(tokens[open].depth == tokens[index].depth && isPunctuator(open, "{")) { open += 1 }
             try scan(next + 1, open, in: scope)
@@ -280,7 +299,7 @@ struct ImportReferences: ModuleTokenReading {
                 index += 1
                 continue
             }
-            if text(index) == "static", isPunctuator(index + 1, "{"), let close = closing(of: index + 1) {
+            if isWord(index, "static"), isPunctuator(index + 1, "{"), let close = closing(of: index + 1) {
                 try scan(index + 2, close, in: makeScope(parent: scope, isFunction: true))
                 index = close + 1
                 continue
@@ -314,7 +333,7 @@ struct ImportReferences: ModuleTokenReading {
 
     /// `var`, `let` or `const` declarators: their names declared, their initializers read.
     private mutating func declaration(at index: Int, in scope: Int) throws(Unsure) -> Int {
-        let target = text(index) == "var" ? functionScope(of: scope) : scope
+        let target = isWord(index, "var") ? functionScope(of: scope) : scope
         let depth = tokens[index].depth
         var next = index + 1
         while true {
@@ -331,9 +350,9 @@ struct ImportReferences: ModuleTokenReading {
 
     /// `for (let …; …) body` and `for (const … of …) body`: the head's names are the loop's.
     private mutating func forStatement(at index: Int, in scope: Int) throws(Unsure) -> Int {
-        let open = text(index + 1) == "await" ? index + 2 : index + 1
+        let open = isWord(index + 1, "await") ? index + 2 : index + 1
         guard isPunctuator(open, "("), let close = closing(of: open) else { return index + 1 }
-        guard text(open + 1) == "let" || text(open + 1) == "const" else { return index + 1 }
+        guard isWord(open + 1, "let") || isWord(open + 1, "const") else { return index + 1 }
         let loop = makeScope(parent: scope, isFunction: false)
         scopeOf[index] = scope
         try scan(open + 1, close, in: loop)
@@ -359,9 +378,9 @@ struct ImportReferences: ModuleTokenReading {
         case "if":
             guard isPunctuator(index + 1, "("), let close = closing(of: index + 1) else { throw Unsure() }
             let end = try statementEnd(from: close + 1)
-            return text(end) == "else" ? try statementEnd(from: end + 1) : end
+            return isWord(end, "else") ? try statementEnd(from: end + 1) : end
         case "for", "while":
-            let open = text(index + 1) == "await" ? index + 2 : index + 1
+            let open = isWord(index + 1, "await") ? index + 2 : index + 1
             guard isPunctuator(open, "("), let close = closing(of: open) else { throw Unsure() }
             return try statementEnd(from: close + 1)
         case "do", "try", "switch", "function", "class", "let", "const", "var", "with":
@@ -490,10 +509,16 @@ struct ImportReferences: ModuleTokenReading {
     }
 
     /// The name at `index` when it is a keyword the analysis reads or an imported name.
-    private func known(_ index: Int) -> String? {
+    private func known(_ index: Int) -> Word? {
         let range = tokens[index].range
-        guard let candidates = words[Int(bytes[range.lowerBound]) << 16 | range.count] else { return nil }
-        for candidate in candidates where bytes[range].elementsEqual(candidate.bytes) { return candidate.word }
+        for candidate in words[Int(bytes[range.lowerBound])] where candidate.bytes.count == range.count {
+            var same = true
+            for offset in 0..<range.count where bytes[range.lowerBound + offset] != candidate.bytes[offset] {
+                same = false
+                break
+            }
+            if same { return candidate }
+        }
         return nil
     }
 

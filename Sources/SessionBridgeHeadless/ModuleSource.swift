@@ -13,7 +13,7 @@ import SessionBridgeScriptEngine
 ///   become getters the module hands the linker (``bindings``) before its first statement runs;
 /// - `export default` of an expression becomes a `const` (``defaultBinding``);
 /// - `import.meta` and `import(…)` become members of the module's own handle.
-struct ModuleSource {
+struct ModuleSource: Sendable {
     /// A module the source asks for, by its specifier, and the type its import attributes
     /// give (`json`, or `nil` for JavaScript).
     struct Request: Hashable {

@@ -28,6 +28,17 @@ extension ModuleTokenReading {
         }
     }
 
+    /// Whether the token at `index` is the name `word` (compared as bytes: no text is made).
+    func isWord(_ index: Int, _ word: StaticString) -> Bool {
+        guard index >= 0, index < tokens.count else { return false }
+        let token = tokens[index]
+        guard token.kind == .name, token.range.count == word.utf8CodeUnitCount else { return false }
+        return word.withUTF8Buffer { expected in
+            for offset in 0..<expected.count where unsafe expected[offset] != bytes[token.range.lowerBound + offset] { return false }
+            return true
+        }
+    }
+
     /// The index of the bracket closing the one at `open`.
     func closing(of open: Int) -> Int? {
         guard tokens.indices.contains(open) else { return nil }
