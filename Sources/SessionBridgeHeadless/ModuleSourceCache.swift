@@ -11,6 +11,11 @@ enum ModuleSourceCache {
 
     private static let entries = Mutex<(sources: [String: ModuleSource], bytes: Int)>(([:], 0))
 
+    /// Whether `text` is in the cache (for tests).
+    static func contains(_ text: String) -> Bool {
+        entries.withLock { $0.sources[text] != nil }
+    }
+
     /// `text` lexed, from the cache when it was before.
     /// - Throws: ``ModuleSource/SyntaxError`` (not kept: the next load lexes it again).
     static func source(for text: String) throws(ModuleSource.SyntaxError) -> ModuleSource {

@@ -287,3 +287,19 @@ import Testing
         #expect(throws: ImportMap.InvalidImportMap.self) { try ImportMap(json: "[1]", base: base) }
     }
 }
+
+/// Module sources are lexed once per process: a page loaded again takes its modules' bodies
+/// from the cache; a source that cannot be lexed is not kept.
+@Suite(.timeLimit(.minutes(1))) struct ModuleSourceCacheTests {
+    @Test func aSourceIsLexedOncePerProcess() throws {
+        let text = "import { a } from './a.js';\nexport const b = a + \(UInt64.random(in: 0...UInt64.max));\n"
+        #expect(!ModuleSourceCache.contains(text))
+        let first = try ModuleSourceCache.source(for: text)
+        #expect(ModuleSourceCache.contains(text))
+        let again = try ModuleSourceCache.source(for: text)
+        #expect(again.body == first.body && again.bindings == first.bindings && again.imports == first.imports)
+        let broken = "export const open = `\(UInt64.random(in: 0...UInt64.max))"
+        #expect(throws: ModuleSource.SyntaxError.self) { try ModuleSourceCache.source(for: broken) }
+        #expect(!ModuleSourceCache.contains(broken))
+    }
+}
