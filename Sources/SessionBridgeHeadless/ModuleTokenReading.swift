@@ -19,21 +19,19 @@ extension ModuleTokenReading {
 
     /// Whether the token at `index` is `punctuator` (compared as bytes: no text is made).
     func isPunctuator(_ index: Int, _ punctuator: StaticString) -> Bool {
-        guard index >= 0, index < tokens.count else { return false }
-        let token = tokens[index]
-        guard token.kind == .punctuator, token.range.count == punctuator.utf8CodeUnitCount else { return false }
-        return punctuator.withUTF8Buffer { expected in
-            for offset in 0..<expected.count where unsafe expected[offset] != bytes[token.range.lowerBound + offset] { return false }
-            return true
-        }
+        isToken(index, .punctuator, punctuator)
     }
 
     /// Whether the token at `index` is the name `word` (compared as bytes: no text is made).
     func isWord(_ index: Int, _ word: StaticString) -> Bool {
+        isToken(index, .name, word)
+    }
+
+    private func isToken(_ index: Int, _ kind: ModuleToken.Kind, _ text: StaticString) -> Bool {
         guard index >= 0, index < tokens.count else { return false }
         let token = tokens[index]
-        guard token.kind == .name, token.range.count == word.utf8CodeUnitCount else { return false }
-        return word.withUTF8Buffer { expected in
+        guard token.kind == kind, token.range.count == text.utf8CodeUnitCount else { return false }
+        return text.withUTF8Buffer { expected in
             for offset in 0..<expected.count where unsafe expected[offset] != bytes[token.range.lowerBound + offset] { return false }
             return true
         }
