@@ -39,7 +39,7 @@ extension DocumentEnvironment {
         unsafe context.hold(context.jsValue(.string(key)), in: &held)
         do {
             let result = try unsafe context.call(linker.run, with: held)
-            return unsafe JSValueIsStrictTrue(context, result)
+            return (try? unsafe context.scriptValue(result)) == .bool(true)
         } catch {
             context.report(.uncaughtError(error))
             return false
@@ -52,10 +52,6 @@ extension DocumentEnvironment {
         guard let linker = try? moduleLinker(environment, in: context), !linker.importsExposed else { return }
         linker.importsExposed = true
         _ = try? unsafe context.call(linker.exposeImport, [])
-    }
-
-    private static func JSValueIsStrictTrue(_ context: isolated ScriptContext, _ value: RawValue?) -> Bool {
-        (try? unsafe context.scriptValue(value)) == .bool(true)
     }
 
     /// The world's linker, made with its native functions on first use.

@@ -83,7 +83,7 @@ enum ModuleLinkerPrelude {
               if (found.namespace) {
                 defineProperty(scope, local, { value: namespaceOf(found.namespace), writable: false, configurable: false });
               } else if (found.module.getters) {
-                defineProperty(scope, local, { get: found.module.getters[found.name], set: readOnly, configurable: false });
+                defineProperty(scope, local, { get: reader(found), set: readOnly, configurable: false });
               }
             }
           }

@@ -66,8 +66,6 @@ struct ModuleSource: Sendable {
     /// not parse; `nil` when there is no other (no imports, or ``body`` is that one).
     var scopedBody: String?
     var scopedAwaitProbe: String?
-    /// Whether the body has `await` anywhere (a top-level one makes the module asynchronous).
-    var mentionsAwait = false
     /// The names the module's imports bind.
     var importedNames: Set<String> = []
 
@@ -100,8 +98,8 @@ struct ModuleSource: Sendable {
         importedNames = Set(imports.map(\.local))
         let edits = reader.edits
         let doubled = reader.awaits.map { Edit(range: $0..<$0 + 5, text: "await await") }
-        mentionsAwait = !doubled.isEmpty || reader.forAwaits > 0
-        let mentionsAwait = mentionsAwait
+        // Only a body with `await` somewhere can await at its top level, and needs a probe.
+        let mentionsAwait = !doubled.isEmpty || reader.forAwaits > 0
         func body(_ edits: [Edit]) -> (body: String, probe: String?) {
             let sorted = edits.sorted { $0.range.lowerBound < $1.range.lowerBound }
             return (
