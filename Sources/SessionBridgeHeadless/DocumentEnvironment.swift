@@ -843,6 +843,10 @@ extension DocumentEnvironment {
             // `keepalive` (a beacon's): the request goes on when the document is gone, and the
             // page's activity counts it until it ends.
             let keepalive = try unsafe context.scriptValue(call[6]) == .bool(true)
+            // "cors", "no-cors" or "same-origin" (the prelude refused any other).
+            let mode = try unsafe context.scriptValue(call[7]).stringValue.flatMap(CrossOriginFetch.Mode.init) ?? .cors
+            // Who asked ("Fetch API", "XMLHttpRequest"), for the console's message when the CORS protocol refuses.
+            let api = try unsafe context.scriptValue(call[8]).stringValue ?? "Fetch API"
             guard let url = URL(string: target, relativeTo: env.url)?.absoluteURL else {
                 throw ScriptThrow("TypeError", "fetch: '\(target)' is not a valid URL")
             }
@@ -869,8 +873,9 @@ extension DocumentEnvironment {
             tracker?.begin()
             context.startTask(settling: deferred, outlivingTheContext: keepalive) {
                 defer { tracker?.end() }
-                do {
-                    let response = try await env.fetch(request, credentials: credentials, followRedirects: redirect == "follow")
+                do throws(PageError) {
+                    let response = try await env.fetch(
+                        request, credentials: credentials, mode: mode, followRedirects: redirect == "follow")
                     if redirect != "follow", HTTPLoader.isRedirect(response) {
                         guard redirect == "manual" else {
                             return .failure(ScriptThrow("TypeError", "fetch failed: the response redirected"))
@@ -881,13 +886,30 @@ extension DocumentEnvironment {
                                 "headers": .array([]), "body": "", "type": "opaqueredirect",
                             ]))
                     }
+                    if response.type == "opaque" {
+                        return .success(
+                            .object([
+                                "status": 0, "statusText": "", "url": "", "redirected": false, "headers": .array([]), "body": "",
+                                "type": "opaque",
+                            ]))
+                    }
                     var members: OrderedDictionary<String, ScriptValue> = [
                         "status": .number(Double(response.statusCode)), "statusText": .string(response.statusText),
                         "url": .string(response.url.absoluteString), "redirected": .bool(!response.redirects.isEmpty),
                         "headers": .array(response.headers.map { .array([.string($0.name.lowercased()), .string($0.value)]) }),
+                        "type": .string(response.type),
                     ]
                     members.merge(Self.bodyMembers(response.body)) { $1 }
                     return .success(.object(members))
+                } catch  where error.code == .accessControl {
+                    // As WebKit: the reason goes to the console, the page learns only that it failed.
+                    env.loader.events?(.console(ConsoleMessage(level: .error, text: error.message), url: env.url))
+                    env.loader.events?(
+                        .console(
+                            ConsoleMessage(
+                                level: .error, text: "\(api) cannot load \(request.url.absoluteString) due to access control checks."),
+                            url: env.url))
+                    return .failure(ScriptThrow("TypeError", "Load failed"))
                 } catch {
                     return .failure(ScriptThrow("TypeError", "fetch failed: \(error)"))
                 }
@@ -1054,21 +1076,20 @@ extension DocumentEnvironment {
         }
     }
 
-    /// Starts a source's request: cookies go with a same-origin one, and with another only when
-    /// the page asked (`withCredentials`); the page is busy until the answer arrives, and a
-    /// while after each of the stream's bytes.
+    /// Starts a source's request in `cors` mode: cookies go with a same-origin one, and with
+    /// another only when the page asked (`withCredentials`); the page is busy until the answer
+    /// arrives, and a while after each of the stream's bytes.
     private static func startEventSource(
         _ url: URL, withCredentials: Bool, lastEventID: String, id: Int,
         inbox: ScriptContextInbox<(id: Int, event: EventSourceConnection.Event)>, env: DocumentEnvironment
     ) -> EventSourceConnection {
-        let tracker = env.tracker, answered = HandshakeEnd(), documentOrigin = SecurityOrigin(url: env.url)
+        let tracker = env.tracker, answered = HandshakeEnd()
+        let cors = CrossOriginFetch(
+            origin: SecurityOrigin(url: env.url), mode: .cors, credentials: withCredentials ? .include : .sameOrigin)
         tracker.begin()
         return EventSourceConnection(
-            url: url, lastEventID: lastEventID, loader: env.loader,
-            cookies: { target in
-                withCredentials || (documentOrigin != nil && SecurityOrigin(url: target) == documentOrigin)
-                    ? .include(env.subresourceContext(for: target, method: "GET")) : .omit
-            }
+            url: url, lastEventID: lastEventID, loader: env.loader, cors: cors, documentURL: env.url,
+            cookies: { target in .include(env.subresourceContext(for: target, method: "GET")) }
         ) { event in
             // The answer's start and each of its bytes may be followed by more: busy a while.
             if case .bytes = event { tracker.linger() } else if case .open = event { tracker.linger() }
@@ -1199,26 +1220,31 @@ extension DocumentEnvironment {
         return ["body": .bytes(body), "text": .string(String(decoding: body, as: UTF8.self))]
     }
 
-    func fetch(_ request: PageRequest, credentials: String, followRedirects: Bool = true) async throws(PageError) -> HTTPLoader.Response {
-        let documentOrigin = SecurityOrigin(url: url)
-        return try await loader.load(request, initiator: .fetch, followRedirects: followRedirects) { target in
-            switch credentials {
-            case "omit": return .omit
-            case "include": return .include(subresourceContext(for: target, method: request.method))
-            default:
-                return SecurityOrigin(url: target) == documentOrigin && documentOrigin != nil
-                    ? .include(subresourceContext(for: target, method: request.method)) : .omit
-            }
+    /// A request of the page's scripts (`fetch`, `XMLHttpRequest`) under the CORS protocol:
+    /// `credentials` and `mode` as Fetch names them.
+    func fetch(
+        _ request: PageRequest, credentials: String, mode: CrossOriginFetch.Mode = .cors, followRedirects: Bool = true
+    ) async throws(PageError) -> HTTPLoader.Response {
+        let cors = CrossOriginFetch(
+            origin: SecurityOrigin(url: url), mode: mode, credentials: CrossOriginFetch.Credentials(rawValue: credentials) ?? .sameOrigin,
+            followsRedirects: followRedirects)
+        return try await loader.load(
+            request, initiator: .fetch, followRedirects: followRedirects, cors: cors,
+            preflights: configuration.websiteDataStore.preflights
+        ) { target in
+            .include(subresourceContext(for: target, method: request.method))
         }
     }
 
-    /// Fetches a module script as HTML fetches one: a `GET` with the page's cookies when it is
-    /// of the document's origin (credentials `same-origin`), redirects followed.
+    /// Fetches a module script as HTML fetches one: a `GET` in `cors` mode, with the page's
+    /// cookies while it is of the document's origin (credentials `same-origin`), redirects
+    /// followed; another origin's module must allow the document's.
     func fetchModule(_ target: URL) async throws(PageError) -> HTTPLoader.Response {
-        let documentOrigin = SecurityOrigin(url: url)
-        return try await loader.load(PageRequest(url: target), initiator: .script) { hop in
-            guard SecurityOrigin(url: hop) == documentOrigin, documentOrigin != nil else { return .omit }
-            return .include(subresourceContext(for: hop, method: "GET"))
+        let cors = CrossOriginFetch(origin: SecurityOrigin(url: url), mode: .cors, credentials: .sameOrigin)
+        return try await loader.load(
+            PageRequest(url: target), initiator: .script, cors: cors, preflights: configuration.websiteDataStore.preflights
+        ) { hop in
+            .include(subresourceContext(for: hop, method: "GET"))
         }
     }
 

@@ -582,6 +582,26 @@ enum DocumentPrelude {
             if (mode !== "follow" && mode !== "error" && mode !== "manual") throw new TypeError(`'${mode}' is not a valid value for RequestRedirect.`);
             return mode;
           };
+          // A request's mode (the CORS protocol's, ``CrossOriginFetch``): a page cannot make a
+          // navigation's, and a `no-cors` request uses a method another origin accepts unasked.
+          const requestMode = (value, method) => {
+            const mode = String(value);
+            if (mode !== "cors" && mode !== "no-cors" && mode !== "same-origin" && mode !== "navigate") throw new TypeError(`'${mode}' is not a valid value for RequestMode.`);
+            if (mode === "navigate") throw new TypeError("Request constructor does not accept navigate fetch mode.");
+            if (mode === "no-cors" && method !== "GET" && method !== "HEAD" && method !== "POST") throw new TypeError("Method must be GET, POST or HEAD in no-cors mode.");
+            return mode;
+          };
+          // Fetch's no-CORS-safelisted request-header (``CORSSafelist``), as far as a page can tell.
+          const noCORSHeader = (name, value) => {
+            if (value.length > 128) return false;
+            switch (name) {
+            case "accept": return !/[\u0000-\u0008\u000a-\u001f"():<>?@[\\\]{}\u007f]/.test(value);
+            case "accept-language": case "content-language": return /^[0-9A-Za-z *,\-.;=]*$/.test(value);
+            case "content-type": return !/[\u0000-\u0008\u000a-\u001f"():<>?@[\\\]{}\u007f]/.test(value)
+              && ["application/x-www-form-urlencoded", "multipart/form-data", "text/plain"].includes(value.split(";")[0].trim().toLowerCase());
+            default: return false;
+            }
+          };
           // A `data:` URL's contents (the Fetch Standard's data: URL processor): its URL as
           // serialized, its media type (US-ASCII text by default) and its bytes, base64 or
           // percent-decoded; null when it is malformed. `XMLHttpRequest` reads them through `hooks`.
@@ -624,7 +644,7 @@ enum DocumentPrelude {
           };
           let takeRequestBody;
           class Request {
-            #url; #method; #headers; #body; #credentials; #signal; #redirect; #keepalive; #integrity; #used = false;
+            #url; #method; #headers; #body; #credentials; #mode; #signal; #redirect; #keepalive; #integrity; #used = false;
             constructor(input, init) {
               init = init || {};
               const from = input instanceof Request ? input : null;
@@ -642,6 +662,11 @@ enum DocumentPrelude {
                 throw new TypeError("Request with GET/HEAD method cannot have body.");
               }
               this.#credentials = String(init.credentials !== undefined ? init.credentials : from ? from.#credentials : "same-origin");
+              this.#mode = requestMode(init.mode !== undefined ? init.mode : from ? from.#mode : "cors", this.#method);
+              // A no-cors request keeps the headers another origin accepts unasked (its headers' guard).
+              if (this.#mode === "no-cors") {
+                for (const [name, value] of [...this.#headers]) if (!noCORSHeader(name, value)) this.#headers.delete(name);
+              }
               this.#signal = init.signal !== undefined ? init.signal : from ? from.#signal : null;
               this.#redirect = redirectMode(init.redirect !== undefined ? init.redirect : from ? from.#redirect : "follow");
               this.#keepalive = init.keepalive !== undefined ? !!init.keepalive : from ? from.#keepalive : false;
@@ -652,7 +677,7 @@ enum DocumentPrelude {
             get headers() { return this.#headers; }
             get credentials() { return this.#credentials; }
             get signal() { return this.#signal; }
-            get mode() { return "cors"; }
+            get mode() { return this.#mode; }
             get redirect() { return this.#redirect; }
             get cache() { return "default"; }
             get keepalive() { return this.#keepalive; }
@@ -714,6 +739,8 @@ enum DocumentPrelude {
               return PromiseCtor.reject(new TypeError("Request with GET/HEAD method cannot have body."));
             }
             const credentials = String(init.credentials !== undefined ? init.credentials : asked ? asked.credentials : "same-origin");
+            let mode;
+            try { mode = requestMode(init.mode !== undefined ? init.mode : asked ? asked.mode : "cors", normalizedMethods.includes(upper) ? upper : method); } catch (error) { return PromiseCtor.reject(error); }
             const signal = init.signal !== undefined ? init.signal : asked ? asked.signal : undefined;
             // An aborted request rejects with its signal's reason (an `AbortError` DOMException
             // unless the page gave another), as in WebKit.
@@ -736,7 +763,7 @@ enum DocumentPrelude {
                 headers: [["content-length", String(blob.bytes.length)], ["content-type", blob.type]] }));
             }
             const keepalive = !!(init.keepalive !== undefined ? init.keepalive : asked ? asked.keepalive : false);
-            try { started = native.fetch(url, method, headers, body, credentials, redirect, keepalive); } catch (error) { return PromiseCtor.reject(error); }
+            try { started = native.fetch(url, method, headers, body, credentials, redirect, keepalive, mode, "Fetch API"); } catch (error) { return PromiseCtor.reject(error); }
             const request = then.call(started,
               r => receivedResponse(r.body, {
                 status: r.status, statusText: r.statusText, headers: r.headers, url: r.url, redirected: r.redirected, type: r.type, text: r.text }));

@@ -3,11 +3,14 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import SessionBridgeCookies
+import SessionBridgeScriptEngine
 import Synchronization
 
 /// A page's `EventSource` request (HTML's server-sent events): a `GET` that asks for
-/// `text/event-stream`, whose answer's bytes reach the page as they come. Cookies go out and
-/// come in by the jar's rules at every hop; redirects are followed.
+/// `text/event-stream`, whose answer's bytes reach the page as they come. It follows the CORS
+/// protocol (``CrossOriginFetch``): another origin's answer must allow the document's, and
+/// cookies go out and come in by the jar's rules at every hop that has credentials; redirects
+/// are followed.
 ///
 /// What happens is told through `deliver`, in order: `open`, the bytes, and one end.
 final class EventSourceConnection: Sendable {
@@ -24,12 +27,18 @@ final class EventSourceConnection: Sendable {
 
     private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
 
-    /// Starts the request; `cookies` decides per hop whether cookies go out and come in.
+    /// Starts the request; `cookies` gives a hop's cookie context when `cors` lets it have
+    /// credentials. An answer the protocol refuses fails the source, its reason reported to the
+    /// console of `documentURL`'s page, as WebKit reports it.
     init(
-        url: URL, lastEventID: String, loader: HTTPLoader, cookies: @escaping @Sendable (URL) -> HTTPLoader.CookieMode,
-        deliver: @escaping @Sendable (Event) -> Void
+        url: URL, lastEventID: String, loader: HTTPLoader, cors: CrossOriginFetch, documentURL: URL,
+        cookies: @escaping @Sendable (URL) -> HTTPLoader.CookieMode, deliver: @escaping @Sendable (Event) -> Void
     ) {
-        let started = Task { await Self.run(url: url, lastEventID: lastEventID, loader: loader, cookies: cookies, deliver: deliver) }
+        let started = Task {
+            await Self.run(
+                url: url, lastEventID: lastEventID, loader: loader, cors: cors, documentURL: documentURL, cookies: cookies, deliver: deliver
+            )
+        }
         task.withLock { $0 = started }
     }
 
@@ -39,10 +48,17 @@ final class EventSourceConnection: Sendable {
     }
 
     private static func run(
-        url: URL, lastEventID: String, loader: HTTPLoader, cookies: @escaping @Sendable (URL) -> HTTPLoader.CookieMode,
-        deliver: @escaping @Sendable (Event) -> Void
+        url: URL, lastEventID: String, loader: HTTPLoader, cors: CrossOriginFetch, documentURL: URL,
+        cookies: @escaping @Sendable (URL) -> HTTPLoader.CookieMode, deliver: @escaping @Sendable (Event) -> Void
     ) async {
         var target = url
+        var cors = cors
+        func blocked(_ reason: CrossOriginFetch.Blocked) {
+            for text in [reason.message, "EventSource cannot load \(url.absoluteString) due to access control checks."] {
+                loader.events?(.console(ConsoleMessage(level: .error, text: text), url: documentURL))
+            }
+            deliver(.failed)
+        }
         do {
             for _ in 0...loader.maxRedirects {
                 // A port no TCP connection can have is refused here: the HTTP client stops the process on one.
@@ -58,7 +74,12 @@ final class EventSourceConnection: Sendable {
                 if !lastEventID.isEmpty, !lastEventID.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
                     request.headers.add(name: "Last-Event-ID", value: lastEventID)
                 }
-                let mode = cookies(target)
+                // The user agent's own fields (`Accept`, `Cache-Control`, `Last-Event-ID`) ask for no preflight.
+                var hopRequest = PageRequest(url: target)
+                let hop: CrossOriginFetch.Hop
+                do throws(CrossOriginFetch.Blocked) { hop = try cors.begin(&hopRequest) } catch { return blocked(error) }
+                if let origin = hop.origin { request.headers.add(name: "Origin", value: origin) }
+                let mode = hop.includesCredentials ? cookies(target) : .omit
                 var sent: [String] = []
                 if case .include(let context) = mode {
                     let sending = loader.jar.cookiesToSend(to: target, context: context)
@@ -78,9 +99,16 @@ final class EventSourceConnection: Sendable {
                         HTTPExchange(
                             initiator: .fetch, method: "GET", url: target, statusCode: Int(response.status.code), cookiesSent: sent,
                             cookiesSet: set, cookiesDeleted: [], cookiesRejected: [], duration: ContinuousClock.now - started)))
+                do throws(CrossOriginFetch.Blocked) {
+                    try cors.check(response.headers.map { HTTPHeader($0.name, $0.value) }, status: Int(response.status.code))
+                } catch {
+                    return blocked(error)
+                }
                 if [301, 302, 303, 307, 308].contains(response.status.code), let location = response.headers.first(name: "Location"),
                     let next = URL(string: location, relativeTo: target)?.absoluteURL, ["http", "https"].contains(next.scheme ?? "")
                 {
+                    var redirected = PageRequest(url: next)
+                    do throws(CrossOriginFetch.Blocked) { try cors.redirect(from: target, to: &redirected) } catch { return blocked(error) }
                     target = next
                     continue
                 }

@@ -30,18 +30,29 @@ struct HTTPLoader: Sendable {
         var setCookieNames: [String]
         var body: [UInt8]
         var redirects: [URL]
+        /// What the page may read of it (Fetch: response tainting): `basic`, `cors` (headers
+        /// filtered to those exposed) or `opaque` (nothing).
+        var type = "basic"
     }
 
     /// Loads `request`, following redirects when `followRedirects`; `cookies` decides per hop
     /// (the context may change as the URL does). `willRedirect`, when given, is offered each
     /// redirect hop's request before it is sent (or refused for its scheme), after the previous
     /// hop's `Set-Cookie` lines were applied; it throws to stop the load.
+    ///
+    /// A document's request passes `cors`: each hop then follows the CORS protocol
+    /// (``CrossOriginFetch``), which decides whether `cookies` is asked at all, adds the
+    /// `Origin` field, sends a preflight that `preflights` has no grant for, and checks every
+    /// answer; an answer the page may not read fails the load with
+    /// ``PageError/Code/accessControl``.
     func load(
         _ request: PageRequest, initiator: HTTPExchange.Initiator, followRedirects: Bool = true,
+        cors: CrossOriginFetch? = nil, preflights: CORSPreflightCache? = nil,
         cookies: @Sendable (URL) -> CookieMode,
         willRedirect: (@Sendable (PageRequest) async throws(PageError) -> Void)? = nil
     ) async throws(PageError) -> Response {
         var request = request
+        var cors = cors
         var redirects: [URL] = []
         var seen: [URL: Int] = [:]
         while true {
@@ -53,12 +64,38 @@ struct HTTPLoader: Sendable {
             if let port = request.url.port, !(0...65_535).contains(port) {
                 throw PageError(.invalidURL, "port \(port) is out of range (0-65535)", url: request.url)
             }
-            let mode = cookies(request.url)
-            let response = try await send(request, mode: mode, initiator: initiator)
+            var mode = cookies(request.url)
+            var trusted: [HTTPHeader] = []
+            if var protocolState = cors {
+                let hop: CrossOriginFetch.Hop
+                do throws(CrossOriginFetch.Blocked) {
+                    hop = try protocolState.begin(&request)
+                } catch {
+                    throw PageError(.accessControl, error.message, url: request.url)
+                }
+                cors = protocolState
+                if !hop.includesCredentials { mode = .omit }
+                if let origin = hop.origin { trusted.append(HTTPHeader("Origin", origin)) }
+                if let preflight = hop.preflight {
+                    try await self.preflight(preflight, of: request, cors: protocolState, cache: preflights, initiator: initiator)
+                }
+            }
+            var response = try await send(request, mode: mode, initiator: initiator, trusted: trusted)
+            if let cors {
+                do throws(CrossOriginFetch.Blocked) {
+                    try cors.check(response.headers, status: response.statusCode)
+                } catch {
+                    throw PageError(.accessControl, error.message, url: request.url)
+                }
+            }
             guard followRedirects, let next = Self.redirectTarget(of: response, from: request.url) else {
-                var final = response
-                final.redirects = redirects
-                return final
+                response.redirects = redirects
+                if let cors {
+                    response.type = cors.responseType
+                    response.headers = cors.exposedHeaders(response.headers)
+                    if cors.tainting == .opaque { response.body = [] }
+                }
+                return response
             }
             redirects.append(next)
             seen[next, default: 0] += 1
@@ -75,7 +112,16 @@ struct HTTPLoader: Sendable {
                 request.body = nil
                 request.headers.removeAll { ["content-type", "content-length"].contains($0.name.lowercased()) }
             }
+            let from = request.url
             request.url = next
+            if var protocolState = cors {
+                do throws(CrossOriginFetch.Blocked) {
+                    try protocolState.redirect(from: from, to: &request)
+                } catch {
+                    throw PageError(.accessControl, error.message, url: next)
+                }
+                cors = protocolState
+            }
             if let willRedirect { try await willRedirect(request) }
         }
     }
@@ -94,8 +140,34 @@ struct HTTPLoader: Sendable {
         redirectTarget(of: response, from: response.url) != nil
     }
 
-    /// One request and response; applies the response's cookies.
-    private func send(_ request: PageRequest, mode: CookieMode, initiator: HTTPExchange.Initiator) async throws(PageError) -> Response {
+    /// Asks the server whether `request` may be sent (a CORS preflight: `OPTIONS`, never with
+    /// cookies), unless `cache` holds a grant for it; keeps what the answer allows.
+    private func preflight(
+        _ preflight: CrossOriginFetch.Preflight, of request: PageRequest, cors: CrossOriginFetch, cache: CORSPreflightCache?,
+        initiator: HTTPExchange.Initiator
+    ) async throws(PageError) {
+        let origin = cors.serializedOrigin
+        if let cache, cache.allows(preflight, from: origin, to: request.url) { return }
+        var fields = [
+            HTTPHeader("Accept", "*/*"), HTTPHeader("Origin", origin), HTTPHeader("Access-Control-Request-Method", preflight.method),
+        ]
+        if !preflight.headerNames.isEmpty {
+            fields.append(HTTPHeader("Access-Control-Request-Headers", preflight.headerNames.joined(separator: ",")))
+        }
+        let response = try await send(PageRequest(url: request.url, method: "OPTIONS"), mode: .omit, initiator: initiator, trusted: fields)
+        do throws(CrossOriginFetch.Blocked) {
+            let grant = try cors.checkPreflight(preflight, headers: response.headers, status: response.statusCode)
+            cache?.store(grant, from: origin, to: request.url)
+        } catch {
+            throw PageError(.accessControl, error.message, url: request.url)
+        }
+    }
+
+    /// One request and response; applies the response's cookies. `trusted` are the loader's
+    /// own fields (`Origin`, a preflight's), added after the page's were checked.
+    private func send(
+        _ request: PageRequest, mode: CookieMode, initiator: HTTPExchange.Initiator, trusted: [HTTPHeader] = []
+    ) async throws(PageError) -> Response {
         let clock = ContinuousClock()
         let started = clock.now
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
@@ -109,6 +181,7 @@ struct HTTPLoader: Sendable {
                     outgoing.headers.add(name: field.name, value: field.value)
                 }
             }
+            for field in trusted { outgoing.headers.add(name: field.name, value: field.value) }
         } catch {
             throw PageError(.invalidRequest, error.message, url: request.url)
         }

@@ -10,6 +10,9 @@ public struct PageError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidRequest = "invalid_request"
         case unsupportedScheme = "unsupported_scheme"
         case network
+        /// The CORS protocol refused the request, or its answer to the page: another origin
+        /// that does not allow the document's (Fetch's `same-origin` and `cors` modes).
+        case accessControl = "access_control"
         case timeout
         case tooManyRedirects = "too_many_redirects"
         case redirectLoop = "redirect_loop"

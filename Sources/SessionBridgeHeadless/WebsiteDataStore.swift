@@ -21,6 +21,8 @@ public final class WebsiteDataStore: Sendable {
     let broadcastChannels: BroadcastChannels
     /// The Web Locks of the pages using this store.
     let webLocks: WebLocks
+    /// What servers' CORS preflights allowed the pages using this store.
+    let preflights: CORSPreflightCache
     /// Whether the cookies outlive the process.
     public var isPersistent: Bool { attachment != nil }
     /// The profile file the cookies are saved to, for a persistent store.
@@ -35,6 +37,7 @@ public final class WebsiteDataStore: Sendable {
         self.localStorage = WebStorage()
         self.broadcastChannels = BroadcastChannels()
         self.webLocks = WebLocks()
+        self.preflights = CORSPreflightCache()
         self.attachment = nil
         self.live = nil
     }
@@ -52,6 +55,7 @@ public final class WebsiteDataStore: Sendable {
         self.localStorage = live.localStorage
         self.broadcastChannels = live.broadcastChannels
         self.webLocks = live.webLocks
+        self.preflights = live.preflights
         self.attachment = live.attachment
         self.live = live
     }
@@ -79,6 +83,7 @@ public final class WebsiteDataStore: Sendable {
     public func removeAllData() {
         cookieJar.removeAll()
         localStorage.removeAll()
+        preflights.removeAll()
     }
 
     // MARK: Live profiles
@@ -91,6 +96,7 @@ public final class WebsiteDataStore: Sendable {
         let localStorage: WebStorage
         let broadcastChannels = BroadcastChannels()
         let webLocks = WebLocks()
+        let preflights = CORSPreflightCache()
 
         init(jar: CookieJar, attachment: CookieStoreAttachment, localStorage: WebStorage) {
             self.jar = jar

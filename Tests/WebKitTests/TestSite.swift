@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import ServiceLifecycle
@@ -13,6 +14,11 @@ final class TestSite: Sendable {
         /// The `Cookie` header as received.
         var cookieHeader: String
         var body: String
+        /// The query, as sent.
+        var query = ""
+        /// The fields the CORS protocol puts on a request (`Origin`, `Access-Control-Request-Method`,
+        /// `Access-Control-Request-Headers`) and `Authorization`, by lowercased name.
+        var fields: [String: String] = [:]
 
         /// The names and values of the cookies sent.
         var cookies: [String: String] {
@@ -49,6 +55,7 @@ final class TestSite: Sendable {
         let log = RequestLog()
         let router = Router()
         router.middlewares.add(RecordingMiddleware(record: { request in log.entries.withLock { $0.append(request) } }))
+        addCrossOriginRoutes(to: router)
         router.get("/set-cookies") { _, _ in
             var headers = HTTPFields()
             headers[values: .setCookie] = ["srv_httponly=h1; Path=/; HttpOnly", "srv_plain=p1; Path=/"]
@@ -143,9 +150,14 @@ struct RecordingMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(
         _ request: HummingbirdCore.Request, context: Context, next: (HummingbirdCore.Request, Context) async throws -> Response
     ) async throws -> Response {
+        var fields: [String: String] = [:]
+        for name in ["origin", "access-control-request-method", "access-control-request-headers", "authorization"] {
+            if let field = HTTPField.Name(name), let value = request.headers[field] { fields[name] = value }
+        }
         record(
             TestSite.Request(
-                path: request.uri.path, method: request.method.rawValue, cookieHeader: request.headers[.cookie] ?? "", body: ""))
+                path: request.uri.path, method: request.method.rawValue, cookieHeader: request.headers[.cookie] ?? "", body: "",
+                query: request.uri.query ?? "", fields: fields))
         return try await next(request, context)
     }
 }
