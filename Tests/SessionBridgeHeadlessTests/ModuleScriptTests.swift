@@ -59,13 +59,17 @@ import Testing
         }
     }
 
-    /// A module is fetched with credentials `same-origin`: the page's cookies go to a module of
-    /// its origin, not to one of another origin, even on the same host (another port).
+    /// A module is fetched with credentials `same-origin` in `cors` mode: the page's cookies go
+    /// to a module of its origin, not to one of another origin, even on the same host (another
+    /// port), and that one runs only when its answer allows the page's origin.
     @Test func aModuleOfAnotherOriginGetsNoCookies() async throws {
         try await withServer { server in
             try await withServer { other in
                 server.serve(path: "/m/own.js", body: "window.own = true;", contentType: "text/javascript")
-                other.serve(path: "/m/other.js", body: "window.other = true;", contentType: "text/javascript")
+                other.serve(
+                    path: "/m/other.js", body: "window.other = true;", contentType: "text/javascript",
+                    headers: ["Access-Control-Allow-Origin": "*"])
+                other.serve(path: "/m/closed.js", body: "window.refused = true;", contentType: "text/javascript")
                 let recorder = PageEventRecorder()
                 let page = WebPage(configuration: WebPageConfiguration(eventHandler: recorder.handler))
                 try await page.loadHTMLString(
@@ -73,8 +77,10 @@ import Testing
                     <script>document.cookie = "visitor=1; path=/";</script>
                     <script type="module" src="/m/own.js"></script>
                     <script type="module" src="\(other.url("/m/other.js").absoluteString)"></script>
+                    <script type="module" src="\(other.url("/m/closed.js").absoluteString)"></script>
                     """, baseURL: server.url("/page"))
-                #expect(try await page.evaluateJavaScript("[window.own, window.other]") == [true, true])
+                #expect(
+                    try await page.evaluateJavaScript("[window.own, window.other, typeof window.refused]") == [true, true, "undefined"])
                 let sent = Dictionary(
                     uniqueKeysWithValues: recorder.exchanges.filter { $0.initiator == .script }.map {
                         ($0.url.lastPathComponent, $0.cookiesSent)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Synchronization
 
@@ -124,11 +125,11 @@ struct FaultMiddleware: RouterMiddleware {
 
         var response: Response
         if let document = self.core.withState({ $0.documents[path] }), request.method == .get || request.method == .head {
-            response = Response(
-                status: .ok,
-                headers: [.contentType: document.contentType, .cacheControl: "no-cache"],
-                body: .init(byteBuffer: ByteBuffer(bytes: document.body))
-            )
+            var headers: HTTPFields = [.contentType: document.contentType, .cacheControl: "no-cache"]
+            for (name, value) in document.headers.sorted(by: { $0.key < $1.key }) {
+                if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
+            }
+            response = Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: document.body)))
         } else {
             response = try await next(request, context)
         }

@@ -218,15 +218,17 @@ public final class ReferenceServer: Sendable {
     ///   - path: absolute path, such as `/scripts/page.js`.
     ///   - body: the document.
     ///   - contentType: its media type, such as `text/javascript; charset=utf-8`.
-    public func serve(path: String, body: String, contentType: String) {
-        serve(path: path, bytes: Array(body.utf8), contentType: contentType)
+    ///   - headers: further response fields, such as `["Access-Control-Allow-Origin": "*"]` for a
+    ///     document pages of another origin may read.
+    public func serve(path: String, body: String, contentType: String, headers: [String: String] = [:]) {
+        serve(path: path, bytes: Array(body.utf8), contentType: contentType, headers: headers)
     }
 
-    /// Serve `bytes` at `path` (GET), as ``serve(path:body:contentType:)`` serves a document:
-    /// for a body that is not text (an image, a WebAssembly module).
-    public func serve(path: String, bytes: [UInt8], contentType: String) {
+    /// Serve `bytes` at `path` (GET), as ``serve(path:body:contentType:headers:)`` serves a
+    /// document: for a body that is not text (an image, a WebAssembly module).
+    public func serve(path: String, bytes: [UInt8], contentType: String, headers: [String: String] = [:]) {
         let path = path.hasPrefix("/") ? path : "/" + path
-        self.core.withState { $0.documents[path] = StaticDocument(body: bytes, contentType: contentType) }
+        self.core.withState { $0.documents[path] = StaticDocument(body: bytes, contentType: contentType, headers: headers) }
     }
 
     /// Stop serving a document registered with ``serve(path:body:contentType:)``.

@@ -4,6 +4,8 @@ import Foundation
 struct StaticDocument: Sendable {
     var body: [UInt8]
     var contentType: String
+    /// Further response fields, by name.
+    var headers: [String: String] = [:]
 }
 
 /// All mutable state of a server, kept behind one lock in ``ServerCore``.
