@@ -22,6 +22,10 @@ struct DocumentEnvironment: Sendable {
     /// When the document's navigation started and how its request went: its
     /// `performance.timeOrigin` and the uptime `performance.now()` counts from.
     let timing: NavigationTiming
+    /// `document.referrer`: the `Referer` its navigation's request sent, empty for none.
+    let referrer: String
+    /// The document's referrer policy (its `Referrer-Policy` field or `<meta name="referrer">`).
+    let referrerPolicy: Referrer.Policy
     /// The document's import map and the modules its page world was given.
     let modules = DocumentModules()
     var timeOrigin: (epochMilliseconds: Double, uptime: UInt64) { timing.origin }
@@ -29,19 +33,27 @@ struct DocumentEnvironment: Sendable {
     /// The document's URL now.
     var url: URL { documentURL.url }
 
-    /// Whether the document is a secure context (Secure Contexts): its URL is `https`, `wss` or
-    /// `file`, or its host is loopback (`localhost`, `127.0.0.0/8`, `::1`).
-    var isSecureContext: Bool {
-        switch url.scheme?.lowercased() {
-        case "https", "wss", "file": return true
-        case "http", "ws":
-            guard let host = url.host?.lowercased() else { return false }
-            if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host == "[::1]" { return true }
-            let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-            return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
-        default: return false
+    /// The referrer of a request the document makes (Fetch's `client`).
+    var clientReferrer: Referrer { Referrer(source: url, policy: referrerPolicy) }
+
+    /// The referrer a page's request names: `""` none, `about:client` (or nothing) the
+    /// document, a URL of its origin that URL (another origin's is the document's), with
+    /// `policy` or the document's.
+    func referrer(named name: String?, policy: String?) -> Referrer {
+        let policy = policy.flatMap { Referrer.Policy(rawValue: $0) } ?? referrerPolicy
+        switch name {
+        case "": return Referrer(source: nil, policy: policy)
+        case nil, "about:client": return Referrer(source: url, policy: policy)
+        case let name?:
+            let given = URL(string: name, relativeTo: url)?.absoluteURL
+            let sameOrigin = given.map { SecurityOrigin(url: $0) != nil && SecurityOrigin(url: $0) == SecurityOrigin(url: url) } ?? false
+            return Referrer(source: sameOrigin ? given : url, policy: policy)
         }
     }
+
+    /// Whether the document is a secure context (Secure Contexts): its URL is `https`, `wss` or
+    /// `file`, or its host is loopback (`localhost`, `127.0.0.0/8`, `::1`).
+    var isSecureContext: Bool { Referrer.isPotentiallyTrustworthy(url) }
 
     /// The request context for a subresource request from this document to `target`; the
     /// document is top-level, so its site keys partitioned cookies.
@@ -672,6 +684,8 @@ extension DocumentEnvironment {
                 return unsafe context.jsValue(.number(Double(elapsed / 100_000) / 10))
             case "origin":
                 return unsafe context.jsValue(.number(env.timeOrigin.epochMilliseconds))
+            case "referrer":
+                return unsafe context.jsValue(.string(env.referrer))
             case "secure":
                 return unsafe context.jsValue(.bool(env.isSecureContext))
             case "navigation":
@@ -847,6 +861,9 @@ extension DocumentEnvironment {
             let mode = try unsafe context.scriptValue(call[7]).stringValue.flatMap(CrossOriginFetch.Mode.init) ?? .cors
             // Who asked ("Fetch API", "XMLHttpRequest"), for the console's message when the CORS protocol refuses.
             let api = try unsafe context.scriptValue(call[8]).stringValue ?? "Fetch API"
+            // The request's `referrer` and `referrerPolicy` (the prelude checked them).
+            let referrer = try env.referrer(
+                named: unsafe context.scriptValue(call[9]).stringValue, policy: unsafe context.scriptValue(call[10]).stringValue)
             guard let url = URL(string: target, relativeTo: env.url)?.absoluteURL else {
                 throw ScriptThrow("TypeError", "fetch: '\(target)' is not a valid URL")
             }
@@ -875,7 +892,7 @@ extension DocumentEnvironment {
                 defer { tracker?.end() }
                 do throws(PageError) {
                     let response = try await env.fetch(
-                        request, credentials: credentials, mode: mode, followRedirects: redirect == "follow")
+                        request, credentials: credentials, mode: mode, referrer: referrer, followRedirects: redirect == "follow")
                     if redirect != "follow", HTTPLoader.isRedirect(response) {
                         guard redirect == "manual" else {
                             return .failure(ScriptThrow("TypeError", "fetch failed: the response redirected"))
@@ -1088,7 +1105,7 @@ extension DocumentEnvironment {
             origin: SecurityOrigin(url: env.url), mode: .cors, credentials: withCredentials ? .include : .sameOrigin)
         tracker.begin()
         return EventSourceConnection(
-            url: url, lastEventID: lastEventID, loader: env.loader, cors: cors, documentURL: env.url,
+            url: url, lastEventID: lastEventID, loader: env.loader, cors: cors, referrer: env.clientReferrer, documentURL: env.url,
             cookies: { target in .include(env.subresourceContext(for: target, method: "GET")) }
         ) { event in
             // The answer's start and each of its bytes may be followed by more: busy a while.
@@ -1223,14 +1240,15 @@ extension DocumentEnvironment {
     /// A request of the page's scripts (`fetch`, `XMLHttpRequest`) under the CORS protocol:
     /// `credentials` and `mode` as Fetch names them.
     func fetch(
-        _ request: PageRequest, credentials: String, mode: CrossOriginFetch.Mode = .cors, followRedirects: Bool = true
+        _ request: PageRequest, credentials: String, mode: CrossOriginFetch.Mode = .cors, referrer: Referrer? = nil,
+        followRedirects: Bool = true
     ) async throws(PageError) -> HTTPLoader.Response {
         let cors = CrossOriginFetch(
             origin: SecurityOrigin(url: url), mode: mode, credentials: CrossOriginFetch.Credentials(rawValue: credentials) ?? .sameOrigin,
             followsRedirects: followRedirects)
         return try await loader.load(
             request, initiator: .fetch, followRedirects: followRedirects, cors: cors,
-            preflights: configuration.websiteDataStore.preflights
+            preflights: configuration.websiteDataStore.preflights, referrer: referrer ?? clientReferrer
         ) { target in
             .include(subresourceContext(for: target, method: request.method))
         }
@@ -1242,7 +1260,8 @@ extension DocumentEnvironment {
     func fetchModule(_ target: URL) async throws(PageError) -> HTTPLoader.Response {
         let cors = CrossOriginFetch(origin: SecurityOrigin(url: url), mode: .cors, credentials: .sameOrigin)
         return try await loader.load(
-            PageRequest(url: target), initiator: .script, cors: cors, preflights: configuration.websiteDataStore.preflights
+            PageRequest(url: target), initiator: .script, cors: cors, preflights: configuration.websiteDataStore.preflights,
+            referrer: clientReferrer
         ) { hop in
             .include(subresourceContext(for: hop, method: "GET"))
         }
@@ -1263,8 +1282,10 @@ extension DocumentEnvironment {
 
     func startNavigation(to target: URL, type: NavigationAction.NavigationType) {
         guard let page = page.page else { return }
-        let action = NavigationAction(
+        var action = NavigationAction(
             request: PageRequest(url: target), navigationType: type, isUserInitiated: false, isMainFrame: true, sourceURL: url)
+        // A reload too is referred by the document, as in WebKit.
+        action.referrer = clientReferrer
         tracker.begin()
         let tracker = self.tracker
         // A script's navigation starts once the script is done, as in WebKit. Called from the

@@ -174,7 +174,7 @@ enum DocumentPrelude {
           define(document, "URL", { get: () => at("href"), enumerable: true });
           define(document, "documentURI", { get: () => at("href"), enumerable: true });
           define(document, "domain", { get: () => at("hostname"), enumerable: true });
-          define(document, "referrer", { value: "", enumerable: true });
+          define(document, "referrer", { get: () => native.platform("referrer"), enumerable: true });
           define(document, "readyState", { get: () => readyState, enumerable: true });
           define(document, "location", { get: () => location, set: v => navigateTo("assign", String(v)) });
           let title;
@@ -591,6 +591,23 @@ enum DocumentPrelude {
             if (mode === "no-cors" && method !== "GET" && method !== "HEAD" && method !== "POST") throw new TypeError("Method must be GET, POST or HEAD in no-cors mode.");
             return mode;
           };
+          // A request's referrer (``Referrer``): "" for none, `about:client` for the document, or
+          // a URL, kept when it is of the document's origin.
+          const requestReferrer = value => {
+            const text = String(value);
+            if (text === "") return "";
+            const url = native.resolve(text);
+            if (url === "about:client") return url;
+            const origin = at("origin");
+            return url.startsWith(origin + "/") || url === origin ? url : "about:client";
+          };
+          const referrerPolicies = ["", "no-referrer", "no-referrer-when-downgrade", "same-origin", "origin", "strict-origin",
+            "origin-when-cross-origin", "strict-origin-when-cross-origin", "unsafe-url"];
+          const referrerPolicy = value => {
+            const policy = String(value);
+            if (!referrerPolicies.includes(policy)) throw new TypeError(`'${policy}' is not a valid value for ReferrerPolicy.`);
+            return policy;
+          };
           // Fetch's no-CORS-safelisted request-header (``CORSSafelist``), as far as a page can tell.
           const noCORSHeader = (name, value) => {
             if (value.length > 128) return false;
@@ -644,7 +661,7 @@ enum DocumentPrelude {
           };
           let takeRequestBody;
           class Request {
-            #url; #method; #headers; #body; #credentials; #mode; #signal; #redirect; #keepalive; #integrity; #used = false;
+            #url; #method; #headers; #body; #credentials; #mode; #signal; #redirect; #keepalive; #integrity; #referrer; #referrerPolicy; #used = false;
             constructor(input, init) {
               init = init || {};
               const from = input instanceof Request ? input : null;
@@ -671,6 +688,8 @@ enum DocumentPrelude {
               this.#redirect = redirectMode(init.redirect !== undefined ? init.redirect : from ? from.#redirect : "follow");
               this.#keepalive = init.keepalive !== undefined ? !!init.keepalive : from ? from.#keepalive : false;
               this.#integrity = init.integrity !== undefined ? String(init.integrity) : from ? from.#integrity : "";
+              this.#referrer = init.referrer !== undefined ? requestReferrer(init.referrer) : from ? from.#referrer : "about:client";
+              this.#referrerPolicy = init.referrerPolicy !== undefined ? referrerPolicy(init.referrerPolicy) : from ? from.#referrerPolicy : "";
             }
             get url() { return this.#url; }
             get method() { return this.#method; }
@@ -683,8 +702,8 @@ enum DocumentPrelude {
             get keepalive() { return this.#keepalive; }
             get integrity() { return this.#integrity; }
             get destination() { return ""; }
-            get referrer() { return "about:client"; }
-            get referrerPolicy() { return ""; }
+            get referrer() { return this.#referrer; }
+            get referrerPolicy() { return this.#referrerPolicy; }
             get bodyUsed() { return this.#used; }
             #take() {
               if (this.#used) throw new TypeError("body stream already read");
@@ -739,8 +758,12 @@ enum DocumentPrelude {
               return PromiseCtor.reject(new TypeError("Request with GET/HEAD method cannot have body."));
             }
             const credentials = String(init.credentials !== undefined ? init.credentials : asked ? asked.credentials : "same-origin");
-            let mode;
-            try { mode = requestMode(init.mode !== undefined ? init.mode : asked ? asked.mode : "cors", normalizedMethods.includes(upper) ? upper : method); } catch (error) { return PromiseCtor.reject(error); }
+            let mode, referrer, policy;
+            try {
+              mode = requestMode(init.mode !== undefined ? init.mode : asked ? asked.mode : "cors", normalizedMethods.includes(upper) ? upper : method);
+              referrer = init.referrer !== undefined ? requestReferrer(init.referrer) : asked ? asked.referrer : "about:client";
+              policy = init.referrerPolicy !== undefined ? referrerPolicy(init.referrerPolicy) : asked ? asked.referrerPolicy : "";
+            } catch (error) { return PromiseCtor.reject(error); }
             const signal = init.signal !== undefined ? init.signal : asked ? asked.signal : undefined;
             // An aborted request rejects with its signal's reason (an `AbortError` DOMException
             // unless the page gave another), as in WebKit.
@@ -763,7 +786,7 @@ enum DocumentPrelude {
                 headers: [["content-length", String(blob.bytes.length)], ["content-type", blob.type]] }));
             }
             const keepalive = !!(init.keepalive !== undefined ? init.keepalive : asked ? asked.keepalive : false);
-            try { started = native.fetch(url, method, headers, body, credentials, redirect, keepalive, mode, "Fetch API"); } catch (error) { return PromiseCtor.reject(error); }
+            try { started = native.fetch(url, method, headers, body, credentials, redirect, keepalive, mode, "Fetch API", referrer, policy); } catch (error) { return PromiseCtor.reject(error); }
             const request = then.call(started,
               r => receivedResponse(r.body, {
                 status: r.status, statusText: r.statusText, headers: r.headers, url: r.url, redirected: r.redirected, type: r.type, text: r.text }));

@@ -31,13 +31,13 @@ final class EventSourceConnection: Sendable {
     /// credentials. An answer the protocol refuses fails the source, its reason reported to the
     /// console of `documentURL`'s page, as WebKit reports it.
     init(
-        url: URL, lastEventID: String, loader: HTTPLoader, cors: CrossOriginFetch, documentURL: URL,
+        url: URL, lastEventID: String, loader: HTTPLoader, cors: CrossOriginFetch, referrer: Referrer, documentURL: URL,
         cookies: @escaping @Sendable (URL) -> HTTPLoader.CookieMode, deliver: @escaping @Sendable (Event) -> Void
     ) {
         let started = Task {
             await Self.run(
-                url: url, lastEventID: lastEventID, loader: loader, cors: cors, documentURL: documentURL, cookies: cookies, deliver: deliver
-            )
+                url: url, lastEventID: lastEventID, loader: loader, cors: cors, referrer: referrer, documentURL: documentURL,
+                cookies: cookies, deliver: deliver)
         }
         task.withLock { $0 = started }
     }
@@ -48,7 +48,7 @@ final class EventSourceConnection: Sendable {
     }
 
     private static func run(
-        url: URL, lastEventID: String, loader: HTTPLoader, cors: CrossOriginFetch, documentURL: URL,
+        url: URL, lastEventID: String, loader: HTTPLoader, cors: CrossOriginFetch, referrer: Referrer, documentURL: URL,
         cookies: @escaping @Sendable (URL) -> HTTPLoader.CookieMode, deliver: @escaping @Sendable (Event) -> Void
     ) async {
         var target = url
@@ -79,6 +79,7 @@ final class EventSourceConnection: Sendable {
                 let hop: CrossOriginFetch.Hop
                 do throws(CrossOriginFetch.Blocked) { hop = try cors.begin(&hopRequest) } catch { return blocked(error) }
                 if let origin = hop.origin { request.headers.add(name: "Origin", value: origin) }
+                if let referer = referrer.value(for: target) { request.headers.add(name: "Referer", value: referer) }
                 let mode = hop.includesCredentials ? cookies(target) : .omit
                 var sent: [String] = []
                 if case .include(let context) = mode {

@@ -24,6 +24,8 @@ struct HTMLDocumentScripts {
     /// Each script's line in the document (where its content starts), by the index of ``scripts``.
     var lines: [Int] = []
     var title: String?
+    /// The policy of the document's last `<meta name="referrer">` that names one.
+    var referrerPolicy: Referrer.Policy?
 
     init(html: String) {
         let utf8 = Array(html.utf8)
@@ -42,6 +44,11 @@ struct HTMLDocumentScripts {
         for element in HTMLTokenizer.elements(in: utf8) where !element.isInTemplate {
             if element.name == "title", title == nil, let content = element.content {
                 title = String(decoding: utf8[content], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            if element.name == "meta", element.attributes["name"]?.lowercased() == "referrer",
+                let policy = element.attributes["content"].flatMap(Referrer.Policy.init(meta:))
+            {
+                referrerPolicy = policy
             }
             guard element.name == "script", let content = element.content else { continue }
             let attributes = element.attributes

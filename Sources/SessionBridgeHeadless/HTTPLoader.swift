@@ -33,6 +33,8 @@ struct HTTPLoader: Sendable {
         /// What the page may read of it (Fetch: response tainting): `basic`, `cors` (headers
         /// filtered to those exposed) or `opaque` (nothing).
         var type = "basic"
+        /// The `Referer` the last hop sent: a document's `document.referrer`.
+        var referrer: String?
     }
 
     /// Loads `request`, following redirects when `followRedirects`; `cookies` decides per hop
@@ -44,10 +46,11 @@ struct HTTPLoader: Sendable {
     /// (``CrossOriginFetch``), which decides whether `cookies` is asked at all, adds the
     /// `Origin` field, sends a preflight that `preflights` has no grant for, and checks every
     /// answer; an answer the page may not read fails the load with
-    /// ``PageError/Code/accessControl``.
+    /// ``PageError/Code/accessControl``. Each hop sends the `Referer` that `referrer` gives
+    /// for its URL.
     func load(
         _ request: PageRequest, initiator: HTTPExchange.Initiator, followRedirects: Bool = true,
-        cors: CrossOriginFetch? = nil, preflights: CORSPreflightCache? = nil,
+        cors: CrossOriginFetch? = nil, preflights: CORSPreflightCache? = nil, referrer: Referrer? = nil,
         cookies: @Sendable (URL) -> CookieMode,
         willRedirect: (@Sendable (PageRequest) async throws(PageError) -> Void)? = nil
     ) async throws(PageError) -> Response {
@@ -66,6 +69,8 @@ struct HTTPLoader: Sendable {
             }
             var mode = cookies(request.url)
             var trusted: [HTTPHeader] = []
+            let referer = referrer?.value(for: request.url)
+            if let referer { trusted.append(HTTPHeader("Referer", referer)) }
             if var protocolState = cors {
                 let hop: CrossOriginFetch.Hop
                 do throws(CrossOriginFetch.Blocked) {
@@ -77,7 +82,8 @@ struct HTTPLoader: Sendable {
                 if !hop.includesCredentials { mode = .omit }
                 if let origin = hop.origin { trusted.append(HTTPHeader("Origin", origin)) }
                 if let preflight = hop.preflight {
-                    try await self.preflight(preflight, of: request, cors: protocolState, cache: preflights, initiator: initiator)
+                    try await self.preflight(
+                        preflight, of: request, cors: protocolState, cache: preflights, referer: referer, initiator: initiator)
                 }
             }
             var response = try await send(request, mode: mode, initiator: initiator, trusted: trusted)
@@ -90,6 +96,7 @@ struct HTTPLoader: Sendable {
             }
             guard followRedirects, let next = Self.redirectTarget(of: response, from: request.url) else {
                 response.redirects = redirects
+                response.referrer = referer
                 if let cors {
                     response.type = cors.responseType
                     response.headers = cors.exposedHeaders(response.headers)
@@ -144,7 +151,7 @@ struct HTTPLoader: Sendable {
     /// cookies), unless `cache` holds a grant for it; keeps what the answer allows.
     private func preflight(
         _ preflight: CrossOriginFetch.Preflight, of request: PageRequest, cors: CrossOriginFetch, cache: CORSPreflightCache?,
-        initiator: HTTPExchange.Initiator
+        referer: String?, initiator: HTTPExchange.Initiator
     ) async throws(PageError) {
         let origin = cors.serializedOrigin
         if let cache, cache.allows(preflight, from: origin, to: request.url) { return }
@@ -154,6 +161,7 @@ struct HTTPLoader: Sendable {
         if !preflight.headerNames.isEmpty {
             fields.append(HTTPHeader("Access-Control-Request-Headers", preflight.headerNames.joined(separator: ",")))
         }
+        if let referer { fields.append(HTTPHeader("Referer", referer)) }
         let response = try await send(PageRequest(url: request.url, method: "OPTIONS"), mode: .omit, initiator: initiator, trusted: fields)
         do throws(CrossOriginFetch.Blocked) {
             let grant = try cors.checkPreflight(preflight, headers: response.headers, status: response.statusCode)

@@ -33,6 +33,8 @@ public struct NavigationAction: Sendable, Hashable {
     /// chain is offered to the delegate as its own action, with the request the hop will send
     /// (a hop to a custom scheme, such as an OAuth redirect URI, included, so it can be caught).
     public var isRedirect: Bool
+    /// The `Referer` the request sends, from the document that started it.
+    var referrer: Referrer?
 
     public init(
         request: PageRequest, navigationType: NavigationType, isUserInitiated: Bool, isMainFrame: Bool, sourceURL: URL?,

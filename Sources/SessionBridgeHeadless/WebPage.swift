@@ -150,6 +150,13 @@ public actor WebPage {
                 request: PageRequest(url: url), navigationType: .reload, isUserInitiated: true, isMainFrame: true, sourceURL: url))
     }
 
+    /// How a document was referred: its `document.referrer`, and the policy of its
+    /// `Referrer-Policy` field.
+    struct DocumentReferral {
+        var referrer = ""
+        var policy: Referrer.Policy?
+    }
+
     /// What a document is made of.
     enum Content {
         case html(String)
@@ -176,6 +183,7 @@ public actor WebPage {
             try checkCurrent(id, action.request.url)
 
             var navigation = Navigation(url: action.request.url, statusCode: 200, redirects: [], title: nil)
+            var referral = DocumentReferral()
             let content: Content
             var prepared: [ContentWorld: ScriptContext] = [:]
             if let preloaded {
@@ -200,6 +208,9 @@ public actor WebPage {
                     timing.responseEnd = DispatchTime.now().uptimeNanoseconds
                     try checkCurrent(id, response.url)
                     navigation = Navigation(url: response.url, statusCode: response.statusCode, redirects: response.redirects, title: nil)
+                    referral = DocumentReferral(
+                        referrer: response.referrer ?? "",
+                        policy: Referrer.Policy(field: response.headers.filter { $0.name.lowercased() == "referrer-policy" }.map(\.value)))
                     // Counted when every hop stayed at the document's origin, as Navigation Timing counts them.
                     let origin = SecurityOrigin(url: response.url)
                     if ([action.request.url] + response.redirects).allSatisfy({ SecurityOrigin(url: $0) == origin }) {
@@ -221,7 +232,7 @@ public actor WebPage {
                 }
                 content = Self.content(of: response)
             }
-            return await commit(navigation, content: content, timing: timing, prepared: prepared)
+            return await commit(navigation, content: content, timing: timing, referral: referral, prepared: prepared)
         } catch {
             if error.code != .superseded { emit(.navigationFailed(error)) }
             if error.code != .cancelled && error.code != .superseded {
@@ -240,7 +251,7 @@ public actor WebPage {
         do throws(PageError) {
             return .success(
                 try await loader.load(
-                    action.request, initiator: .navigation,
+                    action.request, initiator: .navigation, referrer: action.referrer,
                     cookies: { target in
                         let crossSite =
                             action.navigationType == .scriptInitiated
@@ -300,7 +311,7 @@ public actor WebPage {
     /// document end, `DOMContentLoaded` and `load`.
     private func commit(
         _ navigation: Navigation, content: Content, timing: NavigationTiming = NavigationTiming(kind: .navigate),
-        prepared: [ContentWorld: ScriptContext] = [:]
+        referral: DocumentReferral = DocumentReferral(), prepared: [ContentWorld: ScriptContext] = [:]
     ) async -> Navigation {
         var navigation = navigation
         var prepared = prepared
@@ -317,7 +328,8 @@ public actor WebPage {
 
         let environment = DocumentEnvironment(
             documentURL: DocumentURL(navigation.url), title: navigation.title, jar: cookieJar, loader: loader,
-            tracker: tracker, page: PageReference(self), configuration: configuration, timing: timing)
+            tracker: tracker, page: PageReference(self), configuration: configuration, timing: timing, referrer: referral.referrer,
+            referrerPolicy: html?.referrerPolicy ?? referral.policy ?? .strictOriginWhenCrossOrigin)
         let controller = configuration.userContentController
         let events = configuration.eventHandler
         let url = navigation.url
@@ -648,7 +660,8 @@ public actor WebPage {
     /// not 2xx) is no error of the page's, as in browsers: its element gets `error` (the
     /// exchange shows what happened), and one that ran gets `load`.
     private func runExternal(_ script: DocumentScript, from target: URL, environment: DocumentEnvironment) async {
-        let response = try? await loader.load(PageRequest(url: target), initiator: .script) { target in
+        let response = try? await loader.load(PageRequest(url: target), initiator: .script, referrer: environment.clientReferrer) {
+            target in
             .include(environment.subresourceContext(for: target, method: "GET"))
         }
         let loaded = response.map { (200..<300).contains($0.statusCode) } ?? false
