@@ -591,6 +591,11 @@ enum DocumentPrelude {
             if (mode === "no-cors" && method !== "GET" && method !== "HEAD" && method !== "POST") throw new TypeError("Method must be GET, POST or HEAD in no-cors mode.");
             return mode;
           };
+          const requestCredentials = value => {
+            const credentials = String(value);
+            if (credentials !== "omit" && credentials !== "same-origin" && credentials !== "include") throw new TypeError(`'${credentials}' is not a valid value for RequestCredentials.`);
+            return credentials;
+          };
           // A request's referrer (``Referrer``): "" for none, `about:client` for the document, or
           // a URL, kept when it is of the document's origin.
           const requestReferrer = value => {
@@ -678,7 +683,7 @@ enum DocumentPrelude {
               if (this.#body !== null && (this.#method === "GET" || this.#method === "HEAD")) {
                 throw new TypeError("Request with GET/HEAD method cannot have body.");
               }
-              this.#credentials = String(init.credentials !== undefined ? init.credentials : from ? from.#credentials : "same-origin");
+              this.#credentials = requestCredentials(init.credentials !== undefined ? init.credentials : from ? from.#credentials : "same-origin");
               this.#mode = requestMode(init.mode !== undefined ? init.mode : from ? from.#mode : "cors", this.#method);
               // A no-cors request keeps the headers another origin accepts unasked (its headers' guard).
               if (this.#mode === "no-cors") {
@@ -757,9 +762,9 @@ enum DocumentPrelude {
             if (body !== null && body !== undefined && (upper === "GET" || upper === "HEAD")) {
               return PromiseCtor.reject(new TypeError("Request with GET/HEAD method cannot have body."));
             }
-            const credentials = String(init.credentials !== undefined ? init.credentials : asked ? asked.credentials : "same-origin");
-            let mode, referrer, policy;
+            let credentials, mode, referrer, policy;
             try {
+              credentials = requestCredentials(init.credentials !== undefined ? init.credentials : asked ? asked.credentials : "same-origin");
               mode = requestMode(init.mode !== undefined ? init.mode : asked ? asked.mode : "cors", normalizedMethods.includes(upper) ? upper : method);
               referrer = init.referrer !== undefined ? requestReferrer(init.referrer) : asked ? asked.referrer : "about:client";
               policy = init.referrerPolicy !== undefined ? referrerPolicy(init.referrerPolicy) : asked ? asked.referrerPolicy : "";

@@ -659,11 +659,28 @@ public actor WebPage {
     /// Loads and runs an external script. One that cannot be loaded (no answer, or one that is
     /// not 2xx) is no error of the page's, as in browsers: its element gets `error` (the
     /// exchange shows what happened), and one that ran gets `load`.
+    /// A script with a `crossorigin` attribute is fetched in `cors` mode (with credentials for
+    /// `use-credentials`): another origin's answer must allow the document's, or the element
+    /// gets `error`.
     private func runExternal(_ script: DocumentScript, from target: URL, environment: DocumentEnvironment) async {
-        let response = try? await loader.load(PageRequest(url: target), initiator: .script, referrer: environment.clientReferrer) {
-            target in
-            .include(environment.subresourceContext(for: target, method: "GET"))
+        let cors = script.attributes["crossorigin"].map { value in
+            CrossOriginFetch(
+                origin: SecurityOrigin(url: environment.url), mode: .cors,
+                credentials: value.lowercased() == "use-credentials" ? .include : .sameOrigin)
         }
+        var response: HTTPLoader.Response?
+        do throws(PageError) {
+            response = try await loader.load(
+                PageRequest(url: target), initiator: .script, cors: cors,
+                preflights: configuration.websiteDataStore.preflights, referrer: environment.clientReferrer
+            ) { target in
+                .include(environment.subresourceContext(for: target, method: "GET"))
+            }
+        } catch  where error.code == .accessControl {
+            for text in [error.message, "Cannot load script \(target.absoluteString) due to access control checks."] {
+                emit(.console(ConsoleMessage(level: .error, text: text), url: environment.url))
+            }
+        } catch {}
         let loaded = response.map { (200..<300).contains($0.statusCode) } ?? false
         if let response, loaded {
             runningScript.withLock { $0 = script }

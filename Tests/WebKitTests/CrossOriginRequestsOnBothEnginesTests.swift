@@ -150,6 +150,7 @@ import Testing
                   new Request(api).mode, new Request(api, { mode: "no-cors" }).mode,
                   JSON.stringify([...new Request(api, { mode: "no-cors", headers: { "x-foo": "1", accept: "a" } }).headers]),
                   error(() => new Request(api, { mode: "navigate" })),
+                  error(() => new Request(api, { credentials: "bogus" })).split(":")[0],
                   (await fetch("/echo", { method: "POST", body: "x" })).status,
                 ];
                 """
@@ -157,7 +158,8 @@ import Testing
         #expect(
             seen == [
                 "opaque 0 ", "opaque 0 ", "TypeError: Method must be GET, POST or HEAD in no-cors mode.", "TypeError: Load failed",
-                "cors", "no-cors", #"[["accept","a"]]"#, "TypeError: Request constructor does not accept navigate fetch mode.", 404,
+                "cors", "no-cors", #"[["accept","a"]]"#, "TypeError: Request constructor does not accept navigate fetch mode.", "TypeError",
+                404,
             ], "\(engine)")
         let requests = api.requests(to: "/cors/api")
         #expect(requests.map(\.method) == ["GET", "POST"], "\(engine)")
@@ -193,6 +195,38 @@ import Testing
         #expect(hops.map(\.query.first) == ["n", "n", "n"], "\(engine)")
         #expect(hops.allSatisfy { $0.fields["origin"] == home.origin.description && $0.fields["authorization"] == nil }, "\(engine)")
         #expect(home.requests(to: "/cors/redirect").first { $0.query.hasPrefix("code=307") }?.fields["authorization"] == "Bearer x")
+    }
+
+    /// A classic script with a `crossorigin` attribute is fetched in `cors` mode (with cookies
+    /// for `use-credentials`), and runs only when its answer allows the page's origin; one
+    /// without is fetched as before, with cookies, whatever its answer says.
+    @Test(arguments: Engine.allCases)
+    func aScriptMarkedCrossoriginFollowsTheProtocol(engine: Engine) async throws {
+        let (seen, api, home) = try await Self.run(
+            { _, _ in
+                """
+                for (let turn = 0; turn < 500 && loaded.length < 4; turn++) await new Promise(resolve => setTimeout(resolve, 10));
+                return [loaded.sort().join(), window.classicRuns];
+                """
+            }, on: engine, path: "/scripts"
+        ) { api in
+            let script = api.url("/cors/classic.js").absoluteString
+            return [
+                "/scripts": """
+                <script>var loaded = [];</script>
+                <script src="\(script)?n=1" crossorigin onload="loaded.push('1 load')" onerror="loaded.push('1 error')"></script>
+                <script src="\(script)?n=2&acao=*" crossorigin="anonymous" onload="loaded.push('2 load')" onerror="loaded.push('2 error')"></script>
+                <script src="\(script)?n=3&acac=true&acao=echo" crossorigin="use-credentials" onload="loaded.push('3 load')" onerror="loaded.push('3 error')"></script>
+                <script src="\(script)?n=4" onload="loaded.push('4 load')" onerror="loaded.push('4 error')"></script>
+                """
+            ]
+        }
+        #expect(seen == ["1 error,2 load,3 load,4 load", 3], "\(engine)")
+        // Fetched in parallel by WebKit: in the order of their `n`.
+        let requests = api.requests(to: "/cors/classic.js").sorted { $0.query < $1.query }
+        let origin = home.origin.description
+        #expect(requests.map { $0.fields["origin"] } == [origin, origin, origin, nil], "\(engine)")
+        #expect(requests.map { !$0.cookieHeader.isEmpty } == [false, false, true, true], "\(engine)")
     }
 
     /// `XMLHttpRequest`, `EventSource` and module scripts follow the same protocol.

@@ -9,11 +9,13 @@ extension TestSite {
     ///   (`api=1`), and the fields `acao` (`Access-Control-Allow-Origin`), `acac`
     ///   (`-Allow-Credentials`), `aceh` (`-Expose-Headers`), `acam` (`-Allow-Methods`), `acah`
     ///   (`-Allow-Headers`) and `acma` (`-Max-Age`) give, with the status `status`; a preflight
-    ///   (`OPTIONS`) reads the same names prefixed with `p_`.
+    ///   (`OPTIONS`) reads the same names prefixed with `p_`. `acao=echo` answers the request's
+    ///   own `Origin`, as many servers do.
     /// - `/cors/redirect?to=URL` (any method) redirects there with `code` (302 by default) and
     ///   the same fields.
-    /// - `/cors/module.js` is a module, and `/cors/events` an event stream of one message, with
-    ///   the same fields.
+    /// - `/cors/module.js` is a module, `/cors/classic.js` a classic script that counts its runs
+    ///   (`classicRuns`), and `/cors/events` an event stream of one message, with the same
+    ///   fields.
     static func addCrossOriginRoutes(to router: Router<BasicRequestContext>) {
         let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .delete, .patch, .options]
         for method in methods {
@@ -40,6 +42,12 @@ extension TestSite {
             headers[.contentType] = "text/javascript"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "export const cross = 1;")))
         }
+        router.get("/cors/classic.js") { request, _ in
+            var headers = CrossOriginAnswer(request).fields
+            headers[.contentType] = "text/javascript"
+            let body = "window.classicRuns = (window.classicRuns || 0) + 1;"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+        }
         router.get("/cors/events") { request, _ in
             var headers = CrossOriginAnswer(request).fields
             headers[.contentType] = "text/event-stream"
@@ -62,7 +70,9 @@ private struct CrossOriginAnswer {
             ("acah", "Access-Control-Allow-Headers"), ("acma", "Access-Control-Max-Age"),
         ]
         for (key, name) in names {
-            if let value = query.get(prefix + key) { fields.append(HTTPField(name: HTTPField.Name(name)!, value: value)) }
+            guard var value = query.get(prefix + key) else { continue }
+            if key == "acao", value == "echo" { value = request.headers[.origin] ?? "" }
+            fields.append(HTTPField(name: HTTPField.Name(name)!, value: value))
         }
         if let code = query.get(prefix + "status", as: Int.self) { status = HTTPResponse.Status(code: code) }
     }
