@@ -72,11 +72,8 @@ struct HTTPLoader: Sendable {
             let referer = referrer?.value(for: request.url)
             if let referer { trusted.append(HTTPHeader("Referer", referer)) }
             if var protocolState = cors {
-                let hop: CrossOriginFetch.Hop
-                do throws(CrossOriginFetch.Blocked) {
-                    hop = try protocolState.begin(&request)
-                } catch {
-                    throw PageError(.accessControl, error.message, url: request.url)
+                let hop = try Self.accessControl(at: request.url) { () throws(CrossOriginFetch.Blocked) in
+                    try protocolState.begin(&request)
                 }
                 cors = protocolState
                 if !hop.includesCredentials { mode = .omit }
@@ -88,10 +85,8 @@ struct HTTPLoader: Sendable {
             }
             var response = try await send(request, mode: mode, initiator: initiator, trusted: trusted)
             if let cors {
-                do throws(CrossOriginFetch.Blocked) {
+                try Self.accessControl(at: request.url) { () throws(CrossOriginFetch.Blocked) in
                     try cors.check(response.headers, status: response.statusCode)
-                } catch {
-                    throw PageError(.accessControl, error.message, url: request.url)
                 }
             }
             guard followRedirects, let next = Self.redirectTarget(of: response, from: request.url) else {
@@ -122,10 +117,8 @@ struct HTTPLoader: Sendable {
             let from = request.url
             request.url = next
             if var protocolState = cors {
-                do throws(CrossOriginFetch.Blocked) {
+                try Self.accessControl(at: next) { () throws(CrossOriginFetch.Blocked) in
                     try protocolState.redirect(from: from, to: &request)
-                } catch {
-                    throw PageError(.accessControl, error.message, url: next)
                 }
                 cors = protocolState
             }
@@ -163,11 +156,20 @@ struct HTTPLoader: Sendable {
         }
         if let referer { fields.append(HTTPHeader("Referer", referer)) }
         let response = try await send(PageRequest(url: request.url, method: "OPTIONS"), mode: .omit, initiator: initiator, trusted: fields)
+        let grant = try Self.accessControl(at: request.url) { () throws(CrossOriginFetch.Blocked) in
+            try cors.checkPreflight(preflight, headers: response.headers, status: response.statusCode)
+        }
+        cache?.store(grant, from: origin, to: request.url)
+    }
+
+    /// `step`'s result, or the load's failure when the CORS protocol refused it.
+    private static func accessControl<T>(
+        at url: URL, _ step: () throws(CrossOriginFetch.Blocked) -> T
+    ) throws(PageError) -> T {
         do throws(CrossOriginFetch.Blocked) {
-            let grant = try cors.checkPreflight(preflight, headers: response.headers, status: response.statusCode)
-            cache?.store(grant, from: origin, to: request.url)
+            return try step()
         } catch {
-            throw PageError(.accessControl, error.message, url: request.url)
+            throw PageError(.accessControl, error.message, url: url)
         }
     }
 
