@@ -1248,7 +1248,8 @@ extension DocumentEnvironment {
             followsRedirects: followRedirects)
         return try await loader.load(
             request, initiator: .fetch, followRedirects: followRedirects, cors: cors,
-            preflights: configuration.websiteDataStore.preflights, referrer: referrer ?? clientReferrer
+            preflights: configuration.websiteDataStore.preflights, referrer: referrer ?? clientReferrer,
+            fields: UserAgentFields(destination: "empty", mode: mode.rawValue, initiator: url)
         ) { target in
             .include(subresourceContext(for: target, method: request.method))
         }
@@ -1261,7 +1262,7 @@ extension DocumentEnvironment {
         let cors = CrossOriginFetch(origin: SecurityOrigin(url: url), mode: .cors, credentials: .sameOrigin)
         return try await loader.load(
             PageRequest(url: target), initiator: .script, cors: cors, preflights: configuration.websiteDataStore.preflights,
-            referrer: clientReferrer
+            referrer: clientReferrer, fields: UserAgentFields(destination: "script", mode: "cors", initiator: url)
         ) { hop in
             .include(subresourceContext(for: hop, method: "GET"))
         }

@@ -59,15 +59,20 @@ final class EventSourceConnection: Sendable {
             }
             deliver(.failed)
         }
+        let own = UserAgentFields(destination: "empty", mode: "cors", initiator: documentURL, accept: "text/event-stream")
+        var hops: [URL] = []
         do {
             for _ in 0...loader.maxRedirects {
+                hops.append(target)
                 // A port no TCP connection can have is refused here: the HTTP client stops the process on one.
                 if let port = target.port, !(0...65_535).contains(port) {
                     deliver(.failed)
                     return
                 }
                 var request = HTTPClientRequest(url: target.absoluteString)
-                request.headers.add(name: "Accept", value: "text/event-stream")
+                for field in own.fields(for: hops, pageHeaders: [], publicSuffixes: loader.jar.publicSuffixList) {
+                    request.headers.add(name: field.name, value: field.value)
+                }
                 request.headers.add(name: "Cache-Control", value: "no-cache")
                 request.headers.add(name: "User-Agent", value: loader.userAgent)
                 // What the page's earlier stream last said, for a server that resumes from it.

@@ -47,16 +47,17 @@ struct HTTPLoader: Sendable {
     /// `Origin` field, sends a preflight that `preflights` has no grant for, and checks every
     /// answer; an answer the page may not read fails the load with
     /// ``PageError/Code/accessControl``. Each hop sends the `Referer` that `referrer` gives
-    /// for its URL.
+    /// for its URL, and the fields a browser adds (``UserAgentFields``) when `fields` is given.
     func load(
         _ request: PageRequest, initiator: HTTPExchange.Initiator, followRedirects: Bool = true,
         cors: CrossOriginFetch? = nil, preflights: CORSPreflightCache? = nil, referrer: Referrer? = nil,
-        cookies: @Sendable (URL) -> CookieMode,
+        fields: UserAgentFields? = nil, cookies: @Sendable (URL) -> CookieMode,
         willRedirect: (@Sendable (PageRequest) async throws(PageError) -> Void)? = nil
     ) async throws(PageError) -> Response {
         var request = request
         var cors = cors
         var redirects: [URL] = []
+        let first = request.url
         var seen: [URL: Int] = [:]
         while true {
             guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
@@ -71,6 +72,7 @@ struct HTTPLoader: Sendable {
             var trusted: [HTTPHeader] = []
             let referer = referrer?.value(for: request.url)
             if let referer { trusted.append(HTTPHeader("Referer", referer)) }
+            let own = fields?.fields(for: [first] + redirects, pageHeaders: request.headers, publicSuffixes: jar.publicSuffixList) ?? []
             if var protocolState = cors {
                 let hop = try Self.accessControl(at: request.url) { () throws(CrossOriginFetch.Blocked) in
                     try protocolState.begin(&request)
@@ -80,10 +82,12 @@ struct HTTPLoader: Sendable {
                 if let origin = hop.origin { trusted.append(HTTPHeader("Origin", origin)) }
                 if let preflight = hop.preflight {
                     try await self.preflight(
-                        preflight, of: request, cors: protocolState, cache: preflights, referer: referer, initiator: initiator)
+                        preflight, of: request, cors: protocolState, cache: preflights,
+                        fields: own.filter { $0.name != "Accept" } + (referer.map { [HTTPHeader("Referer", $0)] } ?? []),
+                        initiator: initiator)
                 }
             }
-            var response = try await send(request, mode: mode, initiator: initiator, trusted: trusted)
+            var response = try await send(request, mode: mode, initiator: initiator, trusted: trusted + own)
             if let cors {
                 try Self.accessControl(at: request.url) { () throws(CrossOriginFetch.Blocked) in
                     try cors.check(response.headers, status: response.statusCode)
@@ -141,10 +145,11 @@ struct HTTPLoader: Sendable {
     }
 
     /// Asks the server whether `request` may be sent (a CORS preflight: `OPTIONS`, never with
-    /// cookies), unless `cache` holds a grant for it; keeps what the answer allows.
+    /// cookies), unless `cache` holds a grant for it; keeps what the answer allows. `fields` are
+    /// the request's own (its `Referer`, its user agent's).
     private func preflight(
         _ preflight: CrossOriginFetch.Preflight, of request: PageRequest, cors: CrossOriginFetch, cache: CORSPreflightCache?,
-        referer: String?, initiator: HTTPExchange.Initiator
+        fields extra: [HTTPHeader], initiator: HTTPExchange.Initiator
     ) async throws(PageError) {
         let origin = cors.serializedOrigin
         if let cache, cache.allows(preflight, from: origin, to: request.url) { return }
@@ -154,7 +159,7 @@ struct HTTPLoader: Sendable {
         if !preflight.headerNames.isEmpty {
             fields.append(HTTPHeader("Access-Control-Request-Headers", preflight.headerNames.joined(separator: ",")))
         }
-        if let referer { fields.append(HTTPHeader("Referer", referer)) }
+        fields += extra
         let response = try await send(PageRequest(url: request.url, method: "OPTIONS"), mode: .omit, initiator: initiator, trusted: fields)
         let grant = try Self.accessControl(at: request.url) { () throws(CrossOriginFetch.Blocked) in
             try cors.checkPreflight(preflight, headers: response.headers, status: response.statusCode)

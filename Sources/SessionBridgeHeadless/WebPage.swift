@@ -252,6 +252,7 @@ public actor WebPage {
             return .success(
                 try await loader.load(
                     action.request, initiator: .navigation, referrer: action.referrer,
+                    fields: .navigation(from: action.isUserInitiated ? nil : action.sourceURL),
                     cookies: { target in
                         let crossSite =
                             action.navigationType == .scriptInitiated
@@ -672,7 +673,8 @@ public actor WebPage {
         do throws(PageError) {
             response = try await loader.load(
                 PageRequest(url: target), initiator: .script, cors: cors,
-                preflights: configuration.websiteDataStore.preflights, referrer: environment.clientReferrer
+                preflights: configuration.websiteDataStore.preflights, referrer: environment.clientReferrer,
+                fields: UserAgentFields(destination: "script", mode: cors == nil ? "no-cors" : "cors", initiator: environment.url)
             ) { target in
                 .include(environment.subresourceContext(for: target, method: "GET"))
             }

@@ -1,4 +1,5 @@
 import Foundation
+import SessionBridgeCookies
 import Testing
 
 @testable import SessionBridgeHeadless
@@ -48,5 +49,19 @@ import Testing
         #expect(Referrer.Policy(meta: "always") == .unsafeURL)
         #expect(Referrer.Policy(meta: "origin-when-crossorigin") == .originWhenCrossOrigin)
         #expect(Referrer.Policy(meta: "no-referrer, origin") == nil)
+    }
+
+    @Test func fetchMetadataTellsTheSiteOfEveryHop() {
+        let list = PublicSuffixList.system
+        let page = UserAgentFields(destination: "empty", mode: "cors", initiator: URL(string: "https://app.example.com/p")!)
+        func site(_ urls: String...) -> String { page.site(of: urls.map { URL(string: $0)! }, publicSuffixes: list) }
+        #expect(site("https://app.example.com/api") == "same-origin")
+        #expect(site("https://api.example.com/v1") == "same-site")
+        #expect(site("https://app.example.com/go", "https://api.example.com/v1") == "same-site")
+        #expect(site("https://other.test/x", "https://app.example.com/back") == "cross-site")
+        #expect(UserAgentFields.navigation(from: nil).site(of: [URL(string: "https://app.example.com/")!], publicSuffixes: list) == "none")
+        let fields = page.fields(
+            for: [URL(string: "https://app.example.com/api")!], pageHeaders: [HTTPHeader("ACCEPT", "text/csv")], publicSuffixes: list)
+        #expect(fields.map(\.name) == ["Accept-Language", "Sec-Fetch-Dest", "Sec-Fetch-Mode", "Sec-Fetch-Site"])
     }
 }

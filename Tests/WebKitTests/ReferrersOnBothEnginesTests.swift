@@ -9,8 +9,8 @@ import Testing
 
 /// Who asked, as the wire and the next document tell it, side by side: the headless engine sends
 /// the `Referer` WebKit sends (its default policy, `strict-origin-when-cross-origin`, a request's
-/// own `referrer` and `referrerPolicy`, a document's `<meta name="referrer">`) and gives a
-/// document its `document.referrer`.
+/// own `referrer` and `referrerPolicy`, a document's `<meta name="referrer">`), gives a document
+/// its `document.referrer`, and adds the fields WebKit adds (`Accept`, Fetch Metadata).
 @Suite(.serialized, .timeLimit(.minutes(3)), .hangWatchdog) struct ReferrersOnBothEnginesTests {
     @Test(arguments: Engine.allCases)
     func requestsAndTheNextDocumentTellWhoAsked(engine: Engine) async throws {
@@ -56,6 +56,47 @@ import Testing
                     _ = try await view.load(home.url("/meta"))
                     _ = try await view.run(#"await fetch("/echo?n=8"); return 0;"#)
                     #expect(home.requests(to: "/echo").last?.fields["referer"] == origin, "\(engine)")
+                }
+            }
+        }
+    }
+
+    /// The fields a browser adds of its own accord: what a navigation and a script's request
+    /// accept (the page's own `Accept` kept), a language, and Fetch Metadata telling where the
+    /// request comes from (`none` for the app's own navigation).
+    @Test(arguments: Engine.allCases)
+    func requestsCarryTheFieldsABrowserAdds(engine: Engine) async throws {
+        try await withSite { api in
+            try await withSite(pages: ["/next": "<title>next</title>"]) { home in
+                try await EngineHarness.with(engine, signIn: false) { harness in
+                    let view = try await harness.makeEchoView()
+                    _ = try await view.load(home.url("/first"))
+                    _ = try await view.run(
+                        """
+                        await fetch("/echo?n=1");
+                        await fetch("\(api.baseURL.absoluteString)/cors/api?n=2&acao=*");
+                        await fetch("/echo?n=3", { headers: { accept: "application/json" } });
+                        await fetch("/echo?n=4", { mode: "same-origin" });
+                        location.assign("/next");
+                        return 0;
+                        """)
+                    #expect(await view.waitForPath("/next"), "\(engine)")
+                    func seen(_ request: TestSite.Request?) -> [String?] {
+                        ["accept", "upgrade-insecure-requests", "sec-fetch-dest", "sec-fetch-mode", "sec-fetch-site"].map {
+                            request?.fields[$0]
+                        }
+                    }
+                    let document = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+                    #expect(seen(home.requests(to: "/first").last) == [document, "1", "document", "navigate", "none"], "\(engine)")
+                    #expect(
+                        home.requests(to: "/echo").map(seen) == [
+                            ["*/*", nil, "empty", "cors", "same-origin"], ["application/json", nil, "empty", "cors", "same-origin"],
+                            ["*/*", nil, "empty", "same-origin", "same-origin"],
+                        ], "\(engine)")
+                    // Another port of the same host is another origin of the same site.
+                    #expect(seen(api.requests(to: "/cors/api").last) == ["*/*", nil, "empty", "cors", "same-site"], "\(engine)")
+                    #expect(seen(home.requests(to: "/next").last) == [document, "1", "document", "navigate", "same-origin"], "\(engine)")
+                    #expect((home.requests + api.requests).allSatisfy { $0.fields["accept-language"] != nil }, "\(engine)")
                 }
             }
         }

@@ -17,7 +17,9 @@ final class TestSite: Sendable {
         /// The query, as sent.
         var query = ""
         /// The fields the CORS protocol puts on a request (`Origin`, `Access-Control-Request-Method`,
-        /// `Access-Control-Request-Headers`), `Authorization` and `Referer`, by lowercased name.
+        /// `Access-Control-Request-Headers`), `Authorization`, `Referer` and the fields a browser
+        /// adds of its own accord (`Accept`, `Accept-Language`, `Upgrade-Insecure-Requests`,
+        /// `Sec-Fetch-*`), by lowercased name.
         var fields: [String: String] = [:]
 
         /// The names and values of the cookies sent.
@@ -151,7 +153,10 @@ struct RecordingMiddleware<Context: RequestContext>: RouterMiddleware {
         _ request: HummingbirdCore.Request, context: Context, next: (HummingbirdCore.Request, Context) async throws -> Response
     ) async throws -> Response {
         var fields: [String: String] = [:]
-        for name in ["origin", "access-control-request-method", "access-control-request-headers", "authorization", "referer"] {
+        for name in [
+            "origin", "access-control-request-method", "access-control-request-headers", "authorization", "referer", "accept",
+            "accept-language", "upgrade-insecure-requests", "sec-fetch-dest", "sec-fetch-mode", "sec-fetch-site",
+        ] {
             if let field = HTTPField.Name(name), let value = request.headers[field] { fields[name] = value }
         }
         record(
