@@ -247,8 +247,10 @@ import Testing
         let head = requests.first?.head.lowercased() ?? ""
         #expect(head.contains("x-kept: yes"))
         #expect(head.contains("content-length: 3"))
+        // The engine's own Fetch Metadata, not the page's.
+        #expect(head.contains("sec-fetch-site: same-origin"))
         for dropped in [
-            "transfer-encoding", "content-length: 100", "evil.example", "connection: close", "cookie:", "proxy-", "sec-fetch",
+            "transfer-encoding", "content-length: 100", "evil.example", "connection: close", "cookie:", "proxy-", "sec-fetch-site: none",
             "x-http-method-override",
         ] {
             #expect(!head.contains(dropped), "\(dropped) reached the wire")
