@@ -235,7 +235,7 @@ let package = Package(
                 "SessionBridgeMessaging", "SessionBridgeCookies",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .testTarget(
             name: "BridgeRunnerTests",

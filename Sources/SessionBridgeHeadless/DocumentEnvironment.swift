@@ -861,6 +861,8 @@ extension DocumentEnvironment {
             let mode = try unsafe context.scriptValue(call[7]).stringValue.flatMap(CrossOriginFetch.Mode.init) ?? .cors
             // Who asked ("Fetch API", "XMLHttpRequest"), for the console's message when the CORS protocol refuses.
             let api = try unsafe context.scriptValue(call[8]).stringValue ?? "Fetch API"
+            // Subresource Integrity's metadata: the digests the body may have.
+            let integrity = try unsafe context.scriptValue(call[11]).stringValue ?? ""
             // The request's `referrer` and `referrerPolicy` (the prelude checked them).
             let referrer = try env.referrer(
                 named: unsafe context.scriptValue(call[9]).stringValue, policy: unsafe context.scriptValue(call[10]).stringValue)
@@ -902,6 +904,13 @@ extension DocumentEnvironment {
                                 "status": 0, "statusText": "", "url": .string(request.url.absoluteString), "redirected": false,
                                 "headers": .array([]), "body": "", "type": "opaqueredirect",
                             ]))
+                    }
+                    if !integrity.isEmpty,
+                        !SubresourceIntegrity.matches(integrity, body: response.body, opaque: response.type == "opaque")
+                    {
+                        let text = "\(api) cannot load \(request.url.absoluteString). Failed integrity metadata check."
+                        env.loader.events?(.console(ConsoleMessage(level: .error, text: text), url: env.url))
+                        return .failure(ScriptThrow("TypeError", "Load failed"))
                     }
                     if response.type == "opaque" {
                         return .success(

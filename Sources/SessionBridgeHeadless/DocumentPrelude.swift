@@ -791,7 +791,8 @@ enum DocumentPrelude {
                 headers: [["content-length", String(blob.bytes.length)], ["content-type", blob.type]] }));
             }
             const keepalive = !!(init.keepalive !== undefined ? init.keepalive : asked ? asked.keepalive : false);
-            try { started = native.fetch(url, method, headers, body, credentials, redirect, keepalive, mode, "Fetch API", referrer, policy); } catch (error) { return PromiseCtor.reject(error); }
+            const integrity = String(init.integrity !== undefined ? init.integrity : asked ? asked.integrity : "");
+            try { started = native.fetch(url, method, headers, body, credentials, redirect, keepalive, mode, "Fetch API", referrer, policy, integrity); } catch (error) { return PromiseCtor.reject(error); }
             const request = then.call(started,
               r => receivedResponse(r.body, {
                 status: r.status, statusText: r.statusText, headers: r.headers, url: r.url, redirected: r.redirected, type: r.type, text: r.text }));

@@ -43,7 +43,8 @@ struct HTMLDocumentScripts {
         // RAWTEXT or a template's inert contents.
         for element in HTMLTokenizer.elements(in: utf8) where !element.isInTemplate {
             if element.name == "title", title == nil, let content = element.content {
-                title = String(decoding: utf8[content], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                title = HTMLCharacterReferences.decode(String(decoding: utf8[content], as: UTF8.self), inAttribute: false)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
             }
             if element.name == "meta", element.attributes["name"]?.lowercased() == "referrer",
                 let policy = element.attributes["content"].flatMap(Referrer.Policy.init(meta:))

@@ -12,7 +12,8 @@ struct HTMLTokenizer {
     struct Element: Equatable {
         /// The tag name, lower-cased.
         var name: String
-        /// The attributes, names lower-cased; the first of a repeated name wins, as in HTML.
+        /// The attributes, names lower-cased, values with their character references decoded
+        /// (``HTMLCharacterReferences``); the first of a repeated name wins, as in HTML.
         var attributes: [String: String]
         /// Where the element's raw text lies, for elements whose content is text.
         var content: Range<Int>?
@@ -186,7 +187,7 @@ struct HTMLTokenizer {
                     value = String(decoding: bytes[valueStart..<position], as: UTF8.self)
                 }
             }
-            if attributes[name] == nil { attributes[name] = value }
+            if attributes[name] == nil { attributes[name] = HTMLCharacterReferences.decode(value, inAttribute: true) }
         }
         position = bytes.count + 1
         return selfClosing

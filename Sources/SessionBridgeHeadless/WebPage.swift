@@ -683,7 +683,17 @@ public actor WebPage {
                 emit(.console(ConsoleMessage(level: .error, text: text), url: environment.url))
             }
         } catch {}
-        let loaded = response.map { (200..<300).contains($0.statusCode) } ?? false
+        var loaded = response.map { (200..<300).contains($0.statusCode) } ?? false
+        // Subresource Integrity: another origin's script fetched without CORS is opaque.
+        if let response, loaded, let integrity = script.attributes["integrity"] {
+            let origin = SecurityOrigin(url: environment.url)
+            let opaque = cors == nil && ([target] + response.redirects).contains { origin == nil || SecurityOrigin(url: $0) != origin }
+            if !SubresourceIntegrity.matches(integrity, body: response.body, opaque: opaque) {
+                loaded = false
+                let text = "Cannot load script \(target.absoluteString). Failed integrity metadata check."
+                emit(.console(ConsoleMessage(level: .error, text: text), url: environment.url))
+            }
+        }
         if let response, loaded {
             runningScript.withLock { $0 = script }
             await run(String(decoding: response.body, as: UTF8.self), sourceURL: script.src, in: .page)

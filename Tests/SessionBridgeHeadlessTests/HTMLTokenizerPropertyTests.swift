@@ -40,6 +40,9 @@ import Testing
                 #expect(line >= 1 && line <= lines, "\(html.debugDescription)")
             }
         }
-        if let title = document.title, !title.isEmpty { #expect(html.contains(title), "\(html.debugDescription)") }
+        // The title is the document's text, its character references decoded.
+        if let title = document.title, !title.isEmpty {
+            #expect(HTMLCharacterReferences.decode(html, inAttribute: false).contains(title), "\(html.debugDescription)")
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import SessionBridgeHeadless
 import SessionBridgeMessaging
@@ -227,6 +228,52 @@ import Testing
         let origin = home.origin.description
         #expect(requests.map { $0.fields["origin"] } == [origin, origin, origin, nil], "\(engine)")
         #expect(requests.map { !$0.cookieHeader.isEmpty } == [false, false, true, true], "\(engine)")
+    }
+
+    /// Subresource Integrity, as WebKit checks it: a script or a `fetch` whose body has none of
+    /// the digests of the strongest algorithm named is not used (an unknown algorithm checks
+    /// nothing), and another origin's answer fetched without CORS never matches.
+    @Test(arguments: Engine.allCases)
+    func aBodyWithoutTheDigestsNamedIsNotUsed(engine: Engine) async throws {
+        let body = Array(TestSite.classicScript.utf8)
+        let sha256 = "sha256-" + Data(SHA256.hash(data: body)).base64EncodedString()
+        let sha384 = "sha384-" + Data(SHA384.hash(data: body)).base64EncodedString()
+        let wrong256 = "sha256-" + Data(SHA256.hash(data: Array("other".utf8))).base64EncodedString()
+        let wrong384 = "sha384-" + Data(SHA384.hash(data: Array("other".utf8))).base64EncodedString()
+        let (seen, _, _) = try await Self.run(
+            { _, _ in
+                """
+                for (let turn = 0; turn < 500 && loaded.length < 7; turn++) await new Promise(resolve => setTimeout(resolve, 10));
+                const fetched = async (url, init) => { try { return (await fetch(url, init)).status; } catch (error) { return error.name; } };
+                return [loaded.sort().join(), window.classicRuns,
+                  await fetched("/cors/classic.js?n=8", { integrity: "\(sha256)" }),
+                  await fetched("/cors/classic.js?n=9", { integrity: "\(wrong256)" }),
+                  await fetched(api + "/cors/classic.js?n=10&acao=*", { integrity: "\(sha256)" }),
+                  await fetched(api + "/cors/classic.js?n=11", { integrity: "\(sha256)", mode: "no-cors" }),
+                  await fetched("/cors/classic.js?n=12", { integrity: "sha512-x \(sha256)" })];
+                """
+            }, on: engine, path: "/integrity"
+        ) { api in
+            let other = api.url("/cors/classic.js").absoluteString
+            func script(_ n: Int, _ src: String, _ integrity: String, _ extra: String = "") -> String {
+                #"<script src="\#(src)" integrity="\#(integrity)" \#(extra) onload="loaded.push('\#(n) load')" onerror="loaded.push('\#(n) error')"></script>"#
+            }
+            return [
+                "/integrity": """
+                <script>var loaded = [];</script>
+                \(script(1, "/cors/classic.js?n=1", sha256))
+                \(script(2, "/cors/classic.js?n=2", wrong256))
+                \(script(3, "/cors/classic.js?n=3", "\(wrong256) \(sha384)"))
+                \(script(4, "/cors/classic.js?n=4", "\(wrong384) \(sha256)"))
+                \(script(5, other + "?n=5&amp;acao=*", sha256))
+                \(script(6, other + "?n=6&amp;acao=*", sha256, "crossorigin"))
+                \(script(7, "/cors/classic.js?n=7", "md5-AAAA"))
+                """
+            ]
+        }
+        #expect(
+            seen == ["1 load,2 error,3 load,4 error,5 error,6 load,7 load", 4, 200, "TypeError", 200, "TypeError", "TypeError"],
+            "\(engine)")
     }
 
     /// `XMLHttpRequest`, `EventSource` and module scripts follow the same protocol.

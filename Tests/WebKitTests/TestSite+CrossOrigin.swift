@@ -3,6 +3,9 @@ import HTTPTypes
 import Hummingbird
 
 extension TestSite {
+    /// `/cors/classic.js`'s body.
+    static let classicScript = "window.classicRuns = (window.classicRuns || 0) + 1;"
+
     /// Routes that answer as another origin's API does under the CORS protocol, each answer's
     /// CORS fields named by its query, so that one page can try every case:
     /// - `/cors/api` (any method) answers `{"method": M}` with `X-Custom: c1` and a cookie
@@ -45,7 +48,7 @@ extension TestSite {
         router.get("/cors/classic.js") { request, _ in
             var headers = CrossOriginAnswer(request).fields
             headers[.contentType] = "text/javascript"
-            let body = "window.classicRuns = (window.classicRuns || 0) + 1;"
+            let body = TestSite.classicScript
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
         }
         router.get("/cors/events") { request, _ in
