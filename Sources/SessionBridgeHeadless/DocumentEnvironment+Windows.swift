@@ -118,7 +118,7 @@ extension DocumentEnvironment {
         Task {
             defer { tracker.end() }
             guard windows.isLatestLoad(number, of: id) else { return }
-            await WebPage.load(request, into: view)
+            await WebPage.load(request, into: view, referredBy: clientReferrer)
         }
     }
 

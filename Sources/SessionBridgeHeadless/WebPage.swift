@@ -851,9 +851,13 @@ public actor WebPage {
     }
 
     /// Loads `request` into a window this page opened.
-    nonisolated static func load(_ request: PageRequest, into view: any WebView) async {
+    nonisolated static func load(_ request: PageRequest, into view: any WebView, referredBy referrer: Referrer) async {
         if let headless = view as? WebPage {
-            _ = try? await headless.load(request)
+            // As a window another document opened loads it: referred by that document.
+            var action = NavigationAction(
+                request: request, navigationType: .other, isUserInitiated: false, isMainFrame: true, sourceURL: referrer.source)
+            action.referrer = referrer
+            _ = try? await headless.navigate(action)
         } else {
             _ = try? await view.load(request.url)
         }
