@@ -1265,10 +1265,12 @@ extension DocumentEnvironment {
     }
 
     /// Fetches a module script as HTML fetches one: a `GET` in `cors` mode, with the page's
-    /// cookies while it is of the document's origin (credentials `same-origin`), redirects
-    /// followed; another origin's module must allow the document's.
-    func fetchModule(_ target: URL) async throws(PageError) -> HTTPLoader.Response {
-        let cors = CrossOriginFetch(origin: SecurityOrigin(url: url), mode: .cors, credentials: .sameOrigin)
+    /// cookies while it is of the document's origin (credentials `same-origin`, unless its
+    /// element says `use-credentials`), redirects followed; another origin's module must allow
+    /// the document's.
+    func fetchModule(_ target: URL, credentials: CrossOriginFetch.Credentials = .sameOrigin) async throws(PageError) -> HTTPLoader.Response
+    {
+        let cors = CrossOriginFetch(origin: SecurityOrigin(url: url), mode: .cors, credentials: credentials)
         return try await loader.load(
             PageRequest(url: target), initiator: .script, cors: cors, preflights: configuration.websiteDataStore.preflights,
             referrer: clientReferrer, fields: UserAgentFields(destination: "script", mode: "cors", initiator: url)

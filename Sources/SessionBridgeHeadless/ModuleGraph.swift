@@ -77,7 +77,12 @@ enum ModuleGraph {
 
     /// Fetches the graph from `root`. Returns the root's key in the module map and the records
     /// of the modules the world had not been given (``record``), which it has been given then.
-    static func load(_ root: Root, environment: DocumentEnvironment) async throws(LoadFailure) -> (key: String, records: [ScriptValue]) {
+    ///
+    /// A module script's element sets the graph's `credentials` (`crossorigin="use-credentials"`:
+    /// cookies to another origin's modules too) and its root's `integrity` (Subresource Integrity).
+    static func load(
+        _ root: Root, environment: DocumentEnvironment, credentials: CrossOriginFetch.Credentials = .sameOrigin, integrity: String = ""
+    ) async throws(LoadFailure) -> (key: String, records: [ScriptValue]) {
         let modules = environment.modules
         let importMap = modules.importMap
         var records: [ScriptValue] = []
@@ -114,7 +119,14 @@ enum ModuleGraph {
             frontier = []
             let fetched = await withTaskGroup(of: (Int, Result<(URL, String), LoadFailure>).self) { group in
                 for (index, request) in level.enumerated() {
-                    group.addTask { (index, await fetch(request.url, type: request.type, environment: environment)) }
+                    let checked = request.url.absoluteString == rootKey ? integrity : ""
+                    group.addTask {
+                        (
+                            index,
+                            await fetch(
+                                request.url, type: request.type, environment: environment, credentials: credentials, integrity: checked)
+                        )
+                    }
                 }
                 var results = [Result<(URL, String), LoadFailure>?](repeating: nil, count: level.count)
                 for await (index, result) in group { results[index] = result }
@@ -131,10 +143,12 @@ enum ModuleGraph {
     }
 
     /// Fetches a module: the answer's URL (after redirects) and its text.
-    private static func fetch(_ url: URL, type: String?, environment: DocumentEnvironment) async -> Result<(URL, String), LoadFailure> {
+    private static func fetch(
+        _ url: URL, type: String?, environment: DocumentEnvironment, credentials: CrossOriginFetch.Credentials, integrity: String
+    ) async -> Result<(URL, String), LoadFailure> {
         let response: HTTPLoader.Response
         do {
-            response = try await environment.fetchModule(url)
+            response = try await environment.fetchModule(url, credentials: credentials)
         } catch {
             return .failure(LoadFailure(message: "Importing a module script failed."))
         }
@@ -148,6 +162,9 @@ enum ModuleGraph {
             }
         } else if !javaScriptTypes.contains(essence) {
             return .failure(LoadFailure(message: "'\(essence)' is not a valid JavaScript MIME type."))
+        }
+        if !integrity.isEmpty, !SubresourceIntegrity.matches(integrity, body: response.body, opaque: false) {
+            return .failure(LoadFailure(message: "Cannot load script \(url.absoluteString). Failed integrity metadata check."))
         }
         return .success((response.url, String(decoding: response.body, as: UTF8.self)))
     }

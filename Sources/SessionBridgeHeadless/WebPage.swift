@@ -710,7 +710,10 @@ public actor WebPage {
     private func runModuleScript(_ script: DocumentScript, root: ModuleGraph.Root, environment: DocumentEnvironment) async {
         let graph: (key: String, records: [ScriptValue])?
         do throws(ModuleGraph.LoadFailure) {
-            graph = try await ModuleGraph.load(root, environment: environment)
+            graph = try await ModuleGraph.load(
+                root, environment: environment,
+                credentials: script.attributes["crossorigin"]?.lowercased() == "use-credentials" ? .include : .sameOrigin,
+                integrity: script.attributes["integrity"] ?? "")
         } catch {
             graph = nil
             if !error.message.hasPrefix("Importing") {

@@ -230,9 +230,10 @@ import Testing
         #expect(requests.map { !$0.cookieHeader.isEmpty } == [false, false, true, true], "\(engine)")
     }
 
-    /// Subresource Integrity, as WebKit checks it: a script or a `fetch` whose body has none of
-    /// the digests of the strongest algorithm named is not used (an unknown algorithm checks
-    /// nothing), and another origin's answer fetched without CORS never matches.
+    /// Subresource Integrity, as WebKit checks it: a script, a module script or a `fetch` whose
+    /// body has none of the digests of the strongest algorithm named is not used (an unknown
+    /// algorithm checks nothing), and another origin's answer fetched without CORS never
+    /// matches. A module script marked `use-credentials` sends its cookies to another origin.
     @Test(arguments: Engine.allCases)
     func aBodyWithoutTheDigestsNamedIsNotUsed(engine: Engine) async throws {
         let body = Array(TestSite.classicScript.utf8)
@@ -240,10 +241,11 @@ import Testing
         let sha384 = "sha384-" + Data(SHA384.hash(data: body)).base64EncodedString()
         let wrong256 = "sha256-" + Data(SHA256.hash(data: Array("other".utf8))).base64EncodedString()
         let wrong384 = "sha384-" + Data(SHA384.hash(data: Array("other".utf8))).base64EncodedString()
-        let (seen, _, _) = try await Self.run(
+        let module = "sha256-" + Data(SHA256.hash(data: Array(TestSite.moduleScript.utf8))).base64EncodedString()
+        let (seen, api, _) = try await Self.run(
             { _, _ in
                 """
-                for (let turn = 0; turn < 500 && loaded.length < 7; turn++) await new Promise(resolve => setTimeout(resolve, 10));
+                for (let turn = 0; turn < 500 && loaded.length < 10; turn++) await new Promise(resolve => setTimeout(resolve, 10));
                 const fetched = async (url, init) => { try { return (await fetch(url, init)).status; } catch (error) { return error.name; } };
                 return [loaded.sort().join(), window.classicRuns,
                   await fetched("/cors/classic.js?n=8", { integrity: "\(sha256)" }),
@@ -255,6 +257,7 @@ import Testing
             }, on: engine, path: "/integrity"
         ) { api in
             let other = api.url("/cors/classic.js").absoluteString
+            let modules = api.url("/cors/module.js").absoluteString
             func script(_ n: Int, _ src: String, _ integrity: String, _ extra: String = "") -> String {
                 #"<script src="\#(src)" integrity="\#(integrity)" \#(extra) onload="loaded.push('\#(n) load')" onerror="loaded.push('\#(n) error')"></script>"#
             }
@@ -268,11 +271,20 @@ import Testing
                 \(script(5, other + "?n=5&amp;acao=*", sha256))
                 \(script(6, other + "?n=6&amp;acao=*", sha256, "crossorigin"))
                 \(script(7, "/cors/classic.js?n=7", "md5-AAAA"))
+                \(script(8, modules + "?n=8&amp;acao=*", module, #"type="module""#))
+                \(script(9, modules + "?n=9&amp;acao=*", wrong256, #"type="module""#))
+                \(script(10, modules + "?n=10&amp;acac=true&amp;acao=echo", module, #"type="module" crossorigin="use-credentials""#))
                 """
             ]
         }
         #expect(
-            seen == ["1 load,2 error,3 load,4 error,5 error,6 load,7 load", 4, 200, "TypeError", 200, "TypeError", "TypeError"],
+            seen == [
+                "1 load,10 load,2 error,3 load,4 error,5 error,6 load,7 load,8 load,9 error", 4, 200, "TypeError", 200, "TypeError",
+                "TypeError",
+            ], "\(engine)")
+        // Sorted by `n`: 10, 8, 9.
+        #expect(
+            api.requests(to: "/cors/module.js").sorted { $0.query < $1.query }.map { !$0.cookieHeader.isEmpty } == [true, false, false],
             "\(engine)")
     }
 

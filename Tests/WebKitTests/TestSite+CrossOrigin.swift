@@ -5,6 +5,8 @@ import Hummingbird
 extension TestSite {
     /// `/cors/classic.js`'s body.
     static let classicScript = "window.classicRuns = (window.classicRuns || 0) + 1;"
+    /// `/cors/module.js`'s body.
+    static let moduleScript = "export const cross = 1;"
 
     /// Routes that answer as another origin's API does under the CORS protocol, each answer's
     /// CORS fields named by its query, so that one page can try every case:
@@ -43,7 +45,7 @@ extension TestSite {
         router.get("/cors/module.js") { request, _ in
             var headers = CrossOriginAnswer(request).fields
             headers[.contentType] = "text/javascript"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "export const cross = 1;")))
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: TestSite.moduleScript)))
         }
         router.get("/cors/classic.js") { request, _ in
             var headers = CrossOriginAnswer(request).fields
