@@ -26,12 +26,25 @@ struct DocumentEnvironment: Sendable {
     let referrer: String
     /// The document's referrer policy (its `Referrer-Policy` field or `<meta name="referrer">`).
     let referrerPolicy: Referrer.Policy
+    /// Where its first `<base href>` points, if it has one.
+    let baseHref: URL?
     /// The document's import map and the modules its page world was given.
     let modules = DocumentModules()
     var timeOrigin: (epochMilliseconds: Double, uptime: UInt64) { timing.origin }
 
     /// The document's URL now.
     var url: URL { documentURL.url }
+
+    /// What the document's relative URLs resolve against (HTML's document base URL): its
+    /// `<base href>`, or its URL.
+    var baseURL: URL { baseHref ?? url }
+
+    /// The base URL a `<base href>` gives a document at `url`: `nil` for none, and for one that is
+    /// no URL or a `data:` or `javascript:` one, as in HTML.
+    static func baseHref(_ href: String?, of url: URL) -> URL? {
+        guard let href, let base = URL(string: href, relativeTo: url)?.absoluteURL else { return nil }
+        return ["data", "javascript"].contains(base.scheme?.lowercased() ?? "") ? nil : base
+    }
 
     /// The referrer of a request the document makes (Fetch's `client`).
     var clientReferrer: Referrer { Referrer(source: url, policy: referrerPolicy) }
@@ -45,7 +58,7 @@ struct DocumentEnvironment: Sendable {
         case "": return Referrer(source: nil, policy: policy)
         case nil, "about:client": return Referrer(source: url, policy: policy)
         case let name?:
-            let given = URL(string: name, relativeTo: url)?.absoluteURL
+            let given = URL(string: name, relativeTo: baseURL)?.absoluteURL
             let sameOrigin = given.map { SecurityOrigin(url: $0) != nil && SecurityOrigin(url: $0) == SecurityOrigin(url: url) } ?? false
             return Referrer(source: sameOrigin ? given : url, policy: policy)
         }
@@ -616,7 +629,7 @@ extension DocumentEnvironment {
         unsafe add("navigate") { context, call, env in
             let kind = try unsafe context.scriptValue(call[0]).stringValue ?? "assign"
             let target = try unsafe context.scriptValue(call[1]).stringValue ?? ""
-            guard let url = URL(string: target, relativeTo: env.url)?.absoluteURL else {
+            guard let url = URL(string: target, relativeTo: env.baseURL)?.absoluteURL else {
                 throw ScriptThrow("SyntaxError", "'\(target)' is not a valid URL")
             }
             // To a fragment of this document: no new document; the prelude fires `hashchange`
@@ -639,7 +652,7 @@ extension DocumentEnvironment {
             // parse of "" against it).
             let resolved =
                 target.isEmpty
-                ? URL(string: env.url.absoluteString.components(separatedBy: "#")[0]) : URL(string: target, relativeTo: env.url)
+                ? URL(string: env.url.absoluteString.components(separatedBy: "#")[0]) : URL(string: target, relativeTo: env.baseURL)
             guard let url = resolved?.absoluteURL else {
                 throw ScriptThrow("SecurityError", "'\(target)' is not a valid URL")
             }
@@ -654,7 +667,7 @@ extension DocumentEnvironment {
         }
         unsafe add("resolve") { context, call, env in
             let target = try unsafe context.scriptValue(call[0]).stringValue ?? ""
-            guard let url = URL(string: target, relativeTo: env.url)?.absoluteURL else {
+            guard let url = URL(string: target, relativeTo: env.baseURL)?.absoluteURL else {
                 throw ScriptThrow("TypeError", "'\(target)' is not a valid URL")
             }
             return unsafe context.jsValue(.string(url.absoluteString))
@@ -686,6 +699,8 @@ extension DocumentEnvironment {
                 return unsafe context.jsValue(.number(env.timeOrigin.epochMilliseconds))
             case "referrer":
                 return unsafe context.jsValue(.string(env.referrer))
+            case "base":
+                return unsafe context.jsValue(.string(env.baseURL.absoluteString))
             case "secure":
                 return unsafe context.jsValue(.bool(env.isSecureContext))
             case "navigation":
@@ -775,7 +790,7 @@ extension DocumentEnvironment {
             let name = try unsafe context.scriptValue(call[1]).stringValue ?? "_blank"
             var url: URL? = nil
             if !target.isEmpty {
-                guard let resolved = URL(string: target, relativeTo: env.url)?.absoluteURL else {
+                guard let resolved = URL(string: target, relativeTo: env.baseURL)?.absoluteURL else {
                     throw ScriptThrow("SyntaxError", "'\(target)' is not a valid URL")
                 }
                 url = resolved
@@ -797,7 +812,7 @@ extension DocumentEnvironment {
         unsafe add("windowNavigate") { context, call, env in
             let id = try windowID(call, in: context)
             let target = try unsafe context.scriptValue(call[1]).stringValue ?? ""
-            guard let url = URL(string: target, relativeTo: env.url)?.absoluteURL else {
+            guard let url = URL(string: target, relativeTo: env.baseURL)?.absoluteURL else {
                 throw ScriptThrow("SyntaxError", "'\(target)' is not a valid URL")
             }
             env.navigateWindow(id, to: url)
@@ -866,7 +881,7 @@ extension DocumentEnvironment {
             // The request's `referrer` and `referrerPolicy` (the prelude checked them).
             let referrer = try env.referrer(
                 named: unsafe context.scriptValue(call[9]).stringValue, policy: unsafe context.scriptValue(call[10]).stringValue)
-            guard let url = URL(string: target, relativeTo: env.url)?.absoluteURL else {
+            guard let url = URL(string: target, relativeTo: env.baseURL)?.absoluteURL else {
                 throw ScriptThrow("TypeError", "fetch: '\(target)' is not a valid URL")
             }
             var headers: [HTTPHeader] = []

@@ -137,7 +137,7 @@ enum DocumentPrelude {
           // A navigation to a fragment of this document changes its URL and fires `popstate`
           // at once and `hashchange` in a later task, as WebKit does (and tells `history`, once
           // made, through `hooks`); others replace the document.
-          const hooks = { fragment: null, popstate: null, dataURL: null, body: null, makeBlob: null, at: null, message: null, document: null, origin: () => at("origin"), href: () => at("href"),
+          const hooks = { fragment: null, popstate: null, dataURL: null, body: null, makeBlob: null, at: null, message: null, document: null, origin: () => at("origin"), href: () => at("href"), base: () => native.platform("base"),
             makeStream: null, isStream: null, streamUsable: null, readStream: null, blobURL: null, swapEvent, storageEvent: null, navigator: null, location: null, writable: null,
             times: { interactive: 0, contentLoaded: 0, complete: 0, loaded: 0 } }, schedule = g.setTimeout;
           const navigateTo = (kind, url) => {
@@ -175,6 +175,7 @@ enum DocumentPrelude {
           define(document, "documentURI", { get: () => at("href"), enumerable: true });
           define(document, "domain", { get: () => at("hostname"), enumerable: true });
           define(document, "referrer", { get: () => native.platform("referrer"), enumerable: true });
+          define(document, "baseURI", { get: () => native.platform("base"), enumerable: true });
           define(document, "readyState", { get: () => readyState, enumerable: true });
           define(document, "location", { get: () => location, set: v => navigateTo("assign", String(v)) });
           let title;
@@ -316,7 +317,7 @@ enum DocumentPrelude {
               if (arguments.length < 1) throw new TypeError("Not enough arguments");
               const own = platformMade();
               let parsed;
-              try { parsed = new own.URL(String(url), at("href")); } catch { throw new TypeError("This URL is invalid"); }
+              try { parsed = new own.URL(String(url), native.platform("base")); } catch { throw new TypeError("This URL is invalid"); }
               if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new TypeError("Beacons are only supported over HTTP(S).");
               const size = data === null || data === undefined ? 0 : typeof data === "string" ? new own.TextEncoder().encode(data).length
                 : data instanceof own.Blob ? data.size : typeof data.byteLength === "number" ? data.byteLength : String(data).length;

@@ -26,6 +26,9 @@ struct HTMLDocumentScripts {
     var title: String?
     /// The policy of the document's last `<meta name="referrer">` that names one.
     var referrerPolicy: Referrer.Policy?
+    /// The `href` of the document's first `<base>` that has one: what its relative URLs
+    /// resolve against.
+    var baseHref: String?
 
     init(html: String) {
         let utf8 = Array(html.utf8)
@@ -45,6 +48,9 @@ struct HTMLDocumentScripts {
             if element.name == "title", title == nil, let content = element.content {
                 title = HTMLCharacterReferences.decode(String(decoding: utf8[content], as: UTF8.self), inAttribute: false)
                     .trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            if element.name == "base", baseHref == nil, let href = element.attributes["href"] {
+                baseHref = href.trimmingCharacters(in: .whitespacesAndNewlines)
             }
             if element.name == "meta", element.attributes["name"]?.lowercased() == "referrer",
                 let policy = element.attributes["content"].flatMap(Referrer.Policy.init(meta:))

@@ -330,7 +330,8 @@ public actor WebPage {
         let environment = DocumentEnvironment(
             documentURL: DocumentURL(navigation.url), title: navigation.title, jar: cookieJar, loader: loader,
             tracker: tracker, page: PageReference(self), configuration: configuration, timing: timing, referrer: referral.referrer,
-            referrerPolicy: html?.referrerPolicy ?? referral.policy ?? .strictOriginWhenCrossOrigin)
+            referrerPolicy: html?.referrerPolicy ?? referral.policy ?? .strictOriginWhenCrossOrigin,
+            baseHref: DocumentEnvironment.baseHref(html?.baseHref, of: navigation.url))
         let controller = configuration.userContentController
         let events = configuration.eventHandler
         let url = navigation.url
@@ -397,7 +398,7 @@ public actor WebPage {
                     runningScript.withLock { $0 = nil }
                 case .external(let src):
                     var script = DocumentScript(index: index, src: src, attributes: attributes, line: line)
-                    guard !src.isEmpty, let target = URL(string: src, relativeTo: url)?.absoluteURL else {
+                    guard !src.isEmpty, let target = URL(string: src, relativeTo: environment.baseURL)?.absoluteURL else {
                         // Its `src` shows what the attribute resolves to: the document's URL for an empty one.
                         script.src = src.isEmpty ? url.absoluteString : src
                         unfetchable.append(script)
@@ -414,10 +415,10 @@ public actor WebPage {
                     // scripts (an `async` one runs with them too).
                     var script = DocumentScript(index: index, src: "", attributes: attributes, line: line)
                     guard let src else {
-                        deferred.append((script, .inline(source: source, documentURL: url, line: line), nil))
+                        deferred.append((script, .inline(source: source, documentURL: environment.baseURL, line: line), nil))
                         continue
                     }
-                    guard !src.isEmpty, let target = URL(string: src, relativeTo: url)?.absoluteURL else {
+                    guard !src.isEmpty, let target = URL(string: src, relativeTo: environment.baseURL)?.absoluteURL else {
                         script.src = src.isEmpty ? url.absoluteString : src
                         unfetchable.append(script)
                         continue
@@ -426,7 +427,7 @@ public actor WebPage {
                     deferred.append((script, .url(target, type: nil), nil))
                 case .importMap(let source):
                     do {
-                        environment.modules.addImportMap(try ImportMap(json: source, base: url))
+                        environment.modules.addImportMap(try ImportMap(json: source, base: environment.baseURL))
                     } catch {
                         emit(.console(ConsoleMessage(level: .error, text: "import map not used: \(error.message)"), url: url))
                     }

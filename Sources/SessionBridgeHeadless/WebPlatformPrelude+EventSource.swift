@@ -20,7 +20,7 @@ extension WebPlatformPrelude {
                 if (arguments.length < 1) throw notEnough("EventSource", 1);
                 super();
                 let parsed;
-                try { parsed = new URL(String(url), hooks.href()); } catch { throw new DOMException("The string did not match the expected pattern.", "SyntaxError"); }
+                try { parsed = new URL(String(url), hooks.base()); } catch { throw new DOMException("The string did not match the expected pattern.", "SyntaxError"); }
                 this.#url = parsed.href;
                 this.#origin = parsed.origin;
                 this.#withCredentials = !!(init && init.withCredentials);

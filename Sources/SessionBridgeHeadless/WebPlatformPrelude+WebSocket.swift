@@ -39,7 +39,7 @@ extension WebPlatformPrelude {
               let parsed;
               // WebKit's one message for every refused URL or subprotocol.
               const refused = () => new DOMException("The string did not match the expected pattern.", "SyntaxError");
-              try { parsed = new URL(String(url), hooks.href()); } catch { throw refused(); }
+              try { parsed = new URL(String(url), hooks.base()); } catch { throw refused(); }
               if (parsed.protocol === "http:") parsed.protocol = "ws:";
               else if (parsed.protocol === "https:") parsed.protocol = "wss:";
               if ((parsed.protocol !== "ws:" && parsed.protocol !== "wss:") || parsed.hash !== "" || String(url).includes("#")) throw refused();
