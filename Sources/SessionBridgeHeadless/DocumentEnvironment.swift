@@ -878,6 +878,9 @@ extension DocumentEnvironment {
             let api = try unsafe context.scriptValue(call[8]).stringValue ?? "Fetch API"
             // Subresource Integrity's metadata: the digests the body may have.
             let integrity = try unsafe context.scriptValue(call[11]).stringValue ?? ""
+            // The cache mode (the prelude checked it). There is no HTTP cache: `only-if-cached` finds nothing.
+            let cache = try unsafe context.scriptValue(call[12]).stringValue ?? "default"
+            if cache == "only-if-cached" { throw ScriptThrow("TypeError", "Load failed") }
             // The request's `referrer` and `referrerPolicy` (the prelude checked them).
             let referrer = try env.referrer(
                 named: unsafe context.scriptValue(call[9]).stringValue, policy: unsafe context.scriptValue(call[10]).stringValue)
@@ -909,7 +912,8 @@ extension DocumentEnvironment {
                 defer { tracker?.end() }
                 do throws(PageError) {
                     let response = try await env.fetch(
-                        request, credentials: credentials, mode: mode, referrer: referrer, followRedirects: redirect == "follow")
+                        request, credentials: credentials, mode: mode, referrer: referrer, cache: cache,
+                        followRedirects: redirect == "follow")
                     if redirect != "follow", HTTPLoader.isRedirect(response) {
                         guard redirect == "manual" else {
                             return .failure(ScriptThrow("TypeError", "fetch failed: the response redirected"))
@@ -1265,7 +1269,7 @@ extension DocumentEnvironment {
     /// `credentials` and `mode` as Fetch names them.
     func fetch(
         _ request: PageRequest, credentials: String, mode: CrossOriginFetch.Mode = .cors, referrer: Referrer? = nil,
-        followRedirects: Bool = true
+        cache: String = "default", followRedirects: Bool = true
     ) async throws(PageError) -> HTTPLoader.Response {
         let cors = CrossOriginFetch(
             origin: SecurityOrigin(url: url), mode: mode, credentials: CrossOriginFetch.Credentials(rawValue: credentials) ?? .sameOrigin,
@@ -1273,7 +1277,7 @@ extension DocumentEnvironment {
         return try await loader.load(
             request, initiator: .fetch, followRedirects: followRedirects, cors: cors,
             preflights: configuration.websiteDataStore.preflights, referrer: referrer ?? clientReferrer,
-            fields: UserAgentFields(destination: "empty", mode: mode.rawValue, initiator: url)
+            fields: UserAgentFields(destination: "empty", mode: mode.rawValue, initiator: url, cache: cache)
         ) { target in
             .include(subresourceContext(for: target, method: request.method))
         }

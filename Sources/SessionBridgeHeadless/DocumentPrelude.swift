@@ -592,6 +592,15 @@ enum DocumentPrelude {
             if (mode === "no-cors" && method !== "GET" && method !== "HEAD" && method !== "POST") throw new TypeError("Method must be GET, POST or HEAD in no-cors mode.");
             return mode;
           };
+          // A request's cache mode (``UserAgentFields``); `only-if-cached` asks for what a cache of
+          // the document's origin holds.
+          const cacheModes = ["default", "no-store", "reload", "no-cache", "force-cache", "only-if-cached"];
+          const requestCache = (value, mode) => {
+            const cache = String(value);
+            if (!cacheModes.includes(cache)) throw new TypeError(`'${cache}' is not a valid value for RequestCache.`);
+            if (cache === "only-if-cached" && mode !== "same-origin") throw new TypeError("only-if-cached cache option requires fetch mode to be same-origin.");
+            return cache;
+          };
           const requestCredentials = value => {
             const credentials = String(value);
             if (credentials !== "omit" && credentials !== "same-origin" && credentials !== "include") throw new TypeError(`'${credentials}' is not a valid value for RequestCredentials.`);
@@ -667,7 +676,7 @@ enum DocumentPrelude {
           };
           let takeRequestBody;
           class Request {
-            #url; #method; #headers; #body; #credentials; #mode; #signal; #redirect; #keepalive; #integrity; #referrer; #referrerPolicy; #used = false;
+            #url; #method; #headers; #body; #credentials; #mode; #cache; #signal; #redirect; #keepalive; #integrity; #referrer; #referrerPolicy; #used = false;
             constructor(input, init) {
               init = init || {};
               const from = input instanceof Request ? input : null;
@@ -696,6 +705,7 @@ enum DocumentPrelude {
               this.#integrity = init.integrity !== undefined ? String(init.integrity) : from ? from.#integrity : "";
               this.#referrer = init.referrer !== undefined ? requestReferrer(init.referrer) : from ? from.#referrer : "about:client";
               this.#referrerPolicy = init.referrerPolicy !== undefined ? referrerPolicy(init.referrerPolicy) : from ? from.#referrerPolicy : "";
+              this.#cache = requestCache(init.cache !== undefined ? init.cache : from ? from.#cache : "default", this.#mode);
             }
             get url() { return this.#url; }
             get method() { return this.#method; }
@@ -704,7 +714,7 @@ enum DocumentPrelude {
             get signal() { return this.#signal; }
             get mode() { return this.#mode; }
             get redirect() { return this.#redirect; }
-            get cache() { return "default"; }
+            get cache() { return this.#cache; }
             get keepalive() { return this.#keepalive; }
             get integrity() { return this.#integrity; }
             get destination() { return ""; }
@@ -763,12 +773,13 @@ enum DocumentPrelude {
             if (body !== null && body !== undefined && (upper === "GET" || upper === "HEAD")) {
               return PromiseCtor.reject(new TypeError("Request with GET/HEAD method cannot have body."));
             }
-            let credentials, mode, referrer, policy;
+            let credentials, mode, referrer, policy, cache;
             try {
               credentials = requestCredentials(init.credentials !== undefined ? init.credentials : asked ? asked.credentials : "same-origin");
               mode = requestMode(init.mode !== undefined ? init.mode : asked ? asked.mode : "cors", normalizedMethods.includes(upper) ? upper : method);
               referrer = init.referrer !== undefined ? requestReferrer(init.referrer) : asked ? asked.referrer : "about:client";
               policy = init.referrerPolicy !== undefined ? referrerPolicy(init.referrerPolicy) : asked ? asked.referrerPolicy : "";
+              cache = requestCache(init.cache !== undefined ? init.cache : asked ? asked.cache : "default", mode);
             } catch (error) { return PromiseCtor.reject(error); }
             const signal = init.signal !== undefined ? init.signal : asked ? asked.signal : undefined;
             // An aborted request rejects with its signal's reason (an `AbortError` DOMException
@@ -793,7 +804,7 @@ enum DocumentPrelude {
             }
             const keepalive = !!(init.keepalive !== undefined ? init.keepalive : asked ? asked.keepalive : false);
             const integrity = String(init.integrity !== undefined ? init.integrity : asked ? asked.integrity : "");
-            try { started = native.fetch(url, method, headers, body, credentials, redirect, keepalive, mode, "Fetch API", referrer, policy, integrity); } catch (error) { return PromiseCtor.reject(error); }
+            try { started = native.fetch(url, method, headers, body, credentials, redirect, keepalive, mode, "Fetch API", referrer, policy, integrity, cache); } catch (error) { return PromiseCtor.reject(error); }
             const request = then.call(started,
               r => receivedResponse(r.body, {
                 status: r.status, statusText: r.statusText, headers: r.headers, url: r.url, redirected: r.redirected, type: r.type, text: r.text }));

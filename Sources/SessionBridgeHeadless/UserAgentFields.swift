@@ -15,6 +15,10 @@ struct UserAgentFields: Sendable {
     var initiator: URL?
     /// `Accept` when the page set none.
     var accept = "*/*"
+    /// The request's cache mode (`fetch`'s `cache`): `no-store` and `reload` ask every cache on
+    /// the way for a fresh answer (`Pragma: no-cache`, `Cache-Control: no-cache`), `no-cache` for a
+    /// revalidated one (`Cache-Control: max-age=0`), unless the page set those fields itself.
+    var cache = "default"
 
     /// The language `navigator.language` gives.
     static let acceptLanguage = "en-US"
@@ -48,6 +52,16 @@ struct UserAgentFields: Sendable {
             fields.append(HTTPHeader("Accept-Language", Self.acceptLanguage))
         }
         if destination == "document" { fields.append(HTTPHeader("Upgrade-Insecure-Requests", "1")) }
+        let hasCacheControl = headers.contains { $0.name.lowercased() == "cache-control" }
+        switch cache {
+        case "no-store", "reload":
+            if !headers.contains(where: { $0.name.lowercased() == "pragma" }) { fields.append(HTTPHeader("Pragma", "no-cache")) }
+            if !hasCacheControl { fields.append(HTTPHeader("Cache-Control", "no-cache")) }
+        case "no-cache":
+            if !hasCacheControl { fields.append(HTTPHeader("Cache-Control", "max-age=0")) }
+        default:
+            break
+        }
         fields.append(HTTPHeader("Sec-Fetch-Dest", destination))
         fields.append(HTTPHeader("Sec-Fetch-Mode", mode))
         fields.append(HTTPHeader("Sec-Fetch-Site", site(of: urls, publicSuffixes: publicSuffixes)))

@@ -71,14 +71,20 @@ import Testing
                 try await EngineHarness.with(engine, signIn: false) { harness in
                     let view = try await harness.makeEchoView()
                     _ = try await view.load(home.url("/first"))
-                    _ = try await view.run(
+                    let modes = try await view.run(
                         """
                         await fetch("/echo?n=1");
                         await fetch("\(api.baseURL.absoluteString)/cors/api?n=2&acao=*");
                         await fetch("/echo?n=3", { headers: { accept: "application/json" } });
                         await fetch("/echo?n=4", { mode: "same-origin" });
+                        await fetch("/echo?n=5", { cache: "no-store" });
+                        await fetch("/echo?n=6", { cache: "no-cache" });
+                        await fetch("/echo?n=7", { cache: "reload", headers: { "cache-control": "max-age=5" } });
+                        let onlyCached;
+                        try { await fetch("/echo?n=8", { cache: "only-if-cached" }); } catch (error) { onlyCached = error.name; }
+                        const modes = [new Request("/x").cache, new Request("/x", { cache: "force-cache" }).cache, onlyCached];
                         location.assign("/next");
-                        return 0;
+                        return modes;
                         """)
                     #expect(await view.waitForPath("/next"), "\(engine)")
                     func seen(_ request: TestSite.Request?) -> [String?] {
@@ -88,10 +94,17 @@ import Testing
                     }
                     let document = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
                     #expect(seen(home.requests(to: "/first").last) == [document, "1", "document", "navigate", "none"], "\(engine)")
+                    #expect(modes == ["default", "force-cache", "TypeError"], "\(engine)")
+                    let echoes = home.requests(to: "/echo")
                     #expect(
-                        home.requests(to: "/echo").map(seen) == [
+                        echoes.prefix(3).map(seen) == [
                             ["*/*", nil, "empty", "cors", "same-origin"], ["application/json", nil, "empty", "cors", "same-origin"],
                             ["*/*", nil, "empty", "same-origin", "same-origin"],
+                        ], "\(engine)")
+                    // The cache modes' fields, the page's own `Cache-Control` kept.
+                    #expect(
+                        echoes.dropFirst(3).map { [$0.fields["pragma"], $0.fields["cache-control"]] } == [
+                            ["no-cache", "no-cache"], [nil, "max-age=0"], ["no-cache", "max-age=5"],
                         ], "\(engine)")
                     // Another port of the same host is another origin of the same site.
                     #expect(seen(api.requests(to: "/cors/api").last) == ["*/*", nil, "empty", "cors", "same-site"], "\(engine)")

@@ -19,7 +19,7 @@ final class TestSite: Sendable {
         /// The fields the CORS protocol puts on a request (`Origin`, `Access-Control-Request-Method`,
         /// `Access-Control-Request-Headers`), `Authorization`, `Referer` and the fields a browser
         /// adds of its own accord (`Accept`, `Accept-Language`, `Upgrade-Insecure-Requests`,
-        /// `Sec-Fetch-*`), by lowercased name.
+        /// `Sec-Fetch-*`, `Cache-Control`, `Pragma`), by lowercased name.
         var fields: [String: String] = [:]
 
         /// The names and values of the cookies sent.
@@ -155,7 +155,7 @@ struct RecordingMiddleware<Context: RequestContext>: RouterMiddleware {
         var fields: [String: String] = [:]
         for name in [
             "origin", "access-control-request-method", "access-control-request-headers", "authorization", "referer", "accept",
-            "accept-language", "upgrade-insecure-requests", "sec-fetch-dest", "sec-fetch-mode", "sec-fetch-site",
+            "accept-language", "upgrade-insecure-requests", "sec-fetch-dest", "sec-fetch-mode", "sec-fetch-site", "cache-control", "pragma",
         ] {
             if let field = HTTPField.Name(name), let value = request.headers[field] { fields[name] = value }
         }
