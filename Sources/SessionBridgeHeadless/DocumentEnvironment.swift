@@ -1084,6 +1084,11 @@ extension DocumentEnvironment {
         var headers = HTTPFields()
         headers[.userAgent] = env.loader.userAgent
         headers[.origin] = SecurityOrigin(url: env.url)?.description ?? "null"
+        // As WebKit's handshake: a fresh answer asked for, and Fetch Metadata; no `Accept`.
+        let own = UserAgentFields(destination: "websocket", mode: "websocket", initiator: env.url, cache: "no-store")
+        for field in own.fields(for: [httpURL], pageHeaders: [], publicSuffixes: env.jar.publicSuffixList) where field.name != "Accept" {
+            if let name = HTTPField.Name(field.name) { headers[name] = field.value }
+        }
         let sending = env.jar.cookiesToSend(to: httpURL, context: env.subresourceContext(for: httpURL, method: "GET"))
         if !sending.isEmpty { headers[.cookie] = CookieJar.cookieHeader(sending) }
         if !protocols.isEmpty { headers[.secWebSocketProtocol] = protocols }

@@ -54,6 +54,29 @@ import Testing
         }
     }
 
+    /// The opening handshake carries what WebKit's does: a fresh answer asked for, and Fetch
+    /// Metadata (the echo server is another port of the page's host: the same site).
+    @Test func theHandshakeCarriesFetchMetadata() async throws {
+        let echoServer = try await WebSocketEchoServer.start()
+        defer { Task { try? await echoServer.stop() } }
+        try await withServer { server in
+            let page = WebPage()
+            try await page.loadHTMLString("<title>sockets</title>", baseURL: server.url("/page"))
+            let metadata = try await page.callAsyncJavaScript(
+                """
+                const socket = new WebSocket("\(echoServer.url.absoluteString)");
+                const answer = await new Promise(resolve => {
+                  socket.onopen = () => socket.send("fetch-metadata");
+                  socket.onmessage = event => resolve(event.data);
+                });
+                socket.close();
+                return answer;
+                """, timeout: .seconds(20))
+            #expect(metadata == "websocket websocket same-site no-cache")
+            await page.close()
+        }
+    }
+
     /// A page that breaks the builtins the platform's checks use still cannot put a field of
     /// its own into the handshake: native code checks the subprotocols and the URL again.
     @Test func aPageCannotInjectHandshakeFields() async throws {

@@ -17,6 +17,8 @@ import Synchronization
 /// cookie `ws_set=1` when the query has `set-cookie`, and answers four commands:
 /// - `cookies`: the names of the cookies the opening handshake carried, sorted, comma-separated;
 /// - `origin`: the handshake's `Origin`;
+/// - `fetch-metadata`: its `Sec-Fetch-Dest`, `Sec-Fetch-Mode`, `Sec-Fetch-Site` and `Cache-Control`,
+///   space-separated (`-` for one it lacks);
 /// - `sockets`: how many of its WebSockets are open, this one included;
 /// - `close CODE REASON`: closes with that code and reason.
 ///
@@ -82,6 +84,9 @@ public final class WebSocketEchoServer: Sendable {
         let cookies = request.headerFields[values: .cookie].flatMap { $0.split(separator: ";") }
             .compactMap { $0.split(separator: "=", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces) }.sorted()
         let origin = request.headerFields[.origin] ?? ""
+        let metadata = ["Sec-Fetch-Dest", "Sec-Fetch-Mode", "Sec-Fetch-Site", "Cache-Control"].map { name in
+            HTTPField.Name(name).flatMap { request.headerFields[$0] } ?? "-"
+        }.joined(separator: " ")
         var headers = HTTPFields()
         if let forced = query.first(where: { $0.hasPrefix("protocol=") }) {
             headers[.secWebSocketProtocol] = String(forced.dropFirst("protocol=".count))
@@ -100,6 +105,8 @@ public final class WebSocketEchoServer: Sendable {
                     try await outbound.write(.text(cookies.joined(separator: ",")))
                 case .text("origin"):
                     try await outbound.write(.text(origin))
+                case .text("fetch-metadata"):
+                    try await outbound.write(.text(metadata))
                 case .text("sockets"):
                     try await outbound.write(.text(String(openSockets.count.withLock { $0 })))
                 case .text(let text) where text.hasPrefix("close "):
