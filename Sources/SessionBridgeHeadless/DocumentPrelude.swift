@@ -200,6 +200,7 @@ enum DocumentPrelude {
             const element = {
               tagName: "SCRIPT", nodeName: "SCRIPT", nodeType: 1, src, type: attributes.type || "", async: "async" in attributes, defer: "defer" in attributes,
               crossOrigin: attributes.crossorigin === undefined ? null : attributes.crossorigin, nonce: "", id: attributes.id || "", dataset: freeze(dataset), ownerDocument: document,
+              title: attributes.title || "", lang: attributes.lang || "", dir: attributes.dir || "", className: attributes.class || "", hidden: "hidden" in attributes,
               getAttribute(name) { const value = attributes[String(name).toLowerCase()]; return value === undefined ? null : value; },
               hasAttribute(name) { return String(name).toLowerCase() in attributes; },
             };
@@ -210,7 +211,9 @@ enum DocumentPrelude {
                 const source = attributes["on" + type];
                 if (!compiled && source !== undefined) {
                   compiled = true;
-                  try { handler = new FunctionCtor("event", source); } catch (error) {
+                  // Checked as a function body, then made as HTML makes an event handler: its names
+                  // resolve on the element, then the document, then the global scope.
+                  try { new FunctionCtor("event", source); handler = new FunctionCtor("element", "document", `with (document) with (element) return function on${type}(event) {\n${source}\n};`)(element, document); } catch (error) {
                     // Reported where the attribute is, as browsers report it.
                     try { define(error, "sourceURL", { value: at("href"), configurable: true }); define(error, "line", { value: line, configurable: true }); } catch {}
                     native.report(error);

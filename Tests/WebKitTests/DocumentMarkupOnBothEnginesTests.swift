@@ -1,0 +1,64 @@
+import Foundation
+import SessionBridgeHeadless
+import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
+import SessionBridgeTesting
+import SessionBridgeWebKit
+import Testing
+
+/// What a document's markup means beyond its scripts' text, side by side: its `<base href>`,
+/// character references in attributes and its title, and the scope of a script element's
+/// handler attributes.
+@Suite(.serialized, .timeLimit(.minutes(3)), .hangWatchdog) struct DocumentMarkupOnBothEnginesTests {
+    /// Relative URLs (script sources, `fetch`, a script's navigation) resolve against the first
+    /// `<base href>`, as an Angular app's `<base href="/">` has them at any depth of its routes.
+    @Test(arguments: Engine.allCases)
+    func relativeURLsResolveAgainstTheBaseElement(engine: Engine) async throws {
+        let pages = [
+            "/app/deep/route": #"<base href="/"><base href="/ignored/"><script src="cors/classic.js?n=1"></script><title>route</title>"#,
+            "/next": "<title>next</title>",
+        ]
+        try await withSite(pages: pages) { site in
+            try await EngineHarness.with(engine, signIn: false) { harness in
+                let view = try await harness.makeEchoView()
+                _ = try await view.load(site.url("/app/deep/route"))
+                let seen = try await view.run(
+                    """
+                    const answer = await fetch("echo?n=2");
+                    const seen = [document.baseURI, answer.url, window.classicRuns, new URL("x", document.baseURI).href];
+                    location.assign("next");
+                    return seen;
+                    """)
+                let base = site.url("/").absoluteString
+                #expect(seen == [.string(base), .string(base + "echo?n=2"), 1, .string(base + "x")], "\(engine)")
+                #expect(await view.waitForPath("/next"), "\(engine)")
+                #expect(site.requests(to: "/cors/classic.js").count == 1, "\(engine)")
+            }
+        }
+    }
+
+    /// `&amp;` in a script's `src` is `&`, a title's references are decoded, and a handler
+    /// attribute's names resolve on its element, then the document, then the global scope.
+    @Test(arguments: Engine.allCases)
+    func markupMeansWhatHTMLSays(engine: Engine) async throws {
+        let pages = [
+            "/markup": """
+            <title>Tom &amp; Jerry</title><script>var seen = [];</script>
+            <script src="/cors/classic.js?n=1&amp;acao=*" title="" onload="seen.push(typeof src, title, typeof cookie, this.tagName, typeof event)"></script>
+            """
+        ]
+        try await withSite(pages: pages) { site in
+            try await EngineHarness.with(engine, signIn: false) { harness in
+                let view = try await harness.makeEchoView()
+                _ = try await view.load(site.url("/markup"))
+                let seen = try await view.run(
+                    """
+                    for (let turn = 0; turn < 500 && seen.length === 0; turn++) await new Promise(resolve => setTimeout(resolve, 10));
+                    return [document.title, ...seen];
+                    """)
+                #expect(seen == ["Tom & Jerry", "string", "", "string", "SCRIPT", "object"], "\(engine)")
+                #expect(site.requests(to: "/cors/classic.js").map(\.query) == ["n=1&acao=*"], "\(engine)")
+            }
+        }
+    }
+}
