@@ -661,6 +661,7 @@ public actor WebPage {
     /// Loads and runs an external script. One that cannot be loaded (no answer, or one that is
     /// not 2xx) is no error of the page's, as in browsers: its element gets `error` (the
     /// exchange shows what happened), and one that ran gets `load`.
+    ///
     /// A script with a `crossorigin` attribute is fetched in `cors` mode (with credentials for
     /// `use-credentials`): another origin's answer must allow the document's, or the element
     /// gets `error`.
