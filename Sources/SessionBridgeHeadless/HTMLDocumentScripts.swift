@@ -29,6 +29,8 @@ struct HTMLDocumentScripts {
     /// The `href` of the document's first `<base>` that has one: what its relative URLs
     /// resolve against.
     var baseHref: String?
+    /// The document's first `<meta http-equiv="refresh">` that parses.
+    var refresh: DeclarativeRefresh?
 
     init(html: String) {
         let utf8 = Array(html.utf8)
@@ -48,6 +50,11 @@ struct HTMLDocumentScripts {
             if element.name == "title", title == nil, let content = element.content {
                 title = HTMLCharacterReferences.decode(String(decoding: utf8[content], as: UTF8.self), inAttribute: false)
                     .trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            if element.name == "meta", refresh == nil, element.attributes["http-equiv"]?.lowercased() == "refresh",
+                let content = element.attributes["content"]
+            {
+                refresh = DeclarativeRefresh(content)
             }
             if element.name == "base", baseHref == nil, let href = element.attributes["href"] {
                 baseHref = href.trimmingCharacters(in: .whitespacesAndNewlines)

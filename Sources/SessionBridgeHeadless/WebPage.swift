@@ -150,11 +150,12 @@ public actor WebPage {
                 request: PageRequest(url: url), navigationType: .reload, isUserInitiated: true, isMainFrame: true, sourceURL: url))
     }
 
-    /// How a document was referred: its `document.referrer`, and the policy of its
-    /// `Referrer-Policy` field.
+    /// What a document's response says of it beyond its body: its `document.referrer` (the
+    /// `Referer` its request sent), the policy of its `Referrer-Policy` field, and its `Refresh`.
     struct DocumentReferral {
         var referrer = ""
         var policy: Referrer.Policy?
+        var refresh: DeclarativeRefresh?
     }
 
     /// What a document is made of.
@@ -210,7 +211,8 @@ public actor WebPage {
                     navigation = Navigation(url: response.url, statusCode: response.statusCode, redirects: response.redirects, title: nil)
                     referral = DocumentReferral(
                         referrer: response.referrer ?? "",
-                        policy: Referrer.Policy(field: response.headers.filter { $0.name.lowercased() == "referrer-policy" }.map(\.value)))
+                        policy: Referrer.Policy(field: response.headers.filter { $0.name.lowercased() == "referrer-policy" }.map(\.value)),
+                        refresh: response.headers.first { $0.name.lowercased() == "refresh" }.flatMap { DeclarativeRefresh($0.value) })
                     // Counted when every hop stayed at the document's origin, as Navigation Timing counts them.
                     let origin = SecurityOrigin(url: response.url)
                     if ([action.request.url] + response.redirects).allSatisfy({ SecurityOrigin(url: $0) == origin }) {
@@ -459,8 +461,26 @@ public actor WebPage {
         }
         emit(.navigationFinished(navigation))
         await configuration.navigationDelegate?.webPage(self, didFinish: navigation)
+        if let refresh = referral.refresh ?? html?.refresh { scheduleRefresh(refresh, environment: environment, document: document) }
         schedulePrewarming()
         return navigation
+    }
+
+    /// A declarative refresh: once the document has loaded, after its seconds, a navigation to
+    /// its URL (resolved against the document's base URL; the document's own when it names
+    /// none), referred by the document, unless the page has left it by then. The wait keeps the
+    /// page busy, as a timer does.
+    private func scheduleRefresh(_ refresh: DeclarativeRefresh, environment: DocumentEnvironment, document: Int) {
+        let target = refresh.url.flatMap { URL(string: $0, relativeTo: environment.baseURL)?.absoluteURL } ?? environment.url
+        guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return }
+        let tracker = self.tracker
+        tracker.begin()
+        Task {
+            defer { tracker.end() }
+            if refresh.seconds > 0 { try? await Task.sleep(for: .seconds(refresh.seconds)) }
+            guard !isClosed, shownDocuments == document else { return }
+            environment.startNavigation(to: target, type: .scriptInitiated)
+        }
     }
 
     /// The content worlds a document has: the page's first, then the controller's others by name.

@@ -61,4 +61,25 @@ import Testing
             }
         }
     }
+
+    /// A `<meta http-equiv="refresh">` navigates the document once it has loaded, referred by
+    /// it.
+    @Test(arguments: Engine.allCases)
+    func aMetaRefreshNavigatesOnceTheDocumentHasLoaded(engine: Engine) async throws {
+        let pages = [
+            "/refresh":
+                #"<meta http-equiv="Refresh" content="0; URL='/next?via=meta'"><script>var loaded = false; addEventListener("load", () => loaded = true);</script>"#,
+            "/next": "<title>next</title>",
+        ]
+        try await withSite(pages: pages) { site in
+            try await EngineHarness.with(engine, signIn: false) { harness in
+                let view = try await harness.makeEchoView()
+                _ = try await view.load(site.url("/refresh"))
+                #expect(await view.waitForPath("/next"), "\(engine)")
+                let referrer = try await view.run("return document.referrer")
+                #expect(referrer == .string(site.url("/refresh").absoluteString), "\(engine)")
+                #expect(site.requests(to: "/next").map(\.query) == ["via=meta"], "\(engine)")
+            }
+        }
+    }
 }
