@@ -57,8 +57,10 @@ enum ModuleGraph {
         /// A module script's `src`, or a dynamic import's resolved URL, with its import
         /// attributes' type (`json`).
         case url(URL, type: String?)
-        /// An inline module script: its source, the document's URL and the line its text starts on.
-        case inline(source: String, documentURL: URL, line: Int)
+        /// An inline module script: its source, the document's URL (where errors point), its base
+        /// URL (what its imports and `import.meta.url` resolve against: the document's
+        /// `<base href>`, or its URL) and the line its text starts on.
+        case inline(source: String, documentURL: URL, base: URL, line: Int)
     }
 
     /// Why a graph could not be fetched: a dynamic import rejects with a `TypeError` of this
@@ -91,8 +93,9 @@ enum ModuleGraph {
         var frontier: [(url: URL, type: String?)] = []
 
         /// The record of one module, and its requests not seen yet queued.
-        func add(key: String, source: String, url: URL, line: Int, type: String?) {
-            let record = Self.record(key: key, source: source, url: url, line: line, type: type, importMap: importMap, modules: modules)
+        func add(key: String, source: String, url: URL, sourceURL: URL? = nil, line: Int, type: String?) {
+            let record = Self.record(
+                key: key, source: source, url: url, sourceURL: sourceURL, line: line, type: type, importMap: importMap, modules: modules)
             records.append(record.value)
             keys.append(key)
             for request in record.requests where !seen.contains(request.url.absoluteString) && !modules.isGiven(request.url.absoluteString)
@@ -104,9 +107,9 @@ enum ModuleGraph {
 
         let rootKey: String
         switch root {
-        case .inline(let source, let documentURL, let line):
+        case .inline(let source, let documentURL, let base, let line):
             rootKey = modules.nextInlineKey()
-            add(key: rootKey, source: source, url: documentURL, line: line, type: nil)
+            add(key: rootKey, source: source, url: base, sourceURL: documentURL, line: line, type: nil)
         case .url(let url, let type):
             rootKey = url.absoluteString
             guard !modules.isGiven(rootKey) else { return (rootKey, []) }
@@ -175,8 +178,11 @@ enum ModuleGraph {
     /// `[name, key, importName]` and `failure` `[errorName, message]` (a specifier that
     /// resolves to no URL: the graph fails to link) or `null`. The body to fall back on, when
     /// there is one, is kept in `modules` (``DocumentModules/takeScopedBody(for:)``).
+    /// `url` is what the module's imports and `import.meta.url` resolve against; `sourceURL`, where
+    /// its errors point, when that is not `url` (an inline module's document).
     static func record(
-        key: String, source: String, url: URL, line: Int, type: String?, importMap: ImportMap, modules: DocumentModules
+        key: String, source: String, url: URL, sourceURL: URL? = nil, line: Int, type: String?, importMap: ImportMap,
+        modules: DocumentModules
     ) -> (value: ScriptValue, requests: [(url: URL, type: String?)]) {
         func strings(_ list: [String]) -> ScriptValue { .array(list.map(ScriptValue.string)) }
         func value(
@@ -185,7 +191,8 @@ enum ModuleGraph {
             readsImportScope: Bool = false, hasScopedBody: Bool = false
         ) -> ScriptValue {
             .array([
-                .string(key), .string(url.absoluteString), .number(Double(line)), .string(body), probe.map(ScriptValue.string) ?? .null,
+                .string(key), .string((sourceURL ?? url).absoluteString), .number(Double(line)), .string(body),
+                probe.map(ScriptValue.string) ?? .null,
                 .string(bindings), strings(requests), .array(imports), strings(locals), .array(indirect), strings(stars), failure,
                 .string(url.absoluteString), .bool(readsImportScope), .bool(hasScopedBody),
             ])

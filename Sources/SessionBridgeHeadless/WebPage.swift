@@ -417,7 +417,7 @@ public actor WebPage {
                     // scripts (an `async` one runs with them too).
                     var script = DocumentScript(index: index, src: "", attributes: attributes, line: line)
                     guard let src else {
-                        deferred.append((script, .inline(source: source, documentURL: environment.baseURL, line: line), nil))
+                        deferred.append((script, .inline(source: source, documentURL: url, base: environment.baseURL, line: line), nil))
                         continue
                     }
                     guard !src.isEmpty, let target = URL(string: src, relativeTo: environment.baseURL)?.absoluteURL else {

@@ -15,7 +15,8 @@ import Testing
     @Test(arguments: Engine.allCases)
     func relativeURLsResolveAgainstTheBaseElement(engine: Engine) async throws {
         let pages = [
-            "/app/deep/route": #"<base href="/"><base href="/ignored/"><script src="cors/classic.js?n=1"></script><title>route</title>"#,
+            "/app/deep/route":
+                #"<base href="/"><base href="/ignored/"><script src="cors/classic.js?n=1"></script><script type="module">window.meta = import.meta.url;</script><title>route</title>"#,
             "/next": "<title>next</title>",
         ]
         try await withSite(pages: pages) { site in
@@ -25,12 +26,12 @@ import Testing
                 let seen = try await view.run(
                     """
                     const answer = await fetch("echo?n=2");
-                    const seen = [document.baseURI, answer.url, window.classicRuns, new URL("x", document.baseURI).href];
+                    const seen = [document.baseURI, answer.url, window.classicRuns, new URL("x", document.baseURI).href, window.meta];
                     location.assign("next");
                     return seen;
                     """)
                 let base = site.url("/").absoluteString
-                #expect(seen == [.string(base), .string(base + "echo?n=2"), 1, .string(base + "x")], "\(engine)")
+                #expect(seen == [.string(base), .string(base + "echo?n=2"), 1, .string(base + "x"), .string(base)], "\(engine)")
                 #expect(await view.waitForPath("/next"), "\(engine)")
                 #expect(site.requests(to: "/cors/classic.js").count == 1, "\(engine)")
             }
