@@ -14,7 +14,8 @@ import Testing
         "<?x", "</", "<", ">", "/>", "=", "\"", "'", " ", "\n", "<title>", "</title>", "<template>", "</template>",
         "<textarea>", "<style>", "</style>", "<plaintext>", "<iframe srcdoc=\"<script>x</script>\">", "<a href=x",
         "<!DOCTYPE html>", "<![CDATA[", "]]>", "x", "é", "\u{0}", "<script><!--", "<script", "--!>", "&lt;",
-        "&amp", "&#x", "&#", "&#1114112;", "9", ";", "<meta http-equiv=refresh content=", "<base href=", "url=", "<meta name=referrer content=",
+        "&amp", "&#x", "&#", "&#1114112;", "9", ";", "<meta http-equiv=refresh content=", "<base href=", "url=",
+        "<meta name=referrer content=",
     ]
 
     @Test func anyStringOfMarkupPiecesIsRead() async {
