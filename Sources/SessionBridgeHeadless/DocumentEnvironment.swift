@@ -28,6 +28,9 @@ struct DocumentEnvironment: Sendable {
     let referrerPolicy: Referrer.Policy
     /// Where its first `<base href>` points, if it has one.
     let baseHref: URL?
+    /// The encoding its bytes were read in (`document.characterSet`), and its classic
+    /// scripts' unless their answers name another.
+    let encoding: DocumentEncoding
     /// The document's import map and the modules its page world was given.
     let modules = DocumentModules()
     var timeOrigin: (epochMilliseconds: Double, uptime: UInt64) { timing.origin }
@@ -701,6 +704,8 @@ extension DocumentEnvironment {
                 return unsafe context.jsValue(.string(env.referrer))
             case "base":
                 return unsafe context.jsValue(.string(env.baseURL.absoluteString))
+            case "charset":
+                return unsafe context.jsValue(.string(env.encoding.rawValue))
             case "secure":
                 return unsafe context.jsValue(.bool(env.isSecureContext))
             case "navigation":

@@ -180,12 +180,13 @@ enum DocumentPrelude {
           define(document, "location", { get: () => location, set: v => navigateTo("assign", String(v)) });
           let title;
           define(document, "title", { get: () => title === undefined ? at("title") : title, set: v => { title = String(v); }, enumerable: true });
-          // What a WebKit view that is not shown answers: hidden, without focus, a UTF-8 HTML
-          // document (its elements are not there: no DOM).
-          for (const [key, value] of [["visibilityState", "hidden"], ["hidden", true], ["characterSet", "UTF-8"], ["charset", "UTF-8"],
-            ["inputEncoding", "UTF-8"], ["contentType", "text/html"], ["designMode", "off"], ["defaultView", g]]) {
+          // What a WebKit view that is not shown answers: hidden, without focus, an HTML document
+          // (its elements are not there: no DOM) in the encoding its bytes were read in.
+          for (const [key, value] of [["visibilityState", "hidden"], ["hidden", true], ["contentType", "text/html"], ["designMode", "off"],
+            ["defaultView", g]]) {
             define(document, key, { value, enumerable: true });
           }
+          for (const key of ["characterSet", "charset", "inputEncoding"]) define(document, key, { get: () => native.platform("charset"), enumerable: true });
           // A `<script>` element, as much of one as a page reads without a DOM (its `src`, its
           // attributes, its `dataset`, its `load` and `error` events and their handler
           // attributes, compiled when first read, as in browsers): one object per element.

@@ -160,7 +160,8 @@ public actor WebPage {
 
     /// What a document is made of.
     enum Content {
-        case html(String)
+        /// HTML, decoded from the bytes in `encoding` (`document.characterSet`).
+        case html(String, encoding: DocumentEncoding = .utf8)
         case script(String)
         case other
     }
@@ -291,11 +292,13 @@ public actor WebPage {
     }
 
     private static func content(of response: HTTPLoader.Response) -> Content {
-        let type = response.headers.first { $0.name.lowercased() == "content-type" }?.value.lowercased() ?? ""
-        let text = String(decoding: response.body, as: UTF8.self)
+        let contentType = response.headers.first { $0.name.lowercased() == "content-type" }?.value
+        let type = contentType?.lowercased() ?? ""
+        let encoding = DocumentEncoding.of(response.body, contentType: contentType)
+        let text = encoding.decode(response.body)
         if type.contains("javascript") || type.contains("ecmascript") { return .script(text) }
-        if type.contains("html") { return .html(text) }
-        if type.isEmpty, text.drop(while: \.isWhitespace).first == "<" { return .html(text) }
+        if type.contains("html") { return .html(text, encoding: encoding) }
+        if type.isEmpty, text.drop(while: \.isWhitespace).first == "<" { return .html(text, encoding: encoding) }
         return .other
     }
 
@@ -320,7 +323,11 @@ public actor WebPage {
         var prepared = prepared
         // The document's title and scripts, from one pass over its HTML.
         var html: HTMLDocumentScripts?
-        if case .html(let text) = content { html = HTMLDocumentScripts(html: text) }
+        var encoding = DocumentEncoding.utf8
+        if case .html(let text, let used) = content {
+            html = HTMLDocumentScripts(html: text)
+            encoding = used
+        }
         if let html { navigation.title = html.title }
         for context in documents.values { await DocumentEnvironment.leave(in: context) }
         for context in documents.values { await context.close(releasingLater: true) }
@@ -333,7 +340,7 @@ public actor WebPage {
             documentURL: DocumentURL(navigation.url), title: navigation.title, jar: cookieJar, loader: loader,
             tracker: tracker, page: PageReference(self), configuration: configuration, timing: timing, referrer: referral.referrer,
             referrerPolicy: html?.referrerPolicy ?? referral.policy ?? .strictOriginWhenCrossOrigin,
-            baseHref: DocumentEnvironment.baseHref(html?.baseHref, of: navigation.url))
+            baseHref: DocumentEnvironment.baseHref(html?.baseHref, of: navigation.url), encoding: encoding)
         let controller = configuration.userContentController
         let events = configuration.eventHandler
         let url = navigation.url
@@ -718,7 +725,9 @@ public actor WebPage {
         }
         if let response, loaded {
             runningScript.withLock { $0 = script }
-            await run(String(decoding: response.body, as: UTF8.self), sourceURL: script.src, in: .page)
+            let contentType = response.headers.first { $0.name.lowercased() == "content-type" }?.value
+            let encoding = DocumentEncoding.ofScript(response.body, contentType: contentType, document: environment.encoding)
+            await run(encoding.decode(response.body), sourceURL: script.src, in: .page)
             runningScript.withLock { $0 = nil }
         }
         guard let context = documents[.page], shown?.documentURL === environment.documentURL else { return }

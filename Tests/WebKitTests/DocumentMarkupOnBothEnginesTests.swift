@@ -83,4 +83,20 @@ import Testing
             }
         }
     }
+
+    /// A document's bytes are read in the encoding its `Content-Type` or `<meta charset>` names
+    /// (windows-1252 here), and so is a script of it that names none.
+    @Test(arguments: Engine.allCases)
+    func aDocumentIsReadInTheEncodingItNames(engine: Engine) async throws {
+        try await withSite { site in
+            try await EngineHarness.with(engine, signIn: false) { harness in
+                let view = try await harness.makeEchoView()
+                for path in ["/latin/header", "/latin/meta"] {
+                    _ = try await view.load(site.url(path))
+                    let seen = try await view.run("return latin")
+                    #expect(seen == ["café €", "café €", "windows-1252"], "\(engine) \(path)")
+                }
+            }
+        }
+    }
 }

@@ -58,6 +58,7 @@ final class TestSite: Sendable {
         let router = Router()
         router.middlewares.add(RecordingMiddleware(record: { request in log.entries.withLock { $0.append(request) } }))
         addCrossOriginRoutes(to: router)
+        addEncodingRoutes(to: router)
         router.get("/set-cookies") { _, _ in
             var headers = HTTPFields()
             headers[values: .setCookie] = ["srv_httponly=h1; Path=/; HttpOnly", "srv_plain=p1; Path=/"]
