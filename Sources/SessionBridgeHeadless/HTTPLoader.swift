@@ -72,17 +72,21 @@ struct HTTPLoader: Sendable {
             var trusted: [HTTPHeader] = []
             let referer = referrer?.value(for: request.url)
             if let referer { trusted.append(HTTPHeader("Referer", referer)) }
-            let own = fields?.fields(for: [first] + redirects, pageHeaders: request.headers, publicSuffixes: jar.publicSuffixList) ?? []
+            var hop: CrossOriginFetch.Hop?
             if var protocolState = cors {
-                let hop = try Self.accessControl(at: request.url) { () throws(CrossOriginFetch.Blocked) in
+                hop = try Self.accessControl(at: request.url) { () throws(CrossOriginFetch.Blocked) in
                     try protocolState.begin(&request)
                 }
                 cors = protocolState
+            }
+            // After the hop's mode kept the headers it allows: the page's own `Accept` may be gone.
+            let own = fields?.fields(for: [first] + redirects, pageHeaders: request.headers, publicSuffixes: jar.publicSuffixList) ?? []
+            if let hop, let cors {
                 if !hop.includesCredentials { mode = .omit }
                 if let origin = hop.origin { trusted.append(HTTPHeader("Origin", origin)) }
                 if let preflight = hop.preflight {
                     try await self.preflight(
-                        preflight, of: request, cors: protocolState, cache: preflights,
+                        preflight, of: request, cors: cors, cache: preflights,
                         fields: own.filter { $0.name != "Accept" } + (referer.map { [HTTPHeader("Referer", $0)] } ?? []),
                         initiator: initiator)
                 }
