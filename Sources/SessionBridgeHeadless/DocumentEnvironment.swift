@@ -49,6 +49,10 @@ struct DocumentEnvironment: Sendable {
         return ["data", "javascript"].contains(base.scheme?.lowercased() ?? "") ? nil : base
     }
 
+    /// Whether the document blocks its subresources' `http:` requests as mixed content: it is
+    /// `https`, as WebKit decides it (loopback hosts are not exempt).
+    var blocksMixedContent: Bool { url.scheme?.lowercased() == "https" }
+
     /// The referrer of a request the document makes (Fetch's `client`).
     var clientReferrer: Referrer { Referrer(source: url, policy: referrerPolicy) }
 
@@ -951,6 +955,9 @@ extension DocumentEnvironment {
                     ]
                     members.merge(Self.bodyMembers(response.body)) { $1 }
                     return .success(.object(members))
+                } catch  where error.code == .mixedContent {
+                    env.reportMixedContent(request.url)
+                    return .failure(ScriptThrow("TypeError", "Load failed"))
                 } catch  where error.code == .accessControl {
                     // As WebKit: the reason goes to the console, the page learns only that it failed.
                     env.loader.events?(.console(ConsoleMessage(level: .error, text: error.message), url: env.url))
@@ -1287,7 +1294,8 @@ extension DocumentEnvironment {
         return try await loader.load(
             request, initiator: .fetch, followRedirects: followRedirects, cors: cors,
             preflights: configuration.websiteDataStore.preflights, referrer: referrer ?? clientReferrer,
-            fields: UserAgentFields(destination: "empty", mode: mode.rawValue, initiator: url, cache: cache)
+            fields: UserAgentFields(destination: "empty", mode: mode.rawValue, initiator: url, cache: cache),
+            blocksMixedContent: blocksMixedContent
         ) { target in
             .include(subresourceContext(for: target, method: request.method))
         }
@@ -1302,10 +1310,19 @@ extension DocumentEnvironment {
         let cors = CrossOriginFetch(origin: SecurityOrigin(url: url), mode: .cors, credentials: credentials)
         return try await loader.load(
             PageRequest(url: target), initiator: .script, cors: cors, preflights: configuration.websiteDataStore.preflights,
-            referrer: clientReferrer, fields: UserAgentFields(destination: "script", mode: "cors", initiator: url)
+            referrer: clientReferrer, fields: UserAgentFields(destination: "script", mode: "cors", initiator: url),
+            blocksMixedContent: blocksMixedContent
         ) { hop in
             .include(subresourceContext(for: hop, method: "GET"))
         }
+    }
+
+    /// Tells the console that a request for `target` was blocked as mixed content, in WebKit's words.
+    func reportMixedContent(_ target: URL) {
+        let text =
+            "[blocked] The page at \(url.absoluteString) requested insecure content from \(target.absoluteString). "
+            + "This content was blocked and must be served over HTTPS."
+        loader.events?(.console(ConsoleMessage(level: .error, text: text), url: url))
     }
 
     /// Shows `target` as the document's URL (`history`, a fragment navigation): its worlds'

@@ -84,6 +84,14 @@ final class EventSourceConnection: Sendable {
                 let hop: CrossOriginFetch.Hop
                 do throws(CrossOriginFetch.Blocked) { hop = try cors.begin(&hopRequest) } catch { return blocked(error) }
                 if let origin = hop.origin { request.headers.add(name: "Origin", value: origin) }
+                // A secure document's source of an `http:` URL is mixed content, blocked as WebKit blocks it.
+                if documentURL.scheme?.lowercased() == "https", target.scheme?.lowercased() == "http" {
+                    let text =
+                        "[blocked] The page at \(documentURL.absoluteString) requested insecure content from \(target.absoluteString). "
+                        + "This content was blocked and must be served over HTTPS."
+                    loader.events?(.console(ConsoleMessage(level: .error, text: text), url: documentURL))
+                    return deliver(.failed)
+                }
                 if let referer = referrer.value(for: target) { request.headers.add(name: "Referer", value: referer) }
                 let mode = hop.includesCredentials ? cookies(target) : .omit
                 var sent: [String] = []

@@ -13,6 +13,9 @@ public struct PageError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The CORS protocol refused the request, or its answer to the page: another origin
         /// that does not allow the document's (Fetch's `same-origin` and `cors` modes).
         case accessControl = "access_control"
+        /// A secure document's request for an `http:` URL, blocked as mixed content, as WebKit
+        /// blocks it (loopback hosts included).
+        case mixedContent = "mixed_content"
         case timeout
         case tooManyRedirects = "too_many_redirects"
         case redirectLoop = "redirect_loop"

@@ -334,4 +334,35 @@ import Testing
         #expect(api.requests(to: "/cors/events").allSatisfy { $0.fields["origin"] == home.origin.description }, "\(engine)")
         #expect(api.requests(to: "/cors/events").map { !$0.cookieHeader.isEmpty } == [false, false, true, true], "\(engine)")
     }
+
+    /// A secure page's requests for `http:` URLs are mixed content, blocked before they are sent,
+    /// as WebKit blocks them: loopback hosts are not exempt.
+    @Test(arguments: Engine.allCases)
+    func aSecurePagesInsecureRequestsAreBlocked(engine: Engine) async throws {
+        try await withSite { site in
+            try await EngineHarness.with(engine, signIn: false) { harness in
+                let view = try await harness.makeEchoView()
+                let seen = try await view.run(
+                    """
+                    const site = "\(site.baseURL.absoluteString)";
+                    const outcome = async promise => { try { await promise; return "loaded"; } catch (error) { return error.name; } };
+                    const xhr = new Promise(resolve => {
+                      const request = new XMLHttpRequest();
+                      request.open("GET", site + "/echo?n=2");
+                      request.onload = () => resolve("load"); request.onerror = () => resolve("error");
+                      request.send();
+                    });
+                    const source = new Promise(resolve => {
+                      const events = new EventSource(site + "/cors/events?acao=*");
+                      events.onmessage = () => { events.close(); resolve("message"); };
+                      events.onerror = () => { events.close(); resolve(`error ${events.readyState}`); };
+                    });
+                    return [location.protocol, await outcome(fetch(site + "/echo?n=1")), await xhr, await source,
+                      await outcome(fetch(site + "/echo?n=3", { mode: "no-cors" }))];
+                    """)
+                #expect(seen == ["https:", "TypeError", "error", "error 2", "TypeError"], "\(engine)")
+                #expect(site.requests.isEmpty, "\(engine)")
+            }
+        }
+    }
 }
