@@ -49,10 +49,6 @@ struct DocumentEnvironment: Sendable {
         return ["data", "javascript"].contains(base.scheme?.lowercased() ?? "") ? nil : base
     }
 
-    /// Whether the document blocks its subresources' `http:` requests as mixed content: it is
-    /// `https`, as WebKit decides it (loopback hosts are not exempt).
-    var blocksMixedContent: Bool { url.scheme?.lowercased() == "https" }
-
     /// The referrer of a request the document makes (Fetch's `client`).
     var clientReferrer: Referrer { Referrer(source: url, policy: referrerPolicy) }
 
@@ -66,8 +62,8 @@ struct DocumentEnvironment: Sendable {
         case nil, "about:client": return Referrer(source: url, policy: policy)
         case let name?:
             let given = URL(string: name, relativeTo: baseURL)?.absoluteURL
-            let sameOrigin = given.map { SecurityOrigin(url: $0) != nil && SecurityOrigin(url: $0) == SecurityOrigin(url: url) } ?? false
-            return Referrer(source: sameOrigin ? given : url, policy: policy)
+            let origin = given.flatMap { SecurityOrigin(url: $0) }
+            return Referrer(source: origin != nil && origin == SecurityOrigin(url: url) ? given : url, policy: policy)
         }
     }
 
@@ -960,12 +956,9 @@ extension DocumentEnvironment {
                     return .failure(ScriptThrow("TypeError", "Load failed"))
                 } catch  where error.code == .accessControl {
                     // As WebKit: the reason goes to the console, the page learns only that it failed.
-                    env.loader.events?(.console(ConsoleMessage(level: .error, text: error.message), url: env.url))
-                    env.loader.events?(
-                        .console(
-                            ConsoleMessage(
-                                level: .error, text: "\(api) cannot load \(request.url.absoluteString) due to access control checks."),
-                            url: env.url))
+                    for text in BlockedLoad.accessControlLines(error.message, loading: request.url, by: api) {
+                        env.loader.events?(.console(ConsoleMessage(level: .error, text: text), url: env.url))
+                    }
                     return .failure(ScriptThrow("TypeError", "Load failed"))
                 } catch {
                     return .failure(ScriptThrow("TypeError", "fetch failed: \(error)"))
@@ -1295,7 +1288,7 @@ extension DocumentEnvironment {
             request, initiator: .fetch, followRedirects: followRedirects, cors: cors,
             preflights: configuration.websiteDataStore.preflights, referrer: referrer ?? clientReferrer,
             fields: UserAgentFields(destination: "empty", mode: mode.rawValue, initiator: url, cache: cache),
-            blocksMixedContent: blocksMixedContent
+            mixedContentFrom: url
         ) { target in
             .include(subresourceContext(for: target, method: request.method))
         }
@@ -1311,7 +1304,7 @@ extension DocumentEnvironment {
         return try await loader.load(
             PageRequest(url: target), initiator: .script, cors: cors, preflights: configuration.websiteDataStore.preflights,
             referrer: clientReferrer, fields: UserAgentFields(destination: "script", mode: "cors", initiator: url),
-            blocksMixedContent: blocksMixedContent
+            mixedContentFrom: url
         ) { hop in
             .include(subresourceContext(for: hop, method: "GET"))
         }
@@ -1319,10 +1312,7 @@ extension DocumentEnvironment {
 
     /// Tells the console that a request for `target` was blocked as mixed content, in WebKit's words.
     func reportMixedContent(_ target: URL) {
-        let text =
-            "[blocked] The page at \(url.absoluteString) requested insecure content from \(target.absoluteString). "
-            + "This content was blocked and must be served over HTTPS."
-        loader.events?(.console(ConsoleMessage(level: .error, text: text), url: url))
+        loader.events?(.console(ConsoleMessage(level: .error, text: BlockedLoad.mixedContentLine(from: url, to: target)), url: url))
     }
 
     /// Shows `target` as the document's URL (`history`, a fragment navigation): its worlds'

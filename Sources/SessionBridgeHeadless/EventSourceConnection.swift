@@ -54,7 +54,7 @@ final class EventSourceConnection: Sendable {
         var target = url
         var cors = cors
         func blocked(_ reason: CrossOriginFetch.Blocked) {
-            for text in [reason.message, "EventSource cannot load \(url.absoluteString) due to access control checks."] {
+            for text in BlockedLoad.accessControlLines(reason.message, loading: url, by: "EventSource") {
                 loader.events?(.console(ConsoleMessage(level: .error, text: text), url: documentURL))
             }
             deliver(.failed)
@@ -85,10 +85,8 @@ final class EventSourceConnection: Sendable {
                 do throws(CrossOriginFetch.Blocked) { hop = try cors.begin(&hopRequest) } catch { return blocked(error) }
                 if let origin = hop.origin { request.headers.add(name: "Origin", value: origin) }
                 // A secure document's source of an `http:` URL is mixed content, blocked as WebKit blocks it.
-                if documentURL.scheme?.lowercased() == "https", target.scheme?.lowercased() == "http" {
-                    let text =
-                        "[blocked] The page at \(documentURL.absoluteString) requested insecure content from \(target.absoluteString). "
-                        + "This content was blocked and must be served over HTTPS."
+                if BlockedLoad.isMixedContent(from: documentURL, to: target) {
+                    let text = BlockedLoad.mixedContentLine(from: documentURL, to: target)
                     loader.events?(.console(ConsoleMessage(level: .error, text: text), url: documentURL))
                     return deliver(.failed)
                 }

@@ -48,12 +48,13 @@ struct HTTPLoader: Sendable {
     /// answer; an answer the page may not read fails the load with
     /// ``PageError/Code/accessControl``. Each hop sends the `Referer` that `referrer` gives
     /// for its URL, and the fields a browser adds (``UserAgentFields``) when `fields` is given.
-    /// A secure document's subresource request passes `blocksMixedContent`: a hop to an `http:`
-    /// URL fails with ``PageError/Code/mixedContent`` before anything is sent.
+    /// A document's subresource request passes `mixedContentFrom`, the document's URL: a hop that
+    /// is mixed content from it (``BlockedLoad/isMixedContent(from:to:)``) fails with
+    /// ``PageError/Code/mixedContent`` before anything is sent.
     func load(
         _ request: PageRequest, initiator: HTTPExchange.Initiator, followRedirects: Bool = true,
         cors: CrossOriginFetch? = nil, preflights: CORSPreflightCache? = nil, referrer: Referrer? = nil,
-        fields: UserAgentFields? = nil, blocksMixedContent: Bool = false, cookies: @Sendable (URL) -> CookieMode,
+        fields: UserAgentFields? = nil, mixedContentFrom page: URL? = nil, cookies: @Sendable (URL) -> CookieMode,
         willRedirect: (@Sendable (PageRequest) async throws(PageError) -> Void)? = nil
     ) async throws(PageError) -> Response {
         var request = request
@@ -70,7 +71,7 @@ struct HTTPLoader: Sendable {
             if let port = request.url.port, !(0...65_535).contains(port) {
                 throw PageError(.invalidURL, "port \(port) is out of range (0-65535)", url: request.url)
             }
-            if blocksMixedContent, scheme == "http" {
+            if let page, BlockedLoad.isMixedContent(from: page, to: request.url) {
                 throw PageError(.mixedContent, "insecure content from \(request.url.absoluteString) was blocked", url: request.url)
             }
             var mode = cookies(request.url)

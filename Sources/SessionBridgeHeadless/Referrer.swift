@@ -51,11 +51,11 @@ struct Referrer: Sendable, Hashable {
     /// The `Referer` field's value for a request to `target`, `nil` for none (Referrer Policy:
     /// determine request's referrer).
     func value(for target: URL) -> String? {
-        guard let source, let full = Self.stripped(source, originOnly: false), let origin = Self.stripped(source, originOnly: true)
-        else { return nil }
+        guard let source, let full = Self.stripped(source), let sourceOrigin = SecurityOrigin(url: source) else { return nil }
+        let origin = sourceOrigin.description + "/"
         // A long URL is sent as its origin.
         let url = full.utf8.count > 4096 ? origin : full
-        let sameOrigin = SecurityOrigin(url: source).map { $0 == SecurityOrigin(url: target) } ?? false
+        let sameOrigin = sourceOrigin == SecurityOrigin(url: target)
         let downgrade = Self.isPotentiallyTrustworthy(source) && !Self.isPotentiallyTrustworthy(target)
         switch policy {
         case .noReferrer: return nil
@@ -83,11 +83,10 @@ struct Referrer: Sendable, Hashable {
         }
     }
 
-    /// `url` as a referrer: without fragment and credentials, or its origin and `/`; `nil` for
-    /// a URL that is no HTTP(S) one.
-    private static func stripped(_ url: URL, originOnly: Bool) -> String? {
+    /// `url` as a referrer, without fragment and credentials; `nil` for a URL that is no
+    /// HTTP(S) one.
+    private static func stripped(_ url: URL) -> String? {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
-        if originOnly { return SecurityOrigin(url: url).map { $0.description + "/" } }
         // The common case, without parsing the URL again: no credentials, a path.
         if url.user == nil, url.password == nil, !url.path.isEmpty {
             let text = url.absoluteString

@@ -704,14 +704,14 @@ public actor WebPage {
                 PageRequest(url: target), initiator: .script, cors: cors,
                 preflights: configuration.websiteDataStore.preflights, referrer: environment.clientReferrer,
                 fields: UserAgentFields(destination: "script", mode: cors == nil ? "no-cors" : "cors", initiator: environment.url),
-                blocksMixedContent: environment.blocksMixedContent
+                mixedContentFrom: environment.url
             ) { target in
                 .include(environment.subresourceContext(for: target, method: "GET"))
             }
         } catch  where error.code == .mixedContent {
             environment.reportMixedContent(target)
         } catch  where error.code == .accessControl {
-            for text in [error.message, "Cannot load script \(target.absoluteString) due to access control checks."] {
+            for text in BlockedLoad.accessControlLines(error.message, loading: target, by: "script") {
                 emit(.console(ConsoleMessage(level: .error, text: text), url: environment.url))
             }
         } catch {}
