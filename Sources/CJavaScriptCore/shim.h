@@ -28,6 +28,14 @@ JS_EXPORT void JSContextGroupClearExecutionTimeLimit(JSContextGroupRef group);
 JS_EXPORT bool JSGlobalContextSetUnhandledRejectionCallback(JSGlobalContextRef ctx, JSObjectRef function,
                                                             JSValueRef *exception);
 
+/// JSContextRefPrivate.h: whether `eval`, `Function` and their kin compile code; when they may
+/// not, they throw an `EvalError` with `message`. Code the C API evaluates is not affected.
+JS_EXPORT void JSGlobalContextSetEvalEnabled(JSGlobalContextRef ctx, bool enabled, JSStringRef message);
+
+/// JSContextRefPrivate.h: the JavaScript call stack now, innermost first, a line per frame
+/// (`#0 name() at url:line`), at most `maxStackSize` frames.
+JS_EXPORT JSStringRef JSContextCreateBacktrace(JSContextRef ctx, unsigned maxStackSize);
+
 /// JSBasePrivate.h: a full, synchronous garbage collection (used by memory tests and benchmarks).
 JS_EXPORT void JSSynchronousGarbageCollectForDebugging(JSContextRef ctx);
 

@@ -31,6 +31,8 @@ struct DocumentEnvironment: Sendable {
     /// The encoding its bytes were read in (`document.characterSet`), and its classic
     /// scripts' unless their answers name another.
     let encoding: DocumentEncoding
+    /// Its Content Security Policy, if it has one.
+    let contentSecurity: DocumentContentSecurity
     /// The document's import map and the modules its page world was given.
     let modules = DocumentModules()
     var timeOrigin: (epochMilliseconds: Double, uptime: UInt64) { timing.origin }
@@ -153,6 +155,11 @@ final class DocumentControls {
     let message: RawObject?
     /// Fires an external script's `load` or `error`: `(type, index, src, attributes, line)`.
     let scriptEvent: RawObject?
+    /// Fires `securitypolicyviolation`: `(init, index, src, attributes, line)`, `index` the
+    /// `<script>` element's or -1 for the document.
+    var violation: RawObject?
+    /// Makes `eval` and `Function` report their refusals.
+    var refuseEval: RawObject?
     /// Whether a script added a listener or a handler of those events (only then is `leave` called).
     var listensForLeave = false
     /// Whether a script can see a `<script>` element's events by other means than its handler
@@ -328,8 +335,11 @@ extension DocumentEnvironment {
             let scriptEvent = try? unsafe context.protectedFunction("scriptEvent", of: controls)
             // Uncaught exceptions and rejections reach the window's listeners first.
             unsafe context.uncaughtHook = try? unsafe context.protectedFunction("uncaught", of: controls)
-            unsafe context.attach(
-                DocumentControls(finish: finish, storage: storage, leave: leave, message: message, scriptEvent: scriptEvent))
+            let documentControls = unsafe DocumentControls(
+                finish: finish, storage: storage, leave: leave, message: message, scriptEvent: scriptEvent)
+            unsafe documentControls.refuseEval = try? unsafe context.protectedFunction("refuseEval", of: controls)
+            unsafe documentControls.violation = try? unsafe context.protectedFunction("violation", of: controls)
+            context.attach(documentControls)
             context.onClose { context in
                 guard let controls = context.attachment(DocumentControls.self) else { return }
                 unsafe context.unprotect(controls.finish)
@@ -337,6 +347,8 @@ extension DocumentEnvironment {
                 if let leave = unsafe controls.leave { unsafe context.unprotect(leave) }
                 if let message = unsafe controls.message { unsafe context.unprotect(message) }
                 if let scriptEvent = unsafe controls.scriptEvent { unsafe context.unprotect(scriptEvent) }
+                if let violation = unsafe controls.violation { unsafe context.unprotect(violation) }
+                if let refuseEval = unsafe controls.refuseEval { unsafe context.unprotect(refuseEval) }
                 if let hook = unsafe context.uncaughtHook { unsafe context.unprotect(hook) }
                 unsafe context.uncaughtHook = nil
             }
@@ -520,6 +532,8 @@ extension DocumentEnvironment {
                             !$0.isEmpty && $0.allSatisfy(tokenCharacters.contains)
                         })
                 else { return nil }
+                // Refused by the document's Content Security Policy: WebKit's `SecurityError`.
+                do { try env.checkConnection(to: url, in: context) } catch { throw ScriptThrow("SecurityError", "The operation is insecure.") }
                 guard
                     let clients: WebSocketClients = unsafe pageConnections(
                         in: context, receive: call[3], dispatch: { context, id, event in dispatchWebSocket(id, event, in: context) })
@@ -560,6 +574,8 @@ extension DocumentEnvironment {
                 guard let url = URL(string: try unsafe context.scriptValue(call[1]).stringValue ?? ""),
                     ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false
                 else { return nil }
+                // Refused by the document's Content Security Policy: WebKit's `SecurityError`.
+                do { try env.checkConnection(to: url, in: context) } catch { throw ScriptThrow("SecurityError", "The operation is insecure.") }
                 let withCredentials = try unsafe context.scriptValue(call[2]) == .bool(true)
                 let lastEventID = try unsafe context.scriptValue(call[3]).stringValue ?? ""
                 guard
@@ -860,6 +876,42 @@ extension DocumentEnvironment {
             let defaultText = try unsafe context.scriptValue(call[2]).stringValue
             return unsafe context.jsValue(env.runPanel(kind, message, defaultText, on: context.thread))
         }
+        // `(index, src, attributes, line, type, source)`: a `<script>` element's handler attribute,
+        // made as HTML makes one: a function of `(element, document)` that gives the handler,
+        // `null` when the document's Content Security Policy refuses it (`script-src-attr`), or the
+        // `SyntaxError` of code that does not parse. Made natively, so that a policy refusing
+        // `eval` does not refuse it.
+        unsafe add("handler") { context, call, env in
+            var attributes: [String: String] = [:]
+            if case .object(let members) = try unsafe context.scriptValue(call[2]) {
+                for (name, value) in members { attributes[name] = value.stringValue }
+            }
+            let script = WebPage.DocumentScript(
+                index: Int(try unsafe context.scriptValue(call[0]).numberValue ?? -1), src: try unsafe context.scriptValue(call[1]).stringValue ?? "",
+                attributes: attributes, line: Int(try unsafe context.scriptValue(call[3]).numberValue ?? 0))
+            let type = (try unsafe context.scriptValue(call[4]).stringValue ?? "").filter { $0.isASCII && $0.isLetter }
+            let source = try unsafe context.scriptValue(call[5]).stringValue ?? ""
+            if let policy = env.contentSecurity.policy {
+                let verdict = policy.handlerAttribute(source)
+                env.report(verdict, script: script, in: context)
+                if !verdict.allowed { return unsafe context.jsValue(.null) }
+            }
+            var exception: RawValue? = nil
+            let url = env.url.absoluteString
+            guard unsafe context.makeFunction(parameters: ["event"], body: source, sourceURL: url, startingLine: script.line, exception: &exception) != nil
+            else { return unsafe exception }
+            let made = unsafe context.makeFunction(
+                parameters: ["element", "document"], body: "with (document) with (element) return function on\(type)(event) {\n\(source)\n};",
+                sourceURL: url, startingLine: script.line, exception: &exception)
+            return unsafe made ?? exception
+        }
+        // `(code)`: `eval` or `Function` was refused by the document's policy (they throw next).
+        unsafe add("evalRefused") { context, call, env in
+            guard let policy = env.contentSecurity.policy else { return nil }
+            let sample = try unsafe context.scriptValue(call[0]).stringValue ?? ""
+            env.report(policy.evaluation(sample: sample), location: context.callerLocation(), console: false, in: context)
+            return nil
+        }
         unsafe add("fetch") { context, call, env in
             let target = try unsafe context.scriptValue(call[0]).stringValue ?? ""
             let method = try unsafe context.scriptValue(call[1]).stringValue ?? "GET"
@@ -909,6 +961,10 @@ extension DocumentEnvironment {
             } catch {
                 throw ScriptThrow("TypeError", "fetch: \(error.message)")
             }
+            // Refused by the document's Content Security Policy (`connect-src`): a failed load, as in WebKit.
+            if env.contentSecurity.policy != nil {
+                do { try env.checkConnection(to: url, in: context) } catch { throw ScriptThrow("TypeError", "Load failed") }
+            }
             let request = PageRequest(url: url, method: checkedMethod, headers: headers, body: body)
             let (promise, deferred) = unsafe try context.makeDeferredPromise()
             let tracker = keepalive ? env.tracker : nil
@@ -953,6 +1009,8 @@ extension DocumentEnvironment {
                     return .success(.object(members))
                 } catch  where error.code == .mixedContent {
                     env.reportMixedContent(request.url)
+                    return .failure(ScriptThrow("TypeError", "Load failed"))
+                } catch  where error.code == .contentSecurityPolicy {
                     return .failure(ScriptThrow("TypeError", "Load failed"))
                 } catch  where error.code == .accessControl {
                     // As WebKit: the reason goes to the console, the page learns only that it failed.
@@ -1284,14 +1342,14 @@ extension DocumentEnvironment {
         let cors = CrossOriginFetch(
             origin: SecurityOrigin(url: url), mode: mode, credentials: CrossOriginFetch.Credentials(rawValue: credentials) ?? .sameOrigin,
             followsRedirects: followRedirects)
+        let original = request.url
         return try await loader.load(
             request, initiator: .fetch, followRedirects: followRedirects, cors: cors,
             preflights: configuration.websiteDataStore.preflights, referrer: referrer ?? clientReferrer,
             fields: UserAgentFields(destination: "empty", mode: mode.rawValue, initiator: url, cache: cache),
-            mixedContentFrom: url
-        ) { target in
-            .include(subresourceContext(for: target, method: request.method))
-        }
+            mixedContentFrom: url,
+            cookies: { target in .include(subresourceContext(for: target, method: request.method)) },
+            willRedirect: contentSecurity.policy == nil ? nil : { @Sendable [self] next throws(PageError) in try checkRedirect(of: original, to: next.url) })
     }
 
     /// Fetches a module script as HTML fetches one: a `GET` in `cors` mode, with the page's

@@ -12,7 +12,7 @@ enum DocumentPrelude {
         (function (native, loc, userAgent, platform, cores) {
           "use strict";
           const g = globalThis, define = Object.defineProperty, freeze = Object.freeze;
-          const then = Promise.prototype.then, PromiseCtor = Promise, FunctionCtor = Function;
+          const then = Promise.prototype.then, PromiseCtor = Promise, ProxyCtor = Proxy, reflectApply = Reflect.apply, reflectConstruct = Reflect.construct;
           // The location record is filled when first read, once its document is committed
           // (most documents' scripts never read it, and filling it at commit took 30-40 us of
           // every navigation), and again when `history` or a fragment changed the URL.
@@ -166,7 +166,7 @@ enum DocumentPrelude {
           // The document's origin (HTML's `self.origin`); a page may replace it.
           define(g, "origin", { get: () => at("origin"), set(v) { define(g, "origin", { value: v, writable: true, enumerable: true, configurable: true }); }, enumerable: true, configurable: true });
 
-          let readyState = "loading";
+          let readyState = "loading", evalRefused = false;
           const document = eventTarget({});
           define(document, "cookie", { get: () => native.cookieGet(), set: v => native.cookieSet(String(v)), enumerable: true });
           // Read when asked, as WebKit's accessors are: the prelude runs before the document's
@@ -183,7 +183,7 @@ enum DocumentPrelude {
           // What a WebKit view that is not shown answers: hidden, without focus, an HTML document
           // (its elements are not there: no DOM) in the encoding its bytes were read in.
           for (const [key, value] of [["visibilityState", "hidden"], ["hidden", true], ["contentType", "text/html"], ["designMode", "off"],
-            ["defaultView", g]]) {
+            ["defaultView", g], ["nodeName", "#document"], ["nodeType", 9]]) {
             define(document, key, { value, enumerable: true });
           }
           for (const key of ["characterSet", "charset", "inputEncoding"]) define(document, key, { get: () => native.platform("charset"), enumerable: true });
@@ -200,7 +200,7 @@ enum DocumentPrelude {
             }
             const element = {
               tagName: "SCRIPT", nodeName: "SCRIPT", nodeType: 1, src, type: attributes.type || "", async: "async" in attributes, defer: "defer" in attributes,
-              crossOrigin: attributes.crossorigin === undefined ? null : attributes.crossorigin, nonce: "", id: attributes.id || "", dataset: freeze(dataset), ownerDocument: document,
+              crossOrigin: attributes.crossorigin === undefined ? null : attributes.crossorigin, nonce: attributes.nonce || "", id: attributes.id || "", dataset: freeze(dataset), ownerDocument: document,
               title: attributes.title || "", lang: attributes.lang || "", dir: attributes.dir || "", className: attributes.class || "", hidden: "hidden" in attributes,
               getAttribute(name) { const value = attributes[String(name).toLowerCase()]; return value === undefined ? null : value; },
               hasAttribute(name) { return String(name).toLowerCase() in attributes; },
@@ -212,12 +212,16 @@ enum DocumentPrelude {
                 const source = attributes["on" + type];
                 if (!compiled && source !== undefined) {
                   compiled = true;
-                  // Checked as a function body, then made as HTML makes an event handler: its names
-                  // resolve on the element, then the document, then the global scope.
-                  try { new FunctionCtor("event", source); handler = new FunctionCtor("element", "document", `with (document) with (element) return function on${type}(event) {\n${source}\n};`)(element, document); } catch (error) {
+                  // Made natively as HTML makes an event handler (its names resolve on the element,
+                  // then the document, then the global scope), unless the document's Content
+                  // Security Policy refuses it (`null`); what does not parse is a `SyntaxError`.
+                  const made = native.handler(index, src, attributes, line, type, source);
+                  if (typeof made === "function") handler = made(element, document);
+                  else if (made === null) handler = null;
+                  else {
                     // Reported where the attribute is, as browsers report it.
-                    try { define(error, "sourceURL", { value: at("href"), configurable: true }); define(error, "line", { value: line, configurable: true }); } catch {}
-                    native.report(error);
+                    try { define(made, "sourceURL", { value: at("href"), configurable: true }); define(made, "line", { value: line, configurable: true }); } catch {}
+                    native.report(made);
                     handler = null;
                   }
                 }
@@ -338,7 +342,7 @@ enum DocumentPrelude {
 
           // The global scope's members besides the document (``WebPlatformPrelude``), all made
           // on a script's first read of any of them; a page may replace or delete each.
-          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData", "MediaQueryList", "MessageEvent", "ErrorEvent", "PromiseRejectionEvent", "PageTransitionEvent", "MessageChannel", "MessagePort", "BroadcastChannel", "Lock", "LockManager", "ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamDefaultController", "StorageEvent"];
+          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData", "MediaQueryList", "MessageEvent", "ErrorEvent", "PromiseRejectionEvent", "PageTransitionEvent", "SecurityPolicyViolationEvent", "MessageChannel", "MessagePort", "BroadcastChannel", "Lock", "LockManager", "ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamDefaultController", "StorageEvent"];
           // Made apart, on a script's first read of one of them (``WebPlatformPrelude``'s `late`).
           const lateNames = ["cookieStore"], lateClasses = ["CookieStore", "CookieChangeEvent", "FileReader", "Window", "Navigator", "Location",
             "Crypto", "Performance", "WebSocket", "CloseEvent", "WritableStream", "WritableStreamDefaultWriter", "WritableStreamDefaultController",
@@ -842,6 +846,28 @@ enum DocumentPrelude {
               }
               event.currentTarget = element; event.eventPhase = 2;
               element.dispatchEvent(event);
+            },
+            // A use the document's Content Security Policy refused (``DocumentEnvironment/report``):
+            // its `securitypolicyviolation` event, in a task of its own, at the `<script>` element
+            // it concerns (then, as it bubbles, the document and the window) or the document.
+            violation(init, index, src, attributes, line) {
+              platformMade();
+              const element = index >= 0 ? scriptElement(index, src, attributes, line) : null;
+              schedule.call(g, () => {
+                try { hooks.bubble(hooks.violation(init), element !== null ? [element, document, g] : [document, g]); } catch (error) { native.report(error); }
+              }, 0);
+            },
+            // The document's Content Security Policy refuses `eval` (the engine makes it throw):
+            // `eval` and `Function` report each refusal first, as WebKit reports it.
+            refuseEval() {
+              if (evalRefused) return;
+              evalRefused = true;
+              const wrap = original => new ProxyCtor(original, {
+                apply(target, self, args) { native.evalRefused(typeof args[args.length - 1] === "string" ? args[args.length - 1] : ""); return reflectApply(target, self, args); },
+                construct(target, args, newTarget) { native.evalRefused(typeof args[args.length - 1] === "string" ? args[args.length - 1] : ""); return reflectConstruct(target, args, newTarget); },
+              });
+              define(g, "eval", { value: wrap(g.eval), writable: true, configurable: true });
+              define(g, "Function", { value: wrap(g.Function), writable: true, configurable: true });
             },
             // Another document of this origin changed `localStorage`.
             storage(key, oldValue, newValue, url) {

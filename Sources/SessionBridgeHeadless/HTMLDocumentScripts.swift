@@ -31,6 +31,9 @@ struct HTMLDocumentScripts {
     var baseHref: String?
     /// The document's first `<meta http-equiv="refresh">` that parses.
     var refresh: DeclarativeRefresh?
+    /// Its `<meta http-equiv="Content-Security-Policy">` policies, each with the number of
+    /// scripts before it: a policy applies from where it stands.
+    var contentSecurityPolicies: [(policy: String, scriptsBefore: Int)] = []
 
     init(html: String) {
         let utf8 = Array(html.utf8)
@@ -55,6 +58,11 @@ struct HTMLDocumentScripts {
                 let content = element.attributes["content"]
             {
                 refresh = DeclarativeRefresh(content)
+            }
+            if element.name == "meta", element.attributes["http-equiv"]?.lowercased() == "content-security-policy",
+                let content = element.attributes["content"]
+            {
+                contentSecurityPolicies.append((content, scripts.count))
             }
             if element.name == "base", baseHref == nil, let href = element.attributes["href"] {
                 baseHref = href.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -81,9 +81,12 @@ enum ModuleGraph {
     /// of the modules the world had not been given (``record``), which it has been given then.
     ///
     /// A module script's element sets the graph's `credentials` (`crossorigin="use-credentials"`:
-    /// cookies to another origin's modules too) and its root's `integrity` (Subresource Integrity).
+    /// cookies to another origin's modules too), its root's `integrity` (Subresource Integrity)
+    /// and its `nonce`, which the document's Content Security Policy reads for each module the
+    /// graph imports (an element's own source is checked before).
     static func load(
-        _ root: Root, environment: DocumentEnvironment, credentials: CrossOriginFetch.Credentials = .sameOrigin, integrity: String = ""
+        _ root: Root, environment: DocumentEnvironment, credentials: CrossOriginFetch.Credentials = .sameOrigin, integrity: String = "",
+        nonce: String = ""
     ) async throws(LoadFailure) -> (key: String, records: [ScriptValue]) {
         let modules = environment.modules
         let importMap = modules.importMap
@@ -127,7 +130,8 @@ enum ModuleGraph {
                         (
                             index,
                             await fetch(
-                                request.url, type: request.type, environment: environment, credentials: credentials, integrity: checked)
+                                request.url, type: request.type, environment: environment, credentials: credentials, integrity: checked,
+                                nonce: nonce)
                         )
                     }
                 }
@@ -147,8 +151,14 @@ enum ModuleGraph {
 
     /// Fetches a module: the answer's URL (after redirects) and its text.
     private static func fetch(
-        _ url: URL, type: String?, environment: DocumentEnvironment, credentials: CrossOriginFetch.Credentials, integrity: String
+        _ url: URL, type: String?, environment: DocumentEnvironment, credentials: CrossOriginFetch.Credentials, integrity: String,
+        nonce: String
     ) async -> Result<(URL, String), LoadFailure> {
+        if let policy = environment.contentSecurity.policy {
+            let verdict = policy.script(url, nonce: nonce, imported: true)
+            environment.report(verdict)
+            guard verdict.allowed else { return .failure(LoadFailure(message: "Importing a module script failed.")) }
+        }
         let response: HTTPLoader.Response
         do {
             response = try await environment.fetchModule(url, credentials: credentials)

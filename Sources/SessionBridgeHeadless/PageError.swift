@@ -16,6 +16,9 @@ public struct PageError: Error, Sendable, Hashable, CustomStringConvertible {
         /// A secure document's request for an `http:` URL, blocked as mixed content, as WebKit
         /// blocks it (loopback hosts included).
         case mixedContent = "mixed_content"
+        /// The document's Content Security Policy refused the request (`connect-src`, a
+        /// script's source), as WebKit refuses it.
+        case contentSecurityPolicy = "content_security_policy"
         case timeout
         case tooManyRedirects = "too_many_redirects"
         case redirectLoop = "redirect_loop"

@@ -55,7 +55,7 @@ enum SubresourceIntegrity {
     }
 
     /// A digest in base64 or base64url, without its padding.
-    private static func normalized(_ digest: String) -> String {
+    static func normalized(_ digest: String) -> String {
         String(String.UnicodeScalarView(digest.unicodeScalars.compactMap { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 == "=" ? nil : $0 }))
     }
 }

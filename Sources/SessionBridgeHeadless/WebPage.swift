@@ -88,6 +88,8 @@ public actor WebPage {
         var attributes: [String: String]
         /// Its line in the document.
         var line: Int
+        /// Its `nonce`, as the Content Security Policy reads it (HTML's white space trimmed).
+        var nonce: String { attributes["nonce"]?.trimmingCharacters(in: ContentSecurityPolicy.Policy.whitespace) ?? "" }
     }
 
     /// The document's `<script>` running now (`document.currentScript`).
@@ -156,6 +158,8 @@ public actor WebPage {
         var referrer = ""
         var policy: Referrer.Policy?
         var refresh: DeclarativeRefresh?
+        /// Its Content Security Policy fields.
+        var contentSecurity: [(String, ContentSecurityPolicy.Disposition)] = []
     }
 
     /// What a document is made of.
@@ -213,7 +217,8 @@ public actor WebPage {
                     referral = DocumentReferral(
                         referrer: response.referrer ?? "",
                         policy: Referrer.Policy(field: response.headers.filter { $0.name.lowercased() == "referrer-policy" }.map(\.value)),
-                        refresh: response.headers.first { $0.name.lowercased() == "refresh" }.flatMap { DeclarativeRefresh($0.value) })
+                        refresh: response.headers.first { $0.name.lowercased() == "refresh" }.flatMap { DeclarativeRefresh($0.value) },
+                        contentSecurity: DocumentEnvironment.contentSecurityFields(of: response.headers))
                     // Counted when every hop stayed at the document's origin, as Navigation Timing counts them.
                     let origin = SecurityOrigin(url: response.url)
                     if ([action.request.url] + response.redirects).allSatisfy({ SecurityOrigin(url: $0) == origin }) {
@@ -340,7 +345,12 @@ public actor WebPage {
             documentURL: DocumentURL(navigation.url), title: navigation.title, jar: cookieJar, loader: loader,
             tracker: tracker, page: PageReference(self), configuration: configuration, timing: timing, referrer: referral.referrer,
             referrerPolicy: html?.referrerPolicy ?? referral.policy ?? .strictOriginWhenCrossOrigin,
-            baseHref: DocumentEnvironment.baseHref(html?.baseHref, of: navigation.url), encoding: encoding)
+            baseHref: DocumentEnvironment.baseHref(html?.baseHref, of: navigation.url), encoding: encoding,
+            contentSecurity: DocumentContentSecurity(statusCode: navigation.url.scheme?.lowercased() == "https" ? 0 : navigation.statusCode))
+        let origin = SecurityOrigin(url: navigation.url)
+        for (value, disposition) in referral.contentSecurity {
+            environment.contentSecurity.add(value, disposition: disposition, origin: origin)
+        }
         let controller = configuration.userContentController
         let events = configuration.eventHandler
         let url = navigation.url
@@ -369,6 +379,7 @@ public actor WebPage {
             }
             documents[world] = context
         }
+        await applyEvalPolicy(of: environment)
         for context in prepared.values { await context.close() }  // worlds removed meanwhile
         shown = environment
         shownDocuments += 1
@@ -398,11 +409,22 @@ public actor WebPage {
             // document order, before `DOMContentLoaded`, as the parser runs deferred scripts
             // (an `async` one may run earlier in a browser, whenever it has loaded).
             var deferred: [(script: DocumentScript, root: ModuleGraph.Root?, target: URL?)] = []
+            var metaPolicies = html?.contentSecurityPolicies[...] ?? []
             for (index, script) in (html?.scripts ?? []).enumerated() {
                 let attributes = html?.attributes[index] ?? [:], line = html?.lines[index] ?? 1
+                // A `<meta>` policy applies from where it stands.
+                if let first = metaPolicies.first, first.scriptsBefore <= index {
+                    await addMetaPolicies(&metaPolicies, upTo: index, environment: environment)
+                }
                 switch script {
                 case .inline(let source, let line):
-                    runningScript.withLock { $0 = DocumentScript(index: index, src: "", attributes: attributes, line: line) }
+                    let running = DocumentScript(index: index, src: "", attributes: attributes, line: line)
+                    if let policy = environment.contentSecurity.policy {
+                        let verdict = policy.inlineScript(nonce: running.nonce, source: source)
+                        await report(verdict, script: running, environment: environment)
+                        if !verdict.allowed { continue }
+                    }
+                    runningScript.withLock { $0 = running }
                     await run(source, sourceURL: url.absoluteString, line: line, in: .page)
                     runningScript.withLock { $0 = nil }
                 case .external(let src):
@@ -414,6 +436,14 @@ public actor WebPage {
                         continue
                     }
                     script.src = target.absoluteString
+                    if let policy = environment.contentSecurity.policy {
+                        let verdict = policy.script(target, nonce: script.nonce)
+                        await report(verdict, script: script, early: policy.hasStrictDynamic, environment: environment)
+                        if !verdict.allowed {
+                            unfetchable.append(script)
+                            continue
+                        }
+                    }
                     if attributes["defer"] != nil || attributes["async"] != nil {
                         deferred.append((script, nil, target))
                     } else {
@@ -424,6 +454,11 @@ public actor WebPage {
                     // scripts (an `async` one runs with them too).
                     var script = DocumentScript(index: index, src: "", attributes: attributes, line: line)
                     guard let src else {
+                        if let policy = environment.contentSecurity.policy {
+                            let verdict = policy.inlineScript(nonce: script.nonce, source: source)
+                            await report(verdict, script: script, environment: environment)
+                            if !verdict.allowed { continue }
+                        }
                         deferred.append((script, .inline(source: source, documentURL: url, base: environment.baseURL, line: line), nil))
                         continue
                     }
@@ -433,6 +468,14 @@ public actor WebPage {
                         continue
                     }
                     script.src = target.absoluteString
+                    if let policy = environment.contentSecurity.policy {
+                        let verdict = policy.script(target, nonce: script.nonce)
+                        await report(verdict, script: script, early: policy.hasStrictDynamic, environment: environment)
+                        if !verdict.allowed {
+                            unfetchable.append(script)
+                            continue
+                        }
+                    }
                     deferred.append((script, .url(target, type: nil), nil))
                 case .importMap(let source):
                     do {
@@ -449,6 +492,7 @@ public actor WebPage {
                             url: url))
                 }
             }
+            if !metaPolicies.isEmpty { await addMetaPolicies(&metaPolicies, upTo: Int.max, environment: environment) }
             for (script, root, target) in deferred {
                 if let root {
                     await runModuleScript(script, root: root, environment: environment)
@@ -471,6 +515,55 @@ public actor WebPage {
         if let refresh = referral.refresh ?? html?.refresh { scheduleRefresh(refresh, environment: environment, document: document) }
         schedulePrewarming()
         return navigation
+    }
+
+    /// Adds the document's `<meta>` policies that stand before script `index` (all for
+    /// `Int.max`), with WebKit's notices of what they ignore.
+    private func addMetaPolicies(
+        _ pending: inout ArraySlice<(policy: String, scriptsBefore: Int)>, upTo index: Int, environment: DocumentEnvironment
+    ) async {
+        let origin = SecurityOrigin(url: environment.url)
+        while let first = pending.first, first.scriptsBefore <= index {
+            pending.removeFirst()
+            for notice in environment.contentSecurity.add(first.policy, disposition: .enforce, fromMeta: true, origin: origin) {
+                emit(.console(ConsoleMessage(level: .error, text: notice), url: environment.url))
+            }
+        }
+        await applyEvalPolicy(of: environment)
+    }
+
+    /// Turns off code from strings in the page's world when the document's policy refuses
+    /// `'unsafe-eval'` (other worlds keep it, as in WebKit).
+    private func applyEvalPolicy(of environment: DocumentEnvironment) async {
+        guard let policy = environment.contentSecurity.policy, let message = policy.evalRefusal, let context = documents[.page] else {
+            return
+        }
+        await Self.refuseCodeFromStrings(message: message, environment: environment, in: context)
+    }
+
+    private static func refuseCodeFromStrings(message: String, environment: DocumentEnvironment, in context: isolated ScriptContext) {
+        context.refuseCodeFromStrings(message: message) { context, code in
+            guard let policy = environment.contentSecurity.policy else { return }
+            environment.report(policy.evaluation(sample: code), location: context.callerLocation(), in: context)
+        }
+        DocumentEnvironment.refuseEval(in: context)
+    }
+
+    /// Reports a verdict of the document's policy on one of its scripts. A refused source is
+    /// reported at the document, without a line, unless a policy has `'strict-dynamic'`, when
+    /// WebKit checks it early, at the element (`early`).
+    private func report(
+        _ verdict: ContentSecurityPolicy.Verdict, script: DocumentScript, early: Bool = true, environment: DocumentEnvironment
+    ) async {
+        guard !verdict.violations.isEmpty else { return }
+        guard let context = documents[.page] else { return _ = environment.report(verdict, script: script) }
+        await Self.report(verdict, script: early ? script : nil, environment: environment, in: context)
+    }
+
+    private static func report(
+        _ verdict: ContentSecurityPolicy.Verdict, script: DocumentScript?, environment: DocumentEnvironment, in context: isolated ScriptContext
+    ) {
+        environment.report(verdict, script: script, in: context)
     }
 
     /// A declarative refresh: once the document has loaded, after its seconds, a navigation to
@@ -747,7 +840,7 @@ public actor WebPage {
             graph = try await ModuleGraph.load(
                 root, environment: environment,
                 credentials: script.attributes["crossorigin"]?.lowercased() == "use-credentials" ? .include : .sameOrigin,
-                integrity: script.attributes["integrity"] ?? "")
+                integrity: script.attributes["integrity"] ?? "", nonce: script.nonce)
         } catch {
             graph = nil
             if !error.message.hasPrefix("Importing") {

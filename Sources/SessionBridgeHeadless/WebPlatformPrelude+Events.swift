@@ -10,7 +10,7 @@ extension WebPlatformPrelude {
     static let eventsSource = #"""
           const NONE = 0, CAPTURING_PHASE = 1, AT_TARGET = 2, BUBBLING_PHASE = 3;
           // Targets told when a listener is added (`cookieStore` watches its jar from its first).
-          let dispatching, trusted;
+          let dispatching, trusted, bubbling = null;
           const listenHooks = new WeakMap();
           class Event {
             #type; #bubbles; #cancelable; #composed; #timeStamp; #canceled = false; #stop = false; #stopNow = false;
@@ -70,11 +70,27 @@ extension WebPlatformPrelude {
               hooks.at = (event, target) => {
                 if (!(event instanceof Event)) return null;
                 if (event.#phase !== NONE) throw new DOMException("The event is already being dispatched.", "InvalidStateError");
-                event.#target = target; event.#current = target; event.#phase = AT_TARGET; event.#stopNow = false;
+                const origin = bubbling !== null && bubbling.event === event ? bubbling.origin : target;
+                event.#target = origin; event.#current = target; event.#phase = origin === target ? AT_TARGET : BUBBLING_PHASE; event.#stopNow = false;
                 return {
                   stopped: () => event.#stopNow,
-                  done: () => { event.#current = null; event.#phase = NONE; event.#stop = false; event.#stopNow = false; },
+                  done: () => {
+                    if (event.#stop && bubbling !== null && bubbling.event === event) bubbling.stopped = true;
+                    event.#current = null; event.#phase = NONE; event.#stop = false; event.#stopNow = false;
+                  },
                 };
+              };
+              // Dispatches `event` at `path[0]`, then at each of the others as it bubbles (an
+              // element's event: its document, then the window), until a listener stops it.
+              hooks.bubble = (event, path) => {
+                const outer = bubbling;
+                bubbling = { event, origin: path[0], stopped: false };
+                try {
+                  for (const object of path) {
+                    object.dispatchEvent(event);
+                    if (bubbling.stopped) break;
+                  }
+                } finally { bubbling = outer; }
               };
             }
           }
@@ -226,6 +242,38 @@ extension WebPlatformPrelude {
           define(MessageEvent.prototype, Symbol.toStringTag, { value: "MessageEvent", configurable: true });
           // A `message` event of this window's (its `postMessage`), as the browser makes it.
           hooks.message = (data, origin, source) => trusted(new MessageEvent("message", { data, origin, source }));
+
+          // CSP's event of a refused use (``ContentSecurityPolicy``), with its members as WebKit has them.
+          class SecurityPolicyViolationEvent extends Event {
+            #members;
+            constructor(type, init = undefined) {
+              if (arguments.length < 1) throw notEnough("SecurityPolicyViolationEvent", 1);
+              super(type, init);
+              const text = name => init && init[name] !== undefined ? String(init[name]) : "";
+              const number = name => init && init[name] !== undefined ? Number(init[name]) >>> 0 : 0;
+              this.#members = {
+                documentURI: text("documentURI"), referrer: text("referrer"), blockedURI: text("blockedURI"),
+                violatedDirective: text("violatedDirective"), effectiveDirective: text("effectiveDirective"),
+                originalPolicy: text("originalPolicy"), sourceFile: text("sourceFile"), sample: text("sample"),
+                disposition: init && init.disposition === "report" ? "report" : "enforce", statusCode: number("statusCode"),
+                lineNumber: number("lineNumber"), columnNumber: number("columnNumber"),
+              };
+            }
+            get documentURI() { return this.#members.documentURI; }
+            get referrer() { return this.#members.referrer; }
+            get blockedURI() { return this.#members.blockedURI; }
+            get violatedDirective() { return this.#members.violatedDirective; }
+            get effectiveDirective() { return this.#members.effectiveDirective; }
+            get originalPolicy() { return this.#members.originalPolicy; }
+            get sourceFile() { return this.#members.sourceFile; }
+            get sample() { return this.#members.sample; }
+            get disposition() { return this.#members.disposition; }
+            get statusCode() { return this.#members.statusCode; }
+            get lineNumber() { return this.#members.lineNumber; }
+            get columnNumber() { return this.#members.columnNumber; }
+          }
+          define(SecurityPolicyViolationEvent.prototype, Symbol.toStringTag, { value: "SecurityPolicyViolationEvent", configurable: true });
+          hooks.violation = init => trusted(new SecurityPolicyViolationEvent("securitypolicyviolation", { ...init, bubbles: true, composed: true }));
 
           class PageTransitionEvent extends Event {
             #persisted;

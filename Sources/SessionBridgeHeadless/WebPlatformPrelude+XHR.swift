@@ -151,7 +151,7 @@ extension WebPlatformPrelude {
               }
               let started;
               try { started = native.fetch(this.#url, this.#method, this.#headers.map(pair => [...pair]), payload, this.#credentials ? "include" : "same-origin", "follow", false, "cors", "XMLHttpRequest"); }
-              catch { this.#fail("error", generation); return; }
+              catch { startTimer(() => this.#fail("error", generation), 0); return; }
               if (this.#timeout > 0) this.#timer = startTimer(() => this.#fail("timeout", generation), this.#timeout);
               started.then(response => this.#received(response, generation), () => this.#fail("error", generation));
             }

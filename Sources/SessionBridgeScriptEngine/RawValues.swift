@@ -177,6 +177,27 @@ extension ScriptContext {
 }
 
 extension ScriptContext {
+    /// A function made from `body` and `parameters` as `Function` makes one (the body parsed on
+    /// its own: it cannot close the function early), whatever ``refuseCodeFromStrings(message:onTimerCode:)``
+    /// said: JavaScriptCore's C API skips that check. `nil`, with the exception (a `SyntaxError`)
+    /// in `exception`, when the body does not parse. Nothing of the body runs.
+    package func makeFunction(
+        parameters: [String], body: String, sourceURL: String, startingLine: Int, exception: inout RawValue?
+    ) -> RawObject? {
+        guard !isClosed else { return nil }
+        let names: [JSStringRef?] = unsafe parameters.map { unsafe makeJSString($0) }
+        defer { unsafe names.forEach { unsafe JSStringRelease($0) } }
+        let text = unsafe makeJSString(body)
+        defer { unsafe JSStringRelease(text) }
+        let url = unsafe makeJSString(sourceURL)
+        defer { unsafe JSStringRelease(url) }
+        var thrown: JSValueRef? = nil
+        let function = unsafe JSObjectMakeFunction(
+            ctx, nil, UInt32(names.count), names, text, url, Int32(clamping: startingLine), &thrown)
+        unsafe exception = unsafe thrown
+        return unsafe function
+    }
+
     /// A function compiled from `body` with `parameters`, its lines numbered from `startingLine`
     /// of `sourceURL` (the body starts on the first line of the function's source). `nil`,
     /// with the exception (a `SyntaxError`, with its line) in `exception`, when the body does not

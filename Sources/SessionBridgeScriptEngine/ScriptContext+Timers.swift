@@ -98,6 +98,12 @@ extension ScriptContext {
             }
             code = unsafe swiftString(text)
             unsafe JSStringRelease(text)
+            // Refused by the page's policy: an id, and nothing runs.
+            if !compilesCodeFromStrings, let code {
+                refusedTimerCode?(self, code)
+                nextTimerID += 1
+                return unsafe JSValueMakeNumber(call.ctx, Double(nextTimerID - 1))
+            }
         }
         var milliseconds = unsafe call[1].map { unsafe JSValueToNumber(call.ctx, $0, nil) } ?? 0
         if !milliseconds.isFinite || milliseconds < 0 { milliseconds = 0 }

@@ -80,6 +80,10 @@ public actor ScriptContext {
     /// Where the code a timer was given runs, as its errors report it: its document's URL, as
     /// browsers have it (set by the layer that makes the document).
     package var timerCodeURL: String?
+    /// Whether `eval`, `Function` and a timer's code may compile code (``refuseCodeFromStrings(message:onTimerCode:)``).
+    package internal(set) var compilesCodeFromStrings = true
+    /// Told of a timer given code while ``compilesCodeFromStrings`` is off: the code (which does not run).
+    package var refusedTimerCode: ((isolated ScriptContext, String) -> Void)?
     /// Values this context protects from garbage collection right now (see ``protect(_:)``).
     package internal(set) var protectedCount = 0
     /// Whether ``close()`` was called; a closed context runs nothing.

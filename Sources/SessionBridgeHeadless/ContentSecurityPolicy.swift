@@ -1,0 +1,433 @@
+import Foundation
+import SessionBridgeMessaging
+
+/// A document's Content Security Policy (CSP Level 3), as WebKit enforces it: the policies of
+/// its `Content-Security-Policy` fields (enforced), `Content-Security-Policy-Report-Only`
+/// fields (reported only) and `<meta http-equiv="Content-Security-Policy">` elements
+/// (enforced, from where they stand).
+///
+/// The directives a page without a DOM can break: `script-src`, `script-src-elem` and
+/// `script-src-attr` (its scripts, module scripts and their imports, handler attributes),
+/// `unsafe-eval` (`eval`, `Function`, a timer's code) and `connect-src` (`fetch`,
+/// `XMLHttpRequest`, `EventSource`, `WebSocket`, beacons), each falling back to `default-src`.
+/// Every policy must allow a load; a violation gives WebKit's console message, a
+/// `securitypolicyviolation` event and, with `report-uri`, a report (``Violation``).
+struct ContentSecurityPolicy: Sendable {
+    /// Whether a policy blocks what it does not allow, or only reports it.
+    enum Disposition: String, Sendable {
+        case enforce
+        case report
+    }
+
+    /// One policy: one field's value (or one of its comma-separated parts), or one `<meta>`.
+    struct Policy: Sendable {
+        /// The policy as written (`SecurityPolicyViolationEvent.originalPolicy`).
+        var text: String
+        var disposition: Disposition
+        /// Directive name (lower-cased) → its source list; the first of a name counts.
+        var directives: [String: SourceList] = [:]
+        /// Each directive as written, for the message of a refused `eval`.
+        var directiveTexts: [String: String] = [:]
+        /// `report-uri`'s URLs, as written.
+        var reportURIs: [String] = []
+
+        /// Parses one serialized policy (`directive value; directive value`).
+        init(_ text: String, disposition: Disposition) {
+            self.text = text.trimmingCharacters(in: Self.whitespace)
+            self.disposition = disposition
+            for part in self.text.split(separator: ";") {
+                let tokens = part.split(whereSeparator: { Self.whitespace.contains($0.unicodeScalars.first!) })
+                guard let first = tokens.first else { continue }
+                let name = first.lowercased()
+                guard name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }), directives[name] == nil else { continue }
+                let values = tokens.dropFirst().map(String.init)
+                if name == "report-uri" { reportURIs = values }
+                directives[name] = SourceList(values)
+                directiveTexts[name] = part.trimmingCharacters(in: Self.whitespace)
+            }
+        }
+
+        static let whitespace = CharacterSet(charactersIn: " \t\n\r\u{0C}")
+
+        /// The directive that governs `name` in this policy, by CSP's fallback lists: `nil` when
+        /// none does (everything is allowed).
+        func governing(_ name: String) -> (name: String, list: SourceList)? {
+            let order: [String] =
+                switch name {
+                case "script-src-elem", "script-src-attr": [name, "script-src", "default-src"]
+                default: [name, "default-src"]
+                }
+            for candidate in order { if let list = directives[candidate] { return (candidate, list) } }
+            return nil
+        }
+    }
+
+    /// A directive's value: its source expressions and keywords.
+    struct SourceList: Sendable {
+        var sources: [Source] = []
+        var allowsSelf = false
+        var unsafeInline = false
+        var unsafeEval = false
+        var unsafeHashes = false
+        var strictDynamic = false
+        var reportSample = false
+        var nonces: Set<String> = []
+        var hashes: [(algorithm: SubresourceIntegrity.Algorithm, digest: String)] = []
+
+        init(_ values: [String]) {
+            for value in values {
+                let lower = value.lowercased()
+                switch lower {
+                case "'self'": allowsSelf = true
+                case "'unsafe-inline'": unsafeInline = true
+                case "'unsafe-eval'": unsafeEval = true
+                case "'unsafe-hashes'": unsafeHashes = true
+                case "'strict-dynamic'": strictDynamic = true
+                case "'report-sample'": reportSample = true
+                case "'none'": break
+                default:
+                    if lower.hasPrefix("'nonce-"), lower.hasSuffix("'"), value.count > 8 {
+                        nonces.insert(String(value.dropFirst(7).dropLast()))
+                    } else if lower.hasPrefix("'sha"), lower.hasSuffix("'"), let dash = value.firstIndex(of: "-"),
+                        let algorithm = SubresourceIntegrity.Algorithm(name: value[value.index(after: value.startIndex)..<dash])
+                    {
+                        hashes.append((algorithm, SubresourceIntegrity.normalized(String(value[value.index(after: dash)...].dropLast()))))
+                    } else if let source = Source(value) {
+                        sources.append(source)
+                    }
+                }
+            }
+        }
+
+        /// Whether inline content is allowed for its own sake: `'unsafe-inline'`, which a nonce,
+        /// a hash or `'strict-dynamic'` in the same list turns off (CSP Level 3).
+        var allowsAllInline: Bool { unsafeInline && nonces.isEmpty && hashes.isEmpty && !strictDynamic }
+
+        func matchesNonce(_ nonce: String) -> Bool { !nonce.isEmpty && nonces.contains(nonce) }
+
+        func matchesHash(of content: String) -> Bool {
+            guard !hashes.isEmpty else { return false }
+            let bytes = Array(content.utf8)
+            return hashes.contains { $0.digest == $0.algorithm.digest(of: bytes) }
+        }
+
+        /// Whether `url` matches an expression of the list, for a document of origin `origin`
+        /// (`'self'`); after a redirect, paths are not compared.
+        func matches(_ url: URL, origin: SecurityOrigin?, redirected: Bool) -> Bool {
+            guard let scheme = url.scheme?.lowercased() else { return false }
+            if allowsSelf, let origin, Source.host(scheme: origin.scheme, host: origin.host, port: .number(origin.port ?? Source.defaultPort(origin.scheme) ?? 0), path: nil)
+                .matches(url, scheme: scheme, originScheme: origin.scheme, redirected: redirected)
+            {
+                return true
+            }
+            return sources.contains { $0.matches(url, scheme: scheme, originScheme: origin?.scheme, redirected: redirected) }
+        }
+    }
+
+    /// A scheme, host or `*` source expression.
+    enum Source: Sendable {
+        case star
+        case scheme(String)
+        case host(scheme: String?, host: String, port: Port, path: String?)
+
+        enum Port: Sendable, Equatable {
+            case none
+            case any
+            case number(Int)
+        }
+
+        init?(_ value: String) {
+            if value == "*" {
+                self = .star
+                return
+            }
+            var rest = Substring(value)
+            var scheme: String? = nil
+            if let colon = rest.firstIndex(of: ":") {
+                let candidate = rest[..<colon]
+                if let first = candidate.first, first.isASCII, first.isLetter,
+                    candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+                {
+                    let after = rest[rest.index(after: colon)...]
+                    if after.isEmpty {
+                        self = .scheme(candidate.lowercased())
+                        return
+                    }
+                    if after.hasPrefix("//") {
+                        scheme = candidate.lowercased()
+                        rest = after.dropFirst(2)
+                    }
+                }
+            }
+            let hostEnd = rest.firstIndex { $0 == ":" || $0 == "/" } ?? rest.endIndex
+            let host = rest[..<hostEnd].lowercased()
+            guard !host.isEmpty, host == "*" || host.hasPrefix("*.") || !host.contains("*") else { return nil }
+            rest = rest[hostEnd...]
+            var port = Port.none
+            if rest.first == ":" {
+                let portEnd = rest.firstIndex(of: "/") ?? rest.endIndex
+                let text = rest[rest.index(after: rest.startIndex)..<portEnd]
+                if text == "*" {
+                    port = .any
+                } else if let number = Int(text), (0...65_535).contains(number) {
+                    port = .number(number)
+                } else {
+                    return nil
+                }
+                rest = rest[portEnd...]
+            }
+            let path = rest.isEmpty ? nil : (rest.removingPercentEncoding ?? String(rest))
+            self = .host(scheme: scheme, host: host, port: port, path: path)
+        }
+
+        static func defaultPort(_ scheme: String) -> Int? { ["http": 80, "https": 443, "ws": 80, "wss": 443][scheme] }
+
+        /// CSP's scheme-part match: `http` allows its secure upgrade and sockets, `ws` its
+        /// secure upgrade.
+        static func schemeMatches(_ expression: String, _ scheme: String) -> Bool {
+            switch expression {
+            case "http": ["http", "https", "ws", "wss"].contains(scheme)
+            case "https": scheme == "https" || scheme == "wss"
+            case "ws": scheme == "ws" || scheme == "wss"
+            default: expression == scheme
+            }
+        }
+
+        func matches(_ url: URL, scheme: String, originScheme: String?, redirected: Bool) -> Bool {
+            switch self {
+            case .star:
+                return ["http", "https", "ws", "wss"].contains(scheme) || scheme == originScheme
+            case .scheme(let expression):
+                return Self.schemeMatches(expression, scheme)
+            case .host(let expressionScheme, let host, let port, let path):
+                if let expressionScheme {
+                    guard Self.schemeMatches(expressionScheme, scheme) else { return false }
+                } else {
+                    guard let originScheme, Self.schemeMatches(originScheme, scheme) else { return false }
+                }
+                guard let urlHost = url.host?.lowercased(), !urlHost.isEmpty else { return false }
+                if host == "*" {
+                } else if host.hasPrefix("*.") {
+                    guard urlHost.hasSuffix(host.dropFirst()) else { return false }
+                } else if urlHost != host {
+                    return false
+                }
+                let effective = url.port ?? Self.defaultPort(scheme)
+                switch port {
+                case .any: break
+                case .none:
+                    guard url.port == nil || effective == Self.defaultPort(scheme) else { return false }
+                case .number(let number):
+                    // A port of `http` allows its secure upgrade's default one.
+                    guard effective == number || (number == 80 && effective == 443 && (scheme == "https" || scheme == "wss")) else {
+                        return false
+                    }
+                }
+                guard !redirected, let path, path != "/" || true else { return true }
+                let urlPath = url.path.isEmpty ? "/" : url.path
+                return path.hasSuffix("/") ? urlPath.hasPrefix(path) : urlPath == path
+            }
+        }
+    }
+
+    /// A use of something a policy governs that it did not allow.
+    struct Violation: Sendable {
+        /// The directive the use falls under (`script-src-elem`, `connect-src`, ...):
+        /// `SecurityPolicyViolationEvent.effectiveDirective` and `violatedDirective`.
+        var directive: String
+        /// `inline`, `eval`, or the URL refused.
+        var blockedURI: String
+        var disposition: Disposition
+        var originalPolicy: String
+        var reportURIs: [String]
+        /// WebKit's console message.
+        var message: String
+        /// What was refused, for policies with `'report-sample'`: its first 40 characters.
+        var sample: String
+        /// Where: the script (empty for a document's own element) and its line and column.
+        var sourceFile = ""
+        var line = 0
+        var column = 0
+    }
+
+    var policies: [Policy] = []
+    /// The document's origin (`'self'`).
+    let origin: SecurityOrigin?
+
+    init(origin: SecurityOrigin?) {
+        self.origin = origin
+    }
+
+    /// Adds the policies of a field's value (comma-separated policies) or a `<meta>`'s
+    /// content. A `<meta>` policy ignores `report-uri`, `frame-ancestors` and `sandbox`, and
+    /// WebKit's console says so: the messages to log are returned.
+    mutating func add(_ value: String, disposition: Disposition, fromMeta: Bool = false) -> [String] {
+        var notices: [String] = []
+        for part in value.split(separator: ",") {
+            var policy = Policy(String(part), disposition: disposition)
+            guard !policy.text.isEmpty else { continue }
+            if fromMeta {
+                for name in ["report-uri", "frame-ancestors", "sandbox"] where policy.directives[name] != nil {
+                    notices.append("The Content Security Policy directive '\(name)' is ignored when delivered via an HTML meta element.")
+                    policy.directives[name] = nil
+                }
+                policy.reportURIs = []
+            }
+            policies.append(policy)
+        }
+        return notices
+    }
+
+    var isEmpty: Bool { policies.isEmpty }
+
+    /// Whether some policy has `'strict-dynamic'` in its script directives: WebKit then checks
+    /// a document's scripts early, with messages of its own.
+    var hasStrictDynamic: Bool {
+        policies.contains { policy in
+            ["script-src-elem", "script-src"].contains { policy.directives[$0]?.strictDynamic == true }
+        }
+    }
+
+    // MARK: - Checks
+
+    /// The verdict on a use: allowed (by every enforced policy), and each policy's violation.
+    struct Verdict: Sendable {
+        var allowed = true
+        var violations: [Violation] = []
+    }
+
+    private func check(
+        _ directive: String, blockedURI: String, prefix: String, subject: String, messageDirective: String? = nil,
+        sample: String = "", _ allows: (SourceList) -> Bool
+    ) -> Verdict {
+        var verdict = Verdict()
+        for policy in policies {
+            guard let (name, list) = policy.governing(directive), !allows(list) else { continue }
+            if policy.disposition == .enforce { verdict.allowed = false }
+            let named = messageDirective ?? directive
+            let url = blockedURI == "inline" || blockedURI == "eval" ? "" : " " + blockedURI
+            let tail =
+                name == "default-src"
+                ? " appears in neither the \(named) directive nor the default-src directive of the Content Security Policy."
+                : " does not appear in the \(named) directive of the Content Security Policy."
+            let message = (policy.disposition == .report ? "[Report Only] " : "") + prefix + url + " because " + subject + tail
+            verdict.violations.append(
+                Violation(
+                    directive: directive, blockedURI: blockedURI, disposition: policy.disposition, originalPolicy: policy.text,
+                    reportURIs: policy.reportURIs, message: message, sample: list.reportSample ? String(sample.prefix(40)) : ""))
+        }
+        return verdict
+    }
+
+    /// A classic or module script written in the document (its `nonce` attribute and text).
+    func inlineScript(nonce: String, source: String) -> Verdict {
+        let early = hasStrictDynamic
+        return check(
+            "script-src-elem", blockedURI: "inline", prefix: "Refused to execute a script",
+            subject: early ? "it" : "its hash, its nonce, or 'unsafe-inline'", messageDirective: "script-src", sample: source
+        ) { list in
+            list.allowsAllInline || list.matchesNonce(nonce) || list.matchesHash(of: source)
+        }
+    }
+
+    /// A script loaded from `url`: a document's element (its `nonce`), or a module another
+    /// imports (the nonce of its graph's element). Under `'strict-dynamic'` only a nonce
+    /// allows a document's element, and a module imported by an allowed one is allowed.
+    func script(_ url: URL, nonce: String, imported: Bool = false, redirected: Bool = false) -> Verdict {
+        check(
+            "script-src-elem", blockedURI: Self.reportable(url), prefix: "Refused to load", subject: "it", messageDirective: "script-src"
+        ) { list in
+            if list.matchesNonce(nonce) { return true }
+            if list.strictDynamic { return imported }
+            return list.matches(url, origin: origin, redirected: redirected)
+        }
+    }
+
+    /// A handler attribute's code (`onload="…"`).
+    func handlerAttribute(_ source: String) -> Verdict {
+        check(
+            "script-src-attr", blockedURI: "inline", prefix: "Refused to execute a script for an inline event handler",
+            subject: "'unsafe-inline'", messageDirective: "script-src", sample: source
+        ) { list in
+            list.allowsAllInline || (list.unsafeHashes && list.matchesHash(of: source))
+        }
+    }
+
+    /// Code from a string: `eval`, `Function`, a timer given code.
+    func evaluation(sample: String = "") -> Verdict {
+        check(
+            "script-src", blockedURI: "eval", prefix: "Refused to execute a script", subject: "'unsafe-eval' and 'trusted-types-eval'",
+            sample: sample
+        ) { $0.unsafeEval }
+    }
+
+    /// A connection a script opens: `fetch`, `XMLHttpRequest`, `EventSource`, `WebSocket`, a beacon.
+    func connection(to url: URL, redirected: Bool = false) -> Verdict {
+        check("connect-src", blockedURI: Self.reportable(url), prefix: "Refused to connect to", subject: "it") { list in
+            list.matches(url, origin: origin, redirected: redirected)
+        }
+    }
+
+    /// The message of the `EvalError` JavaScriptCore throws for `eval` and `Function` when an
+    /// enforced policy refuses them (WebKit's, naming the last such policy's directive);
+    /// `nil` when none does.
+    var evalRefusal: String? {
+        var message: String?
+        for policy in policies where policy.disposition == .enforce {
+            guard let (name, list) = policy.governing("script-src"), !list.unsafeEval else { continue }
+            let text = policy.directiveTexts[name] ?? name
+            message =
+                "Refused to evaluate a string as JavaScript because 'unsafe-eval' or 'trusted-types-eval' is not an allowed source of "
+                + "script in the following Content Security Policy directive: \"\(text)\".\n"
+        }
+        return message
+    }
+
+    /// A URL as a violation shows it: without its fragment and credentials.
+    static func reportable(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
+        components.fragment = nil
+        components.user = nil
+        components.password = nil
+        return components.url?.absoluteString ?? url.absoluteString
+    }
+
+    // MARK: - Reports
+
+    /// The body WebKit posts to a policy's `report-uri` (`application/csp-report`).
+    static func report(
+        _ violation: Violation, documentURI: String, referrer: String, statusCode: Int
+    ) -> [UInt8] {
+        func quoted(_ text: String) -> String {
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                default:
+                    if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
+                }
+            }
+            return out + "\""
+        }
+        var members = [
+            "\"document-uri\":\(quoted(documentURI))", "\"referrer\":\(quoted(referrer))",
+            "\"violated-directive\":\(quoted(violation.directive))", "\"effective-directive\":\(quoted(violation.directive))",
+            "\"original-policy\":\(quoted(violation.originalPolicy))", "\"blocked-uri\":\(quoted(violation.blockedURI))",
+            "\"status-code\":\(statusCode)",
+        ]
+        if !violation.sourceFile.isEmpty {
+            members += [
+                "\"source-file\":\(quoted(violation.sourceFile))", "\"line-number\":\(violation.line)",
+                "\"column-number\":\(violation.column)",
+            ]
+        }
+        if !violation.sample.isEmpty { members.append("\"script-sample\":\(quoted(violation.sample))") }
+        let text =
+            "{\"type\":\"csp-violation\",\"url\":\(quoted(documentURI)),\"csp-report\":{" + members.joined(separator: ",") + "}}"
+        return Array(text.utf8)
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import OrderedCollections
+import SessionBridgeMessaging
+import SessionBridgeScriptEngine
+import Synchronization
+
+/// A document's Content Security Policy as it grows (its fields when it commits, each
+/// `<meta>` policy once the document reaches it), and what its violations report.
+final class DocumentContentSecurity: Sendable {
+    private let state = Mutex<ContentSecurityPolicy?>(nil)
+    private let reportsSent = Atomic<Int>(0)
+    /// The document's status code, as violations report it (WebKit's: 0 for a secure document).
+    let statusCode: Int
+    /// A document's reports to its `report-uri` stop after this many (a page that loops on a
+    /// refused load would otherwise send one per turn).
+    static let maximumReports = 100
+
+    init(statusCode: Int = 0) {
+        self.statusCode = statusCode
+    }
+
+    /// The policy now; `nil` for a document that has none (nothing is checked).
+    var policy: ContentSecurityPolicy? { state.withLock { $0 } }
+
+    /// Adds a field's or a `<meta>`'s policies; returns the console's notices for what a
+    /// `<meta>` policy ignores.
+    @discardableResult
+    func add(_ value: String, disposition: ContentSecurityPolicy.Disposition, fromMeta: Bool = false, origin: SecurityOrigin?) -> [String] {
+        state.withLock { policy in
+            var updated = policy ?? ContentSecurityPolicy(origin: origin)
+            let notices = updated.add(value, disposition: disposition, fromMeta: fromMeta)
+            policy = updated.isEmpty ? nil : updated
+            return notices
+        }
+    }
+
+    /// Whether one more report may be sent.
+    func takeReport() -> Bool {
+        reportsSent.add(1, ordering: .relaxed).newValue <= Self.maximumReports
+    }
+}
+
+extension DocumentEnvironment {
+    /// The policy's fields of a response: `Content-Security-Policy` (enforced) and
+    /// `Content-Security-Policy-Report-Only`.
+    static func contentSecurityFields(of headers: [HTTPHeader]) -> [(String, ContentSecurityPolicy.Disposition)] {
+        headers.compactMap { field in
+            switch field.name.lowercased() {
+            case "content-security-policy": (field.value, .enforce)
+            case "content-security-policy-report-only": (field.value, .report)
+            default: nil
+            }
+        }
+    }
+
+    /// Reports a verdict's violations as WebKit does: its console message each, and a report
+    /// to the policy's `report-uri`. `location` is where it happened (a script's URL and
+    /// line); a document's own element has its line only.
+    @discardableResult
+    func report(
+        _ verdict: ContentSecurityPolicy.Verdict, script: WebPage.DocumentScript? = nil, location: (url: String, line: Int)? = nil,
+        console: Bool = true
+    ) -> [ContentSecurityPolicy.Violation] {
+        verdict.violations.map { violation in
+            var violation = violation
+            if console { loader.events?(.console(ConsoleMessage(level: .error, text: violation.message), url: url)) }
+            if let location {
+                violation.sourceFile = location.url
+                violation.line = location.line
+            } else if let script {
+                violation.line = script.line
+            }
+            sendReports(of: violation)
+            return violation
+        }
+    }
+
+    /// Reports them, and fires each one's `securitypolicyviolation` event in the page's world
+    /// (`context`), at the `<script>` element it concerns or at the document.
+    func report(
+        _ verdict: ContentSecurityPolicy.Verdict, script: WebPage.DocumentScript? = nil, location: (url: String, line: Int)? = nil,
+        console: Bool = true, in context: isolated ScriptContext
+    ) {
+        for violation in report(verdict, script: script, location: location, console: console) {
+            Self.dispatchViolation(violation, environment: self, script: script, in: context)
+        }
+    }
+
+    /// Checks a connection a script opens (`connect-src`) and reports what the policy refuses;
+    /// throws when an enforced policy refuses it.
+    func checkConnection(to target: URL, in context: isolated ScriptContext) throws(PageError) {
+        guard let policy = contentSecurity.policy else { return }
+        let verdict = policy.connection(to: target)
+        report(verdict, location: verdict.violations.isEmpty ? nil : context.callerLocation(), in: context)
+        if !verdict.allowed { throw PageError(.contentSecurityPolicy, "refused by the document's Content Security Policy", url: target) }
+    }
+
+    /// Checks a redirect of a script's connection, its path not compared (CSP); a violation
+    /// names the URL first asked for, as in WebKit.
+    func checkRedirect(of original: URL, to target: URL) throws(PageError) {
+        guard let policy = contentSecurity.policy else { return }
+        var verdict = policy.connection(to: target, redirected: true)
+        for index in verdict.violations.indices { verdict.violations[index].blockedURI = ContentSecurityPolicy.reportable(original) }
+        report(verdict)
+        if !verdict.allowed { throw PageError(.contentSecurityPolicy, "refused by the document's Content Security Policy", url: target) }
+    }
+
+    private func sendReports(of violation: ContentSecurityPolicy.Violation) {
+        guard !violation.reportURIs.isEmpty else { return }
+        let body = ContentSecurityPolicy.report(
+            violation, documentURI: ContentSecurityPolicy.reportable(url), referrer: referrer, statusCode: contentSecurity.statusCode)
+        for target in violation.reportURIs {
+            guard let reportURL = URL(string: target, relativeTo: url)?.absoluteURL,
+                ["http", "https"].contains(reportURL.scheme?.lowercased() ?? ""), contentSecurity.takeReport()
+            else { continue }
+            let request = PageRequest(
+                url: reportURL, method: "POST", headers: [HTTPHeader("Content-Type", "application/csp-report")], body: body)
+            let loader = self.loader, tracker = self.tracker, document = url
+            let context = subresourceContext(for: reportURL, method: "POST")
+            let sameOrigin = SecurityOrigin(url: reportURL) == SecurityOrigin(url: document)
+            tracker.begin()
+            Task {
+                defer { tracker.end() }
+                _ = try? await loader.load(
+                    request, initiator: .fetch, fields: UserAgentFields(destination: "report", mode: "no-cors", initiator: document),
+                    mixedContentFrom: document
+                ) { _ in sameOrigin ? .include(context) : .omit }
+            }
+        }
+    }
+
+    /// Makes the page world's `eval` and `Function` report their refusals (once).
+    static func refuseEval(in context: isolated ScriptContext) {
+        guard let controls = context.attachment(DocumentControls.self), let refuse = unsafe controls.refuseEval else { return }
+        context.enterJavaScript()
+        do {
+            try unsafe context.call(refuse, [])
+        } catch {
+            context.report(.uncaughtError(error))
+        }
+        context.leaveJavaScript()
+    }
+
+    private static func dispatchViolation(
+        _ violation: ContentSecurityPolicy.Violation, environment: DocumentEnvironment, script: WebPage.DocumentScript?,
+        in context: isolated ScriptContext
+    ) {
+        guard let controls = context.attachment(DocumentControls.self), let dispatch = unsafe controls.violation else { return }
+        let members: ScriptValue = .object([
+            "documentURI": .string(ContentSecurityPolicy.reportable(environment.url)), "referrer": .string(environment.referrer),
+            "blockedURI": .string(violation.blockedURI), "violatedDirective": .string(violation.directive),
+            "effectiveDirective": .string(violation.directive), "originalPolicy": .string(violation.originalPolicy),
+            "sourceFile": .string(violation.sourceFile), "sample": .string(violation.sample),
+            "disposition": .string(violation.disposition.rawValue),
+            "statusCode": .number(Double(environment.contentSecurity.statusCode)),
+            "lineNumber": .number(Double(violation.line)), "columnNumber": .number(Double(violation.sourceFile.isEmpty ? 1 : 0)),
+        ])
+        let arguments: [RawValue?] = unsafe [
+            context.jsValue(members), context.jsValue(.number(Double(script?.index ?? -1))),
+            context.jsValue(.string(script?.src ?? "")), context.jsValue(attributesValue(script?.attributes ?? [:])),
+            context.jsValue(.number(Double(script?.line ?? 0))),
+        ]
+        context.enterJavaScript()
+        do {
+            try unsafe context.call(dispatch, arguments)
+        } catch {
+            context.report(.uncaughtError(error))
+        }
+        context.leaveJavaScript()
+    }
+}
