@@ -39,7 +39,9 @@ struct ContentSecurityPolicy: Sendable {
                 let tokens = part.split(whereSeparator: { Self.whitespace.contains($0.unicodeScalars.first!) })
                 guard let first = tokens.first else { continue }
                 let name = first.lowercased()
-                guard name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }), directives[name] == nil else { continue }
+                guard name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }), directives[name] == nil else {
+                    continue
+                }
                 let values = tokens.dropFirst().map(String.init)
                 if name == "report-uri" { reportURIs = values }
                 directives[name] = SourceList(values)
@@ -115,7 +117,11 @@ struct ContentSecurityPolicy: Sendable {
         /// (`'self'`); after a redirect, paths are not compared.
         func matches(_ url: URL, origin: SecurityOrigin?, redirected: Bool) -> Bool {
             guard let scheme = url.scheme?.lowercased() else { return false }
-            if allowsSelf, let origin, Source.host(scheme: origin.scheme, host: origin.host, port: .number(origin.port ?? Source.defaultPort(origin.scheme) ?? 0), path: nil)
+            if allowsSelf, let origin,
+                Source.host(
+                    scheme: origin.scheme, host: origin.host, port: .number(origin.port ?? Source.defaultPort(origin.scheme) ?? 0),
+                    path: nil
+                )
                 .matches(url, scheme: scheme, originScheme: origin.scheme, redirected: redirected)
             {
                 return true

@@ -101,7 +101,8 @@ extension DocumentEnvironment {
         guard let policy = contentSecurity.policy else { return }
         var verdict = policy.connection(to: target, redirected: true)
         for index in verdict.violations.indices { verdict.violations[index].blockedURI = ContentSecurityPolicy.reportable(original) }
-        report(verdict)
+        let violations = report(verdict)
+        if !violations.isEmpty { page.page?.dispatchViolations(violations, environment: self) }
         if !verdict.allowed { throw PageError(.contentSecurityPolicy, "refused by the document's Content Security Policy", url: target) }
     }
 
@@ -141,7 +142,7 @@ extension DocumentEnvironment {
         context.leaveJavaScript()
     }
 
-    private static func dispatchViolation(
+    static func dispatchViolation(
         _ violation: ContentSecurityPolicy.Violation, environment: DocumentEnvironment, script: WebPage.DocumentScript?,
         in context: isolated ScriptContext
     ) {

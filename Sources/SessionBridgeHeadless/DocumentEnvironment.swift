@@ -533,7 +533,9 @@ extension DocumentEnvironment {
                         })
                 else { return nil }
                 // Refused by the document's Content Security Policy: WebKit's `SecurityError`.
-                do { try env.checkConnection(to: url, in: context) } catch { throw ScriptThrow("SecurityError", "The operation is insecure.") }
+                do { try env.checkConnection(to: url, in: context) } catch {
+                    throw ScriptThrow("SecurityError", "The operation is insecure.")
+                }
                 guard
                     let clients: WebSocketClients = unsafe pageConnections(
                         in: context, receive: call[3], dispatch: { context, id, event in dispatchWebSocket(id, event, in: context) })
@@ -575,7 +577,9 @@ extension DocumentEnvironment {
                     ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false
                 else { return nil }
                 // Refused by the document's Content Security Policy: WebKit's `SecurityError`.
-                do { try env.checkConnection(to: url, in: context) } catch { throw ScriptThrow("SecurityError", "The operation is insecure.") }
+                do { try env.checkConnection(to: url, in: context) } catch {
+                    throw ScriptThrow("SecurityError", "The operation is insecure.")
+                }
                 let withCredentials = try unsafe context.scriptValue(call[2]) == .bool(true)
                 let lastEventID = try unsafe context.scriptValue(call[3]).stringValue ?? ""
                 guard
@@ -887,7 +891,8 @@ extension DocumentEnvironment {
                 for (name, value) in members { attributes[name] = value.stringValue }
             }
             let script = WebPage.DocumentScript(
-                index: Int(try unsafe context.scriptValue(call[0]).numberValue ?? -1), src: try unsafe context.scriptValue(call[1]).stringValue ?? "",
+                index: Int(try unsafe context.scriptValue(call[0]).numberValue ?? -1),
+                src: try unsafe context.scriptValue(call[1]).stringValue ?? "",
                 attributes: attributes, line: Int(try unsafe context.scriptValue(call[3]).numberValue ?? 0))
             let type = (try unsafe context.scriptValue(call[4]).stringValue ?? "").filter { $0.isASCII && $0.isLetter }
             let source = try unsafe context.scriptValue(call[5]).stringValue ?? ""
@@ -898,10 +903,13 @@ extension DocumentEnvironment {
             }
             var exception: RawValue? = nil
             let url = env.url.absoluteString
-            guard unsafe context.makeFunction(parameters: ["event"], body: source, sourceURL: url, startingLine: script.line, exception: &exception) != nil
+            guard
+                unsafe context.makeFunction(
+                    parameters: ["event"], body: source, sourceURL: url, startingLine: script.line, exception: &exception) != nil
             else { return unsafe exception }
             let made = unsafe context.makeFunction(
-                parameters: ["element", "document"], body: "with (document) with (element) return function on\(type)(event) {\n\(source)\n};",
+                parameters: ["element", "document"],
+                body: "with (document) with (element) return function on\(type)(event) {\n\(source)\n};",
                 sourceURL: url, startingLine: script.line, exception: &exception)
             return unsafe made ?? exception
         }
@@ -1349,7 +1357,8 @@ extension DocumentEnvironment {
             fields: UserAgentFields(destination: "empty", mode: mode.rawValue, initiator: url, cache: cache),
             mixedContentFrom: url,
             cookies: { target in .include(subresourceContext(for: target, method: request.method)) },
-            willRedirect: contentSecurity.policy == nil ? nil : { @Sendable [self] next throws(PageError) in try checkRedirect(of: original, to: next.url) })
+            willRedirect: contentSecurity.policy == nil
+                ? nil : { @Sendable [self] next throws(PageError) in try checkRedirect(of: original, to: next.url) })
     }
 
     /// Fetches a module script as HTML fetches one: a `GET` in `cors` mode, with the page's

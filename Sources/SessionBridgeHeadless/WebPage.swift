@@ -346,7 +346,8 @@ public actor WebPage {
             tracker: tracker, page: PageReference(self), configuration: configuration, timing: timing, referrer: referral.referrer,
             referrerPolicy: html?.referrerPolicy ?? referral.policy ?? .strictOriginWhenCrossOrigin,
             baseHref: DocumentEnvironment.baseHref(html?.baseHref, of: navigation.url), encoding: encoding,
-            contentSecurity: DocumentContentSecurity(statusCode: navigation.url.scheme?.lowercased() == "https" ? 0 : navigation.statusCode))
+            contentSecurity: DocumentContentSecurity(statusCode: navigation.url.scheme?.lowercased() == "https" ? 0 : navigation.statusCode)
+        )
         let origin = SecurityOrigin(url: navigation.url)
         for (value, disposition) in referral.contentSecurity {
             environment.contentSecurity.add(value, disposition: disposition, origin: origin)
@@ -438,7 +439,7 @@ public actor WebPage {
                     script.src = target.absoluteString
                     if let policy = environment.contentSecurity.policy {
                         let verdict = policy.script(target, nonce: script.nonce)
-                        await report(verdict, script: script, early: policy.hasStrictDynamic, environment: environment)
+                        await report(verdict, script: nil, environment: environment)
                         if !verdict.allowed {
                             unfetchable.append(script)
                             continue
@@ -470,7 +471,7 @@ public actor WebPage {
                     script.src = target.absoluteString
                     if let policy = environment.contentSecurity.policy {
                         let verdict = policy.script(target, nonce: script.nonce)
-                        await report(verdict, script: script, early: policy.hasStrictDynamic, environment: environment)
+                        await report(verdict, script: nil, environment: environment)
                         if !verdict.allowed {
                             unfetchable.append(script)
                             continue
@@ -549,21 +550,35 @@ public actor WebPage {
         DocumentEnvironment.refuseEval(in: context)
     }
 
-    /// Reports a verdict of the document's policy on one of its scripts. A refused source is
-    /// reported at the document, without a line, unless a policy has `'strict-dynamic'`, when
-    /// WebKit checks it early, at the element (`early`).
-    private func report(
-        _ verdict: ContentSecurityPolicy.Verdict, script: DocumentScript, early: Bool = true, environment: DocumentEnvironment
-    ) async {
+    /// Reports a verdict of the document's policy on one of its scripts: at its element (`script`),
+    /// or at the document, without a line, for a refused source, as WebKit reports them.
+    private func report(_ verdict: ContentSecurityPolicy.Verdict, script: DocumentScript?, environment: DocumentEnvironment) async {
         guard !verdict.violations.isEmpty else { return }
         guard let context = documents[.page] else { return _ = environment.report(verdict, script: script) }
-        await Self.report(verdict, script: early ? script : nil, environment: environment, in: context)
+        await Self.report(verdict, script: script, environment: environment, in: context)
     }
 
     private static func report(
-        _ verdict: ContentSecurityPolicy.Verdict, script: DocumentScript?, environment: DocumentEnvironment, in context: isolated ScriptContext
+        _ verdict: ContentSecurityPolicy.Verdict, script: DocumentScript?, environment: DocumentEnvironment,
+        in context: isolated ScriptContext
     ) {
         environment.report(verdict, script: script, in: context)
+    }
+
+    /// Fires violations found off the page's thread (a redirect's) in their document, while it is shown.
+    nonisolated func dispatchViolations(_ violations: [ContentSecurityPolicy.Violation], environment: DocumentEnvironment) {
+        Task { await self.dispatchInShownDocument(violations, environment: environment) }
+    }
+
+    private func dispatchInShownDocument(_ violations: [ContentSecurityPolicy.Violation], environment: DocumentEnvironment) async {
+        guard shown?.documentURL === environment.documentURL, let context = documents[.page] else { return }
+        await Self.dispatch(violations, environment: environment, in: context)
+    }
+
+    private static func dispatch(
+        _ violations: [ContentSecurityPolicy.Violation], environment: DocumentEnvironment, in context: isolated ScriptContext
+    ) {
+        for violation in violations { DocumentEnvironment.dispatchViolation(violation, environment: environment, script: nil, in: context) }
     }
 
     /// A declarative refresh: once the document has loaded, after its seconds, a navigation to

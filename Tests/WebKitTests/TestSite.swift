@@ -41,6 +41,8 @@ final class TestSite: Sendable {
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
     func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
     var requests: [Request] { log.entries.withLock { $0 } }
+    /// The bodies posted to `/csp/report`, in order.
+    var reports: [String] { log.reports.withLock { $0 } }
     func requests(to path: String) -> [Request] { requests.filter { $0.path == path } }
 
     private init(port: Int, log: RequestLog, group: ServiceGroup, task: Task<Void, any Error>) {
@@ -97,10 +99,12 @@ final class TestSite: Sendable {
             headers[.contentType] = "text/plain"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
         }
+        addContentSecurityRoutes(to: router, reports: log)
         for (path, html) in pages {
-            router.get(RouterPath(path)) { _, _ in
+            router.get(RouterPath(path)) { request, _ in
                 var headers = HTTPFields()
                 headers[.contentType] = "text/html; charset=utf-8"
+                addContentSecurityFields(from: request, to: &headers)
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
             }
         }
@@ -144,6 +148,8 @@ final class TestSite: Sendable {
 /// What the site received, in order.
 final class RequestLog: Sendable {
     let entries = Mutex<[TestSite.Request]>([])
+    /// The bodies of the Content Security Policy reports received (``TestSite/reports``).
+    let reports = Mutex<[String]>([])
 }
 
 /// Records each request's path, method, `Cookie` header and (for POST) body.
