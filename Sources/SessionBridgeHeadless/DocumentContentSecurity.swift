@@ -8,6 +8,8 @@ import Synchronization
 /// `<meta>` policy once the document reaches it), and what its violations report.
 final class DocumentContentSecurity: Sendable {
     private let state = Mutex<ContentSecurityPolicy?>(nil)
+    /// Whether ``state`` holds a policy: most documents have none, and their loads read this alone.
+    private let present = Atomic<Bool>(false)
     private let reportsSent = Atomic<Int>(0)
     /// The document's status code, as violations report it (WebKit's: 0 for a secure document).
     let statusCode: Int
@@ -20,7 +22,7 @@ final class DocumentContentSecurity: Sendable {
     }
 
     /// The policy now; `nil` for a document that has none (nothing is checked).
-    var policy: ContentSecurityPolicy? { state.withLock { $0 } }
+    var policy: ContentSecurityPolicy? { present.load(ordering: .acquiring) ? state.withLock { $0 } : nil }
 
     /// Adds a field's or a `<meta>`'s policies; returns the console's notices for what a
     /// `<meta>` policy ignores.
@@ -30,6 +32,7 @@ final class DocumentContentSecurity: Sendable {
             var updated = policy ?? ContentSecurityPolicy(origin: origin)
             let notices = updated.add(value, disposition: disposition, fromMeta: fromMeta)
             policy = updated.isEmpty ? nil : updated
+            present.store(policy != nil, ordering: .releasing)
             return notices
         }
     }
