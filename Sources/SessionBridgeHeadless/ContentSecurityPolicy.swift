@@ -304,11 +304,12 @@ struct ContentSecurityPolicy: Sendable {
 
     private func check(
         _ directive: String, blockedURI: String, prefix: String, subject: String, messageDirective: String? = nil,
-        sample: String = "", _ allows: (SourceList) -> Bool
+        sample: String = "", fallback: Bool = true, _ allows: (SourceList) -> Bool
     ) -> Verdict {
         var verdict = Verdict()
         for policy in policies {
-            guard let (name, list) = policy.governing(directive), !allows(list) else { continue }
+            let governing = fallback ? policy.governing(directive) : policy.directives[directive].map { (directive, $0) }
+            guard let (name, list) = governing, !allows(list) else { continue }
             if policy.disposition == .enforce { verdict.allowed = false }
             let named = messageDirective ?? directive
             let url = blockedURI == "inline" || blockedURI == "eval" ? "" : " " + blockedURI
@@ -371,6 +372,33 @@ struct ContentSecurityPolicy: Sendable {
     func connection(to url: URL, redirected: Bool = false) -> Verdict {
         check("connect-src", blockedURI: Self.reportable(url), prefix: "Refused to connect to", subject: "it") { list in
             list.matches(url, origin: origin, redirected: redirected)
+        }
+    }
+
+    /// Whether an enforced policy has `upgrade-insecure-requests`: the document's `http:` and
+    /// `ws:` subresource requests go to `https:` and `wss:` instead (``upgraded(_:)``).
+    var upgradesInsecureRequests: Bool {
+        policies.contains { $0.disposition == .enforce && $0.directives["upgrade-insecure-requests"] != nil }
+    }
+
+    /// `url` as `upgrade-insecure-requests` sends it: `https:` for `http:` (port 80 then the
+    /// default), `wss:` for `ws:`.
+    static func upgraded(_ url: URL) -> URL {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "ws",
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return url }
+        components.scheme = scheme == "http" ? "https" : "wss"
+        if components.port == 80 { components.port = nil }
+        return components.url ?? url
+    }
+
+    /// A `<base href>`'s URL (`base-uri`, which falls back to nothing).
+    func baseURI(_ url: URL) -> Verdict {
+        check(
+            "base-uri", blockedURI: Self.reportable(url), prefix: "Refused to change the document base URL to", subject: "it",
+            fallback: false
+        ) { list in
+            list.matches(url, origin: origin, redirected: false)
         }
     }
 

@@ -37,6 +37,13 @@ final class DocumentContentSecurity: Sendable {
         }
     }
 
+    /// `url` as the document's policy sends a subresource request for it
+    /// (`upgrade-insecure-requests`).
+    func upgraded(_ url: URL) -> URL {
+        guard let policy, policy.upgradesInsecureRequests else { return url }
+        return ContentSecurityPolicy.upgraded(url)
+    }
+
     /// Whether one more report may be sent.
     func takeReport() -> Bool {
         reportsSent.add(1, ordering: .relaxed).newValue <= Self.maximumReports

@@ -520,10 +520,11 @@ extension DocumentEnvironment {
             if operation == "open" {
                 // Checked again here, whatever the page did to the builtins the platform's checks use:
                 // nothing else reaches the handshake's request line and fields.
-                guard let url = URL(string: try unsafe context.scriptValue(call[1]).stringValue ?? ""),
-                    ["ws", "wss"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false,
-                    (0...65_535).contains(url.port ?? 0)
+                guard let asked = URL(string: try unsafe context.scriptValue(call[1]).stringValue ?? ""),
+                    ["ws", "wss"].contains(asked.scheme?.lowercased() ?? ""), asked.host?.isEmpty == false,
+                    (0...65_535).contains(asked.port ?? 0)
                 else { return nil }
+                let url = env.contentSecurity.upgraded(asked)
                 let protocols = try unsafe context.scriptValue(call[2]).stringValue ?? ""
                 let tokenCharacters = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
                 guard
@@ -573,9 +574,10 @@ extension DocumentEnvironment {
         unsafe add("eventSource") { context, call, env in
             let operation = try unsafe context.scriptValue(call[0]).stringValue
             if operation == "open" {
-                guard let url = URL(string: try unsafe context.scriptValue(call[1]).stringValue ?? ""),
-                    ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false
+                guard let asked = URL(string: try unsafe context.scriptValue(call[1]).stringValue ?? ""),
+                    ["http", "https"].contains(asked.scheme?.lowercased() ?? ""), asked.host?.isEmpty == false
                 else { return nil }
+                let url = env.contentSecurity.upgraded(asked)
                 // Refused by the document's Content Security Policy: WebKit's `SecurityError`.
                 do { try env.checkConnection(to: url, in: context) } catch {
                     throw ScriptThrow("SecurityError", "The operation is insecure.")
@@ -949,9 +951,10 @@ extension DocumentEnvironment {
             // The request's `referrer` and `referrerPolicy` (the prelude checked them).
             let referrer = try env.referrer(
                 named: unsafe context.scriptValue(call[9]).stringValue, policy: unsafe context.scriptValue(call[10]).stringValue)
-            guard let url = URL(string: target, relativeTo: env.baseURL)?.absoluteURL else {
+            guard let asked = URL(string: target, relativeTo: env.baseURL)?.absoluteURL else {
                 throw ScriptThrow("TypeError", "fetch: '\(target)' is not a valid URL")
             }
+            let url = env.contentSecurity.upgraded(asked)
             var headers: [HTTPHeader] = []
             let checkedMethod: String
             do throws(FetchRequestRules.Violation) {

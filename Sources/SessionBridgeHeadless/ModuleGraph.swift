@@ -154,6 +154,7 @@ enum ModuleGraph {
         _ url: URL, type: String?, environment: DocumentEnvironment, credentials: CrossOriginFetch.Credentials, integrity: String,
         nonce: String
     ) async -> Result<(URL, String), LoadFailure> {
+        let url = environment.contentSecurity.upgraded(url)
         if let policy = environment.contentSecurity.policy {
             let verdict = policy.script(url, nonce: nonce, imported: true)
             environment.report(verdict)

@@ -341,17 +341,21 @@ public actor WebPage {
         url = navigation.url
         title = navigation.title
 
+        // The document's policy from its fields, which may refuse its `<base href>` (`base-uri`).
+        let contentSecurity = DocumentContentSecurity(
+            statusCode: navigation.url.scheme?.lowercased() == "https" ? 0 : navigation.statusCode)
+        for (value, disposition) in referral.contentSecurity {
+            contentSecurity.add(value, disposition: disposition, origin: SecurityOrigin(url: navigation.url))
+        }
+        var baseHref = DocumentEnvironment.baseHref(html?.baseHref, of: navigation.url)
+        let baseVerdict = baseHref.flatMap { contentSecurity.policy?.baseURI($0) }
+        if baseVerdict?.allowed == false { baseHref = nil }
         let environment = DocumentEnvironment(
             documentURL: DocumentURL(navigation.url), title: navigation.title, jar: cookieJar, loader: loader,
             tracker: tracker, page: PageReference(self), configuration: configuration, timing: timing, referrer: referral.referrer,
             referrerPolicy: html?.referrerPolicy ?? referral.policy ?? .strictOriginWhenCrossOrigin,
-            baseHref: DocumentEnvironment.baseHref(html?.baseHref, of: navigation.url), encoding: encoding,
-            contentSecurity: DocumentContentSecurity(statusCode: navigation.url.scheme?.lowercased() == "https" ? 0 : navigation.statusCode)
-        )
-        let origin = SecurityOrigin(url: navigation.url)
-        for (value, disposition) in referral.contentSecurity {
-            environment.contentSecurity.add(value, disposition: disposition, origin: origin)
-        }
+            baseHref: baseHref, encoding: encoding, contentSecurity: contentSecurity)
+        if let baseVerdict { environment.report(baseVerdict) }
         let controller = configuration.userContentController
         let events = configuration.eventHandler
         let url = navigation.url
@@ -430,13 +434,14 @@ public actor WebPage {
                     runningScript.withLock { $0 = nil }
                 case .external(let src):
                     var script = DocumentScript(index: index, src: src, attributes: attributes, line: line)
-                    guard !src.isEmpty, let target = URL(string: src, relativeTo: environment.baseURL)?.absoluteURL else {
+                    guard !src.isEmpty, let asked = URL(string: src, relativeTo: environment.baseURL)?.absoluteURL else {
                         // Its `src` shows what the attribute resolves to: the document's URL for an empty one.
                         script.src = src.isEmpty ? url.absoluteString : src
                         unfetchable.append(script)
                         continue
                     }
-                    script.src = target.absoluteString
+                    script.src = asked.absoluteString
+                    let target = environment.contentSecurity.upgraded(asked)
                     if let policy = environment.contentSecurity.policy {
                         let verdict = policy.script(target, nonce: script.nonce)
                         await report(verdict, script: nil, environment: environment)
@@ -463,12 +468,13 @@ public actor WebPage {
                         deferred.append((script, .inline(source: source, documentURL: url, base: environment.baseURL, line: line), nil))
                         continue
                     }
-                    guard !src.isEmpty, let target = URL(string: src, relativeTo: environment.baseURL)?.absoluteURL else {
+                    guard !src.isEmpty, let asked = URL(string: src, relativeTo: environment.baseURL)?.absoluteURL else {
                         script.src = src.isEmpty ? url.absoluteString : src
                         unfetchable.append(script)
                         continue
                     }
-                    script.src = target.absoluteString
+                    script.src = asked.absoluteString
+                    let target = environment.contentSecurity.upgraded(asked)
                     if let policy = environment.contentSecurity.policy {
                         let verdict = policy.script(target, nonce: script.nonce)
                         await report(verdict, script: nil, environment: environment)

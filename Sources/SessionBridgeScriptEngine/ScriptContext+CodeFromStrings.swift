@@ -5,7 +5,7 @@ extension ScriptContext {
     /// Stops `eval`, `Function` (and its async and generator kin) and a timer's code from
     /// compiling code, as a page's Content Security Policy without `'unsafe-eval'` does in
     /// WebKit: the first two throw an `EvalError` with `message`; a timer given code returns
-    /// its id and runs nothing, and `onTimerCode` is told. Code the engine runs itself
+    /// 0 and runs nothing, and `onTimerCode` is told. Code the engine runs itself
     /// (scripts, handlers it compiles) is not affected.
     package func refuseCodeFromStrings(message: String, onTimerCode: ((isolated ScriptContext, String) -> Void)?) {
         guard !isClosed else { return }

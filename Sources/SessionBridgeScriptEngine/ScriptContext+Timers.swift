@@ -98,11 +98,10 @@ extension ScriptContext {
             }
             code = unsafe swiftString(text)
             unsafe JSStringRelease(text)
-            // Refused by the page's policy: an id, and nothing runs.
+            // Refused by the page's policy: nothing runs, and the id is 0, as in WebKit.
             if !compilesCodeFromStrings, let code {
                 refusedTimerCode?(self, code)
-                nextTimerID += 1
-                return unsafe JSValueMakeNumber(call.ctx, Double(nextTimerID - 1))
+                return unsafe JSValueMakeNumber(call.ctx, 0)
             }
         }
         var milliseconds = unsafe call[1].map { unsafe JSValueToNumber(call.ctx, $0, nil) } ?? 0

@@ -139,6 +139,22 @@ import Testing
         #expect(violation.sample.count == 40 && violation.directive == "script-src-elem" && violation.blockedURI == "inline")
     }
 
+    @Test func insecureRequestsAreUpgradedAndBasesChecked() {
+        #expect(Self.policy("upgrade-insecure-requests").upgradesInsecureRequests)
+        #expect(!Self.policy("upgrade-insecure-requests", .report).upgradesInsecureRequests)
+        #expect(ContentSecurityPolicy.upgraded(URL(string: "http://a.test:80/x?y")!).absoluteString == "https://a.test/x?y")
+        #expect(ContentSecurityPolicy.upgraded(URL(string: "http://a.test:8080/x")!).absoluteString == "https://a.test:8080/x")
+        #expect(ContentSecurityPolicy.upgraded(URL(string: "ws://a.test/s")!).absoluteString == "wss://a.test/s")
+        #expect(ContentSecurityPolicy.upgraded(URL(string: "data:,x")!).absoluteString == "data:,x")
+        let base = URL(string: "https://cdn.example/")!
+        #expect(!Self.policy("base-uri 'self'").baseURI(base).allowed)
+        #expect(Self.policy("default-src 'none'").baseURI(base).allowed, "base-uri falls back to nothing")
+        #expect(
+            Self.policy("base-uri 'none'").baseURI(base).violations.first?.message
+                == "Refused to change the document base URL to https://cdn.example/ because it does not appear in the base-uri "
+                + "directive of the Content Security Policy.")
+    }
+
     @Test func aMetaPolicyIgnoresWhatOnlyAFieldMayDeliver() {
         var policy = ContentSecurityPolicy(origin: Self.origin)
         let notices = policy.add("script-src 'self'; report-uri /r; sandbox; frame-ancestors 'none'", disposition: .enforce, fromMeta: true)

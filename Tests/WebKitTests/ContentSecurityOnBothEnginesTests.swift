@@ -187,6 +187,37 @@ import Testing
         }
     }
 
+    /// `upgrade-insecure-requests` sends a page's `http:` requests as `https:` (as the refused
+    /// URL tells), and `base-uri` refuses a `<base href>` of another origin.
+    @Test(arguments: Engine.allCases)
+    func insecureRequestsAreUpgradedAndABaseRefused(engine: Engine) async throws {
+        try await withSite { other in
+            let page = """
+                <base href="\(other.baseURL.absoluteString)/elsewhere/">
+                <script>
+                window.blocked = [];
+                document.addEventListener("securitypolicyviolation", e => { if (e.effectiveDirective === "connect-src") blocked.push(e.blockedURI); });
+                </script>
+                """
+            try await withSite(pages: ["/page": page]) { home in
+                try await EngineHarness.with(engine, signIn: false) { harness in
+                    let view = try await harness.makeEchoView()
+                    let policy = "upgrade-insecure-requests; base-uri 'self'; connect-src 'none'"
+                    let address = home.url("/page").absoluteString + "?csp=" + Self.encoded(policy)
+                    _ = try await view.load(URL(string: address)!)
+                    let seen = try await view.run(
+                        """
+                        const failed = await fetch("http://127.0.0.1:\(other.port)/x").then(() => "loaded", error => error.name);
+                        await new Promise(resolve => setTimeout(resolve, 100));
+                        return [document.baseURI, failed, blocked];
+                        """)
+                    #expect(seen == [.string(address), "TypeError", [.string("https://127.0.0.1:\(other.port)/x")]], "\(engine)")
+                    #expect(other.requests.isEmpty, "\(engine)")
+                }
+            }
+        }
+    }
+
     /// A page under a strict policy (no inline script without its nonce, no `eval`, connections
     /// to its own origin only) keeps its session: the bridge, the standard scripts and a refresh
     /// whose cookies its next request carries.
