@@ -12,7 +12,8 @@ enum DocumentPrelude {
         (function (native, loc, userAgent, platform, cores) {
           "use strict";
           const g = globalThis, define = Object.defineProperty, freeze = Object.freeze;
-          const then = Promise.prototype.then, PromiseCtor = Promise, ProxyCtor = Proxy, reflectApply = Reflect.apply, reflectConstruct = Reflect.construct;
+          const then = Promise.prototype.then, PromiseCtor = Promise, ProxyCtor = Proxy, reflectApply = Reflect.apply, reflectConstruct = Reflect.construct,
+            functionPrototype = Function.prototype;
           // The location record is filled when first read, once its document is committed
           // (most documents' scripts never read it, and filling it at commit took 30-40 us of
           // every navigation), and again when `history` or a fragment changed the URL.
@@ -867,7 +868,10 @@ enum DocumentPrelude {
                 construct(target, args, newTarget) { native.evalRefused(typeof args[args.length - 1] === "string" ? args[args.length - 1] : ""); return reflectConstruct(target, args, newTarget); },
               });
               define(g, "eval", { value: wrap(g.eval), writable: true, configurable: true });
-              define(g, "Function", { value: wrap(g.Function), writable: true, configurable: true });
+              // Functions' `constructor` is the global `Function` still (`f.constructor === Function`).
+              const made = wrap(functionPrototype.constructor);
+              define(g, "Function", { value: made, writable: true, configurable: true });
+              define(functionPrototype, "constructor", { value: made, writable: true, configurable: true });
             },
             // Another document of this origin changed `localStorage`.
             storage(key, oldValue, newValue, url) {
