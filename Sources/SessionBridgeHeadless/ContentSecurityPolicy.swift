@@ -36,7 +36,7 @@ struct ContentSecurityPolicy: Sendable {
             self.text = text.trimmingCharacters(in: Self.whitespace)
             self.disposition = disposition
             for part in self.text.split(separator: ";") {
-                let tokens = part.split(whereSeparator: { Self.whitespace.contains($0.unicodeScalars.first!) })
+                let tokens = part.split(whereSeparator: { $0.unicodeScalars.allSatisfy(Self.whitespace.contains) })
                 guard let first = tokens.first else { continue }
                 let name = first.lowercased()
                 guard name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }), directives[name] == nil else {
@@ -94,7 +94,8 @@ struct ContentSecurityPolicy: Sendable {
                         let algorithm = SubresourceIntegrity.Algorithm(name: value[value.index(after: value.startIndex)..<dash])
                     {
                         hashes.append((algorithm, SubresourceIntegrity.normalized(String(value[value.index(after: dash)...].dropLast()))))
-                    } else if let source = Source(value) {
+                    } else if !value.hasPrefix("'"), let source = Source(value) {
+                        // (Keywords this engine has nothing to apply to, `'wasm-unsafe-eval'` and the like, are left out.)
                         sources.append(source)
                     }
                 }
@@ -229,8 +230,11 @@ struct ContentSecurityPolicy: Sendable {
                         return false
                     }
                 }
-                guard !redirected, let path, path != "/" || true else { return true }
-                let urlPath = url.path.isEmpty ? "/" : url.path
+                guard !redirected, let path else { return true }
+                // The path as written, its trailing `/` kept (`URL.path` drops it), percent-decoded as the expression's is.
+                let written = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? url.path
+                let decoded = written.removingPercentEncoding ?? written
+                let urlPath = decoded.isEmpty ? "/" : decoded
                 return path.hasSuffix("/") ? urlPath.hasPrefix(path) : urlPath == path
             }
         }
@@ -337,14 +341,21 @@ struct ContentSecurityPolicy: Sendable {
         }
     }
 
-    /// A script loaded from `url`: a document's element (its `nonce`), or a module another
-    /// imports (the nonce of its graph's element). Under `'strict-dynamic'` only a nonce
-    /// allows a document's element, and a module imported by an allowed one is allowed.
-    func script(_ url: URL, nonce: String, imported: Bool = false, redirected: Bool = false) -> Verdict {
-        check(
+    /// A script loaded from `url`: a document's element (its `nonce`, and its `integrity`,
+    /// whose digests a hash source allows), or a module another imports (the nonce of its
+    /// graph's element). Under `'strict-dynamic'` only a nonce or a hash allows a document's
+    /// element, and a module imported by an allowed one is allowed.
+    func script(_ url: URL, nonce: String, integrity: String = "", imported: Bool = false, redirected: Bool = false) -> Verdict {
+        let digests = integrity.isEmpty ? [] : SubresourceIntegrity.parse(integrity)
+        return check(
             "script-src-elem", blockedURI: Self.reportable(url), prefix: "Refused to load", subject: "it", messageDirective: "script-src"
         ) { list in
             if list.matchesNonce(nonce) { return true }
+            if !digests.isEmpty, !list.hashes.isEmpty,
+                digests.allSatisfy({ digest in list.hashes.contains { $0.algorithm == digest.algorithm && $0.digest == digest.digest } })
+            {
+                return true
+            }
             if list.strictDynamic { return imported }
             return list.matches(url, origin: origin, redirected: redirected)
         }

@@ -443,7 +443,7 @@ public actor WebPage {
                     script.src = asked.absoluteString
                     let target = environment.contentSecurity.upgraded(asked)
                     if let policy = environment.contentSecurity.policy {
-                        let verdict = policy.script(target, nonce: script.nonce)
+                        let verdict = policy.script(target, nonce: script.nonce, integrity: attributes["integrity"] ?? "")
                         await report(verdict, script: nil, environment: environment)
                         if !verdict.allowed {
                             unfetchable.append(script)
@@ -476,7 +476,7 @@ public actor WebPage {
                     script.src = asked.absoluteString
                     let target = environment.contentSecurity.upgraded(asked)
                     if let policy = environment.contentSecurity.policy {
-                        let verdict = policy.script(target, nonce: script.nonce)
+                        let verdict = policy.script(target, nonce: script.nonce, integrity: attributes["integrity"] ?? "")
                         await report(verdict, script: nil, environment: environment)
                         if !verdict.allowed {
                             unfetchable.append(script)

@@ -44,6 +44,9 @@ import Testing
             ("*.example", "https://a.b.example/", true),
             ("*.example", "https://example/", false),
             ("https://API.Example/v1/", "https://api.example/v1/users", true),
+            ("https://api.example/v1/", "https://api.example/v1/", true),
+            ("https://api.example/v1/", "https://api.example/v1", false),
+            ("https://api.example/v1/", "https://api.example/v1/a%2Fb", true),
             ("https://api.example/v1/", "https://api.example/v2/users", false),
             ("https://api.example/v1/users", "https://api.example/v1/users?x=1", true),
             ("https://api.example/v1/users", "https://api.example/v1/users/2", false),
@@ -103,6 +106,12 @@ import Testing
         #expect(policy.script(URL(string: "https://elsewhere.test/b.js")!, nonce: "", imported: true).allowed)
         #expect(!policy.inlineScript(nonce: "", source: "x").allowed, "nor does 'unsafe-inline'")
         #expect(policy.hasStrictDynamic)
+        // An element's `integrity` whose every digest is a hash source of the list (CSP Level 3).
+        let digest = "sha256-" + Data(SHA256.hash(data: Data("lib".utf8))).base64EncodedString()
+        let hashed = Self.policy("script-src 'strict-dynamic' '\(digest)'")
+        #expect(hashed.script(url, nonce: "", integrity: digest).allowed)
+        #expect(!hashed.script(url, nonce: "", integrity: digest + " sha256-AAAA").allowed)
+        #expect(!hashed.script(url, nonce: "").allowed)
     }
 
     @Test func evalNeedsUnsafeEval() {
