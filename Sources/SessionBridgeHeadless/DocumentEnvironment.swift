@@ -543,8 +543,14 @@ extension DocumentEnvironment {
                 else { return nil }
                 let id = clients.nextID
                 clients.nextID += 1
-                // A page past its share of connections has the next one fail, as a browser past its limit does.
-                if clients.connections.count >= WebSocketClients.maximumConnections {
+                // A page past its share of connections has the next one fail, as a browser past its limit
+                // does; so does one to a restricted port, with WebKit's console line.
+                let restricted = BlockedLoad.isRestrictedPort(url)
+                if restricted {
+                    env.loader.events?(
+                        .console(ConsoleMessage(level: .error, text: "WebSocket port \(url.port ?? 0) blocked"), url: env.url))
+                }
+                if restricted || clients.connections.count >= WebSocketClients.maximumConnections {
                     clients.inbox.send((id, .closed(code: 1006, reason: "", wasClean: false, failed: true)))
                 } else {
                     clients.connections[id] = openWebSocket(url, protocols: protocols, id: id, inbox: clients.inbox, env: env)
@@ -590,8 +596,13 @@ extension DocumentEnvironment {
                 else { return nil }
                 let id = clients.nextID
                 clients.nextID += 1
-                // A page past its share of sources has the next one fail, as with its sockets.
-                guard clients.connections.count + clients.reconnections.count < WebSocketClients.maximumConnections else {
+                // A page past its share of sources has the next one fail, as with its sockets; so does
+                // one to a restricted port, with WebKit's console line.
+                let restricted = BlockedLoad.isRestrictedPort(url)
+                if restricted {
+                    env.loader.events?(.console(ConsoleMessage(level: .error, text: BlockedLoad.restrictedPortLine(url)), url: env.url))
+                }
+                guard !restricted, clients.connections.count + clients.reconnections.count < WebSocketClients.maximumConnections else {
                     clients.inbox.send((id, .failed))
                     return unsafe context.jsValue(.number(Double(id)))
                 }
@@ -915,6 +926,20 @@ extension DocumentEnvironment {
                 sourceURL: url, startingLine: script.line, exception: &exception)
             return unsafe made ?? exception
         }
+        // `(url)`: whether a beacon to `url` is refused before it is queued (a restricted port:
+        // `sendBeacon` returns `false`, as in WebKit, whose console lines it writes).
+        unsafe add("beaconRefused") { context, call, env in
+            guard let url = URL(string: try unsafe context.scriptValue(call[0]).stringValue ?? ""), BlockedLoad.isRestrictedPort(url) else {
+                return unsafe context.jsValue(.bool(false))
+            }
+            for text in [
+                BlockedLoad.restrictedPortLine(url),
+                "Beacon API cannot load \(url.absoluteString). Not allowed to use restricted network port",
+            ] {
+                env.loader.events?(.console(ConsoleMessage(level: .error, text: text), url: env.url))
+            }
+            return unsafe context.jsValue(.bool(true))
+        }
         // `(code)`: `eval` or `Function` was refused by the document's policy (they throw next).
         unsafe add("evalRefused") { context, call, env in
             guard let policy = env.contentSecurity.policy else { return nil }
@@ -988,7 +1013,14 @@ extension DocumentEnvironment {
                         followRedirects: redirect == "follow")
                     if redirect != "follow", HTTPLoader.isRedirect(response) {
                         guard redirect == "manual" else {
-                            return .failure(ScriptThrow("TypeError", "fetch failed: the response redirected"))
+                            // WebKit's words: the redirect refused, then as if access control had refused it.
+                            for text in [
+                                "Not allowed to follow a redirection while loading \(request.url.absoluteString)",
+                                "\(api) cannot load \(request.url.absoluteString) due to access control checks.",
+                            ] {
+                                env.loader.events?(.console(ConsoleMessage(level: .error, text: text), url: env.url))
+                            }
+                            return .failure(ScriptThrow("TypeError", "Load failed"))
                         }
                         return .success(
                             .object([
@@ -1030,7 +1062,8 @@ extension DocumentEnvironment {
                     }
                     return .failure(ScriptThrow("TypeError", "Load failed"))
                 } catch {
-                    return .failure(ScriptThrow("TypeError", "fetch failed: \(error)"))
+                    // As WebKit: the page learns only that it failed (the exchange shows why).
+                    return .failure(ScriptThrow("TypeError", "Load failed"))
                 }
             }
             return unsafe promise

@@ -330,7 +330,7 @@ enum DocumentPrelude {
               if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new TypeError("Beacons are only supported over HTTP(S).");
               const size = data === null || data === undefined ? 0 : typeof data === "string" ? new own.TextEncoder().encode(data).length
                 : data instanceof own.Blob ? data.size : typeof data.byteLength === "number" ? data.byteLength : String(data).length;
-              if (size > 65536) return false;
+              if (size > 65536 || native.beaconRefused(parsed.href)) return false;
               then.call(fetch(parsed.href, data === null || data === undefined ? { method: "POST", credentials: "include", keepalive: true } : { method: "POST", body: data, credentials: "include", keepalive: true }), undefined, () => {});
               return true;
             },

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import SessionBridgeCookies
+import SessionBridgeScriptEngine
 
 /// Sends a page's requests: cookies out by the jar's rules, every hop's `Set-Cookie` in, and
 /// redirects followed one hop at a time.
@@ -70,6 +71,11 @@ struct HTTPLoader: Sendable {
             // here: the HTTP client stops the process on one with an IP address.
             if let port = request.url.port, !(0...65_535).contains(port) {
                 throw PageError(.invalidURL, "port \(port) is out of range (0-65535)", url: request.url)
+            }
+            if BlockedLoad.isRestrictedPort(request.url) {
+                events?(
+                    .console(ConsoleMessage(level: .error, text: BlockedLoad.restrictedPortLine(request.url)), url: page ?? request.url))
+                throw PageError(.restrictedPort, "port \(request.url.port ?? 0) is restricted", url: request.url)
             }
             if let page, BlockedLoad.isMixedContent(from: page, to: request.url) {
                 throw PageError(.mixedContent, "insecure content from \(request.url.absoluteString) was blocked", url: request.url)

@@ -19,6 +19,9 @@ public struct PageError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The document's Content Security Policy refused the request (`connect-src`, a
         /// script's source), as WebKit refuses it.
         case contentSecurityPolicy = "content_security_policy"
+        /// A request for one of the Fetch Standard's restricted ("bad") ports, refused before it
+        /// is sent, as WebKit refuses it.
+        case restrictedPort = "restricted_port"
         case timeout
         case tooManyRedirects = "too_many_redirects"
         case redirectLoop = "redirect_loop"

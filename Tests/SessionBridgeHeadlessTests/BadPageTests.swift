@@ -3,6 +3,7 @@ import SessionBridgeMessaging
 import SessionBridgeScriptEngine
 import SessionBridgeTestSupport
 import SessionBridgeTesting
+import Synchronization
 import Testing
 
 @testable import SessionBridgeHeadless
@@ -107,10 +108,31 @@ import Testing
     }
 
     @Test func unreachableServerIsANetworkError() async throws {
+        let refusing = try RefusingPort()
         let page = WebPage()
-        await #expect { try await page.load(URL(string: "http://127.0.0.1:9/nothing")!) } throws: { error in
+        await #expect { try await page.load(URL(string: "http://127.0.0.1:\(refusing.port)/nothing")!) } throws: { error in
             (error as? PageError)?.code == .network
         }
+        await page.close()
+        withExtendedLifetime(refusing) {}
+    }
+
+    /// A restricted port (the Fetch Standard's bad ports) is refused before anything is sent,
+    /// as WebKit refuses it: the load, the page's `fetch`, and the console says why.
+    @Test func aRestrictedPortIsRefusedBeforeAnythingIsSent() async throws {
+        let console = Mutex<[String]>([])
+        let page = WebPage(
+            configuration: WebPageConfiguration(eventHandler: { event in
+                if case .console(let message, _) = event { console.withLock { $0.append(message.text) } }
+            }))
+        await #expect { try await page.load(URL(string: "http://127.0.0.1:25/")!) } throws: { error in
+            (error as? PageError)?.code == .restrictedPort
+        }
+        try await page.loadHTMLString("<p>ports</p>", baseURL: URL(string: "http://127.0.0.1:8/")!)
+        let failed = try await page.callAsyncJavaScript(
+            #"return await fetch("http://127.0.0.1:6667/irc").then(() => "loaded", error => error.name + ": " + error.message);"#)
+        #expect(failed == "TypeError: Load failed")
+        #expect(console.withLock { $0 }.contains("Not allowed to use restricted network port 6667: http://127.0.0.1:6667/irc"))
         await page.close()
     }
 

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import SessionBridgeHeadless
 import SessionBridgeTesting
 
 /// One loopback certificate per test process (the reference server speaks HTTPS so WebKit
@@ -10,11 +11,11 @@ enum LoopbackTLS {
 }
 
 extension LoopbackCertificate {
-    /// An HTTP client that trusts the certificate and follows no redirects (shut it down after use).
+    /// An HTTP client that trusts the certificate, follows no redirects and fails a refused
+    /// connection at once, as pages' default client does (shut it down after use).
     func makeHTTPClient() -> HTTPClient {
-        HTTPClient(
-            eventLoopGroupProvider: .singleton,
-            configuration: HTTPClient.Configuration(
-                tlsConfiguration: clientTLS, redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(30))))
+        var configuration = WebPage.defaultHTTPClientConfiguration
+        configuration.tlsConfiguration = clientTLS
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 }

@@ -1,0 +1,44 @@
+import Foundation
+import SessionBridgeHeadless
+import SessionBridgeMessaging
+import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
+import SessionBridgeTesting
+import SessionBridgeWebKit
+import Testing
+
+/// Loads that fail, side by side: a page learns what WebKit tells it, `TypeError: Load failed`
+/// for every failed `fetch` whatever the cause (libraries tell a network error by that message,
+/// as `is-network-error` does), and nothing goes to a restricted port (the Fetch Standard's bad
+/// ports: a page cannot make the app speak HTTP to a mail server). (An `EventSource` of a
+/// restricted port fails, as the HTML standard has it; WebKitGTK 2.50 leaves it connecting.)
+@Suite(.serialized, .timeLimit(.minutes(3)), .hangWatchdog) struct FailedLoadsOnBothEnginesTests {
+    @Test(arguments: Engine.allCases)
+    func failedLoadsSayLoadFailedAndRestrictedPortsAreNotAsked(engine: Engine) async throws {
+        // A port nothing listens on any more.
+        let closed = try await withSite { $0.port }
+        let page = #"<title>failing</title><script src="http://127.0.0.1:25/s.js" onerror="window.scriptFailed = true"></script>"#
+        try await withSite(pages: ["/page": page]) { home in
+            try await EngineHarness.with(engine, signIn: false) { harness in
+                let view = try await harness.makeEchoView()
+                _ = try await view.load(home.url("/page"))
+                let seen = try await view.run(
+                    """
+                    const outcome = promise => promise.then(r => r.status, e => e.name + ": " + e.message);
+                    return [
+                      await outcome(fetch("http://127.0.0.1:6000/x")),
+                      await outcome(fetch("http://127.0.0.1:\(closed)/x")),
+                      await outcome(fetch("/cors/redirect?to=/echo", { redirect: "error" })),
+                      navigator.sendBeacon("http://127.0.0.1:25/beacon", "x"),
+                      window.scriptFailed === true,
+                    ];
+                    """)
+                #expect(
+                    seen == [
+                        "TypeError: Load failed", "TypeError: Load failed", "TypeError: Load failed", false, true,
+                    ], "\(engine)")
+                #expect(home.requests(to: "/echo").isEmpty, "\(engine)")
+            }
+        }
+    }
+}
