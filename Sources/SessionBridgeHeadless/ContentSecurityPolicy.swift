@@ -307,7 +307,7 @@ struct ContentSecurityPolicy: Sendable {
     }
 
     private func check(
-        _ directive: String, blockedURI: String, prefix: String, subject: String, messageDirective: String? = nil,
+        _ directive: String, blockedURI: String, shown: String? = nil, prefix: String, subject: String, messageDirective: String? = nil,
         sample: String = "", fallback: Bool = true, _ allows: (SourceList) -> Bool
     ) -> Verdict {
         var verdict = Verdict()
@@ -316,7 +316,7 @@ struct ContentSecurityPolicy: Sendable {
             guard let (name, list) = governing, !allows(list) else { continue }
             if policy.disposition == .enforce { verdict.allowed = false }
             let named = messageDirective ?? directive
-            let url = blockedURI == "inline" || blockedURI == "eval" ? "" : " " + blockedURI
+            let url = blockedURI == "inline" || blockedURI == "eval" ? "" : " " + (shown ?? blockedURI)
             let tail =
                 name == "default-src"
                 ? " appears in neither the \(named) directive nor the default-src directive of the Content Security Policy."
@@ -348,7 +348,8 @@ struct ContentSecurityPolicy: Sendable {
     func script(_ url: URL, nonce: String, integrity: String = "", imported: Bool = false, redirected: Bool = false) -> Verdict {
         let digests = integrity.isEmpty ? [] : SubresourceIntegrity.parse(integrity)
         return check(
-            "script-src-elem", blockedURI: Self.reportable(url), prefix: "Refused to load", subject: "it", messageDirective: "script-src"
+            "script-src-elem", blockedURI: Self.reportable(url), shown: Self.shown(url), prefix: "Refused to load", subject: "it",
+            messageDirective: "script-src"
         ) { list in
             if list.matchesNonce(nonce) { return true }
             if !digests.isEmpty, !list.hashes.isEmpty,
@@ -381,7 +382,8 @@ struct ContentSecurityPolicy: Sendable {
 
     /// A connection a script opens: `fetch`, `XMLHttpRequest`, `EventSource`, `WebSocket`, a beacon.
     func connection(to url: URL, redirected: Bool = false) -> Verdict {
-        check("connect-src", blockedURI: Self.reportable(url), prefix: "Refused to connect to", subject: "it") { list in
+        check("connect-src", blockedURI: Self.reportable(url), shown: Self.shown(url), prefix: "Refused to connect to", subject: "it") {
+            list in
             list.matches(url, origin: origin, redirected: redirected)
         }
     }
@@ -406,7 +408,8 @@ struct ContentSecurityPolicy: Sendable {
     /// A `<base href>`'s URL (`base-uri`, which falls back to nothing).
     func baseURI(_ url: URL) -> Verdict {
         check(
-            "base-uri", blockedURI: Self.reportable(url), prefix: "Refused to change the document base URL to", subject: "it",
+            "base-uri", blockedURI: Self.reportable(url), shown: Self.shown(url), prefix: "Refused to change the document base URL to",
+            subject: "it",
             fallback: false
         ) { list in
             list.matches(url, origin: origin, redirected: false)
@@ -430,6 +433,13 @@ struct ContentSecurityPolicy: Sendable {
 
     /// A URL as a violation shows it: without its fragment and credentials.
     static func reportable(_ url: URL) -> String {
+        // A URL without a host (`data:`, `blob:`) is reported as its scheme alone, as WebKit reports it.
+        if url.host == nil || url.host?.isEmpty == true, let scheme = url.scheme { return scheme.lowercased() }
+        return shown(url)
+    }
+
+    /// A URL as the console's message shows it: without its fragment and credentials.
+    static func shown(_ url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
         components.fragment = nil
         components.user = nil

@@ -926,6 +926,15 @@ extension DocumentEnvironment {
                 sourceURL: url, startingLine: script.line, exception: &exception)
             return unsafe made ?? exception
         }
+        // `(url)`: whether the document's Content Security Policy refuses a connection to `url`
+        // (a `data:` or blob URL the page reads itself), reported as WebKit reports it.
+        unsafe add("connectRefused") { context, call, env in
+            guard env.contentSecurity.policy != nil, let url = URL(string: try unsafe context.scriptValue(call[0]).stringValue ?? "") else {
+                return unsafe context.jsValue(.bool(false))
+            }
+            do { try env.checkConnection(to: url, in: context) } catch { return unsafe context.jsValue(.bool(true)) }
+            return unsafe context.jsValue(.bool(false))
+        }
         // `(url)`: whether a beacon to `url` is refused before it is queued (a restricted port:
         // `sendBeacon` returns `false`, as in WebKit, whose console lines it writes).
         unsafe add("beaconRefused") { context, call, env in

@@ -800,6 +800,8 @@ enum DocumentPrelude {
             };
             if (signal && signal.aborted) return PromiseCtor.reject(aborted());
             let started;
+            // The document's Content Security Policy decides these too (`connect-src`).
+            if (/^(data|blob):/i.test(url) && native.connectRefused(url)) return PromiseCtor.reject(new TypeError("Load failed"));
             if (/^data:/i.test(url)) {
               const response = dataResponse(url);
               return response === null ? PromiseCtor.reject(new TypeError("fetch: the data: URL is malformed")) : PromiseCtor.resolve(response);

@@ -141,7 +141,9 @@ extension WebPlatformPrelude {
               // A blob URL is read here too, for GET only.
               const blob = /^blob:/i.test(this.#url);
               if (blob || /^data:/i.test(this.#url) && hooks.dataURL) {
-                const data = !blob ? hooks.dataURL(this.#url) : this.#method === "GET" ? hooks.blobURL(this.#url) : null;
+                // The document's Content Security Policy decides these too (`connect-src`).
+                const refused = native.connectRefused(this.#url);
+                const data = refused ? null : !blob ? hooks.dataURL(this.#url) : this.#method === "GET" ? hooks.blobURL(this.#url) : null;
                 startTimer(() => {
                   if (data === null) this.#fail("error", generation);
                   else this.#received({ status: 200, statusText: "OK", url: data.url, headers: [["content-type", data.type]],

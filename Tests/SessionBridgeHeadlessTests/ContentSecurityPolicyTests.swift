@@ -143,6 +143,9 @@ import Testing
             Self.policy("script-src 'self'").handlerAttribute("x").violations.first?.message
                 == "Refused to execute a script for an inline event handler because 'unsafe-inline' does not appear in the "
                 + "script-src directive of the Content Security Policy.")
+        // A URL without a host is reported as its scheme; the console shows it whole.
+        let data = Self.policy("connect-src 'self'").connection(to: URL(string: "data:,secret")!).violations[0]
+        #expect(data.blockedURI == "data" && data.message.hasPrefix("Refused to connect to data:,secret because"))
         let violation = Self.policy("script-src 'self' 'report-sample'").inlineScript(nonce: "", source: String(repeating: "a", count: 60))
             .violations[0]
         #expect(violation.sample.count == 40 && violation.directive == "script-src-elem" && violation.blockedURI == "inline")

@@ -151,6 +151,7 @@ import Testing
                           request.onload = () => resolve("load " + request.status);
                           request.send();
                         }));
+                        results.push(await outcome(fetch("data:,x")), await outcome(fetch(URL.createObjectURL(new Blob(["x"])))));
                         for (const make of [() => new EventSource("\(api)/cors/events?acao=*"), () => new WebSocket("\(api.replacingOccurrences(of: "http:", with: "ws:"))/ws")]) {
                           try { make(); results.push("opened"); } catch (error) { results.push(error.name); }
                         }
@@ -160,7 +161,9 @@ import Testing
                         """)
                     #expect(
                         seen.element(0) == [
-                            200, "TypeError: Load failed", 200, "TypeError: Load failed", "error 0", "SecurityError", "SecurityError", true,
+                            200, "TypeError: Load failed", 200, "TypeError: Load failed", "error 0", "TypeError: Load failed",
+                            "TypeError: Load failed", "SecurityError",
+                            "SecurityError", true,
                         ], "\(engine)")
                     // Nothing the enforced policy refused reached the other origin.
                     #expect(site.requests.map(\.path) == ["/cors/api"], "\(engine)")
@@ -172,7 +175,7 @@ import Testing
                             "/cors/redirect?to="
                                 + (target.addingPercentEncoding(
                                     withAllowedCharacters: CharacterSet(charactersIn: "-_.!~*'()").union(.alphanumerics)) ?? ""),
-                            "/cors/events?acao=*", "/ws", "/cors/module.js?beacon=1",
+                            "/cors/events?acao=*", "/ws", "/cors/module.js?beacon=1", "data", "blob",
                         ], "\(engine)")
                     #expect(violations.map(Self.items).allSatisfy { $0[0] == "connect-src" && $0[3] == "document" }, "\(engine)")
                     // The report-only policy reports the connections to the other origin, and blocks none.
