@@ -30,6 +30,9 @@ struct ContentSecurityPolicy: Sendable {
         var directiveTexts: [String: String] = [:]
         /// `report-uri`'s URLs, as written.
         var reportURIs: [String] = []
+        /// `report-to`'s endpoint name: reports go there (the document's `Reporting-Endpoints`),
+        /// and `report-uri` is ignored, as in WebKit.
+        var reportTo: String?
 
         /// Parses one serialized policy (`directive value; directive value`).
         init(_ text: String, disposition: Disposition) {
@@ -44,6 +47,7 @@ struct ContentSecurityPolicy: Sendable {
                 }
                 let values = tokens.dropFirst().map(String.init)
                 if name == "report-uri" { reportURIs = values }
+                if name == "report-to" { reportTo = values.first }
                 directives[name] = SourceList(values)
                 directiveTexts[name] = part.trimmingCharacters(in: Self.whitespace)
             }
@@ -250,6 +254,8 @@ struct ContentSecurityPolicy: Sendable {
         var disposition: Disposition
         var originalPolicy: String
         var reportURIs: [String]
+        /// The policy's `report-to` endpoint name, which replaces ``reportURIs``.
+        var reportTo: String? = nil
         /// WebKit's console message.
         var message: String
         /// What was refused, for policies with `'report-sample'`: its first 40 characters.
@@ -282,6 +288,7 @@ struct ContentSecurityPolicy: Sendable {
                     policy.directives[name] = nil
                 }
                 policy.reportURIs = []
+                policy.reportTo = nil
             }
             policies.append(policy)
         }
@@ -325,7 +332,8 @@ struct ContentSecurityPolicy: Sendable {
             verdict.violations.append(
                 Violation(
                     directive: directive, blockedURI: blockedURI, disposition: policy.disposition, originalPolicy: policy.text,
-                    reportURIs: policy.reportURIs, message: message, sample: list.reportSample ? String(sample.prefix(40)) : ""))
+                    reportURIs: policy.reportURIs, reportTo: policy.reportTo, message: message,
+                    sample: list.reportSample ? String(sample.prefix(40)) : ""))
         }
         return verdict
     }
@@ -449,25 +457,48 @@ struct ContentSecurityPolicy: Sendable {
 
     // MARK: - Reports
 
+    /// The body WebKit posts to a policy's `report-to` endpoint (the Reporting API's report,
+    /// also sent as `application/csp-report`).
+    static func endpointReport(_ violation: Violation, documentURI: String, referrer: String, statusCode: Int) -> [UInt8] {
+        let members = [
+            "\"documentURL\":\(quoted(documentURI))", "\"disposition\":\(quoted(violation.disposition.rawValue))",
+            "\"referrer\":\(quoted(referrer))", "\"effectiveDirective\":\(quoted(violation.directive))",
+            "\"blockedURL\":\(quoted(violation.blockedURI))", "\"originalPolicy\":\(quoted(violation.originalPolicy))",
+            "\"statusCode\":\(statusCode)", "\"sample\":\(quoted(violation.sample))",
+        ]
+        let location =
+            violation.sourceFile.isEmpty
+            ? []
+            : [
+                "\"sourceFile\":\(quoted(violation.sourceFile))", "\"lineNumber\":\(violation.line)",
+                "\"columnNumber\":\(violation.column)",
+            ]
+        let text =
+            "{\"type\":\"csp-violation\",\"url\":\(quoted(documentURI)),\"body\":{" + (members + location).joined(separator: ",") + "}}"
+        return Array(text.utf8)
+    }
+
+    /// `text` as a JSON string.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out + "\""
+    }
+
     /// The body WebKit posts to a policy's `report-uri` (`application/csp-report`).
     static func report(
         _ violation: Violation, documentURI: String, referrer: String, statusCode: Int
     ) -> [UInt8] {
-        func quoted(_ text: String) -> String {
-            var out = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                default:
-                    if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-                }
-            }
-            return out + "\""
-        }
         var members = [
             "\"document-uri\":\(quoted(documentURI))", "\"referrer\":\(quoted(referrer))",
             "\"violated-directive\":\(quoted(violation.directive))", "\"effective-directive\":\(quoted(violation.directive))",

@@ -17,8 +17,44 @@ final class DocumentContentSecurity: Sendable {
     /// refused load would otherwise send one per turn).
     static let maximumReports = 100
 
-    init(statusCode: Int = 0) {
+    /// The document's `Reporting-Endpoints`: name → URL (as written), for `report-to`.
+    let endpoints: [String: String]
+
+    init(statusCode: Int = 0, endpoints: [String: String] = [:]) {
         self.statusCode = statusCode
+        self.endpoints = endpoints
+    }
+
+    /// The endpoints of `Reporting-Endpoints` fields (a Structured Fields dictionary of strings,
+    /// `csp="/reports", main="https://r.example/x"`); members that are not strings are left out.
+    static func reportingEndpoints(_ values: [String]) -> [String: String] {
+        var endpoints: [String: String] = [:]
+        for value in values {
+            var rest = Substring(value)
+            while !rest.isEmpty {
+                rest = rest.drop { $0 == " " || $0 == "\t" || $0 == "," }
+                let key = rest.prefix { $0.isASCII && ($0.isLowercase || $0.isNumber || "_-.*".contains($0)) }
+                rest = rest.dropFirst(key.count)
+                guard !key.isEmpty, rest.first == "=", rest.dropFirst().first == "\"" else {
+                    rest = rest.drop { $0 != "," }
+                    continue
+                }
+                rest = rest.dropFirst(2)
+                var url = ""
+                while let character = rest.first, character != "\"" {
+                    rest = rest.dropFirst()
+                    if character == "\\", let escaped = rest.first {
+                        url.append(escaped)
+                        rest = rest.dropFirst()
+                    } else {
+                        url.append(character)
+                    }
+                }
+                if rest.first == "\"" { endpoints[String(key)] = url }
+                rest = rest.drop { $0 != "," }
+            }
+        }
+        return endpoints
     }
 
     /// The policy now; `nil` for a document that has none (nothing is checked).
@@ -116,11 +152,22 @@ extension DocumentEnvironment {
         if !verdict.allowed { throw PageError(.contentSecurityPolicy, "refused by the document's Content Security Policy", url: target) }
     }
 
+    /// Posts a violation's report: to its policy's `report-to` endpoint (the Reporting API's
+    /// report; none when the document names no such endpoint), or else to each `report-uri`.
     private func sendReports(of violation: ContentSecurityPolicy.Violation) {
-        guard !violation.reportURIs.isEmpty else { return }
-        let body = ContentSecurityPolicy.report(
-            violation, documentURI: ContentSecurityPolicy.reportable(url), referrer: referrer, statusCode: contentSecurity.statusCode)
-        for target in violation.reportURIs {
+        let documentURI = ContentSecurityPolicy.reportable(url), status = contentSecurity.statusCode
+        let body: [UInt8]
+        let targets: [String]
+        if let group = violation.reportTo {
+            guard let endpoint = contentSecurity.endpoints[group] else { return }
+            body = ContentSecurityPolicy.endpointReport(violation, documentURI: documentURI, referrer: referrer, statusCode: status)
+            targets = [endpoint]
+        } else {
+            guard !violation.reportURIs.isEmpty else { return }
+            body = ContentSecurityPolicy.report(violation, documentURI: documentURI, referrer: referrer, statusCode: status)
+            targets = violation.reportURIs
+        }
+        for target in targets {
             guard let reportURL = URL(string: target, relativeTo: url)?.absoluteURL,
                 ["http", "https"].contains(reportURL.scheme?.lowercased() ?? ""), contentSecurity.takeReport()
             else { continue }

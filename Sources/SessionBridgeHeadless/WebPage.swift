@@ -160,6 +160,8 @@ public actor WebPage {
         var refresh: DeclarativeRefresh?
         /// Its Content Security Policy fields.
         var contentSecurity: [(String, ContentSecurityPolicy.Disposition)] = []
+        /// Its `Reporting-Endpoints` (for the policy's `report-to`).
+        var reportingEndpoints: [String: String] = [:]
     }
 
     /// What a document is made of.
@@ -218,7 +220,9 @@ public actor WebPage {
                         referrer: response.referrer ?? "",
                         policy: Referrer.Policy(field: response.headers.filter { $0.name.lowercased() == "referrer-policy" }.map(\.value)),
                         refresh: response.headers.first { $0.name.lowercased() == "refresh" }.flatMap { DeclarativeRefresh($0.value) },
-                        contentSecurity: DocumentEnvironment.contentSecurityFields(of: response.headers))
+                        contentSecurity: DocumentEnvironment.contentSecurityFields(of: response.headers),
+                        reportingEndpoints: DocumentContentSecurity.reportingEndpoints(
+                            response.headers.filter { $0.name.lowercased() == "reporting-endpoints" }.map(\.value)))
                     // Counted when every hop stayed at the document's origin, as Navigation Timing counts them.
                     let origin = SecurityOrigin(url: response.url)
                     if ([action.request.url] + response.redirects).allSatisfy({ SecurityOrigin(url: $0) == origin }) {
@@ -343,7 +347,7 @@ public actor WebPage {
 
         // The document's policy from its fields, which may refuse its `<base href>` (`base-uri`).
         let contentSecurity = DocumentContentSecurity(
-            statusCode: navigation.url.scheme?.lowercased() == "https" ? 0 : navigation.statusCode)
+            statusCode: navigation.url.scheme?.lowercased() == "https" ? 0 : navigation.statusCode, endpoints: referral.reportingEndpoints)
         for (value, disposition) in referral.contentSecurity {
             contentSecurity.add(value, disposition: disposition, origin: SecurityOrigin(url: navigation.url))
         }

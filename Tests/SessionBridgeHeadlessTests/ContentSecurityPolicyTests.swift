@@ -189,6 +189,21 @@ import Testing
         #expect(report["line-number"] as? Int == 3 && report["source-file"] as? String == "https://app.example/app.js")
     }
 
+    @Test func reportToNamesAnEndpointOfTheDocument() throws {
+        #expect(
+            DocumentContentSecurity.reportingEndpoints([#"csp="/r", main="https://r.example/a?b=\"c\"";p=1"#, "bad=token, x=\"/x\""]) == [
+                "csp": "/r", "main": "https://r.example/a?b=\"c\"", "x": "/x",
+            ])
+        let violation = Self.policy("connect-src 'none'; report-uri /old; report-to csp").connection(to: URL(string: "https://x.test/")!)
+            .violations[0]
+        #expect(violation.reportTo == "csp" && violation.reportURIs == ["/old"])
+        let body = ContentSecurityPolicy.endpointReport(violation, documentURI: "https://app.example/", referrer: "", statusCode: 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+        let report = try #require(object["body"] as? [String: Any])
+        #expect(object["url"] as? String == "https://app.example/" && report["blockedURL"] as? String == "https://x.test/")
+        #expect(report["effectiveDirective"] as? String == "connect-src" && report["sourceFile"] == nil)
+    }
+
     /// What a server writes in its policy is its own: any text is read, and the verdicts keep
     /// their rules (a report-only policy blocks nothing; `'none'` alone allows nothing).
     @Test func anyPolicyIsRead() async {

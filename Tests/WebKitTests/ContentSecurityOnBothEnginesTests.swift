@@ -221,6 +221,36 @@ import Testing
         }
     }
 
+    /// A policy with `report-to` reports to the document's `Reporting-Endpoints` endpoint of
+    /// that name, in the Reporting API's form, and not to its `report-uri`; to nothing when the
+    /// document names no such endpoint.
+    @Test(arguments: Engine.allCases)
+    func reportToSendsTheReportToTheNamedEndpoint(engine: Engine) async throws {
+        try await withSite(pages: ["/page": "<title>reporting</title>"]) { home in
+            try await EngineHarness.with(engine, signIn: false) { harness in
+                let view = try await harness.makeEchoView()
+                let policy = "connect-src 'self'; report-uri /csp/report?via=uri; report-to main"
+                for endpoints in [#"main="/csp/report?via=endpoint""#, #"other="/csp/report""#] {
+                    let address =
+                        home.url("/page").absoluteString + "?csp=" + Self.encoded(policy) + "&endpoints=" + Self.encoded(endpoints)
+                    _ = try await view.load(URL(string: address)!)
+                    _ = try await view.run(#"await fetch("http://127.0.0.1:9999/x").catch(() => 0); return 0;"#)
+                }
+                #expect(await Self.waitForReports(home, count: 1), "\(engine)")
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(home.reports.count == 1, "\(engine)")
+                let object = try #require(
+                    home.reports.first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }, "\(engine)")
+                let body = try #require(object["body"] as? [String: Any], "\(engine)")
+                #expect(object["type"] as? String == "csp-violation" && object["csp-report"] == nil, "\(engine)")
+                #expect(body["effectiveDirective"] as? String == "connect-src", "\(engine)")
+                #expect(body["blockedURL"] as? String == "http://127.0.0.1:9999/x", "\(engine)")
+                #expect(body["disposition"] as? String == "enforce", "\(engine)")
+                #expect(home.requests.filter { $0.path == "/csp/report" }.map(\.query) == ["via=endpoint"], "\(engine)")
+            }
+        }
+    }
+
     /// A page under a strict policy (no inline script without its nonce, no `eval`, connections
     /// to its own origin only) keeps its session: the bridge, the standard scripts and a refresh
     /// whose cookies its next request carries.

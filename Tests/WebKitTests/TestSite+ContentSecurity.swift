@@ -6,13 +6,17 @@ import Synchronization
 
 extension TestSite {
     /// A page's Content Security Policy fields, named by its query: `csp` gives
-    /// `Content-Security-Policy`, `cspro` `Content-Security-Policy-Report-Only`.
+    /// `Content-Security-Policy`, `cspro` `Content-Security-Policy-Report-Only`, `endpoints`
+    /// `Reporting-Endpoints`.
     static func addContentSecurityFields(from request: HummingbirdCore.Request, to headers: inout HTTPFields) {
         if let policy = request.uri.queryParameters.get("csp") {
             headers[HTTPField.Name("Content-Security-Policy")!] = policy
         }
         if let policy = request.uri.queryParameters.get("cspro") {
             headers[HTTPField.Name("Content-Security-Policy-Report-Only")!] = policy
+        }
+        if let endpoints = request.uri.queryParameters.get("endpoints") {
+            headers[HTTPField.Name("Reporting-Endpoints")!] = endpoints
         }
     }
 
