@@ -345,7 +345,9 @@ enum DocumentPrelude {
           // on a script's first read of any of them; a page may replace or delete each.
           const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData", "MediaQueryList", "MessageEvent", "ErrorEvent", "PromiseRejectionEvent", "PageTransitionEvent", "SecurityPolicyViolationEvent", "MessageChannel", "MessagePort", "BroadcastChannel", "Lock", "LockManager", "ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamDefaultController", "StorageEvent"];
           // Made apart, on a script's first read of one of them (``WebPlatformPrelude``'s `late`).
-          const lateNames = ["cookieStore"], lateClasses = ["CookieStore", "CookieChangeEvent", "FileReader", "Window", "Navigator", "Location",
+          const lateNames = ["cookieStore", "visualViewport", "locationbar", "menubar", "personalbar", "scrollbars", "statusbar", "toolbar"],
+            lateClasses = ["BarProp", "VisualViewport", "CountQueuingStrategy", "ByteLengthQueuingStrategy", "XMLHttpRequestEventTarget",
+            "XMLHttpRequestUpload", "CookieStore", "CookieChangeEvent", "FileReader", "Window", "Navigator", "Location",
             "Crypto", "Performance", "WebSocket", "CloseEvent", "WritableStream", "WritableStreamDefaultWriter", "WritableStreamDefaultController",
             "TransformStream", "TransformStreamDefaultController", "TextDecoderStream", "TextEncoderStream", "EventSource"];
           let platformObject = null;
@@ -380,6 +382,21 @@ enum DocumentPrelude {
           makeLazy(platformNames, platformClasses, platformMade);
           makeLazy(lateNames, lateClasses, () => platformMade().late());
 
+          // A view that is not shown never scrolls, moves or resizes: these do nothing, as there
+          // (`scrollX` and `scrollY` stay 0); a number alone is no `ScrollToOptions`.
+          const scrolls = name => function (options) {
+            if (arguments.length === 1 && options !== undefined && options !== null && typeof options !== "object" && typeof options !== "function") {
+              throw new TypeError("Type error");
+            }
+          };
+          const resizes = function (x, y) { if (arguments.length < 2) throw new TypeError("Not enough arguments"); };
+          for (const [name, value] of [["scroll", scrolls()], ["scrollTo", scrolls()], ["scrollBy", scrolls()], ["moveTo", resizes], ["moveBy", resizes],
+            ["resizeTo", resizes], ["resizeBy", resizes], ["captureEvents", function () {}], ["releaseEvents", function () {}],
+            ["find", function () { return false; }]]) {
+            const made = { [name]: function (...args) { return value.apply(this, args); } }[name];
+            define(made, "length", { value: name === "moveTo" || name === "moveBy" || name === "resizeTo" || name === "resizeBy" ? 2 : 0 });
+            define(g, name, { value: made, writable: true, enumerable: true, configurable: true });
+          }
           g.alert = message => { native.panel("alert", String(message === undefined ? "" : message), null); };
           g.confirm = message => native.panel("confirm", String(message === undefined ? "" : message), null);
           g.prompt = (message, value) => native.panel("prompt", String(message === undefined ? "" : message), value === undefined ? null : String(value));

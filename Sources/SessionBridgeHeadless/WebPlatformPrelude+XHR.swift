@@ -41,9 +41,17 @@ extension WebPlatformPrelude {
               });
             }
           };
-          class XMLHttpRequestEventTarget extends EventTarget {}
+          // Neither is made by a page (`Illegal constructor`): a request makes its own `upload`.
+          let makingUpload = false;
+          class XMLHttpRequestEventTarget extends EventTarget {
+            constructor() {
+              if (new.target === XMLHttpRequestEventTarget || (new.target === XMLHttpRequestUpload && !makingUpload)) throw new TypeError("Illegal constructor");
+              super();
+            }
+          }
           handlerAttributes(XMLHttpRequestEventTarget.prototype, progressTypes);
           class XMLHttpRequestUpload extends XMLHttpRequestEventTarget {}
+          const makeUpload = () => { makingUpload = true; try { return new XMLHttpRequestUpload(); } finally { makingUpload = false; } };
 
           const tokenPattern = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
           const forbiddenMethods = ["CONNECT", "TRACE", "TRACK"];
@@ -54,7 +62,7 @@ extension WebPlatformPrelude {
             #responseType = ""; #response = null; #generation = 0; #timer; #upload = null;
             constructor() { super(); }
             get readyState() { return this.#state; }
-            get upload() { return this.#upload ??= new XMLHttpRequestUpload(); }
+            get upload() { return this.#upload ??= makeUpload(); }
             get timeout() { return this.#timeout; }
             set timeout(value) { this.#timeout = Number(value) >>> 0; }
             get withCredentials() { return this.#credentials; }

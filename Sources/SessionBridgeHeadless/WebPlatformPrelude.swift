@@ -450,6 +450,7 @@ enum WebPlatformPrelude {
             \#(webSocketSource)
             \#(writableStreamsSource)
             \#(eventSourceSource)
+            \#(viewportSource)
           // The interfaces of the page's own singletons, for `instanceof` (`window instanceof
           // Window`); none can be made.
           const singletonInterface = (name, instance, base = null) => {
@@ -468,7 +469,8 @@ enum WebPlatformPrelude {
             platformClones.set(WebSocket.prototype, null);
             lateMembers = { FileReader, Window, Navigator, Location, Crypto, Performance, WebSocket, CloseEvent, WritableStream,
               WritableStreamDefaultWriter, WritableStreamDefaultController, TransformStream, TransformStreamDefaultController, TextDecoderStream,
-              TextEncoderStream, EventSource,
+              TextEncoderStream, EventSource, BarProp, VisualViewport, visualViewport, ...bars, CountQueuingStrategy, ByteLengthQueuingStrategy,
+              XMLHttpRequestEventTarget, XMLHttpRequestUpload,
               ...(secure ? { cookieStore, CookieStore, CookieChangeEvent } : {}) };
             return lateMembers;
           };

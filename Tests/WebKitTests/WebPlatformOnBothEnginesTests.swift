@@ -276,6 +276,40 @@ import Testing
         }
     }
 
+    /// What a single-page app calls on its window as it routes: `scrollTo` and its kin (which
+    /// check their arguments; how far WebKit scrolls depends on its layout, which the headless
+    /// engine has not: it stays at 0), the bars, `visualViewport`, and the Streams standard's
+    /// queuing strategies and `xhr.upload`'s interfaces.
+    @Test(arguments: Engine.allCases)
+    func theWindowScrollsMovesAndMeasuresAsAHiddenViewDoes(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                """
+                const r = f => { try { return String(f()); } catch (e) { return e.name + ": " + e.message; } };
+                return [
+                  r(() => scrollTo(0, 100)), r(() => scrollTo({ top: 50, behavior: "smooth" })), r(() => scrollBy(0, 10)), r(() => scroll()),
+                  r(() => scrollTo(5)), [scrollX, scrollY, pageYOffset].every(n => typeof n === "number"), r(() => moveTo(1, 2)), r(() => resizeTo(1)), r(() => find("x")),
+                  r(() => captureEvents()), ["locationbar", "menubar", "personalbar", "scrollbars", "statusbar", "toolbar"].every(n => window[n].visible),
+                  String(toolbar), [visualViewport.width, visualViewport.height, visualViewport.pageTop].every(n => typeof n === "number"),
+                  visualViewport.scale, String(visualViewport),
+                  String(visualViewport.onresize), r(() => new VisualViewport()), new CountQueuingStrategy({ highWaterMark: 3 }).size(9),
+                  new ByteLengthQueuingStrategy({ highWaterMark: 1 }).size(new Uint8Array(7)), r(() => new CountQueuingStrategy()),
+                  String(new XMLHttpRequest().upload), new XMLHttpRequest().upload instanceof XMLHttpRequestEventTarget,
+                  r(() => new XMLHttpRequestUpload()),
+                ];
+                """)
+            #expect(
+                seen == [
+                    "undefined", "undefined", "undefined", "undefined", "TypeError: Type error", true, "undefined",
+                    "TypeError: Not enough arguments", "false", "undefined", true, "[object BarProp]", true, 1, "[object VisualViewport]",
+                    "null",
+                    "TypeError: Illegal constructor", 1, 7, "TypeError: QueuingStrategyInit argument must be an object.",
+                    "[object XMLHttpRequestUpload]", true, "TypeError: Illegal constructor",
+                ], "\(engine)")
+        }
+    }
+
     /// A timer given code runs it as a script of the global scope when it fires, as in WebKit:
     /// the headless engine refused anything but a function, so a page that passed a string got
     /// a `TypeError`. Conversion errors throw at the call; a script's errors reach `error`.
