@@ -141,6 +141,8 @@ enum DocumentPrelude {
           const hooks = { fragment: null, popstate: null, dataURL: null, body: null, makeBlob: null, at: null, message: null, document: null, origin: () => at("origin"), href: () => at("href"), base: () => native.platform("base"),
             makeStream: null, isStream: null, streamUsable: null, readStream: null, blobURL: null, swapEvent, storageEvent: null, navigator: null, location: null, writable: null,
             times: { interactive: 0, contentLoaded: 0, complete: 0, loaded: 0 } }, schedule = g.setTimeout;
+          // A task of the platform's own, whatever the page did to `setTimeout`.
+          hooks.schedule = (callback, delay) => schedule.call(g, callback, delay);
           const navigateTo = (kind, url) => {
             // A document being left starts no navigation, as in browsers.
             if (leaving) return;
@@ -343,7 +345,7 @@ enum DocumentPrelude {
 
           // The global scope's members besides the document (``WebPlatformPrelude``), all made
           // on a script's first read of any of them; a page may replace or delete each.
-          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData", "MediaQueryList", "MessageEvent", "ErrorEvent", "PromiseRejectionEvent", "PageTransitionEvent", "SecurityPolicyViolationEvent", "MessageChannel", "MessagePort", "BroadcastChannel", "Lock", "LockManager", "ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamDefaultController", "StorageEvent"];
+          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData", "MediaQueryList", "MessageEvent", "ErrorEvent", "PromiseRejectionEvent", "PageTransitionEvent", "SecurityPolicyViolationEvent", "MessageChannel", "MessagePort", "BroadcastChannel", "Lock", "LockManager", "ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamDefaultController", "StorageEvent", "PerformanceEntry", "PerformanceMark", "PerformanceMeasure", "PerformanceNavigationTiming", "PerformanceObserver", "PerformanceObserverEntryList"];
           // Made apart, on a script's first read of one of them (``WebPlatformPrelude``'s `late`).
           const lateNames = ["cookieStore", "visualViewport", "locationbar", "menubar", "personalbar", "scrollbars", "statusbar", "toolbar"],
             lateClasses = ["BarProp", "VisualViewport", "CountQueuingStrategy", "ByteLengthQueuingStrategy", "XMLHttpRequestEventTarget",
@@ -459,12 +461,12 @@ enum DocumentPrelude {
               }
               else if (typeof init === "object") { for (const k of Object.keys(init)) this.append(k, init[k]); }
             }
-            append(name, value) { this.#list.push([checkedName(name), checkedValue(value)]); }
-            set(name, value) { const n = checkedName(name), v = checkedValue(value); this.#list = this.#list.filter(([k]) => k !== n); this.#list.push([n, v]); }
-            delete(name) { const n = checkedName(name); this.#list = this.#list.filter(([k]) => k !== n); }
-            get(name) { const n = checkedName(name); const v = this.#list.filter(([k]) => k === n).map(([, v]) => v); return v.length ? v.join(", ") : null; }
+            append(name, value) { if (arguments.length < 2) throw new TypeError("Not enough arguments"); this.#list.push([checkedName(name), checkedValue(value)]); }
+            set(name, value) { if (arguments.length < 2) throw new TypeError("Not enough arguments"); const n = checkedName(name), v = checkedValue(value); this.#list = this.#list.filter(([k]) => k !== n); this.#list.push([n, v]); }
+            delete(name) { if (arguments.length < 1) throw new TypeError("Not enough arguments"); const n = checkedName(name); this.#list = this.#list.filter(([k]) => k !== n); }
+            get(name) { if (arguments.length < 1) throw new TypeError("Not enough arguments"); const n = checkedName(name); const v = this.#list.filter(([k]) => k === n).map(([, v]) => v); return v.length ? v.join(", ") : null; }
             getSetCookie() { return this.#list.filter(([k]) => k === "set-cookie").map(([, v]) => v); }
-            has(name) { const n = checkedName(name); return this.#list.some(([k]) => k === n); }
+            has(name) { if (arguments.length < 1) throw new TypeError("Not enough arguments"); const n = checkedName(name); return this.#list.some(([k]) => k === n); }
             #sorted() {
               const names = [...new Set(this.#list.map(([k]) => k))].sort();
               const out = [];

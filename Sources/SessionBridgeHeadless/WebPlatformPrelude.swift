@@ -24,7 +24,8 @@ enum WebPlatformPrelude {
           const fromCharCode = String.fromCharCode, isView = ArrayBuffer.isView;
           const typedArrayName = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
           const method = (object, name, value) => define(object, name, { value, writable: true, enumerable: true, configurable: true });
-          const notEnough = (name, count) => new TypeError(`${name}: at least ${count} argument${count > 1 ? "s are" : " is"} required`);
+          // WebKit's words for a call with too few arguments, whatever it is (`name`, `count`: for who reads this code).
+          const notEnough = (name, count) => new TypeError("Not enough arguments");
 
           // DOMException (WebIDL), with the legacy codes of the names used here and elsewhere.
           const legacy = [["IndexSizeError", 1, "INDEX_SIZE_ERR"], ["HierarchyRequestError", 3, "HIERARCHY_REQUEST_ERR"],
@@ -254,7 +255,7 @@ enum WebPlatformPrelude {
             #encoding; #fatal; #ignoreBOM; #pending = []; #bomSeen = false;
             constructor(label = "utf-8", options = undefined) {
               const name = String(label).replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, "").toLowerCase();
-              if (!encodings.has(name)) throw new RangeError(`TextDecoder: the encoding label provided ('${label}') is not supported`);
+              if (!encodings.has(name)) throw new RangeError("Bad value");
               this.#encoding = encodings.get(name);
               this.#fatal = !!(options && options.fatal);
               this.#ignoreBOM = !!(options && options.ignoreBOM);
@@ -339,12 +340,57 @@ enum WebPlatformPrelude {
           define(performance, "timeOrigin", { get: () => timeOrigin, enumerable: true, configurable: true });
           method(performance, "toJSON", function toJSON() { return { timeOrigin }; });
           define(performance, Symbol.toStringTag, { value: "Performance", configurable: true });
-          // User Timing: marks and measures, the document's only performance entries.
+          // User Timing: marks and measures, the document's only performance entries besides its
+          // navigation's; each an instance of its interface, its members on the prototype.
           const timeline = [];
+          let entryInit = null;
+          class PerformanceEntry {
+            #name; #entryType; #startTime; #duration;
+            constructor() {
+              if (entryInit === null) throw new TypeError("Illegal constructor");
+              [this.#name, this.#entryType, this.#startTime, this.#duration] = entryInit;
+              entryInit = null;
+            }
+            get name() { return this.#name; }
+            get entryType() { return this.#entryType; }
+            get startTime() { return this.#startTime; }
+            get duration() { return this.#duration; }
+            toJSON() { return { name: this.name, entryType: this.entryType, startTime: this.startTime, duration: this.duration }; }
+          }
+          class PerformanceMark extends PerformanceEntry {
+            #detail;
+            constructor(name, options = undefined) {
+              let detail = entryInit === null ? null : entryInit[4];
+              if (entryInit === null) {
+                // Made by a page: a mark of its own, not on the timeline.
+                if (arguments.length < 1) throw notEnough("PerformanceMark", 1);
+                const startTime = options && options.startTime !== undefined ? Number(options.startTime) : performance.now();
+                if (!(startTime >= 0)) throw new TypeError("PerformanceMark: the start time cannot be negative.");
+                detail = options && options.detail !== undefined ? structuredClone(options.detail) : null;
+                entryInit = [String(name), "mark", startTime, 0];
+              }
+              super();
+              this.#detail = detail;
+            }
+            get detail() { return this.#detail; }
+          }
+          class PerformanceMeasure extends PerformanceEntry {
+            #detail;
+            constructor() {
+              const detail = entryInit === null ? null : entryInit[4];
+              super();
+              this.#detail = detail;
+            }
+            get detail() { return this.#detail; }
+          }
+          class PerformanceNavigationTiming extends PerformanceEntry {}
+          for (const [made, tag] of [[PerformanceEntry, "PerformanceEntry"], [PerformanceMark, "PerformanceMark"], [PerformanceMeasure, "PerformanceMeasure"],
+            [PerformanceNavigationTiming, "PerformanceNavigationTiming"]]) {
+            define(made.prototype, Symbol.toStringTag, { value: tag, configurable: true });
+          }
           const timingEntry = (name, entryType, startTime, duration, detail) => {
-            const made = { name, entryType, startTime, duration, detail };
-            method(made, "toJSON", function toJSON() { return { name, entryType, startTime, duration }; });
-            return made;
+            entryInit = [name, entryType, startTime, duration, detail];
+            try { return entryType === "mark" ? new PerformanceMark() : new PerformanceMeasure(); } finally { entryInit = null; }
           };
           const markTime = (name, what) => {
             if (typeof name === "number") {
@@ -362,6 +408,7 @@ enum WebPlatformPrelude {
             if (!(startTime >= 0)) throw new TypeError("performance.mark: the start time cannot be negative.");
             const made = timingEntry(String(name), "mark", startTime, 0, options && options.detail !== undefined ? structuredClone(options.detail) : null);
             timeline.push(made);
+            queueEntry(made);
             return made;
           });
           method(performance, "measure", function measure(name, startOrOptions = undefined, endMark = undefined) {
@@ -378,6 +425,7 @@ enum WebPlatformPrelude {
             }
             const made = timingEntry(String(name), "measure", start, end - start, options && options.detail !== undefined ? structuredClone(options.detail) : null);
             timeline.push(made);
+            queueEntry(made);
             return made;
           });
           // Navigation Timing: the document's navigation entry, its times as they are when asked
@@ -395,7 +443,7 @@ enum WebPlatformPrelude {
               loadEventEnd: times.loaded, type, redirectCount,
             };
             method(made, "toJSON", function toJSON() { const copy = { ...made }; delete copy.toJSON; return copy; });
-            define(made, Symbol.toStringTag, { value: "PerformanceNavigationTiming", configurable: true });
+            Object.setPrototypeOf(made, PerformanceNavigationTiming.prototype);
             return made;
           };
           const byStart = list => list.slice().sort((a, b) => a.startTime - b.startTime);
@@ -439,6 +487,7 @@ enum WebPlatformPrelude {
           };
           method(performance, "clearMarks", clearTiming("mark"));
           method(performance, "clearMeasures", clearTiming("measure"));
+          \#(performanceObserverSource)
 
           // The members fewer pages use, made on a script's first read of one of them, so that a
           // document that never reads one does not pay for making them.
@@ -491,6 +540,7 @@ enum WebPlatformPrelude {
             MessageEvent, ErrorEvent, PromiseRejectionEvent, PageTransitionEvent, SecurityPolicyViolationEvent, MessageChannel, MessagePort, BroadcastChannel, locks, Lock, LockManager,
             ReadableStream, ReadableStreamDefaultReader, ReadableStreamDefaultController,
             Blob, File, FormData, matchMedia, MediaQueryList, screen, requestAnimationFrame, cancelAnimationFrame, StorageEvent, late,
+            PerformanceEntry, PerformanceMark, PerformanceMeasure, PerformanceNavigationTiming, PerformanceObserver, PerformanceObserverEntryList,
             ...(secure ? { CryptoKey: webCrypto.CryptoKey, SubtleCrypto: webCrypto.SubtleCrypto } : {}) };
         })
         """#

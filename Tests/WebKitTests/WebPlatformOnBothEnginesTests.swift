@@ -276,6 +276,76 @@ import Testing
         }
     }
 
+    /// A `PerformanceObserver` (analytics and web-vitals libraries use one) is given marks and
+    /// measures in a task after they are made, sorted by start time, and with `buffered` the
+    /// entries already there at once; entries are instances of their interfaces.
+    @Test(arguments: Engine.allCases)
+    func performanceObserversAreGivenEntriesAsInWebKit(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                """
+                const r = f => { try { return f(); } catch (e) { return e.name + ": " + e.message; } };
+                performance.clearMarks(); performance.clearMeasures();
+                performance.mark("early");
+                const calls = [];
+                const all = new PerformanceObserver((list, observer) => calls.push(["all", list.getEntries().map(e => e.entryType + ":" + e.name),
+                  observer === all, String(list), list.getEntriesByName("m1").length]));
+                all.observe({ entryTypes: ["mark", "measure", "bogus"] });
+                const buffered = new PerformanceObserver(list => calls.push(["buffered", list.getEntries().map(e => e.name)]));
+                buffered.observe({ type: "mark", buffered: true });
+                const navigation = new PerformanceObserver(list => calls.push(["navigation", list.getEntries().map(e => String(e))]));
+                navigation.observe({ type: "navigation", buffered: true });
+                const synchronous = calls.length;
+                // Time enough for the marks' start times to differ (WebKit's clock is coarser).
+                await new Promise(resolve => setTimeout(resolve, 5));
+                performance.mark("m1"); performance.measure("me", "early", "m1");
+                const taken = new PerformanceObserver(() => calls.push(["taken"]));
+                taken.observe({ entryTypes: ["mark"] }); performance.mark("m2");
+                const records = taken.takeRecords().map(e => e.name); taken.disconnect(); performance.mark("m3");
+                const beforeTask = calls.length;
+                await new Promise(resolve => setTimeout(resolve, 50));
+                const mark = performance.getEntriesByName("early")[0], made = new PerformanceMark("own", { detail: 1 });
+                return [
+                  PerformanceObserver.supportedEntryTypes.join(","), synchronous, beforeTask, records, calls,
+                  mark instanceof PerformanceMark && mark instanceof PerformanceEntry, Object.keys(mark).length, String(mark),
+                  [made.name, made.detail, performance.getEntriesByName("own").length].join(","),
+                  r(() => new PerformanceObserver(() => {}).observe({})), r(() => new PerformanceEntry()),
+                  r(() => { const o = new PerformanceObserver(() => {}); o.observe({ type: "mark" }); o.observe({ entryTypes: ["mark"] }); }),
+                ];
+                """)
+            #expect(
+                seen == [
+                    "mark,measure,navigation,paint,resource", 2, 2, ["m2"],
+                    [
+                        ["buffered", ["early"]], ["navigation", ["[object PerformanceNavigationTiming]"]],
+                        ["all", ["measure:me", "mark:m1", "mark:m2", "mark:m3"], true, "[object PerformanceObserverEntryList]", 1],
+                        ["buffered", ["m1", "m2", "m3"]],
+                    ],
+                    true, 0, "[object PerformanceMark]", "own,1,0", "TypeError: no type or entryTypes were provided",
+                    "TypeError: Illegal constructor", "InvalidModificationError: observer type can't be changed once registered",
+                ], "\(engine)")
+        }
+    }
+
+    /// Too few arguments to a platform function or constructor: WebKit's `TypeError` and its words.
+    @Test(arguments: Engine.allCases)
+    func tooFewArgumentsAreWebKitsTypeError(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                """
+                const calls = [() => new Event(), () => new CustomEvent(), () => new MessageEvent(), () => new ErrorEvent(),
+                  () => performance.mark(), () => new URL(), () => atob(), () => new PromiseRejectionEvent("x"),
+                  () => new EventTarget().addEventListener("x"), () => new Headers().append("a"), () => new Headers().get(),
+                  () => localStorage.setItem("a"), () => structuredClone(), () => new TextDecoder("no such label")];
+                return calls.map(f => { try { f(); return "ok"; } catch (e) { return e.name + ": " + e.message; } });
+                """)
+            let few: ScriptValue = "TypeError: Not enough arguments"
+            #expect(seen == .array(Array(repeating: few, count: 13) + ["RangeError: Bad value"]), "\(engine)")
+        }
+    }
+
     /// What a single-page app calls on its window as it routes: `scrollTo` and its kin (which
     /// check their arguments; how far WebKit scrolls depends on its layout, which the headless
     /// engine has not: it stays at 0), the bars, `visualViewport`, and the Streams standard's
