@@ -1,5 +1,7 @@
 import Foundation
+import OrderedCollections
 import SessionBridgeMessaging
+import SessionBridgeScriptEngine
 
 /// A document's Content Security Policy (CSP Level 3), as WebKit enforces it: the policies of
 /// its `Content-Security-Policy` fields (enforced), `Content-Security-Policy-Report-Only`
@@ -460,60 +462,36 @@ struct ContentSecurityPolicy: Sendable {
     /// The body WebKit posts to a policy's `report-to` endpoint (the Reporting API's report,
     /// also sent as `application/csp-report`).
     static func endpointReport(_ violation: Violation, documentURI: String, referrer: String, statusCode: Int) -> [UInt8] {
-        let members = [
-            "\"documentURL\":\(quoted(documentURI))", "\"disposition\":\(quoted(violation.disposition.rawValue))",
-            "\"referrer\":\(quoted(referrer))", "\"effectiveDirective\":\(quoted(violation.directive))",
-            "\"blockedURL\":\(quoted(violation.blockedURI))", "\"originalPolicy\":\(quoted(violation.originalPolicy))",
-            "\"statusCode\":\(statusCode)", "\"sample\":\(quoted(violation.sample))",
+        var body: OrderedDictionary<String, ScriptValue> = [
+            "documentURL": .string(documentURI), "disposition": .string(violation.disposition.rawValue), "referrer": .string(referrer),
+            "effectiveDirective": .string(violation.directive), "blockedURL": .string(violation.blockedURI),
+            "originalPolicy": .string(violation.originalPolicy), "statusCode": .number(Double(statusCode)),
+            "sample": .string(violation.sample),
         ]
-        let location =
-            violation.sourceFile.isEmpty
-            ? []
-            : [
-                "\"sourceFile\":\(quoted(violation.sourceFile))", "\"lineNumber\":\(violation.line)",
-                "\"columnNumber\":\(violation.column)",
-            ]
-        let text =
-            "{\"type\":\"csp-violation\",\"url\":\(quoted(documentURI)),\"body\":{" + (members + location).joined(separator: ",") + "}}"
-        return Array(text.utf8)
-    }
-
-    /// `text` as a JSON string.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-            }
+        if !violation.sourceFile.isEmpty {
+            body["sourceFile"] = .string(violation.sourceFile)
+            body["lineNumber"] = .number(Double(violation.line))
+            body["columnNumber"] = .number(Double(violation.column))
         }
-        return out + "\""
+        return json(["type": "csp-violation", "url": .string(documentURI), "body": .object(body)])
     }
 
     /// The body WebKit posts to a policy's `report-uri` (`application/csp-report`).
-    static func report(
-        _ violation: Violation, documentURI: String, referrer: String, statusCode: Int
-    ) -> [UInt8] {
-        var members = [
-            "\"document-uri\":\(quoted(documentURI))", "\"referrer\":\(quoted(referrer))",
-            "\"violated-directive\":\(quoted(violation.directive))", "\"effective-directive\":\(quoted(violation.directive))",
-            "\"original-policy\":\(quoted(violation.originalPolicy))", "\"blocked-uri\":\(quoted(violation.blockedURI))",
-            "\"status-code\":\(statusCode)",
+    static func report(_ violation: Violation, documentURI: String, referrer: String, statusCode: Int) -> [UInt8] {
+        var report: OrderedDictionary<String, ScriptValue> = [
+            "document-uri": .string(documentURI), "referrer": .string(referrer), "violated-directive": .string(violation.directive),
+            "effective-directive": .string(violation.directive), "original-policy": .string(violation.originalPolicy),
+            "blocked-uri": .string(violation.blockedURI), "status-code": .number(Double(statusCode)),
         ]
         if !violation.sourceFile.isEmpty {
-            members += [
-                "\"source-file\":\(quoted(violation.sourceFile))", "\"line-number\":\(violation.line)",
-                "\"column-number\":\(violation.column)",
-            ]
+            report["source-file"] = .string(violation.sourceFile)
+            report["line-number"] = .number(Double(violation.line))
+            report["column-number"] = .number(Double(violation.column))
         }
-        if !violation.sample.isEmpty { members.append("\"script-sample\":\(quoted(violation.sample))") }
-        let text =
-            "{\"type\":\"csp-violation\",\"url\":\(quoted(documentURI)),\"csp-report\":{" + members.joined(separator: ",") + "}}"
-        return Array(text.utf8)
+        if !violation.sample.isEmpty { report["script-sample"] = .string(violation.sample) }
+        return json(["type": "csp-violation", "url": .string(documentURI), "csp-report": .object(report)])
     }
+
+    /// A report's JSON text (its strings, numbers and objects only, which ``ScriptValue`` writes as JSON).
+    private static func json(_ value: ScriptValue) -> [UInt8] { Array(value.description.utf8) }
 }

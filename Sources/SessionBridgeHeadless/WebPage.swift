@@ -428,11 +428,7 @@ public actor WebPage {
                 switch script {
                 case .inline(let source, let line):
                     let running = DocumentScript(index: index, src: "", attributes: attributes, line: line)
-                    if let policy = environment.contentSecurity.policy {
-                        let verdict = policy.inlineScript(nonce: running.nonce, source: source)
-                        await report(verdict, script: running, environment: environment)
-                        if !verdict.allowed { continue }
-                    }
+                    if await !allowsInlineScript(source, of: running, environment: environment) { continue }
                     runningScript.withLock { $0 = running }
                     await run(source, sourceURL: url.absoluteString, line: line, in: .page)
                     runningScript.withLock { $0 = nil }
@@ -446,13 +442,9 @@ public actor WebPage {
                     }
                     script.src = asked.absoluteString
                     let target = environment.contentSecurity.upgraded(asked)
-                    if let policy = environment.contentSecurity.policy {
-                        let verdict = policy.script(target, nonce: script.nonce, integrity: attributes["integrity"] ?? "")
-                        await report(verdict, script: nil, environment: environment)
-                        if !verdict.allowed {
-                            unfetchable.append(script)
-                            continue
-                        }
+                    if await !allowsScriptSource(target, of: script, environment: environment) {
+                        unfetchable.append(script)
+                        continue
                     }
                     if attributes["defer"] != nil || attributes["async"] != nil {
                         deferred.append((script, nil, target))
@@ -464,11 +456,7 @@ public actor WebPage {
                     // scripts (an `async` one runs with them too).
                     var script = DocumentScript(index: index, src: "", attributes: attributes, line: line)
                     guard let src else {
-                        if let policy = environment.contentSecurity.policy {
-                            let verdict = policy.inlineScript(nonce: script.nonce, source: source)
-                            await report(verdict, script: script, environment: environment)
-                            if !verdict.allowed { continue }
-                        }
+                        if await !allowsInlineScript(source, of: script, environment: environment) { continue }
                         deferred.append((script, .inline(source: source, documentURL: url, base: environment.baseURL, line: line), nil))
                         continue
                     }
@@ -479,13 +467,9 @@ public actor WebPage {
                     }
                     script.src = asked.absoluteString
                     let target = environment.contentSecurity.upgraded(asked)
-                    if let policy = environment.contentSecurity.policy {
-                        let verdict = policy.script(target, nonce: script.nonce, integrity: attributes["integrity"] ?? "")
-                        await report(verdict, script: nil, environment: environment)
-                        if !verdict.allowed {
-                            unfetchable.append(script)
-                            continue
-                        }
+                    if await !allowsScriptSource(target, of: script, environment: environment) {
+                        unfetchable.append(script)
+                        continue
                     }
                     deferred.append((script, .url(target, type: nil), nil))
                 case .importMap(let source):
@@ -558,6 +542,24 @@ public actor WebPage {
             environment.report(policy.evaluation(sample: code), location: context.callerLocation(), in: context)
         }
         DocumentEnvironment.refuseEval(in: context)
+    }
+
+    /// Whether the document's policy lets a `<script>` written in it run (its nonce or hash),
+    /// the refusal reported at the element.
+    private func allowsInlineScript(_ source: String, of script: DocumentScript, environment: DocumentEnvironment) async -> Bool {
+        guard let policy = environment.contentSecurity.policy else { return true }
+        let verdict = policy.inlineScript(nonce: script.nonce, source: source)
+        await report(verdict, script: script, environment: environment)
+        return verdict.allowed
+    }
+
+    /// Whether the document's policy lets a `<script>` element load its source `target` (its
+    /// nonce, its `integrity`, the source), the refusal reported at the document.
+    private func allowsScriptSource(_ target: URL, of script: DocumentScript, environment: DocumentEnvironment) async -> Bool {
+        guard let policy = environment.contentSecurity.policy else { return true }
+        let verdict = policy.script(target, nonce: script.nonce, integrity: script.attributes["integrity"] ?? "")
+        await report(verdict, script: nil, environment: environment)
+        return verdict.allowed
     }
 
     /// Reports a verdict of the document's policy on one of its scripts: at its element (`script`),
