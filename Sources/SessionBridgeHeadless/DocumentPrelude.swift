@@ -318,10 +318,16 @@ enum DocumentPrelude {
           const navigator = {
             userAgent, appVersion: userAgent.replace(/^Mozilla\//, ""), appCodeName: "Mozilla", appName: "Netscape", product: "Gecko",
             productSub: "20030107", vendor: "Apple Computer, Inc.", vendorSub: "", platform, hardwareConcurrency: cores, maxTouchPoints: 0,
-            language: "en-US", languages: freeze(["en-US"]), cookieEnabled: true, onLine: true, webdriver: false, pdfViewerEnabled: false,
+            language: "en-US", languages: freeze(["en-US"]), cookieEnabled: true, onLine: true, webdriver: false, pdfViewerEnabled: true,
             javaEnabled() { return false; },
             // The data store's Web Locks of this origin (``WebPlatformPrelude/locksSource``).
             get locks() { return platformMade().locks; },
+            // What it tells of the user and the device (``WebPlatformPrelude/navigatorMembersSource``).
+            get permissions() { return platformMade().late().navigatorMembers.permissions; },
+            get userActivation() { return platformMade().late().navigatorMembers.userActivation; },
+            get clipboard() { return platformMade().late().navigatorMembers.clipboard; },
+            get mediaDevices() { return platformMade().late().navigatorMembers.mediaDevices; },
+            getGamepads() { return []; },
             // A beacon: a POST of `data` with the document's cookies, not waited for; `false`
             // for a body over the 64 KB a beacon may carry.
             sendBeacon(url, data = null) {
@@ -348,7 +354,7 @@ enum DocumentPrelude {
           const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData", "MediaQueryList", "MessageEvent", "ErrorEvent", "PromiseRejectionEvent", "PageTransitionEvent", "SecurityPolicyViolationEvent", "MessageChannel", "MessagePort", "BroadcastChannel", "Lock", "LockManager", "ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamDefaultController", "StorageEvent", "PerformanceEntry", "PerformanceMark", "PerformanceMeasure", "PerformanceNavigationTiming", "PerformanceObserver", "PerformanceObserverEntryList"];
           // Made apart, on a script's first read of one of them (``WebPlatformPrelude``'s `late`).
           const lateNames = ["cookieStore", "visualViewport", "locationbar", "menubar", "personalbar", "scrollbars", "statusbar", "toolbar"],
-            lateClasses = ["BarProp", "VisualViewport", "CountQueuingStrategy", "ByteLengthQueuingStrategy", "XMLHttpRequestEventTarget",
+            lateClasses = ["Permissions", "PermissionStatus", "UserActivation", "Clipboard", "MediaDevices", "BarProp", "VisualViewport", "CountQueuingStrategy", "ByteLengthQueuingStrategy", "XMLHttpRequestEventTarget",
             "XMLHttpRequestUpload", "CookieStore", "CookieChangeEvent", "FileReader", "Window", "Navigator", "Location",
             "Crypto", "Performance", "WebSocket", "CloseEvent", "WritableStream", "WritableStreamDefaultWriter", "WritableStreamDefaultController",
             "TransformStream", "TransformStreamDefaultController", "TextDecoderStream", "TextEncoderStream", "EventSource"];

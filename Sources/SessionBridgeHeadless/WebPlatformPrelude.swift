@@ -500,6 +500,7 @@ enum WebPlatformPrelude {
             \#(writableStreamsSource)
             \#(eventSourceSource)
             \#(viewportSource)
+            \#(navigatorMembersSource)
           // The interfaces of the page's own singletons, for `instanceof` (`window instanceof
           // Window`); none can be made.
           const singletonInterface = (name, instance, base = null) => {
@@ -519,7 +520,8 @@ enum WebPlatformPrelude {
             lateMembers = { FileReader, Window, Navigator, Location, Crypto, Performance, WebSocket, CloseEvent, WritableStream,
               WritableStreamDefaultWriter, WritableStreamDefaultController, TransformStream, TransformStreamDefaultController, TextDecoderStream,
               TextEncoderStream, EventSource, BarProp, VisualViewport, visualViewport, ...bars, CountQueuingStrategy, ByteLengthQueuingStrategy,
-              XMLHttpRequestEventTarget, XMLHttpRequestUpload,
+              XMLHttpRequestEventTarget, XMLHttpRequestUpload, navigatorMembers, Permissions, PermissionStatus, UserActivation, Clipboard,
+              MediaDevices,
               ...(secure ? { cookieStore, CookieStore, CookieChangeEvent } : {}) };
             return lateMembers;
           };

@@ -328,6 +328,34 @@ import Testing
         }
     }
 
+    /// What `navigator` tells of the user and the device, as a view that is not shown tells it:
+    /// permissions still to be asked, no user activation now, no clipboard without one, no
+    /// media devices or gamepads. (WebKit counts the app's own scripts as the user's past
+    /// activation, `hasBeenActive`; the headless engine has no user.)
+    @Test(arguments: Engine.allCases)
+    func theNavigatorTellsOfTheUserAsAHiddenViewDoes(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                """
+                const r = async f => { try { return await f(); } catch (e) { return e.name; } };
+                const status = await navigator.permissions.query({ name: "notifications" });
+                return [
+                  status.state, status.name, String(status), (await navigator.permissions.query({ name: "geolocation" })).state,
+                  await r(() => navigator.permissions.query({ name: "bogus" })), navigator.userActivation.isActive,
+                  await r(() => navigator.clipboard.writeText("x")),
+                  await r(() => navigator.clipboard.readText()), (await navigator.mediaDevices.enumerateDevices()).length,
+                  navigator.getGamepads().length, navigator.pdfViewerEnabled, navigator.permissions instanceof Permissions,
+                ];
+                """)
+            #expect(
+                seen == [
+                    "prompt", "notifications", "[object PermissionStatus]", "prompt", "TypeError", false, "NotAllowedError",
+                    "NotAllowedError", 0, 0, true, true,
+                ], "\(engine)")
+        }
+    }
+
     /// Too few arguments to a platform function or constructor: WebKit's `TypeError` and its words.
     @Test(arguments: Engine.allCases)
     func tooFewArgumentsAreWebKitsTypeError(engine: Engine) async throws {
