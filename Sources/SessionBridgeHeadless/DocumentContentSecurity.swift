@@ -57,6 +57,11 @@ final class DocumentContentSecurity: Sendable {
         return endpoints
     }
 
+    /// Whether a policy came from the document's fields (not only from `<meta>`): its elements'
+    /// nonces are then hidden from `getAttribute`.
+    var hasFieldPolicy: Bool { fieldPolicy.load(ordering: .relaxed) }
+    private let fieldPolicy = Atomic<Bool>(false)
+
     /// The policy now; `nil` for a document that has none (nothing is checked).
     var policy: ContentSecurityPolicy? { present.load(ordering: .acquiring) ? state.withLock { $0 } : nil }
 
@@ -69,6 +74,7 @@ final class DocumentContentSecurity: Sendable {
             let notices = updated.add(value, disposition: disposition, fromMeta: fromMeta)
             policy = updated.isEmpty ? nil : updated
             present.store(policy != nil, ordering: .releasing)
+            if !fromMeta, policy != nil { fieldPolicy.store(true, ordering: .relaxed) }
             return notices
         }
     }

@@ -739,6 +739,10 @@ extension DocumentEnvironment {
                 return unsafe context.jsValue(.string(env.baseURL.absoluteString))
             case "charset":
                 return unsafe context.jsValue(.string(env.encoding.rawValue))
+            case "nonceHidden":
+                // A document with a policy from its fields hides its elements' nonces from
+                // `getAttribute` (HTML's nonce hiding), as WebKit does.
+                return unsafe context.jsValue(.bool(env.contentSecurity.hasFieldPolicy))
             case "secure":
                 return unsafe context.jsValue(.bool(env.isSecureContext))
             case "navigation":

@@ -205,7 +205,11 @@ enum DocumentPrelude {
               tagName: "SCRIPT", nodeName: "SCRIPT", nodeType: 1, src, type: attributes.type || "", async: "async" in attributes, defer: "defer" in attributes,
               crossOrigin: attributes.crossorigin === undefined ? null : attributes.crossorigin, nonce: attributes.nonce || "", id: attributes.id || "", dataset: freeze(dataset), ownerDocument: document,
               title: attributes.title || "", lang: attributes.lang || "", dir: attributes.dir || "", className: attributes.class || "", hidden: "hidden" in attributes,
-              getAttribute(name) { const value = attributes[String(name).toLowerCase()]; return value === undefined ? null : value; },
+              getAttribute(name) {
+                const key = String(name).toLowerCase(), value = attributes[key];
+                // A nonce is hidden when the document's policy came from its fields (HTML), its `nonce` member kept.
+                return value === undefined ? null : key === "nonce" && native.platform("nonceHidden") ? "" : value;
+              },
               hasAttribute(name) { return String(name).toLowerCase() in attributes; },
             };
             define(element, Symbol.toStringTag, { value: "HTMLScriptElement", configurable: true });
