@@ -33,6 +33,8 @@ struct DocumentEnvironment: Sendable {
     let encoding: DocumentEncoding
     /// Its Content Security Policy, if it has one.
     let contentSecurity: DocumentContentSecurity
+    /// The bodies of its `keepalive` requests in flight.
+    let keepaliveBytes = KeepaliveQuota()
     /// The document's import map and the modules its page world was given.
     let modules = DocumentModules()
     var timeOrigin: (epochMilliseconds: Double, uptime: UInt64) { timing.origin }
@@ -1015,11 +1017,27 @@ extension DocumentEnvironment {
                 do { try env.checkConnection(to: url, in: context) } catch { throw ScriptThrow("TypeError", "Load failed") }
             }
             let request = PageRequest(url: url, method: checkedMethod, headers: headers, body: body)
+            // The bodies of a document's keepalive requests in flight stay within 64 KB, as the
+            // Fetch Standard has it; WebKit's console lines, and a failed load, past it.
+            let quota = keepalive ? body?.count ?? 0 : 0
+            if keepalive, !env.keepaliveBytes.take(quota) {
+                for text in [
+                    "Reached maximum amount of queued data of 64Kb for keepalive requests",
+                    "\(api) cannot load \(url.absoluteString) due to access control checks.",
+                ] {
+                    env.loader.events?(.console(ConsoleMessage(level: .error, text: text), url: env.url))
+                }
+                throw ScriptThrow("TypeError", "Load failed")
+            }
             let (promise, deferred) = unsafe try context.makeDeferredPromise()
             let tracker = keepalive ? env.tracker : nil
+            let keepaliveBytes = env.keepaliveBytes
             tracker?.begin()
             context.startTask(settling: deferred, outlivingTheContext: keepalive) {
-                defer { tracker?.end() }
+                defer {
+                    tracker?.end()
+                    if keepalive { keepaliveBytes.give(quota) }
+                }
                 do throws(PageError) {
                     let response = try await env.fetch(
                         request, credentials: credentials, mode: mode, referrer: referrer, cache: cache,

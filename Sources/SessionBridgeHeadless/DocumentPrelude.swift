@@ -594,9 +594,13 @@ enum DocumentPrelude {
           }
           // A body as the Fetch Standard extracts one: text, URLSearchParams (as a form) or
           // bytes (a copy of an ArrayBuffer or a view), with the Content-Type it implies.
-          const extractBody = value => {
+          const extractBody = (value, keepalive = false) => {
             if (value === null || value === undefined) return { body: null, type: null };
-            if (hooks.isStream !== null && hooks.isStream(value)) throw new (platformMade().DOMException)("ReadableStream uploading is not supported", "NotSupportedError");
+            if (hooks.isStream !== null && hooks.isStream(value)) {
+              // WebKit's refusal of a request that would outlive its document with a body not yet there.
+              if (keepalive) throw new TypeError("Request cannot have a ReadableStream body and keepalive set to true");
+              throw new (platformMade().DOMException)("ReadableStream uploading is not supported", "NotSupportedError");
+            }
             // A Blob or a FormData (made by the platform, which says so).
             const platformBody = hooks.body ? hooks.body(value) : undefined;
             if (platformBody !== undefined) return platformBody;
@@ -724,7 +728,7 @@ enum DocumentPrelude {
               this.#headers = new Headers(init.headers !== undefined ? init.headers : from ? from.#headers : undefined);
               if (from && from.#used && init.body === undefined) throw new TypeError("body stream already read");
               if (init.body !== undefined) {
-                const { body, type } = extractBody(init.body);
+                const { body, type } = extractBody(init.body, init.keepalive !== undefined ? !!init.keepalive : from ? from.#keepalive : false);
                 this.#body = body;
                 if (type !== null && !this.#headers.has("content-type")) this.#headers.set("content-type", type);
               } else this.#body = from ? from.#body : null;
@@ -802,7 +806,7 @@ enum DocumentPrelude {
             let body;
             try {
               if (init.body !== undefined) {
-                const extracted = extractBody(init.body);
+                const extracted = extractBody(init.body, !!(init.keepalive !== undefined ? init.keepalive : asked ? asked.keepalive : false));
                 body = extracted.body;
                 if (extracted.type !== null && !headers.some(([name]) => name === "content-type")) headers.push(["content-type", extracted.type]);
               } else body = asked ? takeRequestBody(asked) : null;

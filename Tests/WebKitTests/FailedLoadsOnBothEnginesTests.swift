@@ -41,4 +41,31 @@ import Testing
             }
         }
     }
+
+    /// A `keepalive` request (which may outlive its document, as a beacon does) carries at most
+    /// 64 KB, and no body still to come.
+    @Test(arguments: Engine.allCases)
+    func keepaliveRequestsStayWithin64KB(engine: Engine) async throws {
+        try await withSite(pages: ["/page": "<title>keepalive</title>"]) { home in
+            try await EngineHarness.with(engine, signIn: false) { harness in
+                let view = try await harness.makeEchoView()
+                _ = try await view.load(home.url("/page"))
+                let seen = try await view.run(
+                    """
+                    const outcome = promise => promise.then(r => r.status, e => e.name + ": " + e.message);
+                    return [
+                      await outcome(fetch("/cors/api?n=over", { method: "POST", body: "x".repeat(70000), keepalive: true })),
+                      await outcome(fetch("/cors/api?n=within", { method: "POST", body: "x".repeat(60000), keepalive: true })),
+                      await outcome(fetch("/cors/api?n=stream", { method: "POST", body: new ReadableStream(), keepalive: true, duplex: "half" })),
+                    ];
+                    """)
+                #expect(
+                    seen == [
+                        "TypeError: Load failed", 200, "TypeError: Request cannot have a ReadableStream body and keepalive set to true",
+                    ],
+                    "\(engine)")
+                #expect(home.requests(to: "/cors/api").map(\.query) == ["n=within"], "\(engine)")
+            }
+        }
+    }
 }
