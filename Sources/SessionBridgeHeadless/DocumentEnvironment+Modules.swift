@@ -177,7 +177,10 @@ extension DocumentEnvironment {
                     let (key, records) = try await ModuleGraph.load(.url(target, type: type), environment: environment)
                     return .success(.array([.string(key), .array(records)]))
                 } catch {
-                    return .failure(ScriptThrow("TypeError", error.message))
+                    // A module that failed its integrity check: WebKit's line to the console, its words to the page.
+                    guard error.message.hasPrefix("Cannot load script") else { return .failure(ScriptThrow("TypeError", error.message)) }
+                    environment.loader.events?(.console(ConsoleMessage(level: .error, text: error.message), url: environment.url))
+                    return .failure(ScriptThrow("TypeError", "Cannot load script due to integrity mismatch"))
                 }
             }
             return unsafe promise

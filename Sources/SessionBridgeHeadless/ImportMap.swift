@@ -8,6 +8,9 @@ struct ImportMap: Sendable {
     private(set) var imports: [String: URL] = [:]
     /// Scope prefix (an absolute URL) to its own specifier map.
     private(set) var scopes: [String: [String: URL]] = [:]
+    /// A module's URL to the Subresource Integrity metadata it must match (the map's
+    /// `integrity`), for a module whose element gives none.
+    private(set) var integrity: [String: String] = [:]
 
     init() {}
 
@@ -19,6 +22,12 @@ struct ImportMap: Sendable {
             let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
         else { throw InvalidImportMap(message: "the import map is not a JSON object") }
         imports = Self.specifierMap(object["imports"], base: base)
+        if let entries = object["integrity"] as? [String: Any] {
+            for (address, metadata) in entries {
+                guard let metadata = metadata as? String, let url = Self.urlLike(address, base: base) else { continue }
+                integrity[url.absoluteString] = metadata
+            }
+        }
         if let scopes = object["scopes"] as? [String: Any] {
             for (prefix, map) in scopes {
                 guard let scope = URL(string: prefix, relativeTo: base)?.absoluteURL else { continue }
@@ -36,6 +45,7 @@ struct ImportMap: Sendable {
     /// override its earlier ones).
     mutating func merge(_ other: ImportMap) {
         imports.merge(other.imports) { current, _ in current }
+        integrity.merge(other.integrity) { current, _ in current }
         for (scope, map) in other.scopes { scopes[scope, default: [:]].merge(map) { current, _ in current } }
     }
 

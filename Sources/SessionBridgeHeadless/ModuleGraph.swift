@@ -125,7 +125,9 @@ enum ModuleGraph {
             frontier = []
             let fetched = await withTaskGroup(of: (Int, Result<(URL, String), LoadFailure>).self) { group in
                 for (index, request) in level.enumerated() {
-                    let checked = request.url.absoluteString == rootKey ? integrity : ""
+                    // The element's `integrity` for its own module, else the import map's for the module's URL.
+                    let own = request.url.absoluteString == rootKey ? integrity : ""
+                    let checked = own.isEmpty ? importMap.integrity[request.url.absoluteString] ?? "" : own
                     group.addTask {
                         (
                             index,
@@ -178,7 +180,13 @@ enum ModuleGraph {
             return .failure(LoadFailure(message: "'\(essence)' is not a valid JavaScript MIME type."))
         }
         if !integrity.isEmpty, !SubresourceIntegrity.matches(integrity, body: response.body, opaque: false) {
-            return .failure(LoadFailure(message: "Cannot load script \(url.absoluteString). Failed integrity metadata check."))
+            let expected =
+                response.headers.first { $0.name.lowercased() == "content-length" }.flatMap { Int($0.value) } ?? response.body.count
+            return .failure(
+                LoadFailure(
+                    message:
+                        "Cannot load script \(url.absoluteString). Failed integrity metadata check. Content length: \(response.body.count), "
+                        + "Expected content length: \(expected), Expected metadata: \(integrity)"))
         }
         return .success((response.url, String(decoding: response.body, as: UTF8.self)))
     }

@@ -870,7 +870,12 @@ public actor WebPage {
                 integrity: script.attributes["integrity"] ?? "", nonce: script.nonce)
         } catch {
             graph = nil
-            if !error.message.hasPrefix("Importing") {
+            if error.message.hasPrefix("Cannot load script") {
+                // A module that failed its integrity check: WebKit's two lines.
+                for text in [error.message, "TypeError: Cannot load script due to integrity mismatch"] {
+                    emit(.console(ConsoleMessage(level: .error, text: text), url: environment.url))
+                }
+            } else if !error.message.hasPrefix("Importing") {
                 emit(.console(ConsoleMessage(level: .error, text: "\(script.src): \(error.message)"), url: environment.url))
             }
         }

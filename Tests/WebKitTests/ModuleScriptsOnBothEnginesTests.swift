@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import SessionBridgeHeadless
 import SessionBridgeScriptEngine
@@ -166,6 +167,36 @@ import Testing
                     "/modules/syntax.js: SyntaxError: Unexpected token ';'",
                     "/modules/unbound.js: SyntaxError: Importing binding name 'nothere' is not found.", "done",
                 ], "\(engine)")
+        }
+    }
+
+    /// An import map's `integrity` is the metadata a module its map names must match, when its
+    /// element gives none: a module that does not match is not run, and a dynamic import of it
+    /// rejects with WebKit's `TypeError`.
+    @Test(arguments: Engine.allCases)
+    func anImportMapsIntegrityIsChecked(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let good = "export const good = 1;"
+            harness.server.serve(path: "/modules/good.js", body: good, contentType: "text/javascript")
+            harness.server.serve(path: "/modules/bad.js", body: "export const bad = 1;", contentType: "text/javascript")
+            let digest = "sha256-" + Data(SHA256.hash(data: Data(good.utf8))).base64EncodedString()
+            let view = try await harness.makeEchoView()
+            try await Self.load(
+                """
+                <script type="importmap">{"imports": {"good": "/modules/good.js"},
+                  "integrity": {"/modules/good.js": "\(digest)", "/modules/bad.js": "sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}}</script>
+                <script>var seen = [], later = [];</script>
+                <script type="module">import { good } from "good"; seen.push(`good ${good}`);</script>
+                <script type="module">import { bad } from "/modules/bad.js"; seen.push(`bad ${bad}`);</script>
+                <script>
+                import("/modules/bad.js").then(() => later.push("dynamic loaded"), error => later.push(`${error.name}: ${error.message}`));
+                setTimeout(() => later.push("done"), 500);
+                </script>
+                """, in: view, harness: harness)
+            #expect(try await view.evaluate("seen") == ["good 1"], "\(engine)")
+            #expect(
+                try await view.evaluate("later.slice().sort()") == ["TypeError: Cannot load script due to integrity mismatch", "done"],
+                "\(engine)")
         }
     }
 
