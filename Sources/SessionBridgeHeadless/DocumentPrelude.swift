@@ -902,11 +902,14 @@ enum DocumentPrelude {
                 apply(target, self, args) { native.evalRefused(typeof args[args.length - 1] === "string" ? args[args.length - 1] : ""); return reflectApply(target, self, args); },
                 construct(target, args, newTarget) { native.evalRefused(typeof args[args.length - 1] === "string" ? args[args.length - 1] : ""); return reflectConstruct(target, args, newTarget); },
               });
-              define(g, "eval", { value: wrap(g.eval), writable: true, configurable: true });
+              // A page that froze these first keeps them as they are: they throw all the same, unreported.
+              try { define(g, "eval", { value: wrap(g.eval), writable: true, configurable: true }); } catch {}
               // Functions' `constructor` is the global `Function` still (`f.constructor === Function`).
               const made = wrap(functionPrototype.constructor);
-              define(g, "Function", { value: made, writable: true, configurable: true });
-              define(functionPrototype, "constructor", { value: made, writable: true, configurable: true });
+              try {
+                define(functionPrototype, "constructor", { value: made, writable: true, configurable: true });
+                define(g, "Function", { value: made, writable: true, configurable: true });
+              } catch {}
             },
             // Another document of this origin changed `localStorage`.
             storage(key, oldValue, newValue, url) {

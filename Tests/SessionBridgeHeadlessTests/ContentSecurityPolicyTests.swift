@@ -2,7 +2,9 @@ import Crypto
 import Foundation
 import PropertyBased
 import SessionBridgeMessaging
+import SessionBridgeScriptEngine
 import SessionBridgeTestSupport
+import Synchronization
 import Testing
 
 @testable import SessionBridgeHeadless
@@ -202,6 +204,33 @@ import Testing
         let report = try #require(object["body"] as? [String: Any])
         #expect(object["url"] as? String == "https://app.example/" && report["blockedURL"] as? String == "https://x.test/")
         #expect(report["effectiveDirective"] as? String == "connect-src" && report["sourceFile"] == nil)
+    }
+
+    /// A `<meta>` policy refusing `eval` in a page that froze `eval` and `Function` before it
+    /// (as hardening libraries do) leaves them as they are, and reports no error of its own: a
+    /// run of such a page ends as WebKit's does.
+    @Test func aPageThatFrozeEvalBeforeAMetaPolicyHasNoErrorOfTheEngines() async throws {
+        let errors = Mutex<[String]>([])
+        let page = WebPage(
+            configuration: WebPageConfiguration(eventHandler: { event in
+                if case .scriptError(let error, _, _) = event { errors.withLock { $0.append(error.message) } }
+            }))
+        try await page.loadHTMLString(
+            """
+            <script>
+            Object.defineProperty(window, "eval", { value: eval, writable: false, configurable: false });
+            Object.freeze(Function.prototype);
+            </script>
+            <meta http-equiv="Content-Security-Policy" content="script-src 'unsafe-inline'">
+            <script>
+            window.after = [];
+            try { eval("1"); after.push("ran"); } catch (e) { after.push(e.name); }
+            try { new Function("return 1"); after.push("ran"); } catch (e) { after.push(e.name); }
+            </script>
+            """, baseURL: URL(string: "https://app.example/")!)
+        #expect(try await page.evaluateJavaScript("after") == ["EvalError", "EvalError"])
+        #expect(errors.withLock { $0 }.isEmpty)
+        await page.close()
     }
 
     /// What a server writes in its policy is its own: any text is read, and the verdicts keep
