@@ -449,13 +449,7 @@ struct ContentSecurityPolicy: Sendable {
     }
 
     /// A URL as the console's message shows it: without its fragment and credentials.
-    static func shown(_ url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
-        components.fragment = nil
-        components.user = nil
-        components.password = nil
-        return components.url?.absoluteString ?? url.absoluteString
-    }
+    static func shown(_ url: URL) -> String { Referrer.strippedURL(url) }
 
     // MARK: - Reports
 

@@ -87,16 +87,22 @@ struct Referrer: Sendable, Hashable {
     /// HTTP(S) one.
     private static func stripped(_ url: URL) -> String? {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+        return strippedURL(url)
+    }
+
+    /// `url` without its fragment and credentials, its path `/` at least (WebKit's URL
+    /// "stripped for use as referrer", which its Content Security Policy reports too).
+    static func strippedURL(_ url: URL) -> String {
         // The common case, without parsing the URL again: no credentials, a path.
         if url.user == nil, url.password == nil, !url.path.isEmpty {
             let text = url.absoluteString
             return text.firstIndex(of: "#").map { String(text[..<$0]) } ?? text
         }
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
         components.user = nil
         components.password = nil
         components.fragment = nil
         if components.path.isEmpty { components.path = "/" }
-        return components.string
+        return components.string ?? url.absoluteString
     }
 }

@@ -215,19 +215,7 @@ import Testing
             configuration: WebPageConfiguration(eventHandler: { event in
                 if case .scriptError(let error, _, _) = event { errors.withLock { $0.append(error.message) } }
             }))
-        try await page.loadHTMLString(
-            """
-            <script>
-            Object.defineProperty(window, "eval", { value: eval, writable: false, configurable: false });
-            Object.freeze(Function.prototype);
-            </script>
-            <meta http-equiv="Content-Security-Policy" content="script-src 'unsafe-inline'">
-            <script>
-            window.after = [];
-            try { eval("1"); after.push("ran"); } catch (e) { after.push(e.name); }
-            try { new Function("return 1"); after.push("ran"); } catch (e) { after.push(e.name); }
-            </script>
-            """, baseURL: URL(string: "https://app.example/")!)
+        try await page.loadHTMLString(ContentSecurityPages.evalFrozenBeforeMetaPolicy, baseURL: URL(string: "https://app.example/")!)
         #expect(try await page.evaluateJavaScript("after") == ["EvalError", "EvalError"])
         #expect(errors.withLock { $0 }.isEmpty)
         await page.close()

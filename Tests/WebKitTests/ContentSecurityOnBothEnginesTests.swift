@@ -258,20 +258,7 @@ import Testing
     /// and `Function` before it (as hardening libraries do), with no error of the page's.
     @Test(arguments: Engine.allCases)
     func aMetaPolicyRefusesEvalInAPageThatFrozeIt(engine: Engine) async throws {
-        let page = """
-            <script>
-            window.errors = []; addEventListener("error", e => errors.push(e.message));
-            window.before = eval("1 + 1");
-            Object.defineProperty(window, "eval", { value: eval, writable: false, configurable: false });
-            Object.freeze(Function.prototype);
-            </script>
-            <meta http-equiv="Content-Security-Policy" content="script-src 'unsafe-inline'">
-            <script>
-            window.after = [];
-            try { eval("1"); after.push("ran"); } catch (e) { after.push(e.name); }
-            try { new Function("return 1"); after.push("ran"); } catch (e) { after.push(e.name); }
-            </script>
-            """
+        let page = ContentSecurityPages.evalFrozenBeforeMetaPolicy
         try await withSite(pages: ["/page": page]) { home in
             try await EngineHarness.with(engine, signIn: false) { harness in
                 let view = try await harness.makeEchoView()
