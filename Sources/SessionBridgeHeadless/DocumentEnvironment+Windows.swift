@@ -60,8 +60,9 @@ extension DocumentEnvironment {
         guard let windows = page.page?.openedWindows, !windows.isClosed(id), let view = windows.view(id),
             let literal = Self.stringLiteral(json), let origin = Self.stringLiteral(SecurityOrigin(url: url)?.description ?? "null")
         else { return }
+        let tracker = self.tracker, url = self.url
         tracker.begin()
-        Task {
+        postedMessages.post {
             defer { tracker.end() }
             if targetOrigin != "*" {
                 guard let current = await view.url, SecurityOrigin(url: current)?.description == targetOrigin else { return }
@@ -82,8 +83,9 @@ extension DocumentEnvironment {
     func postMessageToOpener(json: String, targetOrigin: String) {
         guard let link = page.page?.opener.withLock({ $0 }), let opener = link.page else { return }
         let origin = SecurityOrigin(url: url)?.description ?? "null"
+        let tracker = self.tracker
         tracker.begin()
-        Task {
+        postedMessages.post {
             defer { tracker.end() }
             if targetOrigin != "*" {
                 guard let current = await opener.url, SecurityOrigin(url: current)?.description == targetOrigin else { return }

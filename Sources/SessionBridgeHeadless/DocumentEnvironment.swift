@@ -37,6 +37,8 @@ struct DocumentEnvironment: Sendable {
     let keepaliveBytes = KeepaliveQuota()
     /// The document's import map and the modules its page world was given.
     let modules = DocumentModules()
+    /// The messages it posts to other windows, delivered in order.
+    let postedMessages = PostedMessages()
     var timeOrigin: (epochMilliseconds: Double, uptime: UInt64) { timing.origin }
 
     /// The document's URL now.
