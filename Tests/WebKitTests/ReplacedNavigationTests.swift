@@ -18,13 +18,14 @@ import Testing
                 let replaced = site.url("/slow/5000")
                 let first = Task { @WebKitActor in try await view.load(replaced) }
                 for _ in 0..<1000 where site.requests(to: "/slow/5000").isEmpty { try await Task.sleep(for: .milliseconds(10)) }
-                let second = Task { @WebKitActor in try await view.load(site.url("/slow/2000")) }
-                // Until WebKit has started the new load (the server answers it after 2 s).
-                #expect(try await hasStarted("/slow/2000", in: view))
+                let second = Task { @WebKitActor in try await view.load(site.url("/held/second")) }
+                // Until WebKit has started the new load (the server holds its answer until then).
+                #expect(try await hasStarted("/held/second", in: view))
                 view.navigationWasCancelled(uri: replaced.absoluteString)
+                site.release("second")
                 let navigation = try await second.value
-                #expect(navigation.url.path == "/slow/2000")
-                #expect(view.url?.path == "/slow/2000")
+                #expect(navigation.url.path == "/held/second")
+                #expect(view.url?.path == "/held/second")
                 let superseded = await #expect(throws: PageError.self) { try await first.value }
                 #expect(superseded?.code == .superseded)
             }
@@ -36,18 +37,19 @@ import Testing
         try await withSite { site in
             try await withView(WebKitWebViewConfiguration()) { view in
                 try await view.load(site.url("/start"))
-                let target = site.url("/slow/3000")
+                let target = site.url("/held/current")
                 let load = Task { @WebKitActor in try await view.load(target) }
-                #expect(try await hasStarted("/slow/3000", in: view))
+                #expect(try await hasStarted("/held/current", in: view))
                 view.navigationWasCancelled(uri: target.absoluteString)
-                // Failed, not the page the server sends after 3 s.
+                // Failed, not the page the server sends once released.
                 let failure = await #expect(throws: PageError.self) { try await load.value }
                 #expect(failure?.code == .cancelled)
+                site.release("current")
             }
         }
     }
 
-    /// Waits (up to 10 s) until WebKit has started the view's pending load of `path`.
+    /// Waits (up to 2,000 polls) until WebKit has started the view's pending load of `path`.
     @WebKitActor private func hasStarted(_ path: String, in view: WebKitWebView) async throws -> Bool {
         for _ in 0..<2000 where view.pendingLoad?.started != true || view.provisionalURL?.path != path {
             try await Task.sleep(for: .milliseconds(5))

@@ -44,6 +44,8 @@ final class TestSite: Sendable {
     /// The bodies posted to `/csp/report`, in order.
     var reports: [String] { log.reports.withLock { $0 } }
     func requests(to path: String) -> [Request] { requests.filter { $0.path == path } }
+    /// Lets `/held/name` answer.
+    func release(_ name: String) { _ = log.released.withLock { $0.insert(name) } }
 
     private init(port: Int, log: RequestLog, group: ServiceGroup, task: Task<Void, any Error>) {
         self.port = port
@@ -92,6 +94,19 @@ final class TestSite: Sendable {
             var headers = HTTPFields()
             headers[.contentType] = "text/html"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "<title>slow</title>")))
+        }
+        // /held/NAME answers a page once the test calls `release(NAME)` (at most 60 s later),
+        // so that a test can see a load in flight however slow the machine is.
+        router.get("/held/:name") { _, context in
+            let name = context.parameters.get("name") ?? ""
+            let clock = ContinuousClock()
+            let deadline = clock.now + .seconds(60)
+            while !log.released.withLock({ $0.contains(name) }), clock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            var headers = HTTPFields()
+            headers[.contentType] = "text/html"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "<title>held</title>")))
         }
         router.post("/submit") { request, _ in
             let body = try await request.body.collect(upTo: 1 << 20)
@@ -150,6 +165,8 @@ final class RequestLog: Sendable {
     let entries = Mutex<[TestSite.Request]>([])
     /// The bodies of the Content Security Policy reports received (``TestSite/reports``).
     let reports = Mutex<[String]>([])
+    /// The names of the `/held/` pages released (``TestSite/release(_:)``).
+    let released = Mutex<Set<String>>([])
 }
 
 /// Records each request's path, method, `Cookie` header and (for POST) body.
