@@ -87,6 +87,14 @@ import Testing
         #expect(condition, Comment(rawValue: message))
     }
 
+    /// What a page's session cookie is, said without its value: none, a forged one, a session
+    /// value seen before in the case, or another.
+    static func kind(of value: String?, live: Set<String>) -> String {
+        guard let value else { return "absent" }
+        if value.hasPrefix("forged-") { return "forged" }
+        return live.contains(value) ? "an earlier session value" : "a value native code never had"
+    }
+
     /// Runs `body`, recording what it throws with `what` before passing it on: a property
     /// check reports a thrown error only as "Issue recorded", with the input.
     static func recordingFailure<T>(_ what: String, _ body: () async throws -> T) async throws -> T {
@@ -208,7 +216,10 @@ import Testing
                     }
                     // What a step started in the page (its own 401 retry, say) ends before the checks.
                     progress.enter("step \(index): waiting for the page to be quiescent")
-                    _ = await fixture.page.runUntilQuiescent(timeout: .seconds(10))
+                    let quiet = await fixture.page.runUntilQuiescent(timeout: .seconds(30))
+                    if !quiet {
+                        print("[races] step \(index) \(step): the page was not quiescent within 30 s; the checks see its work in flight")
+                    }
                     progress.enter("step \(index): checks")
                     budget += step.reduce(0) { $0 + $1.refreshBudget }
                     if step.contains(.logout) {
@@ -220,7 +231,10 @@ import Testing
                     let page = fixture.page.cookieJar.value("__Host-session", for: root)
                     if let value = native { live.insert(value) }
                     if let native {
-                        Self.check(page == native, "step \(index) \(step): the page's session cookie is not the native one")
+                        Self.check(
+                            page == native,
+                            "step \(index) \(step): the page's session cookie is not the native one (the page's is \(Self.kind(of: page, live: live)); quiescent: \(quiet))"
+                        )
                         Self.check(!signedOut, "step \(index) \(step): a session cookie came back after logout")
                     } else {
                         Self.check(
