@@ -41,7 +41,8 @@ import Testing
         // A deinit may run a moment after the last reference goes; each releases on its own.
         let probe = await ScriptContext(thread: thread)
         var globals = Int.max
-        for _ in 0..<50 where globals > 5 {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while globals > 5, ContinuousClock.now < deadline {
             globals = await probe.collectedHeap()?.globalObjects ?? Int.max
             if globals > 5 { try await Task.sleep(for: .milliseconds(20)) }
         }

@@ -47,7 +47,8 @@ extension ReferenceServerTests {
                 // No socket on the server's port remains, on either side, once the client has
                 // seen the server close its pooled connection.
                 var sockets = socketsOnPort(server.port)
-                for _ in 0..<40 where sockets > 0 {
+                let deadline = ContinuousClock.now + .seconds(10)
+                while sockets > 0, ContinuousClock.now < deadline {
                     try await Task.sleep(for: .milliseconds(50))
                     sockets = socketsOnPort(server.port)
                 }
@@ -58,7 +59,8 @@ extension ReferenceServerTests {
             // The client closes its pooled connections when it sees the server's close;
             // give it a moment to do so.
             var after = openFileDescriptorCount()
-            for _ in 0..<40 where after > before {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while after > before, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(50))
                 after = openFileDescriptorCount()
             }

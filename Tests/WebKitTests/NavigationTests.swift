@@ -51,15 +51,20 @@ import Testing
         try await withSite { site in
             try await withView(WebKitWebViewConfiguration()) { view in
                 try await view.load(site.url("/start"))
-                let first = Task { @WebKitActor in try await view.load(site.url("/slow/2000")) }
-                // Until WebKit has started the slow load (its request is at the server).
-                for _ in 0..<200 where site.requests(to: "/slow/2000").isEmpty { try await Task.sleep(for: .milliseconds(10)) }
-                #expect(site.requests(to: "/slow/2000").count == 1)
+                let first = Task { @WebKitActor in try await view.load(site.url("/held/first")) }
+                // Until WebKit has started the first load (its request is at the server, which
+                // holds its answer).
+                let deadline = ContinuousClock.now + .seconds(10)
+                while site.requests(to: "/held/first").isEmpty, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                #expect(site.requests(to: "/held/first").count == 1)
                 let second = try await view.load(site.url("/fast"))
                 #expect(second.url.path == "/fast")
                 #expect(view.url?.path == "/fast")
                 let superseded = await #expect(throws: PageError.self) { try await first.value }
                 #expect(superseded?.code == .superseded)
+                site.release("first")
             }
         }
     }
