@@ -300,7 +300,8 @@ extension SessionController {
     }
 
     /// Copies the cookies the native store would send to `url` into `target` where `target`
-    /// lacks them, or (the session cookie, or everything with `overwrite`) holds an older copy.
+    /// lacks them, or (the session cookie, or everything with `overwrite`) holds an older copy
+    /// or, for the session cookie, a copy a script wrote.
     func copyCookies(to target: any HTTPCookieStore, for url: URL, overwrite: Bool) async {
         let existing = await target.cookies(for: url)
         let writes = cookiesToCopy(cookieJar.cookies(for: url), into: existing, overwrite: overwrite)
@@ -308,7 +309,7 @@ extension SessionController {
     }
 
     /// The writes ``copyCookies(to:for:overwrite:)`` makes: the native store's `native`
-    /// cookies that `existing` (a page store's, for the same URL) lacks or holds an older copy of.
+    /// cookies that `existing` (a page store's, for the same URL) lacks or holds an older (or, the session cookie, a script's) copy of.
     nonisolated func cookiesToCopy(_ native: [Cookie], into existing: [Cookie], overwrite: Bool) -> [CookieWriteOperation] {
         var writes: [CookieWriteOperation] = []
         let nativeOnly = nativeOnlyCookieNames
@@ -316,7 +317,11 @@ extension SessionController {
             if let mine = existing.first(where: { $0.hasSameIdentity(as: cookie) }) {
                 guard mine.value != cookie.value else { continue }
                 let newer = (cookie.expiresAt ?? .distantFuture) > (mine.expiresAt ?? .distantFuture)
-                guard overwrite || (cookie.name == configuration.webSessionCookieName && newer) else { continue }
+                // A script cannot write an HttpOnly cookie: a page's session cookie that is not
+                // one, where the native one is, is a script's (written while the store had
+                // none), and a session cookie without an expiry would otherwise stay for good.
+                let written = cookie.isHttpOnly && !mine.isHttpOnly
+                guard overwrite || (cookie.name == configuration.webSessionCookieName && (newer || written)) else { continue }
             }
             writes.append(.set(cookie))
         }

@@ -120,6 +120,32 @@ func waitUntil(_ condition: () async throws -> Bool) async throws {
 }
 
 @Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct WebChangesOwnershipTests {
+    /// A session cookie a script wrote into a page's store while the store had none (it lost
+    /// the session's, as web stores do) is replaced by the native one at the next navigation:
+    /// it has no expiry, so it would otherwise pass for the newest copy for good, and the page
+    /// would send it instead of the session.
+    @Test func aSessionCookieAScriptWroteIsReplacedAtTheNextNavigation() async throws {
+        try await withServer { server in
+            let session = SessionController(configuration: makeConfiguration(server))
+            try await session.login(username: "demo", password: "demo")
+            let (page, _) = await makePage(session, server)
+            #expect(try await page.load(server.url("/app")).statusCode == 200)
+            let root = server.url("/")
+            let lost = try #require(page.cookieJar.cookies(for: root).first { $0.name == "__Host-session" })
+            page.cookieJar.write([.delete(lost)])
+            _ = try await page.evaluateJavaScript("document.cookie = '__Host-session=forged; Path=/; Secure'")
+            #expect(page.cookieJar.value("__Host-session", for: root) == "forged")
+            let next = try await page.load(server.url("/app"))
+            #expect(next.url.path == "/app")
+            #expect(next.statusCode == 200)
+            let native = try #require(session.cookieJar.value("__Host-session", for: root))
+            // Compared without printing either value: a session cookie stays out of the test's output.
+            let replaced = page.cookieJar.value("__Host-session", for: root) == native
+            #expect(replaced, "the page's session cookie is not the native one")
+            await page.close()
+        }
+    }
+
     @Test func aScriptCannotPlantTheSessionsOwnCookiesInTheNativeStore() async throws {
         try await withServer { server in
             let session = SessionController(configuration: makeConfiguration(server))
