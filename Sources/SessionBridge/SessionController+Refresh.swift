@@ -309,7 +309,8 @@ extension SessionController {
     }
 
     /// The writes ``copyCookies(to:for:overwrite:)`` makes: the native store's `native`
-    /// cookies that `existing` (a page store's, for the same URL) lacks or holds an older (or, the session cookie, a script's) copy of.
+    /// cookies that `existing` (a page store's, for the same URL) lacks or holds an older copy
+    /// of (or, the session cookie, a script's copy).
     nonisolated func cookiesToCopy(_ native: [Cookie], into existing: [Cookie], overwrite: Bool) -> [CookieWriteOperation] {
         var writes: [CookieWriteOperation] = []
         let nativeOnly = nativeOnlyCookieNames
