@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "SessionBridgeTesting", targets: ["SessionBridgeTesting"]),
         .executable(name: "bridge-runner", targets: ["bridge-runner"]),
         .library(name: "SessionBridgeWebKit", targets: ["SessionBridgeWebKit"]),
+        // Loaded by WebKit into its web processes (ship it beside the app's executable): WebKit's
+        // own console lines for the WebKit engine.
+        .library(name: "SessionBridgeWebProcessExtension", type: .dynamic, targets: ["SessionBridgeWebProcessExtension"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -140,6 +143,8 @@ let package = Package(
             providers: [.apt(["libwebkit2gtk-4.1-dev"])]
         ),
         .target(name: "WebKitGTKShim", dependencies: ["CWebKitGTK"]),
+        // Its header is among webkit2gtk-4.1's, its symbols in the same library.
+        .target(name: "SessionBridgeWebProcessExtension", dependencies: ["CWebKitGTK"]),
         .target(
             name: "SessionBridgeWebKit",
             dependencies: [

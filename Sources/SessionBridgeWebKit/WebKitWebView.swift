@@ -126,6 +126,7 @@ public final class WebKitWebView: WebView {
         }
         installContent(configuration.userContentController)
         connectSignals()
+        connectConsole()
         connectResourceLoads()
         watchScripts()
     }

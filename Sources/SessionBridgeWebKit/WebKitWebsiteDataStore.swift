@@ -31,6 +31,10 @@ public final class WebKitWebsiteDataStore {
 
     /// A store whose data lives only as long as it does. (WebKit's `nonPersistent()`.)
     ///
+    /// WebKit keeps such a private session's console to itself: its views report none of
+    /// WebKit's own console lines (``WebProcessExtension``). A persistent store in a fresh
+    /// temporary directory starts as empty, and its views do.
+    ///
     /// - Parameter webProcessMemoryLimitMB: with a value above 0, a web process of this
     ///   store's views that still holds more than that many megabytes after WebKit's own
     ///   cleanup is ended (WebKitGTK's memory pressure settings, checked every second), and the
@@ -141,6 +145,9 @@ final class WebsiteData {
         let limit = UInt32(clamping: max(webProcessMemoryLimitMB ?? 0, 0))
         guard let created = unsafe sb_web_context_new(UnsafeMutablePointer(manager), limit) else {
             throw WebKitError(.webKit, "WebKit could not create a web context")
+        }
+        if let directory = WebProcessExtension.directory {
+            unsafe webkit_web_context_set_web_extensions_directory(created, directory)
         }
         context = unsafe GPointer(created)
         return unsafe created

@@ -1,5 +1,7 @@
 #include "WebKitGTKShim.h"
 
+#include <string.h>
+
 WebKitWebView *sb_web_view_new(WebKitWebContext *context, WebKitUserContentManager *manager) {
     GtkWidget *view = GTK_WIDGET(g_object_new(WEBKIT_TYPE_WEB_VIEW, "web-context", context,
                                               "user-content-manager", manager, NULL));
@@ -84,4 +86,23 @@ gulong sb_connect_script_message(WebKitUserContentManager *manager, const char *
 gulong sb_connect_cookies_changed(WebKitCookieManager *manager, SBCookiesChangedHandler handler, gpointer data,
                                   GClosureNotify destroy) {
     return SB_CONNECT(manager, "changed", handler, data, destroy);
+}
+
+gulong sb_connect_user_message_received(WebKitWebView *view, SBUserMessageHandler handler, gpointer data, GClosureNotify destroy) {
+    return SB_CONNECT(view, "user-message-received", handler, data, destroy);
+}
+
+/* The extension's SB_CONSOLE_MESSAGE_NAME and SB_CONSOLE_MESSAGE_TYPE. */
+#define SB_CONSOLE_MESSAGE_NAME "sessionbridge-console"
+#define SB_CONSOLE_MESSAGE_TYPE "(uussu)"
+
+gboolean sb_console_message_read(WebKitUserMessage *message, guint32 *source, guint32 *level, const char **text,
+                                 const char **source_url, guint32 *line) {
+    const char *name = webkit_user_message_get_name(message);
+    GVariant *parameters = webkit_user_message_get_parameters(message);
+    if (!name || strcmp(name, SB_CONSOLE_MESSAGE_NAME) != 0 || !parameters
+        || !g_variant_is_of_type(parameters, G_VARIANT_TYPE(SB_CONSOLE_MESSAGE_TYPE)))
+        return FALSE;
+    g_variant_get(parameters, "(uu&s&su)", source, level, text, source_url, line);
+    return TRUE;
 }

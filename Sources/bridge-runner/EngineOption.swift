@@ -53,15 +53,20 @@ struct EngineOption: ParsableArguments {
 /// HTTPS here (a fresh loopback certificate the view and the native client trust), because
 /// WebKit keeps `Secure` cookies only over HTTPS.
 ///
-/// WebKitGTK gives the embedder no console log: console lines and uncaught errors reach the
-/// transcript through a runner-only `sessionbridgeRunner` handler; navigations, their decisions
-/// and HTTP exchanges through the view's events (WebKit hides the `Cookie` and `Set-Cookie`
-/// headers, so the cookie names come from the view's store: see ``WebKitWebView``).
+/// WebKitGTK gives the embedder no console log. WebKit's own lines (a policy's refusals, blocked
+/// ports, failed loads) reach the transcript through the view's events, from its web process
+/// (``WebProcessExtension``); the console API's lines (which WebKit cuts to their first argument),
+/// uncaught errors and unhandled rejections through a runner-only `sessionbridgeRunner` handler
+/// (WebKit's line for an error repeats what that handler reports, and is left out:
+/// ``AwaitedWebKitLines``). Navigations, their
+/// decisions and HTTP exchanges come through the view's events (WebKit hides the `Cookie` and
+/// `Set-Cookie` headers, so the cookie names come from the view's store: see ``WebKitWebView``).
 @WebKitActor
 struct WebKitRun {
     let command: RunCommand
 
     nonisolated static let runnerHandler = "sessionbridgeRunner"
+    /// The reporter script: the console API's lines, uncaught errors and unhandled rejections.
     nonisolated static let reporter = """
         (() => {
           const post = (m) => { try { window.webkit.messageHandlers.\(runnerHandler).postMessage(m); } catch (e) {} };
@@ -83,6 +88,24 @@ struct WebKitRun {
         })();
         """
 
+    /// Whether views of `store` report WebKit's own console lines: the web process extension
+    /// was found, and the store is persistent (WebKit keeps a non-persistent session's console
+    /// to itself).
+    nonisolated static func reportsWebKitConsole(for store: WebKitWebsiteDataStore) -> Bool {
+        WebProcessExtension.libraryPath != nil && store.isPersistent
+    }
+
+    /// Says once why WebKit's own console lines are missing, when they are.
+    static func noteMissingConsole(for store: WebKitWebsiteDataStore, in transcript: Transcript) {
+        if WebProcessExtension.libraryPath == nil {
+            transcript.note(
+                "WebKit's own console lines (policy refusals, blocked ports) are not shown: \(WebProcessExtension.fileName) "
+                    + "was found neither beside the executable nor at SESSIONBRIDGE_WEB_PROCESS_EXTENSION")
+        } else if !store.isPersistent {
+            transcript.note("WebKit's own console lines are not shown: WebKit keeps a non-persistent store's console to itself")
+        }
+    }
+
     func run() async throws {
         let transcript = Transcript(json: command.json)
         let bound = command.timeout + RunDeadline.margin
@@ -93,10 +116,12 @@ struct WebKitRun {
         let profileURL = command.profile.map { URL(fileURLWithPath: $0) }
         let vault: any TokenVault = profileURL.map { FileTokenVault(url: $0.appendingPathComponent("vault")) } ?? InMemoryTokenVault()
         let limit = command.engineOption.webProcessMemoryLimitMB
-        let store =
-            try profileURL.map {
-                try WebKitWebsiteDataStore(directory: $0.appendingPathComponent("webkit"), webProcessMemoryLimitMB: limit)
-            } ?? .nonPersistent(webProcessMemoryLimitMB: limit)
+        // Without a profile, a store as empty in a private temporary directory, removed at the
+        // end: WebKit reports no console lines for a non-persistent store.
+        let scratch = profileURL == nil ? try ScratchDirectory.make(prefix: "bridge-runner-webkit") : nil
+        defer { scratch?.remove() }
+        let store = try WebKitWebsiteDataStore(
+            directory: profileURL?.appendingPathComponent("webkit") ?? scratch!.url, webProcessMemoryLimitMB: limit)
 
         var server: ReferenceServer? = nil
         var certificate: LoopbackCertificate? = nil
@@ -144,6 +169,7 @@ struct WebKitRun {
         // The page's part is over, whatever its web process does: what is left does not wait
         // for it, and a slow teardown of WebKit's processes is no page's doing.
         deadline.disarm()
+        transcript.printWaitingWebKitLines()
         transcript.stores(page: await store.httpCookieStore.allCookies(), native: session.cookieJar.allCookies)
         if let stats = server?.stats() {
             transcript.note(
@@ -239,6 +265,7 @@ extension WebKitRun {
         // Every document reports its console, whatever its origin, as the headless page's does:
         // the handler only prints what it is given (a page could print the same with `console`).
         contents.add(RunnerReports(transcript: transcript), name: runnerHandler, options: .anyOrigin)
+        if !reportsWebKitConsole(for: store) { noteMissingConsole(for: store, in: transcript) }
         contents.addUserScript(UserScript(source: reporter, injectionTime: .atDocumentStart, forMainFrameOnly: false))
         log.observe { entry in if entry.name != runnerHandler { transcript.bridge(entry) } }
         if let certificate { try store.allowTLSCertificate(pemCertificate: certificate.certificatePEM, for: "127.0.0.1") }
@@ -248,7 +275,7 @@ extension WebKitRun {
                 navigationDelegate: SessionNavigationDelegate(controller: session),
                 eventHandler: { event in
                     pageEvents.add(1, ordering: .relaxed)
-                    transcript.page(event)
+                    transcript.webKitEvent(event)
                 }, loadTimeout: loadTimeout, scriptTimeLimit: scriptTimeLimit))
     }
 
@@ -291,7 +318,9 @@ struct RunnerReports: ScriptMessageHandler {
             let error = ScriptError(
                 kind: .exception, name: body["name"]?.stringValue ?? "Error", message: body["message"]?.stringValue ?? "",
                 sourceURL: body["source"]?.stringValue, line: body["line"]?.numberValue.flatMap { Int(javaScriptNumber: $0) })
-            transcript.page(.scriptError(error, unhandledRejection: body["type"] == "rejection", url: url))
+            let unhandled = body["type"] == "rejection"
+            transcript.reporterReported(error, unhandledRejection: unhandled)
+            transcript.page(.scriptError(error, unhandledRejection: unhandled, url: url))
         default:
             break
         }

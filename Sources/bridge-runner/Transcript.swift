@@ -13,6 +13,8 @@ final class Transcript: Sendable {
 
     let style: Style
     private let lock = Mutex<Counts>(Counts())
+    /// WebKit's console lines for errors, and the reporter's errors, matched up.
+    let awaitedWebKitLines = Mutex(AwaitedWebKitLines())
 
     /// What the run saw, for the exit code.
     struct Counts: Sendable {

@@ -35,10 +35,13 @@ struct WebKitDemo {
         sessionConfiguration.httpClient = client.client
         let session = SessionController(configuration: sessionConfiguration)
         let log = MessageLog(capacity: 10_000, redaction: RedactionPolicy(secretPrefixes: ["sbrt_"]))
+        // A store as empty as a non-persistent one, whose views report WebKit's own console lines.
+        let scratch = try ScratchDirectory.make(prefix: "bridge-runner-webkit")
+        defer { scratch.remove() }
         let view = try WebKitRun.makeView(
             session: session, log: log, origins: [SecurityOrigin(url: server.baseURL)!],
-            store: .nonPersistent(webProcessMemoryLimitMB: webProcessMemoryLimitMB), certificate: certificate,
-            transcript: transcript)
+            store: try WebKitWebsiteDataStore(directory: scratch.url, webProcessMemoryLimitMB: webProcessMemoryLimitMB),
+            certificate: certificate, transcript: transcript)
         await session.attach(view)
         transcript.note("embedded reference server on \(server.baseURL.absoluteString) (HTTPS); a WebKit view; access tokens live 3 s")
 
@@ -96,6 +99,7 @@ struct WebKitDemo {
 
         transcript.section("6. logout with cookie deletions")
         try await runExample("04-logout.js", path: "/demo/logout")
+        transcript.printWaitingWebKitLines()
         transcript.stores(page: await view.httpCookieStore.allCookies(), native: session.cookieJar.allCookies)
         let stats = server.stats()
         transcript.note(

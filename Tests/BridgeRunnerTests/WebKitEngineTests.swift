@@ -34,6 +34,39 @@ import Testing
         #expect(!result.stdout.contains("sbrt_"), "a refresh token reached the transcript")
     }
 
+    @Test func theWebKitTranscriptShowsWebKitsOwnConsoleLinesAndEachErrorOnce() async throws {
+        let page = try RunnerProcess.temporaryFile(
+            "console.html",
+            """
+            <!doctype html><title>console</title>
+            <meta http-equiv="Content-Security-Policy" content="script-src 'self' 'unsafe-inline'">
+            <script>
+            console.log("from the page", 1, {a: 2});
+            setTimeout(() => { throw new TypeError("thrown once"); }, 0);
+            Promise.reject(new RangeError("rejected once"));
+            </script>
+            <script src="https://other.example/refused.js"></script>
+            """)
+        let result = try await RunnerProcess.run(["run", "--engine", "webkit", "--json", page.path])
+        // The uncaught error decides the exit code, as on the headless engine.
+        #expect(result.exitCode == 1, "\(result.stdout)\(result.stderr)")
+        let events = result.stdout.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }
+        let console = events.filter { $0["type"] as? String == "console" }.compactMap { $0["text"] as? String }
+        // WebKit's own line, which no script of the page wrote or could see.
+        #expect(
+            console.contains(
+                "Refused to load https://other.example/refused.js because it does not appear in the script-src directive of the Content Security Policy."
+            ), "\(result.stdout)")
+        #expect(console.contains("from the page 1 {\"a\":2}"), "\(result.stdout)")
+        // Each error once, with its name: WebKit's own line for it is left out.
+        let errors = events.filter { ["script-error", "unhandled-rejection"].contains($0["type"] as? String) }
+        #expect(
+            errors.map { "\($0["name"] ?? "") \($0["message"] ?? "")" }.sorted() == ["RangeError rejected once", "TypeError thrown once"])
+        #expect(!console.contains { $0.contains("thrown once") || $0.contains("rejected once") }, "\(console)")
+    }
+
     @Test func theWebKitTranscriptListsHTTPExchangesWithCookieNamesButNoValues() async throws {
         let page = try RunnerProcess.temporaryFile(
             "exchanges.html",

@@ -119,10 +119,11 @@ final class EngineHarness: Sendable {
 
     /// A view of the harness's engine. With `session`, it is wired to the session (handler,
     /// `scripts`, and with `delegate` the navigation delegate) and attached; `userScripts` are
-    /// added either way.
+    /// added either way. A WebKit view's store is `webKitStore` when given.
     func makeView(
         session wired: Bool = true, delegate: Bool = true, scripts: StandardScripts.Selection = [.refresh, .fetchRetry],
-        userScripts: [UserScript] = [], contents: UserContentController? = nil, sharingStore: Bool = false
+        userScripts: [UserScript] = [], contents: UserContentController? = nil, sharingStore: Bool = false,
+        webKitStore: WebKitWebsiteDataStore? = nil
     ) async throws -> any WebView {
         let contents = contents ?? UserContentController(log: log)
         if wired { session.install(in: contents, allowedOrigins: [origin], scripts: scripts) }
@@ -140,7 +141,8 @@ final class EngineHarness: Sendable {
         case .webkit:
             view = try await Self.makeWebKitView(
                 WebKitWebViewConfiguration(
-                    websiteDataStore: sharingStore ? sharedWebKitStore : .nonPersistent(), userContentController: contents,
+                    websiteDataStore: webKitStore ?? (sharingStore ? sharedWebKitStore : .nonPersistent()),
+                    userContentController: contents,
                     navigationDelegate: navigationDelegate, eventHandler: recorder.handler), tls: tls)
         }
         views.withLock { $0.append(view) }

@@ -58,6 +58,14 @@ gulong sb_connect_script_message_with_reply(WebKitUserContentManager *manager, c
 /// Connects `script-message-received::<name>`.
 gulong sb_connect_script_message(WebKitUserContentManager *manager, const char *name, SBScriptMessageHandler handler,
                                  gpointer data, GClosureNotify destroy);
+/// Connects `user-message-received`.
+typedef gboolean (*SBUserMessageHandler)(WebKitWebView *view, WebKitUserMessage *message, gpointer data);
+gulong sb_connect_user_message_received(WebKitWebView *view, SBUserMessageHandler handler, gpointer data, GClosureNotify destroy);
+/// Reads a console line the web process extension sent (libSessionBridgeWebProcessExtension;
+/// its header gives the message's name and type, which these must match); `FALSE` for any
+/// other message. The strings are the message's own: valid while it is.
+gboolean sb_console_message_read(WebKitUserMessage *message, guint32 *source, guint32 *level, const char **text,
+                                 const char **source_url, guint32 *line);
 gulong sb_connect_cookies_changed(WebKitCookieManager *manager, SBCookiesChangedHandler handler, gpointer data,
                                   GClosureNotify destroy);
 

@@ -1,0 +1,83 @@
+import Foundation
+import SessionBridgeHeadless
+import SessionBridgeScriptEngine
+import Synchronization
+
+/// WebKit's console lines for errors the reporter script reports too.
+///
+/// WebKit writes a line for each uncaught error (`TypeError: boom`) and unhandled rejection
+/// (`Unhandled Promise Rejection: …`); the reporter script reports the same error with its
+/// name and place, which the exit code counts. The two come through different channels, in
+/// either order, so an error-level line of WebKit's waits up to ``webKitLineGrace`` for the
+/// reporter's error with the same text and is left out when it comes: each error is printed
+/// once.
+struct AwaitedWebKitLines: Sendable {
+    /// The texts of the reporter's errors whose WebKit line has not come yet, a list per error.
+    var reported: [[String]] = []
+    /// WebKit's error lines waiting for a reporter's error, by number.
+    var waiting: [(number: Int, event: PageEvent, text: String)] = []
+    var nextNumber = 0
+
+    /// How many of either are kept at most (a page that throws faster than the lines come
+    /// loses only the dedup, not a line).
+    static let limit = 64
+}
+
+extension Transcript {
+    /// How long an error-level line of WebKit's waits for the reporter's error before it is
+    /// printed.
+    static let webKitLineGrace = Duration.milliseconds(250)
+
+    /// The texts WebKit writes for `error`.
+    static func webKitTexts(for error: ScriptError, unhandledRejection: Bool) -> [String] {
+        let prefix = unhandledRejection ? "Unhandled Promise Rejection: " : ""
+        return [prefix + "\(error.name): \(error.message)", prefix + error.message]
+    }
+
+    /// Notes the reporter's `error`: WebKit's line for it, waiting or to come, is left out.
+    func reporterReported(_ error: ScriptError, unhandledRejection: Bool) {
+        let texts = Self.webKitTexts(for: error, unhandledRejection: unhandledRejection)
+        awaitedWebKitLines.withLock { awaited in
+            if let index = awaited.waiting.firstIndex(where: { texts.contains($0.text) }) {
+                awaited.waiting.remove(at: index)
+                return
+            }
+            awaited.reported.append(texts)
+            if awaited.reported.count > AwaitedWebKitLines.limit { awaited.reported.removeFirst() }
+        }
+    }
+
+    /// Prints an event of the WebKit view: an error-level console line once it is known not to
+    /// repeat an error the reporter reports.
+    func webKitEvent(_ event: PageEvent) {
+        guard case .console(let message, _) = event, message.level == .error else { return page(event) }
+        let (repeated, number, overflow) = awaitedWebKitLines.withLock { awaited -> (Bool, Int, PageEvent?) in
+            if let index = awaited.reported.firstIndex(where: { $0.contains(message.text) }) {
+                awaited.reported.remove(at: index)
+                return (true, 0, nil)
+            }
+            let number = awaited.nextNumber
+            awaited.nextNumber += 1
+            awaited.waiting.append((number, event, message.text))
+            let overflow = awaited.waiting.count > AwaitedWebKitLines.limit ? awaited.waiting.removeFirst().event : nil
+            return (false, number, overflow)
+        }
+        if let overflow { page(overflow) }
+        guard !repeated else { return }
+        Task {
+            try? await Task.sleep(for: Self.webKitLineGrace)
+            self.printWaitingWebKitLines(through: number)
+        }
+    }
+
+    /// Prints the waiting lines up to `number` (all of them by default): at the end of a run,
+    /// before its summary.
+    func printWaitingWebKitLines(through number: Int = .max) {
+        let due = awaitedWebKitLines.withLock { awaited in
+            let due = awaited.waiting.filter { $0.number <= number }
+            awaited.waiting.removeAll { $0.number <= number }
+            return due
+        }
+        for line in due { page(line.event) }
+    }
+}
