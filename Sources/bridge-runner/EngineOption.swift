@@ -100,7 +100,8 @@ struct WebKitRun {
         if WebProcessExtension.libraryPath == nil {
             transcript.note(
                 "WebKit's own console lines (policy refusals, blocked ports) are not shown: \(WebProcessExtension.fileName) "
-                    + "was found neither beside the executable nor at SESSIONBRIDGE_WEB_PROCESS_EXTENSION")
+                    + "was found neither beside the executable nor at SESSIONBRIDGE_WEB_PROCESS_EXTENSION "
+                    + "(swift build --product SessionBridgeWebProcessExtension builds it)")
         } else if !store.isPersistent {
             transcript.note("WebKit's own console lines are not shown: WebKit keeps a non-persistent store's console to itself")
         }
