@@ -1,6 +1,7 @@
 public import AsyncHTTPClient
 public import Foundation
 import NIOCore
+import NIOHTTPCompression
 public import SessionBridgeCookies
 public import SessionBridgeMessaging
 public import SessionBridgeScriptEngine
@@ -39,13 +40,20 @@ public actor WebPage {
 
     /// It never follows redirects itself, and a connection the server refuses fails the load at
     /// once, as in WebKit (the client's own retries would hold the page until the connect
-    /// timeout).
+    /// timeout). As a browser does, it asks for compressed bodies (`Accept-Encoding: deflate,
+    /// gzip`) and hands on their decoded bytes, the response's fields as the server sent them
+    /// (a script reads `Content-Encoding: gzip`); a body may not decode to more than
+    /// ``decodedBodyLimit`` bytes (the page's own `maxResponseBytes` is smaller by default).
     package static var defaultHTTPClientConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(30)))
+            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(30)),
+            decompression: .enabled(limit: .size(decodedBodyLimit)))
         configuration.connectionPool.retryConnectionEstablishment = false
         return configuration
     }
+
+    /// The most a compressed response body of the default client may decode to.
+    package static let decodedBodyLimit = 256 << 20
 
     public nonisolated let configuration: WebPageConfiguration
     /// The executor the page's scripts run on: an engine thread, or for a page with a

@@ -136,6 +136,54 @@ import Testing
         await page.close()
     }
 
+    /// A body that decodes to far more than it weighs (a gzip "bomb": 400 KB that decode to
+    /// 64 MB of zeros, sent whether asked or not) ends at the page's `maxResponseBytes` of decoded
+    /// bytes, as a body that large uncompressed does.
+    @Test func aCompressedBodyIsLimitedByWhatItDecodesTo() async throws {
+        try await withServer { server in
+            server.serve(
+                path: "/bomb.js", bytes: Self.gzipOfZeros(64 << 20), contentType: "text/javascript", headers: ["Content-Encoding": "gzip"])
+            let page = WebPage()
+            await #expect { try await page.load(server.url("/bomb.js")) } throws: { error in
+                (error as? PageError)?.code == .responseTooLarge
+            }
+            await page.close()
+        }
+    }
+
+    /// A gzip member of `count` zero bytes (a multiple of 258): deflate with fixed Huffman codes,
+    /// a literal zero and then copies of 258 bytes at distance 1. Its CRC is left 0: a client
+    /// that stops at its limit never reaches it.
+    static func gzipOfZeros(_ count: Int) -> [UInt8] {
+        var bytes: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF]
+        var accumulator = 0, filled = 0
+        // Deflate packs bits from the least significant; Huffman codes go most significant first.
+        func put(_ value: Int, _ width: Int, huffman: Bool) {
+            for i in 0..<width {
+                let bit = huffman ? (value >> (width - 1 - i)) & 1 : (value >> i) & 1
+                accumulator |= bit << filled
+                filled += 1
+                if filled == 8 {
+                    bytes.append(UInt8(accumulator))
+                    accumulator = 0
+                    filled = 0
+                }
+            }
+        }
+        put(1, 1, huffman: false)  // the last block
+        put(1, 2, huffman: false)  // fixed Huffman codes
+        put(0x30, 8, huffman: true)  // the literal 0
+        for _ in 0..<((count - 1) / 258) {
+            put(0xC5, 8, huffman: true)  // length 258 (code 285)
+            put(0, 5, huffman: true)  // distance 1 (code 0)
+        }
+        put(0, 7, huffman: true)  // end of block (code 256)
+        if filled > 0 { bytes.append(UInt8(accumulator)) }
+        let size = UInt32(truncatingIfNeeded: 1 + (count - 1) / 258 * 258)
+        bytes += [0, 0, 0, 0] + (0..<4).map { UInt8(truncatingIfNeeded: size >> (8 * $0)) }
+        return bytes
+    }
+
     @Test func tenMegabyteScriptEndsCleanly() async throws {
         try await withServer { server in
             let big = "var big = '" + String(repeating: "x", count: 10 << 20) + "';"

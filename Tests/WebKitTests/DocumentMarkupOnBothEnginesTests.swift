@@ -86,6 +86,22 @@ import Testing
 
     /// A document's bytes are read in the encoding its `Content-Type` or `<meta charset>` names
     /// (windows-1252 here), and so is a script of it that names none.
+    /// Bodies come compressed when the engine asks, as a browser does, and reach the page
+    /// decoded: a gzip document, and a gzip `fetch` whose `Content-Encoding` the script reads.
+    @Test(arguments: Engine.allCases)
+    func compressedBodiesAreDecoded(engine: Engine) async throws {
+        try await withSite { site in
+            try await EngineHarness.with(engine, signIn: false) { harness in
+                let view = try await harness.makeEchoView()
+                let navigation = try await view.load(site.url("/gzip/page"))
+                #expect(navigation.statusCode == 200, "\(engine)")
+                #expect(try await view.evaluate("document.title") == "compressed", "\(engine)")
+                let fetched = try await view.run("return await window.fetched;")
+                #expect(fetched == ["gzip", "déjà vu, déjà vu, déjà vu"], "\(engine)")
+            }
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func aDocumentIsReadInTheEncodingItNames(engine: Engine) async throws {
         try await withSite { site in

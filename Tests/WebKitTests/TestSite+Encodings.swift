@@ -23,5 +23,28 @@ extension TestSite {
         router.get("/latin/script.js") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/javascript"], body: .init(byteBuffer: ByteBuffer(bytes: script)))
         }
+        addCompressedRoutes(to: router)
+    }
+
+    /// A page and a JSON body sent gzip-compressed, to a client that asks for gzip only:
+    /// `/gzip/page` fetches `/gzip/data.json` and keeps its `Content-Encoding` and its text
+    /// (`"déjà vu, déjà vu, déjà vu"`) in `fetched`. A client that does not ask gets 406.
+    static func addCompressedRoutes(to router: Router<BasicRequestContext>) {
+        // gzip (mtime 0) of `<title>compressed</title><script>window.fetched = fetch("/gzip/data.json")
+        // .then(r => r.json().then(j => [r.headers.get("content-encoding"), j.word]));</script>`.
+        let page = Data(
+            base64Encoded: "H4sIAAAAAAAC/y3NTQoDIQxA4auIK4VWD1DHi5QuBpP6QxslBoSevnQ6u8e3eUGqvDCm/h6McyIE/5cwE9chcVWCvtwTJRUEtamjjPb5"
+                + "U4eHXXbXZidtnRQkw2qLig8yJ7Uf3dkV3AF5uoxidOokSHJFSh0qZW0vqrnVGR7W3oI/719/xlR0nwAAAA==")!
+        // gzip (mtime 0) of `{"word": "déjà vu, déjà vu, déjà vu"}`.
+        let data = Data(base64Encoded: "H4sIAAAAAAAC/6tWKs8vSlGyUlBKObwy6/AChbJSHQVsTKVaADsC1wwrAAAA")!
+        for (path, body, type) in [("/gzip/page", page, "text/html; charset=utf-8"), ("/gzip/data.json", data, "application/json")] {
+            router.get(RouterPath(path)) { request, _ in
+                guard request.headers[.acceptEncoding]?.contains("gzip") == true else {
+                    return Response(status: .notAcceptable, body: .init(byteBuffer: ByteBuffer(string: "gzip only")))
+                }
+                return Response(
+                    status: .ok, headers: [.contentType: type, .contentEncoding: "gzip"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+            }
+        }
     }
 }
