@@ -202,8 +202,10 @@ extension WebPlatformPrelude {
               const length = bytes === undefined ? encode(response.body).length : bytes.length;
               const lengthField = response.headers.find(([key]) => key === "content-length");
               // A `data:` URL's length is known without a header. A length of 0 is not computable
-              // (the XHR Standard's progress events; WebKit's too).
-              const declared = lengthField ? Number(lengthField[1]) : response.length !== undefined ? response.length : NaN;
+              // (the XHR Standard's progress events; WebKit's too), nor is a compressed body's,
+              // whose field counts bytes before they were decoded.
+              const encoded = response.headers.some(([key, value]) => key === "content-encoding" && value !== "identity");
+              const declared = encoded ? NaN : lengthField ? Number(lengthField[1]) : response.length !== undefined ? response.length : NaN;
               const computable = Number.isInteger(declared) && declared > 0;
               const total = computable ? declared : 0;
               this.#state = HEADERS_RECEIVED;
