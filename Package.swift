@@ -65,9 +65,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "SessionBridgeHeadless",
             dependencies: [
+                "CZlib",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 "SessionBridgeScriptEngine", "SessionBridgeCookies", "SessionBridgeMessaging",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

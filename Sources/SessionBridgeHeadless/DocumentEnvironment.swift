@@ -364,6 +364,13 @@ extension DocumentEnvironment {
     }
 
     /// The world's `crypto.subtle` keys, made with the first.
+    private static func compressionStreams(in context: isolated ScriptContext) -> CompressionStreamTable {
+        if let streams = context.attachment(CompressionStreamTable.self) { return streams }
+        let streams = CompressionStreamTable()
+        context.attach(streams)
+        return streams
+    }
+
     private static func subtleKeys(in context: isolated ScriptContext) -> SubtleKeyTable {
         if let keys = context.attachment(SubtleKeyTable.self) { return keys }
         let keys = SubtleKeyTable()
@@ -788,6 +795,41 @@ extension DocumentEnvironment {
                 let held = keys.keys(among: [try unsafe context.scriptValue(call[1])])
                 guard let key = held.keys.values.first else { throw ScriptThrow("DataCloneError", "The key could not be cloned.") }
                 return unsafe context.jsValue(.number(Double(keys.insert(key))))
+            case "zlib":
+                // The Compression Streams: `("zlib", "open", format, compresses)` gives a
+                // handle, `("zlib", "push", handle, bytes)` and `("zlib", "finish", handle)` the
+                // output, `("zlib", "close", handle)` lets a stream go (``CompressionStreamTable``).
+                let streams = compressionStreams(in: context)
+                let operation = try unsafe context.scriptValue(call[1]).stringValue
+                let first = try unsafe context.scriptValue(call[2])
+                let handle = first.numberValue.flatMap(Int.init(javaScriptNumber:)) ?? 0
+                let result: Result<ScriptValue?, ZlibStream.Failure>
+                switch operation {
+                case "open":
+                    let compresses = try unsafe context.scriptValue(call[3]).boolValue ?? false
+                    result = Result { () throws(ZlibStream.Failure) in
+                        guard let format = first.stringValue.flatMap(ZlibStream.Format.init(rawValue:)) else {
+                            throw ZlibStream.Failure(message: "Unsupported compression format")
+                        }
+                        return .number(Double(try streams.open(format, compresses: compresses)))
+                    }
+                case "push":
+                    guard case .bytes(let input) = try unsafe context.scriptValue(call[3]) else {
+                        throw ScriptThrow("TypeError", "A chunk must be an ArrayBuffer or an ArrayBufferView")
+                    }
+                    result = Result { () throws(ZlibStream.Failure) in .bytes(try streams.push(handle, input)) }
+                case "finish":
+                    result = Result { () throws(ZlibStream.Failure) in .bytes(try streams.finish(handle)) }
+                case "close":
+                    streams.close(handle)
+                    result = .success(nil)
+                default:
+                    result = .success(nil)
+                }
+                switch result {
+                case .success(let value): return unsafe value.map { unsafe context.jsValue($0) }
+                case .failure(let failure): throw ScriptThrow("TypeError", failure.message)
+                }
             case "forget":
                 // `("forget", handle)`: a collected `CryptoKey`'s material goes.
                 if let handle = try unsafe context.scriptValue(call[1]).numberValue.flatMap(Int.init(javaScriptNumber:)) {

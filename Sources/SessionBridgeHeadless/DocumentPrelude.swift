@@ -361,7 +361,8 @@ enum DocumentPrelude {
             lateClasses = ["Permissions", "PermissionStatus", "UserActivation", "Clipboard", "MediaDevices", "BarProp", "VisualViewport", "CountQueuingStrategy", "ByteLengthQueuingStrategy", "XMLHttpRequestEventTarget",
             "XMLHttpRequestUpload", "CookieStore", "CookieChangeEvent", "FileReader", "Window", "Navigator", "Location",
             "Crypto", "Performance", "WebSocket", "CloseEvent", "WritableStream", "WritableStreamDefaultWriter", "WritableStreamDefaultController",
-            "TransformStream", "TransformStreamDefaultController", "TextDecoderStream", "TextEncoderStream", "EventSource"];
+            "TransformStream", "TransformStreamDefaultController", "TextDecoderStream", "TextEncoderStream", "CompressionStream",
+            "DecompressionStream", "EventSource"];
           let platformObject = null;
           // The platform's own members, made once (the page may have replaced the globals).
           const platformMade = () => platformObject !== null ? platformObject : (platformObject = native.platform("make")(g, define, native, hooks));

@@ -1,6 +1,7 @@
 extension WebPlatformPrelude {
     /// `WritableStream` with its writer and controller, `TransformStream` with its controller,
-    /// `TextDecoderStream` and `TextEncoderStream` (WHATWG Streams and Encoding), part of
+    /// `TextDecoderStream` and `TextEncoderStream` (WHATWG Streams and Encoding),
+    /// `CompressionStream` and `DecompressionStream` (WHATWG Compression), part of
     /// ``source``'s late members: a sink's writes run one at a time, in order, the writer's
     /// `ready` waits while the queue is at its high-water mark; a transform's output waits in its
     /// readable side until read. `ReadableStream`'s `pipeTo` and `pipeThrough` are
@@ -226,7 +227,16 @@ extension WebPlatformPrelude {
                     }
                     return Promise.resolve(transformed).catch(error => { fail(error); throw error; });
                   }),
-                  close: () => Promise.resolve(typeof made.flush === "function" ? made.flush.call(made, controller) : undefined).then(() => { try { output.close(); } catch {} }),
+                  // What `flush` throws errors the readable side too, as the standard has it (a
+                  // reader waited for good on a stream whose flush failed).
+                  close: () => {
+                    let flushed;
+                    try { flushed = typeof made.flush === "function" ? made.flush.call(made, controller) : undefined; } catch (error) {
+                      fail(error);
+                      return Promise.reject(error);
+                    }
+                    return Promise.resolve(flushed).then(() => { try { output.close(); } catch {} }, error => { fail(error); throw error; });
+                  },
                   abort: reason => { try { output.error(reason); } catch {} },
                 }, writableStrategy);
               }
@@ -282,6 +292,53 @@ extension WebPlatformPrelude {
               get writable() { return this.#transform.writable; }
             }
             define(TextEncoderStream.prototype, Symbol.toStringTag, { value: "TextEncoderStream", configurable: true });
+
+            // Compression Streams: gzip, deflate (zlib) and deflate-raw, compressed or
+            // decompressed natively (zlib) a slice at a time. A stream that is never finished
+            // lets its native state go when it is collected.
+            const zlib = (...list) => native.platform("zlib", ...list);
+            const zlibForget = typeof FinalizationRegistry === "function" ? new FinalizationRegistry(handle => zlib("close", handle)) : undefined;
+            const zlibTransform = (owner, name, format, compresses) => {
+              if (format === undefined) throw new TypeError(`${name} constructor: Not enough arguments`);
+              format = String(format);
+              if (format !== "gzip" && format !== "deflate" && format !== "deflate-raw") throw new TypeError(`Unsupported compression format: '${format}'`);
+              const handle = zlib("open", format, compresses);
+              let open = true;
+              const close = () => { if (open) { open = false; zlib("close", handle); } };
+              if (zlibForget !== undefined) zlibForget.register(owner, handle);
+              const guarded = step => (...list) => { try { return step(...list); } catch (error) { close(); throw error; } };
+              return new TransformStream({
+                transform: guarded((chunk, controller) => {
+                  if (!isView(chunk) && !(chunk instanceof ArrayBuffer)) throw new TypeError(`${name} takes only ArrayBuffer or ArrayBufferView chunks`);
+                  const bytes = chunk instanceof ArrayBuffer ? new Uint8Array(chunk) : new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+                  // A slice of 64 KB at a time: what one call decompresses stays within
+                  // deflate's largest ratio of it (about 66 MB).
+                  for (let start = 0; start < bytes.length; start += 65536) {
+                    const out = zlib("push", handle, bytes.slice(start, start + 65536));
+                    if (out.length > 0) controller.enqueue(out);
+                  }
+                }),
+                flush: guarded(controller => {
+                  open = false;
+                  const out = zlib("finish", handle);
+                  if (out.length > 0) controller.enqueue(out);
+                }),
+              });
+            };
+            class CompressionStream {
+              #transform;
+              constructor(format) { this.#transform = zlibTransform(this, "CompressionStream", format, true); }
+              get readable() { return this.#transform.readable; }
+              get writable() { return this.#transform.writable; }
+            }
+            define(CompressionStream.prototype, Symbol.toStringTag, { value: "CompressionStream", configurable: true });
+            class DecompressionStream {
+              #transform;
+              constructor(format) { this.#transform = zlibTransform(this, "DecompressionStream", format, false); }
+              get readable() { return this.#transform.readable; }
+              get writable() { return this.#transform.writable; }
+            }
+            define(DecompressionStream.prototype, Symbol.toStringTag, { value: "DecompressionStream", configurable: true });
             hooks.writable = writableInternals;
         """#
 

@@ -519,7 +519,7 @@ enum WebPlatformPrelude {
             platformClones.set(WebSocket.prototype, null);
             lateMembers = { FileReader, Window, Navigator, Location, Crypto, Performance, WebSocket, CloseEvent, WritableStream,
               WritableStreamDefaultWriter, WritableStreamDefaultController, TransformStream, TransformStreamDefaultController, TextDecoderStream,
-              TextEncoderStream, EventSource, BarProp, VisualViewport, visualViewport, ...bars, CountQueuingStrategy, ByteLengthQueuingStrategy,
+              TextEncoderStream, CompressionStream, DecompressionStream, EventSource, BarProp, VisualViewport, visualViewport, ...bars, CountQueuingStrategy, ByteLengthQueuingStrategy,
               XMLHttpRequestEventTarget, XMLHttpRequestUpload, navigatorMembers, Permissions, PermissionStatus, UserActivation, Clipboard,
               MediaDevices,
               ...(secure ? { cookieStore, CookieStore, CookieChangeEvent } : {}) };

@@ -1391,6 +1391,11 @@ import Testing
                     await new Promise(r => setTimeout(r, 0));
                     log.push(`after read ${wrote} ${got.value}`);
                     log.push(`throwing transform ${wr} ${rd}`);
+                    // A flush that throws errors the readable side too: its reader does not wait for good.
+                    const badFlush = new TransformStream({ flush() { throw new RangeError("flush"); } });
+                    const flushReader = badFlush.readable.getReader(), flushWriter = badFlush.writable.getWriter();
+                    const [closed, read] = await Promise.all([flushWriter.close().then(() => "ok", e => e.name), flushReader.read().then(() => "ok", e => e.name)]);
+                    log.push(`throwing flush ${closed} ${read}`);
                     try { new TextDecoderStream("nope"); } catch (e) { log.push(`bad label ${e.name}`); }
                     return log;
                 """)
@@ -1414,6 +1419,7 @@ import Testing
                     "backpressure false 0",
                     "after read true x",
                     "throwing transform TypeError TypeError",
+                    "throwing flush RangeError RangeError",
                     "bad label RangeError",
                 ], "\(engine)")
         }
