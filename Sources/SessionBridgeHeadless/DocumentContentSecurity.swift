@@ -158,6 +158,18 @@ extension DocumentEnvironment {
         if !verdict.allowed { throw PageError(.contentSecurityPolicy, "refused by the document's Content Security Policy", url: target) }
     }
 
+    /// Checks a redirect of a script's load (`script-src`, its path not compared): a nonce or an
+    /// `integrity` hash the policy allows still allows it, and a module another imports under
+    /// `'strict-dynamic'`; a violation names the URL first asked for, as a connection's does.
+    func checkScriptRedirect(of original: URL, to target: URL, nonce: String, integrity: String, imported: Bool) throws(PageError) {
+        guard let policy = contentSecurity.policy else { return }
+        var verdict = policy.script(target, nonce: nonce, integrity: integrity, imported: imported, redirected: true)
+        for index in verdict.violations.indices { verdict.violations[index].blockedURI = ContentSecurityPolicy.reportable(original) }
+        let violations = report(verdict)
+        if !violations.isEmpty { page.page?.dispatchViolations(violations, environment: self) }
+        if !verdict.allowed { throw PageError(.contentSecurityPolicy, "refused by the document's Content Security Policy", url: target) }
+    }
+
     /// Posts a violation's report: to its policy's `report-to` endpoint (the Reporting API's
     /// report; none when the document names no such endpoint), or else to each `report-uri`.
     private func sendReports(of violation: ContentSecurityPolicy.Violation) {

@@ -1475,17 +1475,21 @@ extension DocumentEnvironment {
     /// Fetches a module script as HTML fetches one: a `GET` in `cors` mode, with the page's
     /// cookies while it is of the document's origin (credentials `same-origin`, unless its
     /// element says `use-credentials`), redirects followed; another origin's module must allow
-    /// the document's.
-    func fetchModule(_ target: URL, credentials: CrossOriginFetch.Credentials = .sameOrigin) async throws(PageError) -> HTTPLoader.Response
-    {
+    /// the document's. Each redirect is checked against the document's `script-src`, with the
+    /// module's `nonce`.
+    func fetchModule(
+        _ target: URL, credentials: CrossOriginFetch.Credentials = .sameOrigin, nonce: String = ""
+    ) async throws(PageError) -> HTTPLoader.Response {
         let cors = CrossOriginFetch(origin: SecurityOrigin(url: url), mode: .cors, credentials: credentials)
         return try await loader.load(
             PageRequest(url: target), initiator: .script, cors: cors, preflights: configuration.websiteDataStore.preflights,
             referrer: clientReferrer, fields: UserAgentFields(destination: "script", mode: "cors", initiator: url),
-            mixedContentFrom: url
-        ) { hop in
-            .include(subresourceContext(for: hop, method: "GET"))
-        }
+            mixedContentFrom: url, cookies: { [self] hop in .include(subresourceContext(for: hop, method: "GET")) },
+            willRedirect: contentSecurity.policy == nil
+                ? nil
+                : { @Sendable [self] next throws(PageError) in
+                    try checkScriptRedirect(of: target, to: next.url, nonce: nonce, integrity: "", imported: true)
+                })
     }
 
     /// Tells the console that a request for `target` was blocked as mixed content, in WebKit's words.

@@ -164,7 +164,7 @@ enum ModuleGraph {
         }
         let response: HTTPLoader.Response
         do {
-            response = try await environment.fetchModule(url, credentials: credentials)
+            response = try await environment.fetchModule(url, credentials: credentials, nonce: nonce)
         } catch {
             return .failure(LoadFailure(message: "Importing a module script failed."))
         }

@@ -92,6 +92,41 @@ import Testing
         }
     }
 
+    /// A script's redirect is checked against `script-src` as its first URL was, its path not
+    /// compared: one that leads to an origin the policy does not list is refused before it is
+    /// asked for (a classic script and a module), while a nonced script may follow it and a
+    /// redirect within the document's origin stays allowed.
+    @Test(arguments: Engine.allCases)
+    func aScriptsRedirectIsCheckedAsItsSourceWas(engine: Engine) async throws {
+        try await withSite { other in
+            func redirect(_ target: String) -> String { "/cors/redirect?to=" + Self.encoded(target) }
+            let elsewhere = other.baseURL.absoluteString + "/csp/run.js?n="
+            let page = """
+                \(Self.listener)
+                <script src="\(redirect(elsewhere + "redirected"))"></script>
+                <script nonce="n1" src="\(redirect(elsewhere + "noncedredirect"))"></script>
+                <script src="\(redirect("/csp/run.js?n=sameredirect"))"></script>
+                <script type="module" src="\(redirect(elsewhere + "moduleredirect"))"></script>
+                """
+            try await withSite(pages: ["/page": page]) { home in
+                try await EngineHarness.with(engine, signIn: false) { harness in
+                    let view = try await harness.makeEchoView()
+                    let policy = "script-src 'self' 'nonce-n1'"
+                    _ = try await view.load(URL(string: home.url("/page").absoluteString + "?csp=" + Self.encoded(policy))!)
+                    let seen = try await view.run(
+                        """
+                        await new Promise(resolve => setTimeout(resolve, 300));
+                        return [ran, violations.map(v => v[0])];
+                        """)
+                    #expect(seen.element(0) == ["noncedredirect", "sameredirect"], "\(engine)")
+                    #expect(Set(Self.items(seen.element(1))) == ["script-src-elem"], "\(engine): \(seen)")
+                    // What the policy refused after the redirect was never asked for.
+                    #expect(other.requests(to: "/csp/run.js").map(\.query) == ["n=noncedredirect"], "\(engine)")
+                }
+            }
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func strictDynamicTrustsWhatANoncedScriptLoads(engine: Engine) async throws {
         try await withSite { other in
