@@ -34,6 +34,8 @@ struct HTMLDocumentScripts {
     /// Its `<meta http-equiv="Content-Security-Policy">` policies, each with the number of
     /// scripts before it: a policy applies from where it stands.
     var contentSecurityPolicies: [(policy: String, scriptsBefore: Int)] = []
+    /// How many of those stand before its `<base href>`: theirs apply to it (`base-uri`).
+    var policiesBeforeBase = 0
 
     init(html: String) {
         let utf8 = Array(html.utf8)
@@ -66,6 +68,7 @@ struct HTMLDocumentScripts {
             }
             if element.name == "base", baseHref == nil, let href = element.attributes["href"] {
                 baseHref = href.trimmingCharacters(in: .whitespacesAndNewlines)
+                policiesBeforeBase = contentSecurityPolicies.count
             }
             if element.name == "meta", element.attributes["name"]?.lowercased() == "referrer",
                 let policy = element.attributes["content"].flatMap(Referrer.Policy.init(meta:))

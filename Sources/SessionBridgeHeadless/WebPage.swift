@@ -353,14 +353,23 @@ public actor WebPage {
         url = navigation.url
         title = navigation.title
 
-        // The document's policy from its fields, which may refuse its `<base href>` (`base-uri`).
+        // The document's policy from its fields, which may refuse its `<base href>` (`base-uri`),
+        // as may the `<meta>` policies that stand before it.
         let contentSecurity = DocumentContentSecurity(
             statusCode: navigation.url.scheme?.lowercased() == "https" ? 0 : navigation.statusCode, endpoints: referral.reportingEndpoints)
         for (value, disposition) in referral.contentSecurity {
             contentSecurity.add(value, disposition: disposition, origin: SecurityOrigin(url: navigation.url))
         }
         var baseHref = DocumentEnvironment.baseHref(html?.baseHref, of: navigation.url)
-        let baseVerdict = baseHref.flatMap { contentSecurity.policy?.baseURI($0) }
+        var basePolicy = contentSecurity.policy
+        if let html, html.policiesBeforeBase > 0 {
+            var policy = basePolicy ?? ContentSecurityPolicy(origin: SecurityOrigin(url: navigation.url))
+            for (value, _) in html.contentSecurityPolicies.prefix(html.policiesBeforeBase) {
+                _ = policy.add(value, disposition: .enforce, fromMeta: true)
+            }
+            if !policy.isEmpty { basePolicy = policy }
+        }
+        let baseVerdict = baseHref.flatMap { basePolicy?.baseURI($0) }
         if baseVerdict?.allowed == false { baseHref = nil }
         let environment = DocumentEnvironment(
             documentURL: DocumentURL(navigation.url), title: navigation.title, jar: cookieJar, loader: loader,

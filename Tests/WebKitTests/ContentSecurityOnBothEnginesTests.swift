@@ -259,6 +259,23 @@ import Testing
         }
     }
 
+    /// A `<meta>` policy's `base-uri` applies to a `<base href>` after it, not to one before it.
+    @Test(arguments: Engine.allCases)
+    func aMetaPolicysBaseURIRefusesABaseAfterIt(engine: Engine) async throws {
+        let elsewhere = "https://elsewhere.example/app/"
+        let meta = #"<meta http-equiv="Content-Security-Policy" content="base-uri 'self'">"#
+        let pages = ["/before": meta + #"<base href="\#(elsewhere)">"#, "/after": #"<base href="\#(elsewhere)">"# + meta]
+        try await withSite(pages: pages) { home in
+            try await EngineHarness.with(engine, signIn: false) { harness in
+                let view = try await harness.makeEchoView()
+                _ = try await view.load(home.url("/before"))
+                #expect(try await view.evaluate("document.baseURI") == .string(home.url("/before").absoluteString), "\(engine)")
+                _ = try await view.load(home.url("/after"))
+                #expect(try await view.evaluate("document.baseURI") == .string(elsewhere), "\(engine)")
+            }
+        }
+    }
+
     /// A policy with `report-to` reports to the document's `Reporting-Endpoints` endpoint of
     /// that name, in the Reporting API's form, and not to its `report-uri`; to nothing when the
     /// document names no such endpoint.
