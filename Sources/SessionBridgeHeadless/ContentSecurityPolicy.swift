@@ -351,6 +351,17 @@ struct ContentSecurityPolicy: Sendable {
         }
     }
 
+    /// The code of a navigation to a `javascript:` URL: `'unsafe-inline'`, or a hash of the code
+    /// with `'unsafe-hashes'` (CSP's inline check of a navigation), with WebKit's words.
+    func javaScriptURL(_ source: String) -> Verdict {
+        check(
+            "script-src-elem", blockedURI: "inline", prefix: "Refused to execute a script", subject: "its hash or 'unsafe-inline'",
+            messageDirective: "script-src"
+        ) { list in
+            list.allowsAllInline || (list.unsafeHashes && list.matchesHash(of: source))
+        }
+    }
+
     /// A script loaded from `url`: a document's element (its `nonce`, and its `integrity`,
     /// whose digests a hash source allows), or a module another imports (the nonce of its
     /// graph's element). Under `'strict-dynamic'` only a nonce or a hash allows a document's

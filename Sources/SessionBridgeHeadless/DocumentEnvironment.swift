@@ -679,6 +679,12 @@ extension DocumentEnvironment {
             guard let url = URL(string: target, relativeTo: env.baseURL)?.absoluteURL else {
                 throw ScriptThrow("SyntaxError", "'\(target)' is not a valid URL")
             }
+            // To a `javascript:` URL: its code runs in this document, in a task of its own
+            // (``DocumentEnvironment/runJavaScriptURL(_:in:)``), as in WebKit.
+            if kind != "reload", url.scheme?.lowercased() == "javascript" {
+                env.runJavaScriptURL(target, in: context)
+                return nil
+            }
             // To a fragment of this document: no new document; the prelude fires `hashchange`
             // with the old URL it gets back.
             let old = env.url
@@ -1507,6 +1513,41 @@ extension DocumentEnvironment {
             page.assumeIsolated { $0.documentURLChanged(box) }
         } else {
             Task { await page.documentURLChanged(box) }
+        }
+    }
+
+    /// Runs the code of a navigation to a `javascript:` URL (`target`, as the script gave it) in
+    /// this document, as WebKit does: in a task after the script that asked, if the document's
+    /// policy allows inline code (``ContentSecurityPolicy/javaScriptURL(_:)``), what it throws
+    /// reported as a script's uncaught error; a string it ends with replaces the document, at
+    /// the same URL. No navigation is asked of the delegate, as none is in WebKit.
+    func runJavaScriptURL(_ target: String, in context: isolated ScriptContext) {
+        let encoded = target.drop { $0 != ":" }.dropFirst()
+        let code = String(encoded).removingPercentEncoding ?? String(encoded)
+        if let policy = contentSecurity.policy {
+            let verdict = policy.javaScriptURL(code)
+            report(verdict, in: context)
+            guard verdict.allowed else { return }
+        }
+        tracker.begin()
+        let tracker = self.tracker
+        context.schedule(after: .zero) { [self] context in
+            defer { tracker.end() }
+            guard !context.isClosed, page.page != nil else { return }
+            let value = try? unsafe context.evaluateRaw(code, sourceURL: url.absoluteString, reportingExceptions: true)
+            guard let value = unsafe value, case .string(let html)? = try? unsafe context.scriptValue(value) else { return }
+            replaceDocument(with: html)
+        }
+    }
+
+    /// Replaces the document with `html`, at its URL (a `javascript:` URL's string result).
+    private func replaceDocument(with html: String) {
+        guard let page = page.page else { return }
+        tracker.begin()
+        let tracker = self.tracker, url = self.url
+        Task {
+            defer { tracker.end() }
+            _ = try? await page.loadHTMLString(html, baseURL: url)
         }
     }
 
