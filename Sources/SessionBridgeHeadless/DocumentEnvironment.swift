@@ -363,7 +363,7 @@ extension DocumentEnvironment {
         }
     }
 
-    /// The world's `crypto.subtle` keys, made with the first.
+    /// The world's open compression streams, made with the first.
     private static func compressionStreams(in context: isolated ScriptContext) -> CompressionStreamTable {
         if let streams = context.attachment(CompressionStreamTable.self) { return streams }
         let streams = CompressionStreamTable()
@@ -371,6 +371,7 @@ extension DocumentEnvironment {
         return streams
     }
 
+    /// The world's `crypto.subtle` keys, made with the first.
     private static func subtleKeys(in context: isolated ScriptContext) -> SubtleKeyTable {
         if let keys = context.attachment(SubtleKeyTable.self) { return keys }
         let keys = SubtleKeyTable()
