@@ -14,9 +14,11 @@ import Synchronization
 struct AwaitedWebKitLines: Sendable {
     /// The texts of the reporter's errors whose WebKit line has not come yet, a list per error.
     var reported: [[String]] = []
-    /// WebKit's error lines waiting for a reporter's error, by number.
-    var waiting: [(number: Int, event: PageEvent, text: String)] = []
-    var nextNumber = 0
+    /// WebKit's error lines waiting for a reporter's error, oldest first, each with when it is due.
+    var waiting: [(due: ContinuousClock.Instant, event: PageEvent, text: String)] = []
+    /// Whether a task prints the waiting lines as they fall due (one at a time: a page that
+    /// writes a million error lines makes no million tasks).
+    var printing = false
 
     /// How many of either are kept at most (a page that throws faster than the lines come
     /// loses only the dedup, not a line).
@@ -52,33 +54,48 @@ extension Transcript {
     /// repeat an error the reporter reports.
     func webKitEvent(_ event: PageEvent) {
         guard case .console(let message, _) = event, message.level == .error else { return page(event) }
-        let (repeated, number, overflow) = awaitedWebKitLines.withLock { awaited -> (Bool, Int, PageEvent?) in
+        let (repeated, startPrinting, overflow) = awaitedWebKitLines.withLock { awaited -> (Bool, Bool, PageEvent?) in
             if let index = awaited.reported.firstIndex(where: { $0.contains(message.text) }) {
                 awaited.reported.remove(at: index)
-                return (true, 0, nil)
+                return (true, false, nil)
             }
-            let number = awaited.nextNumber
-            awaited.nextNumber += 1
-            awaited.waiting.append((number, event, message.text))
+            awaited.waiting.append((.now + Self.webKitLineGrace, event, message.text))
             let overflow = awaited.waiting.count > AwaitedWebKitLines.limit ? awaited.waiting.removeFirst().event : nil
-            return (false, number, overflow)
+            let start = !awaited.printing
+            awaited.printing = true
+            return (false, start, overflow)
         }
         if let overflow { page(overflow) }
-        guard !repeated else { return }
+        guard !repeated, startPrinting else { return }
         Task {
-            try? await Task.sleep(for: Self.webKitLineGrace)
-            self.printWaitingWebKitLines(through: number)
+            while let due = self.printDueWebKitLines() {
+                try? await Task.sleep(until: due, clock: .continuous)
+            }
         }
     }
 
-    /// Prints the waiting lines up to `number` (all of them by default): at the end of a run,
-    /// before its summary.
-    func printWaitingWebKitLines(through number: Int = .max) {
-        let due = awaitedWebKitLines.withLock { awaited in
-            let due = awaited.waiting.filter { $0.number <= number }
-            awaited.waiting.removeAll { $0.number <= number }
-            return due
+    /// Prints the waiting lines that are due; returns when the next falls due, or `nil` (the
+    /// printing task then ends) when none waits.
+    private func printDueWebKitLines() -> ContinuousClock.Instant? {
+        let now = ContinuousClock.now
+        let (due, next) = awaitedWebKitLines.withLock { awaited -> ([PageEvent], ContinuousClock.Instant?) in
+            let count = awaited.waiting.prefix { $0.due <= now }.count
+            let due = awaited.waiting.prefix(count).map(\.event)
+            awaited.waiting.removeFirst(count)
+            let next = awaited.waiting.first?.due
+            if next == nil { awaited.printing = false }
+            return (due, next)
         }
-        for line in due { page(line.event) }
+        for event in due { page(event) }
+        return next
+    }
+
+    /// Prints every waiting line: at the end of a run, before its summary.
+    func printWaitingWebKitLines() {
+        let due = awaitedWebKitLines.withLock { awaited in
+            defer { awaited.waiting.removeAll() }
+            return awaited.waiting.map(\.event)
+        }
+        for event in due { page(event) }
     }
 }
