@@ -75,6 +75,9 @@ final class ZlibStream {
     private func run(_ input: [UInt8], finishing: Bool) throws(Failure) -> [UInt8] {
         var output: [UInt8] = []
         var input = input
+        // zlib writes each step into one buffer, whose bytes are then appended in one copy.
+        let step = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.outputStep)
+        defer { unsafe step.deallocate() }
         let result: Result<Void, Failure> = unsafe input.withUnsafeMutableBufferPointer { source in
             unsafe stream.pointee.next_in = source.baseAddress
             unsafe stream.pointee.avail_in = UInt32(source.count)
@@ -83,17 +86,14 @@ final class ZlibStream {
                 unsafe stream.pointee.avail_in = 0
             }
             while true {
-                let start = output.count
-                output.append(contentsOf: repeatElement(0, count: Self.outputStep))
-                let status: Int32 = unsafe output.withUnsafeMutableBufferPointer { target in
-                    unsafe stream.pointee.next_out = target.baseAddress! + start
-                    unsafe stream.pointee.avail_out = UInt32(Self.outputStep)
-                    return compresses
-                        ? unsafe deflate(stream, finishing ? Z_FINISH : Z_NO_FLUSH)
-                        : unsafe inflate(stream, Z_NO_FLUSH)
-                }
+                unsafe stream.pointee.next_out = step
+                unsafe stream.pointee.avail_out = UInt32(Self.outputStep)
+                let status =
+                    compresses
+                    ? unsafe deflate(stream, finishing ? Z_FINISH : Z_NO_FLUSH)
+                    : unsafe inflate(stream, Z_NO_FLUSH)
                 let room = Int(unsafe stream.pointee.avail_out)
-                output.removeLast(room)
+                unsafe output.append(contentsOf: UnsafeBufferPointer(start: step, count: Self.outputStep - room))
                 switch status {
                 case Z_STREAM_END:
                     if !compresses {
