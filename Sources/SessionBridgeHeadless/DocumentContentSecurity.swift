@@ -151,11 +151,7 @@ extension DocumentEnvironment {
     /// names the URL first asked for, as in WebKit.
     func checkRedirect(of original: URL, to target: URL) throws(PageError) {
         guard let policy = contentSecurity.policy else { return }
-        var verdict = policy.connection(to: target, redirected: true)
-        for index in verdict.violations.indices { verdict.violations[index].blockedURI = ContentSecurityPolicy.reportable(original) }
-        let violations = report(verdict)
-        if !violations.isEmpty { page.page?.dispatchViolations(violations, environment: self) }
-        if !verdict.allowed { throw PageError(.contentSecurityPolicy, "refused by the document's Content Security Policy", url: target) }
+        try enforce(policy.connection(to: target, redirected: true), onRedirectOf: original, to: target)
     }
 
     /// Checks a redirect of a script's load (`script-src`, its path not compared): a nonce or an
@@ -163,7 +159,14 @@ extension DocumentEnvironment {
     /// `'strict-dynamic'`; a violation names the URL first asked for, as a connection's does.
     func checkScriptRedirect(of original: URL, to target: URL, nonce: String, integrity: String, imported: Bool) throws(PageError) {
         guard let policy = contentSecurity.policy else { return }
-        var verdict = policy.script(target, nonce: nonce, integrity: integrity, imported: imported, redirected: true)
+        let verdict = policy.script(target, nonce: nonce, integrity: integrity, imported: imported, redirected: true)
+        try enforce(verdict, onRedirectOf: original, to: target)
+    }
+
+    /// Reports a redirect's verdict (its violations naming `original`, as in WebKit), fires
+    /// their events in the shown document, and throws when an enforced policy refuses it.
+    private func enforce(_ verdict: ContentSecurityPolicy.Verdict, onRedirectOf original: URL, to target: URL) throws(PageError) {
+        var verdict = verdict
         for index in verdict.violations.indices { verdict.violations[index].blockedURI = ContentSecurityPolicy.reportable(original) }
         let violations = report(verdict)
         if !violations.isEmpty { page.page?.dispatchViolations(violations, environment: self) }

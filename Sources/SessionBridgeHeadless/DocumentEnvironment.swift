@@ -365,18 +365,20 @@ extension DocumentEnvironment {
 
     /// The world's open compression streams, made with the first.
     private static func compressionStreams(in context: isolated ScriptContext) -> CompressionStreamTable {
-        if let streams = context.attachment(CompressionStreamTable.self) { return streams }
-        let streams = CompressionStreamTable()
-        context.attach(streams)
-        return streams
+        attached(CompressionStreamTable.init, in: context)
     }
 
     /// The world's `crypto.subtle` keys, made with the first.
     private static func subtleKeys(in context: isolated ScriptContext) -> SubtleKeyTable {
-        if let keys = context.attachment(SubtleKeyTable.self) { return keys }
-        let keys = SubtleKeyTable()
-        context.attach(keys)
-        return keys
+        attached(SubtleKeyTable.init, in: context)
+    }
+
+    /// The context's table of type `T`, made (and attached) by `make` on first use.
+    private static func attached<T: AnyObject>(_ make: () -> T, in context: isolated ScriptContext) -> T {
+        if let table = context.attachment(T.self) { return table }
+        let table = make()
+        context.attach(table)
+        return table
     }
 
     /// The window id the prelude passes first (0 for anything that is no integer).

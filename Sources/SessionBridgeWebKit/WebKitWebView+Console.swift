@@ -14,9 +14,9 @@ extension WebKitWebView {
                 var source: UInt32 = 0, level: UInt32 = 0, line: UInt32 = 0
                 var text: UnsafePointer<CChar>? = nil, sourceURL: UnsafePointer<CChar>? = nil
                 guard unsafe sb_console_message_read(message, &source, &level, &text, &sourceURL, &line) != 0 else { return 0 }
-                let received = WebKitConsoleLine(
-                    source: source, level: level, text: unsafe text.map { unsafe String(cString: $0) } ?? "",
-                    sourceURL: unsafe sourceURL.map { unsafe String(cString: $0) } ?? "", line: Int(line))
+                // The message's source, URL and line are read and not reported: `ConsoleMessage` has
+                // no field for them.
+                let received = WebKitConsoleLine(level: level, text: unsafe text.map { unsafe String(cString: $0) } ?? "")
                 let target = unsafe Unmanaged<SignalTarget>.fromOpaque(data).takeUnretainedValue()
                 WebKitActor.assumeIsolated { target.view?.consoleLine(received) }
                 return 1
@@ -38,14 +38,11 @@ extension WebKitWebView {
 }
 
 /// A line of WebKit's console, as the web process extension sends it.
-struct WebKitConsoleLine: Sendable, Equatable {
-    /// A `WebKitConsoleMessageSource` and a `WebKitConsoleMessageLevel` (declared only in the
-    /// web process extension API; the values below are theirs).
-    var source: UInt32
+struct WebKitConsoleLine: Sendable {
+    /// A `WebKitConsoleMessageLevel` (declared only in the web process extension API; the
+    /// values below are its).
     var level: UInt32
     var text: String
-    var sourceURL: String
-    var line: Int
 
     static let infoLevel: UInt32 = 0, warningLevel: UInt32 = 2, errorLevel: UInt32 = 3, debugLevel: UInt32 = 4
 

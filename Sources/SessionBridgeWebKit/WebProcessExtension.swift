@@ -29,10 +29,9 @@ public enum WebProcessExtension {
     static var directory: String? { located?.directory }
 
     private static let located: (library: String, directory: String)? = {
-        guard let library = findLibrary() else { return nil }
-        var template = Array((NSTemporaryDirectory() + "/sessionbridge-web-process-extension-XXXXXX").utf8CString)
-        guard let made = unsafe mkdtemp(&template) else { return nil }
-        let directory = unsafe String(cString: made)
+        guard let library = findLibrary(), let directory = privateDirectory(prefix: "sessionbridge-web-process-extension") else {
+            return nil
+        }
         guard unsafe symlink(library, directory + "/" + fileName) == 0 else {
             unsafe rmdir(directory)
             return nil
@@ -45,6 +44,14 @@ public enum WebProcessExtension {
         }
         return (library, directory)
     }()
+
+    /// A new directory in the temporary directory, its name starting with `prefix`, made with
+    /// `mkdtemp` (mode 0700, a name no other process has); `nil` when it cannot be made.
+    package static func privateDirectory(prefix: String) -> String? {
+        var template = Array((NSTemporaryDirectory() + "/\(prefix)-XXXXXX").utf8CString)
+        guard let made = unsafe mkdtemp(&template) else { return nil }
+        return unsafe String(cString: made)
+    }
 
     /// The private directory, for its removal at exit.
     private static let madeDirectory = Mutex<String?>(nil)
