@@ -882,6 +882,36 @@ extension DocumentEnvironment {
             }
             return nil
         }
+        // `indexedDB` (``WebPlatformPrelude/indexedDBSource``): `(operation, name, ...)` on the
+        // data store's databases of the document's origin; a document without an origin of its
+        // own gets a `SecurityError`.
+        unsafe add("indexedDB") { context, call, env in
+            let databases = env.configuration.websiteDataStore.indexedDatabases
+            guard let origin = WebStorage.origin(of: env.url) else {
+                throw ScriptThrow("SecurityError", "IDBFactory.open() called in an invalid security context")
+            }
+            let name = try unsafe context.scriptValue(call[1]).stringValue ?? ""
+            switch try unsafe context.scriptValue(call[0]).stringValue {
+            case "generation":
+                return unsafe context.jsValue(.number(Double(databases.generation(of: name, forOrigin: origin))))
+            case "load":
+                guard let stored = databases.database(name, forOrigin: origin) else { return unsafe context.jsValue(.null) }
+                return unsafe context.jsValue(
+                    .array([.number(Double(stored.generation)), .number(Double(stored.version)), .string(stored.state)]))
+            case "commit":
+                let version = try unsafe context.scriptValue(call[2]).numberValue.flatMap(Int.init(javaScriptNumber:)) ?? 1
+                let state = try unsafe context.scriptValue(call[3]).stringValue ?? ""
+                let generation = databases.commit(name, version: version, state: state, forOrigin: origin)
+                return unsafe context.jsValue(generation.map { .number(Double($0)) } ?? .null)
+            case "delete":
+                return unsafe context.jsValue(.bool(databases.deleteDatabase(name, forOrigin: origin)))
+            case "names":
+                return unsafe context.jsValue(
+                    .array(databases.databases(forOrigin: origin).map { .array([.string($0.name), .number(Double($0.version))]) }))
+            default:
+                return nil
+            }
+        }
         unsafe add("open") { context, call, env in
             let target = try unsafe context.scriptValue(call[0]).stringValue ?? ""
             let name = try unsafe context.scriptValue(call[1]).stringValue ?? "_blank"

@@ -5,7 +5,8 @@ extension WebPlatformPrelude {
     /// `AbortSignal.timeout` (a `TimeoutError` after the given milliseconds) and `AbortSignal.any`;
     /// `CustomEvent`, `MessageEvent`, `ErrorEvent`, `PromiseRejectionEvent`, `PageTransitionEvent`,
     /// `MessageChannel` with its `MessagePort`s, and `reportError`.
-    /// A target has no parent here, so an event is only ever at its target. A listener's exception
+    /// A target has no parent here: an event is at its target, or on a path the platform gives it
+    /// (`hooks.bubble`). A listener's exception
     /// is reported as an uncaught error and the others still run.
     static let eventsSource = #"""
           const NONE = 0, CAPTURING_PHASE = 1, AT_TARGET = 2, BUBBLING_PHASE = 3;
@@ -45,7 +46,10 @@ extension WebPlatformPrelude {
               // Runs `listeners` (a copy, taken as dispatch starts) on `target`.
               dispatching = (event, target, listeners, remove) => {
                 if (event.#phase !== NONE) throw new DOMException("The event is already being dispatched.", "InvalidStateError");
-                event.#target = target; event.#current = target; event.#phase = AT_TARGET; event.#stopNow = false;
+                // On its way along a path (`hooks.bubble`), an event's target stays where it started.
+                const along = bubbling !== null && bubbling.event === event ? bubbling : null;
+                const origin = along !== null ? along.origin : target;
+                event.#target = origin; event.#current = target; event.#phase = origin === target ? AT_TARGET : BUBBLING_PHASE; event.#stopNow = false;
                 for (const listener of listeners) {
                   if (listener.removed) continue;
                   if (event.#stopNow) break;
@@ -56,10 +60,14 @@ extension WebPlatformPrelude {
                     const callback = listener.callback;
                     if (typeof callback === "function") callback.call(target, event);
                     else if (callback !== null && typeof callback.handleEvent === "function") callback.handleEvent(event);
-                  } catch (error) { native.report(error); }
+                  } catch (error) {
+                    if (along !== null) along.threw = true;
+                    native.report(error);
+                  }
                   hooks.swapEvent(previous);
                   event.#passive = false;
                 }
+                if (event.#stop && along !== null) along.stopped = true;
                 event.#current = null; event.#phase = NONE; event.#stop = false; event.#stopNow = false;
                 return !event.#canceled;
               };
@@ -81,16 +89,19 @@ extension WebPlatformPrelude {
                 };
               };
               // Dispatches `event` at `path[0]`, then at each of the others as it bubbles (an
-              // element's event: its document, then the window), until a listener stops it.
+              // element's event: its document, then the window; an IndexedDB request's: its
+              // transaction, then its connection), until a listener stops it. Tells whether a
+              // listener threw (IndexedDB aborts the transaction then).
               hooks.bubble = (event, path) => {
-                const outer = bubbling;
-                bubbling = { event, origin: path[0], stopped: false };
+                const outer = bubbling, along = { event, origin: path[0], stopped: false, threw: false };
+                bubbling = along;
                 try {
                   for (const object of path) {
                     object.dispatchEvent(event);
-                    if (bubbling.stopped) break;
+                    if (along.stopped) break;
                   }
                 } finally { bubbling = outer; }
+                return along;
               };
             }
           }

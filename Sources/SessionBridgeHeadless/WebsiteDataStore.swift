@@ -17,6 +17,9 @@ public final class WebsiteDataStore: Sendable {
     /// The pages' `localStorage`, one area per origin, shared by every page using this store; a
     /// persistent store saves it next to its cookies (`<profile>.localstorage`).
     public let localStorage: WebStorage
+    /// The pages' IndexedDB databases, one set per origin, shared by every page using this
+    /// store; a persistent store saves them next to its cookies (`<profile>.indexeddb`).
+    public let indexedDatabases: IndexedDatabases
     /// The `BroadcastChannel`s between the pages using this store.
     let broadcastChannels: BroadcastChannels
     /// The Web Locks of the pages using this store.
@@ -35,6 +38,7 @@ public final class WebsiteDataStore: Sendable {
         self.cookieJar = cookieJar
         self.httpCookieStore = CookieJarStore(cookieJar)
         self.localStorage = WebStorage()
+        self.indexedDatabases = IndexedDatabases()
         self.broadcastChannels = BroadcastChannels()
         self.webLocks = WebLocks()
         self.preflights = CORSPreflightCache()
@@ -53,6 +57,7 @@ public final class WebsiteDataStore: Sendable {
         self.cookieJar = live.jar
         self.httpCookieStore = live.store
         self.localStorage = live.localStorage
+        self.indexedDatabases = live.indexedDatabases
         self.broadcastChannels = live.broadcastChannels
         self.webLocks = live.webLocks
         self.preflights = live.preflights
@@ -78,11 +83,12 @@ public final class WebsiteDataStore: Sendable {
         cookieJar === other.cookieJar
     }
 
-    /// Removes every cookie and every `localStorage` item (the "clear all web data on logout"
-    /// of earlier designs).
+    /// Removes every cookie, every `localStorage` item and every IndexedDB database (the
+    /// "clear all web data on logout" of earlier designs).
     public func removeAllData() {
         cookieJar.removeAll()
         localStorage.removeAll()
+        indexedDatabases.removeAll()
         preflights.removeAll()
     }
 
@@ -94,15 +100,17 @@ public final class WebsiteDataStore: Sendable {
         let store: CookieJarStore
         let attachment: CookieStoreAttachment
         let localStorage: WebStorage
+        let indexedDatabases: IndexedDatabases
         let broadcastChannels = BroadcastChannels()
         let webLocks = WebLocks()
         let preflights = CORSPreflightCache()
 
-        init(jar: CookieJar, attachment: CookieStoreAttachment, localStorage: WebStorage) {
+        init(jar: CookieJar, attachment: CookieStoreAttachment, localStorage: WebStorage, indexedDatabases: IndexedDatabases) {
             self.jar = jar
             self.store = CookieJarStore(jar)
             self.attachment = attachment
             self.localStorage = localStorage
+            self.indexedDatabases = indexedDatabases
         }
     }
 
@@ -126,7 +134,8 @@ public final class WebsiteDataStore: Sendable {
                 let jar = CookieJar()
                 let attachment = try jar.attach(to: persistent, mode: .behind, includeSessionCookies: includeSessionCookies)
                 let storage = WebStorage(file: directory.appendingPathComponent(profile + ".localstorage"))
-                let live = LiveProfile(jar: jar, attachment: attachment, localStorage: storage)
+                let databases = IndexedDatabases(file: directory.appendingPathComponent(profile + ".indexeddb"))
+                let live = LiveProfile(jar: jar, attachment: attachment, localStorage: storage, indexedDatabases: databases)
                 entries = entries.filter { $0.value.profile != nil }
                 entries[key] = Entry(profile: live)
                 return live

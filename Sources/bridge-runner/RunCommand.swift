@@ -114,6 +114,7 @@ struct RunCommand: AsyncParsableCommand {
         // A damaged profile file fell back to its last good copy: say so, before anything runs.
         if let warning = pageStore.attachment?.loadResult.warning { transcript.note("warning: page profile: \(warning)") }
         if let warning = pageStore.localStorage.loadWarning { transcript.note("warning: page profile: \(warning)") }
+        if let warning = pageStore.indexedDatabases.loadWarning { transcript.note("warning: page profile: \(warning)") }
         if let warning = try? nativeStore?.load().warning { transcript.note("warning: native profile: \(warning)") }
         let memoryLimit = engineOption.headlessMemoryLimitMB
         let configure: @Sendable (inout WebPageConfiguration) -> Void = { configuration in
@@ -159,7 +160,9 @@ struct RunCommand: AsyncParsableCommand {
         // The profiles' last cookie writes, made behind the pages, land before the process ends.
         await CookieStoreAttachment.flushAll()
         pageStore.localStorage.flush()
+        pageStore.indexedDatabases.flush()
         if let problem = pageStore.localStorage.saveError { transcript.note("warning: page profile: \(problem)") }
+        if let problem = pageStore.indexedDatabases.saveError { transcript.note("warning: page profile: \(problem)") }
         if exit != .success { throw exit }
     }
 

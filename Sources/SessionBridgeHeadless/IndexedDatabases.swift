@@ -1,0 +1,179 @@
+import Dispatch
+public import Foundation
+import SessionBridgeCookies
+public import SessionBridgeMessaging
+import Synchronization
+
+/// The pages' IndexedDB databases (the Indexed Database API), one set per origin, shared by
+/// every page using a ``WebsiteDataStore``.
+///
+/// The headless engine keeps each database as one whole: its version and its state (object
+/// stores, indexes, records) in the form the page's `indexedDB` reads and writes
+/// (``WebPlatformPrelude/indexedDBSource``). A page loads a database when it opens it and again
+/// when another document has committed to it since; a transaction that changed something saves
+/// the whole database when it commits, and the next to commit replaces it (two pages writing
+/// the same database at once do not see each other's transactions as WebKit's would).
+///
+/// An origin's databases hold at most ``quota`` bytes (UTF-16 code units of their state, two
+/// bytes each); a commit past it fails with a `QuotaExceededError` and changes nothing. A
+/// persistent store's databases are saved next to its cookies (`<profile>.indexeddb`),
+/// crash-safely, behind the page that committed.
+public final class IndexedDatabases: Sendable {
+    /// The bytes one origin's databases may hold: 64 MB.
+    public static let quota = 64 * 1024 * 1024
+
+    /// One database as stored: its version, its state, and how many commits it has seen in
+    /// this process (a document's copy is current while the count is the one it read).
+    struct Stored: Sendable {
+        var version: Int
+        var state: String
+        var generation: Int
+    }
+
+    private let origins = Mutex<(databases: [SecurityOrigin: [String: Stored]], generation: Int)>(([:], 0))
+    /// The file these databases are saved to, if any.
+    public let fileURL: URL?
+    /// Why the file could not be read when the databases were made (it was then kept aside as
+    /// `<file>.corrupt` and the store started empty), or nil.
+    public let loadWarning: String?
+    /// The last failed save (the databases were kept in memory), or nil.
+    public var saveError: String? { saving.withLock { $0.error } }
+    private let saving = Mutex<(pending: Bool, error: String?)>((false, nil))
+    private let saveQueue = DispatchQueue(label: "sessionbridge.indexeddb.save")
+
+    /// Databases in memory only.
+    public init() {
+        fileURL = nil
+        loadWarning = nil
+    }
+
+    /// Databases saved to `file`: loaded from it now if it exists.
+    public init(file: URL) {
+        fileURL = file
+        var warning: String? = nil
+        if let data = FileManager.default.contents(atPath: file.path) {
+            if let loaded = Self.databases(decoding: data) {
+                origins.withLock { $0.databases = loaded }
+            } else {
+                let aside = file.path + ".corrupt"
+                try? FileManager.default.removeItem(atPath: aside)
+                try? FileManager.default.moveItem(atPath: file.path, toPath: aside)
+                warning =
+                    "\(file.lastPathComponent) could not be read; it was kept as \(URL(fileURLWithPath: aside).lastPathComponent) and the databases start empty"
+            }
+        }
+        loadWarning = warning
+    }
+
+    /// The names and versions of `origin`'s databases, sorted by name.
+    public func databases(forOrigin origin: SecurityOrigin) -> [(name: String, version: Int)] {
+        origins.withLock { $0.databases[origin]?.map { (name: $0.key, version: $0.value.version) } ?? [] }.sorted { $0.name < $1.name }
+    }
+
+    /// `origin`'s database `name` as stored, or nil.
+    func database(_ name: String, forOrigin origin: SecurityOrigin) -> Stored? {
+        origins.withLock { $0.databases[origin]?[name] }
+    }
+
+    /// Which commit `origin`'s database `name` is at (-1 when there is none).
+    func generation(of name: String, forOrigin origin: SecurityOrigin) -> Int {
+        origins.withLock { $0.databases[origin]?[name]?.generation ?? -1 }
+    }
+
+    /// Stores a committed database; nil when the origin would exceed ``quota`` (nothing
+    /// changes), else its new generation.
+    func commit(_ name: String, version: Int, state: String, forOrigin origin: SecurityOrigin) -> Int? {
+        let generation = origins.withLock { all -> Int? in
+            var databases = all.databases[origin] ?? [:]
+            let others = databases.filter { $0.key != name }.reduce(0) { $0 + Self.size($1.key, $1.value.state) }
+            guard others + Self.size(name, state) <= Self.quota else { return nil }
+            all.generation += 1
+            databases[name] = Stored(version: version, state: state, generation: all.generation)
+            all.databases[origin] = databases
+            return all.generation
+        }
+        if generation != nil { scheduleSave() }
+        return generation
+    }
+
+    /// Deletes `origin`'s database `name`; whether there was one.
+    @discardableResult
+    public func deleteDatabase(_ name: String, forOrigin origin: SecurityOrigin) -> Bool {
+        let removed = origins.withLock { all -> Bool in
+            guard all.databases[origin]?.removeValue(forKey: name) != nil else { return false }
+            if all.databases[origin]?.isEmpty == true { all.databases[origin] = nil }
+            return true
+        }
+        if removed { scheduleSave() }
+        return removed
+    }
+
+    /// Deletes every database.
+    public func removeAll() {
+        origins.withLock { $0.databases.removeAll() }
+        scheduleSave()
+    }
+
+    /// Waits for the saves of the commits made so far.
+    public func flush() {
+        guard fileURL != nil else { return }
+        saveQueue.sync {}
+    }
+
+    // MARK: Saving
+
+    private func scheduleSave() {
+        guard let fileURL else { return }
+        let start = saving.withLock { state in
+            defer { state.pending = true }
+            return !state.pending
+        }
+        guard start else { return }
+        saveQueue.async { [self] in
+            saving.withLock { $0.pending = false }
+            let bytes = Self.encoded(origins.withLock { $0.databases })
+            do throws(CrashSafeFile.Failure) {
+                try CrashSafeFile.write(bytes, to: fileURL.path, order: .visibleBeforeDurable)
+                saving.withLock { $0.error = nil }
+            } catch {
+                saving.withLock { $0.error = "could not save \(fileURL.lastPathComponent): \(error)" }
+            }
+        }
+    }
+
+    /// The file's form: `{"version": 1, "origins": {"https://app.example": {"name": [version, state]}}}`.
+    static func encoded(_ databases: [SecurityOrigin: [String: Stored]]) -> [UInt8] {
+        var origins: [String: [String: [Any]]] = [:]
+        for (origin, named) in databases {
+            origins[origin.description] = named.mapValues { [$0.version, $0.state] }
+        }
+        let object: [String: Any] = ["version": 1, "origins": origins]
+        return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])).map { Array($0) } ?? []
+    }
+
+    static func databases(decoding data: Data) -> [SecurityOrigin: [String: Stored]]? {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["version"] as? Int == 1,
+            let origins = object["origins"] as? [String: Any]
+        else { return nil }
+        var databases: [SecurityOrigin: [String: Stored]] = [:]
+        for (text, value) in origins {
+            guard let origin = SecurityOrigin(text), let named = value as? [String: Any] else { return nil }
+            var stored: [String: Stored] = [:]
+            var bytes = 0
+            for (name, entry) in named {
+                guard let pair = entry as? [Any], pair.count == 2, let version = pair[0] as? Int, version >= 1,
+                    let state = pair[1] as? String
+                else { return nil }
+                stored[name] = Stored(version: version, state: state, generation: 0)
+                bytes += size(name, state)
+            }
+            guard bytes <= quota else { return nil }
+            if !stored.isEmpty { databases[origin] = stored }
+        }
+        return databases
+    }
+
+    private static func size(_ name: String, _ state: String) -> Int {
+        (name.utf16.count + state.utf16.count) * 2
+    }
+}

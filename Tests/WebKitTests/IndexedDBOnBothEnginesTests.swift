@@ -1,0 +1,281 @@
+import Foundation
+import SessionBridgeHeadless
+import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
+import SessionBridgeTesting
+import Testing
+
+/// IndexedDB side by side: the headless engine's databases open, upgrade, store, index, order,
+/// iterate, fail and abort as WebKit's do, and outlive the document that wrote them.
+@Suite(.serialized, .timeLimit(.minutes(3)), .hangWatchdog) struct IndexedDBOnBothEnginesTests {
+    static let helpers = """
+        const request = r => new Promise((resolve, reject) => { r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
+        const finished = tx => new Promise(resolve => {
+          tx.oncomplete = () => resolve("complete");
+          tx.onabort = () => resolve(["abort", tx.error === null ? null : tx.error.name]);
+        });
+        const thrown = make => { try { make(); return "none"; } catch (error) { return error.name; } };
+        const walk = (source, ...args) => new Promise((resolve, reject) => {
+          const seen = [], cursors = source.openCursor ? source : null;
+          const r = args.pop() === "keys" ? source.openKeyCursor(...args) : source.openCursor(...args);
+          r.onerror = () => reject(r.error);
+          r.onsuccess = () => {
+            const cursor = r.result;
+            if (cursor === null) return resolve(seen);
+            seen.push("value" in cursor ? [cursor.key, cursor.primaryKey, cursor.value.name] : [cursor.key, cursor.primaryKey]);
+            cursor.continue();
+          };
+        });
+
+        """
+
+    @Test(arguments: Engine.allCases)
+    func aDatabaseIsUpgradedWrittenReadAndWalkedAsInWebKit(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                Self.helpers + """
+                    const log = [];
+                    const open = indexedDB.open("app", 2);
+                    open.onupgradeneeded = event => {
+                      log.push(["upgrade", event.oldVersion, event.newVersion, open.transaction.mode, event instanceof IDBVersionChangeEvent]);
+                      const db = open.result;
+                      const people = db.createObjectStore("people", { keyPath: "id" });
+                      people.createIndex("byCity", "city");
+                      people.createIndex("byTag", "tags", { multiEntry: true });
+                      people.createIndex("byEmail", "email", { unique: true });
+                      db.createObjectStore("counter", { autoIncrement: true });
+                      people.put({ id: 1, name: "Ada", city: "London", tags: ["math", "code"], email: "a@x" });
+                    };
+                    const db = await request(open);
+                    log.push([db.name, db.version, Array.from(db.objectStoreNames), db.objectStoreNames.contains("people")]);
+                    let tx = db.transaction(["people", "counter"], "readwrite");
+                    const people = tx.objectStore("people");
+                    people.put({ id: 2, name: "Grace", city: "Arlington", tags: ["code", "navy", "code"], email: "g@x",
+                      born: new Date(1906, 11, 9), bytes: new Uint8Array([1, 2, 3]), more: new Map([["k", new Set([1])]]), nothing: undefined });
+                    people.add({ id: 3, name: "Alan", city: "London", tags: [], email: "t@x" });
+                    const counter = tx.objectStore("counter");
+                    log.push(await Promise.all([request(counter.add("one")), request(counter.add("two")), request(counter.put("ten", 10)),
+                      request(counter.add("eleven")), request(counter.put("text key", "k"))]));
+                    log.push(await finished(tx));
+                    tx = db.transaction("people");
+                    const store = tx.objectStore("people");
+                    log.push([tx.mode, await request(store.count()), await request(store.count(IDBKeyRange.lowerBound(2)))]);
+                    const grace = await request(store.get(2));
+                    log.push([grace.name, grace.born instanceof Date, grace.born.getFullYear(), Array.from(grace.bytes), grace.more.get("k").has(1),
+                      "nothing" in grace, await request(store.get(99)) === undefined]);
+                    log.push(await request(store.index("byCity").getAllKeys("London")));
+                    log.push((await request(store.index("byTag").getAll("code"))).map(person => person.name));
+                    log.push(await request(store.index("byTag").count()));
+                    log.push(await request(store.getAllKeys(IDBKeyRange.bound(1, 3, true, false))));
+                    log.push((await request(store.getAll(null, 2))).map(person => person.id));
+                    log.push(await request(store.index("byEmail").getKey("t@x")));
+                    log.push(await walk(store.index("byCity"), null, "prev", "values"));
+                    log.push(await walk(store.index("byCity"), null, "prevunique", "keys"));
+                    log.push(await walk(store.index("byCity"), IDBKeyRange.only("London"), "nextunique", "keys"));
+                    log.push(await walk(store, IDBKeyRange.upperBound(3, true), "next", "keys"));
+                    log.push(await finished(tx));
+                    const keys = db.transaction("counter").objectStore("counter");
+                    log.push(await request(keys.getAllKeys()));
+                    db.close();
+                    return log;
+                    """)
+            #expect(seen.element(0) == ["upgrade", 0, 2, "versionchange", true], "\(engine): \(seen)")
+            #expect(seen.element(1) == ["app", 2, ["counter", "people"], true], "\(engine): \(seen)")
+            #expect(seen.element(2) == [1, 2, 10, 11, "k"], "\(engine): \(seen)")
+            #expect(seen.element(3) == "complete", "\(engine): \(seen)")
+            #expect(seen.element(4) == ["readonly", 3, 2], "\(engine): \(seen)")
+            #expect(seen.element(5) == ["Grace", true, 1906, [1, 2, 3], true, true, true], "\(engine): \(seen)")
+            #expect(seen.element(6) == [1, 3], "\(engine): \(seen)")
+            #expect(seen.element(7) == ["Ada", "Grace"], "\(engine): \(seen)")
+            // Ada's two tags, Grace's two distinct ones.
+            #expect(seen.element(8) == 4, "\(engine): \(seen)")
+            #expect(seen.element(9) == [2, 3], "\(engine): \(seen)")
+            #expect(seen.element(10) == [1, 2], "\(engine): \(seen)")
+            #expect(seen.element(11) == 3, "\(engine): \(seen)")
+            #expect(seen.element(12) == [["London", 3, "Alan"], ["London", 1, "Ada"], ["Arlington", 2, "Grace"]], "\(engine): \(seen)")
+            #expect(seen.element(13) == [["London", 1], ["Arlington", 2]], "\(engine): \(seen)")
+            #expect(seen.element(14) == [["London", 1]], "\(engine): \(seen)")
+            #expect(seen.element(15) == [[1, 1], [2, 2]], "\(engine): \(seen)")
+            #expect(seen.element(16) == "complete", "\(engine): \(seen)")
+            // Numbers sort before strings.
+            #expect(seen.element(17) == [1, 2, 10, 11, "k"], "\(engine): \(seen)")
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func errorsAbortAndRevertAsInWebKit(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                Self.helpers + """
+                    const log = [];
+                    const open = indexedDB.open("errors");
+                    open.onupgradeneeded = () => {
+                      const store = open.result.createObjectStore("s", { keyPath: "id" });
+                      store.createIndex("email", "email", { unique: true });
+                    };
+                    const db = await request(open);
+                    let tx = db.transaction("s", "readwrite");
+                    let store = tx.objectStore("s");
+                    store.put({ id: 1, email: "a" });
+                    const duplicate = store.add({ id: 1, email: "b" });
+                    duplicate.onerror = event => { log.push(["add", duplicate.error.name, event.target === duplicate]); event.preventDefault(); };
+                    const unique = store.put({ id: 2, email: "a" });
+                    unique.onerror = event => { log.push(["unique", unique.error.name]); event.preventDefault(); };
+                    store.put({ id: 3, email: "c" });
+                    log.push(await finished(tx));
+                    const count = () => request(db.transaction("s").objectStore("s").count());
+                    log.push(await count());
+                    // An error no listener prevented aborts the transaction; the error reaches the connection.
+                    let bubbled = null;
+                    db.onerror = event => { bubbled = [event.target.error.name, event.eventPhase]; };
+                    tx = db.transaction("s", "readwrite");
+                    tx.objectStore("s").put({ id: 4, email: "d" });
+                    tx.objectStore("s").add({ id: 1, email: "z" });
+                    log.push(await finished(tx), bubbled, await count());
+                    db.onerror = null;
+                    // abort() reverts too, and leaves the error null; the requests left fail with AbortError.
+                    tx = db.transaction("s", "readwrite");
+                    tx.objectStore("s").clear();
+                    const left = tx.objectStore("s").get(1);
+                    left.onerror = event => event.preventDefault();
+                    tx.abort();
+                    log.push(await finished(tx), await count(), left.error.name);
+                    // What is refused at once.
+                    tx = db.transaction("s", "readwrite");
+                    store = tx.objectStore("s");
+                    log.push([
+                      thrown(() => db.transaction("s").objectStore("s").put({ id: 9 })),
+                      thrown(() => db.transaction("nope")),
+                      thrown(() => db.transaction([])),
+                      thrown(() => store.put({ id: 5 }, 5)),
+                      thrown(() => store.put({ name: "no id" })),
+                      thrown(() => store.put({ id: 6, f() {} })),
+                      thrown(() => store.get({})),
+                      thrown(() => store.index("nope")),
+                      thrown(() => db.createObjectStore("t")),
+                      thrown(() => IDBKeyRange.bound(2, 1)),
+                      thrown(() => indexedDB.cmp({}, 1)),
+                      thrown(() => new IDBKeyRange()),
+                    ]);
+                    await finished(tx);
+                    const late = db.transaction("s");
+                    await new Promise(resolve => setTimeout(resolve, 0));
+                    log.push(thrown(() => late.objectStore("s").get(1)));
+                    // A transaction stays active through the promise reactions of its request's success.
+                    tx = db.transaction("s", "readwrite");
+                    const first = await request(tx.objectStore("s").get(1));
+                    await request(tx.objectStore("s").put({ ...first, email: "aa" }));
+                    log.push(await finished(tx));
+                    // Key order: numbers, dates, strings, binary, arrays.
+                    log.push([indexedDB.cmp(1, new Date(0)), indexedDB.cmp(new Date(0), ""), indexedDB.cmp("z", new Uint8Array([0])),
+                      indexedDB.cmp(new Uint8Array([255]), []), indexedDB.cmp([1, "a"], [1, "b"]), indexedDB.cmp(["a"], ["a", 0]),
+                      indexedDB.cmp("a", "a"), indexedDB.cmp(-Infinity, -1e300), indexedDB.cmp(-0, 0)]);
+                    db.close();
+                    await request(indexedDB.open("errors", 3)).then(db => db.close());
+                    log.push(await request(indexedDB.open("errors", 1)).then(() => "opened", error => error.name));
+                    return log;
+                    """)
+            #expect(seen.element(0) == ["add", "ConstraintError", true], "\(engine): \(seen)")
+            #expect(seen.element(1) == ["unique", "ConstraintError"], "\(engine): \(seen)")
+            #expect(seen.element(2) == "complete", "\(engine): \(seen)")
+            #expect(seen.element(3) == 2, "\(engine): \(seen)")
+            #expect(seen.element(4) == ["abort", "ConstraintError"], "\(engine): \(seen)")
+            #expect(seen.element(5) == ["ConstraintError", 3], "\(engine): \(seen)")
+            #expect(seen.element(6) == 2, "\(engine): \(seen)")
+            #expect(seen.element(7) == ["abort", .null], "\(engine): \(seen)")
+            #expect(seen.element(8) == 2, "\(engine): \(seen)")
+            #expect(seen.element(9) == "AbortError", "\(engine): \(seen)")
+            #expect(
+                seen.element(10)
+                    == [
+                        "ReadOnlyError", "NotFoundError", "InvalidAccessError", "DataError", "DataError", "DataCloneError", "DataError",
+                        "NotFoundError", "InvalidStateError", "DataError", "DataError", "TypeError",
+                    ], "\(engine): \(seen)")
+            #expect(seen.element(11) == "TransactionInactiveError", "\(engine): \(seen)")
+            #expect(seen.element(12) == "complete", "\(engine): \(seen)")
+            #expect(seen.element(13) == [-1, -1, -1, -1, -1, -1, 0, -1, 0], "\(engine): \(seen)")
+            #expect(seen.element(14) == "VersionError", "\(engine): \(seen)")
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func anUpgradeAsksOtherConnectionsToClose(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                Self.helpers + """
+                    const log = [];
+                    const first = await request(indexedDB.open("shared", 1));
+                    first.onversionchange = event => { log.push(["versionchange", event.oldVersion, event.newVersion]); };
+                    const upgrade = indexedDB.open("shared", 2);
+                    upgrade.onblocked = event => {
+                      log.push(["blocked", event.oldVersion, event.newVersion]);
+                      setTimeout(() => first.close(), 10);
+                    };
+                    upgrade.onupgradeneeded = event => log.push(["upgrade", event.oldVersion, event.newVersion]);
+                    const second = await request(upgrade);
+                    log.push(second.version);
+                    // Deleting: the open connection is asked first; the success event has the old version.
+                    second.onversionchange = () => second.close();
+                    const deletion = indexedDB.deleteDatabase("shared");
+                    log.push(await new Promise(resolve => { deletion.onsuccess = event => resolve([event.oldVersion, event.newVersion, deletion.result === undefined]); }));
+                    log.push((await indexedDB.databases()).map(database => database.name).includes("shared"));
+                    return log;
+                    """)
+            #expect(
+                seen == [["versionchange", 1, 2], ["blocked", 1, 2], ["upgrade", 1, 2], 2, [2, .null, true], false],
+                "\(engine): \(seen)")
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func databasesOutliveTheDocumentAndAreSharedByTheStoresPages(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView(sharingStore: true)
+            let written = try await view.run(
+                Self.helpers + """
+                    const open = indexedDB.open("kept", 4);
+                    open.onupgradeneeded = () => open.result.createObjectStore("auth");
+                    const db = await request(open);
+                    const tx = db.transaction("auth", "readwrite");
+                    tx.objectStore("auth").put({ user: "ada", at: new Date(5) }, "current");
+                    return finished(tx);
+                    """)
+            #expect(written == "complete", "\(engine)")
+            let read = """
+                const db = await request(indexedDB.open("kept"));
+                const value = await request(db.transaction("auth").objectStore("auth").get("current"));
+                const names = (await indexedDB.databases()).map(database => [database.name, database.version]);
+                return [db.version, value.user, value.at.getTime(), names];
+                """
+            // The next document of the same view.
+            _ = try await view.load(harness.url("/login"))
+            let again = try await view.run(Self.helpers + read)
+            #expect(again == [4, "ada", 5, [["kept", 4]]], "\(engine): \(again)")
+            // Another view of the same store, and a change it makes seen by the first.
+            let other = try await harness.makeEchoView(sharingStore: true)
+            #expect(try await other.run(Self.helpers + read) == again, "\(engine)")
+            let changed = try await other.run(
+                Self.helpers + """
+                    const db = await request(indexedDB.open("kept"));
+                    const tx = db.transaction("auth", "readwrite");
+                    tx.objectStore("auth").delete("current");
+                    const outcome = await finished(tx);
+                    db.close();
+                    return outcome;
+                    """)
+            #expect(changed == "complete", "\(engine)")
+            let gone = try await view.run(
+                Self.helpers + """
+                    const db = await request(indexedDB.open("kept"));
+                    return request(db.transaction("auth").objectStore("auth").count());
+                    """)
+            #expect(gone == 0, "\(engine): \(gone)")
+            // A view of another store sees none of it.
+            let stranger = try await harness.makeEchoView()
+            #expect(try await stranger.run("return (await indexedDB.databases()).length;") == 0, "\(engine)")
+        }
+    }
+}
