@@ -781,6 +781,8 @@ extension DocumentEnvironment {
                 return unsafe context.jsValue(.bool(context.isProxy(call[1])))
             case "make":
                 return try unsafe context.evaluateRaw(WebPlatformPrelude.source, sourceURL: "sessionbridge://prelude/platform.js")
+            case "indexedDB":
+                return try unsafe context.evaluateRaw(WebPlatformPrelude.indexedDBSource, sourceURL: "sessionbridge://prelude/indexeddb.js")
             case "subtle":
                 // `("subtle", [operation, ...])`: a promise of the operation's result, worked
                 // out on a global queue (``SubtleCryptoOperations``).

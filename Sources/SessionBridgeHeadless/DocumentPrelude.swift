@@ -357,13 +357,15 @@ enum DocumentPrelude {
           // on a script's first read of any of them; a page may replace or delete each.
           const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData", "MediaQueryList", "MessageEvent", "ErrorEvent", "PromiseRejectionEvent", "PageTransitionEvent", "SecurityPolicyViolationEvent", "MessageChannel", "MessagePort", "BroadcastChannel", "Lock", "LockManager", "ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamDefaultController", "StorageEvent", "PerformanceEntry", "PerformanceMark", "PerformanceMeasure", "PerformanceNavigationTiming", "PerformanceObserver", "PerformanceObserverEntryList"];
           // Made apart, on a script's first read of one of them (``WebPlatformPrelude``'s `late`).
-          const lateNames = ["cookieStore", "indexedDB", "visualViewport", "locationbar", "menubar", "personalbar", "scrollbars", "statusbar", "toolbar"],
+          const lateNames = ["cookieStore", "visualViewport", "locationbar", "menubar", "personalbar", "scrollbars", "statusbar", "toolbar"],
             lateClasses = ["Permissions", "PermissionStatus", "UserActivation", "Clipboard", "MediaDevices", "BarProp", "VisualViewport", "CountQueuingStrategy", "ByteLengthQueuingStrategy", "XMLHttpRequestEventTarget",
             "XMLHttpRequestUpload", "CookieStore", "CookieChangeEvent", "FileReader", "Window", "Navigator", "Location",
             "Crypto", "Performance", "WebSocket", "CloseEvent", "WritableStream", "WritableStreamDefaultWriter", "WritableStreamDefaultController",
             "TransformStream", "TransformStreamDefaultController", "TextDecoderStream", "TextEncoderStream", "CompressionStream",
-            "DecompressionStream", "EventSource", "IDBFactory", "IDBDatabase", "IDBTransaction", "IDBObjectStore", "IDBIndex", "IDBCursor",
-            "IDBCursorWithValue", "IDBKeyRange", "IDBRequest", "IDBOpenDBRequest", "IDBVersionChangeEvent", "DOMStringList"];
+            "DecompressionStream", "EventSource"];
+          // IndexedDB's, made apart (``WebPlatformPrelude/indexedDBSource``).
+          const indexedDBClasses = ["IDBFactory", "IDBDatabase", "IDBTransaction", "IDBObjectStore", "IDBIndex", "IDBCursor", "IDBCursorWithValue",
+            "IDBKeyRange", "IDBRequest", "IDBOpenDBRequest", "IDBVersionChangeEvent", "DOMStringList"];
           let platformObject = null;
           // The platform's own members, made once (the page may have replaced the globals).
           const platformMade = () => platformObject !== null ? platformObject : (platformObject = native.platform("make")(g, define, native, hooks));
@@ -395,6 +397,7 @@ enum DocumentPrelude {
           };
           makeLazy(platformNames, platformClasses, platformMade);
           makeLazy(lateNames, lateClasses, () => platformMade().late());
+          makeLazy(["indexedDB"], indexedDBClasses, () => platformMade().indexedDBMembers());
 
           // A view that is not shown never scrolls, moves or resizes: these do nothing, as there
           // (`scrollX` and `scrollY` stay 0); a number alone is no `ScrollToOptions`.

@@ -17,7 +17,14 @@ extension WebPlatformPrelude {
     /// store's profile), and a transaction starting after another document committed reads
     /// the database again. `Blob`s, `File`s and `CryptoKey`s cannot be stored (a
     /// `DataCloneError`).
+    ///
+    /// Evaluated apart, on a script's first read of `indexedDB` or one of its interfaces
+    /// (`native.platform("indexedDB")`), with the platform's members it uses: its 60 KB would
+    /// otherwise add about 0.3 ms to every document that reads any platform member.
     static let indexedDBSource = #"""
+        (function (scope) {
+            "use strict";
+            const { native, hooks, define, notEnough, DOMException, Event, EventTarget, trusted, structuredClone, has, dateValue, regExpSource, regExpFlags, bufferLength, bufferSlice, bufferDetached, isView, typedArrayName, viewBuffer, viewOffset, viewLength, dataViewBuffer, dataViewOffset, dataViewLength, mapSize, mapEntries, setSize, setValues, wrappers, typedArrays, errors, member, platformClone, platformClones, dataCloneError, builtinTag, ownDescriptor, text } = scope;
             const idbNative = (...request) => {
               try { return native.indexedDB(...request); }
               catch (error) { throw error.name === "SecurityError" ? new DOMException(error.message, "SecurityError") : error; }
@@ -1371,5 +1378,8 @@ extension WebPlatformPrelude {
               define(made.prototype, Symbol.toStringTag, { value: tag, configurable: true });
               platformClones.set(made.prototype, null);
             }
+            return { indexedDB, IDBFactory, IDBDatabase, IDBTransaction, IDBObjectStore, IDBIndex, IDBCursor, IDBCursorWithValue, IDBKeyRange,
+              IDBRequest, IDBOpenDBRequest, IDBVersionChangeEvent, DOMStringList };
+        })
     """#
 }

@@ -501,7 +501,6 @@ enum WebPlatformPrelude {
             \#(eventSourceSource)
             \#(viewportSource)
             \#(navigatorMembersSource)
-            \#(indexedDBSource)
           // The interfaces of the page's own singletons, for `instanceof` (`window instanceof
           // Window`); none can be made.
           const singletonInterface = (name, instance, base = null) => {
@@ -522,11 +521,15 @@ enum WebPlatformPrelude {
               WritableStreamDefaultWriter, WritableStreamDefaultController, TransformStream, TransformStreamDefaultController, TextDecoderStream,
               TextEncoderStream, CompressionStream, DecompressionStream, EventSource, BarProp, VisualViewport, visualViewport, ...bars, CountQueuingStrategy, ByteLengthQueuingStrategy,
               XMLHttpRequestEventTarget, XMLHttpRequestUpload, navigatorMembers, Permissions, PermissionStatus, UserActivation, Clipboard,
-              MediaDevices, indexedDB, IDBFactory, IDBDatabase, IDBTransaction, IDBObjectStore, IDBIndex, IDBCursor, IDBCursorWithValue, IDBKeyRange,
-              IDBRequest, IDBOpenDBRequest, IDBVersionChangeEvent, DOMStringList,
+              MediaDevices,
               ...(secure ? { cookieStore, CookieStore, CookieChangeEvent } : {}) };
             return lateMembers;
           };
+
+          // IndexedDB, made apart on a script's first read of one of its members (``indexedDBSource``).
+          let indexedDBMade = null;
+          const indexedDBMembers = () => indexedDBMade !== null ? indexedDBMade : (indexedDBMade = native.platform("indexedDB")({
+            native, hooks, define, notEnough, DOMException, Event, EventTarget, trusted, structuredClone, has, dateValue, regExpSource, regExpFlags, bufferLength, bufferSlice, bufferDetached, isView, typedArrayName, viewBuffer, viewOffset, viewLength, dataViewBuffer, dataViewOffset, dataViewLength, mapSize, mapEntries, setSize, setValues, wrappers, typedArrays, errors, member, platformClone, platformClones, dataCloneError, builtinTag, ownDescriptor, text }));
 
           for (const made of [TextEncoder, TextDecoder, URL, URLSearchParams, Event, EventTarget, AbortController, AbortSignal, Storage, XMLHttpRequest, History, MessageChannel, BroadcastChannel, Lock, LockManager, ReadableStream, ReadableStreamDefaultReader, ReadableStreamDefaultController]) {
             platformClones.set(made.prototype, null);
@@ -543,7 +546,7 @@ enum WebPlatformPrelude {
             Event, EventTarget, AbortController, AbortSignal, structuredClone, localStorage, sessionStorage, Storage, XMLHttpRequest, ProgressEvent, CustomEvent, reportError, history, History, PopStateEvent, HashChangeEvent,
             MessageEvent, ErrorEvent, PromiseRejectionEvent, PageTransitionEvent, SecurityPolicyViolationEvent, MessageChannel, MessagePort, BroadcastChannel, locks, Lock, LockManager,
             ReadableStream, ReadableStreamDefaultReader, ReadableStreamDefaultController,
-            Blob, File, FormData, matchMedia, MediaQueryList, screen, requestAnimationFrame, cancelAnimationFrame, StorageEvent, late,
+            Blob, File, FormData, matchMedia, MediaQueryList, screen, requestAnimationFrame, cancelAnimationFrame, StorageEvent, late, indexedDBMembers,
             PerformanceEntry, PerformanceMark, PerformanceMeasure, PerformanceNavigationTiming, PerformanceObserver, PerformanceObserverEntryList,
             ...(secure ? { CryptoKey: webCrypto.CryptoKey, SubtleCrypto: webCrypto.SubtleCrypto } : {}) };
         })
