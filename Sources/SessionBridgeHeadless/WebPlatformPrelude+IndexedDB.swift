@@ -489,6 +489,8 @@ extension WebPlatformPrelude {
                   if (!canStart(tx)) continue;
                   tx.started = true;
                 }
+                // An index the records break, in an upgrade: the task after it aborts the upgrade.
+                if (tx.failure !== null && tx.aborting === null && tx.state !== "committing") abort(tx, tx.failure);
                 if (tx.aborting !== null) { finishAbort(tx); continue; }
                 if (tx.state === "committing") { complete(tx); continue; }
                 if (tx.next < tx.requests.length) { handle(tx, tx.requests[tx.next++]); continue; }
@@ -661,7 +663,7 @@ extension WebPlatformPrelude {
             const makeTransaction = (connection, scope, mode) => {
               const tx = {
                 name: connection.name, connection, scope, mode, state: "active", started: false, finished: false, aborting: null, commitAsked: false,
-                requests: [], next: 0, error: null, changed: false, saved: null, made: [], stores: new Map(), onFinished: null, object: null,
+                requests: [], next: 0, error: null, failure: null, changed: false, saved: null, made: [], stores: new Map(), onFinished: null, object: null,
               };
               tx.object = transactionAccess(tx);
               live.push(tx);
@@ -891,8 +893,8 @@ extension WebPlatformPrelude {
                 const indexes = new Map(store.indexes);
                 indexes.set(key, index);
                 store.indexes = indexes;
-                if (violated) {
-                  hooks.schedule(() => abort(tx, idbError("ConstraintError", "Unable to add key to index: at least one key does not satisfy the uniqueness requirements.")), 0);
+                if (violated && tx.failure === null) {
+                  tx.failure = idbError("ConstraintError", "Unable to add key to index: at least one key does not satisfy the uniqueness requirements.");
                 }
                 return indexObject(tx, this, index);
               }
