@@ -902,7 +902,12 @@ extension DocumentEnvironment {
                     .array([.number(Double(stored.generation)), .number(Double(stored.version)), .string(stored.state)]))
             case "commit":
                 let version = try unsafe context.scriptValue(call[2]).numberValue.flatMap(Int.init(javaScriptNumber:)) ?? 1
-                let state = try unsafe context.scriptValue(call[3]).stringValue ?? ""
+                // A state larger than an origin may hold is refused as the quota refuses it.
+                let read = unsafe Result { () throws(ScriptError) in
+                    try unsafe context.scriptValue(call[3], limits: ConversionLimits(maxBytes: IndexedDatabases.quota))
+                }
+                if case .failure(let error) = read, error.kind == .conversion { return unsafe context.jsValue(.null) }
+                let state = try read.get().stringValue ?? ""
                 let generation = databases.commit(name, version: version, state: state, forOrigin: origin)
                 return unsafe context.jsValue(generation.map { .number(Double($0)) } ?? .null)
             case "delete":

@@ -482,22 +482,35 @@ extension WebPlatformPrelude {
             // handles its next request, and those with nothing left to do commit.
             const pump = () => {
               pumping = false;
+              try { turn(); } finally {
+                if (live.some(tx => !tx.finished) || [...opens.values()].some(queue => queue.length > 0 && !queue[0].running)) schedulePump();
+              }
+            };
+            const turn = () => {
               for (const tx of live) if (tx.state === "active") tx.state = "inactive";
               for (const tx of live.slice()) {
-                if (tx.finished) continue;
+                try { advance(tx); } catch (error) {
+                  // A fault of this code's, not the page's: the transaction ends, the page's other work goes on.
+                  native.report(error);
+                  if (!tx.finished && tx.aborting === null) abort(tx, idbError("UnknownError", "An unknown error occurred within Indexed Database."));
+                }
+              }
+              for (const [name, queue] of opens) if (queue.length > 0 && !queue[0].running) runOpen(name, queue);
+            };
+            const advance = tx => {
+              {
+                if (tx.finished) return;
                 if (!tx.started) {
-                  if (!canStart(tx)) continue;
+                  if (!canStart(tx)) return;
                   tx.started = true;
                 }
                 // An index the records break, in an upgrade: the task after it aborts the upgrade.
                 if (tx.failure !== null && tx.aborting === null && tx.state !== "committing") abort(tx, tx.failure);
-                if (tx.aborting !== null) { finishAbort(tx); continue; }
-                if (tx.state === "committing") { complete(tx); continue; }
-                if (tx.next < tx.requests.length) { handle(tx, tx.requests[tx.next++]); continue; }
+                if (tx.aborting !== null) { finishAbort(tx); return; }
+                if (tx.state === "committing") { complete(tx); return; }
+                if (tx.next < tx.requests.length) { handle(tx, tx.requests[tx.next++]); return; }
                 if (tx.state === "inactive") commit(tx);
               }
-              for (const [name, queue] of opens) if (queue.length > 0 && !queue[0].running) runOpen(name, queue);
-              if (live.some(tx => !tx.finished) || [...opens.values()].some(queue => queue.length > 0 && !queue[0].running)) schedulePump();
             };
             const removeLive = tx => { const at = live.indexOf(tx); if (at >= 0) live.splice(at, 1); };
             // Fires a request's result: `success`, or `error` (bubbling to the transaction and the

@@ -150,7 +150,7 @@ struct RunCommand: AsyncParsableCommand {
 
         let exit = await run(source, fixture: fixture, codeFlow: settings.redirectURI != nil, deadline: deadline, transcript: transcript)
         transcript.stores(page: fixture.pageCookies(), native: fixture.nativeCookies())
-        transcript.webStorage(local: pageStore.localStorage, session: fixture.page.sessionStorage)
+        transcript.webStorage(local: pageStore.localStorage, session: fixture.page.sessionStorage, databases: pageStore.indexedDatabases)
         if let stats = fixture.server?.stats() {
             transcript.note(
                 "server: \(stats.logins) logins, \(stats.refreshes) refreshes, \(stats.graceReplays) grace replays, \(stats.reuseEvents) reuse events"

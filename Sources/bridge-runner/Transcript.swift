@@ -222,17 +222,21 @@ final class Transcript: Sendable {
         }
     }
 
-    /// What the page left in `localStorage` and `sessionStorage`: each key with its value's
-    /// size, never the value (pages keep tokens there).
     private func noteConsoleNotPrinted() {
         let lines = lock.withLock { $0.consoleLinesShortened }
         guard lines > 0 else { return }
         note("console: \(lines) lines past the first \(Self.consoleMaxBytes >> 20) MB were printed shortened")
     }
 
-    func webStorage(local: WebStorage, session: WebStorage) {
-        let areas = [("localStorage", local), ("sessionStorage", session)].flatMap { name, storage in
+    /// What the page left in `localStorage`, `sessionStorage` and IndexedDB: each key with its
+    /// value's size and each database with its own, never a value (pages keep tokens there).
+    func webStorage(local: WebStorage, session: WebStorage, databases: IndexedDatabases) {
+        var areas = [("localStorage", local), ("sessionStorage", session)].flatMap { name, storage in
             storage.origins.flatMap { origin in storage.items(forOrigin: origin).map { (name, origin, $0.key, $0.value.utf8.count) } }
+        }
+        // IndexedDB: each database with its version and size, none of its records.
+        areas += databases.databaseOrigins.flatMap { origin in
+            databases.databases(forOrigin: origin).map { ("indexedDB", origin, "\($0.name) (version \($0.version))", $0.bytes) }
         }
         if style == .json {
             for (name, origin, key, bytes) in areas {

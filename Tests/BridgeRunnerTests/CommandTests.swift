@@ -90,6 +90,22 @@ import Testing
         #expect(objects.contains { $0["type"] as? String == "cookie" })
     }
 
+    @Test func indexedDBShowsDatabasesAndSizesNeverRecords() async throws {
+        let script = try RunnerProcess.temporaryFile(
+            "databases.js",
+            """
+            const open = indexedDB.open("auth", 2);
+            open.onupgradeneeded = () => open.result.createObjectStore("tokens").put("refresh-secret-789", "current");
+            open.onsuccess = () => console.log("stored", open.result.version);
+            """)
+        let result = try await RunnerProcess.run(["run", script.path])
+        #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("stored 2"))
+        #expect(result.stdout.contains("web storage (page)"))
+        #expect(result.stdout.contains("indexedDB        auth (version 2)  <"), "\(result.stdout)")
+        #expect(!result.stdout.contains("refresh-secret-789"))
+    }
+
     @Test func webStorageShowsKeysAndSizesNeverValues() async throws {
         let script = try RunnerProcess.temporaryFile(
             "storage.js", "localStorage.setItem('oidc.user', 'secret-value-123'); sessionStorage.state = 'pkce-verifier-456';")

@@ -1,0 +1,116 @@
+import Foundation
+import SessionBridgeMessaging
+import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
+import Testing
+
+@testable import SessionBridgeHeadless
+
+/// IndexedDB on headless pages where it meets the data store (`IndexedDatabases`): saved with a
+/// persistent profile, cleared with the store's data, bounded by its quota, and refused to a
+/// document without an origin of its own. (How databases behave is compared with WebKit's in
+/// `IndexedDBOnBothEnginesTests`.)
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct IndexedDatabasesTests {
+    static let helpers = """
+        const request = r => new Promise((resolve, reject) => { r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
+        const finished = tx => new Promise(resolve => {
+          tx.oncomplete = () => resolve("complete");
+          tx.onabort = () => resolve(["abort", tx.error === null ? null : tx.error.name]);
+        });
+        const opened = () => { const open = indexedDB.open("state"); open.onupgradeneeded = () => open.result.createObjectStore("kv"); return request(open); };
+
+        """
+
+    static func run(_ page: WebPage, _ body: String) async throws -> ScriptValue {
+        try await page.callAsyncJavaScript(helpers + body, in: .page, timeout: .seconds(60))
+    }
+
+    @Test func aPersistentDataStoresDatabasesAreSavedWithItsProfile() async throws {
+        let directory = try TestDirectory.make(prefix: "indexeddb-profile")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let store = try WebsiteDataStore(directory: directory, profile: "page")
+            let page = try await WebStorageTests.page(store: store)
+            let outcome = try await Self.run(
+                page,
+                """
+                const db = await opened();
+                const tx = db.transaction("kv", "readwrite");
+                tx.objectStore("kv").put({ token: "abc", at: new Date(7), bytes: new Uint8Array([1, 2]) }, "session");
+                return finished(tx);
+                """)
+            #expect(outcome == "complete")
+            await page.close()
+            store.indexedDatabases.flush()
+            #expect(store.indexedDatabases.saveError == nil)
+            let mode = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("page.indexeddb").path)[.posixPermissions] as? Int
+            #expect(mode == 0o600)
+        }
+        let reopened = try WebsiteDataStore(directory: directory, profile: "page")
+        #expect(reopened.indexedDatabases.loadWarning == nil)
+        let origin = try #require(SecurityOrigin("https://app.example"))
+        #expect(reopened.indexedDatabases.databases(forOrigin: origin).map { "\($0.name) \($0.version)" } == ["state 1"])
+        let page = try await WebStorageTests.page(store: reopened)
+        let read = try await Self.run(
+            page,
+            """
+            const db = await opened();
+            const value = await request(db.transaction("kv").objectStore("kv").get("session"));
+            return [value.token, value.at.getTime(), Array.from(value.bytes)];
+            """)
+        #expect(read == ["abc", 7, [1, 2]])
+        // Clearing the store's data deletes its databases too (a logout's "clear all web data").
+        reopened.removeAllData()
+        #expect(try await Self.run(page, "return (await indexedDB.databases()).length;") == 0)
+        await page.close()
+    }
+
+    @Test func aDamagedFileIsKeptAsideAndTheDatabasesStartEmpty() throws {
+        let directory = try TestDirectory.make(prefix: "indexeddb-file")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("page.indexeddb")
+        let origin = try #require(SecurityOrigin("https://app.example"))
+        let first = IndexedDatabases(file: file)
+        #expect(first.commit("db", version: 3, state: "[]", forOrigin: origin) != nil)
+        first.flush()
+        #expect(IndexedDatabases(file: file).database("db", forOrigin: origin)?.version == 3)
+        try Data("{\"version\": 1, \"origins\": {\"https://app.example\": {\"db\": [0, \"[]\"]}}}".utf8).write(to: file)
+        let second = IndexedDatabases(file: file)
+        #expect(second.loadWarning?.contains("page.indexeddb.corrupt") == true)
+        #expect(second.databases(forOrigin: origin).isEmpty)
+        #expect(FileManager.default.fileExists(atPath: file.path + ".corrupt"))
+    }
+
+    @Test func aCommitPastTheQuotaAbortsAndChangesNothing() async throws {
+        let page = try await WebStorageTests.page()
+        let result = try await Self.run(
+            page,
+            """
+            const db = await opened();
+            let tx = db.transaction("kv", "readwrite");
+            tx.objectStore("kv").put("small", "a");
+            const small = await finished(tx);
+            tx = db.transaction("kv", "readwrite");
+            // 33 M code units: 66 MB as the quota counts them (two bytes a code unit), past its 64 MB.
+            tx.objectStore("kv").put("x".repeat(33 * 1024 * 1024), "b");
+            const big = await finished(tx);
+            const keys = await request(db.transaction("kv").objectStore("kv").getAllKeys());
+            return [small, big, keys];
+            """)
+        #expect(result == ["complete", ["abort", "QuotaExceededError"], ["a"]])
+        await page.close()
+    }
+
+    @Test(arguments: ["about:blank", "data:text/html,x", "file:///tmp/page.html"])
+    func aDocumentWithoutAnOriginOfItsOwnHasNoDatabases(url: String) async throws {
+        let page = try await WebStorageTests.page(url)
+        let result = try await page.evaluateJavaScript(
+            """
+            [() => indexedDB.open("x"), () => indexedDB.deleteDatabase("x"), () => indexedDB.cmp(1, 2)].map(action => {
+              try { return String(action()); } catch (error) { return error.name; }
+            })
+            """)
+        #expect(result == ["SecurityError", "SecurityError", "-1"])
+        await page.close()
+    }
+}
