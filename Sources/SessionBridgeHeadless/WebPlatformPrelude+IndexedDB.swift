@@ -377,7 +377,7 @@ extension WebPlatformPrelude {
             const stateText = (state, committing) => {
               const before = new Map();
               for (const tx of live) {
-                if (tx === committing || tx.name !== committing.name || tx.saved === null) continue;
+                if (committing === null || tx === committing || tx.name !== committing.name || tx.saved === null) continue;
                 for (const content of tx.saved.contents) before.set(content.store, content);
               }
               return JSON.stringify([...state.stores.values()].map(store => {
@@ -561,11 +561,38 @@ extension WebPlatformPrelude {
               // Stores made by the transaction are gone.
               for (const store of tx.made) if (!saved.contents.some(content => content.store === store)) store.deleted = true;
             };
+            // Another document's commit since this document read the database (or since this
+            // transaction began, its copy read again): the transaction's changes are made again on
+            // the newest state, so that neither document's are lost; a change that no longer
+            // fits (a key another document added) aborts it, as it would have failed run after.
+            const replayed = tx => {
+              const stored = idbNative("load", tx.name);
+              const state = stored === null ? emptyState() : stateFrom(stored[1], stored[2]);
+              for (const [kind, name, ...rest] of tx.log) {
+                const store = state.stores.get(name);
+                if (store === undefined) throw idbError("NotFoundError", "An object store of the transaction was deleted by another document.");
+                if (kind === "put") writeRecord(store, rest[0], rest[1], rest[2], () => {});
+                else if (kind === "delete") removeRecords(store, new Set(store.records.filter(record => rest[0].has(record.code)).map(record => record.code)));
+                else { store.records = []; for (const index of store.indexes.values()) index.entries = []; }
+              }
+              return { generation: stored === null ? -1 : stored[0], state };
+            };
             const commit = tx => {
               tx.state = "committing";
               if (tx.changed) {
-                const copy = copies.get(tx.name), text = stateText(copy.state, tx);
-                const generation = idbNative("commit", tx.name, copy.state.version, text);
+                const copy = copies.get(tx.name);
+                let state = copy.state, text;
+                const replaying = tx.mode === "readwrite" && (tx.base !== copy.state || idbNative("generation", tx.name) !== copy.generation);
+                try {
+                  if (replaying) { state = replayed(tx).state; text = stateText(state, null); } else text = stateText(state, tx);
+                } catch (error) {
+                  if (!(error instanceof DOMException)) throw error;
+                  tx.state = "inactive";
+                  abort(tx, error);
+                  finishAbort(tx);
+                  return;
+                }
+                const generation = idbNative("commit", tx.name, state.version, text);
                 if (generation === null) {
                   tx.state = "inactive";
                   abort(tx, idbError("QuotaExceededError", "The quota has been exceeded."));
@@ -573,6 +600,9 @@ extension WebPlatformPrelude {
                   return;
                 }
                 copy.generation = generation;
+                // The document reads the newest state from now on; its other transactions under
+                // way make their changes again when they commit (their base is gone).
+                if (replaying) copy.state = state;
               }
               // Saved: nothing of it is reverted, or held back from another's commit, any more.
               tx.saved = null;
@@ -676,9 +706,10 @@ extension WebPlatformPrelude {
             const makeTransaction = (connection, scope, mode) => {
               const tx = {
                 name: connection.name, connection, scope, mode, state: "active", started: false, finished: false, aborting: null, commitAsked: false,
-                requests: [], next: 0, error: null, failure: null, changed: false, saved: null, made: [], stores: new Map(), onFinished: null, object: null,
+                requests: [], next: 0, error: null, failure: null, log: [], base: null, changed: false, saved: null, made: [], stores: new Map(), onFinished: null, object: null,
               };
               tx.object = transactionAccess(tx);
+              tx.base = copies.get(connection.name).state;
               live.push(tx);
               connection.transactions.add(tx);
               schedulePump();
@@ -717,6 +748,13 @@ extension WebPlatformPrelude {
             };
             // Stores a record (the standard's "store a record into an object store").
             const storeRecord = (tx, store, key, clone, overwrite) => {
+              const stored = writeRecord(store, key, clone, overwrite, () => touch(tx));
+              changed(tx, ["put", store.name, key, clone, overwrite]);
+              return stored;
+            };
+            // A change as a transaction made it, to make again on a newer state (``commit``).
+            const changed = (tx, change) => { if (tx.mode === "readwrite") tx.log.push(change); };
+            const writeRecord = (store, key, clone, overwrite, before) => {
               const code = keyCode(key);
               const at = position(store.records, code, byCode);
               const exists = at < store.records.length && store.records[at].code === code;
@@ -734,7 +772,7 @@ extension WebPlatformPrelude {
                 }
                 added.push([index, keys]);
               }
-              touch(tx);
+              before();
               if (typeof key === "number" && store.autoIncrement && key >= store.current) store.current = Math.min(Math.floor(key) + 1, 2 ** 53);
               if (exists) removeRecords(store, new Set([code]));
               const records = store.records.slice();
@@ -828,7 +866,7 @@ extension WebPlatformPrelude {
                 const range = queryRange(query, false, "delete"), store = this.#store, tx = this.#tx;
                 return place(tx, this, () => {
                   const codes = new Set(inRange(store.records, range).map(record => record.code));
-                  if (codes.size > 0) { touch(tx); removeRecords(store, codes); }
+                  if (codes.size > 0) { touch(tx); removeRecords(store, codes); changed(tx, ["delete", store.name, codes]); }
                   return undefined;
                 });
               }
@@ -839,6 +877,7 @@ extension WebPlatformPrelude {
                   touch(tx);
                   store.records = [];
                   for (const index of store.indexes.values()) index.entries = [];
+                  changed(tx, ["clear", store.name]);
                   return undefined;
                 });
               }
@@ -1126,7 +1165,12 @@ extension WebPlatformPrelude {
                 this.#ready("delete");
                 if (!c.withValue) throw idbError("InvalidStateError", "Failed to execute 'delete' on 'IDBCursor': The cursor is a key cursor.");
                 const store = c.store, code = c.index === null ? c.item.code : c.item.primary;
-                return place(c.tx, this, () => { touch(c.tx); removeRecords(store, new Set([code])); return undefined; });
+                return place(c.tx, this, () => {
+                  touch(c.tx);
+                  removeRecords(store, new Set([code]));
+                  changed(c.tx, ["delete", store.name, new Set([code])]);
+                  return undefined;
+                });
               }
               static {
                 cursorAccess = (c, withValue) => {

@@ -160,9 +160,9 @@ import Testing
                       thrown(() => new IDBKeyRange()),
                     ]);
                     await finished(tx);
-                    const late = db.transaction("s");
+                    const late = db.transaction("s").objectStore("s");
                     await new Promise(resolve => setTimeout(resolve, 0));
-                    log.push(thrown(() => late.objectStore("s").get(1)));
+                    log.push(thrown(() => late.get(1)));
                     // A transaction stays active through the promise reactions of its request's success.
                     tx = db.transaction("s", "readwrite");
                     const first = await request(tx.objectStore("s").get(1));
@@ -406,6 +406,64 @@ import Testing
                     return log;
                     """)
             #expect(seen == ["AbortError", ["ConstraintError", true], "AbortError", [1, ["users"]], 2], "\(engine): \(seen)")
+        }
+    }
+
+    /// Two pages of one store writing one database at once, each to its own object store:
+    /// neither page's commit loses the other's write (the headless engine makes a transaction's
+    /// changes again on the newest state when another document committed meanwhile).
+    @Test(arguments: Engine.allCases)
+    func twoPagesWritingAtOnceKeepBothWrites(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let first = try await harness.makeEchoView(sharingStore: true)
+            let second = try await harness.makeEchoView(sharingStore: true)
+            let made = try await first.run(
+                Self.helpers + """
+                    localStorage.removeItem("second-done");
+                    const open = indexedDB.open("both", 1);
+                    open.onupgradeneeded = () => { open.result.createObjectStore("kv"); open.result.createObjectStore("other"); };
+                    (await request(open)).close();
+                    return "made";
+                    """)
+            #expect(made == "made", "\(engine)")
+            // The first page's transaction stays open (a request after each answer) until the
+            // second page has committed its own.
+            async let held = first.run(
+                Self.helpers + """
+                    const db = await request(indexedDB.open("both"));
+                    const tx = db.transaction("kv", "readwrite");
+                    const store = tx.objectStore("kv");
+                    store.put("from the first page", "a");
+                    const started = Date.now();
+                    const spin = () => {
+                      const r = store.get("a");
+                      r.onsuccess = () => { if (localStorage.getItem("second-done") === null && Date.now() - started < 10000) spin(); };
+                    };
+                    spin();
+                    const outcome = await finished(tx);
+                    db.close();
+                    return [outcome, localStorage.getItem("second-done")];
+                    """)
+            let wrote = try await second.run(
+                Self.helpers + """
+                    await new Promise(resolve => setTimeout(resolve, 50));
+                    const db = await request(indexedDB.open("both"));
+                    const tx = db.transaction("other", "readwrite");
+                    tx.objectStore("other").put("from the second page", "b");
+                    const outcome = await finished(tx);
+                    db.close();
+                    localStorage.setItem("second-done", "yes");
+                    return outcome;
+                    """)
+            #expect(wrote == "complete", "\(engine)")
+            #expect(try await held == ["complete", "yes"], "\(engine)")
+            let kept = try await second.run(
+                Self.helpers + """
+                    const db = await request(indexedDB.open("both"));
+                    const tx = db.transaction(["kv", "other"]);
+                    return [await request(tx.objectStore("kv").getAll()), await request(tx.objectStore("other").getAll())];
+                    """)
+            #expect(kept == [["from the first page"], ["from the second page"]], "\(engine): \(kept)")
         }
     }
 }
