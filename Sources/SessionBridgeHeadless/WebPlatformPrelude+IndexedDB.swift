@@ -538,7 +538,8 @@ extension WebPlatformPrelude {
             const touch = tx => {
               tx.changed = true;
               if (tx.saved !== null) return;
-              const state = copies.get(tx.name).state, upgrade = tx.mode === "versionchange";
+              // The state the transaction began on (the document's copy may have been read again since).
+              const state = tx.base, upgrade = tx.mode === "versionchange";
               tx.saved = {
                 version: state.version, stores: upgrade ? new Map(state.stores) : null,
                 contents: [...state.stores.values()].filter(store => upgrade || tx.scope.includes(store.name)).map(store => ({
@@ -550,7 +551,7 @@ extension WebPlatformPrelude {
             const revert = tx => {
               const saved = tx.saved;
               if (saved === null) return;
-              const state = copies.get(tx.name).state;
+              const state = tx.base;
               if (saved.stores !== null) { state.version = saved.version; state.stores = saved.stores; }
               for (const content of saved.contents) {
                 const store = content.store;
@@ -665,7 +666,7 @@ extension WebPlatformPrelude {
               }
               get objectStoreNames() {
                 const tx = this.#tx;
-                return makeStringList(tx.mode === "versionchange" ? [...copies.get(tx.name).state.stores.keys()] : tx.scope);
+                return makeStringList(tx.mode === "versionchange" ? [...tx.base.stores.keys()] : tx.scope);
               }
               get mode() { return this.#tx.mode; }
               get durability() { return "default"; }
@@ -675,7 +676,7 @@ extension WebPlatformPrelude {
                 if (arguments.length < 1) throw notEnough("IDBTransaction.objectStore", 1);
                 const tx = this.#tx, key = String(name);
                 if (tx.finished || tx.aborting !== null) throw idbError("InvalidStateError", "Failed to execute 'objectStore' on 'IDBTransaction': The transaction has finished.");
-                const store = copies.get(tx.name).state.stores.get(key);
+                const store = tx.base.stores.get(key);
                 if (store === undefined || store.deleted || (tx.mode !== "versionchange" && !tx.scope.includes(key))) {
                   throw idbError("NotFoundError", "Failed to execute 'objectStore' on 'IDBTransaction': The specified object store was not found.");
                 }
@@ -998,7 +999,7 @@ extension WebPlatformPrelude {
               get keyPath() { return copyPath(this.#index.keyPath); }
               get multiEntry() { return this.#index.multiEntry; }
               get unique() { return this.#index.unique; }
-              #store() { return copies.get(this.#tx.name).state.stores.get(this.#storeObject.name); }
+              #store() { return this.#tx.base.stores.get(this.#storeObject.name); }
               #check(what) {
                 if (this.#index.deleted || this.#store() === undefined || this.#store().deleted) {
                   throw idbError("InvalidStateError", `Failed to execute '${what}' on 'IDBIndex': The index or its object store has been deleted.`);
@@ -1228,7 +1229,7 @@ extension WebPlatformPrelude {
               }
               createObjectStore(name, options = undefined) {
                 if (arguments.length < 1) throw notEnough("IDBDatabase.createObjectStore", 1);
-                const tx = this.#upgrade("createObjectStore"), key = String(name), state = copies.get(tx.name).state;
+                const tx = this.#upgrade("createObjectStore"), key = String(name), state = tx.base;
                 const keyPath = keyPathOption(options ? options.keyPath : null, "createObjectStore"), autoIncrement = !!(options && options.autoIncrement);
                 const existing = state.stores.get(key);
                 if (existing !== undefined && !existing.deleted) {
@@ -1247,7 +1248,7 @@ extension WebPlatformPrelude {
               }
               deleteObjectStore(name) {
                 if (arguments.length < 1) throw notEnough("IDBDatabase.deleteObjectStore", 1);
-                const tx = this.#upgrade("deleteObjectStore"), key = String(name), state = copies.get(tx.name).state;
+                const tx = this.#upgrade("deleteObjectStore"), key = String(name), state = tx.base;
                 const store = state.stores.get(key);
                 if (store === undefined || store.deleted) throw idbError("NotFoundError", "Failed to execute 'deleteObjectStore' on 'IDBDatabase': The specified object store was not found.");
                 touch(tx);
