@@ -418,7 +418,11 @@ extension WebPlatformPrelude {
               let copy = copies.get(name);
               if (copy !== undefined && (live.some(tx => tx.name === name && tx.started) || idbNative("generation", name) === copy.generation)) return copy;
               const stored = idbNative("load", name);
-              copy = stored === null ? { generation: -1, state: emptyState() } : { generation: stored[0], state: stateFrom(stored[1], stored[2]) };
+              let state = emptyState();
+              if (stored !== null) {
+                try { state = stateFrom(stored[1], stored[2]); } catch { throw idbError("UnknownError", "The database could not be read."); }
+              }
+              copy = { generation: stored === null ? -1 : stored[0], state };
               copies.set(name, copy);
               return copy;
             };
@@ -1317,7 +1321,15 @@ extension WebPlatformPrelude {
               const entry = queue[0];
               entry.running = true;
               const done = () => { queue.shift(); schedulePump(); };
-              try { entry.run(done); } catch (error) { done(); throw error; }
+              try { entry.run(done); } catch (error) {
+                // A database that cannot be read (a damaged profile): the request fails, the page goes on.
+                if (!(error instanceof DOMException)) native.report(error);
+                if (entry.request.readyState === "pending") {
+                  requestAccess.settle(entry.request, undefined, idbError("UnknownError", "The database could not be read."));
+                  entry.request.dispatchEvent(trusted(new Event("error", { bubbles: true, cancelable: true })));
+                }
+                done();
+              }
             };
             // Asks the document's other connections to `name` to close; `then` runs once they have.
             const awaitClosed = (name, request, oldVersion, newVersion, then) => {
@@ -1390,9 +1402,9 @@ extension WebPlatformPrelude {
                 done();
               });
             };
-            const queueOpen = (name, run) => {
+            const queueOpen = (name, run, request) => {
               if (!opens.has(name)) opens.set(name, []);
-              opens.get(name).push({ run, running: false });
+              opens.get(name).push({ run, request, running: false });
               schedulePump();
             };
 
@@ -1410,7 +1422,7 @@ extension WebPlatformPrelude {
                 const key = String(name);
                 idbNative("generation", key);
                 const request = requestAccess.make(IDBOpenDBRequest, null, null);
-                queueOpen(key, openDatabase(key, asked, request));
+                queueOpen(key, openDatabase(key, asked, request), request);
                 return request;
               }
               deleteDatabase(name) {
@@ -1418,7 +1430,7 @@ extension WebPlatformPrelude {
                 const key = String(name);
                 idbNative("generation", key);
                 const request = requestAccess.make(IDBOpenDBRequest, null, null);
-                queueOpen(key, deleteDatabase(key, request));
+                queueOpen(key, deleteDatabase(key, request), request);
                 return request;
               }
               databases() {

@@ -81,6 +81,22 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: file.path + ".corrupt"))
     }
 
+    @Test func aDatabaseThatCannotBeReadFailsItsOpenAndNotThePage() async throws {
+        let store = WebsiteDataStore.nonPersistent()
+        let origin = try #require(SecurityOrigin("https://app.example"))
+        #expect(store.indexedDatabases.commit("state", version: 1, state: "[{\"name\": \"kv\"", forOrigin: origin) != nil)
+        let page = try await WebStorageTests.page(store: store)
+        let result = try await Self.run(
+            page,
+            """
+            const failed = await request(indexedDB.open("state")).then(() => "opened", error => [error.name, error.message]);
+            const other = await request(indexedDB.open("other")).then(db => db.version);
+            return [failed, other];
+            """)
+        #expect(result == [["UnknownError", "The database could not be read."], 1])
+        await page.close()
+    }
+
     @Test func aCommitPastTheQuotaAbortsAndChangesNothing() async throws {
         let page = try await WebStorageTests.page()
         let result = try await Self.run(
