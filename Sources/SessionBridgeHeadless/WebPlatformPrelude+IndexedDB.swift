@@ -673,7 +673,7 @@ extension WebPlatformPrelude {
                 return makeStringList(tx.mode === "versionchange" ? [...tx.base.stores.keys()] : tx.scope);
               }
               get mode() { return this.#tx.mode; }
-              get durability() { return "default"; }
+              get durability() { return this.#tx.durability; }
               get db() { return this.#tx.connection.object; }
               get error() { return this.#tx.error; }
               objectStore(name) {
@@ -711,7 +711,7 @@ extension WebPlatformPrelude {
             const makeTransaction = (connection, scope, mode) => {
               const tx = {
                 name: connection.name, connection, scope, mode, state: "active", started: false, finished: false, aborting: null, commitAsked: false,
-                requests: [], next: 0, error: null, failure: null, log: [], base: null, changed: false, saved: null, made: [], stores: new Map(), onFinished: null, object: null,
+                requests: [], next: 0, error: null, failure: null, log: [], base: null, durability: "default", changed: false, saved: null, made: [], stores: new Map(), onFinished: null, object: null,
               };
               tx.object = transactionAccess(tx);
               tx.base = copies.get(connection.name).state;
@@ -1280,7 +1280,13 @@ extension WebPlatformPrelude {
                 if (scope.length === 0) throw idbError("InvalidAccessError", "Failed to execute 'transaction' on 'IDBDatabase': The storeNames parameter was empty.");
                 const kind = String(mode);
                 if (kind !== "readonly" && kind !== "readwrite") throw new TypeError(`The provided value '${kind}' is not a valid enum value of type IDBTransactionMode.`);
-                return makeTransaction(connection, scope, kind).object;
+                const durability = options !== undefined && options !== null && options.durability !== undefined ? String(options.durability) : "default";
+                if (!["default", "strict", "relaxed"].includes(durability)) {
+                  throw new TypeError(`The provided value '${durability}' is not a valid enum value of type IDBTransactionDurability.`);
+                }
+                const tx = makeTransaction(connection, scope, kind);
+                tx.durability = durability;
+                return tx.object;
               }
               close() {
                 const connection = this.#connection;

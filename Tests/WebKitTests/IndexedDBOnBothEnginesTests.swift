@@ -60,7 +60,8 @@ import Testing
                     log.push(await finished(tx));
                     tx = db.transaction("people");
                     const store = tx.objectStore("people");
-                    log.push([tx.mode, await request(store.count()), await request(store.count(IDBKeyRange.lowerBound(2)))]);
+                    log.push([tx.mode, tx.durability, db.transaction("people", "readonly", { durability: "relaxed" }).durability,
+                      await request(store.count()), await request(store.count(IDBKeyRange.lowerBound(2)))]);
                     const grace = await request(store.get(2));
                     log.push([grace.name, grace.born instanceof Date, grace.born.getFullYear(), Array.from(grace.bytes), grace.more.get("k").has(1),
                       "nothing" in grace, await request(store.get(99)) === undefined]);
@@ -84,7 +85,7 @@ import Testing
             #expect(seen.element(1) == ["app", 2, ["counter", "people"], true], "\(engine): \(seen)")
             #expect(seen.element(2) == [1, 2, 10, 11, "k"], "\(engine): \(seen)")
             #expect(seen.element(3) == "complete", "\(engine): \(seen)")
-            #expect(seen.element(4) == ["readonly", 3, 2], "\(engine): \(seen)")
+            #expect(seen.element(4) == ["readonly", "default", "relaxed", 3, 2], "\(engine): \(seen)")
             #expect(seen.element(5) == ["Grace", true, 1906, [1, 2, 3], true, true, true], "\(engine): \(seen)")
             #expect(seen.element(6) == [1, 3], "\(engine): \(seen)")
             #expect(seen.element(7) == ["Ada", "Grace"], "\(engine): \(seen)")
