@@ -98,27 +98,42 @@ enum MemoryBenchmarks {
             cRetained.append(Int(cb_resident_bytes()))
         }
         await document.close()
-        let retained = Double(oursRetained[chunks - 1] - oursRetained[0]) / 1_048_576
+        // Warm-up ends once JavaScriptCore's last tier (FTL) has compiled the page's loop, on a
+        // thread of its own: with the engine's optimization thresholds (`JavaScriptCoreSettings`)
+        // its one-time step of about 3.6 MB (the code and the compiler's memory) fell between
+        // 100k and 200k calls in some runs and inside the first 100k in others, which is why
+        // this figure read 0.09-4.43 MB from the first chunk. With `JSC_useFTLJIT=false` a run
+        // that had shown the step read -0.02 MB over all ten chunks: nothing is kept per call.
+        // Both sides are measured from their second sample.
+        let warm = 1
+        let retained = Double(oursRetained[chunks - 1] - oursRetained[warm]) / 1_048_576
         report.add(
             Row(
-                figure: figure, name: "retained after \(chunks * chunk / 1000)k round trips, free allocator memory handed back (log on)",
-                ours: retained, baseline: Double(cRetained[chunks - 1] - cRetained[0]) / 1_048_576, unit: "MB",
-                baselineName: "C (a): same count, same release", goal: "≤2 MB after the first chunk (flat)", goalMet: retained <= 2,
+                figure: figure,
+                name: "retained from \((warm + 1) * chunk / 1000)k to \(chunks * chunk / 1000)k round trips, free allocator memory handed back (log on)",
+                ours: retained, baseline: Double(cRetained[chunks - 1] - cRetained[warm]) / 1_048_576, unit: "MB",
+                baselineName: "C (a): same count, same release", goal: "≤2 MB after warm-up (flat)", goalMet: retained <= 2,
                 note: String(
-                    format: "largest over the chunks %.2f MB; %@", Double((oursRetained.max() ?? 0) - oursRetained[0]) / 1_048_576,
+                    format: "warm-up: the first %dk, until the JIT's last tier compiled the loop (%.2f MB from the first chunk); largest over the chunks after it %.2f MB; %@",
+                    (warm + 1) * chunk / 1000, Double(oursRetained[chunks - 1] - oursRetained[0]) / 1_048_576,
+                    Double((oursRetained[warm...].max() ?? 0) - oursRetained[warm]) / 1_048_576,
                     released ? "JavaScriptCore's and glibc's free memory released" : "glibc's only (WebKit's release function not found)")))
         for index in 0..<chunks {
             report.add(
                 Row(
                     figure: figure, name: "RSS growth after \((index + 1) * chunk / 1000)k round trips (immediate handler, log on)",
                     ours: Double(ours[index] - ours[0]) / 1_048_576, baseline: Double(c[index] - c[0]) / 1_048_576, unit: "MB",
-                    baselineName: "C (a): same count", goal: index == chunks - 1 ? "≤2 MB after the first chunk (flat)" : nil,
-                    goalMet: index == chunks - 1 ? Double(ours[index] - ours[0]) <= 2 * 1_048_576 : nil,
-                    note: index == 0
+                    baselineName: "C (a): same count", note: index == 0
                         ? String(
                             format: "sampled after a full GC; absolute RSS: ours %.1f MB, C %.1f MB", Double(ours[0]) / 1_048_576,
                             Double(c[0]) / 1_048_576) : nil))
         }
+        let grown = Double(ours[chunks - 1] - ours[warm]) / 1_048_576
+        report.add(
+            Row(
+                figure: figure, name: "RSS growth from \((warm + 1) * chunk / 1000)k to \(chunks * chunk / 1000)k round trips (immediate handler, log on)",
+                ours: grown, baseline: Double(c[chunks - 1] - c[warm]) / 1_048_576, unit: "MB", baselineName: "C (a): same count",
+                goal: "≤2 MB after warm-up (flat)", goalMet: grown <= 2, note: "after the warm-up above"))
 
         // The async path: every call also schedules its timeout timer (30 s by default).
         let worker = ReplyWorker()
