@@ -110,11 +110,13 @@ enum MemoryBenchmarks {
         report.add(
             Row(
                 figure: figure,
-                name: "retained from \((warm + 1) * chunk / 1000)k to \(chunks * chunk / 1000)k round trips, free allocator memory handed back (log on)",
+                name:
+                    "retained from \((warm + 1) * chunk / 1000)k to \(chunks * chunk / 1000)k round trips, free allocator memory handed back (log on)",
                 ours: retained, baseline: Double(cRetained[chunks - 1] - cRetained[warm]) / 1_048_576, unit: "MB",
                 baselineName: "C (a): same count, same release", goal: "≤2 MB after warm-up (flat)", goalMet: retained <= 2,
                 note: String(
-                    format: "warm-up: the first %dk, until the JIT's last tier compiled the loop (%.2f MB from the first chunk); largest over the chunks after it %.2f MB; %@",
+                    format:
+                        "warm-up: the first %dk, until the JIT's last tier compiled the loop (%.2f MB from the first chunk); largest over the chunks after it %.2f MB; %@",
                     (warm + 1) * chunk / 1000, Double(oursRetained[chunks - 1] - oursRetained[0]) / 1_048_576,
                     Double((oursRetained[warm...].max() ?? 0) - oursRetained[warm]) / 1_048_576,
                     released ? "JavaScriptCore's and glibc's free memory released" : "glibc's only (WebKit's release function not found)")))
@@ -123,7 +125,8 @@ enum MemoryBenchmarks {
                 Row(
                     figure: figure, name: "RSS growth after \((index + 1) * chunk / 1000)k round trips (immediate handler, log on)",
                     ours: Double(ours[index] - ours[0]) / 1_048_576, baseline: Double(c[index] - c[0]) / 1_048_576, unit: "MB",
-                    baselineName: "C (a): same count", note: index == 0
+                    baselineName: "C (a): same count",
+                    note: index == 0
                         ? String(
                             format: "sampled after a full GC; absolute RSS: ours %.1f MB, C %.1f MB", Double(ours[0]) / 1_048_576,
                             Double(c[0]) / 1_048_576) : nil))
@@ -131,7 +134,8 @@ enum MemoryBenchmarks {
         let grown = Double(ours[chunks - 1] - ours[warm]) / 1_048_576
         report.add(
             Row(
-                figure: figure, name: "RSS growth from \((warm + 1) * chunk / 1000)k to \(chunks * chunk / 1000)k round trips (immediate handler, log on)",
+                figure: figure,
+                name: "RSS growth from \((warm + 1) * chunk / 1000)k to \(chunks * chunk / 1000)k round trips (immediate handler, log on)",
                 ours: grown, baseline: Double(c[chunks - 1] - c[warm]) / 1_048_576, unit: "MB", baselineName: "C (a): same count",
                 goal: "≤2 MB after warm-up (flat)", goalMet: grown <= 2, note: "after the warm-up above"))
 

@@ -72,8 +72,10 @@ public final class IndexedDatabases: Sendable {
 
     /// The names and versions of `origin`'s databases, with the bytes each holds, sorted by name.
     public func databases(forOrigin origin: SecurityOrigin) -> [(name: String, version: Int, bytes: Int)] {
-        origins.withLock { $0.databases[origin]?.map { (name: $0.key, version: $0.value.version, bytes: Self.size($0.key, $0.value.state)) } ?? [] }
-            .sorted { $0.name < $1.name }
+        origins.withLock {
+            $0.databases[origin]?.map { (name: $0.key, version: $0.value.version, bytes: Self.size($0.key, $0.value.state)) } ?? []
+        }
+        .sorted { $0.name < $1.name }
     }
 
     /// `origin`'s database `name` as stored, or nil.

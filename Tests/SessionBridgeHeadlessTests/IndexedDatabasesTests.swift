@@ -43,7 +43,9 @@ import Testing
             await page.close()
             store.indexedDatabases.flush()
             #expect(store.indexedDatabases.saveError == nil)
-            let mode = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("page.indexeddb").path)[.posixPermissions] as? Int
+            let mode =
+                try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("page.indexeddb").path)[.posixPermissions]
+                as? Int
             #expect(mode == 0o600)
         }
         let reopened = try WebsiteDataStore(directory: directory, profile: "page")
