@@ -42,7 +42,8 @@ public enum CookieSync {
         public init(native: CookieJar, url: URL) {
             self.native = native
             self.url = url
-            self.flowJar = CookieJar(publicSuffixList: native.publicSuffixList, limits: native.limits)
+            self.flowJar = CookieJar(
+                publicSuffixList: native.publicSuffixList, limits: native.limits, sameSiteNoneRequiresSecure: native.sameSiteNoneRequiresSecure)
             CookieSync.copyIn(from: native, to: flowJar, for: url)
         }
 

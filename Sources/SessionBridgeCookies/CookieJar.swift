@@ -17,6 +17,10 @@ public final class CookieJar: Sendable {
     public let publicSuffixList: PublicSuffixList?
     /// The jar's limits.
     public let limits: CookieJarLimits
+    /// Whether a `SameSite=None` cookie without `Secure` is refused, as RFC 6265bis has it (and
+    /// Chrome and Firefox do). WebKit keeps such a cookie: a web view's store made to behave as
+    /// WebKit's sets this to `false`.
+    public let sameSiteNoneRequiresSecure: Bool
     let clock: @Sendable () -> Date
     let state: Mutex<State>
     /// Domain → ``facts(for:)``, bounded by ``domainFactsCacheSize``.
@@ -66,14 +70,18 @@ public final class CookieJar: Sendable {
     ///   - publicSuffixList: the list for public-suffix refusal; defaults to the system list
     ///     (``PublicSuffixList/system``), `nil` when that is missing.
     ///   - limits: per-domain and total limits, and the longest cookie lifetime.
+    ///   - sameSiteNoneRequiresSecure: whether `SameSite=None` without `Secure` is refused (RFC
+    ///     6265bis); `false` keeps such cookies, as WebKit does.
     ///   - clock: the current time; inject a fixed one in tests.
     public init(
         publicSuffixList: PublicSuffixList? = PublicSuffixList.system,
         limits: CookieJarLimits = .default,
+        sameSiteNoneRequiresSecure: Bool = true,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.publicSuffixList = publicSuffixList
         self.limits = limits
+        self.sameSiteNoneRequiresSecure = sameSiteNoneRequiresSecure
         self.clock = clock
         self.state = Mutex(State())
     }
@@ -187,7 +195,7 @@ public final class CookieJar: Sendable {
         if sameSite != .none, !fromScript, context.isCrossSite, !context.isTopLevelNavigation {
             return .failure(.sameSiteFromCrossSiteRequest)
         }
-        if sameSite == .none && !isSecure { return .failure(.sameSiteNoneRequiresSecure) }
+        if sameSite == .none && !isSecure && sameSiteNoneRequiresSecure { return .failure(.sameSiteNoneRequiresSecure) }
         if parsed.name.isEmpty,
             Self.hasPrefixIgnoringCase(parsed.value, "__secure-") || Self.hasPrefixIgnoringCase(parsed.value, "__host-")
         {

@@ -34,7 +34,7 @@ public final class WebsiteDataStore: Sendable {
     private let live: LiveProfile?
 
     /// A store over `cookieJar` (share one store between pages to share their cookies).
-    public init(cookieJar: CookieJar = CookieJar()) {
+    public init(cookieJar: CookieJar = WebsiteDataStore.makeCookieJar()) {
         self.cookieJar = cookieJar
         self.httpCookieStore = CookieJarStore(cookieJar)
         self.localStorage = WebStorage()
@@ -65,9 +65,15 @@ public final class WebsiteDataStore: Sendable {
         self.live = live
     }
 
+    /// A jar that keeps what WebKit's cookie store keeps: a `SameSite=None` cookie without
+    /// `Secure` too (RFC 6265bis refuses it, as Chrome and Firefox do; WebKit does not).
+    public static func makeCookieJar() -> CookieJar {
+        CookieJar(sameSiteNoneRequiresSecure: false)
+    }
+
     /// A fresh store whose cookies live only as long as it does.
     public static func nonPersistent() -> WebsiteDataStore {
-        WebsiteDataStore(cookieJar: CookieJar())
+        WebsiteDataStore(cookieJar: makeCookieJar())
     }
 
     /// The process's default store: one non-persistent store every caller shares, as web views
@@ -131,7 +137,7 @@ public final class WebsiteDataStore: Sendable {
             CookieStoreAttachment.flushNow(persistent)
             return try entries.withLock { entries throws(CookieStoreError) -> LiveProfile in
                 if let live = entries[key]?.profile { return live }
-                let jar = CookieJar()
+                let jar = WebsiteDataStore.makeCookieJar()
                 let attachment = try jar.attach(to: persistent, mode: .behind, includeSessionCookies: includeSessionCookies)
                 let storage = WebStorage(file: directory.appendingPathComponent(profile + ".localstorage"))
                 let databases = IndexedDatabases(file: directory.appendingPathComponent(profile + ".indexeddb"))

@@ -199,6 +199,10 @@ func url(_ s: String) -> URL { URL(string: s)! }
         #expect(jar.cookieHeader(for: u, context: .crossSite(method: "POST")) == "none=1")
         #expect(jar.cookieHeader(for: u, context: .crossSite(topLevelNavigation: false)) == "none=1")
         #expect(jar.setCookie("n=1; SameSite=None", from: u).error == .sameSiteNoneRequiresSecure)
+        // A jar that keeps what WebKit keeps (a web view's store) takes it, and sends it cross-site.
+        let webKitLike = CookieJar(sameSiteNoneRequiresSecure: false)
+        #expect(webKitLike.setCookie("n=1; SameSite=None", from: url("http://example.com/")).error == nil)
+        #expect(webKitLike.cookieHeader(for: url("http://example.com/"), context: .crossSite(method: "POST")) == "n=1")
         // Cross-site subresource responses can only set SameSite=None cookies.
         let sub = RequestContext.crossSite(topLevelNavigation: false)
         #expect(jar.setCookie("x=1; SameSite=Lax", from: u, context: sub).error == .sameSiteFromCrossSiteRequest)
