@@ -15,8 +15,8 @@ extension WebPlatformPrelude {
     /// transaction that changed something saves the whole database natively when it commits
     /// (``IndexedDatabases``: shared by the pages of the data store, saved with a persistent
     /// store's profile), and a transaction starting after another document committed reads
-    /// the database again. `Blob`s, `File`s and `CryptoKey`s cannot be stored (a
-    /// `DataCloneError`).
+    /// the database again. `Blob`s and `File`s are stored with their bytes; `CryptoKey`s cannot
+    /// be (a `DataCloneError`).
     ///
     /// Evaluated apart, on a script's first read of `indexedDB` or one of its interfaces
     /// (`native.platform("indexedDB")`), with the platform's members it uses: its 60 KB would
@@ -24,7 +24,7 @@ extension WebPlatformPrelude {
     static let indexedDBSource = #"""
         (function (scope) {
           "use strict";
-          const { native, hooks, define, notEnough, DOMException, Event, EventTarget, trusted, structuredClone, has, dateValue, regExpSource, regExpFlags, bufferLength, bufferSlice, bufferDetached, isView, typedArrayName, viewBuffer, viewOffset, viewLength, dataViewBuffer, dataViewOffset, dataViewLength, mapSize, mapEntries, setSize, setValues, wrappers, typedArrays, errors, member, platformClone, platformClones, dataCloneError, builtinTag, ownDescriptor, text } = scope;
+          const { native, hooks, define, notEnough, DOMException, Event, EventTarget, trusted, structuredClone, has, dateValue, regExpSource, regExpFlags, bufferLength, bufferSlice, bufferDetached, isView, typedArrayName, viewBuffer, viewOffset, viewLength, dataViewBuffer, dataViewOffset, dataViewLength, mapSize, mapEntries, setSize, setValues, wrappers, typedArrays, errors, member, platformClone, platformClones, dataCloneError, builtinTag, ownDescriptor, text, Blob, File, isBlob, blobBytes } = scope;
           const idbNative = (...request) => {
             try { return native.indexedDB(...request); }
             catch (error) { throw error.name === "SecurityError" ? new DOMException(error.message, "SecurityError") : error; }
@@ -127,6 +127,10 @@ extension WebPlatformPrelude {
               const unbox = wrappers.find(check => has(check, value));
               if (unbox !== undefined) return ["W", write(unbox.call(value))];
               if (value instanceof DOMException) return ["X", value.name, value.message];
+              if (isBlob(value)) {
+                const bytes = bytesText(blobBytes(value));
+                return value instanceof File ? ["F", value.name, value.lastModified, value.type, bytes] : ["B", value.type, bytes];
+              }
               if (platformClone(value) !== undefined) throw dataCloneError("A " + builtinTag.call(value).slice(8, -1) + " in IndexedDB");
               if (builtinTag.call(value) === "[object Error]") {
                 const message = ownDescriptor(value, "message");
@@ -161,6 +165,8 @@ extension WebPlatformPrelude {
               }
               case "W": out = Object(read(node[1])); break;
               case "X": out = new DOMException(node[2], node[1]); break;
+              case "B": out = new Blob([textBytes(node[2])], { type: node[1] }); break;
+              case "F": out = new File([textBytes(node[4])], node[1], { type: node[3], lastModified: node[2] }); break;
               case "E": {
                 out = new (errors[node[1]] || Error)();
                 if (node[2] !== null) define(out, "message", { value: node[2], writable: true, configurable: true });

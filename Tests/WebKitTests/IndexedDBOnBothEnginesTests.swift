@@ -467,4 +467,28 @@ import Testing
             #expect(kept == [["from the first page"], ["from the second page"]], "\(engine): \(kept)")
         }
     }
+
+    /// A persistent store's databases keep `Blob`s and `File`s (WebKit refuses them in a
+    /// non-persistent store's; the headless engine keeps them in both).
+    @Test(arguments: Engine.allCases)
+    func blobsAndFilesAreStoredWithTheirBytes(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeView(session: false, webKitStore: try ConsoleOnBothEnginesTests.persistentStore())
+            _ = try await view.load(harness.url("/login"))
+            let seen = try await view.run(
+                Self.helpers + """
+                    const open = indexedDB.open("files");
+                    open.onupgradeneeded = () => open.result.createObjectStore("files");
+                    const db = await request(open);
+                    let tx = db.transaction("files", "readwrite");
+                    tx.objectStore("files").put({ blob: new Blob(["blob bytes"], { type: "text/plain" }),
+                      file: new File([new Uint8Array([104, 105])], "hi.txt", { type: "text/x-hi", lastModified: 42 }) }, "both");
+                    const written = await finished(tx);
+                    const files = await request(db.transaction("files").objectStore("files").get("both"));
+                    return [written, files.blob instanceof Blob, files.blob.type, await files.blob.text(), files.file instanceof File,
+                      files.file.name, files.file.lastModified, files.file.type, await files.file.text()];
+                    """)
+            #expect(seen == ["complete", true, "text/plain", "blob bytes", true, "hi.txt", 42, "text/x-hi", "hi"], "\(engine): \(seen)")
+        }
+    }
 }
