@@ -1333,15 +1333,19 @@ extension WebPlatformPrelude {
             const entry = queue[0];
             entry.running = true;
             const done = () => { queue.shift(); schedulePump(); };
-            try { entry.run(done); } catch (error) {
-              // A database that cannot be read (a damaged profile): the request fails, the page goes on.
-              if (!(error instanceof DOMException)) native.report(error);
-              if (entry.request.readyState === "pending") {
-                requestAccess.settle(entry.request, undefined, idbError("UnknownError", "The database could not be read."));
-                entry.request.dispatchEvent(trusted(new Event("error", { bubbles: true, cancelable: true })));
+            // A database that cannot be read (a damaged profile): the request fails, the page goes
+            // on, and so do the requests after it (here, or once other connections closed).
+            const guarded = body => () => {
+              try { body(); } catch (error) {
+                if (!(error instanceof DOMException)) native.report(error);
+                if (entry.request.readyState === "pending") {
+                  requestAccess.settle(entry.request, undefined, idbError("UnknownError", "The database could not be read."));
+                  entry.request.dispatchEvent(trusted(new Event("error", { bubbles: true, cancelable: true })));
+                }
+                done();
               }
-              done();
-            }
+            };
+            guarded(() => entry.run(done, guarded))();
           };
           // Asks the document's other connections to `name` to close; `then` runs once they have.
           const awaitClosed = (name, request, oldVersion, newVersion, then) => {
@@ -1356,7 +1360,7 @@ extension WebPlatformPrelude {
             }
             then();
           };
-          const openDatabase = (name, version, request) => done => {
+          const openDatabase = (name, version, request) => (done, guarded) => {
             const copy = copyOf(name), current = copy.state.version;
             const requested = version === undefined ? Math.max(current, 1) : version;
             if (requested < current) {
@@ -1376,7 +1380,7 @@ extension WebPlatformPrelude {
               done();
               return;
             }
-            awaitClosed(name, request, current, requested, () => {
+            awaitClosed(name, request, current, requested, guarded(() => {
               const copy = copyOf(name);
               openConnections(name).add(connection);
               const tx = makeTransaction(connection, [], "versionchange");
@@ -1402,17 +1406,17 @@ extension WebPlatformPrelude {
               };
               const along = hooks.bubble(versionEvent("upgradeneeded", current, requested), [request]);
               if (along.threw) abort(tx, idbError("AbortError", "The version change transaction was aborted."));
-            });
+            }));
           };
-          const deleteDatabase = (name, request) => done => {
+          const deleteDatabase = (name, request) => (done, guarded) => {
             const copy = copyOf(name), current = copy.state.version;
-            awaitClosed(name, request, current, null, () => {
+            awaitClosed(name, request, current, null, guarded(() => {
               idbNative("delete", name);
               copies.delete(name);
               requestAccess.settle(request, undefined, null);
               request.dispatchEvent(versionEvent("success", current, null));
               done();
-            });
+            }));
           };
           const queueOpen = (name, run, request) => {
             if (!opens.has(name)) opens.set(name, []);
