@@ -43,7 +43,8 @@ public enum CookieSync {
             self.native = native
             self.url = url
             self.flowJar = CookieJar(
-                publicSuffixList: native.publicSuffixList, limits: native.limits, sameSiteNoneRequiresSecure: native.sameSiteNoneRequiresSecure)
+                publicSuffixList: native.publicSuffixList, limits: native.limits,
+                sameSiteNoneRequiresSecure: native.sameSiteNoneRequiresSecure)
             CookieSync.copyIn(from: native, to: flowJar, for: url)
         }
 

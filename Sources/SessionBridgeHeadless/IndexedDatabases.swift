@@ -1,4 +1,3 @@
-import Dispatch
 public import Foundation
 import SessionBridgeCookies
 public import SessionBridgeMessaging
@@ -37,31 +36,22 @@ public final class IndexedDatabases: Sendable {
     /// `<file>.corrupt` and the store started empty), or nil.
     public let loadWarning: String?
     /// The last failed save (the databases were kept in memory), or nil.
-    public var saveError: String? { saving.withLock { $0.error } }
-    private let saving = Mutex<(pending: Bool, error: String?)>((false, nil))
-    private let saveQueue = DispatchQueue(label: "sessionbridge.indexeddb.save")
+    public var saveError: String? { file?.saveError }
+    private let file: SavedFile?
 
     /// Databases in memory only.
     public init() {
         fileURL = nil
         loadWarning = nil
+        self.file = nil
     }
 
     /// Databases saved to `file`: loaded from it now if it exists.
     public init(file: URL) {
         fileURL = file
-        var warning: String? = nil
-        if let data = FileManager.default.contents(atPath: file.path) {
-            if let loaded = Self.databases(decoding: data) {
-                origins.withLock { $0.databases = loaded }
-            } else {
-                let aside = file.path + ".corrupt"
-                try? FileManager.default.removeItem(atPath: aside)
-                try? FileManager.default.moveItem(atPath: file.path, toPath: aside)
-                warning =
-                    "\(file.lastPathComponent) could not be read; it was kept as \(URL(fileURLWithPath: aside).lastPathComponent) and the databases start empty"
-            }
-        }
+        self.file = SavedFile(url: file, label: "sessionbridge.indexeddb.save")
+        let (loaded, warning) = SavedFile.load(file, what: "the databases start", decode: Self.databases(decoding:))
+        if let loaded { origins.withLock { $0.databases = loaded } }
         loadWarning = warning
     }
 
@@ -124,29 +114,13 @@ public final class IndexedDatabases: Sendable {
 
     /// Waits for the saves of the commits made so far.
     public func flush() {
-        guard fileURL != nil else { return }
-        saveQueue.sync {}
+        file?.flush()
     }
 
     // MARK: Saving
 
     private func scheduleSave() {
-        guard let fileURL else { return }
-        let start = saving.withLock { state in
-            defer { state.pending = true }
-            return !state.pending
-        }
-        guard start else { return }
-        saveQueue.async { [self] in
-            saving.withLock { $0.pending = false }
-            let bytes = Self.encoded(origins.withLock { $0.databases })
-            do throws(CrashSafeFile.Failure) {
-                try CrashSafeFile.write(bytes, to: fileURL.path, order: .visibleBeforeDurable)
-                saving.withLock { $0.error = nil }
-            } catch {
-                saving.withLock { $0.error = "could not save \(fileURL.lastPathComponent): \(error)" }
-            }
-        }
+        file?.scheduleSave { [self] in Self.encoded(origins.withLock { $0.databases }) }
     }
 
     /// The file's form: `{"version": 1, "origins": {"https://app.example": {"name": [version, state]}}}`.

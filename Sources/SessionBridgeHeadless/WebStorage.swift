@@ -1,4 +1,3 @@
-import Dispatch
 public import Foundation
 import OrderedCollections
 import SessionBridgeCookies
@@ -31,9 +30,8 @@ public final class WebStorage: Sendable {
     /// `<file>.corrupt` and the storage started empty), or nil.
     public let loadWarning: String?
     /// The last failed save (the storage kept its items in memory), or nil.
-    public var saveError: String? { saving.withLock { $0.error } }
-    private let saving = Mutex<(pending: Bool, error: String?)>((false, nil))
-    private let saveQueue = DispatchQueue(label: "sessionbridge.webstorage.save")
+    public var saveError: String? { file?.saveError }
+    private let file: SavedFile?
     /// The documents told of changes made by others (`storage` events), by an id of each.
     private let observers = Mutex<[ObjectIdentifier: (origin: SecurityOrigin, notify: @Sendable (Change) -> Void)]>([:])
 
@@ -56,23 +54,15 @@ public final class WebStorage: Sendable {
     public init() {
         fileURL = nil
         loadWarning = nil
+        self.file = nil
     }
 
     /// Storage saved to `file`: loaded from it now if it exists.
     public init(file: URL) {
         fileURL = file
-        var warning: String? = nil
-        if let data = FileManager.default.contents(atPath: file.path) {
-            if let loaded = Self.areas(decoding: data) {
-                areas.withLock { $0 = loaded }
-            } else {
-                let aside = file.path + ".corrupt"
-                try? FileManager.default.removeItem(atPath: aside)
-                try? FileManager.default.moveItem(atPath: file.path, toPath: aside)
-                warning =
-                    "\(file.lastPathComponent) could not be read; it was kept as \(URL(fileURLWithPath: aside).lastPathComponent) and the storage starts empty"
-            }
-        }
+        self.file = SavedFile(url: file, label: "sessionbridge.webstorage.save")
+        let (loaded, warning) = SavedFile.load(file, what: "the storage starts", decode: Self.areas(decoding:))
+        if let loaded { areas.withLock { $0 = loaded } }
         loadWarning = warning
     }
 
@@ -178,8 +168,7 @@ public final class WebStorage: Sendable {
 
     /// Waits for the saves of the changes made so far.
     public func flush() {
-        guard fileURL != nil else { return }
-        saveQueue.sync {}
+        file?.flush()
     }
 
     /// How many pairs `origin`'s area holds.
@@ -207,22 +196,7 @@ public final class WebStorage: Sendable {
 
     /// Saves the areas behind the caller: one write for the changes made until it starts.
     private func scheduleSave() {
-        guard let fileURL else { return }
-        let start = saving.withLock { state in
-            defer { state.pending = true }
-            return !state.pending
-        }
-        guard start else { return }
-        saveQueue.async { [self] in
-            saving.withLock { $0.pending = false }
-            let bytes = Self.encoded(areas.withLock { $0 })
-            do throws(CrashSafeFile.Failure) {
-                try CrashSafeFile.write(bytes, to: fileURL.path, order: .visibleBeforeDurable)
-                saving.withLock { $0.error = nil }
-            } catch {
-                saving.withLock { $0.error = "could not save \(fileURL.lastPathComponent): \(error)" }
-            }
-        }
+        file?.scheduleSave { [self] in Self.encoded(areas.withLock { $0 }) }
     }
 
     /// The file's form: `{"version": 1, "origins": {"https://app.example": [[key, value], ...]}}`,
