@@ -27,6 +27,8 @@ public final class IndexedDatabases: Sendable {
         var version: Int
         var state: String
         var generation: Int
+        /// What the quota counts of it (its name's and its state's UTF-16 code units, two bytes each).
+        var bytes: Int
     }
 
     private let origins = Mutex<(databases: [SecurityOrigin: [String: Stored]], generation: Int)>(([:], 0))
@@ -63,7 +65,7 @@ public final class IndexedDatabases: Sendable {
     /// The names and versions of `origin`'s databases, with the bytes each holds, sorted by name.
     public func databases(forOrigin origin: SecurityOrigin) -> [(name: String, version: Int, bytes: Int)] {
         origins.withLock {
-            $0.databases[origin]?.map { (name: $0.key, version: $0.value.version, bytes: Self.size($0.key, $0.value.state)) } ?? []
+            $0.databases[origin]?.map { (name: $0.key, version: $0.value.version, bytes: $0.value.bytes) } ?? []
         }
         .sorted { $0.name < $1.name }
     }
@@ -83,10 +85,11 @@ public final class IndexedDatabases: Sendable {
     func commit(_ name: String, version: Int, state: String, forOrigin origin: SecurityOrigin) -> Int? {
         let generation = origins.withLock { all -> Int? in
             var databases = all.databases[origin] ?? [:]
-            let others = databases.filter { $0.key != name }.reduce(0) { $0 + Self.size($1.key, $1.value.state) }
-            guard others + Self.size(name, state) <= Self.quota else { return nil }
+            let others = databases.filter { $0.key != name }.reduce(0) { $0 + $1.value.bytes }
+            let bytes = Self.size(name, state)
+            guard others + bytes <= Self.quota else { return nil }
             all.generation += 1
-            databases[name] = Stored(version: version, state: state, generation: all.generation)
+            databases[name] = Stored(version: version, state: state, generation: all.generation, bytes: bytes)
             all.databases[origin] = databases
             return all.generation
         }
@@ -146,8 +149,9 @@ public final class IndexedDatabases: Sendable {
                 guard let pair = entry as? [Any], pair.count == 2, let version = pair[0] as? Int, version >= 1,
                     let state = pair[1] as? String
                 else { return nil }
-                stored[name] = Stored(version: version, state: state, generation: 0)
-                bytes += size(name, state)
+                let counted = size(name, state)
+                stored[name] = Stored(version: version, state: state, generation: 0, bytes: counted)
+                bytes += counted
             }
             guard bytes <= quota else { return nil }
             if !stored.isEmpty { databases[origin] = stored }
