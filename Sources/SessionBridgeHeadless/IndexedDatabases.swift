@@ -10,8 +10,9 @@ import Synchronization
 /// stores, indexes, records) in the form the page's `indexedDB` reads and writes
 /// (``WebPlatformPrelude/indexedDBSource``). A page loads a database when it opens it and again
 /// when another document has committed to it since; a transaction that changed something saves
-/// the whole database when it commits, and the next to commit replaces it (two pages writing
-/// the same database at once do not see each other's transactions as WebKit's would).
+/// the whole database when it commits. One that commits after another page committed makes its
+/// changes again on the newest state, so neither page's are lost, but two pages' transactions
+/// over the same object store do not wait for each other as WebKit's would.
 ///
 /// An origin's databases hold at most ``quota`` bytes (UTF-16 code units of their state, two
 /// bytes each); a commit past it fails with a `QuotaExceededError` and changes nothing. A
