@@ -912,12 +912,26 @@ extension DocumentEnvironment {
                 return unsafe context.jsValue(generation.map { .number(Double($0)) } ?? .null)
             case "delete":
                 return unsafe context.jsValue(.bool(databases.deleteDatabase(name, forOrigin: origin)))
+            case "connect":
+                let holder = ObjectIdentifier(context)
+                // The document's connections are forgotten with its world.
+                if context.attachment(IndexedDBConnectionsHeld.self) == nil {
+                    context.attach(IndexedDBConnectionsHeld())
+                    context.onClose { _ in databases.release(holder) }
+                }
+                databases.connect(name, forOrigin: origin, holder: holder)
+            case "disconnect":
+                databases.disconnect(name, forOrigin: origin, holder: ObjectIdentifier(context))
+            case "others":
+                return unsafe context.jsValue(
+                    .number(Double(databases.connections(to: name, forOrigin: origin, besides: ObjectIdentifier(context)))))
             case "names":
                 return unsafe context.jsValue(
                     .array(databases.databases(forOrigin: origin).map { .array([.string($0.name), .number(Double($0.version))]) }))
             default:
-                return nil
+                break
             }
+            return nil
         }
         unsafe add("open") { context, call, env in
             let target = try unsafe context.scriptValue(call[0]).stringValue ?? ""

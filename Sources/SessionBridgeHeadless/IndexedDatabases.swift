@@ -12,7 +12,8 @@ import Synchronization
 /// when another document has committed to it since; a transaction that changed something saves
 /// the whole database when it commits. One that commits after another page committed makes its
 /// changes again on the newest state, so neither page's are lost, but two pages' transactions
-/// over the same object store do not wait for each other as WebKit's would.
+/// over the same object store do not wait for each other as WebKit's would. An upgrade or a
+/// deletion in one page waits until the store's other pages have closed their connections.
 ///
 /// An origin's databases hold at most ``quota`` bytes (UTF-16 code units of their state, two
 /// bytes each); a commit past it fails with a `QuotaExceededError` and changes nothing. A
@@ -33,6 +34,15 @@ public final class IndexedDatabases: Sendable {
     }
 
     private let origins = Mutex<(databases: [SecurityOrigin: [String: Stored]], generation: Int)>(([:], 0))
+    /// The open connections to each database, by the script context (a document's world) that
+    /// holds them: an upgrade or a deletion in one document waits until the others have closed
+    /// theirs, as across WebKit's pages.
+    private let connections = Mutex<[ConnectionKey: [ObjectIdentifier: Int]]>([:])
+
+    struct ConnectionKey: Hashable, Sendable {
+        let origin: SecurityOrigin
+        let name: String
+    }
     /// The file these databases are saved to, if any.
     public let fileURL: URL?
     /// Why the file could not be read when the databases were made (it was then kept aside as
@@ -110,6 +120,38 @@ public final class IndexedDatabases: Sendable {
         return removed
     }
 
+    /// Counts a connection `holder` opened to `origin`'s database `name`.
+    func connect(_ name: String, forOrigin origin: SecurityOrigin, holder: ObjectIdentifier) {
+        connections.withLock { $0[ConnectionKey(origin: origin, name: name), default: [:]][holder, default: 0] += 1 }
+    }
+
+    /// Counts one of `holder`'s connections to `origin`'s database `name` closed.
+    func disconnect(_ name: String, forOrigin origin: SecurityOrigin, holder: ObjectIdentifier) {
+        connections.withLock { all in
+            let key = ConnectionKey(origin: origin, name: name)
+            guard let count = all[key]?[holder] else { return }
+            all[key]?[holder] = count > 1 ? count - 1 : nil
+            if all[key]?.isEmpty == true { all[key] = nil }
+        }
+    }
+
+    /// Forgets every connection `holder` had open (its document is gone).
+    func release(_ holder: ObjectIdentifier) {
+        connections.withLock { all in
+            for key in Array(all.keys) {
+                all[key]?[holder] = nil
+                if all[key]?.isEmpty == true { all[key] = nil }
+            }
+        }
+    }
+
+    /// How many connections to `origin`'s database `name` holders other than `holder` have open.
+    func connections(to name: String, forOrigin origin: SecurityOrigin, besides holder: ObjectIdentifier) -> Int {
+        connections.withLock { all in
+            (all[ConnectionKey(origin: origin, name: name)] ?? [:]).reduce(0) { $0 + ($1.key == holder ? 0 : $1.value) }
+        }
+    }
+
     /// Deletes every database.
     public func removeAll() {
         origins.withLock { $0.databases.removeAll() }
@@ -164,3 +206,7 @@ public final class IndexedDatabases: Sendable {
         (name.utf16.count + state.utf16.count) * 2
     }
 }
+
+/// Marks a script context whose connections ``IndexedDatabases`` counts, so that they are
+/// forgotten once, when it closes.
+final class IndexedDBConnectionsHeld: Sendable {}

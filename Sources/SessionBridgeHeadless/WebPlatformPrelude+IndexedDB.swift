@@ -15,8 +15,11 @@ extension WebPlatformPrelude {
     /// transaction that changed something saves the whole database natively when it commits
     /// (``IndexedDatabases``: shared by the pages of the data store, saved with a persistent
     /// store's profile), and a transaction starting after another document committed reads
-    /// the database again. `Blob`s and `File`s are stored with their bytes; `CryptoKey`s cannot
-    /// be (a `DataCloneError`).
+    /// the database again; one committing after another document committed makes its changes
+    /// again on the newest state. An upgrade or a deletion asks the other documents' connections
+    /// to close (a broadcast channel of the platform's own) and waits until they have (their
+    /// connections are counted natively, and forgotten with their document). `Blob`s and
+    /// `File`s are stored with their bytes; `CryptoKey`s cannot be (a `DataCloneError`).
     ///
     /// Evaluated apart, on a script's first read of `indexedDB` or one of its interfaces
     /// (`native.platform("indexedDB")`), with the platform's members it uses: its 60 KB would
@@ -24,7 +27,7 @@ extension WebPlatformPrelude {
     static let indexedDBSource = #"""
         (function (scope) {
           "use strict";
-          const { native, hooks, define, notEnough, DOMException, Event, EventTarget, trusted, structuredClone, has, dateValue, regExpSource, regExpFlags, bufferLength, bufferSlice, bufferDetached, isView, typedArrayName, viewBuffer, viewOffset, viewLength, dataViewBuffer, dataViewOffset, dataViewLength, mapSize, mapEntries, setSize, setValues, wrappers, typedArrays, errors, member, platformClone, platformClones, dataCloneError, builtinTag, ownDescriptor, text, Blob, File, isBlob, blobBytes } = scope;
+          const { native, hooks, define, notEnough, DOMException, Event, EventTarget, trusted, structuredClone, has, dateValue, regExpSource, regExpFlags, bufferLength, bufferSlice, bufferDetached, isView, typedArrayName, viewBuffer, viewOffset, viewLength, dataViewBuffer, dataViewOffset, dataViewLength, mapSize, mapEntries, setSize, setValues, wrappers, typedArrays, errors, member, platformClone, platformClones, dataCloneError, builtinTag, ownDescriptor, text, Blob, File, isBlob, blobBytes, BroadcastChannel } = scope;
           const idbNative = (...request) => {
             try { return native.indexedDB(...request); }
             catch (error) { throw error.name === "SecurityError" ? new DOMException(error.message, "SecurityError") : error; }
@@ -1312,20 +1315,37 @@ extension WebPlatformPrelude {
             for (const tx of connection.transactions) if (tx.finished) connection.transactions.delete(tx);
             if (!connection.closePending || connection.closed || connection.transactions.size > 0) return;
             connection.closed = true;
+            idbNative("disconnect", connection.name);
             const copy = copies.get(connection.name);
             connection.storeNames = copy ? [...copy.state.stores.values()].filter(store => !store.deleted).map(store => store.name) : [];
             connectionsOf.get(connection.name).delete(connection);
             const waiting = closeWaiters.get(connection.name);
-            if (waiting !== undefined && connectionsOf.get(connection.name).size === 0) {
-              closeWaiters.delete(connection.name);
-              hooks.schedule(waiting, 0);
-            }
+            if (waiting !== undefined && connectionsOf.get(connection.name).size === 0) hooks.schedule(waiting, 0);
             schedulePump();
           };
           const closeWaiters = new Map();
           const openConnections = name => {
             if (!connectionsOf.has(name)) connectionsOf.set(name, new Set());
             return connectionsOf.get(name);
+          };
+          // Other documents of the origin sharing the data store hear of an upgrade or a deletion
+          // through a broadcast channel of the platform's own, made with the first connection.
+          let otherDocuments = null;
+          const channel = () => {
+            if (otherDocuments !== null) return otherDocuments;
+            otherDocuments = new BroadcastChannel("\u0000indexedDB");
+            otherDocuments.onmessage = event => {
+              const { name, oldVersion, newVersion } = event.data;
+              for (const open of [...openConnections(String(name))]) {
+                if (!open.closePending) open.object.dispatchEvent(versionEvent("versionchange", oldVersion, newVersion));
+              }
+            };
+            return otherDocuments;
+          };
+          const connected = (name, connection) => {
+            openConnections(name).add(connection);
+            idbNative("connect", name);
+            channel();
           };
 
           // Opening and deleting: one request at a time per name, in the order asked.
@@ -1347,18 +1367,32 @@ extension WebPlatformPrelude {
             };
             guarded(() => entry.run(done, guarded))();
           };
-          // Asks the document's other connections to `name` to close; `then` runs once they have.
+          // Asks the other connections to `name`, this document's and other documents', to close;
+          // `then` runs once they have.
           const awaitClosed = (name, request, oldVersion, newVersion, then) => {
             const others = [...openConnections(name)].filter(connection => !connection.closePending);
             for (const connection of others) {
               if (!connection.closePending) connection.object.dispatchEvent(versionEvent("versionchange", oldVersion, newVersion));
             }
-            if (openConnections(name).size > 0) {
-              request.dispatchEvent(versionEvent("blocked", oldVersion, newVersion));
-              // Waits for the last of them to close (`connectionDone`).
-              if (openConnections(name).size > 0) { closeWaiters.set(name, then); return; }
+            if (idbNative("others", name) > 0) {
+              channel().postMessage({ name, oldVersion, newVersion });
             }
-            then();
+            const open = () => openConnections(name).size > 0 || idbNative("others", name) > 0;
+            if (!open()) return then();
+            request.dispatchEvent(versionEvent("blocked", oldVersion, newVersion));
+            if (!open()) return then();
+            // Once the last closes: this document's say so (`connectionDone`); another
+            // document's, or its going away, is looked for every 20 ms.
+            let ran = false;
+            const check = () => {
+              if (ran || open()) return;
+              ran = true;
+              closeWaiters.delete(name);
+              then();
+            };
+            closeWaiters.set(name, check);
+            const poll = () => { check(); if (!ran) hooks.schedule(poll, 20); };
+            hooks.schedule(poll, 20);
           };
           const openDatabase = (name, version, request) => (done, guarded) => {
             const copy = copyOf(name), current = copy.state.version;
@@ -1374,7 +1408,7 @@ extension WebPlatformPrelude {
             };
             connection.object = databaseAccess(connection);
             if (requested === current) {
-              openConnections(name).add(connection);
+              connected(name, connection);
               requestAccess.settle(request, connection.object, null);
               request.dispatchEvent(trusted(new Event("success")));
               done();
@@ -1382,7 +1416,7 @@ extension WebPlatformPrelude {
             }
             awaitClosed(name, request, current, requested, guarded(() => {
               const copy = copyOf(name);
-              openConnections(name).add(connection);
+              connected(name, connection);
               const tx = makeTransaction(connection, [], "versionchange");
               connection.upgrade = tx;
               touch(tx);

@@ -491,4 +491,55 @@ import Testing
             #expect(seen == ["complete", true, "text/plain", "blob bytes", true, "hi.txt", 42, "text/x-hi", "hi"], "\(engine): \(seen)")
         }
     }
+
+    /// An upgrade in one page asks the other pages of the store to close their connections,
+    /// waits (`blocked`) until they have, and goes on once a page that does not close is left.
+    @Test(arguments: Engine.allCases)
+    func anUpgradeWaitsForThePagesOfTheStore(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let first = try await harness.makeEchoView(sharingStore: true)
+            let second = try await harness.makeEchoView(sharingStore: true)
+            let opened = try await first.run(
+                Self.helpers + """
+                    window.heard = [];
+                    const db = await request(indexedDB.open("pages", 1));
+                    db.onversionchange = event => {
+                      window.heard.push([event.oldVersion, event.newVersion]);
+                      setTimeout(() => db.close(), 20);
+                    };
+                    return db.version;
+                    """)
+            #expect(opened == 1, "\(engine)")
+            let upgraded = try await second.run(
+                Self.helpers + """
+                    const open = indexedDB.open("pages", 2);
+                    const seen = [];
+                    open.onblocked = event => seen.push(["blocked", event.oldVersion, event.newVersion]);
+                    open.onupgradeneeded = event => seen.push(["upgrade", event.oldVersion, event.newVersion]);
+                    const db = await request(open);
+                    seen.push(db.version);
+                    db.close();
+                    return seen;
+                    """)
+            #expect(upgraded == [["blocked", 1, 2], ["upgrade", 1, 2], 2], "\(engine): \(upgraded)")
+            #expect(try await first.run("return window.heard;") == [[1, 2]], "\(engine)")
+            // A page that does not close holds the upgrade until it navigates away.
+            _ = try await first.run(Self.helpers + "window.kept = await request(indexedDB.open(\"pages\", 2)); return 1;")
+            async let held = second.run(
+                Self.helpers + """
+                    const open = indexedDB.open("pages", 3);
+                    let blocked = false;
+                    open.onblocked = () => { blocked = true; localStorage.setItem("blocked", "yes"); };
+                    const db = await request(open);
+                    db.close();
+                    return [blocked, db.version];
+                    """)
+            let deadline = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < deadline, try await first.run("return localStorage.getItem('blocked');") != "yes" {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            _ = try await first.load(harness.url("/login"))
+            #expect(try await held == [true, 3], "\(engine)")
+        }
+    }
 }
