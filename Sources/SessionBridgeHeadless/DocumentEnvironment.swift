@@ -903,7 +903,7 @@ extension DocumentEnvironment {
             case "commit":
                 let version = try unsafe context.scriptValue(call[2]).numberValue.flatMap(Int.init(javaScriptNumber:)) ?? 1
                 // A state larger than an origin may hold is refused as the quota refuses it.
-                let read = unsafe Result { () throws(ScriptError) in
+                let read = Result { () throws(ScriptError) in
                     try unsafe context.scriptValue(call[3], limits: ConversionLimits(maxBytes: IndexedDatabases.quota))
                 }
                 if case .failure(let error) = read, error.kind == .conversion { return unsafe context.jsValue(.null) }
