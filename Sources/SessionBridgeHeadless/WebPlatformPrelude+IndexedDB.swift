@@ -760,15 +760,16 @@ extension WebPlatformPrelude {
             store.records = store.records.filter(record => !codes.has(record.code));
             for (const index of store.indexes.values()) index.entries = index.entries.filter(entry => !codes.has(entry.primary));
           };
-          // Stores a record (the standard's "store a record into an object store").
-          const storeRecord = (tx, store, key, clone, overwrite) => {
-            const stored = writeRecord(store, key, clone, overwrite, () => touch(tx));
+          // Stores a record (the standard's "store a record into an object store"); `tree` is
+          // the clone as stored, when the caller made it already.
+          const storeRecord = (tx, store, key, clone, overwrite, tree = null) => {
+            const stored = writeRecord(store, key, clone, overwrite, () => touch(tx), tree);
             changed(tx, ["put", store.name, key, clone, overwrite]);
             return stored;
           };
           // A change as a transaction made it, to make again on a newer state (``commit``).
           const changed = (tx, change) => { if (tx.mode === "readwrite") tx.log.push(change); };
-          const writeRecord = (store, key, clone, overwrite, before) => {
+          const writeRecord = (store, key, clone, overwrite, before, tree = null) => {
             const code = keyCode(key);
             const at = position(store.records, code, byCode);
             const exists = at < store.records.length && store.records[at].code === code;
@@ -790,7 +791,7 @@ extension WebPlatformPrelude {
             if (typeof key === "number" && store.autoIncrement && key >= store.current) store.current = Math.min(Math.floor(key) + 1, 2 ** 53);
             if (exists) removeRecords(store, new Set([code]));
             const records = store.records.slice();
-            records.splice(position(records, code, byCode), 0, { code, key, value: serialize(clone) });
+            records.splice(position(records, code, byCode), 0, { code, key, value: tree ?? serialize(clone) });
             store.records = records;
             for (const [index, keys] of added) {
               const entries = index.entries.slice();
@@ -845,7 +846,9 @@ extension WebPlatformPrelude {
               }
               let given = key === undefined ? undefined : validKey(key, what);
               const clone = structuredClone(value);
-              serialize(clone);
+              // Made now, so that what cannot be stored throws here; stored as it is unless a
+              // generated key goes into the value.
+              let tree = serialize(clone);
               if (store.keyPath !== null) {
                 given = pathKey(clone, store.keyPath);
                 if (given === undefined) {
@@ -861,9 +864,9 @@ extension WebPlatformPrelude {
                   if (store.current > 2 ** 53) throw idbError("ConstraintError", "The key generator has reached its maximum.");
                   touch(tx);
                   recordKey = store.current++;
-                  if (store.keyPath !== null) inject(clone, store.keyPath, recordKey);
+                  if (store.keyPath !== null) { inject(clone, store.keyPath, recordKey); tree = null; }
                 }
-                return storeRecord(tx, store, recordKey, clone, overwrite);
+                return storeRecord(tx, store, recordKey, clone, overwrite, tree);
               });
             }
             put(value, key = undefined) {
@@ -1164,14 +1167,14 @@ extension WebPlatformPrelude {
               if (!c.withValue) throw idbError("InvalidStateError", "Failed to execute 'update' on 'IDBCursor': The cursor is a key cursor.");
               const store = c.store, key = c.index === null ? c.item.key : primaryKeyOf(c.index, c.item, store);
               const clone = structuredClone(value);
-              serialize(clone);
+              const tree = serialize(clone);
               if (store.keyPath !== null) {
                 const inline = pathKey(clone, store.keyPath);
                 if (inline === undefined || keyCode(inline) !== keyCode(key)) {
                   throw idbError("DataError", "Failed to execute 'update' on 'IDBCursor': The effective object store of this cursor uses in-line keys and evaluating the key path of the value parameter results in a different value than the cursor's effective key.");
                 }
               }
-              return place(c.tx, this, () => storeRecord(c.tx, store, key, clone, true));
+              return place(c.tx, this, () => storeRecord(c.tx, store, key, clone, true, tree));
             }
             delete() {
               const c = this.#c;
