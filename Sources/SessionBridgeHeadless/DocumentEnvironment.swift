@@ -893,7 +893,8 @@ extension DocumentEnvironment {
                 throw ScriptThrow("SecurityError", "IDBFactory.open() called in an invalid security context")
             }
             let name = try unsafe context.scriptValue(call[1]).stringValue ?? ""
-            switch try unsafe context.scriptValue(call[0]).stringValue {
+            let operation = try unsafe context.scriptValue(call[0]).stringValue
+            switch operation {
             case "generation":
                 return unsafe context.jsValue(.number(Double(databases.generation(of: name, forOrigin: origin))))
             case "load":
@@ -925,6 +926,19 @@ extension DocumentEnvironment {
             case "others":
                 return unsafe context.jsValue(
                     .number(Double(databases.connections(to: name, forOrigin: origin, besides: ObjectIdentifier(context)))))
+            case "acquire", "relinquish":
+                // (operation, name, exclusive, stores): a transaction's object stores, taken from
+                // and given back to the store's other pages (the document holds a connection, so
+                // they are let go with its world).
+                let exclusive = try unsafe context.scriptValue(call[2]) == .bool(true)
+                guard case .array(let items) = try unsafe context.scriptValue(call[3]) else { return nil }
+                let stores = items.compactMap(\.stringValue)
+                let holder = ObjectIdentifier(context)
+                let answer =
+                    operation == "acquire"
+                    ? databases.acquire(stores, of: name, forOrigin: origin, exclusive: exclusive, holder: holder)
+                    : databases.relinquish(stores, of: name, forOrigin: origin, exclusive: exclusive, holder: holder)
+                return unsafe context.jsValue(.bool(answer))
             case "names":
                 return unsafe context.jsValue(
                     .array(databases.databases(forOrigin: origin).map { .array([.string($0.name), .number(Double($0.version))]) }))

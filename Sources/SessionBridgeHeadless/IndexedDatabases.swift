@@ -11,9 +11,10 @@ import Synchronization
 /// (``WebPlatformPrelude/indexedDBSource``). A page loads a database when it opens it and again
 /// when another document has committed to it since; a transaction that changed something saves
 /// the whole database when it commits. One that commits after another page committed makes its
-/// changes again on the newest state, so neither page's are lost, but two pages' transactions
-/// over the same object store do not wait for each other as WebKit's would. An upgrade or a
-/// deletion in one page waits until the store's other pages have closed their connections.
+/// changes again on the newest state, so neither page's are lost. Two pages' transactions over
+/// the same object store wait for each other as WebKit's do: a `readwrite` one runs alone, and
+/// reads what the other page committed before it. An upgrade or a deletion in one page waits
+/// until the store's other pages have closed their connections.
 ///
 /// An origin's databases hold at most ``quota`` bytes (UTF-16 code units of their state, two
 /// bytes each); a commit past it fails with a `QuotaExceededError` and changes nothing. A
@@ -42,6 +43,34 @@ public final class IndexedDatabases: Sendable {
     struct ConnectionKey: Hashable, Sendable {
         let origin: SecurityOrigin
         let name: String
+    }
+
+    /// The object stores the documents' running transactions hold: a `readwrite` transaction
+    /// holds its stores alone, `readonly` ones share theirs, so a transaction of one page waits
+    /// for another page's over the same stores, as across WebKit's pages.
+    private let storeLocks = Mutex<[StoreKey: StoreLock]>([:])
+
+    struct StoreKey: Hashable, Sendable {
+        let origin: SecurityOrigin
+        let name: String
+        let store: String
+    }
+
+    struct StoreLock: Sendable {
+        /// The holder writing, and how many of its transactions are.
+        var writer: ObjectIdentifier? = nil
+        var writes = 0
+        /// The holders reading, with how many transactions each.
+        var readers: [ObjectIdentifier: Int] = [:]
+        /// Whether a holder was refused since the lock was last let go.
+        var contended = false
+
+        var isFree: Bool { writer == nil && readers.isEmpty }
+
+        func admits(_ holder: ObjectIdentifier, exclusive: Bool) -> Bool {
+            guard writer == nil || writer == holder else { return false }
+            return !exclusive || readers.keys.allSatisfy { $0 == holder }
+        }
     }
     /// The file these databases are saved to, if any.
     public let fileURL: URL?
@@ -135,13 +164,78 @@ public final class IndexedDatabases: Sendable {
         }
     }
 
-    /// Forgets every connection `holder` had open (its document is gone).
+    /// Forgets every connection `holder` had open and lets go of the stores its transactions
+    /// held (its document is gone).
     func release(_ holder: ObjectIdentifier) {
         connections.withLock { all in
             for key in Array(all.keys) {
                 all[key]?[holder] = nil
                 if all[key]?.isEmpty == true { all[key] = nil }
             }
+        }
+        storeLocks.withLock { locks in
+            for key in Array(locks.keys) {
+                if locks[key]?.writer == holder {
+                    locks[key]?.writer = nil
+                    locks[key]?.writes = 0
+                }
+                locks[key]?.readers[holder] = nil
+                if locks[key]?.isFree == true { locks[key] = nil }
+            }
+        }
+    }
+
+    /// Takes `stores` of `origin`'s database `name` for a transaction of `holder`'s: alone
+    /// (`exclusive`, a `readwrite` transaction) or shared with other readers. All or none:
+    /// `false`, taking nothing, while another holder's transaction holds one of them so that
+    /// they cannot be shared; the transaction then waits.
+    func acquire(
+        _ stores: [String], of name: String, forOrigin origin: SecurityOrigin, exclusive: Bool, holder: ObjectIdentifier
+    ) -> Bool {
+        storeLocks.withLock { locks in
+            let keys = stores.map { StoreKey(origin: origin, name: name, store: $0) }
+            var admitted = true
+            for key in keys where !(locks[key]?.admits(holder, exclusive: exclusive) ?? true) {
+                locks[key]?.contended = true
+                admitted = false
+            }
+            guard admitted else { return false }
+            for key in keys {
+                if exclusive {
+                    locks[key, default: StoreLock()].writer = holder
+                    locks[key, default: StoreLock()].writes += 1
+                } else {
+                    locks[key, default: StoreLock()].readers[holder, default: 0] += 1
+                }
+            }
+            return true
+        }
+    }
+
+    /// Lets go of what ``acquire(_:of:forOrigin:exclusive:holder:)`` took; whether a
+    /// transaction of another holder's was refused one of these stores meanwhile (and waits).
+    func relinquish(
+        _ stores: [String], of name: String, forOrigin origin: SecurityOrigin, exclusive: Bool, holder: ObjectIdentifier
+    ) -> Bool {
+        storeLocks.withLock { locks in
+            var contended = false
+            for store in stores {
+                let key = StoreKey(origin: origin, name: name, store: store)
+                guard var lock = locks[key] else { continue }
+                if exclusive, lock.writer == holder {
+                    lock.writes -= 1
+                    if lock.writes <= 0 { lock.writer = nil; lock.writes = 0 }
+                } else if !exclusive, let count = lock.readers[holder] {
+                    lock.readers[holder] = count > 1 ? count - 1 : nil
+                }
+                if lock.isFree {
+                    contended = contended || lock.contended
+                    locks[key] = nil
+                } else {
+                    locks[key] = lock
+                }
+            }
+            return contended
         }
     }
 

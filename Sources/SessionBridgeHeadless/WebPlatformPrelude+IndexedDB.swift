@@ -16,7 +16,9 @@ extension WebPlatformPrelude {
     /// (``IndexedDatabases``: shared by the pages of the data store, saved with a persistent
     /// store's profile), and a transaction starting after another document committed reads
     /// the database again; one committing after another document committed makes its changes
-    /// again on the newest state. An upgrade or a deletion asks the other documents' connections
+    /// again on the newest state. Across documents, a transaction takes its object stores
+    /// natively when it starts (alone to write, shared to read) and gives them back when it
+    /// ends, so it waits for another page's over the same stores, as WebKit's do. An upgrade or a deletion asks the other documents' connections
     /// to close (a broadcast channel of the platform's own) and waits until they have (their
     /// connections are counted natively, and forgotten with their document). `Blob`s and
     /// `File`s are stored with their bytes; `CryptoKey`s cannot be (a `DataCloneError`).
@@ -496,7 +498,8 @@ extension WebPlatformPrelude {
           const pump = () => {
             pumping = false;
             try { turn(); } finally {
-              if (live.some(tx => !tx.finished) || [...opens.values()].some(queue => queue.length > 0 && !queue[0].running)) schedulePump();
+              // A transaction waiting for another page's is tried again when that page gives its stores back.
+              if (live.some(tx => !tx.finished && !tx.waitingForPages) || [...opens.values()].some(queue => queue.length > 0 && !queue[0].running)) schedulePump();
             }
           };
           const turn = () => {
@@ -515,7 +518,9 @@ extension WebPlatformPrelude {
               if (tx.finished) return;
               if (!tx.started) {
                 if (!canStart(tx)) return;
+                if (tx.aborting === null && !takeStores(tx)) return;
                 tx.started = true;
+                if (tx.holdsStores) readAgain(tx);
               }
               // An index the records break, in an upgrade: the task after it aborts the upgrade.
               if (tx.failure !== null && tx.aborting === null && tx.state !== "committing") abort(tx, tx.failure);
@@ -523,6 +528,53 @@ extension WebPlatformPrelude {
               if (tx.state === "committing") { complete(tx); return; }
               if (tx.next < tx.requests.length) { handle(tx, tx.requests[tx.next++]); return; }
               if (tx.state === "inactive") commit(tx);
+            }
+          };
+          // Across pages: a transaction takes its object stores from the store's other pages
+          // when it starts (alone to write, shared to read) and gives them back once committed
+          // or aborted, so that one page's transaction waits for another's over the same stores
+          // and then reads what it committed. A page refused tries again when told the stores
+          // are back (the platform's channel), or every 20 ms (their page may have gone away).
+          let pagesPoll = false;
+          const pollPages = () => {
+            pagesPoll = false;
+            if (live.some(tx => tx.waitingForPages && !tx.finished)) schedulePump();
+          };
+          const takeStores = tx => {
+            if (tx.mode === "versionchange") return true;
+            if (!idbNative("acquire", tx.name, tx.mode === "readwrite", tx.scope)) {
+              tx.waitingForPages = true;
+              channel();
+              if (!pagesPoll) { pagesPoll = true; hooks.schedule(pollPages, 20); }
+              return false;
+            }
+            tx.waitingForPages = false;
+            tx.holdsStores = true;
+            return true;
+          };
+          const giveBack = tx => {
+            if (!tx.holdsStores) return;
+            tx.holdsStores = false;
+            if (idbNative("relinquish", tx.name, tx.mode === "readwrite", tx.scope)) channel().postMessage({ released: tx.name });
+          };
+          // A transaction that starts after another page committed reads its stores as committed
+          // (in place: its store and index objects stay those the page holds); its commit then
+          // makes its changes on the newest state.
+          const readAgain = tx => {
+            const copy = copies.get(tx.name);
+            if (copy === undefined || (tx.base === copy.state && idbNative("generation", tx.name) === copy.generation)) return;
+            const stored = idbNative("load", tx.name);
+            if (stored === null) return;
+            const newest = stateFrom(stored[1], stored[2]);
+            for (const name of tx.scope) {
+              const store = tx.base.stores.get(name), committed = newest.stores.get(name);
+              if (store === undefined || committed === undefined || store.deleted) continue;
+              store.records = committed.records;
+              store.current = committed.current;
+              for (const [indexName, index] of store.indexes) {
+                const entries = committed.indexes.get(indexName);
+                if (entries !== undefined) index.entries = entries.entries;
+              }
             }
           };
           const removeLive = tx => { const at = live.indexOf(tx); if (at >= 0) live.splice(at, 1); };
@@ -620,6 +672,7 @@ extension WebPlatformPrelude {
             }
             // Saved: nothing of it is reverted, or held back from another's commit, any more.
             tx.saved = null;
+            giveBack(tx);
             schedulePump();
           };
           // The turn after its commit, as WebKit's transactions finish after the commit's round trip.
@@ -640,6 +693,7 @@ extension WebPlatformPrelude {
             schedulePump();
           };
           const finishAbort = tx => {
+            giveBack(tx);
             const error = tx.aborting.error;
             tx.finished = true;
             tx.state = "finished";
@@ -720,6 +774,7 @@ extension WebPlatformPrelude {
           const makeTransaction = (connection, scope, mode) => {
             const tx = {
               name: connection.name, connection, scope, mode, state: "active", started: false, finished: false, aborting: null, commitAsked: false,
+              waitingForPages: false, holdsStores: false,
               requests: [], next: 0, error: null, failure: null, log: [], base: null, durability: "default", changed: false, saved: null, made: [], stores: new Map(), onFinished: null, object: null,
             };
             tx.object = transactionAccess(tx);
@@ -1338,6 +1393,7 @@ extension WebPlatformPrelude {
             if (otherDocuments !== null) return otherDocuments;
             otherDocuments = new BroadcastChannel("\u0000indexedDB");
             otherDocuments.onmessage = event => {
+              if (event.data.released !== undefined) return schedulePump();
               const { name, oldVersion, newVersion } = event.data;
               for (const open of [...openConnections(String(name))]) {
                 if (!open.closePending) open.object.dispatchEvent(versionEvent("versionchange", oldVersion, newVersion));

@@ -468,6 +468,102 @@ import Testing
         }
     }
 
+    /// Two pages of one store incrementing one record: the second page's `readwrite`
+    /// transaction waits until the first page's, over the same store, has committed, and then
+    /// reads what it wrote, so no increment is lost; a `readonly` one waits too. (Before, the
+    /// second page's transaction ran at once on the stored value and the first page's commit
+    /// then wrote its stale increment over it.)
+    @Test(arguments: Engine.allCases)
+    func aPagesTransactionWaitsForAnotherPagesOverTheSameStore(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let first = try await harness.makeEchoView(sharingStore: true)
+            let second = try await harness.makeEchoView(sharingStore: true)
+            let made = try await first.run(
+                Self.helpers + """
+                    localStorage.removeItem("second-read");
+                    localStorage.removeItem("first-holds");
+                    const open = indexedDB.open("counter", 1);
+                    open.onupgradeneeded = () => open.result.createObjectStore("kv").put(0, "n");
+                    (await request(open)).close();
+                    return "made";
+                    """)
+            #expect(made == "made", "\(engine)")
+            // The first page reads the count, then holds its transaction open (a request after
+            // each answer) for 700 ms or until the second page has read, and writes its increment.
+            async let firstPage = first.run(
+                Self.helpers + """
+                    const db = await request(indexedDB.open("counter"));
+                    const tx = db.transaction("kv", "readwrite");
+                    const store = tx.objectStore("kv");
+                    const read = store.get("n");
+                    read.onsuccess = () => {
+                      localStorage.setItem("first-holds", "yes");
+                      const started = Date.now();
+                      const spin = () => {
+                        const r = store.get("n");
+                        r.onsuccess = () => {
+                          if (localStorage.getItem("second-read") === null && Date.now() - started < 700) return spin();
+                          store.put(read.result + 1, "n");
+                        };
+                      };
+                      spin();
+                    };
+                    const outcome = await finished(tx);
+                    db.close();
+                    return [outcome, localStorage.getItem("second-read") === null ? "second waited" : "second read meanwhile"];
+                    """)
+            let secondPage = try await second.run(
+                Self.helpers + """
+                    const begun = Date.now();
+                    while (localStorage.getItem("first-holds") === null && Date.now() - begun < 10000) await new Promise(resolve => setTimeout(resolve, 5));
+                    const db = await request(indexedDB.open("counter"));
+                    const reader = db.transaction("kv");
+                    const seen = await request(reader.objectStore("kv").get("n"));
+                    const tx = db.transaction("kv", "readwrite");
+                    const store = tx.objectStore("kv");
+                    const read = store.get("n");
+                    read.onsuccess = () => { localStorage.setItem("second-read", "yes"); store.put(read.result + 1, "n"); };
+                    const outcome = await finished(tx);
+                    db.close();
+                    return [outcome, seen, read.result];
+                    """)
+            #expect(try await firstPage == ["complete", "second waited"], "\(engine)")
+            #expect(secondPage == ["complete", 1, 1], "\(engine): \(secondPage)")
+            let count = try await second.run(
+                Self.helpers + """
+                    const db = await request(indexedDB.open("counter"));
+                    return await request(db.transaction("kv").objectStore("kv").get("n"));
+                    """)
+            #expect(count == 2, "\(engine): \(count)")
+            // A page whose transaction never ends holds the store until it navigates away; its
+            // write is lost with it and the waiting page goes on.
+            _ = try await first.run(
+                Self.helpers + """
+                    localStorage.removeItem("first-holds");
+                    const db = await request(indexedDB.open("counter"));
+                    const store = db.transaction("kv", "readwrite").objectStore("kv");
+                    store.put(100, "n");
+                    const spin = () => { store.get("n").onsuccess = spin; };
+                    spin();
+                    localStorage.setItem("first-holds", "yes");
+                    return 1;
+                    """)
+            async let waited = second.run(
+                Self.helpers + """
+                    const db = await request(indexedDB.open("counter"));
+                    const tx = db.transaction("kv", "readwrite");
+                    const store = tx.objectStore("kv");
+                    const read = store.get("n");
+                    read.onsuccess = () => store.put(read.result + 1, "n");
+                    const outcome = await finished(tx);
+                    return [outcome, read.result];
+                    """)
+            try await Task.sleep(for: .milliseconds(200))
+            _ = try await first.load(harness.url("/login"))
+            #expect(try await waited == ["complete", 2], "\(engine)")
+        }
+    }
+
     /// A persistent store's databases keep `Blob`s and `File`s (WebKit refuses them in a
     /// non-persistent store's; the headless engine keeps them in both).
     @Test(arguments: Engine.allCases)
