@@ -942,6 +942,19 @@ extension DocumentEnvironment {
             case "names":
                 return unsafe context.jsValue(
                     .array(databases.databases(forOrigin: origin).map { .array([.string($0.name), .number(Double($0.version))]) }))
+            case "storeKey":
+                // (operation, "", handle): a `CryptoKey` put in a database; its material is kept
+                // natively, and the state refers to it by the id returned.
+                let held = subtleKeys(in: context).keys(among: [try unsafe context.scriptValue(call[2])])
+                guard let key = held.keys.values.first else { throw ScriptThrow("DataCloneError", "The key could not be stored.") }
+                return unsafe context.jsValue(.string(databases.storeKey(key, forOrigin: origin)))
+            case "readKey":
+                // (operation, "", id): a new handle to a stored key's material, for the key read back.
+                let id = try unsafe context.scriptValue(call[2]).stringValue ?? ""
+                guard let key = databases.storedKey(id, forOrigin: origin) else {
+                    throw ScriptThrow("DataCloneError", "A key the database refers to is missing.")
+                }
+                return unsafe context.jsValue(.number(Double(subtleKeys(in: context).insert(key))))
             default:
                 break
             }

@@ -34,7 +34,15 @@ public final class IndexedDatabases: Sendable {
         var bytes: Int
     }
 
-    private let origins = Mutex<(databases: [SecurityOrigin: [String: Stored]], generation: Int)>(([:], 0))
+    private let origins = Mutex<Contents>(Contents())
+
+    /// The databases by origin, and the material of the `CryptoKey`s their states refer to
+    /// (``StoredCryptoKey``), by origin and id.
+    struct Contents {
+        var databases: [SecurityOrigin: [String: Stored]] = [:]
+        var keys: [SecurityOrigin: [String: SubtleKey]] = [:]
+        var generation = 0
+    }
     /// The open connections to each database, by the script context (a document's world) that
     /// holds them: an upgrade or a deletion in one document waits until the others have closed
     /// theirs, as across WebKit's pages.
@@ -92,8 +100,8 @@ public final class IndexedDatabases: Sendable {
     public init(file: URL) {
         fileURL = file
         self.file = SavedFile(url: file, label: "sessionbridge.indexeddb.save")
-        let (loaded, warning) = SavedFile.load(file, what: "the databases start", decode: Self.databases(decoding:))
-        if let loaded { origins.withLock { $0.databases = loaded } }
+        let (loaded, warning) = SavedFile.load(file, what: "the databases start", decode: Self.contents(decoding:))
+        if let loaded { origins.withLock { $0 = loaded } }
         loadWarning = warning
     }
 
@@ -248,9 +256,33 @@ public final class IndexedDatabases: Sendable {
 
     /// Deletes every database.
     public func removeAll() {
-        origins.withLock { $0.databases.removeAll() }
+        origins.withLock {
+            $0.databases.removeAll()
+            $0.keys.removeAll()
+        }
         scheduleSave()
     }
+
+    /// Keeps the material of a `CryptoKey` a page of `origin` stores in a database, and returns
+    /// the id its state refers to it by.
+    func storeKey(_ key: SubtleKey, forOrigin origin: SecurityOrigin) -> String {
+        let id = StoredCryptoKey.id(of: key)
+        let added = origins.withLock { all -> Bool in
+            guard all.keys[origin]?[id] == nil else { return false }
+            all.keys[origin, default: [:]][id] = key
+            return true
+        }
+        if added { scheduleSave() }
+        return id
+    }
+
+    /// The material of `origin`'s stored key `id`, or nil.
+    func storedKey(_ id: String, forOrigin origin: SecurityOrigin) -> SubtleKey? {
+        origins.withLock { $0.keys[origin]?[id] }
+    }
+
+    /// How many keys' material `origin`'s databases keep.
+    var storedKeyCount: Int { origins.withLock { $0.keys.values.reduce(0) { $0 + $1.count } } }
 
     /// Waits for the saves of the commits made so far.
     public func flush() {
@@ -260,23 +292,49 @@ public final class IndexedDatabases: Sendable {
     // MARK: Saving
 
     private func scheduleSave() {
-        file?.scheduleSave { [self] in Self.encoded(origins.withLock { $0.databases }) }
+        file?.scheduleSave { [self] in
+            let (databases, keys) = origins.withLock { ($0.databases, $0.keys) }
+            return Self.encoded(databases, keys)
+        }
     }
 
-    /// The file's form: `{"version": 1, "origins": {"https://app.example": {"name": [version, state]}}}`.
-    static func encoded(_ databases: [SecurityOrigin: [String: Stored]]) -> [UInt8] {
+    /// The file's form: `{"version": 1, "origins": {"https://app.example": {"name": [version, state]}},
+    /// "keys": {"https://app.example": {"id": form}}}` (``StoredCryptoKey/form(of:)``).
+    static func encoded(_ databases: [SecurityOrigin: [String: Stored]], _ keys: [SecurityOrigin: [String: SubtleKey]]) -> [UInt8] {
         var origins: [String: [String: [Any]]] = [:]
         for (origin, named) in databases {
             origins[origin.description] = named.mapValues { [$0.version, $0.state] }
         }
-        let object: [String: Any] = ["version": 1, "origins": origins]
+        var object: [String: Any] = ["version": 1, "origins": origins]
+        if !keys.isEmpty {
+            var forms: [String: [String: [Any]]] = [:]
+            for (origin, stored) in keys { forms[origin.description] = stored.mapValues(StoredCryptoKey.form(of:)) }
+            object["keys"] = forms
+        }
         return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])).map { Array($0) } ?? []
     }
 
-    static func databases(decoding data: Data) -> [SecurityOrigin: [String: Stored]]? {
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["version"] as? Int == 1,
-            let origins = object["origins"] as? [String: Any]
+    /// The file's contents; the keys no database refers to any more are left out (a key is
+    /// kept while the process runs, since a page may hold a state that refers to it). A key
+    /// whose form cannot be read is left out too, and the databases kept: reading a record
+    /// that refers to it fails, the others read.
+    static func contents(decoding data: Data) -> Contents? {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let databases = databases(decoding: object)
         else { return nil }
+        var contents = Contents(databases: databases)
+        for (text, value) in object["keys"] as? [String: Any] ?? [:] {
+            guard let origin = SecurityOrigin(text), let forms = value as? [String: Any] else { continue }
+            let states = databases[origin]?.values.map(\.state) ?? []
+            for (id, form) in forms where states.contains(where: { $0.contains(id) }) {
+                if let key = StoredCryptoKey.key(from: form) { contents.keys[origin, default: [:]][id] = key }
+            }
+        }
+        return contents
+    }
+
+    static func databases(decoding object: [String: Any]) -> [SecurityOrigin: [String: Stored]]? {
+        guard object["version"] as? Int == 1, let origins = object["origins"] as? [String: Any] else { return nil }
         var databases: [SecurityOrigin: [String: Stored]] = [:]
         for (text, value) in origins {
             guard let origin = SecurityOrigin(text), let named = value as? [String: Any] else { return nil }

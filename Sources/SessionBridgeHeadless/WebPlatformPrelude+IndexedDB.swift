@@ -21,7 +21,9 @@ extension WebPlatformPrelude {
     /// ends, so it waits for another page's over the same stores, as WebKit's do. An upgrade or a deletion asks the other documents' connections
     /// to close (a broadcast channel of the platform's own) and waits until they have (their
     /// connections are counted natively, and forgotten with their document). `Blob`s and
-    /// `File`s are stored with their bytes; `CryptoKey`s cannot be (a `DataCloneError`).
+    /// `File`s are stored with their bytes; `CryptoKey`s with their material kept natively, the
+    /// database's state holding an id (``StoredCryptoKey``), so that a key read back in any
+    /// page of the store, or after a restart, works as the one put and stays as unexportable.
     ///
     /// Evaluated apart, on a script's first read of `indexedDB` or one of its interfaces
     /// (`native.platform("indexedDB")`), with the platform's members it uses: its 60 KB would
@@ -29,7 +31,7 @@ extension WebPlatformPrelude {
     static let indexedDBSource = #"""
         (function (scope) {
           "use strict";
-          const { native, hooks, define, notEnough, DOMException, Event, EventTarget, trusted, structuredClone, has, dateValue, regExpSource, regExpFlags, bufferLength, bufferSlice, bufferDetached, isView, typedArrayName, viewBuffer, viewOffset, viewLength, dataViewBuffer, dataViewOffset, dataViewLength, mapSize, mapEntries, setSize, setValues, wrappers, typedArrays, errors, member, platformClone, platformClones, dataCloneError, builtinTag, ownDescriptor, text, Blob, File, isBlob, blobBytes, BroadcastChannel } = scope;
+          const { native, hooks, define, notEnough, DOMException, Event, EventTarget, trusted, structuredClone, has, dateValue, regExpSource, regExpFlags, bufferLength, bufferSlice, bufferDetached, isView, typedArrayName, viewBuffer, viewOffset, viewLength, dataViewBuffer, dataViewOffset, dataViewLength, mapSize, mapEntries, setSize, setValues, wrappers, typedArrays, errors, member, platformClone, platformClones, dataCloneError, builtinTag, ownDescriptor, text, Blob, File, isBlob, blobBytes, BroadcastChannel, storedKey, restoredKey } = scope;
           const idbNative = (...request) => {
             try { return native.indexedDB(...request); }
             catch (error) { throw error.name === "SecurityError" ? new DOMException(error.message, "SecurityError") : error; }
@@ -136,6 +138,9 @@ extension WebPlatformPrelude {
                 const bytes = bytesText(blobBytes(value));
                 return value instanceof File ? ["F", value.name, value.lastModified, value.type, bytes] : ["B", value.type, bytes];
               }
+              // A CryptoKey: its material is kept natively and the tree holds its id.
+              const key = storedKey === undefined ? undefined : storedKey(value);
+              if (key !== undefined) return ["K", key.type, key.extractable, write(key.algorithm), key.usages, idbNative("storeKey", "", key.handle)];
               if (platformClone(value) !== undefined) throw dataCloneError("A " + builtinTag.call(value).slice(8, -1) + " in IndexedDB");
               if (builtinTag.call(value) === "[object Error]") {
                 const message = ownDescriptor(value, "message");
@@ -172,6 +177,12 @@ extension WebPlatformPrelude {
               case "X": out = new DOMException(node[2], node[1]); break;
               case "B": out = new Blob([textBytes(node[2])], { type: node[1] }); break;
               case "F": out = new File([textBytes(node[4])], node[1], { type: node[3], lastModified: node[2] }); break;
+              case "K": {
+                if (restoredKey === undefined) throw dataCloneError("A CryptoKey outside a secure context");
+                const algorithm = read(node[3]);
+                out = restoredKey(node[1], node[2], algorithm, [...node[4]], idbNative("readKey", "", node[5]));
+                break;
+              }
               case "E": {
                 out = new (errors[node[1]] || Error)();
                 if (node[2] !== null) define(out, "message", { value: node[2], writable: true, configurable: true });

@@ -539,7 +539,14 @@ extension WebPlatformPrelude {
               const found = internal(key);
               return makeKey(found.type, found.extractable, copy(found.algorithm), [...found.usages], native.platform("copyKey", found.handle));
             };
-            return { CryptoKey, SubtleCrypto, cloneKey };
+            // IndexedDB's: a key's parts (its material stays behind the handle), and a key made
+            // again from them.
+            const storedKey = key => {
+              const found = internal(key);
+              return found === undefined ? undefined
+                : { type: found.type, extractable: found.extractable, algorithm: copy(found.algorithm), usages: [...found.usages], handle: found.handle };
+            };
+            return { CryptoKey, SubtleCrypto, cloneKey, storedKey, restoredKey: makeKey };
           })();
         """#
 }

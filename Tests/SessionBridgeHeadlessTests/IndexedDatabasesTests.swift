@@ -67,6 +67,71 @@ import Testing
         await page.close()
     }
 
+    /// A `CryptoKey` stored in a persistent store's database works after a restart (the
+    /// databases read again from the profile), and stays unexportable; the material of a key
+    /// no database refers to any more is left out when the profile is read.
+    @Test func aStoredCryptoKeyOutlivesTheProcessAndAnUnusedOneIsDropped() async throws {
+        let directory = try TestDirectory.make(prefix: "indexeddb-keys")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tag: ScriptValue
+        do {
+            let store = try WebsiteDataStore(directory: directory, profile: "page")
+            let page = try await WebStorageTests.page(store: store)
+            tag = try await Self.run(
+                page,
+                """
+                const mac = await crypto.subtle.importKey("raw", new Uint8Array(32).fill(9), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+                const gone = await crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, false, ["encrypt"]);
+                const db = await opened();
+                const tx = db.transaction("kv", "readwrite");
+                tx.objectStore("kv").put(mac, "mac");
+                tx.objectStore("kv").put(gone, "gone");
+                await finished(tx);
+                const removal = db.transaction("kv", "readwrite");
+                removal.objectStore("kv").delete("gone");
+                await finished(removal);
+                return Array.from(new Uint8Array(await crypto.subtle.sign("HMAC", mac, new Uint8Array([1, 2, 3]))));
+                """)
+            #expect(store.indexedDatabases.storedKeyCount == 2)
+            await page.close()
+            store.indexedDatabases.flush()
+        }
+        let reopened = try WebsiteDataStore(directory: directory, profile: "page")
+        #expect(reopened.indexedDatabases.loadWarning == nil)
+        #expect(reopened.indexedDatabases.storedKeyCount == 1)
+        let page = try await WebStorageTests.page(store: reopened)
+        let read = try await Self.run(
+            page,
+            """
+            const db = await opened();
+            const mac = await request(db.transaction("kv").objectStore("kv").get("mac"));
+            let exported;
+            try { await crypto.subtle.exportKey("raw", mac); exported = "exported"; } catch (error) { exported = error.name; }
+            return [String(mac), mac.extractable, exported, Array.from(new Uint8Array(await crypto.subtle.sign("HMAC", mac, new Uint8Array([1, 2, 3]))))];
+            """)
+        #expect(read == ["[object CryptoKey]", false, "InvalidAccessError", tag])
+        await page.close()
+    }
+
+    /// A stored key whose saved form cannot be read is left out; the databases are kept.
+    @Test func aDamagedStoredKeyLosesOnlyItself() throws {
+        let directory = try TestDirectory.make(prefix: "indexeddb-damaged-key")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("page.indexeddb")
+        let saved = """
+            {"version": 1, "origins": {"https://app.example": {"db": [2, "[\\"kgood\\",\\"kbad\\"]"]}},
+             "keys": {"https://app.example": {"kgood": ["secret", "AQID"], "kbad": ["elliptic", "P-256", null, "AQID"]}}}
+            """
+        try Data(saved.utf8).write(to: file)
+        let databases = IndexedDatabases(file: file)
+        let origin = try #require(SecurityOrigin("https://app.example"))
+        #expect(databases.loadWarning == nil)
+        #expect(databases.database("db", forOrigin: origin)?.version == 2)
+        #expect(databases.storedKeyCount == 1)
+        #expect(databases.storedKey("kgood", forOrigin: origin) != nil)
+        #expect(databases.storedKey("kbad", forOrigin: origin) == nil)
+    }
+
     @Test func aDamagedFileIsKeptAsideAndTheDatabasesStartEmpty() throws {
         let directory = try TestDirectory.make(prefix: "indexeddb-file")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -564,6 +564,67 @@ import Testing
         }
     }
 
+    /// `CryptoKey`s stored in a database (as DPoP clients keep their key pair) are read back in
+    /// another page of the store as keys that work as the ones put, with their type,
+    /// algorithm, usages and `extractable`, and stay unexportable. (One key stored twice in a
+    /// value is read back as two keys by WebKit, as one by the headless engine, as the
+    /// structured clone's memory says: left out here.)
+    @Test(arguments: Engine.allCases)
+    func cryptoKeysAreStoredAndReadBackInAnotherPage(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let first = try await harness.makeEchoView(sharingStore: true)
+            let second = try await harness.makeEchoView(sharingStore: true)
+            let stored = try await first.run(
+                Self.helpers + """
+                    const pair = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"]);
+                    const mac = await crypto.subtle.importKey("raw", new Uint8Array(32).fill(7), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+                    window.publicKey = pair.publicKey;
+                    const open = indexedDB.open("keys", 1);
+                    open.onupgradeneeded = () => open.result.createObjectStore("kv");
+                    const db = await request(open);
+                    const tx = db.transaction("kv", "readwrite");
+                    tx.objectStore("kv").put({ pair, mac }, "session");
+                    const outcome = await finished(tx);
+                    db.close();
+                    const tag = new Uint8Array(await crypto.subtle.sign("HMAC", mac, new TextEncoder().encode("abc")));
+                    return [outcome, Array.from(tag).join(",")];
+                    """)
+            guard case .array(let parts) = stored, parts.count == 2 else {
+                Issue.record("\(engine): \(stored)")
+                return
+            }
+            #expect(parts[0] == "complete", "\(engine): \(stored)")
+            let read = try await second.run(
+                Self.helpers + """
+                    const db = await request(indexedDB.open("keys"));
+                    const value = await request(db.transaction("kv").objectStore("kv").get("session"));
+                    db.close();
+                    const { privateKey, publicKey } = value.pair;
+                    const tag = new Uint8Array(await crypto.subtle.sign("HMAC", value.mac, new TextEncoder().encode("abc")));
+                    const signature = await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, privateKey, new TextEncoder().encode("proof"));
+                    localStorage.setItem("signature", btoa(String.fromCharCode(...new Uint8Array(signature))));
+                    let exported;
+                    try { await crypto.subtle.exportKey("pkcs8", privateKey); exported = "exported"; } catch (error) { exported = error.name; }
+                    return [String(privateKey), privateKey.type, privateKey.extractable, privateKey.usages, privateKey.algorithm,
+                      publicKey.type, publicKey.extractable, value.mac.algorithm.hash.name,
+                      Array.from(tag).join(","), exported,
+                      await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, publicKey, signature, new TextEncoder().encode("proof"))];
+                    """)
+            let expected: ScriptValue = [
+                "[object CryptoKey]", "private", false, ["sign"], ["name": "ECDSA", "namedCurve": "P-256"],
+                "public", true, "SHA-256", parts[1], "InvalidAccessError", true,
+            ]
+            #expect(read == expected, "\(engine): \(read)")
+            // The key read back signs as the one put: the first page's own public key verifies it.
+            let verified = try await first.run(
+                """
+                const signature = Uint8Array.from(atob(localStorage.getItem("signature")), c => c.charCodeAt(0));
+                return crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, window.publicKey, signature, new TextEncoder().encode("proof"));
+                """)
+            #expect(verified == true, "\(engine)")
+        }
+    }
+
     /// A persistent store's databases keep `Blob`s and `File`s (WebKit refuses them in a
     /// non-persistent store's; the headless engine keeps them in both).
     @Test(arguments: Engine.allCases)
