@@ -7,9 +7,10 @@ import Synchronization
 /// as it reaches the tabs of one browser profile.
 ///
 /// A document's page world listens once it makes its first channel, until it closes. The
-/// message crosses as a ``ScriptValue``, so it carries what the bridge carries (objects,
-/// arrays, strings, numbers, booleans, `null`, bytes); the sender's copy was checked by
-/// `structuredClone` first.
+/// message crosses as the text of its structured clone's wire form
+/// (``WebPlatformPrelude/wireFormSource``): dates, maps, sets, binary data, blobs, errors,
+/// shared references and `CryptoKey`s (handed over natively, ``SharedCryptoKeys``) arrive as
+/// they were sent.
 final class BroadcastChannels: Sendable {
     /// One message: the channel's name, its data, the sending document's origin.
     struct Message: Sendable {

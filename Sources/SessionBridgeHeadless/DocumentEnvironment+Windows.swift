@@ -55,8 +55,10 @@ extension DocumentEnvironment {
 
     /// `proxy.postMessage(data, targetOrigin)`: a `message` event on the window's global, with
     /// this document's origin, unless `targetOrigin` names another origin than the window's
-    /// document has (then it is dropped, as browsers do). `json` is the data as JSON.
-    func postMessage(to id: Int, json: String, targetOrigin: String) {
+    /// document has (then it is dropped, as browsers do). `wire` is the data's structured clone
+    /// in its wire form (``WebPlatformPrelude/wireFormSource``), `json` the data as JSON for a
+    /// window of another engine.
+    func postMessage(to id: Int, wire: String, json: String, targetOrigin: String) {
         guard let windows = page.page?.openedWindows, !windows.isClosed(id), let view = windows.view(id),
             let literal = Self.stringLiteral(json), let origin = Self.stringLiteral(SecurityOrigin(url: url)?.description ?? "null")
         else { return }
@@ -68,7 +70,7 @@ extension DocumentEnvironment {
                 guard let current = await view.url, SecurityOrigin(url: current)?.description == targetOrigin else { return }
             }
             if let opened = view as? WebPage {
-                await opened.deliverMessage(json: json, origin: SecurityOrigin(url: url)?.description ?? "null", fromWindow: nil)
+                await opened.deliverMessage(wire: wire, origin: SecurityOrigin(url: url)?.description ?? "null", fromWindow: nil)
             } else {
                 // Another engine's window (WebKit's `dispatchEvent` takes only an `Event`).
                 _ = try? await view.evaluateJavaScript(
@@ -80,7 +82,7 @@ extension DocumentEnvironment {
     /// `window.opener.postMessage(data, targetOrigin)`: a `message` event at the opener's
     /// document, from this document's origin, its `source` the opener's proxy of this window;
     /// dropped when `targetOrigin` names another origin than the opener's document has.
-    func postMessageToOpener(json: String, targetOrigin: String) {
+    func postMessageToOpener(wire: String, targetOrigin: String) {
         guard let link = page.page?.opener.withLock({ $0 }), let opener = link.page else { return }
         let origin = SecurityOrigin(url: url)?.description ?? "null"
         let tracker = self.tracker
@@ -90,7 +92,7 @@ extension DocumentEnvironment {
             if targetOrigin != "*" {
                 guard let current = await opener.url, SecurityOrigin(url: current)?.description == targetOrigin else { return }
             }
-            await opener.deliverMessage(json: json, origin: origin, fromWindow: link.window)
+            await opener.deliverMessage(wire: wire, origin: origin, fromWindow: link.window)
         }
     }
 

@@ -382,6 +382,29 @@ extension DocumentEnvironment {
     }
 
     /// The window id the prelude passes first (0 for anything that is no integer).
+    /// The `CryptoKey` a call describes from argument `first` on: its handle, type,
+    /// `extractable`, algorithm (JSON text) and usages, with its material from the world's keys.
+    private static func storedCryptoKey(_ call: RawCall, from first: Int, in context: isolated ScriptContext) throws -> StoredCryptoKey {
+        let held = subtleKeys(in: context).keys(among: [try unsafe context.scriptValue(call[first])])
+        guard let material = held.keys.values.first, let type = try unsafe context.scriptValue(call[first + 1]).stringValue,
+            case .bool(let extractable) = try unsafe context.scriptValue(call[first + 2]),
+            let algorithm = try unsafe context.scriptValue(call[first + 3]).stringValue,
+            case .array(let usages) = try unsafe context.scriptValue(call[first + 4])
+        else { throw ScriptThrow("DataCloneError", "The key could not be cloned.") }
+        return StoredCryptoKey(
+            key: material, type: type, extractable: extractable, algorithm: algorithm, usages: usages.compactMap(\.stringValue))
+    }
+
+    /// A kept key as the wire form reads it: `[handle, type, extractable, algorithm, usages]`,
+    /// its material under a new handle of the world's keys.
+    private static func keyParts(_ key: StoredCryptoKey, in context: isolated ScriptContext) -> ScriptValue {
+        let handle = subtleKeys(in: context).insert(key.key)
+        return .array([
+            .number(Double(handle)), .string(key.type), .bool(key.extractable), .string(key.algorithm),
+            .array(key.usages.map { .string($0) }),
+        ])
+    }
+
     private static func windowID(_ call: RawCall, in context: isolated ScriptContext) throws(ScriptError) -> Int {
         Int(javaScriptNumber: try unsafe context.scriptValue(call[0]).numberValue ?? 0) ?? 0
     }
@@ -783,6 +806,20 @@ extension DocumentEnvironment {
                 return try unsafe context.evaluateRaw(WebPlatformPrelude.source, sourceURL: "sessionbridge://prelude/platform.js")
             case "indexedDB":
                 return try unsafe context.evaluateRaw(WebPlatformPrelude.indexedDBSource, sourceURL: "sessionbridge://prelude/indexeddb.js")
+            case "wireForm":
+                return try unsafe context.evaluateRaw(WebPlatformPrelude.wireFormSource, sourceURL: "sessionbridge://prelude/wire.js")
+            case "shareKey":
+                // `("shareKey", handle, type, extractable, algorithm, usages)`: a `CryptoKey` in a
+                // message to another document; its id (``SharedCryptoKeys``).
+                let key = try unsafe storedCryptoKey(call, from: 1, in: context)
+                return unsafe context.jsValue(.string(SharedCryptoKeys.shared.share(key)))
+            case "sharedKey":
+                // `("sharedKey", id)`: the key of a message from another document (``keyParts(_:in:)``).
+                let id = try unsafe context.scriptValue(call[1]).stringValue ?? ""
+                guard let key = SharedCryptoKeys.shared.key(id) else {
+                    throw ScriptThrow("DataCloneError", "A key the message refers to is no longer kept.")
+                }
+                return unsafe context.jsValue(keyParts(key, in: context))
             case "subtle":
                 // `("subtle", [operation, ...])`: a promise of the operation's result, worked
                 // out on a global queue (``SubtleCryptoOperations``).
@@ -943,18 +980,17 @@ extension DocumentEnvironment {
                 return unsafe context.jsValue(
                     .array(databases.databases(forOrigin: origin).map { .array([.string($0.name), .number(Double($0.version))]) }))
             case "storeKey":
-                // (operation, "", handle): a `CryptoKey` put in a database; its material is kept
-                // natively, and the state refers to it by the id returned.
-                let held = subtleKeys(in: context).keys(among: [try unsafe context.scriptValue(call[2])])
-                guard let key = held.keys.values.first else { throw ScriptThrow("DataCloneError", "The key could not be stored.") }
+                // (operation, "", handle, type, extractable, algorithm, usages): a `CryptoKey` put
+                // in a database, kept natively; the state refers to it by the id returned.
+                let key = try unsafe storedCryptoKey(call, from: 2, in: context)
                 return unsafe context.jsValue(.string(databases.storeKey(key, forOrigin: origin)))
             case "readKey":
-                // (operation, "", id): a new handle to a stored key's material, for the key read back.
+                // (operation, "", id): the key read back (``keyParts(_:in:)``).
                 let id = try unsafe context.scriptValue(call[2]).stringValue ?? ""
                 guard let key = databases.storedKey(id, forOrigin: origin) else {
                     throw ScriptThrow("DataCloneError", "A key the database refers to is missing.")
                 }
-                return unsafe context.jsValue(.number(Double(subtleKeys(in: context).insert(key))))
+                return unsafe context.jsValue(keyParts(key, in: context))
             default:
                 break
             }
@@ -1011,16 +1047,17 @@ extension DocumentEnvironment {
             return nil
         }
         unsafe add("openerPost") { context, call, env in
-            let json = try unsafe context.scriptValue(call[0]).stringValue ?? "null"
+            let wire = try unsafe context.scriptValue(call[0]).stringValue ?? "null"
             let targetOrigin = try unsafe context.scriptValue(call[1]).stringValue ?? "/"
-            env.postMessageToOpener(json: json, targetOrigin: targetOrigin)
+            env.postMessageToOpener(wire: wire, targetOrigin: targetOrigin)
             return nil
         }
         unsafe add("windowPost") { context, call, env in
             let id = try windowID(call, in: context)
-            let json = try unsafe context.scriptValue(call[1]).stringValue ?? "null"
+            let wire = try unsafe context.scriptValue(call[1]).stringValue ?? "null"
             let targetOrigin = try unsafe context.scriptValue(call[2]).stringValue ?? "/"
-            env.postMessage(to: id, json: json, targetOrigin: targetOrigin)
+            let json = try unsafe context.scriptValue(call[3]).stringValue ?? "null"
+            env.postMessage(to: id, wire: wire, json: json, targetOrigin: targetOrigin)
             return nil
         }
         unsafe add("panel") { context, call, env in
@@ -1300,12 +1337,12 @@ extension DocumentEnvironment {
         ]
     }
 
-    /// Fires a `message` from another window at this world's window (``WebPage/deliverMessage(json:origin:fromWindow:)``).
-    static func dispatchMessage(json: String, origin: String, fromWindow window: Int?, in context: isolated ScriptContext) {
+    /// Fires a `message` from another window at this world's window (``WebPage/deliverMessage(wire:origin:fromWindow:)``).
+    static func dispatchMessage(wire: String, origin: String, fromWindow window: Int?, in context: isolated ScriptContext) {
         guard let controls = context.attachment(DocumentControls.self), let message = unsafe controls.message else { return }
         unsafe callReporting(message, in: context) {
             unsafe [
-                context.jsValue(.string(json)), context.jsValue(.string(origin)),
+                context.jsValue(.string(wire)), context.jsValue(.string(origin)),
                 context.jsValue(window.map { .number(Double($0)) } ?? .null),
             ]
         }

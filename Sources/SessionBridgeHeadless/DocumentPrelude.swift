@@ -276,12 +276,17 @@ enum DocumentPrelude {
           // to it), or `null`; a page may replace it (`opener = null`).
           let openerProxy;
           // Another window's `postMessage(message, targetOrigin)` as the native side takes it:
-          // the message as JSON, and the target origin ("/" being this document's).
+          // the message's structured clone in its wire form (a `DataCloneError` for what may not
+          // be cloned), the target origin ("/" being this document's), and the message as JSON
+          // for a window of another engine.
           const postedToWindow = (message, targetOrigin) => {
             const options = targetOrigin !== null && typeof targetOrigin === "object" ? targetOrigin : { targetOrigin };
             const origin = options.targetOrigin === undefined ? "/" : String(options.targetOrigin);
-            const json = JSON.stringify(message === undefined ? null : message);
-            return [json === undefined ? "null" : json, origin === "/" ? at("origin") : origin];
+            const own = platformMade();
+            const wire = own.wireText(own.structuredClone(message));
+            let json;
+            try { json = JSON.stringify(message === undefined ? null : message); } catch {}
+            return [wire, origin === "/" ? at("origin") : origin, json === undefined ? "null" : json];
           };
           const openerOf = () => {
             if (native.opener() === null) return null;
@@ -941,10 +946,10 @@ enum DocumentPrelude {
             // Another window's `postMessage` (``DocumentEnvironment/dispatchMessage``): `id` the
             // window this page opened it came from, `null` for the opener.
             message(json, origin, id) {
-              let data = null;
-              try { data = JSON.parse(json); } catch {}
-              platformMade();
-              g.dispatchEvent(hooks.message(data, origin, id === null ? openerOf() : windowProxy(id)));
+              const own = platformMade();
+              let data = null, type = "message";
+              try { data = own.fromWireText(json); } catch { type = "messageerror"; }
+              g.dispatchEvent(hooks.message(data, origin, id === null ? openerOf() : windowProxy(id), type));
             },
             // The document is being replaced: `pagehide` (not kept for going back: a headless
             // page caches no document), `visibilitychange` and `unload`, each only to listeners

@@ -40,7 +40,7 @@ public final class IndexedDatabases: Sendable {
     /// (``StoredCryptoKey``), by origin and id.
     struct Contents {
         var databases: [SecurityOrigin: [String: Stored]] = [:]
-        var keys: [SecurityOrigin: [String: SubtleKey]] = [:]
+        var keys: [SecurityOrigin: [String: StoredCryptoKey]] = [:]
         var generation = 0
     }
     /// The open connections to each database, by the script context (a document's world) that
@@ -263,10 +263,10 @@ public final class IndexedDatabases: Sendable {
         scheduleSave()
     }
 
-    /// Keeps the material of a `CryptoKey` a page of `origin` stores in a database, and returns
-    /// the id its state refers to it by.
-    func storeKey(_ key: SubtleKey, forOrigin origin: SecurityOrigin) -> String {
-        let id = StoredCryptoKey.id(of: key)
+    /// Keeps a `CryptoKey` a page of `origin` stores in a database, and returns the id its
+    /// state refers to it by.
+    func storeKey(_ key: StoredCryptoKey, forOrigin origin: SecurityOrigin) -> String {
+        let id = key.id
         let added = origins.withLock { all -> Bool in
             guard all.keys[origin]?[id] == nil else { return false }
             all.keys[origin, default: [:]][id] = key
@@ -276,8 +276,8 @@ public final class IndexedDatabases: Sendable {
         return id
     }
 
-    /// The material of `origin`'s stored key `id`, or nil.
-    func storedKey(_ id: String, forOrigin origin: SecurityOrigin) -> SubtleKey? {
+    /// `origin`'s stored key `id`, or nil.
+    func storedKey(_ id: String, forOrigin origin: SecurityOrigin) -> StoredCryptoKey? {
         origins.withLock { $0.keys[origin]?[id] }
     }
 
@@ -299,16 +299,16 @@ public final class IndexedDatabases: Sendable {
     }
 
     /// The file's form: `{"version": 1, "origins": {"https://app.example": {"name": [version, state]}},
-    /// "keys": {"https://app.example": {"id": form}}}` (``StoredCryptoKey/form(of:)``).
-    static func encoded(_ databases: [SecurityOrigin: [String: Stored]], _ keys: [SecurityOrigin: [String: SubtleKey]]) -> [UInt8] {
+    /// "keys": {"https://app.example": {"id": form}}}` (``StoredCryptoKey/form``).
+    static func encoded(_ databases: [SecurityOrigin: [String: Stored]], _ keys: [SecurityOrigin: [String: StoredCryptoKey]]) -> [UInt8] {
         var origins: [String: [String: [Any]]] = [:]
         for (origin, named) in databases {
             origins[origin.description] = named.mapValues { [$0.version, $0.state] }
         }
         var object: [String: Any] = ["version": 1, "origins": origins]
         if !keys.isEmpty {
-            var forms: [String: [String: [Any]]] = [:]
-            for (origin, stored) in keys { forms[origin.description] = stored.mapValues(StoredCryptoKey.form(of:)) }
+            var forms: [String: [String: [String: Any]]] = [:]
+            for (origin, stored) in keys { forms[origin.description] = stored.mapValues(\.form) }
             object["keys"] = forms
         }
         return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])).map { Array($0) } ?? []
@@ -327,7 +327,7 @@ public final class IndexedDatabases: Sendable {
             guard let origin = SecurityOrigin(text), let forms = value as? [String: Any] else { continue }
             let states = databases[origin]?.values.map(\.state) ?? []
             for (id, form) in forms where states.contains(where: { $0.contains(id) }) {
-                if let key = StoredCryptoKey.key(from: form) { contents.keys[origin, default: [:]][id] = key }
+                if let key = StoredCryptoKey(form: form) { contents.keys[origin, default: [:]][id] = key }
             }
         }
         return contents

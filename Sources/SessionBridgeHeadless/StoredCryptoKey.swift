@@ -2,14 +2,53 @@ import Crypto
 import CryptoExtras
 import Foundation
 
-/// The material of a `CryptoKey` a page stored in IndexedDB, as ``IndexedDatabases`` keeps it
-/// natively: the database's state refers to it by an id, so the material never enters the
-/// JavaScript heap (a key the page may not export stays unexportable when read back).
+/// A `CryptoKey` a page stored in IndexedDB or sent to another document, as it is kept
+/// natively: its material and its description together. The stored value refers to it by an
+/// id, so the material never enters the JavaScript heap, and the key read back is described
+/// by what was kept, never by the text that refers to it: no state or message a page shapes
+/// makes a key it may not export exportable, or gives it other usages.
 ///
-/// The id is the SHA-256 of the material's form: storing one key again, or a copy of it,
-/// keeps one entry.
-enum StoredCryptoKey {
-    /// The form saved in the databases' file: `["secret", bytes]`,
+/// The id is the SHA-256 of the whole form: storing one key again, or a copy of it, keeps one
+/// entry.
+struct StoredCryptoKey: Sendable {
+    let key: SubtleKey
+    /// `"secret"`, `"private"` or `"public"`.
+    let type: String
+    let extractable: Bool
+    /// The key's `algorithm`, as JSON text.
+    let algorithm: String
+    let usages: [String]
+
+    /// The saved form: `{"key": material, "type", "extractable", "algorithm", "usages"}`.
+    var form: [String: Any] {
+        ["key": Self.form(of: key), "type": type, "extractable": extractable, "algorithm": algorithm, "usages": usages]
+    }
+
+    /// The id the stored value refers to the key by.
+    var id: String {
+        let text = (try? JSONSerialization.data(withJSONObject: form, options: [.sortedKeys])) ?? Data()
+        return "k" + SHA256.hash(data: text).map { String(format: "%02x", $0) }.joined()
+    }
+
+    init(key: SubtleKey, type: String, extractable: Bool, algorithm: String, usages: [String]) {
+        self.key = key
+        self.type = type
+        self.extractable = extractable
+        self.algorithm = algorithm
+        self.usages = usages
+    }
+
+    /// The key of a saved form, or nil for one that is not a key's (a damaged file).
+    init?(form: Any) {
+        guard let parts = form as? [String: Any], let material = parts["key"], let key = Self.key(from: material),
+            let type = parts["type"] as? String, ["secret", "private", "public"].contains(type),
+            let extractable = parts["extractable"] as? Bool, let algorithm = parts["algorithm"] as? String,
+            let usages = parts["usages"] as? [String]
+        else { return nil }
+        self.init(key: key, type: type, extractable: extractable, algorithm: algorithm, usages: usages)
+    }
+
+    /// The material's form: `["secret", bytes]`,
     /// `["elliptic", curve, scalar or null, point]`, `["edwards", seed or null, public key]`,
     /// `["rsa", private key DER or null, public key DER]`, bytes in base64.
     static func form(of key: SubtleKey) -> [Any] {
@@ -27,7 +66,7 @@ enum StoredCryptoKey {
         }
     }
 
-    /// The key of a saved form, or nil for one that is not a key's (a damaged file).
+    /// The material of a saved form, or nil.
     static func key(from form: Any) -> SubtleKey? {
         guard let parts = form as? [Any], let kind = parts.first as? String else { return nil }
         func bytes(_ index: Int) -> [UInt8]? {
@@ -63,11 +102,5 @@ enum StoredCryptoKey {
         default:
             return nil
         }
-    }
-
-    /// The id of `key`'s material: the hexadecimal SHA-256 of its form.
-    static func id(of key: SubtleKey) -> String {
-        let text = (try? JSONSerialization.data(withJSONObject: form(of: key), options: [.sortedKeys])) ?? Data()
-        return "k" + SHA256.hash(data: text).map { String(format: "%02x", $0) }.joined()
     }
 }

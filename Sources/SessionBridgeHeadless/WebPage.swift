@@ -1026,11 +1026,13 @@ public actor WebPage {
         return await configuration.uiDelegate?.webPage(self, createWebPageFor: action)
     }
 
-    /// Gives this page's shown document a `message` event: `json` its data, from `origin`, its
+    /// Gives this page's shown document a `message` event: `wire` its data's structured clone in
+    /// its wire form (``WebPlatformPrelude/wireFormSource``; a `messageerror` when it cannot be
+    /// made again), from `origin`, its
     /// `source` the proxy of the window `window` this page opened, or `window.opener` (`nil`).
-    func deliverMessage(json: String, origin: String, fromWindow window: Int?) async {
+    func deliverMessage(wire: String, origin: String, fromWindow window: Int?) async {
         guard let context = documents[.page] else { return }
-        await DocumentEnvironment.dispatchMessage(json: json, origin: origin, fromWindow: window, in: context)
+        await DocumentEnvironment.dispatchMessage(wire: wire, origin: origin, fromWindow: window, in: context)
     }
 
     /// Loads `request` into a window this page opened.

@@ -252,7 +252,7 @@ extension WebPlatformPrelude {
           }
           define(MessageEvent.prototype, Symbol.toStringTag, { value: "MessageEvent", configurable: true });
           // A `message` event of this window's (its `postMessage`), as the browser makes it.
-          hooks.message = (data, origin, source) => trusted(new MessageEvent("message", { data, origin, source }));
+          hooks.message = (data, origin, source, type = "message") => trusted(new MessageEvent(type, { data, origin, source }));
 
           // CSP's event of a refused use (``ContentSecurityPolicy``), with its members as WebKit has them.
           class SecurityPolicyViolationEvent extends Event {
@@ -402,8 +402,12 @@ extension WebPlatformPrelude {
           // other documents of this origin sharing the page's data store.
           const broadcastChannels = new Map();
           let broadcastDeliver, broadcastListening = false;
-          const receiveBroadcast = (name, data, origin) => {
-            for (const channel of broadcastChannels.get(String(name)) || []) broadcastDeliver(channel, structuredClone(data), origin, false);
+          // Another document's message comes in its wire form: a message that cannot be made
+          // again here (a key no longer kept) is a `messageerror` at each channel.
+          const receiveBroadcast = (name, text, origin) => {
+            let data, failed = false;
+            try { data = fromWireText(String(text)); } catch { failed = true; }
+            for (const channel of broadcastChannels.get(String(name)) || []) broadcastDeliver(channel, failed ? null : structuredClone(data), origin, false, failed);
           };
           class BroadcastChannel extends EventTarget {
             #name; #closed = false; #handlers = { message: null, messageerror: null };
@@ -423,7 +427,7 @@ extension WebPlatformPrelude {
               if (arguments.length < 1) throw notEnough("BroadcastChannel.postMessage", 1);
               if (this.#closed) throw new DOMException("The BroadcastChannel is closed.", "InvalidStateError");
               const data = structuredClone(message), origin = hooks.origin();
-              native.broadcastPost(this.#name, data);
+              native.broadcastPost(this.#name, wireText(data));
               for (const channel of broadcastChannels.get(this.#name)) {
                 if (channel !== this) broadcastDeliver(channel, structuredClone(data), origin, true);
               }
@@ -438,9 +442,9 @@ extension WebPlatformPrelude {
             get onmessageerror() { return this.#handlers.messageerror; }
             set onmessageerror(value) { replaceHandler(this, this.#handlers, "messageerror", value); }
             static {
-              broadcastDeliver = (channel, data, origin, later) => {
+              broadcastDeliver = (channel, data, origin, later, failed = false) => {
                 const deliver = () => {
-                  if (!channel.#closed) channel.dispatchEvent(trusted(new MessageEvent("message", { data, origin })));
+                  if (!channel.#closed) channel.dispatchEvent(trusted(new MessageEvent(failed ? "messageerror" : "message", { data, origin })));
                 };
                 if (later) setTimeout(deliver, 0); else deliver();
               };

@@ -31,7 +31,7 @@ extension WebPlatformPrelude {
     static let indexedDBSource = #"""
         (function (scope) {
           "use strict";
-          const { native, hooks, define, notEnough, DOMException, Event, EventTarget, trusted, structuredClone, has, dateValue, regExpSource, regExpFlags, bufferLength, bufferSlice, bufferDetached, isView, typedArrayName, viewBuffer, viewOffset, viewLength, dataViewBuffer, dataViewOffset, dataViewLength, mapSize, mapEntries, setSize, setValues, wrappers, typedArrays, errors, member, platformClone, platformClones, dataCloneError, builtinTag, ownDescriptor, text, Blob, File, isBlob, blobBytes, BroadcastChannel, storedKey, restoredKey } = scope;
+          const { native, hooks, define, notEnough, DOMException, Event, EventTarget, trusted, structuredClone, has, dateValue, regExpSource, regExpFlags, bufferLength, bufferSlice, bufferDetached, isView, typedArrayName, viewBuffer, viewOffset, viewLength, dataViewBuffer, dataViewOffset, dataViewLength, mapSize, mapEntries, setSize, setValues, wrappers, typedArrays, errors, member, platformClone, platformClones, dataCloneError, builtinTag, ownDescriptor, text, Blob, File, isBlob, blobBytes, BroadcastChannel, wireForm, keyAlgorithm } = scope;
           const idbNative = (...request) => {
             try { return native.indexedDB(...request); }
             catch (error) { throw error.name === "SecurityError" ? new DOMException(error.message, "SecurityError") : error; }
@@ -100,104 +100,12 @@ extension WebPlatformPrelude {
             return key;
           };
 
-          // Values: the structured clone of what was put, kept as a tree of plain data (shared
-          // references and cycles as references back), which the database's text holds.
-          const bytesText = bytes => text(bytes);
-          const textBytes = source => {
-            const bytes = new Uint8Array(source.length);
-            for (let index = 0; index < source.length; index++) bytes[index] = source.charCodeAt(index);
-            return bytes;
-          };
-          const serialize = value => {
-            const references = new Map();
-            const write = value => {
-              switch (typeof value) {
-              case "string": case "boolean": return value;
-              case "undefined": return ["u"];
-              case "number": return Number.isFinite(value) && !(value === 0 && 1 / value < 0) ? value : ["n", value === 0 ? "-0" : String(value)];
-              case "bigint": return ["b", String(value)];
-              }
-              if (value === null) return null;
-              const seen = references.get(value);
-              if (seen !== undefined) return ["r", seen];
-              references.set(value, references.size);
-              if (has(dateValue, value)) return ["D", write(dateValue.call(value))];
-              if (value !== RegExp.prototype && has(regExpSource, value)) return ["R", regExpSource.call(value), regExpFlags.call(value)];
-              if (isBuffer(value)) return ["A", bytesText(new Uint8Array(value))];
-              if (isView(value)) {
-                const name = typedArrayName.call(value);
-                if (name === undefined) return ["V", "DataView", write(dataViewBuffer.call(value)), dataViewOffset.call(value), dataViewLength.call(value)];
-                return ["V", name, write(viewBuffer.call(value)), viewOffset.call(value), viewLength.call(value)];
-              }
-              if (has(mapSize, value)) return ["M", [...mapEntries.call(value)].map(([key, entry]) => [write(key), write(entry)])];
-              if (has(setSize, value)) return ["T", [...setValues.call(value)].map(write)];
-              const unbox = wrappers.find(check => has(check, value));
-              if (unbox !== undefined) return ["W", write(unbox.call(value))];
-              if (value instanceof DOMException) return ["X", value.name, value.message];
-              if (isBlob(value)) {
-                const bytes = bytesText(blobBytes(value));
-                return value instanceof File ? ["F", value.name, value.lastModified, value.type, bytes] : ["B", value.type, bytes];
-              }
-              // A CryptoKey: its material is kept natively and the tree holds its id.
-              const key = storedKey === undefined ? undefined : storedKey(value);
-              if (key !== undefined) return ["K", key.type, key.extractable, write(key.algorithm), key.usages, idbNative("storeKey", "", key.handle)];
-              if (platformClone(value) !== undefined) throw dataCloneError("A " + builtinTag.call(value).slice(8, -1) + " in IndexedDB");
-              if (builtinTag.call(value) === "[object Error]") {
-                const message = ownDescriptor(value, "message");
-                return ["E", value.name, message !== undefined ? String(message.value) : null];
-              }
-              const members = Object.keys(value).map(key => [key, write(value[key])]);
-              return Array.isArray(value) ? ["a", value.length, members] : ["o", members];
-            };
-            return write(value);
-          };
-          const deserialize = tree => {
-            const made = [];
-            const read = node => {
-              if (node === null || typeof node !== "object") return node;
-              switch (node[0]) {
-              case "u": return undefined;
-              case "n": return node[1] === "-0" ? -0 : Number(node[1]);
-              case "b": return BigInt(node[1]);
-              case "r": return made[node[1]];
-              }
-              const id = made.length;
-              made.push(undefined);
-              let out;
-              switch (node[0]) {
-              case "D": out = new Date(read(node[1])); break;
-              case "R": out = new RegExp(node[1], node[2]); break;
-              case "A": out = textBytes(node[1]).buffer; break;
-              case "V": {
-                const buffer = read(node[2]);
-                out = node[1] === "DataView" ? new DataView(buffer, node[3], node[4]) : new typedArrays[node[1]](buffer, node[3], node[4]);
-                break;
-              }
-              case "W": out = Object(read(node[1])); break;
-              case "X": out = new DOMException(node[2], node[1]); break;
-              case "B": out = new Blob([textBytes(node[2])], { type: node[1] }); break;
-              case "F": out = new File([textBytes(node[4])], node[1], { type: node[3], lastModified: node[2] }); break;
-              case "K": {
-                if (restoredKey === undefined) throw dataCloneError("A CryptoKey outside a secure context");
-                const algorithm = read(node[3]);
-                out = restoredKey(node[1], node[2], algorithm, [...node[4]], idbNative("readKey", "", node[5]));
-                break;
-              }
-              case "E": {
-                out = new (errors[node[1]] || Error)();
-                if (node[2] !== null) define(out, "message", { value: node[2], writable: true, configurable: true });
-                break;
-              }
-              case "M": made[id] = out = new Map(); for (const [key, entry] of node[1]) out.set(read(key), read(entry)); return out;
-              case "T": made[id] = out = new Set(); for (const entry of node[1]) out.add(read(entry)); return out;
-              case "a": made[id] = out = new Array(node[1]); for (const [key, entry] of node[2]) define(out, key, member(read(entry))); return out;
-              default: made[id] = out = {}; for (const [key, entry] of node[1]) define(out, key, member(read(entry))); return out;
-              }
-              made[id] = out;
-              return out;
-            };
-            return read(tree);
-          };
+          // Values: the structured clone of what was put, in its wire form (``wireFormSource``),
+          // which the database's text holds; a CryptoKey's material is kept natively beside the
+          // databases, and the tree holds its id.
+          const { toWire, fromWire } = wireForm();
+          const serialize = value => toWire(value, key => native.indexedDB("storeKey", "", key.handle, key.type, key.extractable, keyAlgorithm(key.algorithm), key.usages));
+          const deserialize = tree => fromWire(tree, id => native.indexedDB("readKey", "", id));
 
           // Key paths (a string of identifiers joined by dots, "", or a list of those).
           const identifier = /^[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*$/u;

@@ -528,9 +528,22 @@ enum WebPlatformPrelude {
 
           // IndexedDB, made apart on a script's first read of one of its members (``indexedDBSource``).
           let indexedDBMade = null;
+          // A structured clone's wire form (``wireFormSource``), made on first use.
+          let wireMade = null;
+          // A CryptoKey's algorithm as the native side keeps it with the key: JSON text, an RSA
+          // key's public exponent as a list of bytes.
+          const keyAlgorithm = algorithm => JSON.stringify(algorithm.publicExponent ? { ...algorithm, publicExponent: Array.from(algorithm.publicExponent) } : algorithm);
+          const wireForm = () => wireMade !== null ? wireMade : (wireMade = native.platform("wireForm")({
+            define, DOMException, has, dateValue, regExpSource, regExpFlags, bufferLength, isView, typedArrayName, viewBuffer, viewOffset, viewLength,
+            dataViewBuffer, dataViewOffset, dataViewLength, mapSize, mapEntries, setSize, setValues, wrappers, typedArrays, errors, member, platformClone,
+            dataCloneError, builtinTag, ownDescriptor, text, Blob, File, isBlob, blobBytes, storedKey: webCrypto.storedKey, restoredKey: webCrypto.restoredKey }));
+          // A value crossing to another document: the wire form's text (a CryptoKey handed over
+          // natively), and the value made again from it (throws when it cannot be).
+          const wireText = value => JSON.stringify(wireForm().toWire(value,
+            key => native.platform("shareKey", key.handle, key.type, key.extractable, keyAlgorithm(key.algorithm), key.usages)));
+          const fromWireText = text => wireForm().fromWire(JSON.parse(text), id => native.platform("sharedKey", id));
           const indexedDBMembers = () => indexedDBMade !== null ? indexedDBMade : (indexedDBMade = native.platform("indexedDB")({
-            native, hooks, define, notEnough, DOMException, Event, EventTarget, trusted, structuredClone, has, dateValue, regExpSource, regExpFlags, bufferLength, bufferSlice, bufferDetached, isView, typedArrayName, viewBuffer, viewOffset, viewLength, dataViewBuffer, dataViewOffset, dataViewLength, mapSize, mapEntries, setSize, setValues, wrappers, typedArrays, errors, member, platformClone, platformClones, dataCloneError, builtinTag, ownDescriptor, text, Blob, File, isBlob, blobBytes, BroadcastChannel,
-            storedKey: webCrypto.storedKey, restoredKey: webCrypto.restoredKey }));
+            native, hooks, define, notEnough, DOMException, Event, EventTarget, trusted, structuredClone, has, dateValue, regExpSource, regExpFlags, bufferLength, bufferSlice, bufferDetached, isView, typedArrayName, viewBuffer, viewOffset, viewLength, dataViewBuffer, dataViewOffset, dataViewLength, mapSize, mapEntries, setSize, setValues, wrappers, typedArrays, errors, member, platformClone, platformClones, dataCloneError, builtinTag, ownDescriptor, text, Blob, File, isBlob, blobBytes, BroadcastChannel, wireForm, keyAlgorithm }));
 
           for (const made of [TextEncoder, TextDecoder, URL, URLSearchParams, Event, EventTarget, AbortController, AbortSignal, Storage, XMLHttpRequest, History, MessageChannel, BroadcastChannel, Lock, LockManager, ReadableStream, ReadableStreamDefaultReader, ReadableStreamDefaultController]) {
             platformClones.set(made.prototype, null);
@@ -548,6 +561,7 @@ enum WebPlatformPrelude {
             MessageEvent, ErrorEvent, PromiseRejectionEvent, PageTransitionEvent, SecurityPolicyViolationEvent, MessageChannel, MessagePort, BroadcastChannel, locks, Lock, LockManager,
             ReadableStream, ReadableStreamDefaultReader, ReadableStreamDefaultController,
             Blob, File, FormData, matchMedia, MediaQueryList, screen, requestAnimationFrame, cancelAnimationFrame, StorageEvent, late, indexedDBMembers,
+            wireText, fromWireText,
             PerformanceEntry, PerformanceMark, PerformanceMeasure, PerformanceNavigationTiming, PerformanceObserver, PerformanceObserverEntryList,
             ...(secure ? { CryptoKey: webCrypto.CryptoKey, SubtleCrypto: webCrypto.SubtleCrypto } : {}) };
         })

@@ -113,6 +113,34 @@ import Testing
         await page.close()
     }
 
+    /// A page that rewrites the database's text as it is made (its own `JSON.stringify`)
+    /// cannot make a key it may not export exportable: the key read back is described by what
+    /// was kept natively with its material, not by the text.
+    @Test func aStoredKeyIsDescribedByWhatWasKeptNotByTheText() async throws {
+        let page = try await WebStorageTests.page(store: WebsiteDataStore.nonPersistent())
+        let read = try await Self.run(
+            page,
+            """
+            const original = JSON.stringify;
+            JSON.stringify = function (...args) {
+              const text = original.apply(this, args);
+              return typeof text === "string" ? text.replaceAll('"secret",false', '"secret",true').replaceAll('["sign"]', '["sign","verify"]') : text;
+            };
+            const mac = await crypto.subtle.importKey("raw", new Uint8Array(32).fill(5), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+            const db = await opened();
+            const tx = db.transaction("kv", "readwrite");
+            tx.objectStore("kv").put({ mac }, "mac");
+            await finished(tx);
+            const back = (await request(db.transaction("kv").objectStore("kv").get("mac"))).mac;
+            let exported;
+            try { await crypto.subtle.exportKey("raw", back); exported = "exported"; } catch (error) { exported = error.name; }
+            JSON.stringify = original;
+            return [back.extractable, back.usages, exported];
+            """)
+        #expect(read == [false, ["sign"], "InvalidAccessError"])
+        await page.close()
+    }
+
     /// A stored key whose saved form cannot be read is left out; the databases are kept.
     @Test func aDamagedStoredKeyLosesOnlyItself() throws {
         let directory = try TestDirectory.make(prefix: "indexeddb-damaged-key")
@@ -120,7 +148,9 @@ import Testing
         let file = directory.appendingPathComponent("page.indexeddb")
         let saved = """
             {"version": 1, "origins": {"https://app.example": {"db": [2, "[\\"kgood\\",\\"kbad\\"]"]}},
-             "keys": {"https://app.example": {"kgood": ["secret", "AQID"], "kbad": ["elliptic", "P-256", null, "AQID"]}}}
+             "keys": {"https://app.example": {
+               "kgood": {"key": ["secret", "AQID"], "type": "secret", "extractable": false, "algorithm": "{\\"name\\":\\"HMAC\\"}", "usages": ["sign"]},
+               "kbad": {"key": ["elliptic", "P-256", null, "AQID"], "type": "public", "extractable": true, "algorithm": "{}", "usages": []}}}}
             """
         try Data(saved.utf8).write(to: file)
         let databases = IndexedDatabases(file: file)
