@@ -349,6 +349,7 @@ package final class BridgeInstallation {
             replyHandler.userContentController(controller, didReceive: message, replyHandler: reply(to: id, in: context))
             task = nil
         case .async(let handler):
+            handlerTasks += 1
             task = Task.immediate {
                 let result: Result<ScriptValue, any Error>
                 do {
@@ -494,6 +495,8 @@ package final class BridgeInstallation {
     /// How many jobs on this thread have settled replies sent later or from another thread
     /// (each settles every reply sent before it ran).
     package var replyDeliveries: Int { replies.deliveryCount }
+    /// How many calls started a task for their handler (the replying handlers' form).
+    package private(set) var handlerTasks = 0
 
     // MARK: Helpers
 
