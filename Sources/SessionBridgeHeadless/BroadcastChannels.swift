@@ -30,6 +30,13 @@ final class BroadcastChannels: Sendable {
         listeners.withLock { _ = $0.removeValue(forKey: id) }
     }
 
+    /// Sends `message` to every document listening, of any origin (the platform's own
+    /// channels: the data store telling its pages of a change of its own).
+    func postToEveryDocument(_ message: Message) {
+        let receivers = listeners.withLock { $0.values.map(\.deliver) }
+        for deliver in receivers { deliver(message) }
+    }
+
     /// Sends `message` to the documents of `origin` listening, but the sender (`source`).
     func post(_ message: Message, from origin: SecurityOrigin, by source: ObjectIdentifier) {
         let receivers = listeners.withLock { $0.filter { $0.key != source && $0.value.origin == origin }.map(\.value.deliver) }

@@ -946,7 +946,10 @@ extension DocumentEnvironment {
                 }
                 if case .failure(let error) = read, error.kind == .conversion { return unsafe context.jsValue(.null) }
                 let state = try read.get().stringValue ?? ""
-                let generation = databases.commit(name, version: version, state: state, forOrigin: origin)
+                // The clearing the connection was opened in: after another, nothing is committed.
+                let clearing = try unsafe context.scriptValue(call[4]).numberValue.flatMap(Int.init(javaScriptNumber:))
+                if let clearing, clearing != databases.clearings { return unsafe context.jsValue(.bool(false)) }
+                let generation = databases.commit(name, version: version, state: state, forOrigin: origin, clearing: clearing)
                 return unsafe context.jsValue(generation.map { .number(Double($0)) } ?? .null)
             case "delete":
                 return unsafe context.jsValue(.bool(databases.deleteDatabase(name, forOrigin: origin)))
@@ -958,6 +961,7 @@ extension DocumentEnvironment {
                     context.onClose { _ in databases.release(holder) }
                 }
                 databases.connect(name, forOrigin: origin, holder: holder)
+                return unsafe context.jsValue(.number(Double(databases.clearings)))
             case "disconnect":
                 databases.disconnect(name, forOrigin: origin, holder: ObjectIdentifier(context))
             case "others":

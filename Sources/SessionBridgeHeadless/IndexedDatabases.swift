@@ -42,6 +42,9 @@ public final class IndexedDatabases: Sendable {
         var databases: [SecurityOrigin: [String: Stored]] = [:]
         var keys: [SecurityOrigin: [String: StoredCryptoKey]] = [:]
         var generation = 0
+        /// How many times every database was deleted at once (``removeAll()``): a connection
+        /// opened before the last time is closed, and its transactions commit nothing.
+        var clearings = 0
     }
     /// The open connections to each database, by the script context (a document's world) that
     /// holds them: an upgrade or a deletion in one document waits until the others have closed
@@ -128,10 +131,12 @@ public final class IndexedDatabases: Sendable {
         origins.withLock { $0.databases[origin]?[name]?.generation ?? -1 }
     }
 
-    /// Stores a committed database; nil when the origin would exceed ``quota`` (nothing
-    /// changes), else its new generation.
-    func commit(_ name: String, version: Int, state: String, forOrigin origin: SecurityOrigin) -> Int? {
+    /// Stores a committed database; nil when the origin would exceed ``quota``, or when the
+    /// databases were all deleted since the committing connection was opened (its `clearing`,
+    /// ``clearings``): nothing changes then. Else its new generation.
+    func commit(_ name: String, version: Int, state: String, forOrigin origin: SecurityOrigin, clearing: Int? = nil) -> Int? {
         let generation = origins.withLock { all -> Int? in
+            if let clearing, clearing != all.clearings { return nil }
             var databases = all.databases[origin] ?? [:]
             let others = databases.filter { $0.key != name }.reduce(0) { $0 + $1.value.bytes }
             let bytes = Self.size(name, state)
@@ -254,14 +259,20 @@ public final class IndexedDatabases: Sendable {
         }
     }
 
-    /// Deletes every database.
+    /// Deletes every database. The connections open to them are closed, as WebKit closes
+    /// them (``WebsiteDataStore/removeAllData()`` tells their pages), and their transactions
+    /// commit nothing.
     public func removeAll() {
         origins.withLock {
             $0.databases.removeAll()
             $0.keys.removeAll()
+            $0.clearings += 1
         }
         scheduleSave()
     }
+
+    /// How many times every database was deleted at once; a connection remembers it.
+    var clearings: Int { origins.withLock { $0.clearings } }
 
     /// Keeps a `CryptoKey` a page of `origin` stores in a database, and returns the id its
     /// state refers to it by.

@@ -577,7 +577,15 @@ extension WebPlatformPrelude {
                 finishAbort(tx);
                 return;
               }
-              const generation = idbNative("commit", tx.name, state.version, text);
+              const generation = idbNative("commit", tx.name, state.version, text, tx.connection.clearing);
+              if (generation === false) {
+                // The store's data was cleared since the connection opened: nothing is written back.
+                tx.state = "inactive";
+                abort(tx, idbError("AbortError", "The database connection was closed."));
+                finishAbort(tx);
+                closeEveryConnection();
+                return;
+              }
               if (generation === null) {
                 tx.state = "inactive";
                 abort(tx, idbError("QuotaExceededError", "The quota has been exceeded."));
@@ -1313,6 +1321,7 @@ extension WebPlatformPrelude {
             otherDocuments = new BroadcastChannel("\u0000indexedDB");
             otherDocuments.onmessage = event => {
               if (event.data.released !== undefined) return schedulePump();
+              if (event.data.cleared === true) return closeEveryConnection();
               const { name, oldVersion, newVersion } = event.data;
               for (const open of [...openConnections(String(name))]) {
                 if (!open.closePending) open.object.dispatchEvent(versionEvent("versionchange", oldVersion, newVersion));
@@ -1322,8 +1331,25 @@ extension WebPlatformPrelude {
           };
           const connected = (name, connection) => {
             openConnections(name).add(connection);
-            idbNative("connect", name);
+            connection.clearing = idbNative("connect", name);
             channel();
+          };
+          // The store's data was cleared (`removeAllData()`): as in WebKit, the connection closes
+          // with a `close` event, its transactions abort, and the document reads its databases
+          // again when it opens them.
+          const forceClose = connection => {
+            if (connection.closed || connection.forced) return;
+            connection.forced = true;
+            connection.closePending = true;
+            copies.delete(connection.name);
+            for (const tx of connection.transactions) {
+              if (!tx.finished && tx.state !== "committing") abort(tx, idbError("AbortError", "The database connection was closed."));
+            }
+            connection.object.dispatchEvent(trusted(new Event("close")));
+            connectionDone(connection);
+          };
+          const closeEveryConnection = () => {
+            for (const connections of connectionsOf.values()) for (const connection of [...connections]) forceClose(connection);
           };
 
           // Opening and deleting: one request at a time per name, in the order asked.
@@ -1382,7 +1408,7 @@ extension WebPlatformPrelude {
               return;
             }
             const connection = {
-              name, version: requested, object: null, transactions: new Set(), closePending: false, closed: false, storeNames: [], upgrade: null,
+              name, version: requested, object: null, transactions: new Set(), closePending: false, closed: false, forced: false, clearing: null, storeNames: [], upgrade: null,
             };
             connection.object = databaseAccess(connection);
             if (requested === current) {

@@ -1,5 +1,6 @@
 public import Foundation
 public import SessionBridgeCookies
+import SessionBridgeScriptEngine
 import Synchronization
 
 /// Where a page keeps its cookies: a shared jar, a non-persistent one, or a named profile.
@@ -90,12 +91,16 @@ public final class WebsiteDataStore: Sendable {
     }
 
     /// Removes every cookie, every `localStorage` item and every IndexedDB database (the
-    /// "clear all web data on logout" of earlier designs).
+    /// "clear all web data on logout" of earlier designs). As in WebKit, the pages' open
+    /// IndexedDB connections are closed (a `close` event): none writes back what it had read.
     public func removeAllData() {
         cookieJar.removeAll()
         localStorage.removeAll()
         indexedDatabases.removeAll()
         preflights.removeAll()
+        // The IndexedDB platform's own channel, its message in the wire form of `{cleared: true}`.
+        broadcastChannels.postToEveryDocument(
+            BroadcastChannels.Message(name: "\u{0}indexedDB", data: .string(#"["o",[["cleared",true]]]"#), origin: "null"))
     }
 
     // MARK: Live profiles

@@ -141,6 +141,42 @@ import Testing
         await page.close()
     }
 
+    /// A transaction under way when the store's data is cleared aborts and writes nothing
+    /// back: the page's copy of the database does not bring the cleared records back.
+    @Test func aTransactionUnderWayWhenTheDataIsClearedWritesNothingBack() async throws {
+        let store = WebsiteDataStore.nonPersistent()
+        let page = try await WebStorageTests.page(store: store)
+        let origin = try #require(SecurityOrigin("https://app.example"))
+        _ = try await Self.run(
+            page,
+            """
+            const db = await opened();
+            const tx = db.transaction("kv", "readwrite");
+            tx.objectStore("kv").put("secret-token", "token");
+            await finished(tx);
+            window.db = db;
+            const held = db.transaction("kv", "readwrite");
+            const store = held.objectStore("kv");
+            store.put("later", "other");
+            window.heldOutcome = finished(held);
+            const started = Date.now();
+            const spin = () => { store.get("token").onsuccess = () => { if (Date.now() - started < 10000 && !window.halt) spin(); }; };
+            spin();
+            return 1;
+            """)
+        #expect(store.indexedDatabases.databases(forOrigin: origin).count == 1)
+        store.removeAllData()
+        let outcome = try await Self.run(page, "const outcome = await window.heldOutcome; window.halt = true; return outcome;")
+        #expect(outcome == ["abort", "AbortError"])
+        #expect(store.indexedDatabases.databases(forOrigin: origin).isEmpty)
+        // Natively too: a commit of a connection opened before the clearing changes nothing.
+        #expect(store.indexedDatabases.commit("state", version: 1, state: "[]", forOrigin: origin, clearing: 0) == nil)
+        #expect(store.indexedDatabases.databases(forOrigin: origin).isEmpty)
+        let clearing = store.indexedDatabases.clearings
+        #expect(store.indexedDatabases.commit("state", version: 1, state: "[]", forOrigin: origin, clearing: clearing) != nil)
+        await page.close()
+    }
+
     /// A stored key whose saved form cannot be read is left out; the databases are kept.
     @Test func aDamagedStoredKeyLosesOnlyItself() throws {
         let directory = try TestDirectory.make(prefix: "indexeddb-damaged-key")

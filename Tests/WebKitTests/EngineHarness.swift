@@ -36,6 +36,15 @@ final class EngineHarness: Sendable {
     private let sharedWebKitStore = WebKitWebsiteDataStore.nonPersistent()
     private let views = Mutex<[any WebView]>([])
 
+    /// Removes all website data of the views made with `sharingStore` (an app's "clear all web
+    /// data" on logout).
+    func removeAllSharedData() async throws {
+        switch engine {
+        case .headless: sharedHeadlessStore.removeAllData()
+        case .webkit: try await sharedWebKitStore.removeAllData()
+        }
+    }
+
     private init(engine: Engine, server: ReferenceServer, session: SessionController, client: HTTPClient, tls: LoopbackCertificate) {
         self.engine = engine
         self.server = server

@@ -625,6 +625,43 @@ import Testing
         }
     }
 
+    /// Clearing the store's data (an app's logout) closes the pages' open connections, as
+    /// WebKit does: a `close` event, a `transaction()` refused with `InvalidStateError`, and
+    /// the database found empty when opened again. (Before, the headless page was not told,
+    /// and its next transaction failed with `NotFoundError`.)
+    @Test(arguments: Engine.allCases)
+    func clearingTheStoresDataClosesItsConnections(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView(sharingStore: true)
+            let stored = try await view.run(
+                Self.helpers + """
+                    window.events = [];
+                    const open = indexedDB.open("held", 1);
+                    open.onupgradeneeded = () => open.result.createObjectStore("kv");
+                    const db = await request(open);
+                    window.db = db;
+                    db.onclose = () => window.events.push("close");
+                    const tx = db.transaction("kv", "readwrite");
+                    tx.objectStore("kv").put("secret-token", "token");
+                    return finished(tx);
+                    """)
+            #expect(stored == "complete", "\(engine)")
+            try await harness.removeAllSharedData()
+            let seen = try await view.run(
+                Self.helpers + """
+                    const started = Date.now();
+                    while (window.events.length === 0 && Date.now() - started < 10000) await new Promise(resolve => setTimeout(resolve, 10));
+                    let refused;
+                    try { window.db.transaction("kv", "readwrite"); refused = "none"; } catch (error) { refused = error.name; }
+                    const again = await request(indexedDB.open("held"));
+                    const names = Array.from(again.objectStoreNames);
+                    again.close();
+                    return [window.events, refused, again.version, names];
+                    """)
+            #expect(seen == [["close"], "InvalidStateError", 1, []], "\(engine): \(seen)")
+        }
+    }
+
     /// A persistent store's databases keep `Blob`s and `File`s (WebKit refuses them in a
     /// non-persistent store's; the headless engine keeps them in both).
     @Test(arguments: Engine.allCases)
