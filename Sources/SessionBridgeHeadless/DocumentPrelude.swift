@@ -245,6 +245,9 @@ enum DocumentPrelude {
             return running === null ? null : scriptElement(running[0], running[1], running[2], running[3]);
           }, enumerable: true });
           define(document, "hasFocus", { value: function hasFocus() { return false; }, writable: true, configurable: true });
+          // The Storage Access API: a top-level document has its storage (as WebKit answers one).
+          define(document, "hasStorageAccess", { value: function hasStorageAccess() { return Promise.resolve(true); }, writable: true, configurable: true });
+          define(document, "requestStorageAccess", { value: function requestStorageAccess() { return Promise.resolve(); }, writable: true, configurable: true });
           define(document, "onreadystatechange", { value: null, writable: true, enumerable: true, configurable: true });
           define(document, Symbol.toStringTag, { value: "HTMLDocument", configurable: true });
           define(g, "document", { value: document, enumerable: true });

@@ -54,6 +54,11 @@ extension WebPlatformPrelude {
             async text() { return text(decodeUTF8(this.#bytes, false, false)[0]); }
             async arrayBuffer() { return this.#bytes.slice().buffer; }
             async bytes() { return this.#bytes.slice(); }
+            // Its bytes as one chunk, as WebKit's stream of a blob in memory gives them.
+            stream() {
+              const bytes = this.#bytes.slice();
+              return new ReadableStream({ start(controller) { if (bytes.length > 0) controller.enqueue(bytes); controller.close(); } });
+            }
             static {
               isBlob = value => value !== null && typeof value === "object" && #bytes in value;
               blobBytes = blob => blob.#bytes;

@@ -21,6 +21,30 @@ import Testing
 
         """
 
+    /// The Storage Access API of a top-level document, and a blob's `stream()`, as WebKit has
+    /// them (the headless engine had neither).
+    @Test(arguments: Engine.allCases)
+    func storageAccessAndABlobsStreamAreWebKits(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                """
+                const has = await document.hasStorageAccess();
+                const requested = await document.requestStorageAccess();
+                const bytes = new Uint8Array(100000).map((_, index) => index % 251);
+                const stream = new Blob([bytes, "xyz"]).stream();
+                const reader = stream.getReader(), chunks = [];
+                for (;;) { const { done, value } = await reader.read(); if (done) break; chunks.push(value); }
+                const joined = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+                chunks.reduce((at, chunk) => { joined.set(chunk, at); return at + chunk.length; }, 0);
+                const same = joined.length === 100003 && bytes.every((byte, index) => joined[index] === byte) && new TextDecoder().decode(joined.subarray(100000)) === "xyz";
+                const empty = await new Blob([]).stream().getReader().read();
+                return [has, requested === undefined, String(stream), chunks.every(chunk => chunk instanceof Uint8Array), same, empty.done];
+                """)
+            #expect(seen == [true, true, "[object ReadableStream]", true, true, true], "\(engine): \(seen)")
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func subtleCryptoGivesWhatWebKitGives(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
