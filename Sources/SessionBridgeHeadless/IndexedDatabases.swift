@@ -16,6 +16,11 @@ import Synchronization
 /// reads what the other page committed before it. An upgrade or a deletion in one page waits
 /// until the store's other pages have closed their connections.
 ///
+/// `CryptoKey`s stored in a database are kept here with their description
+/// (``StoredCryptoKey``), by origin, and saved with the databases; the states refer to them by
+/// id. The material is saved as it is, in the file the profile's cookies sit beside (mode
+/// `0600`): WebKit wraps it with a key of the user's keyring first.
+///
 /// An origin's databases hold at most ``quota`` bytes (UTF-16 code units of their state, two
 /// bytes each); a commit past it fails with a `QuotaExceededError` and changes nothing. A
 /// persistent store's databases are saved next to its cookies (`<profile>.indexeddb`),

@@ -18,9 +18,11 @@ extension WebPlatformPrelude {
     /// the database again; one committing after another document committed makes its changes
     /// again on the newest state. Across documents, a transaction takes its object stores
     /// natively when it starts (alone to write, shared to read) and gives them back when it
-    /// ends, so it waits for another page's over the same stores, as WebKit's do. An upgrade or a deletion asks the other documents' connections
-    /// to close (a broadcast channel of the platform's own) and waits until they have (their
-    /// connections are counted natively, and forgotten with their document). `Blob`s and
+    /// ends, so it waits for another page's over the same stores, as WebKit's do. An upgrade
+    /// or a deletion asks the other documents' connections to close (a broadcast channel of
+    /// the platform's own) and waits until they have (their connections are counted natively,
+    /// and forgotten with their document); clearing the store's data closes them all (a
+    /// `close` event), and nothing they had read is written back. `Blob`s and
     /// `File`s are stored with their bytes; `CryptoKey`s with their material kept natively, the
     /// database's state holding an id (``StoredCryptoKey``), so that a key read back in any
     /// page of the store, or after a restart, works as the one put and stays as unexportable.
