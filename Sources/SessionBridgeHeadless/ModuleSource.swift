@@ -132,15 +132,38 @@ struct ModuleSource: Sendable {
         var text: String
     }
 
+    /// The source with `edits` made. Each edit keeps its range's line breaks (`\n` and `\r`),
+    /// and a `\r` and a `\n` that were apart in the source stay apart (a space between them):
+    /// JavaScript counts `\r\n` as one line break, so every line stays where it was.
     static func apply(_ edits: [Edit], to bytes: [UInt8]) -> String {
+        let lineFeed = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r")
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 64)
         var position = 0
+        // Appends the line feed at `index` of the source; `adjacent` says whether the byte
+        // before it in the output is the one before it in the source.
+        func appendLineFeed(at index: Int, adjacent: Bool) {
+            if out.last == carriageReturn, !(adjacent && index > 0 && bytes[index - 1] == carriageReturn) {
+                out.append(UInt8(ascii: " "))
+            }
+            out.append(lineFeed)
+        }
         for edit in edits {
             out.append(contentsOf: bytes[position..<edit.range.lowerBound])
             out.append(contentsOf: edit.text.utf8)
-            for byte in bytes[edit.range] where byte == UInt8(ascii: "\n") { out.append(byte) }
+            for index in edit.range {
+                let byte = bytes[index]
+                if byte == lineFeed {
+                    appendLineFeed(at: index, adjacent: index > edit.range.lowerBound || edit.text.isEmpty)
+                } else if byte == carriageReturn {
+                    out.append(byte)
+                }
+            }
             position = edit.range.upperBound
+            if position < bytes.count, bytes[position] == lineFeed {
+                appendLineFeed(at: position, adjacent: !edit.range.isEmpty || edit.text.isEmpty)
+                position += 1
+            }
         }
         out.append(contentsOf: bytes[position...])
         return String(decoding: out, as: UTF8.self)
