@@ -811,7 +811,7 @@ extension DocumentEnvironment {
             case "shareKey":
                 // `("shareKey", handle, type, extractable, algorithm, usages)`: a `CryptoKey` in a
                 // message to another document; its id (``SharedCryptoKeys``).
-                let key = try unsafe storedCryptoKey(call, from: 1, in: context)
+                let key = try storedCryptoKey(call, from: 1, in: context)
                 return unsafe context.jsValue(.string(SharedCryptoKeys.shared.share(key)))
             case "sharedKey":
                 // `("sharedKey", id)`: the key of a message from another document (``keyParts(_:in:)``).
@@ -946,11 +946,14 @@ extension DocumentEnvironment {
                 }
                 if case .failure(let error) = read, error.kind == .conversion { return unsafe context.jsValue(.null) }
                 let state = try read.get().stringValue ?? ""
-                // The clearing the connection was opened in: after another, nothing is committed.
+                // The clearing the connection was opened in: after another, nothing is committed
+                // (`false`; `null` for the quota).
                 let clearing = try unsafe context.scriptValue(call[4]).numberValue.flatMap(Int.init(javaScriptNumber:))
-                if let clearing, clearing != databases.clearings { return unsafe context.jsValue(.bool(false)) }
-                let generation = databases.commit(name, version: version, state: state, forOrigin: origin, clearing: clearing)
-                return unsafe context.jsValue(generation.map { .number(Double($0)) } ?? .null)
+                guard let generation = databases.commit(name, version: version, state: state, forOrigin: origin, clearing: clearing) else {
+                    let cleared = clearing.map { $0 != databases.clearings } ?? false
+                    return unsafe context.jsValue(cleared ? .bool(false) : .null)
+                }
+                return unsafe context.jsValue(.number(Double(generation)))
             case "delete":
                 return unsafe context.jsValue(.bool(databases.deleteDatabase(name, forOrigin: origin)))
             case "connect":
@@ -986,7 +989,7 @@ extension DocumentEnvironment {
             case "storeKey":
                 // (operation, "", handle, type, extractable, algorithm, usages): a `CryptoKey` put
                 // in a database, kept natively; the state refers to it by the id returned.
-                let key = try unsafe storedCryptoKey(call, from: 2, in: context)
+                let key = try storedCryptoKey(call, from: 2, in: context)
                 return unsafe context.jsValue(.string(databases.storeKey(key, forOrigin: origin)))
             case "readKey":
                 // (operation, "", id): the key read back (``keyParts(_:in:)``).
