@@ -2,8 +2,9 @@ extension WebPlatformPrelude {
     /// `indexedDB` and its interfaces (the Indexed Database API 3.0), part of ``source``'s
     /// late members: databases opened and upgraded with `upgradeneeded`, `blocked` and
     /// `versionchange`; object stores with in-line or out-of-line keys and key generators;
-    /// indexes (`unique`, `multiEntry`); `IDBKeyRange`; cursors in the four directions
-    /// (`continue`, `continuePrimaryKey`, `advance`, `update`, `delete`); transactions that
+    /// indexes (`unique`, `multiEntry`); stores and indexes renamed in an upgrade;
+    /// `IDBKeyRange`; cursors in the four directions (`continue`, `continuePrimaryKey`,
+    /// `advance`, `update`, `delete`); transactions that
     /// run in the order the standard gives (a `readwrite` one waits for those before it over
     /// the same stores), commit on their own once they have nothing left to do, and abort on an
     /// error no listener prevented, on a listener's exception, or on `abort()`, every change
@@ -814,6 +815,24 @@ extension WebPlatformPrelude {
             #tx; #store;
             constructor() { if (!allowStore) throw new TypeError("Illegal constructor"); }
             get name() { return this.#store.name; }
+            // Renamed in an upgrade only (reverted with it when it aborts).
+            set name(value) {
+              const tx = this.#tx, store = this.#store, key = String(value);
+              liveStore(tx, store, "name");
+              if (tx.mode !== "versionchange") throw idbError("InvalidStateError", "Failed to set the 'name' property on 'IDBObjectStore': The object store is not in a version change transaction.");
+              usable(tx, "name", false);
+              if (key === store.name) return;
+              const state = tx.base;
+              if (state.stores.has(key) && !state.stores.get(key).deleted) {
+                throw idbError("ConstraintError", "Failed to set the 'name' property on 'IDBObjectStore': An object store with the specified name already exists.");
+              }
+              touch(tx);
+              const stores = new Map(state.stores);
+              stores.delete(store.name);
+              stores.set(key, store);
+              state.stores = stores;
+              store.name = key;
+            }
             get keyPath() { return copyPath(this.#store.keyPath); }
             get indexNames() { return makeStringList([...this.#store.indexes.values()].filter(index => !index.deleted).map(index => index.name)); }
             get transaction() { return this.#tx.object; }
@@ -995,6 +1014,26 @@ extension WebPlatformPrelude {
             #tx; #storeObject; #index;
             constructor() { if (!allowIndex) throw new TypeError("Illegal constructor"); }
             get name() { return this.#index.name; }
+            // Renamed in an upgrade only (reverted with it when it aborts).
+            set name(value) {
+              const tx = this.#tx, index = this.#index, key = String(value);
+              if (index.deleted || this.#store() === undefined || this.#store().deleted) {
+                throw idbError("InvalidStateError", "Failed to set the 'name' property on 'IDBIndex': The index or its object store has been deleted.");
+              }
+              if (tx.mode !== "versionchange") throw idbError("InvalidStateError", "Failed to set the 'name' property on 'IDBIndex': The index is not in a version change transaction.");
+              usable(tx, "name", false);
+              if (key === index.name) return;
+              const store = this.#store();
+              if (store.indexes.has(key) && !store.indexes.get(key).deleted) {
+                throw idbError("ConstraintError", "Failed to set the 'name' property on 'IDBIndex': An index with the specified name already exists.");
+              }
+              touch(tx);
+              const indexes = new Map(store.indexes);
+              indexes.delete(index.name);
+              indexes.set(key, index);
+              store.indexes = indexes;
+              index.name = key;
+            }
             get objectStore() { return this.#storeObject; }
             get keyPath() { return copyPath(this.#index.keyPath); }
             get multiEntry() { return this.#index.multiEntry; }
