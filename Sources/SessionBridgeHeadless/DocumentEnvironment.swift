@@ -946,16 +946,18 @@ extension DocumentEnvironment {
                 }
                 if case .failure(let error) = read, error.kind == .conversion { return unsafe context.jsValue(.null) }
                 let state = try read.get().stringValue ?? ""
-                // The clearing the connection was opened in: after another, nothing is committed
-                // (`false`; `null` for the quota).
-                let clearing = try unsafe context.scriptValue(call[4]).numberValue.flatMap(Int.init(javaScriptNumber:))
-                guard let generation = databases.commit(name, version: version, state: state, forOrigin: origin, clearing: clearing) else {
-                    let cleared = clearing.map { $0 != databases.clearings } ?? false
-                    return unsafe context.jsValue(cleared ? .bool(false) : .null)
+                // The database's epoch the connection was opened in: after a deletion by the app
+                // or a clearing, nothing is committed (`false`; `null` for the quota).
+                let epoch = try unsafe context.scriptValue(call[4]).numberValue.flatMap(Int.init(javaScriptNumber:))
+                guard let generation = databases.commit(name, version: version, state: state, forOrigin: origin, epoch: epoch) else {
+                    let ended = epoch.map { $0 != databases.epoch(of: name, forOrigin: origin) } ?? false
+                    return unsafe context.jsValue(ended ? .bool(false) : .null)
                 }
                 return unsafe context.jsValue(.number(Double(generation)))
             case "delete":
-                return unsafe context.jsValue(.bool(databases.deleteDatabase(name, forOrigin: origin)))
+                return unsafe context.jsValue(.bool(databases.removeDatabase(name, forOrigin: origin, endingConnections: false)))
+            case "epoch":
+                return unsafe context.jsValue(.number(Double(databases.epoch(of: name, forOrigin: origin))))
             case "connect":
                 let holder = ObjectIdentifier(context)
                 // The document's connections are forgotten with its world.
@@ -964,7 +966,7 @@ extension DocumentEnvironment {
                     context.onClose { _ in databases.release(holder) }
                 }
                 databases.connect(name, forOrigin: origin, holder: holder)
-                return unsafe context.jsValue(.number(Double(databases.clearings)))
+                return unsafe context.jsValue(.number(Double(databases.epoch(of: name, forOrigin: origin))))
             case "disconnect":
                 databases.disconnect(name, forOrigin: origin, holder: ObjectIdentifier(context))
             case "others":

@@ -47,9 +47,15 @@ public final class IndexedDatabases: Sendable {
         var databases: [SecurityOrigin: [String: Stored]] = [:]
         var keys: [SecurityOrigin: [String: StoredCryptoKey]] = [:]
         var generation = 0
-        /// How many times every database was deleted at once (``removeAll()``): a connection
-        /// opened before the last time is closed, and its transactions commit nothing.
+        /// How many times every database was deleted at once (``removeAll()``), and each
+        /// database by an app (``deleteDatabase(_:forOrigin:)``): a connection opened before
+        /// is closed, and its transactions commit nothing (see ``epoch(of:forOrigin:)``).
         var clearings = 0
+        var deletions: [ConnectionKey: Int] = [:]
+
+        func epoch(of name: String, forOrigin origin: SecurityOrigin) -> Int {
+            clearings &+ deletions[ConnectionKey(origin: origin, name: name), default: 0]
+        }
     }
     /// The open connections to each database, by the script context (a document's world) that
     /// holds them: an upgrade or a deletion in one document waits until the others have closed
@@ -137,11 +143,11 @@ public final class IndexedDatabases: Sendable {
     }
 
     /// Stores a committed database; nil when the origin would exceed ``quota``, or when the
-    /// databases were all deleted since the committing connection was opened (its `clearing`,
-    /// ``clearings``): nothing changes then. Else its new generation.
-    func commit(_ name: String, version: Int, state: String, forOrigin origin: SecurityOrigin, clearing: Int? = nil) -> Int? {
+    /// database was deleted by the app since the committing connection was opened (its
+    /// `epoch`, ``epoch(of:forOrigin:)``): nothing changes then. Else its new generation.
+    func commit(_ name: String, version: Int, state: String, forOrigin origin: SecurityOrigin, epoch: Int? = nil) -> Int? {
         let generation = origins.withLock { all -> Int? in
-            if let clearing, clearing != all.clearings { return nil }
+            if let epoch, epoch != all.epoch(of: name, forOrigin: origin) { return nil }
             var databases = all.databases[origin] ?? [:]
             let others = databases.filter { $0.key != name }.reduce(0) { $0 + $1.value.bytes }
             let bytes = Self.size(name, state)
@@ -155,10 +161,19 @@ public final class IndexedDatabases: Sendable {
         return generation
     }
 
-    /// Deletes `origin`'s database `name`; whether there was one.
+    /// Deletes `origin`'s database `name`; whether there was one. The pages' connections open to
+    /// it commit nothing from then on: a page's next transaction over it aborts, and the page
+    /// closes them (a `close` event), as when all data is cleared.
     @discardableResult
     public func deleteDatabase(_ name: String, forOrigin origin: SecurityOrigin) -> Bool {
+        removeDatabase(name, forOrigin: origin, endingConnections: true)
+    }
+
+    /// Deletes `origin`'s database `name`; whether there was one. A page's `deleteDatabase`
+    /// runs once every connection to it has closed, so it ends none (`endingConnections`: false).
+    func removeDatabase(_ name: String, forOrigin origin: SecurityOrigin, endingConnections: Bool) -> Bool {
         let removed = origins.withLock { all -> Bool in
+            if endingConnections { all.deletions[ConnectionKey(origin: origin, name: name), default: 0] += 1 }
             guard all.databases[origin]?.removeValue(forKey: name) != nil else { return false }
             if all.databases[origin]?.isEmpty == true { all.databases[origin] = nil }
             return true
@@ -276,8 +291,11 @@ public final class IndexedDatabases: Sendable {
         scheduleSave()
     }
 
-    /// How many times every database was deleted at once; a connection remembers it.
-    var clearings: Int { origins.withLock { $0.clearings } }
+    /// Which deletion by the app `origin`'s database `name` is at (every database's
+    /// ``removeAll()`` included); a connection remembers it when it opens.
+    func epoch(of name: String, forOrigin origin: SecurityOrigin) -> Int {
+        origins.withLock { $0.epoch(of: name, forOrigin: origin) }
+    }
 
     /// Keeps a `CryptoKey` a page of `origin` stores in a database, and returns the id its
     /// state refers to it by.

@@ -565,8 +565,18 @@ extension WebPlatformPrelude {
             }
             return { generation: stored === null ? -1 : stored[0], state };
           };
+          // The database was deleted by the app, or the store's data cleared, since the
+          // connection opened: it writes nothing back, and closes.
+          const ended = connection => connection.epoch !== null && idbNative("epoch", connection.name) !== connection.epoch;
+          const endedCommit = tx => {
+            tx.state = "inactive";
+            abort(tx, idbError("AbortError", "The database connection was closed."));
+            finishAbort(tx);
+            for (const connection of [...openConnections(tx.name)]) forceClose(connection);
+          };
           const commit = tx => {
             tx.state = "committing";
+            if (tx.changed && ended(tx.connection)) return endedCommit(tx);
             if (tx.changed) {
               const copy = copies.get(tx.name);
               let state = copy.state, text;
@@ -580,15 +590,9 @@ extension WebPlatformPrelude {
                 finishAbort(tx);
                 return;
               }
-              const generation = idbNative("commit", tx.name, state.version, text, tx.connection.clearing);
-              if (generation === false) {
-                // The store's data was cleared since the connection opened: nothing is written back.
-                tx.state = "inactive";
-                abort(tx, idbError("AbortError", "The database connection was closed."));
-                finishAbort(tx);
-                closeEveryConnection();
-                return;
-              }
+              const generation = idbNative("commit", tx.name, state.version, text, tx.connection.epoch);
+              // The same, decided with the commit (the deletion came in between).
+              if (generation === false) return endedCommit(tx);
               if (generation === null) {
                 tx.state = "inactive";
                 abort(tx, idbError("QuotaExceededError", "The quota has been exceeded."));
@@ -1302,6 +1306,8 @@ extension WebPlatformPrelude {
               if (connection.upgrade !== null && !connection.upgrade.finished) {
                 throw idbError("InvalidStateError", "Failed to execute 'transaction' on 'IDBDatabase': A version change transaction is running.");
               }
+              // A database the app deleted since the connection opened: it closes now.
+              if (!connection.closePending && ended(connection)) forceClose(connection);
               if (connection.closePending) throw idbError("InvalidStateError", "Failed to execute 'transaction' on 'IDBDatabase': The database connection is closing.");
               const names = typeof storeNames === "string" ? [storeNames] : [...storeNames].map(String);
               const scope = [...new Set(names)].sort();
@@ -1372,7 +1378,7 @@ extension WebPlatformPrelude {
           };
           const connected = (name, connection) => {
             openConnections(name).add(connection);
-            connection.clearing = idbNative("connect", name);
+            connection.epoch = idbNative("connect", name);
             channel();
           };
           // The store's data was cleared (`removeAllData()`): as in WebKit, the connection closes
@@ -1449,7 +1455,7 @@ extension WebPlatformPrelude {
               return;
             }
             const connection = {
-              name, version: requested, object: null, transactions: new Set(), closePending: false, closed: false, forced: false, clearing: null, storeNames: [], upgrade: null,
+              name, version: requested, object: null, transactions: new Set(), closePending: false, closed: false, forced: false, epoch: null, storeNames: [], upgrade: null,
             };
             connection.object = databaseAccess(connection);
             if (requested === current) {

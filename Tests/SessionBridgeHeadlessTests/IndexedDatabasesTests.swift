@@ -170,10 +170,61 @@ import Testing
         #expect(outcome == ["abort", "AbortError"])
         #expect(store.indexedDatabases.databases(forOrigin: origin).isEmpty)
         // Natively too: a commit of a connection opened before the clearing changes nothing.
-        #expect(store.indexedDatabases.commit("state", version: 1, state: "[]", forOrigin: origin, clearing: 0) == nil)
+        #expect(store.indexedDatabases.commit("state", version: 1, state: "[]", forOrigin: origin, epoch: 0) == nil)
         #expect(store.indexedDatabases.databases(forOrigin: origin).isEmpty)
-        let clearing = store.indexedDatabases.clearings
-        #expect(store.indexedDatabases.commit("state", version: 1, state: "[]", forOrigin: origin, clearing: clearing) != nil)
+        let epoch = store.indexedDatabases.epoch(of: "state", forOrigin: origin)
+        #expect(store.indexedDatabases.commit("state", version: 1, state: "[]", forOrigin: origin, epoch: epoch) != nil)
+        await page.close()
+    }
+
+    /// A database the app deletes while a page holds a connection to it is not written back: a
+    /// transaction under way aborts when it commits, the connection closes (a `close` event),
+    /// and the next `transaction()` is refused.
+    @Test func aDatabaseTheAppDeletesIsNotWrittenBackByAPageHoldingIt() async throws {
+        let store = WebsiteDataStore.nonPersistent()
+        let page = try await WebStorageTests.page(store: store)
+        let origin = try #require(SecurityOrigin("https://app.example"))
+        _ = try await Self.run(
+            page,
+            """
+            const db = await opened();
+            window.db = db;
+            window.events = [];
+            db.onclose = () => window.events.push("close");
+            const tx = db.transaction("kv", "readwrite");
+            tx.objectStore("kv").put("secret-token", "token");
+            await finished(tx);
+            const held = db.transaction("kv", "readwrite");
+            const store = held.objectStore("kv");
+            store.put("later", "other");
+            window.heldOutcome = finished(held);
+            const spin = () => { store.get("token").onsuccess = () => { if (!window.halt) spin(); }; };
+            spin();
+            return 1;
+            """)
+        #expect(store.indexedDatabases.deleteDatabase("state", forOrigin: origin))
+        let after = try await Self.run(
+            page,
+            """
+            window.halt = true;
+            const outcome = await window.heldOutcome;
+            let refused;
+            try { window.db.transaction("kv"); refused = "none"; } catch (error) { refused = error.name; }
+            return [outcome, window.events, refused];
+            """)
+        #expect(after == [["abort", "AbortError"], ["close"], "InvalidStateError"])
+        // A connection opened before, asking for a transaction, learns it there.
+        _ = try await Self.run(page, "window.second = await opened(); window.second.onclose = () => window.events.push('second close'); return 1;")
+        #expect(store.indexedDatabases.deleteDatabase("state", forOrigin: origin))
+        let refused = try await Self.run(
+            page,
+            """
+            let refused;
+            try { window.second.transaction("kv"); refused = "none"; } catch (error) { refused = error.name; }
+            return [refused, window.events];
+            """)
+        #expect(refused == ["InvalidStateError", ["close", "second close"]])
+        #expect(store.indexedDatabases.databases(forOrigin: origin).isEmpty)
         await page.close()
     }
 
