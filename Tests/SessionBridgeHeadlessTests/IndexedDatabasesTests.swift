@@ -214,7 +214,8 @@ import Testing
             """)
         #expect(after == [["abort", "AbortError"], ["close"], "InvalidStateError"])
         // A connection opened before, asking for a transaction, learns it there.
-        _ = try await Self.run(page, "window.second = await opened(); window.second.onclose = () => window.events.push('second close'); return 1;")
+        _ = try await Self.run(
+            page, "window.second = await opened(); window.second.onclose = () => window.events.push('second close'); return 1;")
         #expect(store.indexedDatabases.deleteDatabase("state", forOrigin: origin))
         let refused = try await Self.run(
             page,
