@@ -22,8 +22,9 @@ extension WebPlatformPrelude {
     /// ends, so it waits for another page's over the same stores, as WebKit's do. An upgrade
     /// or a deletion asks the other documents' connections to close (a broadcast channel of
     /// the platform's own) and waits until they have (their connections are counted natively,
-    /// and forgotten with their document); clearing the store's data closes them all (a
-    /// `close` event), and nothing they had read is written back. `Blob`s and
+    /// and forgotten with their document); clearing the store's data, or the app deleting a
+    /// database, closes the connections to it (a `close` event), and nothing they had read is
+    /// written back. `Blob`s and
     /// `File`s are stored with their bytes; `CryptoKey`s with their material kept natively, the
     /// database's state holding an id (``StoredCryptoKey``), so that a key read back in any
     /// page of the store, or after a restart, works as the one put and stays as unexportable.
