@@ -2,7 +2,9 @@ extension WebPlatformPrelude {
     /// What `navigator` tells a page that asks about the user and the device, as a WebKit view
     /// that is not shown tells it, part of ``source``'s late members: every permission is still
     /// to be asked (`prompt`), there has been no user activation, the clipboard is not allowed
-    /// without one, and there are no media devices or gamepads.
+    /// without one, there are no media devices or gamepads, and notifications are never
+    /// permitted (`Notification`: its permission `default`, a request `denied`, a notification
+    /// made all the same an `error`).
     static let navigatorMembersSource = #"""
                   const notAllowed = () => new DOMException(
                     "The request is not allowed by the user agent or the platform in the current context, possibly because the user denied permission.",
@@ -50,8 +52,52 @@ extension WebPlatformPrelude {
                     get ondevicechange() { return this.#handlers.devicechange; }
                     set ondevicechange(value) { replaceHandler(this, this.#handlers, "devicechange", value); }
                   }
+                  // Notifications: never permitted in a view that is not shown. The permission stays
+                  // "default", asking for it answers "denied", and a notification made all the same
+                  // fires `error`, as WebKit's do.
+                  class Notification extends EventTarget {
+                    #title; #body; #tag; #dir; #lang; #icon; #silent; #data;
+                    #handlers = { click: null, close: null, error: null, show: null, display: null };
+                    constructor(title, options = undefined) {
+                      if (arguments.length < 1) throw notEnough("Notification", 1);
+                      super();
+                      const given = options === undefined || options === null ? {} : options;
+                      const text = value => value === undefined ? "" : String(value);
+                      this.#title = String(title);
+                      this.#body = text(given.body); this.#tag = text(given.tag); this.#lang = text(given.lang); this.#icon = text(given.icon);
+                      this.#dir = given.dir === "ltr" || given.dir === "rtl" ? given.dir : "auto";
+                      this.#silent = given.silent === undefined || given.silent === null ? null : !!given.silent;
+                      this.#data = given.data === undefined ? null : structuredClone(given.data);
+                      hooks.schedule(() => this.dispatchEvent(trusted(new Event("error"))), 0);
+                    }
+                    static get permission() { return "default"; }
+                    static requestPermission(callback = undefined) {
+                      if (typeof callback === "function") hooks.schedule(() => callback("denied"), 0);
+                      return Promise.resolve("denied");
+                    }
+                    get title() { return this.#title; }
+                    get body() { return this.#body; }
+                    get tag() { return this.#tag; }
+                    get dir() { return this.#dir; }
+                    get lang() { return this.#lang; }
+                    get icon() { return this.#icon; }
+                    get silent() { return this.#silent; }
+                    get data() { return this.#data; }
+                    show() {}
+                    close() {}
+                    get onclick() { return this.#handlers.click; }
+                    set onclick(value) { replaceHandler(this, this.#handlers, "click", value); }
+                    get onclose() { return this.#handlers.close; }
+                    set onclose(value) { replaceHandler(this, this.#handlers, "close", value); }
+                    get onerror() { return this.#handlers.error; }
+                    set onerror(value) { replaceHandler(this, this.#handlers, "error", value); }
+                    get onshow() { return this.#handlers.show; }
+                    set onshow(value) { replaceHandler(this, this.#handlers, "show", value); }
+                    get ondisplay() { return this.#handlers.display; }
+                    set ondisplay(value) { replaceHandler(this, this.#handlers, "display", value); }
+                  }
                   for (const [made, tag] of [[PermissionStatus, "PermissionStatus"], [Permissions, "Permissions"], [UserActivation, "UserActivation"],
-                    [Clipboard, "Clipboard"], [MediaDevices, "MediaDevices"]]) {
+                    [Clipboard, "Clipboard"], [MediaDevices, "MediaDevices"], [Notification, "Notification"]]) {
                     define(made.prototype, Symbol.toStringTag, { value: tag, configurable: true });
                   }
                   const navigatorMembers = makeOwn(() => ({

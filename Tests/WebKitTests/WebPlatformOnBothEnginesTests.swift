@@ -21,6 +21,42 @@ import Testing
 
         """
 
+    /// Notifications in a view that is not shown, as WebKit has them: the permission stays
+    /// `default`, asking for it answers `denied`, and a notification made all the same keeps
+    /// its options and fires `error` (the headless engine had no `Notification`: a page reading
+    /// `Notification.permission` threw).
+    @Test(arguments: Engine.allCases)
+    func notificationsAreNeverPermittedAsInAViewNotShown(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                """
+                const r = {};
+                r.permission = Notification.permission;
+                r.length = Notification.length; r.req = typeof Notification.requestPermission; r.maxActions = Notification.maxActions;
+                r.proto = Object.getOwnPropertyNames(Notification.prototype).sort();
+                r.statics = Object.getOwnPropertyNames(Notification).sort();
+                r.requested = await Promise.race([Notification.requestPermission(), new Promise(resolve => setTimeout(() => resolve("pending"), 2000))]);
+                r.after = Notification.permission;
+                try { const n = new Notification("hello", { body: "b", tag: "t" }); r.made = [String(n), n.title, n.body, n.tag, n.dir, n.lang, n.icon, n.silent, n.requireInteraction, JSON.stringify(n.data)];
+                  r.events = await new Promise(resolve => { n.onerror = () => resolve("error"); n.onshow = () => resolve("show"); setTimeout(() => resolve("none"), 1000); }); }
+                catch (e) { r.made = "threw " + e.name + " " + e.message; }
+                try { Notification(); } catch (e) { r.call = e.name; }
+                try { new Notification(); } catch (e) { r.noArgs = e.name; }
+                r.perms = await navigator.permissions.query({ name: "notifications" }).then(s => s.state, e => "threw " + e.name);
+                return JSON.stringify(r);
+                """)
+            let expected = [
+                #"{"permission":"default","length":1,"req":"function","proto":["body","close","constructor","data","dir","icon","lang","#,
+                #""onclick","onclose","ondisplay","onerror","onshow","show","silent","tag","title"],"#,
+                #""statics":["length","name","permission","prototype","requestPermission"],"requested":"denied","after":"default","#,
+                #""made":["[object Notification]","hello","b","t","auto","","",null,null,"null"],"events":"error","call":"TypeError","#,
+                #""noArgs":"TypeError","perms":"prompt"}"#,
+            ].joined()
+            #expect(seen == .string(expected), "\(engine): \(seen)")
+        }
+    }
+
     /// The Storage Access API of a top-level document, and a blob's `stream()`, as WebKit has
     /// them (the headless engine had neither).
     @Test(arguments: Engine.allCases)
