@@ -815,6 +815,15 @@ extension WebPlatformPrelude {
             return Math.floor(number) === 0 ? Infinity : Math.floor(number);
           };
 
+          // A store's or an index's rename: the map of their names with `record` under `name`
+          // (a new map: the transaction's saved one stays as it was, to revert to).
+          const renamed = (map, record, name) => {
+            const out = new Map(map);
+            out.delete(record.name);
+            out.set(name, record);
+            record.name = name;
+            return out;
+          };
           let storeAccess, allowStore = false;
           class IDBObjectStore {
             #tx; #store;
@@ -832,11 +841,7 @@ extension WebPlatformPrelude {
                 throw idbError("ConstraintError", "Failed to set the 'name' property on 'IDBObjectStore': An object store with the specified name already exists.");
               }
               touch(tx);
-              const stores = new Map(state.stores);
-              stores.delete(store.name);
-              stores.set(key, store);
-              state.stores = stores;
-              store.name = key;
+              state.stores = renamed(state.stores, store, key);
             }
             get keyPath() { return copyPath(this.#store.keyPath); }
             get indexNames() { return makeStringList([...this.#store.indexes.values()].filter(index => !index.deleted).map(index => index.name)); }
@@ -1033,11 +1038,7 @@ extension WebPlatformPrelude {
                 throw idbError("ConstraintError", "Failed to set the 'name' property on 'IDBIndex': An index with the specified name already exists.");
               }
               touch(tx);
-              const indexes = new Map(store.indexes);
-              indexes.delete(index.name);
-              indexes.set(key, index);
-              store.indexes = indexes;
-              index.name = key;
+              store.indexes = renamed(store.indexes, index, key);
             }
             get objectStore() { return this.#storeObject; }
             get keyPath() { return copyPath(this.#index.keyPath); }

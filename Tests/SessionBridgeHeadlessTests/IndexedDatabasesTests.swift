@@ -21,6 +21,27 @@ import Testing
 
         """
 
+    /// Writes a token, then holds a `readwrite` transaction open (`window.heldOutcome`, a
+    /// request after each answer until `window.halt`, at most 10 s) with a write of its own;
+    /// `window.events` records the connection's `close`.
+    static let heldTransaction = """
+        const db = await opened();
+        window.db = db;
+        window.events = [];
+        db.onclose = () => window.events.push("close");
+        const tx = db.transaction("kv", "readwrite");
+        tx.objectStore("kv").put("secret-token", "token");
+        await finished(tx);
+        const held = db.transaction("kv", "readwrite");
+        const store = held.objectStore("kv");
+        store.put("later", "other");
+        window.heldOutcome = finished(held);
+        const started = Date.now();
+        const spin = () => { store.get("token").onsuccess = () => { if (Date.now() - started < 10000 && !window.halt) spin(); }; };
+        spin();
+        return 1;
+        """
+
     static func run(_ page: WebPage, _ body: String) async throws -> ScriptValue {
         try await page.callAsyncJavaScript(helpers + body, in: .page, timeout: .seconds(60))
     }
@@ -147,23 +168,7 @@ import Testing
         let store = WebsiteDataStore.nonPersistent()
         let page = try await WebStorageTests.page(store: store)
         let origin = try #require(SecurityOrigin("https://app.example"))
-        _ = try await Self.run(
-            page,
-            """
-            const db = await opened();
-            const tx = db.transaction("kv", "readwrite");
-            tx.objectStore("kv").put("secret-token", "token");
-            await finished(tx);
-            window.db = db;
-            const held = db.transaction("kv", "readwrite");
-            const store = held.objectStore("kv");
-            store.put("later", "other");
-            window.heldOutcome = finished(held);
-            const started = Date.now();
-            const spin = () => { store.get("token").onsuccess = () => { if (Date.now() - started < 10000 && !window.halt) spin(); }; };
-            spin();
-            return 1;
-            """)
+        _ = try await Self.run(page, Self.heldTransaction)
         #expect(store.indexedDatabases.databases(forOrigin: origin).count == 1)
         store.removeAllData()
         let outcome = try await Self.run(page, "const outcome = await window.heldOutcome; window.halt = true; return outcome;")
@@ -184,24 +189,7 @@ import Testing
         let store = WebsiteDataStore.nonPersistent()
         let page = try await WebStorageTests.page(store: store)
         let origin = try #require(SecurityOrigin("https://app.example"))
-        _ = try await Self.run(
-            page,
-            """
-            const db = await opened();
-            window.db = db;
-            window.events = [];
-            db.onclose = () => window.events.push("close");
-            const tx = db.transaction("kv", "readwrite");
-            tx.objectStore("kv").put("secret-token", "token");
-            await finished(tx);
-            const held = db.transaction("kv", "readwrite");
-            const store = held.objectStore("kv");
-            store.put("later", "other");
-            window.heldOutcome = finished(held);
-            const spin = () => { store.get("token").onsuccess = () => { if (!window.halt) spin(); }; };
-            spin();
-            return 1;
-            """)
+        _ = try await Self.run(page, Self.heldTransaction)
         #expect(store.indexedDatabases.deleteDatabase("state", forOrigin: origin))
         let after = try await Self.run(
             page,
