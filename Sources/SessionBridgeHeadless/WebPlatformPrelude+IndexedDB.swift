@@ -815,11 +815,16 @@ extension WebPlatformPrelude {
             return Math.floor(number) === 0 ? Infinity : Math.floor(number);
           };
 
-          // A store's or an index's rename: the map of their names with `record` under `name`
-          // (a new map: the transaction's saved one stays as it was, to revert to).
-          const renamed = (map, record, name) => {
+          // A store's or an index's deletion and rename: the map of their names without `name`,
+          // or with `record` under `name` (a new map: the transaction's saved one stays as it
+          // was, to revert to).
+          const without = (map, name) => {
             const out = new Map(map);
-            out.delete(record.name);
+            out.delete(name);
+            return out;
+          };
+          const renamed = (map, record, name) => {
+            const out = without(map, record.name);
             out.set(name, record);
             record.name = name;
             return out;
@@ -999,9 +1004,7 @@ extension WebPlatformPrelude {
               if (index === undefined || index.deleted) throw idbError("NotFoundError", "Failed to execute 'deleteIndex' on 'IDBObjectStore': The specified index was not found.");
               touch(tx);
               index.deleted = true;
-              const indexes = new Map(store.indexes);
-              indexes.delete(key);
-              store.indexes = indexes;
+              store.indexes = without(store.indexes, key);
             }
             static {
               storeAccess = (tx, store) => {
@@ -1298,9 +1301,7 @@ extension WebPlatformPrelude {
               if (store === undefined || store.deleted) throw idbError("NotFoundError", "Failed to execute 'deleteObjectStore' on 'IDBDatabase': The specified object store was not found.");
               touch(tx);
               store.deleted = true;
-              const stores = new Map(state.stores);
-              stores.delete(key);
-              state.stores = stores;
+              state.stores = without(state.stores, key);
             }
             transaction(storeNames, mode = "readonly", options = undefined) {
               if (arguments.length < 1) throw notEnough("IDBDatabase.transaction", 1);
