@@ -39,6 +39,9 @@ struct DocumentEnvironment: Sendable {
     let modules = DocumentModules()
     /// The messages it posts to other windows, delivered in order.
     let postedMessages = PostedMessages()
+    /// A dedicated worker's own URL where it is not ``url``: a worker made from a `blob:` URL
+    /// has it as its location, and its document's URL for its origin, cookies and base.
+    var locationURL: URL? = nil
     var timeOrigin: (epochMilliseconds: Double, uptime: UInt64) { timing.origin }
 
     /// The document's URL now.
@@ -164,6 +167,8 @@ final class DocumentControls {
     var violation: RawObject?
     /// Makes `eval` and `Function` report their refusals.
     var refuseEval: RawObject?
+    /// Fires a `message` from its `Worker` object at a worker's global scope: `(wire)`.
+    var workerMessage: RawObject?
     /// Whether a script added a listener or a handler of those events (only then is `leave` called).
     var listensForLeave = false
     /// Whether a script can see a `<script>` element's events by other means than its handler
@@ -302,9 +307,12 @@ extension DocumentEnvironment {
     /// that the figure tells a page little about the machine.
     static let hardwareConcurrency = ProcessInfo.processInfo.activeProcessorCount < 8 ? 4 : 8
 
-    static func prepare(userAgent: String, warmingUp: Bool = false, in context: isolated ScriptContext) throws(ScriptError) {
+    static func prepare(
+        userAgent: String, warmingUp: Bool = false, workerName: String? = nil, in context: isolated ScriptContext
+    ) throws(ScriptError) {
         guard context.attachment(PreparedDocument.self) == nil else { return }
-        try BridgeInstallation.prepare(in: context)
+        // A worker has no bridge: WebKit gives message handlers to windows only.
+        if workerName == nil { try BridgeInstallation.prepare(in: context) }
         context.prepareAwaiting()
         let native = unsafe context.makeObject(), location = unsafe context.makeObject()
         // Protected as soon as they are made (compiling the prelude next allocates a lot) and
@@ -327,7 +335,7 @@ extension DocumentEnvironment {
             factoryFunction,
             [
                 native, location, context.jsValue(.string(userAgent)), context.jsValue(.string(Self.navigatorPlatform)),
-                context.jsValue(.number(Double(Self.hardwareConcurrency))),
+                context.jsValue(.number(Double(Self.hardwareConcurrency))), context.jsValue(workerName.map { .string($0) } ?? .null),
             ])
         unsafe defineNativeFunctions(on: native, in: context)
         unsafe context.attach(PreparedDocument(native: native, location: location))
@@ -342,6 +350,7 @@ extension DocumentEnvironment {
             let documentControls = unsafe DocumentControls(
                 finish: finish, storage: storage, leave: leave, message: message, scriptEvent: scriptEvent)
             unsafe documentControls.refuseEval = try? unsafe context.protectedFunction("refuseEval", of: controls)
+            if workerName != nil { unsafe documentControls.workerMessage = try? unsafe context.protectedFunction("workerMessage", of: controls) }
             unsafe documentControls.violation = try? unsafe context.protectedFunction("violation", of: controls)
             context.attach(documentControls)
             context.onClose { context in
@@ -353,6 +362,7 @@ extension DocumentEnvironment {
                 if let scriptEvent = unsafe controls.scriptEvent { unsafe context.unprotect(scriptEvent) }
                 if let violation = unsafe controls.violation { unsafe context.unprotect(violation) }
                 if let refuseEval = unsafe controls.refuseEval { unsafe context.unprotect(refuseEval) }
+                if let workerMessage = unsafe controls.workerMessage { unsafe context.unprotect(workerMessage) }
                 if let hook = unsafe context.uncaughtHook { unsafe context.unprotect(hook) }
                 unsafe context.uncaughtHook = nil
             }
@@ -693,7 +703,7 @@ extension DocumentEnvironment {
             guard let record = unsafe context.object(call[0]) else { return nil }
             let (url, version) = env.documentURL.current
             if try unsafe context.scriptValue(call[1]).numberValue != Double(version) {
-                for (key, value) in zip(locationKeys, locationValues(of: url, title: env.title)) {
+                for (key, value) in zip(locationKeys, locationValues(of: env.locationURL ?? url, origin: url, title: env.title)) {
                     unsafe context.setProperty(context.jsValue(.string(value)), as: key, on: record)
                 }
             }
@@ -1276,6 +1286,7 @@ extension DocumentEnvironment {
             }
             return unsafe promise
         }
+        unsafe defineWorkerFunctions(add)
     }
 
     /// The members of the prelude's location record, in the order ``install`` fills them.
@@ -1324,7 +1335,7 @@ extension DocumentEnvironment {
 
     /// Calls one of a document's own functions in an entry of its own (its arguments made in
     /// it), reporting what it throws as uncaught, as a browser reports what a listener throws.
-    private static func callReporting(
+    static func callReporting(
         _ function: RawObject, in context: isolated ScriptContext, _ arguments: () -> [RawValue?] = { unsafe [] }
     ) {
         context.enterJavaScript()
@@ -1337,9 +1348,9 @@ extension DocumentEnvironment {
     }
 
     /// The location record's values for the document, by ``locationKeys``.
-    private static func locationValues(of url: URL, title: String?) -> [String] {
+    private static func locationValues(of url: URL, origin: URL, title: String?) -> [String] {
         [
-            url.absoluteString, SecurityOrigin(url: url)?.description ?? "null", (url.scheme ?? "") + ":",
+            url.absoluteString, SecurityOrigin(url: origin)?.description ?? "null", (url.scheme ?? "") + ":",
             url.host.map { $0 + (url.port.map { ":\($0)" } ?? "") } ?? "", url.host ?? "",
             url.port.map(String.init) ?? "", url.path.isEmpty ? "/" : url.path, url.query.map { "?" + $0 } ?? "",
             url.fragment.map { "#" + $0 } ?? "", title ?? "",

@@ -9,8 +9,12 @@
 /// and are never reachable from page scripts.
 enum DocumentPrelude {
     static let source = #"""
-        (function (native, loc, userAgent, platform, cores) {
+        (function (native, loc, userAgent, platform, cores, workerName) {
           "use strict";
+          // A dedicated worker's global scope (`workerName` its name) has no window, document or
+          // panels, its own `postMessage`, `close` and `importScripts`, and the members HTML
+          // exposes to workers (``DedicatedWorker``).
+          const worker = workerName !== null;
           const g = globalThis, define = Object.defineProperty, freeze = Object.freeze;
           const then = Promise.prototype.then, PromiseCtor = Promise, ProxyCtor = Proxy, reflectApply = Reflect.apply, reflectConstruct = Reflect.construct,
             functionPrototype = Function.prototype;
@@ -23,7 +27,8 @@ enum DocumentPrelude {
             if (typeof version === "number") located = version;
             return loc[key];
           };
-          for (const name of ["window", "self", "top", "parent", "frames"]) define(g, name, { value: g, enumerable: true });
+          if (worker) define(g, "self", { value: g, writable: true, enumerable: true, configurable: true });
+          else for (const name of ["window", "self", "top", "parent", "frames"]) define(g, name, { value: g, enumerable: true });
 
           // Listeners of the events a document gets as it is left (``DocumentEnvironment/leave``),
           // which native code then asks it to fire; a document without any is left at no cost.
@@ -109,7 +114,7 @@ enum DocumentPrelude {
           // inline handlers), `undefined` otherwise; a page may replace it.
           let currentEvent;
           const swapEvent = event => { const previous = currentEvent; currentEvent = event; return previous; };
-          define(g, "event", { get: () => currentEvent, set: value => define(g, "event", { value, writable: true, enumerable: true, configurable: true }),
+          if (!worker) define(g, "event", { get: () => currentEvent, set: value => define(g, "event", { value, writable: true, enumerable: true, configurable: true }),
             enumerable: true, configurable: true });
           eventTarget(g);
           const dispatchAtWindow = g.dispatchEvent;
@@ -132,6 +137,8 @@ enum DocumentPrelude {
               event.colno = value && typeof value === "object" && typeof value.column === "number" ? value.column : 0;
             }
             dispatchAtWindow.call(g, event);
+            // A worker's error no listener of its own cancelled goes on to its `Worker` object.
+            if (worker && !rejection && !canceled) native.workerError(event.message, event.filename, event.lineno, event.colno);
             return canceled;
           };
 
@@ -158,14 +165,21 @@ enum DocumentPrelude {
           for (const key of ["origin", "protocol", "host", "hostname", "port", "pathname", "search"]) {
             define(location, key, { get: () => at(key), enumerable: true });
           }
-          define(location, "hash", { get: () => at("hash"), set: v => navigateTo("assign", "#" + String(v).replace(/^#/, "")), enumerable: true });
-          define(location, "href", { get: () => at("href"), set: v => navigateTo("assign", String(v)), enumerable: true });
-          define(location, "assign", { value: url => navigateTo("assign", String(url)) });
-          define(location, "replace", { value: url => navigateTo("replace", String(url)) });
-          define(location, "reload", { value: () => { if (!leaving) native.navigate("reload", at("href")); } });
+          // A worker's location (`WorkerLocation`) only tells its script's URL.
+          if (worker) {
+            for (const key of ["hash", "href"]) define(location, key, { get: () => at(key), enumerable: true });
+            define(location, Symbol.toStringTag, { value: "WorkerLocation", configurable: true });
+          } else {
+            define(location, "hash", { get: () => at("hash"), set: v => navigateTo("assign", "#" + String(v).replace(/^#/, "")), enumerable: true });
+            define(location, "href", { get: () => at("href"), set: v => navigateTo("assign", String(v)), enumerable: true });
+            define(location, "assign", { value: url => navigateTo("assign", String(url)) });
+            define(location, "replace", { value: url => navigateTo("replace", String(url)) });
+            define(location, "reload", { value: () => { if (!leaving) native.navigate("reload", at("href")); } });
+          }
           define(location, "toString", { value: () => at("href") });
           freeze(location);
-          define(g, "location", { get: () => location, set: v => navigateTo("assign", String(v)), enumerable: true });
+          if (worker) define(g, "location", { get: () => location, enumerable: true, configurable: true });
+          else define(g, "location", { get: () => location, set: v => navigateTo("assign", String(v)), enumerable: true });
           // The document's origin (HTML's `self.origin`); a page may replace it.
           define(g, "origin", { get: () => at("origin"), set(v) { define(g, "origin", { value: v, writable: true, enumerable: true, configurable: true }); }, enumerable: true, configurable: true });
 
@@ -250,19 +264,20 @@ enum DocumentPrelude {
           define(document, "requestStorageAccess", { value: function requestStorageAccess() { return Promise.resolve(); }, writable: true, configurable: true });
           define(document, "onreadystatechange", { value: null, writable: true, enumerable: true, configurable: true });
           define(document, Symbol.toStringTag, { value: "HTMLDocument", configurable: true });
-          define(g, "document", { value: document, enumerable: true });
+          if (!worker) define(g, "document", { value: document, enumerable: true });
           hooks.document = document;
           // The window's name and geometry, as a WebKit view that is not shown has them (a 0 × 0
           // viewport, ``WebPlatformPrelude/mediaSource``): plain values a page may replace, so that
           // reading one makes nothing.
-          for (const [key, value] of [["name", ""], ["innerWidth", 0], ["innerHeight", 0], ["outerWidth", 0], ["outerHeight", 0],
+          for (const [key, value] of worker ? [["name", workerName], ["crossOriginIsolated", false]] : [["name", ""], ["innerWidth", 0], ["innerHeight", 0], ["outerWidth", 0], ["outerHeight", 0],
             ["devicePixelRatio", 1], ["screenX", 0], ["screenY", 0], ["screenLeft", 0], ["screenTop", 0], ["scrollX", 0], ["scrollY", 0],
             ["pageXOffset", 0], ["pageYOffset", 0], ["closed", false], ["length", 0], ["status", ""], ["crossOriginIsolated", false]]) {
             define(g, key, { value, writable: true, enumerable: true, configurable: true });
           }
           // The window's event handler attributes, `null` until a script sets one (pages test
           // `"onpagehide" in window`); the dispatch above calls the one an event's type names.
-          for (const type of ["load", "error", "unhandledrejection", "rejectionhandled", "message", "messageerror", "hashchange", "popstate",
+          for (const type of worker ? ["error", "unhandledrejection", "rejectionhandled", "message", "messageerror", "online", "offline", "languagechange"]
+            : ["load", "error", "unhandledrejection", "rejectionhandled", "message", "messageerror", "hashchange", "popstate",
             "storage", "pageshow", "pagehide", "beforeunload", "unload", "focus", "blur", "resize", "scroll", "online", "offline", "languagechange"]) {
             define(g, "on" + type, { value: null, writable: true, enumerable: true, configurable: true });
           }
@@ -274,7 +289,7 @@ enum DocumentPrelude {
               if (handler !== null) native.listensForLeave();
             }, enumerable: true, configurable: true });
           };
-          leaveHandler(g, "pagehide"); leaveHandler(g, "unload"); leaveHandler(document, "visibilitychange");
+          if (!worker) { leaveHandler(g, "pagehide"); leaveHandler(g, "unload"); leaveHandler(document, "visibilitychange"); }
           // `window.opener`: the window that opened this one with `window.open` (a proxy that posts
           // to it), or `null`; a page may replace it (`opener = null`).
           let openerProxy;
@@ -302,15 +317,42 @@ enum DocumentPrelude {
             }
             return openerProxy;
           };
-          define(g, "opener", { get: openerOf, set(value) { define(g, "opener", { value, writable: true, enumerable: true, configurable: true }); },
+          if (!worker) define(g, "opener", { get: openerOf, set(value) { define(g, "opener", { value, writable: true, enumerable: true, configurable: true }); },
             enumerable: true, configurable: true });
           // A window that is not shown has nothing to focus, stop or print; a page closes only a
           // window a page opened (as a script may close only what a script opened).
           const windowMethods = { focus() {}, blur() {}, stop() {}, print() {}, close() { if (native.opener() !== null) native.closeSelf(); } };
-          for (const name of ["focus", "blur", "stop", "print", "close"]) define(g, name, { value: windowMethods[name], writable: true, enumerable: true, configurable: true });
+          if (!worker) for (const name of ["focus", "blur", "stop", "print", "close"]) define(g, name, { value: windowMethods[name], writable: true, enumerable: true, configurable: true });
+          // A worker's `postMessage` goes to its `Worker` object, as the text of the message's
+          // structured clone; `close` ends it once the task running has returned; `importScripts`
+          // loads and runs scripts, one after another, before it returns.
+          if (worker) {
+            define(g, "postMessage", { value: function postMessage(message, transfer = undefined) {
+              if (arguments.length < 1) throw new TypeError("Not enough arguments");
+              const own = platformMade();
+              native.workerPost(own.wireText(own.structuredClone(message)));
+            }, writable: true, enumerable: true, configurable: true });
+            define(g, "close", { value: function close() { native.workerClose(); }, writable: true, enumerable: true, configurable: true });
+            define(g, "importScripts", { value: function importScripts(...urls) {
+              const own = platformMade(), base = native.platform("base");
+              const resolved = urls.map(url => {
+                try { return new own.URL(String(url), base).href; } catch { throw new own.DOMException("The string did not match the expected pattern.", "SyntaxError"); }
+              });
+              for (const url of resolved) native.importScript(url);
+            }, writable: true, enumerable: true, configurable: true });
+            // `self instanceof WorkerGlobalScope`, as libraries tell a worker from a window.
+            const scopeInterface = (name, base) => {
+              const made = class extends base { constructor() { super(); throw new TypeError("Illegal constructor"); } static [Symbol.hasInstance](value) { return value === g; } };
+              define(made, "name", { value: name });
+              define(made.prototype, Symbol.toStringTag, { value: name, configurable: true });
+              define(g, name, { value: made, writable: true, configurable: true });
+              return made;
+            };
+            scopeInterface("DedicatedWorkerGlobalScope", scopeInterface("WorkerGlobalScope", Object));
+          }
           // `postMessage` to this window: the data cloned now, a `message` event from this
           // document's origin in a later task, unless `targetOrigin` names another origin.
-          define(g, "postMessage", { value: function postMessage(message, options = undefined) {
+          if (!worker) define(g, "postMessage", { value: function postMessage(message, options = undefined) {
             if (arguments.length < 1) throw new TypeError("Not enough arguments");
             const own = platformMade(), origin = at("origin");
             const target = options !== null && typeof options === "object" ? options.targetOrigin : options;
@@ -355,11 +397,16 @@ enum DocumentPrelude {
               return true;
             },
           };
-          define(navigator, Symbol.toStringTag, { value: "Navigator", configurable: true });
+          // A worker's (`WorkerNavigator`) has what tells the agent, the language and the locks.
+          if (worker) {
+            const kept = new Set(["userAgent", "appVersion", "appCodeName", "appName", "product", "platform", "hardwareConcurrency", "language", "languages", "onLine", "locks", "permissions"]);
+            for (const key of Object.keys(navigator)) if (!kept.has(key)) delete navigator[key];
+          }
+          define(navigator, Symbol.toStringTag, { value: worker ? "WorkerNavigator" : "Navigator", configurable: true });
           define(g, "navigator", { value: freeze(navigator), enumerable: true });
           hooks.navigator = navigator; hooks.location = location;
-          define(g, "clientInformation", { value: navigator, writable: true, enumerable: true, configurable: true });
-          define(g, Symbol.toStringTag, { value: "Window", configurable: true });
+          if (!worker) define(g, "clientInformation", { value: navigator, writable: true, enumerable: true, configurable: true });
+          define(g, Symbol.toStringTag, { value: worker ? "DedicatedWorkerGlobalScope" : "Window", configurable: true });
 
           // The global scope's members besides the document (``WebPlatformPrelude``), all made
           // on a script's first read of any of them; a page may replace or delete each.
@@ -370,7 +417,7 @@ enum DocumentPrelude {
             "XMLHttpRequestUpload", "CookieStore", "CookieChangeEvent", "FileReader", "Window", "Navigator", "Location",
             "Crypto", "Performance", "WebSocket", "CloseEvent", "WritableStream", "WritableStreamDefaultWriter", "WritableStreamDefaultController",
             "TransformStream", "TransformStreamDefaultController", "TextDecoderStream", "TextEncoderStream", "CompressionStream",
-            "DecompressionStream", "EventSource"];
+            "DecompressionStream", "EventSource", "Worker"];
           // IndexedDB's, made apart (``WebPlatformPrelude/indexedDBSource``).
           const indexedDBClasses = ["IDBFactory", "IDBDatabase", "IDBTransaction", "IDBObjectStore", "IDBIndex", "IDBCursor", "IDBCursorWithValue",
             "IDBKeyRange", "IDBRequest", "IDBOpenDBRequest", "IDBVersionChangeEvent", "DOMStringList"];
@@ -403,8 +450,14 @@ enum DocumentPrelude {
               define(g, name, { get: access, set: access, enumerable, configurable: true });
             }
           };
-          makeLazy(platformNames, platformClasses, platformMade);
-          makeLazy(lateNames, lateClasses, () => platformMade().late());
+          // What HTML exposes to windows only is not a worker's.
+          const windowOnly = new Set(["localStorage", "sessionStorage", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen",
+            "Storage", "History", "PopStateEvent", "HashChangeEvent", "MediaQueryList", "PageTransitionEvent", "StorageEvent", "PerformanceNavigationTiming",
+            "cookieStore", "visualViewport", "locationbar", "menubar", "personalbar", "scrollbars", "statusbar", "toolbar", "UserActivation", "Clipboard",
+            "MediaDevices", "BarProp", "VisualViewport", "CookieStore", "CookieChangeEvent", "Window", "Navigator", "Location"]);
+          const scoped = names => worker ? names.filter(name => !windowOnly.has(name)) : names;
+          makeLazy(scoped(platformNames), scoped(platformClasses), platformMade);
+          makeLazy(scoped(lateNames), scoped(lateClasses), () => platformMade().late());
           makeLazy(["indexedDB"], indexedDBClasses, () => platformMade().indexedDBMembers());
 
           // A view that is not shown never scrolls, moves or resizes: these do nothing, as there
@@ -417,14 +470,16 @@ enum DocumentPrelude {
           const resizes = function (x, y) { if (arguments.length < 2) throw new TypeError("Not enough arguments"); };
           for (const [name, value] of [["scroll", scrolls()], ["scrollTo", scrolls()], ["scrollBy", scrolls()], ["moveTo", resizes], ["moveBy", resizes],
             ["resizeTo", resizes], ["resizeBy", resizes], ["captureEvents", function () {}], ["releaseEvents", function () {}],
-            ["find", function () { return false; }]]) {
+            ["find", function () { return false; }]].filter(() => !worker)) {
             const made = { [name]: function (...args) { return value.apply(this, args); } }[name];
             define(made, "length", { value: name === "moveTo" || name === "moveBy" || name === "resizeTo" || name === "resizeBy" ? 2 : 0 });
             define(g, name, { value: made, writable: true, enumerable: true, configurable: true });
           }
-          g.alert = message => { native.panel("alert", String(message === undefined ? "" : message), null); };
-          g.confirm = message => native.panel("confirm", String(message === undefined ? "" : message), null);
-          g.prompt = (message, value) => native.panel("prompt", String(message === undefined ? "" : message), value === undefined ? null : String(value));
+          if (!worker) {
+            g.alert = message => { native.panel("alert", String(message === undefined ? "" : message), null); };
+            g.confirm = message => native.panel("confirm", String(message === undefined ? "" : message), null);
+            g.prompt = (message, value) => native.panel("prompt", String(message === undefined ? "" : message), value === undefined ? null : String(value));
+          }
           const proxies = new Map();
           function windowProxy(id) {
             if (proxies.has(id)) return proxies.get(id);
@@ -443,7 +498,7 @@ enum DocumentPrelude {
             proxies.set(id, proxy);
             return proxy;
           }
-          g.open = (url, target) => {
+          if (!worker) g.open = (url, target) => {
             const href = url === undefined ? "" : String(url);
             const name = target === undefined || target === null || String(target) === "" ? "_blank" : String(target);
             if (name === "_self" || name === "_top" || name === "_parent") {
@@ -953,6 +1008,13 @@ enum DocumentPrelude {
               let data = null, type = "message";
               try { data = own.fromWireText(json); } catch { type = "messageerror"; }
               g.dispatchEvent(hooks.message(data, origin, id === null ? openerOf() : windowProxy(id), type));
+            },
+            // The worker's `Worker` object posted a message (``DedicatedWorker``).
+            workerMessage(wire) {
+              const own = platformMade();
+              let data = null, type = "message";
+              try { data = own.fromWireText(wire); } catch { type = "messageerror"; }
+              g.dispatchEvent(hooks.message(data, "", null, type));
             },
             // The document is being replaced: `pagehide` (not kept for going back: a headless
             // page caches no document), `visibilitychange` and `unload`, each only to listeners

@@ -501,6 +501,7 @@ enum WebPlatformPrelude {
             \#(eventSourceSource)
             \#(viewportSource)
             \#(navigatorMembersSource)
+            \#(workerSource)
           // The interfaces of the page's own singletons, for `instanceof` (`window instanceof
           // Window`); none can be made.
           const singletonInterface = (name, instance, base = null) => {
@@ -521,7 +522,7 @@ enum WebPlatformPrelude {
               WritableStreamDefaultWriter, WritableStreamDefaultController, TransformStream, TransformStreamDefaultController, TextDecoderStream,
               TextEncoderStream, CompressionStream, DecompressionStream, EventSource, BarProp, VisualViewport, visualViewport, ...bars, CountQueuingStrategy, ByteLengthQueuingStrategy,
               XMLHttpRequestEventTarget, XMLHttpRequestUpload, navigatorMembers, Permissions, PermissionStatus, UserActivation, Clipboard,
-              MediaDevices, Notification,
+              MediaDevices, Notification, Worker,
               ...(secure ? { cookieStore, CookieStore, CookieChangeEvent } : {}) };
             return lateMembers;
           };
