@@ -1,0 +1,192 @@
+import Foundation
+import SessionBridgeHeadless
+import SessionBridgeMessaging
+import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
+import SessionBridgeTesting
+import Testing
+
+/// A page's dedicated workers (`Worker`) behave alike on both engines: a global scope of their
+/// own, messages as structured clones in order, fetches through the page's cookie store,
+/// `importScripts`, module workers, error events, `terminate` and `close`. (Before, the headless
+/// engine had no `Worker`: a page that made one threw a `ReferenceError`.)
+@Suite(.serialized, .timeLimit(.minutes(2)), .hangWatchdog) struct WorkersOnBothEnginesTests {
+    /// A script that makes a worker from `source` (a `blob:` URL) and collects `count` of its
+    /// messages, or what ended it: `["error", constructor, message, filename prefix, line]`.
+    static let collect = #"""
+        const worker = source => new Worker(URL.createObjectURL(new Blob([source], { type: "text/javascript" })));
+        const collect = (w, count) => new Promise(resolve => {
+          const got = [];
+          w.onmessage = event => { got.push(event.data); if (got.length === count) resolve(got); };
+          w.onerror = event => resolve(["error", event.constructor.name, event.message === undefined ? "none" : event.message, (event.filename || "").slice(0, 5), event.lineno || 0, got]);
+        });
+        """#
+
+    @Test(arguments: Engine.allCases)
+    func aWorkerHasAGlobalScopeOfItsOwnAndAnswersWithStructuredClonesInOrder(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let read = try await view.run(
+                Self.collect + #"""
+                    const w = new Worker(URL.createObjectURL(new Blob([`
+                      postMessage([typeof window, typeof document, typeof localStorage, typeof webkit, self instanceof WorkerGlobalScope,
+                        String(self), String(navigator), String(location).slice(0, 5), location.origin, self.name, typeof importScripts,
+                        typeof indexedDB, typeof crypto.subtle]);
+                      onmessage = event => {
+                        const d = event.data;
+                        postMessage(d.n === undefined ? [d.date instanceof Date && d.date.getTime(), d.map instanceof Map && [...d.map], d.bytes instanceof Uint8Array && Array.from(d.bytes)] : d.n);
+                      };
+                    `])), { name: "counter" });
+                    const first = collect(w, 1);
+                    const scope = (await first)[0];
+                    const answers = collect(w, 21);
+                    w.postMessage({ date: new Date(7), map: new Map([["a", 1]]), bytes: new Uint8Array([1, 2]) });
+                    for (let n = 0; n < 20; n++) w.postMessage({ n });
+                    const [clone, ...numbers] = await answers;
+                    w.terminate();
+                    return { scope, sameOrigin: scope[8] === location.origin, clone, numbers };
+                    """#)
+            let scope: ScriptValue = [
+                "undefined", "undefined", "undefined", "undefined", true, "[object DedicatedWorkerGlobalScope]",
+                "[object WorkerNavigator]", "blob:", .string(harness.origin.description), "counter", "function", "object", "object",
+            ]
+            #expect(read["scope"] == scope, "\(engine): \(read)")
+            #expect(read["clone"] == [7, [["a", 1]], [1, 2]], "\(engine): \(read)")
+            #expect(read["numbers"] == .array((0..<20).map { .number(Double($0)) }), "\(engine): \(read)")
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func aWorkersRequestsUseThePagesCookiesAndImportScriptsRunsScriptsInOrder(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            harness.server.serve(
+                path: "/workers/set-cookie", body: "{}", contentType: "application/json",
+                headers: ["Set-Cookie": "from_worker=w1; Path=/; Secure; SameSite=Lax"])
+            harness.server.serve(path: "/workers/a.js", body: "self.order = (self.order || []).concat('a');", contentType: "text/javascript")
+            harness.server.serve(path: "/workers/b.js", body: "self.order = (self.order || []).concat('b');", contentType: "text/javascript")
+            harness.server.serve(
+                path: "/workers/main.js",
+                body: """
+                    importScripts("a.js", "b.js");
+                    let missing;
+                    try { importScripts("missing.js"); } catch (error) { missing = error.name; }
+                    fetch("/workers/set-cookie").then(response => postMessage([self.order, missing, location.pathname, response.status]));
+                    """, contentType: "text/javascript")
+            let view = try await harness.makeEchoView()
+            let read = try await view.run(
+                Self.collect + #"""
+                    const [answer] = await collect(new Worker("/workers/main.js"), 1);
+                    return [answer, document.cookie.split("; ").includes("from_worker=w1")];
+                    """#)
+            #expect(read == [[["a", "b"], "NetworkError", "/workers/main.js", 200], true], "\(engine): \(read)")
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func aModuleWorkerLoadsItsGraph(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            harness.server.serve(path: "/workers/lib.js", body: "export const value = 5;", contentType: "text/javascript")
+            harness.server.serve(
+                path: "/workers/module.js",
+                body: "import { value } from './lib.js'; postMessage(['static', value]); import('./lib.js').then(m => postMessage(['dynamic', m.value]));",
+                contentType: "text/javascript")
+            let view = try await harness.makeEchoView()
+            let read = try await view.run(
+                Self.collect + #"""
+                    const served = await collect(new Worker("/workers/module.js", { type: "module" }), 2);
+                    const inline = await collect(new Worker(URL.createObjectURL(new Blob([`import { value } from "${location.origin}/workers/lib.js"; postMessage(value * 2);`])), { type: "module" }), 1);
+                    return [served, inline];
+                    """#)
+            #expect(read == [[["static", 5], ["dynamic", 5]], [10]], "\(engine): \(read)")
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func aWorkersErrorsReachItsWorkerObjectUnlessItCancelsThem(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let read = try await view.run(
+                Self.collect + #"""
+                    const w = worker(`onmessage = () => { throw new TypeError("boom"); };`);
+                    const uncaught = collect(w, 1);
+                    w.postMessage(1);
+                    const cancelled = worker(`addEventListener("error", event => { event.preventDefault(); postMessage("handled " + event.message); });
+                      onmessage = () => { throw new RangeError("kept"); };`);
+                    const handled = collect(cancelled, 1);
+                    cancelled.postMessage(1);
+                    const missing = await collect(new Worker("/workers/not-there.js"), 1);
+                    let crossOrigin;
+                    try { new Worker("https://example.com/worker.js"); } catch (error) { crossOrigin = [error.name, error.message]; }
+                    return [await uncaught, await handled, missing, crossOrigin];
+                    """#)
+            let expected: ScriptValue = [
+                ["error", "ErrorEvent", "TypeError: boom", "blob:", 1, []], ["handled RangeError: kept"],
+                ["error", "Event", "none", "", 0, []], ["SecurityError", "The operation is insecure."],
+            ]
+            #expect(read == expected, "\(engine): \(read)")
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func terminateAndCloseEndAWorker(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let read = try await view.run(
+                Self.collect + #"""
+                    const pause = ms => new Promise(resolve => setTimeout(resolve, ms));
+                    // It posts what it has, closes, and posts once more in the same task; its timer never runs.
+                    const closing = worker(`onmessage = () => { postMessage(1); close(); postMessage(2); setTimeout(() => postMessage(3), 5); };`);
+                    const closed = [];
+                    closing.onmessage = event => closed.push(event.data);
+                    closing.postMessage("go");
+                    await pause(300);
+                    closing.postMessage("again");
+                    await pause(100);
+                    // A terminated worker's messages, even those already posted, never arrive.
+                    const ticking = worker(`setInterval(() => postMessage("tick"), 1); postMessage("started");`);
+                    await collect(ticking, 1);
+                    ticking.terminate();
+                    let late = 0;
+                    ticking.onmessage = () => { late++; };
+                    await pause(200);
+                    return [closed, late];
+                    """#)
+            #expect(read == [[1, 2], 0], "\(engine): \(read)")
+        }
+    }
+
+    /// A document's workers go with it: once its page has loaded another document, a worker
+    /// that was telling another page of the same store something every few milliseconds says
+    /// nothing more.
+    @Test(arguments: Engine.allCases)
+    func aDocumentsWorkersGoWithIt(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let listener = try await harness.makeEchoView(sharingStore: true)
+            let owner = try await harness.makeEchoView(sharingStore: true)
+            _ = try await listener.run(
+                """
+                window.ticks = 0;
+                window.ticking = new Promise(resolve => { new BroadcastChannel("ticks").onmessage = () => { window.ticks++; resolve(); }; });
+                return 1;
+                """)
+            _ = try await owner.run(
+                Self.collect + #"""
+                    window.ticker = worker(`const channel = new BroadcastChannel("ticks"); setInterval(() => channel.postMessage("tick"), 5); postMessage("started");`);
+                    await collect(window.ticker, 1);
+                    return 1;
+                    """#)
+            let before = try await listener.run("await window.ticking; return window.ticks > 0;")
+            _ = try await owner.load(harness.url("/login?next=1"))
+            let after = try await listener.run(
+                """
+                const pause = ms => new Promise(resolve => setTimeout(resolve, ms));
+                await pause(200);
+                const settled = window.ticks;
+                await pause(400);
+                return window.ticks - settled;
+                """)
+            #expect(before == true, "\(engine)")
+            #expect(after == 0, "\(engine): \(after)")
+        }
+    }
+}
