@@ -37,6 +37,8 @@ final class DedicatedWorker: Sendable {
     private struct State {
         var context: ScriptContext?
         var thread: EngineThread?
+        /// Where its thread is counted (``WebsiteDataStore/workerThreads``).
+        var store: WebsiteDataStore?
         /// The worker's inbox, made once its script ran; messages wait in `waiting` until then.
         var inbox: ScriptContextInbox<String>?
         var waiting: [String] = []
@@ -87,17 +89,18 @@ final class DedicatedWorker: Sendable {
 
     /// Ends the worker: nothing more runs in it, and no event of it reaches its `Worker` object.
     func end() {
-        let (context, thread) = state.withLock { state -> (ScriptContext?, EngineThread?) in
+        let (context, thread, store) = state.withLock { state -> (ScriptContext?, EngineThread?, WebsiteDataStore?) in
             state.ended = true
             state.waiting.removeAll()
             state.inbox = nil
-            defer { (state.context, state.thread) = (nil, nil) }
-            return (state.context, state.thread)
+            defer { (state.context, state.thread, state.store) = (nil, nil, nil) }
+            return (state.context, state.thread, state.store)
         }
         guard let context, let thread else { return }
         Task {
             await context.close()
             thread.shutdown()
+            store?.workerThreads.subtract(1, ordering: .relaxed)
         }
     }
 
@@ -141,16 +144,19 @@ final class DedicatedWorker: Sendable {
             }
         }
         let thread = EngineThread(name: "Worker")
+        let store = environment.configuration.websiteDataStore
+        store.workerThreads.add(1, ordering: .relaxed)
         let settings = ScriptContext.Configuration(timeLimit: environment.configuration.scriptTimeLimit)
         let context = await ScriptContext(thread: thread, name: url.absoluteString, configuration: settings)
         let started = state.withLock { state in
             guard !state.ended else { return false }
-            (state.context, state.thread) = (context, thread)
+            (state.context, state.thread, state.store) = (context, thread, store)
             return true
         }
         guard started else {
             await context.close()
             thread.shutdown()
+            store.workerThreads.subtract(1, ordering: .relaxed)
             return
         }
         await Self.run(script, of: self, environment: environment, name: name, in: context)

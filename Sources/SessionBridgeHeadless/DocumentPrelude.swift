@@ -6,7 +6,10 @@
 /// ``WebPlatformPrelude``.
 ///
 /// It runs first in every world of every document; the native functions stay in its closure
-/// and are never reachable from page scripts.
+/// and are never reachable from page scripts. Given a worker's name, it makes a dedicated
+/// worker's global scope instead (``DedicatedWorker``): `self`, `location` as a
+/// `WorkerLocation`, a `WorkerNavigator`, `postMessage`, `close` and `importScripts`, `fetch`
+/// and the members HTML exposes to workers, and no window, document or panels.
 enum DocumentPrelude {
     static let source = #"""
         (function (native, loc, userAgent, platform, cores, workerName) {

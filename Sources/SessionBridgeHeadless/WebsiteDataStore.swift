@@ -23,6 +23,8 @@ public final class WebsiteDataStore: Sendable {
     public let indexedDatabases: IndexedDatabases
     /// The `BroadcastChannel`s between the pages using this store.
     let broadcastChannels: BroadcastChannels
+    /// How many threads the dedicated workers of the store's pages run on now (``DedicatedWorker``).
+    let workerThreads = Atomic<Int>(0)
     /// The Web Locks of the pages using this store.
     let webLocks: WebLocks
     /// What servers' CORS preflights allowed the pages using this store.

@@ -1,0 +1,87 @@
+import Foundation
+import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
+import SessionBridgeTesting
+import Synchronization
+import Testing
+
+@testable import SessionBridgeHeadless
+
+/// What the headless engine's dedicated workers own: a thread of their own, given back when
+/// they end, and the pages' time limit over their scripts.
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct DedicatedWorkerTests {
+    static let makeWorker = #"""
+        const worker = source => new Worker(URL.createObjectURL(new Blob([source], { type: "text/javascript" })));
+        const next = w => new Promise(resolve => { w.onmessage = event => resolve(event.data); });
+        """#
+
+    /// A worker's endless loop holds up neither its page nor its page's thread: the page answers
+    /// the app while the worker spins, the pages' time limit ends the loop (reported with the
+    /// worker's URL), and the worker then answers the next message.
+    @Test func aWorkersEndlessLoopHoldsUpNoPageAndEndsAtTheTimeLimit() async throws {
+        let recorder = PageEventRecorder()
+        let page = WebPage(
+            configuration: WebPageConfiguration(
+                eventHandler: recorder.handler, thread: EngineThread(name: "worker-page"), scriptTimeLimit: .seconds(2)))
+        try await page.loadHTMLString("<title>workers</title>", baseURL: URL(string: "https://app.example/")!)
+        func stops() -> [URL] {
+            recorder.events.compactMap { event -> URL? in
+                guard case .scriptError(let error, _, let url) = event, error.kind == .timeLimitExceeded else { return nil }
+                return url
+            }
+        }
+        _ = try await page.callAsyncJavaScript(
+            Self.makeWorker + #"""
+                window.spinner = worker(`onmessage = event => { if (event.data === "spin") { postMessage("spinning"); for (;;) {} } postMessage("still " + event.data); };`);
+                const spinning = next(window.spinner);
+                window.spinner.postMessage("spin");
+                return await spinning;
+                """#)
+        // Were the worker on the page's thread, the page would answer only once the limit had
+        // ended the loop, and the stop would be reported by then.
+        #expect(try await page.evaluateJavaScript("1 + 1") == 2)
+        #expect(stops().isEmpty)
+        let answer = try await page.callAsyncJavaScript(
+            """
+            const answer = new Promise(resolve => { window.spinner.onmessage = event => resolve(event.data); });
+            window.spinner.postMessage("here");
+            return await answer;
+            """)
+        #expect(answer == "still here")
+        #expect(stops().count == 1)
+        #expect(stops().first?.absoluteString.hasPrefix("blob:https://app.example/") == true, "\(stops())")
+        await page.close()
+    }
+
+    /// Each worker runs on a thread of its own, counted by its data store, and gives it back
+    /// when it is terminated, when it closes itself, and when its document goes away.
+    @Test func aWorkersThreadIsGivenBackWhenItEnds() async throws {
+        let store = WebsiteDataStore.nonPersistent()
+        let page = WebPage(configuration: WebPageConfiguration(websiteDataStore: store))
+        try await page.loadHTMLString("<title>workers</title>", baseURL: URL(string: "https://app.example/")!)
+        func threads(settlingAt expected: Int) async throws -> Int {
+            for _ in 0..<400 where store.workerThreads.load(ordering: .relaxed) != expected {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            return store.workerThreads.load(ordering: .relaxed)
+        }
+        _ = try await page.callAsyncJavaScript(
+            Self.makeWorker + #"""
+                window.workers = [];
+                for (let n = 0; n < 4; n++) {
+                  const w = worker(`onmessage = event => { if (event.data === "close") close(); else postMessage(event.data); };`);
+                  const answered = next(w);
+                  w.postMessage(n);
+                  await answered;
+                  window.workers.push(w);
+                }
+                return 1;
+                """#)
+        #expect(try await threads(settlingAt: 4) == 4)
+        _ = try await page.callAsyncJavaScript("window.workers[0].terminate(); window.workers[1].postMessage('close'); return 1;")
+        #expect(try await threads(settlingAt: 2) == 2)
+        try await page.loadHTMLString("<title>next</title>", baseURL: URL(string: "https://app.example/next")!)
+        #expect(try await threads(settlingAt: 0) == 0)
+        await page.close()
+    }
+}
