@@ -14,8 +14,17 @@ import Synchronization
 /// loader, under the document's origin and time limit.
 ///
 /// A worker ends when its `Worker` is terminated, when it closes itself, and when its document
-/// goes away; its context is then closed and its thread stopped.
+/// goes away; its context is then closed and its thread stopped. Its scripts run under the
+/// pages' time limit and memory limit (past which it ends).
+///
+/// Pages run in the app's process, and a worker costs it a thread and a JavaScriptCore VM
+/// (about 5 MB resident: 64 idle workers took 326 MB in a probe): a data store's pages run at
+/// most ``maximumPerDataStore`` workers at once, and a page asking for more gets an `error`
+/// event at its `Worker` and a console error saying why.
 final class DedicatedWorker: Sendable {
+    /// How many workers the pages of one data store may run at once.
+    static let maximumPerDataStore = 16
+
     /// What the worker tells its `Worker` object.
     enum Event: Sendable {
         /// A message, as the text of its wire form.
@@ -32,13 +41,15 @@ final class DedicatedWorker: Sendable {
     let url: URL
     /// Sends an event to the `Worker` object, on the document's thread.
     private let tell: @Sendable (Event) -> Void
+    /// Where it is counted (``WebsiteDataStore/workerThreads``) from its reservation
+    /// (``reserve(in:)``) until it ends or fails.
+    private let store: WebsiteDataStore
+    private let counted: Atomic<Bool>
     private let state = Mutex(State())
 
     private struct State {
         var context: ScriptContext?
         var thread: EngineThread?
-        /// Where its thread is counted (``WebsiteDataStore/workerThreads``).
-        var store: WebsiteDataStore?
         /// The worker's inbox, made once its script ran; messages wait in `waiting` until then.
         var inbox: ScriptContextInbox<String>?
         var waiting: [String] = []
@@ -54,10 +65,36 @@ final class DedicatedWorker: Sendable {
         case module(key: String, records: [ScriptValue])
     }
 
-    init(id: Int, url: URL, tell: @escaping @Sendable (Event) -> Void) {
+    /// A worker of a page of `store`, `counted` there when ``reserve(in:)`` let it start.
+    init(id: Int, url: URL, store: WebsiteDataStore, counted: Bool, tell: @escaping @Sendable (Event) -> Void) {
         self.id = id
         self.url = url
+        self.store = store
+        self.counted = Atomic(counted)
         self.tell = tell
+    }
+
+    /// Counts one more worker in `store`, unless it runs ``maximumPerDataStore`` already.
+    static func reserve(in store: WebsiteDataStore) -> Bool {
+        var running = store.workerThreads.load(ordering: .relaxed)
+        while running < maximumPerDataStore {
+            let (exchanged, found) = store.workerThreads.compareExchange(
+                expected: running, desired: running + 1, ordering: .relaxed)
+            if exchanged { return true }
+            running = found
+        }
+        return false
+    }
+
+    /// No longer counted in its data store (once).
+    private func uncount() {
+        if counted.exchange(false, ordering: .relaxed) { store.workerThreads.subtract(1, ordering: .relaxed) }
+    }
+
+    /// Its script could not be started: its `Worker` gets `error`.
+    func fail() {
+        tellDocument(.failed)
+        uncount()
     }
 
     /// Whether the worker has ended (terminated, closed, or gone with its document).
@@ -89,18 +126,19 @@ final class DedicatedWorker: Sendable {
 
     /// Ends the worker: nothing more runs in it, and no event of it reaches its `Worker` object.
     func end() {
-        let (context, thread, store) = state.withLock { state -> (ScriptContext?, EngineThread?, WebsiteDataStore?) in
+        let (context, thread) = state.withLock { state -> (ScriptContext?, EngineThread?) in
             state.ended = true
             state.waiting.removeAll()
             state.inbox = nil
-            defer { (state.context, state.thread, state.store) = (nil, nil, nil) }
-            return (state.context, state.thread, state.store)
+            defer { (state.context, state.thread) = (nil, nil) }
+            return (state.context, state.thread)
         }
-        guard let context, let thread else { return }
+        // Not started yet: ``start`` stops what it made.
+        guard let context, let thread else { return uncount() }
         Task {
             await context.close()
             thread.shutdown()
-            store?.workerThreads.subtract(1, ordering: .relaxed)
+            uncount()
         }
     }
 
@@ -130,34 +168,35 @@ final class DedicatedWorker: Sendable {
             } catch {
                 environment.configuration.eventHandler?(
                     .console(ConsoleMessage(level: .error, text: "\(url.absoluteString): \(error.message)"), url: document.url))
-                return tellDocument(.failed)
+                return fail()
             }
         } else if let source {
             script = .classic(source)
         } else {
             do throws(PageError) {
                 let response = try await document.fetch(PageRequest(url: url), credentials: "same-origin", mode: .sameOrigin)
-                guard (200..<300).contains(response.statusCode) else { return tellDocument(.failed) }
+                guard (200..<300).contains(response.statusCode) else { return fail() }
                 script = .classic(String(decoding: response.body, as: UTF8.self))
             } catch {
-                return tellDocument(.failed)
+                return fail()
             }
         }
         let thread = EngineThread(name: "Worker")
-        let store = environment.configuration.websiteDataStore
-        store.workerThreads.add(1, ordering: .relaxed)
-        let settings = ScriptContext.Configuration(timeLimit: environment.configuration.scriptTimeLimit)
+        var settings = ScriptContext.Configuration(timeLimit: environment.configuration.scriptTimeLimit)
+        if let megabytes = environment.configuration.memoryLimitMB, megabytes > 0 {
+            settings.memoryLimit = Int(clamping: UInt64(megabytes) << 20)
+            settings.memoryLimitExceeded = { [weak self] _ in self?.end() }
+        }
         let context = await ScriptContext(thread: thread, name: url.absoluteString, configuration: settings)
         let started = state.withLock { state in
             guard !state.ended else { return false }
-            (state.context, state.thread, state.store) = (context, thread, store)
+            (state.context, state.thread) = (context, thread)
             return true
         }
         guard started else {
             await context.close()
             thread.shutdown()
-            store.workerThreads.subtract(1, ordering: .relaxed)
-            return
+            return uncount()
         }
         await Self.run(script, of: self, environment: environment, name: name, in: context)
     }
@@ -179,7 +218,7 @@ final class DedicatedWorker: Sendable {
             try DocumentEnvironment.installWorker(environment, name: name, worker: worker, in: context)
         } catch {
             events?(.scriptError(error, unhandledRejection: false, url: url))
-            return worker.tellDocument(.failed)
+            return worker.fail()
         }
         // An exception the script throws is the worker's `error` first, then its `Worker`'s.
         switch script {

@@ -24,12 +24,24 @@ extension DocumentEnvironment {
             workers.lastID += 1
             let id = workers.lastID
             guard let inbox = workers.inbox else { return nil }
-            let worker = DedicatedWorker(id: id, url: url) { event in inbox.send((id, event)) }
+            let store = env.configuration.websiteDataStore
+            let reserved = DedicatedWorker.reserve(in: store)
+            let worker = DedicatedWorker(id: id, url: url, store: store, counted: reserved) { event in inbox.send((id, event)) }
             workers.workers[id] = worker
+            if !reserved {
+                env.configuration.eventHandler?(
+                    .console(
+                        ConsoleMessage(
+                            level: .error,
+                            text: "Worker not started: the pages of this data store run \(DedicatedWorker.maximumPerDataStore) workers already."),
+                        url: env.url))
+                worker.fail()
+                return unsafe context.jsValue(.number(Double(id)))
+            }
             let scheme = url.scheme?.lowercased()
             let fromBlob = scheme == "blob", given = fromBlob || scheme == "data"
             if given && source == nil {
-                worker.tellDocument(.failed)
+                worker.fail()
                 return unsafe context.jsValue(.number(Double(id)))
             }
             // A `blob:` URL's worker has its document's origin, a `data:` URL's an opaque one;

@@ -23,7 +23,8 @@ public final class WebsiteDataStore: Sendable {
     public let indexedDatabases: IndexedDatabases
     /// The `BroadcastChannel`s between the pages using this store.
     let broadcastChannels: BroadcastChannels
-    /// How many threads the dedicated workers of the store's pages run on now (``DedicatedWorker``).
+    /// How many dedicated workers the store's pages run now, each on a thread of its own, or
+    /// are starting (``DedicatedWorker``).
     let workerThreads = Atomic<Int>(0)
     /// The Web Locks of the pages using this store.
     let webLocks: WebLocks

@@ -84,4 +84,28 @@ import Testing
         #expect(try await threads(settlingAt: 0) == 0)
         await page.close()
     }
+
+    /// A data store's pages run at most ``DedicatedWorker/maximumPerDataStore`` workers at
+    /// once (each is a thread in the app's process): a worker past them gets an `error` event,
+    /// and the console says why; the others run.
+    @Test func aDataStoresPagesRunABoundedNumberOfWorkers() async throws {
+        let recorder = PageEventRecorder()
+        let store = WebsiteDataStore.nonPersistent()
+        let page = WebPage(configuration: WebPageConfiguration(websiteDataStore: store, eventHandler: recorder.handler))
+        try await page.loadHTMLString("<title>workers</title>", baseURL: URL(string: "https://app.example/")!)
+        let read = try await page.callAsyncJavaScript(
+            Self.makeWorker + #"""
+                const made = [];
+                for (let n = 0; n < 20; n++) made.push(worker(`postMessage(1)`));
+                const ends = await Promise.all(made.map(w => new Promise(resolve => { w.onmessage = () => resolve("ran"); w.onerror = () => resolve("refused"); })));
+                window.made = made;
+                return [ends.filter(end => end === "ran").length, ends.filter(end => end === "refused").length];
+                """#)
+        #expect(read == [.number(Double(DedicatedWorker.maximumPerDataStore)), .number(Double(20 - DedicatedWorker.maximumPerDataStore))])
+        #expect(recorder.consoleLines.filter { $0.contains("Worker not started") }.count == 20 - DedicatedWorker.maximumPerDataStore)
+        _ = try await page.callAsyncJavaScript("window.made.forEach(w => w.terminate()); return 1;")
+        for _ in 0..<400 where store.workerThreads.load(ordering: .relaxed) != 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(store.workerThreads.load(ordering: .relaxed) == 0)
+        await page.close()
+    }
 }
