@@ -69,6 +69,32 @@ import Testing
         await page.close()
     }
 
+    /// A dedicated worker's scripts are under its page's memory limit: a worker that allocates
+    /// without end is stopped, reported with its URL, and ended (its thread given back).
+    @Test func aWorkerThatAllocatesWithoutEndIsEnded() async throws {
+        let (page, recorder, _) = Self.page(limitAbove: 400)
+        try await page.loadHTMLString("<title>worker</title>", baseURL: URL(string: "https://app.example/")!)
+        _ = try await page.callAsyncJavaScript(
+            """
+            const source = "globalThis.held = []; postMessage('growing'); for (;;) held.push(new Array(1 << 20).fill(1.5));";
+            const worker = new Worker(URL.createObjectURL(new Blob([source])));
+            await new Promise(resolve => { worker.onmessage = resolve; });
+            return 1;
+            """)
+        let store = await page.configuration.websiteDataStore
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(60)
+        while store.workerThreads.load(ordering: .relaxed) != 0, clock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(store.workerThreads.load(ordering: .relaxed) == 0)
+        let stops = recorder.events.compactMap { event -> URL? in
+            guard case .scriptError(let error, _, let url) = event, error.kind == .memoryLimitExceeded else { return nil }
+            return url
+        }
+        #expect(stops.count == 1)
+        #expect(stops.first?.scheme == "blob", "\(stops)")
+        await page.close()
+    }
+
     @Test func aPageThatGrowsInManyShortTasksIsEndedBetweenThem() async throws {
         let (page, recorder, _) = Self.page(limitAbove: 400)
         // Each task allocates 32 MB and returns: no single script runs long enough for the
