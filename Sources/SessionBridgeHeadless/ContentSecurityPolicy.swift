@@ -63,6 +63,7 @@ struct ContentSecurityPolicy: Sendable {
             let order: [String] =
                 switch name {
                 case "script-src-elem", "script-src-attr": [name, "script-src", "default-src"]
+                case "worker-src": [name, "child-src", "script-src", "default-src"]
                 default: [name, "default-src"]
                 }
             for candidate in order { if let list = directives[candidate] { return (candidate, list) } }
@@ -380,6 +381,14 @@ struct ContentSecurityPolicy: Sendable {
             }
             if list.strictDynamic { return imported }
             return list.matches(url, origin: origin, redirected: redirected)
+        }
+    }
+
+    /// A dedicated worker's script (`worker-src`, falling back to `child-src`, then to
+    /// `script-src`, as CSP 3 has it).
+    func worker(_ url: URL) -> Verdict {
+        check("worker-src", blockedURI: Self.reportable(url), shown: Self.shown(url), prefix: "Refused to load", subject: "it") { list in
+            list.matches(url, origin: origin, redirected: false)
         }
     }
 

@@ -147,6 +147,15 @@ extension DocumentEnvironment {
         if !verdict.allowed { throw PageError(.contentSecurityPolicy, "refused by the document's Content Security Policy", url: target) }
     }
 
+    /// Checks a worker's script (`worker-src`) and reports what the policy refuses; throws
+    /// WebKit's `SecurityError` when an enforced policy refuses it.
+    func checkWorker(_ url: URL, in context: isolated ScriptContext) throws(ScriptThrow) {
+        guard let policy = contentSecurity.policy else { return }
+        let verdict = policy.worker(url)
+        report(verdict, location: verdict.violations.isEmpty ? nil : context.callerLocation(), in: context)
+        if !verdict.allowed { throw ScriptThrow("SecurityError", "The operation is insecure.") }
+    }
+
     /// Checks a redirect of a script's connection, its path not compared (CSP); a violation
     /// names the URL first asked for, as in WebKit.
     func checkRedirect(of original: URL, to target: URL) throws(PageError) {

@@ -20,6 +20,7 @@ extension DocumentEnvironment {
             let name = try unsafe context.scriptValue(call[3]).stringValue ?? ""
             let type = try unsafe context.scriptValue(call[4]).stringValue ?? "classic"
             guard let url = URL(string: href) else { throw ScriptThrow("SyntaxError", "'\(href)' is not a valid URL.") }
+            try env.checkWorker(url, in: context)
             let workers = unsafe documentWorkers(receive, in: context)
             workers.lastID += 1
             let id = workers.lastID

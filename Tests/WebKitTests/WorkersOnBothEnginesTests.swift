@@ -189,4 +189,46 @@ import Testing
             #expect(after == 0, "\(engine): \(after)")
         }
     }
+
+    /// A document's Content Security Policy decides which workers it may start (`worker-src`,
+    /// falling back to `child-src`, `script-src`, then `default-src`): a refused one throws
+    /// WebKit's `SecurityError` and fires `securitypolicyviolation`.
+    @Test(arguments: Engine.allCases)
+    func aDocumentsPolicyDecidesWhichWorkersItMayStart(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            harness.server.serve(path: "/workers/plain.js", body: "postMessage('ran');", contentType: "text/javascript")
+            let policies = ["script-src 'self' 'unsafe-inline'", "child-src 'none'; script-src 'self' blob: 'unsafe-inline'", "worker-src 'self' blob:"]
+            var read: [ScriptValue] = []
+            for (index, policy) in policies.enumerated() {
+                harness.server.serve(
+                    path: "/workers/policy\(index)", body: "<title>policy</title>", contentType: "text/html",
+                    headers: ["Content-Security-Policy": policy])
+                let view = try await harness.makeEchoView()
+                _ = try await view.load(harness.url("/workers/policy\(index)"))
+                read.append(
+                    try await view.run(
+                        #"""
+                        const events = [];
+                        document.addEventListener("securitypolicyviolation", event => events.push([event.effectiveDirective, event.blockedURI.slice(0, 5)]));
+                        const attempt = url => {
+                          try {
+                            const w = new Worker(url);
+                            return new Promise(resolve => { w.onmessage = event => resolve(event.data); w.onerror = () => resolve("error event"); });
+                          } catch (error) { return Promise.resolve([error.name, error.message]); }
+                        };
+                        const fromBlob = await attempt(URL.createObjectURL(new Blob(["postMessage('ran')"])));
+                        const sameOrigin = await attempt("/workers/plain.js");
+                        await new Promise(resolve => setTimeout(resolve, 20));
+                        return [fromBlob, sameOrigin, events];
+                        """#))
+            }
+            let refused: ScriptValue = ["SecurityError", "The operation is insecure."]
+            let expected: [ScriptValue] = [
+                [refused, "ran", [["worker-src", "blob"]]],
+                [refused, refused, [["worker-src", "blob"], ["worker-src", "https"]]],
+                ["ran", "ran", []],
+            ]
+            #expect(read == expected, "\(engine): \(read)")
+        }
+    }
 }
