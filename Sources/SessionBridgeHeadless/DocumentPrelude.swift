@@ -326,6 +326,14 @@ enum DocumentPrelude {
           // window a page opened (as a script may close only what a script opened).
           const windowMethods = { focus() {}, blur() {}, stop() {}, print() {}, close() { if (native.opener() !== null) native.closeSelf(); } };
           if (!worker) for (const name of ["focus", "blur", "stop", "print", "close"]) define(g, name, { value: windowMethods[name], writable: true, enumerable: true, configurable: true });
+          // A worker's and a `Worker`'s `postMessage`'s second argument: a transfer list, or
+          // options with one (WebIDL's overloads). Its `ArrayBuffer`s are moved, the sender's
+          // detached.
+          hooks.transferred = transfer => {
+            if (transfer === undefined || transfer === null) return [];
+            if (typeof transfer === "object" && typeof transfer[Symbol.iterator] !== "function") return transfer.transfer === undefined ? [] : [...transfer.transfer];
+            return [...transfer];
+          };
           // A worker's `postMessage` goes to its `Worker` object, as the text of the message's
           // structured clone; `close` ends it once the task running has returned; `importScripts`
           // loads and runs scripts, one after another, before it returns.
@@ -333,7 +341,7 @@ enum DocumentPrelude {
             define(g, "postMessage", { value: function postMessage(message, transfer = undefined) {
               if (arguments.length < 1) throw new TypeError("Not enough arguments");
               const own = platformMade();
-              native.workerPost(own.wireText(own.structuredClone(message)));
+              native.workerPost(own.wireText(own.structuredClone(message, { transfer: hooks.transferred(transfer) })));
             }, writable: true, enumerable: true, configurable: true });
             define(g, "close", { value: function close() { native.workerClose(); }, writable: true, enumerable: true, configurable: true });
             define(g, "importScripts", { value: function importScripts(...urls) {

@@ -35,7 +35,7 @@ extension WebPlatformPrelude {
             }
             postMessage(message, transfer = undefined) {
               if (arguments.length < 1) throw notEnough("Worker.postMessage", 1);
-              native.postToWorker(this.#id, wireText(structuredClone(message)));
+              native.postToWorker(this.#id, wireText(structuredClone(message, { transfer: hooks.transferred(transfer) })));
             }
             terminate() {
               workers.delete(this.#id);

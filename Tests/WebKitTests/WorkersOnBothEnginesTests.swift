@@ -56,6 +56,31 @@ import Testing
         }
     }
 
+    /// A transfer list moves its `ArrayBuffer`s both ways: the sender's is detached.
+    @Test(arguments: Engine.allCases)
+    func aTransferListMovesItsBuffers(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let read = try await view.run(
+                Self.collect + #"""
+                    const w = worker(`onmessage = event => {
+                      const bytes = new Uint8Array(event.data.buffer);
+                      const back = new Uint8Array(bytes.map(byte => byte * 2)).buffer;
+                      postMessage({ back }, [back]);
+                      postMessage(back.byteLength);
+                    };`);
+                    const buffer = new Uint8Array([1, 2, 3]).buffer;
+                    const answers = collect(w, 2);
+                    w.postMessage({ buffer }, { transfer: [buffer] });
+                    const sentLength = buffer.byteLength;
+                    const [first, second] = await answers;
+                    w.terminate();
+                    return [sentLength, Array.from(new Uint8Array(first.back)), second];
+                    """#)
+            #expect(read == [0, [2, 4, 6], 0], "\(engine): \(read)")
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func aWorkersRequestsUseThePagesCookiesAndImportScriptsRunsScriptsInOrder(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
