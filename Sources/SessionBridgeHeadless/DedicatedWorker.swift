@@ -27,8 +27,8 @@ final class DedicatedWorker: Sendable {
 
     /// What the worker tells its `Worker` object.
     enum Event: Sendable {
-        /// A message, as the text of its wire form.
-        case message(String)
+        /// A message, as the text of its wire form, and the ports it carries.
+        case message(String, ports: [MessagePortPipes.End])
         /// An error its own listeners did not cancel, as its `ErrorEvent` describes it.
         case error(message: String, filename: String, line: Int, column: Int)
         /// Its script could not be loaded or started (a plain `error` event).
@@ -51,8 +51,8 @@ final class DedicatedWorker: Sendable {
         var context: ScriptContext?
         var thread: EngineThread?
         /// The worker's inbox, made once its script ran; messages wait in `waiting` until then.
-        var inbox: ScriptContextInbox<String>?
-        var waiting: [String] = []
+        var inbox: ScriptContextInbox<Posted>?
+        var waiting: [Posted] = []
         /// Closed by its own `close()`: the document's messages are dropped.
         var closing = false
         var ended = false
@@ -100,14 +100,21 @@ final class DedicatedWorker: Sendable {
     /// Whether the worker has ended (terminated, closed, or gone with its document).
     var hasEnded: Bool { state.withLock { $0.ended } }
 
+    /// A message of the document's for the worker: the text of its wire form, and the ports
+    /// it carries.
+    struct Posted: Sendable {
+        let wire: String
+        let ports: [MessagePortPipes.End]
+    }
+
     /// Posts a message of the document's to the worker.
-    func post(_ wire: String) {
-        let inbox = state.withLock { state -> ScriptContextInbox<String>? in
+    func post(_ message: Posted) {
+        let inbox = state.withLock { state -> ScriptContextInbox<Posted>? in
             guard !state.ended, !state.closing else { return nil }
-            if state.inbox == nil { state.waiting.append(wire) }
+            if state.inbox == nil { state.waiting.append(message) }
             return state.inbox
         }
-        inbox?.send(wire)
+        inbox?.send(message)
     }
 
     /// Posts an event to the worker's `Worker` object, unless it has ended.
@@ -236,16 +243,16 @@ final class DedicatedWorker: Sendable {
         case .module(let key, let records):
             _ = DocumentEnvironment.runModule(records, key: key, environment: environment, in: context)
         }
-        let inbox = ScriptContextInbox<String>(for: context) { context, wire in
-            DocumentEnvironment.dispatchWorkerMessage(wire, in: context)
+        let inbox = ScriptContextInbox<Posted>(for: context) { context, message in
+            DocumentEnvironment.dispatchWorkerMessage(message, in: context)
         }
-        let waiting = worker.state.withLock { state -> [String] in
+        let waiting = worker.state.withLock { state -> [Posted] in
             guard !state.ended else { return [] }
             state.inbox = inbox
             defer { state.waiting = [] }
             return state.waiting
         }
-        for wire in waiting { inbox.send(wire) }
+        for message in waiting { inbox.send(message) }
     }
 }
 

@@ -13,6 +13,7 @@ extension DocumentEnvironment {
         // `(receive, url, source, name, type)`: starts a worker and gives its id; `source` is a
         // `blob:` URL's text (`null` for one not registered), `receive(id, kind, ...)` the
         // function that gives the document's `Worker` objects what their workers tell.
+        unsafe defineMessagePortFunctions(add)
         unsafe add("startWorker") { context, call, env in
             guard let receive = unsafe context.function(call[0]) else { return nil }
             let href = try unsafe context.scriptValue(call[1]).stringValue ?? ""
@@ -58,11 +59,13 @@ extension DocumentEnvironment {
             }
             return unsafe context.jsValue(.number(Double(id)))
         }
-        // `(id, wire)`: a message for a worker, as the text of its wire form.
+        // `(id, wire, ports)`: a message for a worker, as the text of its wire form, and the
+        // ends of the ports it carries (``MessagePortPipes``).
         unsafe add("postToWorker") { context, call, _ in
             let id = Int(javaScriptNumber: try unsafe context.scriptValue(call[0]).numberValue ?? 0) ?? 0
             let wire = try unsafe context.scriptValue(call[1]).stringValue ?? "null"
-            context.attachment(DocumentWorkers.self)?.workers[id]?.post(wire)
+            let ports = try unsafe carriedPorts(call[2], in: context)
+            context.attachment(DocumentWorkers.self)?.workers[id]?.post(DedicatedWorker.Posted(wire: wire, ports: ports))
             return nil
         }
         // `(id)`: `Worker.terminate()`.
@@ -71,10 +74,11 @@ extension DocumentEnvironment {
             context.attachment(DocumentWorkers.self)?.workers.removeValue(forKey: id)?.end()
             return nil
         }
-        // In a worker: `(wire)`, its `postMessage`.
+        // In a worker: `(wire, ports)`, its `postMessage`.
         unsafe add("workerPost") { context, call, _ in
             let wire = try unsafe context.scriptValue(call[0]).stringValue ?? "null"
-            context.attachment(WorkerScope.self)?.worker.tellDocument(.message(wire))
+            let ports = try unsafe carriedPorts(call[1], in: context)
+            context.attachment(WorkerScope.self)?.worker.tellDocument(.message(wire, ports: ports))
             return nil
         }
         // In a worker: `close()`. The task that called it runs to its end (what it posts is
@@ -163,9 +167,11 @@ extension DocumentEnvironment {
     }
 
     /// Fires a `message` (or `messageerror`) from its `Worker` object at a worker's global scope.
-    static func dispatchWorkerMessage(_ wire: String, in context: isolated ScriptContext) {
+    static func dispatchWorkerMessage(_ posted: DedicatedWorker.Posted, in context: isolated ScriptContext) {
         guard let controls = context.attachment(DocumentControls.self), let message = unsafe controls.workerMessage else { return }
-        unsafe callReporting(message, in: context) { unsafe [context.jsValue(.string(wire))] }
+        unsafe callReporting(message, in: context) {
+            unsafe [context.jsValue(.string(posted.wire)), context.jsValue(portsValue(posted.ports))]
+        }
     }
 
     /// Gives a worker's event to its `Worker` object, unless it was terminated.
@@ -174,8 +180,8 @@ extension DocumentEnvironment {
         unsafe callReporting(workers.receive, in: context) {
             let id = unsafe context.jsValue(.number(Double(id)))
             switch event {
-            case .message(let wire):
-                return unsafe [id, context.jsValue(.string("message")), context.jsValue(.string(wire))]
+            case .message(let wire, let ports):
+                return unsafe [id, context.jsValue(.string("message")), context.jsValue(.string(wire)), context.jsValue(portsValue(ports))]
             case .error(let message, let filename, let line, let column):
                 return unsafe [
                     id, context.jsValue(.string("error")), context.jsValue(.string(message)), context.jsValue(.string(filename)),

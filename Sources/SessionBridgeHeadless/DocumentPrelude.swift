@@ -340,8 +340,8 @@ enum DocumentPrelude {
           if (worker) {
             define(g, "postMessage", { value: function postMessage(message, transfer = undefined) {
               if (arguments.length < 1) throw new TypeError("Not enough arguments");
-              const own = platformMade();
-              native.workerPost(own.wireText(own.structuredClone(message, { transfer: hooks.transferred(transfer) })));
+              platformMade();
+              native.workerPost(...hooks.sendable(message, transfer));
             }, writable: true, enumerable: true, configurable: true });
             define(g, "close", { value: function close() { native.workerClose(); }, writable: true, enumerable: true, configurable: true });
             define(g, "importScripts", { value: function importScripts(...urls) {
@@ -1021,11 +1021,10 @@ enum DocumentPrelude {
               g.dispatchEvent(hooks.message(data, origin, id === null ? openerOf() : windowProxy(id), type));
             },
             // The worker's `Worker` object posted a message (``DedicatedWorker``).
-            workerMessage(wire) {
-              const own = platformMade();
-              let data = null, type = "message";
-              try { data = own.fromWireText(wire); } catch { type = "messageerror"; }
-              g.dispatchEvent(hooks.message(data, "", null, type));
+            workerMessage(wire, ends) {
+              platformMade();
+              const { data, ports, failed } = hooks.received(wire, ends);
+              g.dispatchEvent(hooks.message(data, "", null, failed ? "messageerror" : "message", ports));
             },
             // The document is being replaced: `pagehide` (not kept for going back: a headless
             // page caches no document), `visibilitychange` and `unload`, each only to listeners

@@ -9,7 +9,8 @@ extension WebPlatformPrelude {
     /// cycles are kept. A function, a symbol, a weak collection, a promise, an `arguments` object or another of these
     /// members' objects (`URL`, `Event`, `Storage`, ...) or a `Proxy` throws a
     /// `DataCloneError` `DOMException`. `transfer` moves `ArrayBuffer`s
-    /// (`ArrayBuffer.prototype.transfer`): the originals are detached.
+    /// (`ArrayBuffer.prototype.transfer`): the originals are detached; a `MessagePort` it lists
+    /// is kept as it is, for the sender to move.
     static let cloneSource = #"""
           const dataCloneError = what => new DOMException(`${what} could not be cloned.`, "DataCloneError");
           const getter = (prototype, name) => Object.getOwnPropertyDescriptor(prototype, name).get;
@@ -44,7 +45,15 @@ extension WebPlatformPrelude {
             const memory = new Map();
             const transfer = options !== undefined && options !== null && options.transfer !== undefined ? [...options.transfer] : [];
             for (const buffer of transfer) {
-              if (!has(bufferLength, buffer)) throw dataCloneError("A value in the transfer list that is not an ArrayBuffer");
+              // A port is moved by whoever sends the message (``DocumentEnvironment``'s ports):
+              // the clone keeps it.
+              if (buffer instanceof MessagePort) {
+                if (memory.has(buffer)) throw dataCloneError("A MessagePort listed twice for transfer");
+                if (makePort.detached(buffer)) throw dataCloneError("A MessagePort already transferred");
+                memory.set(buffer, buffer);
+                continue;
+              }
+              if (!has(bufferLength, buffer)) throw dataCloneError("A value in the transfer list that is not an ArrayBuffer or a MessagePort");
               if (memory.has(buffer)) throw dataCloneError("An ArrayBuffer listed twice for transfer");
               memory.set(buffer, null);
             }

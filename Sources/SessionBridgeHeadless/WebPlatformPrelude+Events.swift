@@ -252,7 +252,7 @@ extension WebPlatformPrelude {
           }
           define(MessageEvent.prototype, Symbol.toStringTag, { value: "MessageEvent", configurable: true });
           // A `message` event of this window's (its `postMessage`), as the browser makes it.
-          hooks.message = (data, origin, source, type = "message") => trusted(new MessageEvent(type, { data, origin, source }));
+          hooks.message = (data, origin, source, type = "message", ports = []) => trusted(new MessageEvent(type, { data, origin, source, ports }));
 
           // CSP's event of a refused use (``ContentSecurityPolicy``), with its members as WebKit has them.
           class SecurityPolicyViolationEvent extends Event {
@@ -341,20 +341,30 @@ extension WebPlatformPrelude {
 
           // A channel's two entangled ports (HTML): a message is cloned when posted and
           // delivered in a task of its own once the other port has started (`start()`, or
-          // setting `onmessage`); a closed port sends and receives nothing. Nothing is
-          // transferred: a transfer list's buffers are cloned, not detached.
-          let makePort;
+          // setting `onmessage`); a closed port sends and receives nothing. A transfer list
+          // moves its buffers and ports. A port transferred to another context (a worker, or
+          // from one) is entangled with its partner natively (``MessagePortPipes``): the two
+          // sides exchange the text of their messages' wire form.
+          let makePort, receivePort;
+          // The ports of this context whose partner is in another, by "pipe,side".
+          const remotePorts = new Map();
           class MessagePort extends EventTarget {
-            #other = null; #started = false; #closed = false; #queue = []; #handlers = { message: null, messageerror: null };
+            #other = null; #remote = null; #detached = false; #started = false; #closed = false; #queue = []; #handlers = { message: null, messageerror: null };
             constructor() {
               if (!makePort.allowed) throw new TypeError("Illegal constructor");
               super();
             }
             postMessage(message, transfer = undefined) {
               if (arguments.length < 1) throw notEnough("MessagePort.postMessage", 1);
-              const data = structuredClone(message), other = this.#other;
+              if (this.#remote !== null) {
+                const [wire, ends] = hooks.sendable(message, transfer);
+                if (!this.#closed) native.portPost(this.#remote[0], this.#remote[1], wire, ends);
+                return;
+              }
+              const list = hooks.transferred(transfer), ports = list.filter(item => item instanceof MessagePort);
+              const data = structuredClone(message, { transfer: list }), other = this.#other;
               if (this.#closed || other === null) return;
-              other.#queue.push(data);
+              other.#queue.push({ data, ports, failed: false });
               if (other.#started) other.#deliverLater();
             }
             start() {
@@ -368,11 +378,16 @@ extension WebPlatformPrelude {
               const other = this.#other;
               this.#other = null;
               if (other !== null) other.#other = null;
+              if (this.#remote !== null) {
+                remotePorts.delete(this.#remote.join());
+                native.portClose(this.#remote[0], this.#remote[1]);
+              }
             }
             #deliverLater() {
               setTimeout(() => {
                 if (this.#closed || this.#queue.length === 0) return;
-                this.dispatchEvent(trusted(new MessageEvent("message", { data: this.#queue.shift() })));
+                const { data, ports, failed } = this.#queue.shift();
+                this.dispatchEvent(trusted(new MessageEvent(failed ? "messageerror" : "message", { data, ports })));
               }, 0);
             }
             get onmessage() { return this.#handlers.message; }
@@ -386,8 +401,66 @@ extension WebPlatformPrelude {
               };
               makePort.allowed = false;
               makePort.entangle = (one, two) => { one.#other = two; two.#other = one; };
+              makePort.detached = port => port.#detached;
+              const bind = port => {
+                remotePorts.set(port.#remote.join(), port);
+                native.portBind(receivePort, port.#remote[0], port.#remote[1]);
+              };
+              // A port leaving this context: its end (`[pipe, side]`). A port whose partner is
+              // here gets a pipe, its partner the other end; what was sent to it and not yet
+              // delivered goes along.
+              makePort.export = port => {
+                let end;
+                if (port.#remote !== null) {
+                  end = port.#remote;
+                  remotePorts.delete(end.join());
+                  native.portUnbind(end[0], end[1]);
+                } else {
+                  end = [native.portPipe(), 1];
+                  const other = port.#other;
+                  if (other !== null) {
+                    other.#other = null;
+                    other.#remote = [end[0], 0];
+                    bind(other);
+                    for (const item of port.#queue) {
+                      try { native.portPost(end[0], 0, wireText(item.data), []); } catch {}
+                    }
+                  }
+                }
+                port.#detached = true; port.#closed = true; port.#other = null; port.#remote = null; port.#queue = [];
+                return end;
+              };
+              // A port that came to this context with a message, holding `end`.
+              makePort.adopt = (pipe, side) => {
+                const port = makePort();
+                port.#remote = [pipe, side];
+                bind(port);
+                return port;
+              };
+              receivePort = (pipe, side, wire, ends) => {
+                const port = remotePorts.get(pipe + "," + side);
+                if (port === undefined || port.#closed) return;
+                port.#queue.push(hooks.received(wire, ends));
+                if (port.#started) port.#deliverLater();
+              };
             }
           }
+          // A message leaving for another context: the text of its structured clone's wire
+          // form (its transfer list's buffers moved, its ports leaving), and the ends of its
+          // ports, pipe and side after one another.
+          hooks.sendable = (message, transfer) => {
+            const list = hooks.transferred(transfer), ports = list.filter(item => item instanceof MessagePort);
+            const data = structuredClone(message, { transfer: list });
+            const wire = wireText(data, ports);
+            return [wire, ports.flatMap(port => makePort.export(port))];
+          };
+          // A message that came from another context: its data (a `messageerror` when it cannot
+          // be made here) and its ports.
+          hooks.received = (wire, ends) => {
+            const ports = [];
+            for (let index = 0; index + 1 < ends.length; index += 2) ports.push(makePort.adopt(ends[index], ends[index + 1]));
+            try { return { data: fromWireText(wire, ports), ports, failed: false }; } catch { return { data: null, ports, failed: true }; }
+          };
           define(MessagePort.prototype, Symbol.toStringTag, { value: "MessagePort", configurable: true });
           class MessageChannel {
             #port1 = makePort(); #port2 = makePort();

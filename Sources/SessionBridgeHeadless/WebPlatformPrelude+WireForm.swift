@@ -9,11 +9,13 @@ extension WebPlatformPrelude {
     /// than the one given; arrays and objects with their own enumerable members. Shared
     /// references and cycles are kept as references back.
     ///
-    /// `toWire(value, keyID)` takes a value already cloned (`structuredClone` refused what may
-    /// not cross); `keyID(parts)` keeps a key natively (with the databases, or for the data
-    /// store's other documents) and gives its id. `fromWire(tree, keyParts)` makes the value
-    /// again in the reading document; `keyParts(id)` gives `[handle, type, extractable,
-    /// algorithm as JSON, usages]`.
+    /// `toWire(value, keyID, portIndex)` takes a value already cloned (`structuredClone`
+    /// refused what may not cross); `keyID(parts)` keeps a key natively (with the databases, or
+    /// for the data store's other documents) and gives its id; `portIndex(value)` gives a
+    /// transferred `MessagePort`'s place in the message's ports (-1 for none).
+    /// `fromWire(tree, keyParts, ports)` makes the value again in the reading document;
+    /// `keyParts(id)` gives `[handle, type, extractable, algorithm as JSON, usages]`, `ports`
+    /// the ports that came with it.
     ///
     /// Evaluated apart, on a document's first use (`native.platform("wireForm")`), with the
     /// platform's members it uses: most documents never send a value to another.
@@ -30,7 +32,7 @@ extension WebPlatformPrelude {
             for (let index = 0; index < source.length; index++) bytes[index] = source.charCodeAt(index);
             return bytes;
           };
-          const toWire = (value, keyID) => {
+          const toWire = (value, keyID, portIndex = () => -1) => {
             const references = new Map();
             const write = value => {
               switch (typeof value) {
@@ -63,6 +65,9 @@ extension WebPlatformPrelude {
               // A CryptoKey: its material stays native; the tree holds the id `keyID` gives it.
               const key = storedKey === undefined ? undefined : storedKey(value);
               if (key !== undefined) return ["K", keyID(key)];
+              // A port the message transfers: its place in the message's ports.
+              const port = portIndex(value);
+              if (port >= 0) return ["P", port];
               if (platformClone(value) !== undefined) throw dataCloneError("A " + builtinTag.call(value).slice(8, -1));
               if (builtinTag.call(value) === "[object Error]") {
                 const message = ownDescriptor(value, "message");
@@ -73,7 +78,7 @@ extension WebPlatformPrelude {
             };
             return write(value);
           };
-          const fromWire = (tree, keyHandle) => {
+          const fromWire = (tree, keyHandle, ports = []) => {
             const made = [];
             const read = node => {
               if (node === null || typeof node !== "object") return node;
@@ -107,6 +112,10 @@ extension WebPlatformPrelude {
                 out = restoredKey(type, extractable, shown, usages, handle);
                 break;
               }
+              case "P":
+                if (ports[node[1]] === undefined) throw dataCloneError("A MessagePort not transferred");
+                out = ports[node[1]];
+                break;
               case "E": {
                 out = new (errors[node[1]] || Error)();
                 if (node[2] !== null) define(out, "message", { value: node[2], writable: true, configurable: true });

@@ -35,7 +35,7 @@ extension WebPlatformPrelude {
             }
             postMessage(message, transfer = undefined) {
               if (arguments.length < 1) throw notEnough("Worker.postMessage", 1);
-              native.postToWorker(this.#id, wireText(structuredClone(message, { transfer: hooks.transferred(transfer) })));
+              native.postToWorker(this.#id, ...hooks.sendable(message, transfer));
             }
             terminate() {
               workers.delete(this.#id);
@@ -50,15 +50,16 @@ extension WebPlatformPrelude {
           }
           define(Worker.prototype, Symbol.toStringTag, { value: "Worker", configurable: true });
           // What a worker tells its `Worker` (``DocumentEnvironment/dispatchWorkerEvent``).
-          receiveWorker = (id, kind, first, filename, lineno, colno) => {
+          // `first` a message's wire text or an error's message; `second` the message's ports'
+          // ends or the error's file.
+          receiveWorker = (id, kind, first, second, lineno, colno) => {
             const worker = workers.get(id);
             if (worker === undefined) return;
             if (kind === "message") {
-              let data = null, type = "message";
-              try { data = fromWireText(first); } catch { type = "messageerror"; }
-              worker.dispatchEvent(trusted(new MessageEvent(type, { data, origin: "" })));
+              const { data, ports, failed } = hooks.received(first, second);
+              worker.dispatchEvent(trusted(new MessageEvent(failed ? "messageerror" : "message", { data, origin: "", ports })));
             } else if (kind === "error") {
-              worker.dispatchEvent(trusted(new ErrorEvent("error", { message: first, filename, lineno, colno, cancelable: true })));
+              worker.dispatchEvent(trusted(new ErrorEvent("error", { message: first, filename: second, lineno, colno, cancelable: true })));
             } else {
               worker.dispatchEvent(trusted(new Event("error")));
             }

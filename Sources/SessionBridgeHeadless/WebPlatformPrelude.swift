@@ -540,9 +540,10 @@ enum WebPlatformPrelude {
             dataCloneError, builtinTag, ownDescriptor, text, Blob, File, isBlob, blobBytes, storedKey: webCrypto.storedKey, restoredKey: webCrypto.restoredKey }));
           // A value crossing to another document: the wire form's text (a CryptoKey handed over
           // natively), and the value made again from it (throws when it cannot be).
-          const wireText = value => JSON.stringify(wireForm().toWire(value,
-            key => native.platform("shareKey", key.handle, key.type, key.extractable, keyAlgorithm(key.algorithm), key.usages)));
-          const fromWireText = text => wireForm().fromWire(JSON.parse(text), id => native.platform("sharedKey", id));
+          const wireText = (value, ports = []) => JSON.stringify(wireForm().toWire(value,
+            key => native.platform("shareKey", key.handle, key.type, key.extractable, keyAlgorithm(key.algorithm), key.usages),
+            value => ports.indexOf(value)));
+          const fromWireText = (text, ports = []) => wireForm().fromWire(JSON.parse(text), id => native.platform("sharedKey", id), ports);
           const indexedDBMembers = () => indexedDBMade !== null ? indexedDBMade : (indexedDBMade = native.platform("indexedDB")({
             native, hooks, define, notEnough, DOMException, Event, EventTarget, trusted, structuredClone, has, dateValue, regExpSource, regExpFlags, bufferLength, bufferSlice, bufferDetached, isView, typedArrayName, viewBuffer, viewOffset, viewLength, dataViewBuffer, dataViewOffset, dataViewLength, mapSize, mapEntries, setSize, setValues, wrappers, typedArrays, errors, member, platformClone, platformClones, dataCloneError, builtinTag, ownDescriptor, text, Blob, File, isBlob, blobBytes, BroadcastChannel, wireForm, keyAlgorithm }));
 

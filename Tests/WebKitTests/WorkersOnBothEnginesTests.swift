@@ -56,6 +56,49 @@ import Testing
         }
     }
 
+    /// A `MessagePort` moves to a worker and back with a message, as authentication SDKs send
+    /// their worker a request with the port its answer comes back on (auth0-spa-js does, each
+    /// request a channel of its own), and as RPC libraries pass ports inside their messages.
+    @Test(arguments: Engine.allCases)
+    func portsMoveToAWorkerAndBack(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let read = try await view.run(
+                Self.collect + #"""
+                    const w = worker(`
+                      addEventListener("message", ({ data, ports: [port] }) => {
+                        if (data.kind === "ask") { port.postMessage({ answer: data.n * 2, ports: 1 }); return; }
+                        // A port inside the message: the worker answers on it, and sends one of its own back.
+                        const channel = new MessageChannel();
+                        channel.port1.onmessage = event => { data.reply.postMessage("worker heard " + event.data); };
+                        data.reply.postMessage({ back: channel.port2 }, [channel.port2]);
+                      });
+                    `);
+                    const ask = n => new Promise(resolve => {
+                      const channel = new MessageChannel();
+                      channel.port1.onmessage = event => { resolve([event.data.answer, event.ports.length]); channel.port1.close(); };
+                      w.postMessage({ kind: "ask", n }, [channel.port2]);
+                    });
+                    const answers = await Promise.all([ask(1), ask(2), ask(3)]);
+                    const channel = new MessageChannel();
+                    const replies = [];
+                    const heard = new Promise(resolve => {
+                      channel.port1.onmessage = event => {
+                        replies.push(event.data);
+                        if (event.data.back instanceof MessagePort) event.data.back.postMessage("page");
+                        else resolve();
+                      };
+                    });
+                    w.postMessage({ kind: "nested", reply: channel.port2 }, [channel.port2]);
+                    await heard;
+                    let again;
+                    try { w.postMessage({}, [channel.port2]); } catch (error) { again = error.name; }
+                    return [answers, replies.length, replies[1], again];
+                    """#)
+            #expect(read == [[[2, 0], [4, 0], [6, 0]], 2, "worker heard page", "DataCloneError"], "\(engine): \(read)")
+        }
+    }
+
     /// A transfer list moves its `ArrayBuffer`s both ways: the sender's is detached.
     @Test(arguments: Engine.allCases)
     func aTransferListMovesItsBuffers(engine: Engine) async throws {
