@@ -279,7 +279,7 @@ enum DocumentPrelude {
           }
           // The window's event handler attributes, `null` until a script sets one (pages test
           // `"onpagehide" in window`); the dispatch above calls the one an event's type names.
-          for (const type of worker ? ["error", "unhandledrejection", "rejectionhandled", "message", "messageerror", "online", "offline", "languagechange"]
+          for (const type of worker ? ["error", "unhandledrejection", "rejectionhandled", "message", "messageerror", "online", "offline"]
             : ["load", "error", "unhandledrejection", "rejectionhandled", "message", "messageerror", "hashchange", "popstate",
             "storage", "pageshow", "pagehide", "beforeunload", "unload", "focus", "blur", "resize", "scroll", "online", "offline", "languagechange"]) {
             define(g, "on" + type, { value: null, writable: true, enumerable: true, configurable: true });
@@ -428,7 +428,7 @@ enum DocumentPrelude {
             "XMLHttpRequestUpload", "CookieStore", "CookieChangeEvent", "FileReader", "Window", "Navigator", "Location",
             "Crypto", "Performance", "WebSocket", "CloseEvent", "WritableStream", "WritableStreamDefaultWriter", "WritableStreamDefaultController",
             "TransformStream", "TransformStreamDefaultController", "TextDecoderStream", "TextEncoderStream", "CompressionStream",
-            "DecompressionStream", "EventSource", "Worker"];
+            "DecompressionStream", "EventSource", "Worker", "FileReaderSync", "WorkerLocation", "WorkerNavigator"];
           // IndexedDB's, made apart (``WebPlatformPrelude/indexedDBSource``).
           const indexedDBClasses = ["IDBFactory", "IDBDatabase", "IDBTransaction", "IDBObjectStore", "IDBIndex", "IDBCursor", "IDBCursorWithValue",
             "IDBKeyRange", "IDBRequest", "IDBOpenDBRequest", "IDBVersionChangeEvent", "DOMStringList"];
@@ -462,11 +462,13 @@ enum DocumentPrelude {
             }
           };
           // What HTML exposes to windows only is not a worker's.
-          const windowOnly = new Set(["localStorage", "sessionStorage", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen",
+          const windowOnly = new Set(["localStorage", "sessionStorage", "history", "matchMedia", "screen",
             "Storage", "History", "PopStateEvent", "HashChangeEvent", "MediaQueryList", "PageTransitionEvent", "StorageEvent", "PerformanceNavigationTiming",
             "cookieStore", "visualViewport", "locationbar", "menubar", "personalbar", "scrollbars", "statusbar", "toolbar", "UserActivation", "Clipboard",
             "MediaDevices", "BarProp", "VisualViewport", "CookieStore", "CookieChangeEvent", "Window", "Navigator", "Location"]);
-          const scoped = names => worker ? names.filter(name => !windowOnly.has(name)) : names;
+          // Nor is a worker's what a window has.
+          const workerOnly = new Set(["FileReaderSync", "WorkerLocation", "WorkerNavigator"]);
+          const scoped = names => names.filter(name => !(worker ? windowOnly : workerOnly).has(name));
           makeLazy(scoped(platformNames), scoped(platformClasses), platformMade);
           makeLazy(scoped(lateNames), scoped(lateClasses), () => platformMade().late());
           makeLazy(["indexedDB"], indexedDBClasses, () => platformMade().indexedDBMembers());

@@ -2,7 +2,8 @@ extension WebPlatformPrelude {
     /// `FileReader` (File API), part of ``source``: a `Blob` read as text (a byte order mark
     /// deciding the encoding, else the one given, else UTF-8), as a `data:` URL, an
     /// `ArrayBuffer` or a binary string, in a later task, with `loadstart`, one `progress`,
-    /// `load` (or `abort`) and `loadend` and their handler attributes, as WebKit fires them.
+    /// `load` (or `abort`) and `loadend` and their handler attributes, as WebKit fires them;
+    /// and a worker's `FileReaderSync`, the same reads returned at once.
     static let fileReaderSource = #"""
           const readerTypes = ["loadstart", "progress", "load", "loadend", "error", "abort"];
           // Bytes as a string of the code points 0-255 (a binary string, what `btoa` takes).
@@ -76,5 +77,20 @@ extension WebPlatformPrelude {
             define(FileReader.prototype, name, { value, enumerable: true });
           }
           define(FileReader.prototype, Symbol.toStringTag, { value: "FileReader", configurable: true });
+          // A worker's `FileReaderSync`: the same reads, returned at once.
+          const syncRead = (blob, method) => {
+            if (!isBlob(blob)) throw new TypeError(`Argument 1 ('blob') to FileReaderSync.${method} must be an instance of Blob`);
+            return blobBytes(blob).slice();
+          };
+          class FileReaderSync {
+            readAsArrayBuffer(blob) { return syncRead(blob, "readAsArrayBuffer").buffer; }
+            readAsBinaryString(blob) { return binaryString(syncRead(blob, "readAsBinaryString")); }
+            readAsText(blob, encoding = undefined) { return sniffedText(syncRead(blob, "readAsText"), encoding); }
+            readAsDataURL(blob) {
+              const bytes = syncRead(blob, "readAsDataURL");
+              return `data:${blob.type === "" ? "application/octet-stream" : blob.type};base64,${btoa(binaryString(bytes))}`;
+            }
+          }
+          define(FileReaderSync.prototype, Symbol.toStringTag, { value: "FileReaderSync", configurable: true });
         """#
 }

@@ -522,7 +522,9 @@ enum WebPlatformPrelude {
               WritableStreamDefaultWriter, WritableStreamDefaultController, TransformStream, TransformStreamDefaultController, TextDecoderStream,
               TextEncoderStream, CompressionStream, DecompressionStream, EventSource, BarProp, VisualViewport, visualViewport, ...bars, CountQueuingStrategy, ByteLengthQueuingStrategy,
               XMLHttpRequestEventTarget, XMLHttpRequestUpload, navigatorMembers, Permissions, PermissionStatus, UserActivation, Clipboard,
-              MediaDevices, Notification, Worker,
+              MediaDevices, Notification, Worker, FileReaderSync,
+              WorkerLocation: singletonInterface("WorkerLocation", () => hooks.location),
+              WorkerNavigator: singletonInterface("WorkerNavigator", () => hooks.navigator),
               ...(secure ? { cookieStore, CookieStore, CookieChangeEvent } : {}) };
             return lateMembers;
           };

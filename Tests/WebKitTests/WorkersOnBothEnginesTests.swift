@@ -56,6 +56,35 @@ import Testing
         }
     }
 
+    /// A worker's global scope has what WebKit gives a dedicated worker and nothing of a
+    /// window's; `FileReaderSync` reads a blob at once.
+    @Test(arguments: Engine.allCases)
+    func aWorkersScopeHasAWorkersMembers(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let read = try await view.run(
+                Self.collect + #"""
+                    const [answer] = await collect(worker(`
+                      const names = ["FileReaderSync", "WorkerLocation", "WorkerNavigator", "WorkerGlobalScope", "DedicatedWorkerGlobalScope",
+                        "importScripts", "postMessage", "close", "fetch", "crypto", "indexedDB", "BroadcastChannel", "MessageChannel", "WebSocket",
+                        "EventSource", "XMLHttpRequest", "Worker", "requestAnimationFrame", "structuredClone", "performance",
+                        "document", "window", "localStorage", "sessionStorage", "alert", "history", "open", "opener", "parent", "top",
+                        "onmessage", "onerror", "onlanguagechange", "onload"];
+                      const reader = new FileReaderSync(), blob = new Blob(["h\\u00e9"], { type: "text/plain" });
+                      postMessage([names.filter(name => !(name in self)), location instanceof WorkerLocation, navigator instanceof WorkerNavigator,
+                        reader.readAsText(blob), reader.readAsDataURL(blob), new Uint8Array(reader.readAsArrayBuffer(blob)).length]);
+                    `), 1);
+                    return answer;
+                    """#)
+            let expected: ScriptValue = [
+                ["document", "window", "localStorage", "sessionStorage", "alert", "history", "open", "opener", "parent", "top",
+                 "onlanguagechange", "onload"],
+                true, true, "hé", "data:text/plain;base64,aMOp", 3,
+            ]
+            #expect(read == expected, "\(engine): \(read)")
+        }
+    }
+
     /// A `MessagePort` moves to a worker and back with a message, as authentication SDKs send
     /// their worker a request with the port its answer comes back on (auth0-spa-js does, each
     /// request a channel of its own), and as RPC libraries pass ports inside their messages.
