@@ -15,8 +15,11 @@ import Testing
     }
 
     /// Pages try every method and header trick that could put a second request on a shared
-    /// connection while native code refreshes against a slow token endpoint, round after round.
-    @Test func pageCannotReadATokenAnswerThroughFetch() async throws {
+    /// connection while native code refreshes against a slow token endpoint, round after round:
+    /// from the page itself, and from a dedicated worker it starts (its requests go through
+    /// the same loader).
+    @Test(arguments: ["page", "worker"])
+    func pageCannotReadATokenAnswerThroughFetch(from scope: String) async throws {
         let server = try await ReferenceServer.start()
         defer { Task { try? await server.stop() } }
         var configuration = makeConfiguration(server)
@@ -28,9 +31,8 @@ import Testing
         server.setFaults(FaultConfiguration(routes: .tokenEndpoint, latency: .milliseconds(300)))
 
         let rounds = 12
-        async let pageSaw = page.callAsyncJavaScript(
-            """
-            const seen = [];
+        let attack = """
+            const seen = [], base = self.origin;
             const smuggled = "GET /api/me HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\n\\r\\nGET /api/me HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\n\\r\\nGET";
             const methods = [smuggled, "GET\\r\\n", "GET /oauth/token", "GET\\0", "POST\\n\\nGET", "get", "post", "patch", "OPTIONS"];
             const headers = [["X-A", "1\\r\\n\\r\\nGET / HTTP/1.1"], ["X-A\\r\\nX-B", "1"], ["Transfer-Encoding", "chunked"],
@@ -41,14 +43,22 @@ import Testing
             };
             for (let round = 0; round < \(rounds * 4); round++) {
               const pending = [];
-              for (const method of methods) pending.push(read(fetch("/api/me", { method, body: method === "post" ? "x" : undefined })));
-              for (const header of headers) pending.push(read(fetch("/", { method: "POST", body: "x", headers: [header] })));
-              for (let i = 0; i < 4; i++) pending.push(read(fetch(i % 2 ? "/app" : "/api/me")));
+              for (const method of methods) pending.push(read(fetch(base + "/api/me", { method, body: method === "post" ? "x" : undefined })));
+              for (const header of headers) pending.push(read(fetch(base + "/", { method: "POST", body: "x", headers: [header] })));
+              for (let i = 0; i < 4; i++) pending.push(read(fetch(base + (i % 2 ? "/app" : "/api/me"))));
               await Promise.all(pending);
               await new Promise(r => setTimeout(r, 75));
             }
-            return seen;
-            """, timeout: .seconds(120))
+            """
+        let script =
+            scope == "page"
+            ? attack + "\nreturn seen;"
+            : """
+            const source = \(String(decoding: try JSONEncoder().encode("(async () => {\n" + attack + "\npostMessage(seen);\n})();"), as: UTF8.self));
+            const worker = new Worker(URL.createObjectURL(new Blob([source])));
+            return await new Promise(resolve => { worker.onmessage = event => resolve(event.data); });
+            """
+        async let pageSaw = page.callAsyncJavaScript(script, timeout: .seconds(120))
         var refreshed = 0
         for _ in 0..<rounds {
             _ = try await session.refresh()
