@@ -1,71 +1,33 @@
 import Dispatch
 import Foundation
+import SessionBridgeMessaging
 import SessionBridgeScriptEngine
 import Synchronization
 
 extension DocumentEnvironment {
-    /// The page APIs' native functions of dedicated workers (``DedicatedWorker``): a document's
+    /// The page APIs' native functions of dedicated workers (``PageWorker``): a document's
     /// `Worker` objects start, post to and terminate theirs; a worker's global scope posts to
     /// its `Worker`, closes itself, reports its errors and imports scripts.
     static func defineWorkerFunctions(
         _ add: (String, @escaping @Sendable (isolated ScriptContext, RawCall, DocumentEnvironment) throws -> RawValue?) -> Void
     ) {
-        // `(receive, url, source, name, type)`: starts a worker and gives its id; `source` is a
-        // `blob:` URL's text (`null` for one not registered), `receive(id, kind, ...)` the
-        // function that gives the document's `Worker` objects what their workers tell.
         unsafe defineMessagePortFunctions(add)
-        unsafe add("startWorker") { context, call, env in
-            guard let receive = unsafe context.function(call[0]) else { return nil }
-            let href = try unsafe context.scriptValue(call[1]).stringValue ?? ""
-            let source = try unsafe context.scriptValue(call[2]).stringValue
-            let name = try unsafe context.scriptValue(call[3]).stringValue ?? ""
-            let type = try unsafe context.scriptValue(call[4]).stringValue ?? "classic"
-            guard let url = URL(string: href) else { throw ScriptThrow("SyntaxError", "'\(href)' is not a valid URL.") }
-            try env.checkWorker(url, in: context)
-            let workers = unsafe documentWorkers(receive, in: context)
-            workers.lastID += 1
-            let id = workers.lastID
-            guard let inbox = workers.inbox else { return nil }
-            let store = env.configuration.websiteDataStore
-            let reserved = DedicatedWorker.reserve(in: store)
-            let worker = DedicatedWorker(id: id, url: url, store: store, counted: reserved) { event in inbox.send((id, event)) }
-            workers.workers[id] = worker
-            if !reserved {
-                env.configuration.eventHandler?(
-                    .console(
-                        ConsoleMessage(
-                            level: .error,
-                            text: "Worker not started: the pages of this data store run \(DedicatedWorker.maximumPerDataStore) workers already."),
-                        url: env.url))
-                worker.fail()
-                return unsafe context.jsValue(.number(Double(id)))
-            }
-            let scheme = url.scheme?.lowercased()
-            let fromBlob = scheme == "blob", given = fromBlob || scheme == "data"
-            if given && source == nil {
-                worker.fail()
-                return unsafe context.jsValue(.number(Double(id)))
-            }
-            // A `blob:` URL's worker has its document's origin, a `data:` URL's an opaque one;
-            // relative URLs resolve against the worker's URL (none does against a `blob:` one).
-            var environment = DocumentEnvironment(
-                documentURL: DocumentURL(fromBlob ? env.url : url), title: nil, jar: env.jar, loader: env.loader, tracker: env.tracker,
-                page: env.page, configuration: env.configuration, timing: NavigationTiming(kind: .navigate), referrer: "",
-                referrerPolicy: env.referrerPolicy, baseHref: fromBlob ? url : nil, encoding: .utf8, contentSecurity: env.contentSecurity)
-            if fromBlob { environment.locationURL = url }
-            Task {
-                await worker.start(
-                    source: given ? source : nil, module: type == "module", fetchingWith: env, environment: environment, name: name)
-            }
-            return unsafe context.jsValue(.number(Double(id)))
-        }
+        // `(receive, url, source, name, type)`: starts a dedicated worker and gives its id;
+        // `source` is a `blob:` or `data:` URL's text (`null` for one not registered),
+        // `receive(id, kind, ...)` the function that gives the document's `Worker` objects what
+        // their workers tell.
+        unsafe add("startWorker") { context, call, env in try unsafe startWorker(call, shared: false, env: env, in: context) }
+        // The same for a `SharedWorker`: connects to the shared worker its origin, URL, type and
+        // name name (started if none runs) and gives `[id, pipe]`, the pipe of the port
+        // entangled with the worker's (the `SharedWorker`'s end 0).
+        unsafe add("startSharedWorker") { context, call, env in try unsafe startWorker(call, shared: true, env: env, in: context) }
         // `(id, wire, ports)`: a message for a worker, as the text of its wire form, and the
         // ends of the ports it carries (``MessagePortPipes``).
         unsafe add("postToWorker") { context, call, _ in
             let id = Int(javaScriptNumber: try unsafe context.scriptValue(call[0]).numberValue ?? 0) ?? 0
             let wire = try unsafe context.scriptValue(call[1]).stringValue ?? "null"
             let ports = try unsafe carriedPorts(call[2], in: context)
-            context.attachment(DocumentWorkers.self)?.workers[id]?.post(DedicatedWorker.Posted(wire: wire, ports: ports))
+            context.attachment(DocumentWorkers.self)?.workers[id]?.post(PageWorker.Posted(wire: wire, ports: ports))
             return nil
         }
         // `(id)`: `Worker.terminate()`.
@@ -114,6 +76,75 @@ extension DocumentEnvironment {
         }
     }
 
+    /// Starts a dedicated worker, or connects to a shared one (``defineWorkerFunctions(_:)``).
+    private static func startWorker(
+        _ call: RawCall, shared: Bool, env: DocumentEnvironment, in context: isolated ScriptContext
+    ) throws -> RawValue? {
+        guard let receive = unsafe context.function(call[0]) else { return nil }
+        let href = try unsafe context.scriptValue(call[1]).stringValue ?? ""
+        let source = try unsafe context.scriptValue(call[2]).stringValue
+        let name = try unsafe context.scriptValue(call[3]).stringValue ?? ""
+        let type = try unsafe context.scriptValue(call[4]).stringValue ?? "classic"
+        guard let url = URL(string: href) else { throw ScriptThrow("SyntaxError", "'\(href)' is not a valid URL.") }
+        try env.checkWorker(url, in: context)
+        let workers = unsafe documentWorkers(receive, in: context)
+        workers.lastID += 1
+        let id = workers.lastID
+        guard let inbox = workers.inbox else { return nil }
+        let tell: @Sendable (PageWorker.Event) -> Void = { inbox.send((id, $0)) }
+        let store = env.configuration.websiteDataStore
+        var reserved = false
+        let worker: PageWorker, made: Bool, answer: ScriptValue
+        if shared {
+            let key = [SecurityOrigin(url: env.url)?.description ?? "null", type, url.absoluteString, name].joined(separator: " ")
+            (worker, made) = store.sharedWorkers.worker(for: key) {
+                reserved = PageWorker.reserve(in: store)
+                return PageWorker(url: url, store: store, counted: reserved, shared: true)
+            }
+            let pipe = MessagePortPipes.shared.makePipe()
+            if let connection = worker.connect(MessagePortPipes.End(pipe: pipe, side: 1), tell: tell) {
+                workers.connections[id] = (worker, connection)
+            } else {
+                tell(.failed)
+            }
+            answer = [.number(Double(id)), .number(Double(pipe))]
+        } else {
+            reserved = PageWorker.reserve(in: store)
+            worker = PageWorker(url: url, store: store, counted: reserved, tell: tell)
+            made = true
+            workers.workers[id] = worker
+            answer = .number(Double(id))
+        }
+        guard made else { return unsafe context.jsValue(answer) }
+        if !reserved {
+            env.configuration.eventHandler?(
+                .console(
+                    ConsoleMessage(
+                        level: .error,
+                        text: "Worker not started: the pages of this data store run \(PageWorker.maximumPerDataStore) workers already."),
+                    url: env.url))
+            worker.fail()
+            return unsafe context.jsValue(answer)
+        }
+        let scheme = url.scheme?.lowercased()
+        let fromBlob = scheme == "blob", given = fromBlob || scheme == "data"
+        if given && source == nil {
+            worker.fail()
+            return unsafe context.jsValue(answer)
+        }
+        // A `blob:` URL's worker has its document's origin, a `data:` URL's an opaque one;
+        // relative URLs resolve against the worker's URL (none does against a `blob:` one).
+        var environment = DocumentEnvironment(
+            documentURL: DocumentURL(fromBlob ? env.url : url), title: nil, jar: env.jar, loader: env.loader, tracker: env.tracker,
+            page: env.page, configuration: env.configuration, timing: NavigationTiming(kind: .navigate), referrer: "",
+            referrerPolicy: env.referrerPolicy, baseHref: fromBlob ? url : nil, encoding: .utf8, contentSecurity: env.contentSecurity)
+        if fromBlob { environment.locationURL = url }
+        Task {
+            await worker.start(source: given ? source : nil, module: type == "module", fetchingWith: env, environment: environment, name: name)
+        }
+        return unsafe context.jsValue(answer)
+    }
+
     /// The document's table of workers, made with its first (the prelude's `receive` kept).
     private static func documentWorkers(_ receive: RawObject, in context: isolated ScriptContext) -> DocumentWorkers {
         if let workers = context.attachment(DocumentWorkers.self) { return workers }
@@ -125,7 +156,9 @@ extension DocumentEnvironment {
         context.onClose { context in
             guard let workers = context.attachment(DocumentWorkers.self) else { return }
             for worker in workers.workers.values { worker.end() }
+            for (worker, connection) in workers.connections.values { worker.disconnect(connection) }
             workers.workers.removeAll()
+            workers.connections.removeAll()
             unsafe context.unprotect(workers.receive)
         }
         return workers
@@ -153,9 +186,9 @@ extension DocumentEnvironment {
     /// Makes a worker's global scope in a context no script has touched: the page APIs as a
     /// `DedicatedWorkerGlobalScope` has them, bound to the worker's environment.
     static func installWorker(
-        _ environment: DocumentEnvironment, name: String, worker: DedicatedWorker, in context: isolated ScriptContext
+        _ environment: DocumentEnvironment, name: String, shared: Bool, worker: PageWorker, in context: isolated ScriptContext
     ) throws(ScriptError) {
-        try prepare(userAgent: environment.configuration.userAgent, workerName: name, in: context)
+        try prepare(userAgent: environment.configuration.userAgent, workerName: name, sharedWorker: shared, in: context)
         guard let prepared = context.attachment(PreparedDocument.self) else {
             throw ScriptError(kind: .exception, name: "Error", message: "worker prelude failed")
         }
@@ -167,16 +200,23 @@ extension DocumentEnvironment {
     }
 
     /// Fires a `message` (or `messageerror`) from its `Worker` object at a worker's global scope.
-    static func dispatchWorkerMessage(_ posted: DedicatedWorker.Posted, in context: isolated ScriptContext) {
+    static func dispatchWorkerMessage(_ posted: PageWorker.Posted, in context: isolated ScriptContext) {
         guard let controls = context.attachment(DocumentControls.self), let message = unsafe controls.workerMessage else { return }
         unsafe callReporting(message, in: context) {
             unsafe [context.jsValue(.string(posted.wire)), context.jsValue(portsValue(posted.ports))]
         }
     }
 
-    /// Gives a worker's event to its `Worker` object, unless it was terminated.
-    static func dispatchWorkerEvent(_ id: Int, _ event: DedicatedWorker.Event, in context: isolated ScriptContext) {
-        guard let workers = context.attachment(DocumentWorkers.self), workers.workers[id] != nil else { return }
+    /// Fires `connect` at a shared worker's global scope, with the port holding `end`.
+    static func dispatchWorkerConnect(_ end: MessagePortPipes.End, in context: isolated ScriptContext) {
+        guard let controls = context.attachment(DocumentControls.self), let connect = unsafe controls.workerConnect else { return }
+        unsafe callReporting(connect, in: context) { unsafe [context.jsValue(portsValue([end]))] }
+    }
+
+    /// Gives a worker's event to its `Worker` (or `SharedWorker`) object, unless it was terminated.
+    static func dispatchWorkerEvent(_ id: Int, _ event: PageWorker.Event, in context: isolated ScriptContext) {
+        guard let workers = context.attachment(DocumentWorkers.self), workers.workers[id] != nil || workers.connections[id] != nil
+        else { return }
         unsafe callReporting(workers.receive, in: context) {
             let id = unsafe context.jsValue(.number(Double(id)))
             switch event {

@@ -167,8 +167,10 @@ final class DocumentControls {
     var violation: RawObject?
     /// Makes `eval` and `Function` report their refusals.
     var refuseEval: RawObject?
-    /// Fires a `message` from its `Worker` object at a worker's global scope: `(wire)`.
+    /// Fires a `message` from its `Worker` object at a dedicated worker's global scope: `(wire, ports)`.
     var workerMessage: RawObject?
+    /// Fires `connect` at a shared worker's global scope: `(ends)`, the port's.
+    var workerConnect: RawObject?
     /// Whether a script added a listener or a handler of those events (only then is `leave` called).
     var listensForLeave = false
     /// Whether a script can see a `<script>` element's events by other means than its handler
@@ -308,7 +310,8 @@ extension DocumentEnvironment {
     static let hardwareConcurrency = ProcessInfo.processInfo.activeProcessorCount < 8 ? 4 : 8
 
     static func prepare(
-        userAgent: String, warmingUp: Bool = false, workerName: String? = nil, in context: isolated ScriptContext
+        userAgent: String, warmingUp: Bool = false, workerName: String? = nil, sharedWorker: Bool = false,
+        in context: isolated ScriptContext
     ) throws(ScriptError) {
         guard context.attachment(PreparedDocument.self) == nil else { return }
         // A worker has no bridge: WebKit gives message handlers to windows only.
@@ -336,6 +339,7 @@ extension DocumentEnvironment {
             [
                 native, location, context.jsValue(.string(userAgent)), context.jsValue(.string(Self.navigatorPlatform)),
                 context.jsValue(.number(Double(Self.hardwareConcurrency))), context.jsValue(workerName.map { .string($0) } ?? .null),
+                context.jsValue(.bool(sharedWorker)),
             ])
         unsafe defineNativeFunctions(on: native, in: context)
         unsafe context.attach(PreparedDocument(native: native, location: location))
@@ -350,7 +354,10 @@ extension DocumentEnvironment {
             let documentControls = unsafe DocumentControls(
                 finish: finish, storage: storage, leave: leave, message: message, scriptEvent: scriptEvent)
             unsafe documentControls.refuseEval = try? unsafe context.protectedFunction("refuseEval", of: controls)
-            if workerName != nil { unsafe documentControls.workerMessage = try? unsafe context.protectedFunction("workerMessage", of: controls) }
+            if workerName != nil {
+                unsafe documentControls.workerMessage = try? unsafe context.protectedFunction("workerMessage", of: controls)
+                unsafe documentControls.workerConnect = try? unsafe context.protectedFunction("workerConnect", of: controls)
+            }
             unsafe documentControls.violation = try? unsafe context.protectedFunction("violation", of: controls)
             context.attach(documentControls)
             context.onClose { context in
@@ -363,6 +370,7 @@ extension DocumentEnvironment {
                 if let violation = unsafe controls.violation { unsafe context.unprotect(violation) }
                 if let refuseEval = unsafe controls.refuseEval { unsafe context.unprotect(refuseEval) }
                 if let workerMessage = unsafe controls.workerMessage { unsafe context.unprotect(workerMessage) }
+                if let workerConnect = unsafe controls.workerConnect { unsafe context.unprotect(workerConnect) }
                 if let hook = unsafe context.uncaughtHook { unsafe context.unprotect(hook) }
                 unsafe context.uncaughtHook = nil
             }

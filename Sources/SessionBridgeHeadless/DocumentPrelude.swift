@@ -7,17 +7,18 @@
 ///
 /// It runs first in every world of every document; the native functions stay in its closure
 /// and are never reachable from page scripts. Given a worker's name, it makes a dedicated
-/// worker's global scope instead (``DedicatedWorker``): `self`, `location` as a
+/// worker's global scope instead (``PageWorker``): `self`, `location` as a
 /// `WorkerLocation`, a `WorkerNavigator`, `postMessage`, `close` and `importScripts`, `fetch`
 /// and the members HTML exposes to workers, and no window, document or panels.
 enum DocumentPrelude {
     static let source = #"""
-        (function (native, loc, userAgent, platform, cores, workerName) {
+        (function (native, loc, userAgent, platform, cores, workerName, sharedWorker) {
           "use strict";
-          // A dedicated worker's global scope (`workerName` its name) has no window, document or
-          // panels, its own `postMessage`, `close` and `importScripts`, and the members HTML
-          // exposes to workers (``DedicatedWorker``).
-          const worker = workerName !== null;
+          // A worker's global scope (`workerName` its name; a shared worker's with
+          // `sharedWorker`) has no window, document or panels, its own `close` and
+          // `importScripts` (and a dedicated worker's `postMessage`), and the members HTML
+          // exposes to workers (``PageWorker``).
+          const worker = workerName !== null, shared = worker && sharedWorker === true;
           const g = globalThis, define = Object.defineProperty, freeze = Object.freeze;
           const then = Promise.prototype.then, PromiseCtor = Promise, ProxyCtor = Proxy, reflectApply = Reflect.apply, reflectConstruct = Reflect.construct,
             functionPrototype = Function.prototype;
@@ -141,7 +142,7 @@ enum DocumentPrelude {
             }
             dispatchAtWindow.call(g, event);
             // A worker's error no listener of its own cancelled goes on to its `Worker` object.
-            if (worker && !rejection && !canceled) native.workerError(event.message, event.filename, event.lineno, event.colno);
+            if (worker && !shared && !rejection && !canceled) native.workerError(event.message, event.filename, event.lineno, event.colno);
             return canceled;
           };
 
@@ -279,7 +280,8 @@ enum DocumentPrelude {
           }
           // The window's event handler attributes, `null` until a script sets one (pages test
           // `"onpagehide" in window`); the dispatch above calls the one an event's type names.
-          for (const type of worker ? ["error", "unhandledrejection", "rejectionhandled", "message", "messageerror", "online", "offline"]
+          for (const type of shared ? ["error", "unhandledrejection", "rejectionhandled", "connect", "online", "offline"]
+            : worker ? ["error", "unhandledrejection", "rejectionhandled", "message", "messageerror", "online", "offline"]
             : ["load", "error", "unhandledrejection", "rejectionhandled", "message", "messageerror", "hashchange", "popstate",
             "storage", "pageshow", "pagehide", "beforeunload", "unload", "focus", "blur", "resize", "scroll", "online", "offline", "languagechange"]) {
             define(g, "on" + type, { value: null, writable: true, enumerable: true, configurable: true });
@@ -338,7 +340,7 @@ enum DocumentPrelude {
           // structured clone; `close` ends it once the task running has returned; `importScripts`
           // loads and runs scripts, one after another, before it returns.
           if (worker) {
-            define(g, "postMessage", { value: function postMessage(message, transfer = undefined) {
+            if (!shared) define(g, "postMessage", { value: function postMessage(message, transfer = undefined) {
               if (arguments.length < 1) throw new TypeError("Not enough arguments");
               platformMade();
               native.workerPost(...hooks.sendable(message, transfer));
@@ -359,7 +361,7 @@ enum DocumentPrelude {
               define(g, name, { value: made, writable: true, configurable: true });
               return made;
             };
-            scopeInterface("DedicatedWorkerGlobalScope", scopeInterface("WorkerGlobalScope", Object));
+            scopeInterface(shared ? "SharedWorkerGlobalScope" : "DedicatedWorkerGlobalScope", scopeInterface("WorkerGlobalScope", Object));
           }
           // `postMessage` to this window: the data cloned now, a `message` event from this
           // document's origin in a later task, unless `targetOrigin` names another origin.
@@ -417,7 +419,7 @@ enum DocumentPrelude {
           define(g, "navigator", { value: freeze(navigator), enumerable: true });
           hooks.navigator = navigator; hooks.location = location;
           if (!worker) define(g, "clientInformation", { value: navigator, writable: true, enumerable: true, configurable: true });
-          define(g, Symbol.toStringTag, { value: worker ? "DedicatedWorkerGlobalScope" : "Window", configurable: true });
+          define(g, Symbol.toStringTag, { value: shared ? "SharedWorkerGlobalScope" : worker ? "DedicatedWorkerGlobalScope" : "Window", configurable: true });
 
           // The global scope's members besides the document (``WebPlatformPrelude``), all made
           // on a script's first read of any of them; a page may replace or delete each.
@@ -428,7 +430,7 @@ enum DocumentPrelude {
             "XMLHttpRequestUpload", "CookieStore", "CookieChangeEvent", "FileReader", "Window", "Navigator", "Location",
             "Crypto", "Performance", "WebSocket", "CloseEvent", "WritableStream", "WritableStreamDefaultWriter", "WritableStreamDefaultController",
             "TransformStream", "TransformStreamDefaultController", "TextDecoderStream", "TextEncoderStream", "CompressionStream",
-            "DecompressionStream", "EventSource", "Worker", "FileReaderSync", "WorkerLocation", "WorkerNavigator"];
+            "DecompressionStream", "EventSource", "Worker", "SharedWorker", "FileReaderSync", "WorkerLocation", "WorkerNavigator"];
           // IndexedDB's, made apart (``WebPlatformPrelude/indexedDBSource``).
           const indexedDBClasses = ["IDBFactory", "IDBDatabase", "IDBTransaction", "IDBObjectStore", "IDBIndex", "IDBCursor", "IDBCursorWithValue",
             "IDBKeyRange", "IDBRequest", "IDBOpenDBRequest", "IDBVersionChangeEvent", "DOMStringList"];
@@ -465,7 +467,7 @@ enum DocumentPrelude {
           const windowOnly = new Set(["localStorage", "sessionStorage", "history", "matchMedia", "screen",
             "Storage", "History", "PopStateEvent", "HashChangeEvent", "MediaQueryList", "PageTransitionEvent", "StorageEvent", "PerformanceNavigationTiming",
             "cookieStore", "visualViewport", "locationbar", "menubar", "personalbar", "scrollbars", "statusbar", "toolbar", "UserActivation", "Clipboard",
-            "MediaDevices", "BarProp", "VisualViewport", "CookieStore", "CookieChangeEvent", "Window", "Navigator", "Location"]);
+            "MediaDevices", "BarProp", "VisualViewport", "CookieStore", "CookieChangeEvent", "Window", "Navigator", "Location", "SharedWorker"]);
           // Nor is a worker's what a window has.
           const workerOnly = new Set(["FileReaderSync", "WorkerLocation", "WorkerNavigator"]);
           const scoped = names => names.filter(name => !(worker ? windowOnly : workerOnly).has(name));
@@ -1022,7 +1024,13 @@ enum DocumentPrelude {
               try { data = own.fromWireText(json); } catch { type = "messageerror"; }
               g.dispatchEvent(hooks.message(data, origin, id === null ? openerOf() : windowProxy(id), type));
             },
-            // The worker's `Worker` object posted a message (``DedicatedWorker``).
+            // The worker's `Worker` object posted a message (``PageWorker``).
+            // A `SharedWorker` connected to this shared worker: `connect`, with its port.
+            workerConnect(ends) {
+              platformMade();
+              const { ports } = hooks.received("null", ends);
+              g.dispatchEvent(hooks.message("", "", ports[0], "connect", ports));
+            },
             workerMessage(wire, ends) {
               platformMade();
               const { data, ports, failed } = hooks.received(wire, ends);

@@ -522,7 +522,7 @@ enum WebPlatformPrelude {
               WritableStreamDefaultWriter, WritableStreamDefaultController, TransformStream, TransformStreamDefaultController, TextDecoderStream,
               TextEncoderStream, CompressionStream, DecompressionStream, EventSource, BarProp, VisualViewport, visualViewport, ...bars, CountQueuingStrategy, ByteLengthQueuingStrategy,
               XMLHttpRequestEventTarget, XMLHttpRequestUpload, navigatorMembers, Permissions, PermissionStatus, UserActivation, Clipboard,
-              MediaDevices, Notification, Worker, FileReaderSync,
+              MediaDevices, Notification, Worker, SharedWorker, FileReaderSync,
               WorkerLocation: singletonInterface("WorkerLocation", () => hooks.location),
               WorkerNavigator: singletonInterface("WorkerNavigator", () => hooks.navigator),
               ...(secure ? { cookieStore, CookieStore, CookieChangeEvent } : {}) };

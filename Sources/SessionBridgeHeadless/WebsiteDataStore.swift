@@ -24,8 +24,10 @@ public final class WebsiteDataStore: Sendable {
     /// The `BroadcastChannel`s between the pages using this store.
     let broadcastChannels: BroadcastChannels
     /// How many dedicated workers the store's pages run now, each on a thread of its own, or
-    /// are starting (``DedicatedWorker``).
+    /// are starting (``PageWorker``).
     let workerThreads = Atomic<Int>(0)
+    /// The shared workers its pages run.
+    let sharedWorkers = SharedWorkers()
     /// The Web Locks of the pages using this store.
     let webLocks: WebLocks
     /// What servers' CORS preflights allowed the pages using this store.

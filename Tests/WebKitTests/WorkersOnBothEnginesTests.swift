@@ -328,4 +328,52 @@ import Testing
             #expect(read == expected, "\(engine): \(read)")
         }
     }
+
+    /// The pages of one origin sharing a data store connect to one shared worker by its URL and
+    /// name: each `SharedWorker` gets a port to it, the worker a `connect` event with the other
+    /// end, and what one page sends can reach the others through it.
+    @Test(arguments: Engine.allCases)
+    func pagesConnectToOneSharedWorker(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            harness.server.serve(
+                path: "/workers/shared.js",
+                body: """
+                    const ports = [];
+                    onconnect = event => {
+                      const port = event.ports[0];
+                      ports.push(port);
+                      port.onmessage = message => { for (const each of ports) each.postMessage("heard " + message.data); };
+                      port.postMessage([ports.length, self.name, String(self), typeof postMessage, event.source === port]);
+                    };
+                    """, contentType: "text/javascript")
+            let first = try await harness.makeEchoView(sharingStore: true)
+            let second = try await harness.makeEchoView(sharingStore: true)
+            let connect = #"""
+                window.shared = new SharedWorker("/workers/shared.js", NAME);
+                window.heard = [];
+                const hello = await new Promise(resolve => {
+                  window.shared.port.onmessage = event => { if (Array.isArray(event.data)) resolve(event.data); else window.heard.push(event.data); };
+                  window.shared.onerror = () => resolve("error");
+                });
+                return hello;
+                """#
+            let one = try await first.run(connect.replacingOccurrences(of: "NAME", with: "\"one\""))
+            let two = try await second.run(connect.replacingOccurrences(of: "NAME", with: "\"one\""))
+            let other = try await second.run(
+                """
+                const other = new SharedWorker("/workers/shared.js", { name: "two" });
+                return await new Promise(resolve => { other.port.onmessage = event => resolve(event.data); });
+                """)
+            _ = try await second.run("window.shared.port.postMessage('from second'); return 1;")
+            let heard = try await first.run(
+                """
+                for (let turn = 0; turn < 200 && window.heard.length === 0; turn++) await new Promise(resolve => setTimeout(resolve, 10));
+                return window.heard;
+                """)
+            #expect(one == [1, "one", "[object SharedWorkerGlobalScope]", "undefined", true], "\(engine): \(one)")
+            #expect(two == [2, "one", "[object SharedWorkerGlobalScope]", "undefined", true], "\(engine): \(two)")
+            #expect(other == [1, "two", "[object SharedWorkerGlobalScope]", "undefined", true], "\(engine): \(other)")
+            #expect(heard == ["heard from second"], "\(engine): \(heard)")
+        }
+    }
 }

@@ -7,13 +7,22 @@ import Testing
 
 @testable import SessionBridgeHeadless
 
-/// What the headless engine's dedicated workers own: a thread of their own, given back when
+/// What the headless engine's workers own: a thread of their own, given back when
 /// they end, and the pages' time limit over their scripts.
-@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct DedicatedWorkerTests {
+@Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct PageWorkerTests {
     static let makeWorker = #"""
         const worker = source => new Worker(URL.createObjectURL(new Blob([source], { type: "text/javascript" })));
         const next = w => new Promise(resolve => { w.onmessage = event => resolve(event.data); });
         """#
+
+    /// How many worker threads `store` counts once they have settled at `expected` (or after
+    /// four seconds, whatever they are then).
+    static func threads(of store: WebsiteDataStore, settlingAt expected: Int) async throws -> Int {
+        for _ in 0..<400 where store.workerThreads.load(ordering: .relaxed) != expected {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return store.workerThreads.load(ordering: .relaxed)
+    }
 
     /// A worker's endless loop holds up neither its page nor its page's thread: the page answers
     /// the app while the worker spins, the pages' time limit ends the loop (reported with the
@@ -59,12 +68,6 @@ import Testing
         let store = WebsiteDataStore.nonPersistent()
         let page = WebPage(configuration: WebPageConfiguration(websiteDataStore: store))
         try await page.loadHTMLString("<title>workers</title>", baseURL: URL(string: "https://app.example/")!)
-        func threads(settlingAt expected: Int) async throws -> Int {
-            for _ in 0..<400 where store.workerThreads.load(ordering: .relaxed) != expected {
-                try await Task.sleep(for: .milliseconds(10))
-            }
-            return store.workerThreads.load(ordering: .relaxed)
-        }
         _ = try await page.callAsyncJavaScript(
             Self.makeWorker + #"""
                 window.workers = [];
@@ -77,15 +80,15 @@ import Testing
                 }
                 return 1;
                 """#)
-        #expect(try await threads(settlingAt: 4) == 4)
+        #expect(try await Self.threads(of: store, settlingAt: 4) == 4)
         _ = try await page.callAsyncJavaScript("window.workers[0].terminate(); window.workers[1].postMessage('close'); return 1;")
-        #expect(try await threads(settlingAt: 2) == 2)
+        #expect(try await Self.threads(of: store, settlingAt: 2) == 2)
         try await page.loadHTMLString("<title>next</title>", baseURL: URL(string: "https://app.example/next")!)
-        #expect(try await threads(settlingAt: 0) == 0)
+        #expect(try await Self.threads(of: store, settlingAt: 0) == 0)
         await page.close()
     }
 
-    /// A data store's pages run at most ``DedicatedWorker/maximumPerDataStore`` workers at
+    /// A data store's pages run at most ``PageWorker/maximumPerDataStore`` workers at
     /// once (each is a thread in the app's process): a worker past them gets an `error` event,
     /// and the console says why; the others run.
     @Test func aDataStoresPagesRunABoundedNumberOfWorkers() async throws {
@@ -101,11 +104,42 @@ import Testing
                 window.made = made;
                 return [ends.filter(end => end === "ran").length, ends.filter(end => end === "refused").length];
                 """#)
-        #expect(read == [.number(Double(DedicatedWorker.maximumPerDataStore)), .number(Double(20 - DedicatedWorker.maximumPerDataStore))])
-        #expect(recorder.consoleLines.filter { $0.contains("Worker not started") }.count == 20 - DedicatedWorker.maximumPerDataStore)
+        #expect(read == [.number(Double(PageWorker.maximumPerDataStore)), .number(Double(20 - PageWorker.maximumPerDataStore))])
+        #expect(recorder.consoleLines.filter { $0.contains("Worker not started") }.count == 20 - PageWorker.maximumPerDataStore)
         _ = try await page.callAsyncJavaScript("window.made.forEach(w => w.terminate()); return 1;")
-        for _ in 0..<400 where store.workerThreads.load(ordering: .relaxed) != 0 { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(store.workerThreads.load(ordering: .relaxed) == 0)
+        #expect(try await Self.threads(of: store, settlingAt: 0) == 0)
         await page.close()
+    }
+
+    /// A shared worker runs while a document is connected to it: two pages' `SharedWorker`s
+    /// share one thread, which is given back once the last of their documents has gone.
+    @Test func aSharedWorkerEndsWithTheLastDocumentConnectedToIt() async throws {
+        let store = WebsiteDataStore.nonPersistent()
+        let first = WebPage(configuration: WebPageConfiguration(websiteDataStore: store))
+        let second = WebPage(configuration: WebPageConfiguration(websiteDataStore: store))
+        let server = try await ReferenceServer.start()
+        defer { Task { try? await server.stop() } }
+        server.serve(
+            path: "/shared.js", body: "const ports = []; onconnect = event => { ports.push(event.ports[0]); event.ports[0].postMessage(ports.length); };",
+            contentType: "text/javascript")
+        for page in [first, second] {
+            try await page.loadHTMLString("<title>shared</title>", baseURL: server.url("/"))
+        }
+        var counts: [ScriptValue] = []
+        for page in [first, second] {
+            counts.append(
+                try await page.callAsyncJavaScript(
+                    """
+                    window.shared = new SharedWorker("/shared.js", "n");
+                    return await new Promise(resolve => { window.shared.port.onmessage = event => resolve(event.data); });
+                    """))
+        }
+        #expect(counts == [1, 2])
+        #expect(try await Self.threads(of: store, settlingAt: 1) == 1)
+        await first.close()
+        #expect(try await Self.threads(of: store, settlingAt: 1) == 1)
+        try await second.loadHTMLString("<title>next</title>", baseURL: server.url("/next"))
+        #expect(try await Self.threads(of: store, settlingAt: 0) == 0)
+        await second.close()
     }
 }

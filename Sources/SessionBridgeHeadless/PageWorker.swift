@@ -2,30 +2,36 @@ import Foundation
 import SessionBridgeScriptEngine
 import Synchronization
 
-/// A document's dedicated worker (HTML's `Worker`): its script in a global scope of its own
-/// (``DocumentPrelude`` made as a `DedicatedWorkerGlobalScope`), in a script context on a
-/// thread of its own, as a browser runs one beside its page, so that a worker's long task holds
-/// up neither the page nor the pages sharing its thread.
+/// A worker pages started: a document's dedicated worker (HTML's `Worker`), or a shared
+/// worker (`SharedWorker`) that the documents of one origin in a data store connect to by its
+/// URL and name. Its script runs in a global scope of its own (``DocumentPrelude`` made as a
+/// `DedicatedWorkerGlobalScope` or a `SharedWorkerGlobalScope`), in a script context on a
+/// thread of its own, as a browser runs one beside its pages, so that a worker's long task
+/// holds up neither the pages nor the pages sharing their thread.
 ///
-/// The two sides exchange their messages as the text of their structured clones' wire form
-/// (``WebPlatformPrelude/wireFormSource``), each side handling them in the order they were
-/// posted; the document's messages wait until the worker's script has run, as the worker's
-/// port is enabled only then. Its fetches go through the document's data store, cookies and
-/// loader, under the document's origin and time limit.
+/// A dedicated worker and its document exchange their messages as the text of their
+/// structured clones' wire form (``WebPlatformPrelude/wireFormSource``), each side handling
+/// them in the order they were posted; the document's messages wait until the worker's script
+/// has run, as the worker's port is enabled only then. A shared worker gets a `connect` event
+/// for each `SharedWorker` made, with the port entangled with that object's
+/// (``MessagePortPipes``), once its script has run. Its fetches go through the data store,
+/// cookies and loader of the document that started it, under that document's origin and time
+/// limit.
 ///
-/// A worker ends when its `Worker` is terminated, when it closes itself, and when its document
-/// goes away; its context is then closed and its thread stopped. Its scripts run under the
-/// pages' time limit and memory limit (past which it ends).
+/// A dedicated worker ends when its `Worker` is terminated, when it closes itself, and when
+/// its document goes away; a shared worker when it closes itself, and when the last document
+/// connected to it goes away. Its context is then closed and its thread stopped. Its scripts
+/// run under the pages' time limit and memory limit (past which it ends).
 ///
 /// Pages run in the app's process, and a worker costs it a thread and a JavaScriptCore VM
 /// (about 5 MB resident: 64 idle workers took 326 MB in a probe): a data store's pages run at
 /// most ``maximumPerDataStore`` workers at once, and a page asking for more gets an `error`
 /// event at its `Worker` and a console error saying why.
-final class DedicatedWorker: Sendable {
+final class PageWorker: Sendable {
     /// How many workers the pages of one data store may run at once.
     static let maximumPerDataStore = 16
 
-    /// What the worker tells its `Worker` object.
+    /// What the worker tells its `Worker` (or its `SharedWorker`s).
     enum Event: Sendable {
         /// A message, as the text of its wire form, and the ports it carries.
         case message(String, ports: [MessagePortPipes.End])
@@ -35,24 +41,31 @@ final class DedicatedWorker: Sendable {
         case failed
     }
 
-    /// The worker's id in its document (``DocumentWorkers``).
-    let id: Int
     /// Its script's URL, as `self.location` gives it.
     let url: URL
-    /// Sends an event to the `Worker` object, on the document's thread.
-    private let tell: @Sendable (Event) -> Void
+    /// Whether it is a shared worker.
+    let isShared: Bool
     /// Where it is counted (``WebsiteDataStore/workerThreads``) from its reservation
     /// (``reserve(in:)``) until it ends or fails.
     private let store: WebsiteDataStore
     private let counted: Atomic<Bool>
     private let state = Mutex(State())
 
+    /// What comes to the worker: a dedicated worker's message, or a shared worker's connection.
+    enum Inbound: Sendable {
+        case message(Posted)
+        case connect(MessagePortPipes.End)
+    }
+
     private struct State {
         var context: ScriptContext?
         var thread: EngineThread?
-        /// The worker's inbox, made once its script ran; messages wait in `waiting` until then.
-        var inbox: ScriptContextInbox<Posted>?
-        var waiting: [Posted] = []
+        /// Where its events go, by connection (a dedicated worker's `Worker`, each of a shared
+        /// worker's `SharedWorker`s), on their documents' threads.
+        var listeners: [Int: @Sendable (Event) -> Void] = [:]
+        /// The worker's inbox, made once its script ran; what comes waits in `waiting` until then.
+        var inbox: ScriptContextInbox<Inbound>?
+        var waiting: [Inbound] = []
         /// Closed by its own `close()`: the document's messages are dropped.
         var closing = false
         var ended = false
@@ -65,13 +78,42 @@ final class DedicatedWorker: Sendable {
         case module(key: String, records: [ScriptValue])
     }
 
-    /// A worker of a page of `store`, `counted` there when ``reserve(in:)`` let it start.
-    init(id: Int, url: URL, store: WebsiteDataStore, counted: Bool, tell: @escaping @Sendable (Event) -> Void) {
-        self.id = id
+    /// A worker of a page of `store`, `counted` there when ``reserve(in:)`` let it start; a
+    /// dedicated worker's events go to `tell`, a shared worker's to its connections.
+    init(url: URL, store: WebsiteDataStore, counted: Bool, shared: Bool = false, tell: (@Sendable (Event) -> Void)? = nil) {
         self.url = url
         self.store = store
         self.counted = Atomic(counted)
-        self.tell = tell
+        self.isShared = shared
+        if let tell { state.withLock { $0.listeners[0] = tell } }
+    }
+
+    /// Numbers a shared worker's connections.
+    private static let connections = Atomic<Int>(0)
+
+    /// Connects a `SharedWorker` to this shared worker: it gets a `connect` event with the port
+    /// holding `end`, and `tell` its events. Returns the connection's number (for
+    /// ``disconnect(_:)``), or `nil` when the worker has ended or is closing.
+    func connect(_ end: MessagePortPipes.End, tell: @escaping @Sendable (Event) -> Void) -> Int? {
+        let connection = Self.connections.add(1, ordering: .relaxed).newValue
+        let inbox = state.withLock { state -> ScriptContextInbox<Inbound>?? in
+            guard !state.ended, !state.closing else { return .none }
+            state.listeners[connection] = tell
+            if state.inbox == nil { state.waiting.append(.connect(end)) }
+            return .some(state.inbox)
+        }
+        guard let inbox else { return nil }
+        inbox?.send(.connect(end))
+        return connection
+    }
+
+    /// A connected document went away: a shared worker with no document left ends.
+    func disconnect(_ connection: Int) {
+        let last = state.withLock { state in
+            state.listeners[connection] = nil
+            return state.listeners.isEmpty
+        }
+        if last { end() }
     }
 
     /// Counts one more worker in `store`, unless it runs ``maximumPerDataStore`` already.
@@ -91,10 +133,10 @@ final class DedicatedWorker: Sendable {
         if counted.exchange(false, ordering: .relaxed) { store.workerThreads.subtract(1, ordering: .relaxed) }
     }
 
-    /// Its script could not be started: its `Worker` gets `error`.
+    /// Its script could not be started: its `Worker` (its `SharedWorker`s) gets `error`.
     func fail() {
         tellDocument(.failed)
-        uncount()
+        if isShared { end() } else { uncount() }
     }
 
     /// Whether the worker has ended (terminated, closed, or gone with its document).
@@ -107,20 +149,20 @@ final class DedicatedWorker: Sendable {
         let ports: [MessagePortPipes.End]
     }
 
-    /// Posts a message of the document's to the worker.
+    /// Posts a message of the document's to a dedicated worker.
     func post(_ message: Posted) {
-        let inbox = state.withLock { state -> ScriptContextInbox<Posted>? in
+        let inbox = state.withLock { state -> ScriptContextInbox<Inbound>? in
             guard !state.ended, !state.closing else { return nil }
-            if state.inbox == nil { state.waiting.append(message) }
+            if state.inbox == nil { state.waiting.append(.message(message)) }
             return state.inbox
         }
-        inbox?.send(message)
+        inbox?.send(.message(message))
     }
 
-    /// Posts an event to the worker's `Worker` object, unless it has ended.
+    /// Posts an event to the worker's `Worker` object (its `SharedWorker`s), unless it has ended.
     func tellDocument(_ event: Event) {
-        guard !hasEnded else { return }
-        tell(event)
+        let listeners = state.withLock { $0.ended ? [] : Array($0.listeners.values) }
+        for tell in listeners { tell(event) }
     }
 
     /// The worker closed itself: it takes no more messages, and ends once its task has run.
@@ -136,11 +178,13 @@ final class DedicatedWorker: Sendable {
         let (context, thread) = state.withLock { state -> (ScriptContext?, EngineThread?) in
             state.ended = true
             state.waiting.removeAll()
+            state.listeners.removeAll()
             state.inbox = nil
             defer { (state.context, state.thread) = (nil, nil) }
             return (state.context, state.thread)
         }
         // Not started yet: ``start`` stops what it made.
+        if isShared { store.sharedWorkers.remove(self) }
         guard let context, let thread else { return uncount() }
         Task {
             await context.close()
@@ -210,7 +254,7 @@ final class DedicatedWorker: Sendable {
 
     /// Makes the worker's global scope in `context`, runs its script, then opens its inbox.
     private static func run(
-        _ script: Script, of worker: DedicatedWorker, environment: DocumentEnvironment, name: String, in context: isolated ScriptContext
+        _ script: Script, of worker: PageWorker, environment: DocumentEnvironment, name: String, in context: isolated ScriptContext
     ) {
         let url = environment.locationURL ?? environment.url
         let events = environment.configuration.eventHandler
@@ -222,7 +266,7 @@ final class DedicatedWorker: Sendable {
             }
         }
         do {
-            try DocumentEnvironment.installWorker(environment, name: name, worker: worker, in: context)
+            try DocumentEnvironment.installWorker(environment, name: name, shared: worker.isShared, worker: worker, in: context)
         } catch {
             events?(.scriptError(error, unhandledRejection: false, url: url))
             return worker.fail()
@@ -243,35 +287,65 @@ final class DedicatedWorker: Sendable {
         case .module(let key, let records):
             _ = DocumentEnvironment.runModule(records, key: key, environment: environment, in: context)
         }
-        let inbox = ScriptContextInbox<Posted>(for: context) { context, message in
-            DocumentEnvironment.dispatchWorkerMessage(message, in: context)
+        let inbox = ScriptContextInbox<Inbound>(for: context) { context, inbound in
+            switch inbound {
+            case .message(let message): DocumentEnvironment.dispatchWorkerMessage(message, in: context)
+            case .connect(let end): DocumentEnvironment.dispatchWorkerConnect(end, in: context)
+            }
         }
-        let waiting = worker.state.withLock { state -> [Posted] in
+        let waiting = worker.state.withLock { state -> [Inbound] in
             guard !state.ended else { return [] }
             state.inbox = inbox
             defer { state.waiting = [] }
             return state.waiting
         }
-        for message in waiting { inbox.send(message) }
+        for inbound in waiting { inbox.send(inbound) }
     }
 }
 
-/// The dedicated workers a document started, by id, and the prelude's function that gives
-/// their `Worker` objects what they tell.
+/// The shared workers of a data store's pages, by the origin that started each, its URL, type
+/// and name: a `SharedWorker` made for the same connects to the one running.
+final class SharedWorkers: Sendable {
+    private let running = Mutex<[String: PageWorker]>([:])
+
+    /// The worker running for `key`, or the one `make` gives, kept for `key` until it ends;
+    /// whether it was made.
+    func worker(for key: String, make: () -> PageWorker) -> (worker: PageWorker, made: Bool) {
+        running.withLock { running in
+            if let worker = running[key], !worker.hasEnded { return (worker, false) }
+            let worker = make()
+            running[key] = worker
+            return (worker, true)
+        }
+    }
+
+    /// Forgets an ended worker.
+    func remove(_ worker: PageWorker) {
+        running.withLock { running in
+            for (key, kept) in running where kept === worker { running[key] = nil }
+        }
+    }
+}
+
+/// The workers a document started or connected to, by the id of their `Worker` or
+/// `SharedWorker` object, and the prelude's function that gives those objects what their
+/// workers tell.
 @safe  // its JavaScriptCore reference is used only on its context's engine thread, while the context lives
 final class DocumentWorkers {
     let receive: RawObject
-    var workers: [Int: DedicatedWorker] = [:]
+    var workers: [Int: PageWorker] = [:]
+    /// The shared workers' connections, by the id of their `SharedWorker` object.
+    var connections: [Int: (worker: PageWorker, connection: Int)] = [:]
     var lastID = 0
     /// The workers' events, handled on the document's thread in the order they came.
-    var inbox: ScriptContextInbox<(id: Int, event: DedicatedWorker.Event)>?
+    var inbox: ScriptContextInbox<(id: Int, event: PageWorker.Event)>?
 
     init(receive: RawObject) { unsafe self.receive = unsafe receive }
 }
 
 /// The worker a global scope belongs to (``DocumentEnvironment/installWorker``).
 final class WorkerScope {
-    let worker: DedicatedWorker
+    let worker: PageWorker
 
-    init(worker: DedicatedWorker) { self.worker = worker }
+    init(worker: PageWorker) { self.worker = worker }
 }
