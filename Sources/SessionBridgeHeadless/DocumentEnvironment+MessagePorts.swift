@@ -22,7 +22,9 @@ extension DocumentEnvironment {
         // `(receive, pipe, side)`: the context's port holds that end; `receive(pipe, side, wire,
         // ends)` gets what comes for it.
         unsafe add("portBind") { context, call, _ in
-            guard let receive = unsafe context.function(call[0]), let end = try unsafe portEnd(call, from: 1, in: context) else { return nil }
+            guard let receive = unsafe context.function(call[0]), let end = try unsafe portEnd(call, from: 1, in: context) else {
+                return nil
+            }
             let held = unsafe portEnds(receive, in: context)
             held.ends.insert(end)
             guard let inbox = held.inbox else { return nil }

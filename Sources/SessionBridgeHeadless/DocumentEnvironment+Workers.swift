@@ -140,7 +140,8 @@ extension DocumentEnvironment {
             referrerPolicy: env.referrerPolicy, baseHref: fromBlob ? url : nil, encoding: .utf8, contentSecurity: env.contentSecurity)
         if fromBlob { environment.locationURL = url }
         Task {
-            await worker.start(source: given ? source : nil, module: type == "module", fetchingWith: env, environment: environment, name: name)
+            await worker.start(
+                source: given ? source : nil, module: type == "module", fetchingWith: env, environment: environment, name: name)
         }
         return unsafe context.jsValue(answer)
     }

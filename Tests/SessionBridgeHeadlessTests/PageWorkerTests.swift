@@ -120,7 +120,8 @@ import Testing
         let server = try await ReferenceServer.start()
         defer { Task { try? await server.stop() } }
         server.serve(
-            path: "/shared.js", body: "const ports = []; onconnect = event => { ports.push(event.ports[0]); event.ports[0].postMessage(ports.length); };",
+            path: "/shared.js",
+            body: "const ports = []; onconnect = event => { ports.push(event.ports[0]); event.ports[0].postMessage(ports.length); };",
             contentType: "text/javascript")
         for page in [first, second] {
             try await page.loadHTMLString("<title>shared</title>", baseURL: server.url("/"))

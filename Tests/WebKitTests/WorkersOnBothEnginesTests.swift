@@ -77,8 +77,10 @@ import Testing
                     return answer;
                     """#)
             let expected: ScriptValue = [
-                ["document", "window", "localStorage", "sessionStorage", "alert", "history", "open", "opener", "parent", "top",
-                 "onlanguagechange", "onload"],
+                [
+                    "document", "window", "localStorage", "sessionStorage", "alert", "history", "open", "opener", "parent", "top",
+                    "onlanguagechange", "onload",
+                ],
                 true, true, "hé", "data:text/plain;base64,aMOp", 3,
             ]
             #expect(read == expected, "\(engine): \(read)")
@@ -159,8 +161,10 @@ import Testing
             harness.server.serve(
                 path: "/workers/set-cookie", body: "{}", contentType: "application/json",
                 headers: ["Set-Cookie": "from_worker=w1; Path=/; Secure; SameSite=Lax"])
-            harness.server.serve(path: "/workers/a.js", body: "self.order = (self.order || []).concat('a');", contentType: "text/javascript")
-            harness.server.serve(path: "/workers/b.js", body: "self.order = (self.order || []).concat('b');", contentType: "text/javascript")
+            harness.server.serve(
+                path: "/workers/a.js", body: "self.order = (self.order || []).concat('a');", contentType: "text/javascript")
+            harness.server.serve(
+                path: "/workers/b.js", body: "self.order = (self.order || []).concat('b');", contentType: "text/javascript")
             harness.server.serve(
                 path: "/workers/main.js",
                 body: """
@@ -185,7 +189,8 @@ import Testing
             harness.server.serve(path: "/workers/lib.js", body: "export const value = 5;", contentType: "text/javascript")
             harness.server.serve(
                 path: "/workers/module.js",
-                body: "import { value } from './lib.js'; postMessage(['static', value]); import('./lib.js').then(m => postMessage(['dynamic', m.value]));",
+                body:
+                    "import { value } from './lib.js'; postMessage(['static', value]); import('./lib.js').then(m => postMessage(['dynamic', m.value]));",
                 contentType: "text/javascript")
             let view = try await harness.makeEchoView()
             let read = try await view.run(
@@ -294,7 +299,9 @@ import Testing
     func aDocumentsPolicyDecidesWhichWorkersItMayStart(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
             harness.server.serve(path: "/workers/plain.js", body: "postMessage('ran');", contentType: "text/javascript")
-            let policies = ["script-src 'self' 'unsafe-inline'", "child-src 'none'; script-src 'self' blob: 'unsafe-inline'", "worker-src 'self' blob:"]
+            let policies = [
+                "script-src 'self' 'unsafe-inline'", "child-src 'none'; script-src 'self' blob: 'unsafe-inline'", "worker-src 'self' blob:",
+            ]
             var read: [ScriptValue] = []
             for (index, policy) in policies.enumerated() {
                 harness.server.serve(
