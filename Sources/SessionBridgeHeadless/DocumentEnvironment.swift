@@ -39,7 +39,7 @@ struct DocumentEnvironment: Sendable {
     let modules = DocumentModules()
     /// The messages it posts to other windows, delivered in order.
     let postedMessages = PostedMessages()
-    /// A dedicated worker's own URL where it is not ``url``: a worker made from a `blob:` URL
+    /// A worker's own URL where it is not ``url``: a worker made from a `blob:` URL
     /// has it as its location, and its document's URL for its origin, cookies and base.
     var locationURL: URL? = nil
     var timeOrigin: (epochMilliseconds: Double, uptime: UInt64) { timing.origin }

@@ -6,10 +6,11 @@
 /// ``WebPlatformPrelude``.
 ///
 /// It runs first in every world of every document; the native functions stay in its closure
-/// and are never reachable from page scripts. Given a worker's name, it makes a dedicated
-/// worker's global scope instead (``PageWorker``): `self`, `location` as a
-/// `WorkerLocation`, a `WorkerNavigator`, `postMessage`, `close` and `importScripts`, `fetch`
-/// and the members HTML exposes to workers, and no window, document or panels.
+/// and are never reachable from page scripts. Given a worker's name, it makes a dedicated or
+/// a shared worker's global scope instead (``PageWorker``): `self`, `location` as a
+/// `WorkerLocation`, a `WorkerNavigator`, `close` and `importScripts` (and a dedicated
+/// worker's `postMessage`, a shared worker's `connect` events), `fetch` and the members HTML
+/// exposes to workers, and no window, document or panels.
 enum DocumentPrelude {
     static let source = #"""
         (function (native, loc, userAgent, platform, cores, workerName, sharedWorker) {
@@ -483,9 +484,9 @@ enum DocumentPrelude {
             }
           };
           const resizes = function (x, y) { if (arguments.length < 2) throw new TypeError("Not enough arguments"); };
-          for (const [name, value] of [["scroll", scrolls()], ["scrollTo", scrolls()], ["scrollBy", scrolls()], ["moveTo", resizes], ["moveBy", resizes],
+          if (!worker) for (const [name, value] of [["scroll", scrolls()], ["scrollTo", scrolls()], ["scrollBy", scrolls()], ["moveTo", resizes], ["moveBy", resizes],
             ["resizeTo", resizes], ["resizeBy", resizes], ["captureEvents", function () {}], ["releaseEvents", function () {}],
-            ["find", function () { return false; }]].filter(() => !worker)) {
+            ["find", function () { return false; }]]) {
             const made = { [name]: function (...args) { return value.apply(this, args); } }[name];
             define(made, "length", { value: name === "moveTo" || name === "moveBy" || name === "resizeTo" || name === "resizeBy" ? 2 : 0 });
             define(g, name, { value: made, writable: true, enumerable: true, configurable: true });
