@@ -16,40 +16,40 @@ extension DocumentEnvironment {
     static func defineMessagePortFunctions(
         _ add: (String, @escaping @Sendable (isolated ScriptContext, RawCall, DocumentEnvironment) throws -> RawValue?) -> Void
     ) {
-        let pipes = MessagePortPipes.shared
         // `()`: a new pipe's number.
-        unsafe add("portPipe") { context, _, _ in unsafe context.jsValue(.number(Double(pipes.makePipe()))) }
+        unsafe add("portPipe") { context, _, env in unsafe context.jsValue(.number(Double(env.configuration.websiteDataStore.messagePorts.makePipe()))) }
         // `(receive, pipe, side)`: the context's port holds that end; `receive(pipe, side, wire,
         // ends)` gets what comes for it.
-        unsafe add("portBind") { context, call, _ in
+        unsafe add("portBind") { context, call, env in
             guard let receive = unsafe context.function(call[0]), let end = try unsafe portEnd(call, from: 1, in: context) else {
                 return nil
             }
-            let held = unsafe portEnds(receive, in: context)
+            let pipes = env.configuration.websiteDataStore.messagePorts
+            let held = unsafe portEnds(receive, pipes: pipes, in: context)
             held.ends.insert(end)
             guard let inbox = held.inbox else { return nil }
             pipes.bind(end) { inbox.send($0) }
             return nil
         }
         // `(pipe, side)`: the port left the context (transferred on).
-        unsafe add("portUnbind") { context, call, _ in
+        unsafe add("portUnbind") { context, call, env in
             guard let end = try unsafe portEnd(call, from: 0, in: context) else { return nil }
-            pipes.unbind(end)
+            env.configuration.websiteDataStore.messagePorts.unbind(end)
             context.attachment(PortEnds.self)?.ends.remove(end)
             return nil
         }
         // `(pipe, side, wire, ends)`: a message to the other end, `ends` the ports it carries
         // (pipe and side after one another).
-        unsafe add("portPost") { context, call, _ in
+        unsafe add("portPost") { context, call, env in
             guard let end = try unsafe portEnd(call, from: 0, in: context) else { return nil }
             let wire = try unsafe context.scriptValue(call[2]).stringValue ?? "null"
-            pipes.post(from: end, wire: wire, ports: try unsafe carriedPorts(call[3], in: context))
+            env.configuration.websiteDataStore.messagePorts.post(from: end, wire: wire, ports: try unsafe carriedPorts(call[3], in: context))
             return nil
         }
         // `(pipe, side)`: the port's `close()`.
-        unsafe add("portClose") { context, call, _ in
+        unsafe add("portClose") { context, call, env in
             guard let end = try unsafe portEnd(call, from: 0, in: context) else { return nil }
-            pipes.close(end)
+            env.configuration.websiteDataStore.messagePorts.close(end)
             context.attachment(PortEnds.self)?.ends.remove(end)
             return nil
         }
@@ -79,7 +79,7 @@ extension DocumentEnvironment {
     }
 
     /// The context's ends, made with its first (the prelude's `receive` kept); they close with it.
-    private static func portEnds(_ receive: RawObject, in context: isolated ScriptContext) -> PortEnds {
+    private static func portEnds(_ receive: RawObject, pipes: MessagePortPipes, in context: isolated ScriptContext) -> PortEnds {
         if let held = context.attachment(PortEnds.self) { return held }
         unsafe context.protect(receive)
         let held = unsafe PortEnds(receive: receive)
@@ -87,7 +87,7 @@ extension DocumentEnvironment {
         context.attach(held)
         context.onClose { context in
             guard let held = context.attachment(PortEnds.self) else { return }
-            for end in held.ends { MessagePortPipes.shared.close(end) }
+            for end in held.ends { pipes.close(end) }
             held.ends.removeAll()
             unsafe context.unprotect(held.receive)
         }

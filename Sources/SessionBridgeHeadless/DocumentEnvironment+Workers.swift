@@ -101,7 +101,7 @@ extension DocumentEnvironment {
                 reserved = PageWorker.reserve(in: store)
                 return PageWorker(url: url, store: store, counted: reserved, shared: true)
             }
-            let pipe = MessagePortPipes.shared.makePipe()
+            let pipe = store.messagePorts.makePipe()
             if let connection = worker.connect(MessagePortPipes.End(pipe: pipe, side: 1), tell: tell) {
                 workers.connections[id] = (worker, connection)
             } else {

@@ -8,10 +8,9 @@ import Synchronization
 /// which is given what the other end posts, in the order posted; while a port is in flight
 /// (transferred, not yet taken up) what is posted to it waits here, up to
 /// ``maximumWaiting`` messages. An end is closed by its port's `close()` and by its context
-/// closing; a pipe both of whose ends are closed is gone.
+/// closing; a pipe both of whose ends are closed is gone. A data store keeps the pipes of its
+/// pages and their workers (``WebsiteDataStore/messagePorts``).
 final class MessagePortPipes: Sendable {
-    static let shared = MessagePortPipes()
-
     /// How many messages wait for an end in flight before later ones are dropped.
     static let maximumWaiting = 10_000
 

@@ -28,6 +28,8 @@ public final class WebsiteDataStore: Sendable {
     let workerThreads = Atomic<Int>(0)
     /// The shared workers its pages run.
     let sharedWorkers = SharedWorkers()
+    /// The `MessagePort`s its pages and their workers entangled across contexts.
+    let messagePorts = MessagePortPipes()
     /// The Web Locks of the pages using this store.
     let webLocks: WebLocks
     /// What servers' CORS preflights allowed the pages using this store.

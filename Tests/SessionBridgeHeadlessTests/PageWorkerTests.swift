@@ -143,4 +143,28 @@ import Testing
         #expect(try await Self.threads(of: store, settlingAt: 0) == 0)
         await second.close()
     }
+
+    /// The ports a document and its worker entangle across their contexts are closed with
+    /// them: none is left open in the data store once the document has gone.
+    @Test func portsBetweenADocumentAndItsWorkerCloseWithThem() async throws {
+        let store = WebsiteDataStore.nonPersistent()
+        let page = WebPage(configuration: WebPageConfiguration(websiteDataStore: store))
+        try await page.loadHTMLString("<title>ports</title>", baseURL: URL(string: "https://app.example/")!)
+        let answers = try await page.callAsyncJavaScript(
+            Self.makeWorker + #"""
+                const w = worker(`const kept = []; onmessage = ({ data, ports: [port] }) => { kept.push(port); port.postMessage(data * 2); };`);
+                const ask = n => new Promise(resolve => {
+                  const channel = new MessageChannel();
+                  channel.port1.onmessage = event => resolve(event.data);
+                  w.postMessage(n, [channel.port2]);
+                });
+                return [await ask(1), await ask(2), await ask(3)];
+                """#)
+        #expect(answers == [2, 4, 6])
+        #expect(store.messagePorts.openPipes == 3)
+        try await page.loadHTMLString("<title>next</title>", baseURL: URL(string: "https://app.example/next")!)
+        for _ in 0..<400 where store.messagePorts.openPipes != 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(store.messagePorts.openPipes == 0)
+        await page.close()
+    }
 }
