@@ -17,7 +17,9 @@ extension DocumentEnvironment {
         _ add: (String, @escaping @Sendable (isolated ScriptContext, RawCall, DocumentEnvironment) throws -> RawValue?) -> Void
     ) {
         // `()`: a new pipe's number.
-        unsafe add("portPipe") { context, _, env in unsafe context.jsValue(.number(Double(env.configuration.websiteDataStore.messagePorts.makePipe()))) }
+        unsafe add("portPipe") { context, _, env in
+            unsafe context.jsValue(.number(Double(env.configuration.websiteDataStore.messagePorts.makePipe())))
+        }
         // `(receive, pipe, side)`: the context's port holds that end; `receive(pipe, side, wire,
         // ends)` gets what comes for it.
         unsafe add("portBind") { context, call, env in
@@ -43,7 +45,8 @@ extension DocumentEnvironment {
         unsafe add("portPost") { context, call, env in
             guard let end = try unsafe portEnd(call, from: 0, in: context) else { return nil }
             let wire = try unsafe context.scriptValue(call[2]).stringValue ?? "null"
-            env.configuration.websiteDataStore.messagePorts.post(from: end, wire: wire, ports: try unsafe carriedPorts(call[3], in: context))
+            env.configuration.websiteDataStore.messagePorts.post(
+                from: end, wire: wire, ports: try unsafe carriedPorts(call[3], in: context))
             return nil
         }
         // `(pipe, side)`: the port's `close()`.
