@@ -82,12 +82,13 @@ final class MessagePortPipes: Sendable {
         }
     }
 
-    /// Closes `end`: it sends and receives nothing more.
+    /// Closes `end`: it sends and receives nothing more. The pipe is gone once the other end is
+    /// closed too, or has nothing waiting for it (nothing can come for it any more).
     func close(_ end: End) {
         state.withLock { state in
             guard state.slots[end] != nil else { return }
             state.slots[end] = Slot(closed: true)
-            if state.slots[end.other]?.closed ?? true {
+            if state.slots[end.other].map({ $0.closed || $0.waiting.isEmpty }) ?? true {
                 state.slots[end] = nil
                 state.slots[end.other] = nil
             }
