@@ -23,7 +23,7 @@ extension DocumentEnvironment {
         // `(receive, pipe, side)`: the context's port holds that end; `receive(pipe, side, wire,
         // ends)` gets what comes for it.
         unsafe add("portBind") { context, call, env in
-            guard let receive = unsafe context.function(call[0]), let end = try unsafe portEnd(call, from: 1, in: context) else {
+            guard let receive = unsafe context.function(call[0]), let end = try portEnd(call, from: 1, in: context) else {
                 return nil
             }
             let pipes = env.configuration.websiteDataStore.messagePorts
@@ -35,7 +35,7 @@ extension DocumentEnvironment {
         }
         // `(pipe, side)`: the port left the context (transferred on).
         unsafe add("portUnbind") { context, call, env in
-            guard let end = try unsafe portEnd(call, from: 0, in: context) else { return nil }
+            guard let end = try portEnd(call, from: 0, in: context) else { return nil }
             env.configuration.websiteDataStore.messagePorts.unbind(end)
             context.attachment(PortEnds.self)?.ends.remove(end)
             return nil
@@ -43,7 +43,7 @@ extension DocumentEnvironment {
         // `(pipe, side, wire, ends)`: a message to the other end, `ends` the ports it carries
         // (pipe and side after one another).
         unsafe add("portPost") { context, call, env in
-            guard let end = try unsafe portEnd(call, from: 0, in: context) else { return nil }
+            guard let end = try portEnd(call, from: 0, in: context) else { return nil }
             let wire = try unsafe context.scriptValue(call[2]).stringValue ?? "null"
             env.configuration.websiteDataStore.messagePorts.post(
                 from: end, wire: wire, ports: try unsafe carriedPorts(call[3], in: context))
@@ -51,7 +51,7 @@ extension DocumentEnvironment {
         }
         // `(pipe, side)`: the port's `close()`.
         unsafe add("portClose") { context, call, env in
-            guard let end = try unsafe portEnd(call, from: 0, in: context) else { return nil }
+            guard let end = try portEnd(call, from: 0, in: context) else { return nil }
             env.configuration.websiteDataStore.messagePorts.close(end)
             context.attachment(PortEnds.self)?.ends.remove(end)
             return nil

@@ -81,7 +81,7 @@ import Testing
             await new Promise(resolve => { worker.onmessage = resolve; });
             return 1;
             """)
-        let store = await page.configuration.websiteDataStore
+        let store = page.configuration.websiteDataStore
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(60)
         while store.workerThreads.load(ordering: .relaxed) != 0, clock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
