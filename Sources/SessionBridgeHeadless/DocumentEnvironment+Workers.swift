@@ -208,6 +208,16 @@ extension DocumentEnvironment {
         }
     }
 
+    /// The workers a context started or connected to, and whether everything they and the
+    /// ports entangled with its own told it has been handled.
+    static func workerActivity(in context: isolated ScriptContext) -> (workers: [PageWorker], delivered: Bool) {
+        let table = context.attachment(DocumentWorkers.self)
+        let workers = table.map { Array($0.workers.values) + $0.connections.values.map(\.worker) } ?? []
+        let delivered =
+            (table?.inbox?.waitingCount ?? 0) == 0 && (context.attachment(PortEnds.self)?.inbox?.waitingCount ?? 0) == 0
+        return (workers, delivered)
+    }
+
     /// Fires `connect` at a shared worker's global scope, with the port holding `end`.
     static func dispatchWorkerConnect(_ end: MessagePortPipes.End, in context: isolated ScriptContext) {
         guard let controls = context.attachment(DocumentControls.self), let connect = unsafe controls.workerConnect else { return }

@@ -68,6 +68,8 @@ final class PageWorker: Sendable {
         var waiting: [Inbound] = []
         /// Closed by its own `close()`: the document's messages are dropped.
         var closing = false
+        /// Its script has run, or it could not start.
+        var settled = false
         var ended = false
     }
 
@@ -135,6 +137,7 @@ final class PageWorker: Sendable {
 
     /// Its script could not be started: its `Worker` (its `SharedWorker`s) gets `error`.
     func fail() {
+        state.withLock { $0.settled = true }
         tellDocument(.failed)
         if isShared { end() } else { uncount() }
     }
@@ -191,6 +194,29 @@ final class PageWorker: Sendable {
             thread.shutdown()
             uncount()
         }
+    }
+
+    /// Waits until the worker has nothing left to do, or `deadline`: it has started (or could
+    /// not), nothing waits in its inbox, its context is quiescent, and so are its own workers
+    /// (``WebPage/runUntilQuiescent(timeout:)``: a page waiting on its worker is not quiet).
+    /// Returns `false` at the deadline.
+    func waitUntilIdle(until deadline: ContinuousClock.Instant) async -> Bool {
+        let clock = ContinuousClock()
+        while clock.now < deadline {
+            let (ended, settled, context, inbox) = state.withLock { ($0.ended, $0.settled, $0.context, $0.inbox) }
+            if ended { return true }
+            guard settled, (inbox?.waitingCount ?? 0) == 0, let context else {
+                try? await Task.sleep(for: .milliseconds(1))
+                continue
+            }
+            if await !context.runUntilQuiescent(timeout: deadline - clock.now) { return false }
+            let (workers, delivered) = await DocumentEnvironment.workerActivity(in: context)
+            var idle = delivered
+            for worker in workers where await !worker.waitUntilIdle(until: deadline) { idle = false }
+            if idle, await context.isQuiescent, (inbox?.waitingCount ?? 0) == 0 { return true }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return false
     }
 
     /// Loads the worker's script (unless it is given: a `blob:` or `data:` URL's text), makes
@@ -295,6 +321,7 @@ final class PageWorker: Sendable {
         }
         let waiting = worker.state.withLock { state -> [Inbound] in
             guard !state.ended else { return [] }
+            state.settled = true
             state.inbox = inbox
             defer { state.waiting = [] }
             return state.waiting

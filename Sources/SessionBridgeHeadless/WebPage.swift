@@ -990,6 +990,16 @@ public actor WebPage {
                 guard remaining > .zero else { return false }
                 if await !context.runUntilQuiescent(timeout: remaining) { quiet = false }
             }
+            // A document waiting on its workers (or on what they told it) is not quiet.
+            for context in documents.values {
+                let (workers, delivered) = await DocumentEnvironment.workerActivity(in: context)
+                if !delivered { quiet = false }
+                for worker in workers where await !worker.waitUntilIdle(until: deadline) { quiet = false }
+            }
+            if !quiet {
+                try? await Task.sleep(for: .milliseconds(1))
+                continue
+            }
             if quiet && tracker.isIdle {
                 var stillQuiet = true
                 for context in documents.values where await !context.isQuiescent { stillQuiet = false }

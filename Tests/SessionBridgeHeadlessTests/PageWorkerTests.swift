@@ -167,4 +167,28 @@ import Testing
         #expect(store.messagePorts.openPipes == 0)
         await page.close()
     }
+
+    /// A page waiting on its worker is not quiet: ``WebPage/runUntilQuiescent(timeout:)`` (the
+    /// runner's end of a run) waits for the worker's work and for the page's handling of its
+    /// answer; a worker that keeps a timer keeps its page busy, as the page's own timer would.
+    @Test func aPageIsQuietOnlyOnceItsWorkersAre() async throws {
+        let page = WebPage()
+        try await page.loadHTMLString(
+            """
+            <script>
+            const worker = new Worker(URL.createObjectURL(new Blob([
+              "onmessage = event => setTimeout(() => postMessage(event.data + 1), 200);"])));
+            worker.onmessage = event => { globalThis.answer = event.data; new Promise(resolve => setTimeout(resolve, 50)).then(() => { globalThis.done = true; }); };
+            worker.postMessage(41);
+            </script>
+            """, baseURL: URL(string: "https://app.example/")!)
+        #expect(await page.runUntilQuiescent(timeout: .seconds(30)))
+        #expect(try await page.evaluateJavaScript("[globalThis.answer, globalThis.done]") == [42, true])
+        _ = try await page.evaluateJavaScript(
+            "globalThis.ticking = new Worker(URL.createObjectURL(new Blob(['setInterval(() => {}, 5);']))); 1")
+        #expect(await page.runUntilQuiescent(timeout: .milliseconds(300)) == false)
+        _ = try await page.evaluateJavaScript("globalThis.ticking.terminate(); 1")
+        #expect(await page.runUntilQuiescent(timeout: .seconds(30)))
+        await page.close()
+    }
 }
