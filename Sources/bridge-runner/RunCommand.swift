@@ -11,7 +11,7 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Run a page script (.js), a page (.html) or a URL in a page wired to a native session.",
         discussion: """
-            Runs until the page is quiet (no timers, fetches, bridge calls or navigations pending) or --timeout. \
+            Runs until the page is quiet (no timers, fetches, bridge calls, navigations or work of its workers pending) or --timeout. \
             Exit codes: 0 finished, 1 uncaught script error, 2 unhandled rejection, 3 timeout, 4 server unreachable, \
             5 sign-in refused, 64 bad arguments, 66 missing file.
             """)
