@@ -1029,8 +1029,8 @@ enum DocumentPrelude {
             // A `SharedWorker` connected to this shared worker: `connect`, with its port.
             workerConnect(ends) {
               platformMade();
-              const { ports } = hooks.received("null", ends);
-              g.dispatchEvent(hooks.message("", "", ports[0], "connect", ports));
+              const port = hooks.adoptPort(ends[0], ends[1]);
+              g.dispatchEvent(hooks.message("", "", port, "connect", [port]));
             },
             workerMessage(wire, ends) {
               platformMade();

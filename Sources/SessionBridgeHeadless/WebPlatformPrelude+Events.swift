@@ -454,6 +454,8 @@ extension WebPlatformPrelude {
             const wire = wireText(data, ports);
             return [wire, ports.flatMap(port => makePort.export(port))];
           };
+          // A port of this context holding a pipe's end (a shared worker's, and its `connect`'s).
+          hooks.adoptPort = (pipe, side) => makePort.adopt(pipe, side);
           // A message that came from another context: its data (a `messageerror` when it cannot
           // be made here) and its ports.
           hooks.received = (wire, ends) => {

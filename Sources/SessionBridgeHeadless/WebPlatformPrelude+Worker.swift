@@ -63,7 +63,7 @@ extension WebPlatformPrelude {
               const [url, source, name, type] = workerScript(scriptURL, typeof options === "string" ? { name: options } : options);
               super();
               const [id, pipe] = native.startSharedWorker(receiveWorker, url, source, name, type);
-              this.#port = hooks.received("null", [pipe, 0]).ports[0];
+              this.#port = hooks.adoptPort(pipe, 0);
               workers.set(id, this);
             }
             get port() { return this.#port; }
