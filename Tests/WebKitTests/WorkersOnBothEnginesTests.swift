@@ -87,6 +87,24 @@ import Testing
         }
     }
 
+    /// A worker starts workers of its own: a nested worker from a `blob:` URL the worker made,
+    /// its answers relayed to the page; it goes with the worker that started it.
+    @Test(arguments: Engine.allCases)
+    func aWorkerStartsWorkersOfItsOwn(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let read = try await view.run(
+                Self.collect + #"""
+                    const [answer] = await collect(worker(`
+                      const inner = new Worker(URL.createObjectURL(new Blob(["postMessage([self.name, typeof document, location.protocol])"])), { name: "inner" });
+                      inner.onmessage = event => postMessage(["relayed", ...event.data]);
+                    `), 1);
+                    return answer;
+                    """#)
+            #expect(read == ["relayed", "inner", "undefined", "blob:"], "\(engine): \(read)")
+        }
+    }
+
     /// A `MessagePort` moves to a worker and back with a message, as authentication SDKs send
     /// their worker a request with the port its answer comes back on (auth0-spa-js does, each
     /// request a channel of its own), and as RPC libraries pass ports inside their messages.
