@@ -217,6 +217,17 @@ extension DocumentEnvironment {
         }
     }
 
+    /// Makes `eval`, `Function` and a timer's code throw WebKit's `EvalError` in a world (a
+    /// document's page world, a worker's scope) whose policy refuses them, each refusal reported.
+    static func applyEvalPolicy(of environment: DocumentEnvironment, in context: isolated ScriptContext) {
+        guard let policy = environment.contentSecurity.policy, let message = policy.evalRefusal else { return }
+        context.refuseCodeFromStrings(message: message) { context, code in
+            guard let policy = environment.contentSecurity.policy else { return }
+            environment.report(policy.evaluation(sample: code), location: context.callerLocation(), in: context)
+        }
+        refuseEval(in: context)
+    }
+
     /// Makes the page world's `eval` and `Function` report their refusals (once).
     static func refuseEval(in context: isolated ScriptContext) {
         guard let controls = context.attachment(DocumentControls.self), let refuse = unsafe controls.refuseEval else { return }

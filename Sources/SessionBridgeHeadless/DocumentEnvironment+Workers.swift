@@ -134,14 +134,18 @@ extension DocumentEnvironment {
         }
         // A `blob:` URL's worker has its document's origin, a `data:` URL's an opaque one;
         // relative URLs resolve against the worker's URL (none does against a `blob:` one).
-        var environment = DocumentEnvironment(
-            documentURL: DocumentURL(fromBlob ? env.url : url), title: nil, jar: env.jar, loader: env.loader, tracker: env.tracker,
-            page: env.page, configuration: env.configuration, timing: NavigationTiming(kind: .navigate), referrer: "",
-            referrerPolicy: env.referrerPolicy, baseHref: fromBlob ? url : nil, encoding: .utf8, contentSecurity: env.contentSecurity)
-        if fromBlob { environment.locationURL = url }
+        let timing = NavigationTiming(kind: .navigate)
+        let makeEnvironment = { (contentSecurity: DocumentContentSecurity) in
+            var environment = DocumentEnvironment(
+                documentURL: DocumentURL(fromBlob ? env.url : url), title: nil, jar: env.jar, loader: env.loader, tracker: env.tracker,
+                page: env.page, configuration: env.configuration, timing: timing, referrer: "", referrerPolicy: env.referrerPolicy,
+                baseHref: fromBlob ? url : nil, encoding: .utf8, contentSecurity: contentSecurity)
+            if fromBlob { environment.locationURL = url }
+            return environment
+        }
         Task {
             await worker.start(
-                source: given ? source : nil, module: type == "module", fetchingWith: env, environment: environment, name: name)
+                source: given ? source : nil, module: type == "module", fetchingWith: env, environment: makeEnvironment, name: name)
         }
         return unsafe context.jsValue(answer)
     }

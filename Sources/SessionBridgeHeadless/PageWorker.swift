@@ -1,4 +1,5 @@
 import Foundation
+import SessionBridgeMessaging
 import SessionBridgeScriptEngine
 import Synchronization
 
@@ -228,11 +229,16 @@ final class PageWorker: Sendable {
     ///     `environment` (same origin, its cookies).
     ///   - module: whether it is a module script (`type: "module"`): its graph is loaded
     ///     first, with the worker's environment, as a document's module script's is.
-    ///   - environment: the worker's own: its URL, the document's data store and loader.
+    ///   - environment: makes the worker's own environment (its URL, the document's data store
+    ///     and loader) with its Content Security Policy: the document's for a script it gave
+    ///   (`blob:`, `data:`) or a module's, the policy of its script's response otherwise, as
+    ///     WebKit has it.
     func start(
-        source: String?, module: Bool, fetchingWith document: DocumentEnvironment, environment: DocumentEnvironment, name: String
+        source: String?, module: Bool, fetchingWith document: DocumentEnvironment,
+        environment makeEnvironment: (DocumentContentSecurity) -> DocumentEnvironment, name: String
     ) async {
         let script: Script
+        var environment = makeEnvironment(document.contentSecurity)
         if module {
             let location = environment.locationURL ?? environment.url
             let root: ModuleGraph.Root =
@@ -254,6 +260,14 @@ final class PageWorker: Sendable {
                 let response = try await document.fetch(PageRequest(url: url), credentials: "same-origin", mode: .sameOrigin)
                 guard (200..<300).contains(response.statusCode) else { return fail() }
                 script = .classic(String(decoding: response.body, as: UTF8.self))
+                let security = DocumentContentSecurity(
+                    statusCode: response.url.scheme?.lowercased() == "https" ? 0 : response.statusCode,
+                    endpoints: DocumentContentSecurity.reportingEndpoints(
+                        response.headers.filter { $0.name.lowercased() == "reporting-endpoints" }.map(\.value)))
+                for (value, disposition) in DocumentEnvironment.contentSecurityFields(of: response.headers) {
+                    security.add(value, disposition: disposition, origin: SecurityOrigin(url: response.url))
+                }
+                environment = makeEnvironment(security)
             } catch {
                 return fail()
             }
@@ -293,6 +307,7 @@ final class PageWorker: Sendable {
         }
         do {
             try DocumentEnvironment.installWorker(environment, name: name, shared: worker.isShared, worker: worker, in: context)
+            DocumentEnvironment.applyEvalPolicy(of: environment, in: context)
         } catch {
             events?(.scriptError(error, unhandledRejection: false, url: url))
             return worker.fail()

@@ -547,18 +547,8 @@ public actor WebPage {
     /// Turns off code from strings in the page's world when the document's policy refuses
     /// `'unsafe-eval'` (other worlds keep it, as in WebKit).
     private func applyEvalPolicy(of environment: DocumentEnvironment) async {
-        guard let policy = environment.contentSecurity.policy, let message = policy.evalRefusal, let context = documents[.page] else {
-            return
-        }
-        await Self.refuseCodeFromStrings(message: message, environment: environment, in: context)
-    }
-
-    private static func refuseCodeFromStrings(message: String, environment: DocumentEnvironment, in context: isolated ScriptContext) {
-        context.refuseCodeFromStrings(message: message) { context, code in
-            guard let policy = environment.contentSecurity.policy else { return }
-            environment.report(policy.evaluation(sample: code), location: context.callerLocation(), in: context)
-        }
-        DocumentEnvironment.refuseEval(in: context)
+        guard let context = documents[.page] else { return }
+        await DocumentEnvironment.applyEvalPolicy(of: environment, in: context)
     }
 
     /// Whether the document's policy lets a `<script>` written in it run (its nonce or hash),

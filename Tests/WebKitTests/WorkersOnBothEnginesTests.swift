@@ -148,6 +148,40 @@ import Testing
         }
     }
 
+    /// A worker loaded from the network runs under its script's own Content Security Policy,
+    /// not its document's; a worker made from a `blob:` URL runs under its document's.
+    @Test(arguments: Engine.allCases)
+    func aWorkerRunsUnderItsScriptsPolicyOrItsDocumentsForABlob(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let probe = """
+                try { eval("1"); postMessage("eval ran"); } catch (error) { postMessage("eval " + error.name); }
+                fetch(self.origin + "/login").then(response => postMessage("fetched " + response.status), error => postMessage("refused " + error.message));
+                """
+            harness.server.serve(
+                path: "/workers/own-policy.js", body: probe, contentType: "text/javascript",
+                headers: ["Content-Security-Policy": "connect-src 'none'; script-src 'self'"])
+            harness.server.serve(path: "/workers/no-policy.js", body: probe, contentType: "text/javascript")
+            harness.server.serve(
+                path: "/workers/strict", body: "<title>strict</title>", contentType: "text/html",
+                headers: ["Content-Security-Policy": "connect-src 'none'; script-src 'self' 'unsafe-inline'; worker-src 'self' blob:"])
+            let view = try await harness.makeEchoView()
+            let run = { (url: String) in
+                """
+                const w = new Worker(\(url));
+                return await new Promise(resolve => { const got = []; w.onmessage = event => { got.push(event.data); if (got.length === 2) resolve(got); }; });
+                """
+            }
+            let own = try await view.run(run("\"/workers/own-policy.js\""))
+            _ = try await view.load(harness.url("/workers/strict"))
+            let plain = try await view.run(run("\"/workers/no-policy.js\""))
+            let blob = try await view.run(
+                run("URL.createObjectURL(new Blob([\(String(decoding: try JSONEncoder().encode(probe), as: UTF8.self))]))"))
+            #expect(own == ["eval EvalError", "refused Load failed"], "\(engine): \(own)")
+            #expect(plain == ["eval ran", "fetched 200"], "\(engine): \(plain)")
+            #expect(blob == ["eval EvalError", "refused Load failed"], "\(engine): \(blob)")
+        }
+    }
+
     /// A transfer list moves its `ArrayBuffer`s both ways: the sender's is detached.
     @Test(arguments: Engine.allCases)
     func aTransferListMovesItsBuffers(engine: Engine) async throws {
