@@ -334,7 +334,12 @@ import Testing
             let after = try await listener.run(
                 """
                 const pause = ms => new Promise(resolve => setTimeout(resolve, ms));
-                await pause(200);
+                // Waits (3 s at most) for a tenth of a second without a tick, then counts 400 ms more.
+                for (let turn = 0; turn < 30; turn++) {
+                  const before = window.ticks;
+                  await pause(100);
+                  if (window.ticks === before) break;
+                }
                 const settled = window.ticks;
                 await pause(400);
                 return window.ticks - settled;
