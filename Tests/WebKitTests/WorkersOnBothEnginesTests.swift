@@ -293,7 +293,8 @@ import Testing
                     const closed = [];
                     closing.onmessage = event => closed.push(event.data);
                     closing.postMessage("go");
-                    await pause(300);
+                    for (let turn = 0; turn < 300 && closed.length < 2; turn++) await pause(10);
+                    await pause(100);
                     closing.postMessage("again");
                     await pause(100);
                     // A terminated worker's messages, even those already posted, never arrive.
@@ -431,7 +432,7 @@ import Testing
             _ = try await second.run("window.shared.port.postMessage('from second'); return 1;")
             let heard = try await first.run(
                 """
-                for (let turn = 0; turn < 200 && window.heard.length === 0; turn++) await new Promise(resolve => setTimeout(resolve, 10));
+                for (let turn = 0; turn < 500 && window.heard.length === 0; turn++) await new Promise(resolve => setTimeout(resolve, 10));
                 return window.heard;
                 """)
             #expect(one == [1, "one", "[object SharedWorkerGlobalScope]", "undefined", true], "\(engine): \(one)")
