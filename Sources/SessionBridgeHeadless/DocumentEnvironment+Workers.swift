@@ -91,6 +91,7 @@ extension DocumentEnvironment {
         workers.lastID += 1
         let id = workers.lastID
         guard let inbox = workers.inbox else { return nil }
+        env.tracker.noteWorker()
         let tell: @Sendable (PageWorker.Event) -> Void = { inbox.send((id, $0)) }
         let store = env.configuration.websiteDataStore
         var reserved = false

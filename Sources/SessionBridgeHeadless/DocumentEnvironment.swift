@@ -148,6 +148,12 @@ final class ActivityTracker: Sendable {
         }
     }
     var isIdle: Bool { count.load(ordering: .relaxed) == 0 }
+
+    /// Whether a document of the page started or connected to a worker (``PageWorker``): only
+    /// then does the page's quiet wait for workers (a look into each document costs a hop).
+    var hasWorkers: Bool { workers.load(ordering: .relaxed) }
+    private let workers = Atomic<Bool>(false)
+    func noteWorker() { workers.store(true, ordering: .relaxed) }
 }
 
 /// The finish function of a document's prelude (fires `DOMContentLoaded` and `load`).

@@ -981,7 +981,7 @@ public actor WebPage {
                 if await !context.runUntilQuiescent(timeout: remaining) { quiet = false }
             }
             // A document waiting on its workers (or on what they told it) is not quiet.
-            for context in documents.values {
+            for context in documents.values where tracker.hasWorkers {
                 let (workers, delivered) = await DocumentEnvironment.workerActivity(in: context)
                 if !delivered { quiet = false }
                 for worker in workers where await !worker.waitUntilIdle(until: deadline) { quiet = false }
