@@ -19,10 +19,20 @@ extension SessionController {
     ///
     /// The vault's ``TokenVault/changeMark()`` (one `stat` for a file) spares reading the
     /// record while nothing changed.
+    ///
+    /// A refresh in flight reads the vault under its lock and notices either change itself:
+    /// when the vault changed, this waits for it before answering, so a page asking while the
+    /// refresh runs is not told the session it ended still goes on.
     func noticeSignOutElsewhere() async {
-        guard isReady, record != nil, inFlight == nil else { return }
-        let mark = vault.changeMark()
+        guard isReady, record != nil else { return }
+        var mark = vault.changeMark()
         if let mark, mark == seenVaultMark.withLock({ $0 }) { return }
+        if let inFlight {
+            _ = await inFlight.value
+            guard isReady, record != nil, self.inFlight == nil else { return }
+            mark = vault.changeMark()
+            if let mark, mark == seenVaultMark.withLock({ $0 }) { return }
+        }
         let stored: VaultRecord?
         do {
             stored = try vault.load()

@@ -34,6 +34,18 @@ extension SessionController {
         return status
     }
 
+    /// Waits for the refresh in flight, if there is one, and for the cookie profile's write it
+    /// leaves behind. A page that asked for a refresh and then navigated away (or closed) has
+    /// no reply to wait for, yet its refresh goes on: an app about to read the stores side by
+    /// side, or to end the process, waits here first, so that it neither sees the native store
+    /// refreshed while a page's is not yet, nor ends with a rotated token unsaved. It returns
+    /// when that refresh ends (within ``SessionConfiguration/requestTimeout`` and its
+    /// retries); a refresh started after it is not waited for.
+    public func waitForRefreshInFlight() async {
+        if let inFlight { _ = await inFlight.value }
+        await profileWrite?.value
+    }
+
     /// ``refresh()`` without waiting for the persistent cookie profile's write, which a page
     /// does not need: its store has the cookies when this returns.
     func refreshForPages() async throws(SessionError) -> SessionStatus {
@@ -126,9 +138,10 @@ extension SessionController {
         // Whether the vault is as this controller last saw it (read under the vault's lock).
         let unchangedSinceSeen = vault.changeMark().map { $0 == seenVaultMark.withLock { $0 } } ?? false
         guard let stored else {
-            // Another process signed out.
+            // Another user of the vault signed out: the pages are told as a page action's
+            // look at the vault tells them (``noticeSignOutElsewhere()``).
             await endSessionLocally()
-            return (.failure(SessionError.signedOut), "signed_out")
+            return (.failure(SessionError.signedOut), "signed_out_elsewhere")
         }
         if canRepeatExchangeOnly, stored.refreshToken == record?.refreshToken {
             // The tokens are fresh; only the exchange failed: the refresh token is not spent again.

@@ -211,9 +211,13 @@ final class PageWorker: Sendable {
                 continue
             }
             if await !context.runUntilQuiescent(timeout: deadline - clock.now) { return false }
-            let (workers, delivered) = await DocumentEnvironment.workerActivity(in: context)
-            var idle = delivered
-            for worker in workers where await !worker.waitUntilIdle(until: deadline) { idle = false }
+            var idle = true
+            for worker in await DocumentEnvironment.workerActivity(in: context).workers
+            where await !worker.waitUntilIdle(until: deadline) {
+                idle = false
+            }
+            // Read after its own workers went idle: what they told it meanwhile counts.
+            if await !DocumentEnvironment.workerActivity(in: context).delivered { idle = false }
             if idle, await context.isQuiescent, (inbox?.waitingCount ?? 0) == 0 { return true }
             try? await Task.sleep(for: .milliseconds(1))
         }
@@ -334,14 +338,16 @@ final class PageWorker: Sendable {
             case .connect(let end): DocumentEnvironment.dispatchWorkerConnect(end, in: context)
             }
         }
-        let waiting = worker.state.withLock { state -> [Inbound] in
-            guard !state.ended else { return [] }
+        // What waited goes into the inbox under the lock, with the inbox's publication: a
+        // message posted meanwhile comes after it, and no one sees the worker settled with an
+        // empty inbox while a message still waits outside it (its page would look quiet).
+        worker.state.withLock { state in
+            guard !state.ended else { return }
+            for inbound in state.waiting { inbox.send(inbound) }
+            state.waiting = []
             state.settled = true
             state.inbox = inbox
-            defer { state.waiting = [] }
-            return state.waiting
         }
-        for inbound in waiting { inbox.send(inbound) }
     }
 }
 

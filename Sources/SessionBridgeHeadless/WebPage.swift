@@ -982,9 +982,12 @@ public actor WebPage {
             }
             // A document waiting on its workers (or on what they told it) is not quiet.
             for context in documents.values where tracker.hasWorkers {
-                let (workers, delivered) = await DocumentEnvironment.workerActivity(in: context)
-                if !delivered { quiet = false }
-                for worker in workers where await !worker.waitUntilIdle(until: deadline) { quiet = false }
+                for worker in await DocumentEnvironment.workerActivity(in: context).workers
+                where await !worker.waitUntilIdle(until: deadline) {
+                    quiet = false
+                }
+                // Read after the workers went idle: what they told the document meanwhile counts.
+                if await !DocumentEnvironment.workerActivity(in: context).delivered { quiet = false }
             }
             if !quiet {
                 try? await Task.sleep(for: .milliseconds(1))

@@ -233,6 +233,8 @@ struct WebKitRun {
             return error.code == .network || error.code == .timeout ? .serverUnreachable : .failure
         }
         let quiet = await Self.waitUntilQuiet(view, transcript: transcript, timeout: max(.seconds(1), budgetEnds - .now))
+        // A refresh a page asked for and left (it navigated on) ends before the stores are shown.
+        await session.waitForRefreshInFlight()
         let counts = transcript.counts
         if counts.scriptErrors > 0 { return .scriptError }
         if counts.unhandledRejections > 0 { return .unhandledRejection }

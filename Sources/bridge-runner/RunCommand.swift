@@ -208,6 +208,8 @@ struct RunCommand: AsyncParsableCommand {
         }
         let progress = Progress(enabled: !json, transcript: transcript)
         let quiet = await fixture.page.runUntilQuiescent(timeout: max(.seconds(1), budgetEnds - .now))
+        // A refresh a page asked for and left (it navigated on) ends before the stores are shown.
+        await fixture.session.waitForRefreshInFlight()
         await progress.finish()
         let counts = transcript.counts
         if counts.scriptErrors > 0 { return .scriptError }

@@ -214,9 +214,15 @@ import Testing
                             }
                         }
                     }
-                    // What a step started in the page (its own 401 retry, say) ends before the checks.
+                    // What a step started in the page (its own 401 retry, say) ends before the
+                    // checks, and so does a refresh a page asked for and left when it navigated
+                    // (its call rejected with `navigation`, the refresh goes on): the checks
+                    // read the two stores one after the other.
                     progress.enter("step \(index): waiting for the page to be quiescent")
-                    let quiet = await fixture.page.runUntilQuiescent(timeout: .seconds(30))
+                    var quiet = await fixture.page.runUntilQuiescent(timeout: .seconds(30))
+                    progress.enter("step \(index): waiting for the refresh in flight")
+                    await fixture.session.waitForRefreshInFlight()
+                    if quiet { quiet = await fixture.page.runUntilQuiescent(timeout: .seconds(30)) }
                     if !quiet {
                         print("[races] step \(index) \(step): the page was not quiescent within 30 s; the checks see its work in flight")
                     }

@@ -111,4 +111,42 @@ import Testing
             await page.close()
         }
     }
+
+    /// A logout elsewhere while this controller's refresh waits for the vault's lock: the
+    /// refresh finds the vault empty and ends the session with reason `signed_out_elsewhere`,
+    /// and a page asking for its status meanwhile waits for that refresh instead of being
+    /// told the ended session goes on.
+    @Test func aStatusAskedDuringARefreshWaitsForItToSeeTheLogoutElsewhere() async throws {
+        try await withServer { server in
+            let directory = temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let url = directory.appendingPathComponent("shared.vault")
+            let app = SessionController(configuration: makeConfiguration(server), vault: FileTokenVault(url: url))
+            try await app.login(username: "demo", password: "demo")
+            let (page, _) = await makePage(app, server)
+            #expect(try await page.load(server.url("/app")).statusCode == 200)
+            _ = try await page.evaluateJavaScript(
+                "window.reasons = []; addEventListener('sessionbridge:signedout', e => reasons.push(e.detail.reason)); 1")
+            try await Task.sleep(for: .milliseconds(600))  // past the freshness window
+
+            // Another process holds the vault's lock and signs out under it.
+            let elsewhere = FileTokenVault(url: url)
+            let lock = try await elsewhere.lock(timeout: .seconds(5))
+            let refresh = Task { try? await app.refresh() }
+            try await Task.sleep(for: .milliseconds(100))  // the refresh waits for the lock
+            try elsewhere.clear()
+            let status = Task {
+                try await page.callAsyncJavaScript("return (await webkit.messageHandlers.session.postMessage({action: 'status'})).signedIn")
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            lock.unlock()
+
+            #expect(try await status.value == false)
+            _ = await refresh.value
+            #expect(try await page.evaluateJavaScript("reasons") == ["signed_out_elsewhere"])
+            #expect(try await !app.status().isSignedIn)
+            #expect(page.cookieJar.value("__Host-session", for: server.url("/")) == nil)
+            await page.close()
+        }
+    }
 }

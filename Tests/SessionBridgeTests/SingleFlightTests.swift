@@ -155,4 +155,36 @@ import Testing
             await page.close()
         }
     }
+
+    /// A page that asks for a refresh and navigates away gets its call rejected with
+    /// `navigation` at once, while the refresh goes on: the page is quiet with the native store
+    /// still unrefreshed. ``SessionController/waitForRefreshInFlight()`` returns once that
+    /// refresh has written both stores.
+    @Test func aRefreshAPageLeftIsWaitedForByWaitForRefreshInFlight() async throws {
+        try await withServer { server in
+            let (session, page) = try await signedInPage(server)
+            let root = server.url("/")
+            let before = try #require(session.cookieJar.value("__Host-session", for: root))
+            server.setFaults(FaultConfiguration(latency: .milliseconds(400)))
+            let call = Task {
+                try await page.callAsyncJavaScript(
+                    """
+                    try { await window.webkit.messageHandlers.session.postMessage({action: "refresh"}); return "ok"; }
+                    catch (e) { return e.code; }
+                    """)
+            }
+            while server.stats().faults.latency == 0 { try await Task.sleep(for: .milliseconds(2)) }
+            try await page.loadHTMLString("<p>next</p>", baseURL: server.url("/next"))
+            #expect(try await call.value == "navigation")
+            #expect(await page.runUntilQuiescent(timeout: .seconds(10)))
+            #expect(session.cookieJar.value("__Host-session", for: root) == before, "the refresh ended before the page left it")
+
+            await session.waitForRefreshInFlight()
+            let after = try #require(session.cookieJar.value("__Host-session", for: root))
+            #expect(after != before)
+            #expect(page.cookieJar.value("__Host-session", for: root) == after)
+            #expect(server.stats().refreshes == 1)
+            await page.close()
+        }
+    }
 }
