@@ -190,6 +190,8 @@ final class PageWorker: Sendable {
         // Not started yet: ``start`` stops what it made.
         if isShared { store.sharedWorkers.remove(self) }
         guard let context, let thread else { return uncount() }
+        // A script still running is stopped (within 100 ms of its CPU time), not waited for.
+        thread.interrupt()
         Task {
             await context.close()
             thread.shutdown()
@@ -277,6 +279,8 @@ final class PageWorker: Sendable {
             }
         }
         let thread = EngineThread(name: "Worker")
+        // `terminate()` stops even a script that never returns, as WebKit stops its worker.
+        thread.makeInterruptible()
         var settings = ScriptContext.Configuration(timeLimit: environment.configuration.scriptTimeLimit)
         if let megabytes = environment.configuration.memoryLimitMB, megabytes > 0 {
             settings.memoryLimit = Int(clamping: UInt64(megabytes) << 20)
@@ -303,6 +307,8 @@ final class PageWorker: Sendable {
         let url = environment.locationURL ?? environment.url
         let events = environment.configuration.eventHandler
         context.setEventHandler { event in
+            // An ended worker's script, stopped or not, reports nothing, as in WebKit.
+            guard !worker.hasEnded else { return }
             switch event {
             case .console(let message): events?(.console(message, url: url))
             case .uncaughtError(let error): events?(.scriptError(error, unhandledRejection: false, url: url))

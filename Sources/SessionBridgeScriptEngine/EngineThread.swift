@@ -63,6 +63,11 @@ public final class EngineThread: SerialExecutor, Sendable {
     let memoryLimit = Atomic<UInt64>(0)
     /// Set with ``watchdogFired`` when the stop was for ``memoryLimit``; read and cleared on the thread.
     let memoryLimitFired = Atomic<Bool>(false)
+    /// Set (from any thread) by ``makeInterruptible()``: the watchdog runs in quanta, as with a
+    /// memory limit, so that ``interrupt()`` is heard within one.
+    private let interruptible = Atomic<Bool>(false)
+    /// Set (from any thread) by ``interrupt()``; read by the watchdog's callback on the thread.
+    private let interrupted = Atomic<Bool>(false)
     /// With a memory limit, the watchdog is set in quanta (``memoryQuantum``): what is left of
     /// the entry's time limit, and the quantum set now (seconds). Only used on the thread.
     private let limitLeft = Atomic<UInt64>(Double.infinity.bitPattern)
@@ -406,7 +411,7 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// An entry's own finite limit (not `force`d: not a stop's or a wait's remainder) is also
     /// the one the VM's deferred work runs under from then on.
     func ensureTimeLimit(_ limit: Double, force: Bool = false) {
-        let quanta = memoryLimit.load(ordering: .relaxed) != 0
+        let quanta = memoryLimit.load(ordering: .relaxed) != 0 || interruptible.load(ordering: .relaxed)
         // In quanta, the limit is counted down anew for every entry.
         if quanta { limitLeft.store(limit.bitPattern, ordering: .relaxed) }
         guard force || currentTimeLimit.load(ordering: .relaxed) != limit.bitPattern else { return }
@@ -427,6 +432,26 @@ public final class EngineThread: SerialExecutor, Sendable {
         } else {
             unsafe JSContextGroupClearExecutionTimeLimit(group.ref)
         }
+    }
+
+    // MARK: Interruption
+
+    /// Makes the scripts of this thread's contexts stoppable by ``interrupt()``: the watchdog
+    /// then wakes every ``memoryQuantum`` of a script's CPU time, as under a memory limit, and
+    /// counts the entry's time limit down itself. Call it before the thread's first script (a
+    /// worker's thread, which its `terminate()` must free at once, as WebKit frees its worker).
+    package func makeInterruptible() {
+        interruptible.store(true, ordering: .relaxed)
+        // No limit equals this one: the next entry sets the watchdog anew, in quanta.
+        currentTimeLimit.store(Double.nan.bitPattern, ordering: .relaxed)
+    }
+
+    /// Stops the script running on this thread within one quantum of its CPU time, as its time
+    /// limit stops it (it ends with `TimeLimitExceeded`), and any later one that runs as long;
+    /// from any thread. Only an interruptible thread (``makeInterruptible()``) hears it. The
+    /// thread is meant to be shut down after it.
+    package func interrupt() {
+        interrupted.store(true, ordering: .relaxed)
     }
 
     // MARK: Memory limit
@@ -486,6 +511,10 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// next quantum (JavaScriptCore calls a callback that answers `false` again only once a
     /// limit is set anew).
     private func quantumEnded() -> Bool {
+        if interrupted.load(ordering: .relaxed) {
+            watchdogFired.store(true, ordering: .relaxed)
+            return true
+        }
         let limit = memoryLimit.load(ordering: .relaxed)
         if limit != 0, let resident = ResidentMemory.bytes(), resident > limit {
             memoryLimitFired.store(true, ordering: .relaxed)

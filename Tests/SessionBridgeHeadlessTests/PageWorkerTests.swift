@@ -62,6 +62,36 @@ import Testing
         await page.close()
     }
 
+    /// `terminate()` stops a worker whose script never returns at once, as WebKit does, rather
+    /// than at the pages' time limit: its thread is given back well within a 60 s limit, and
+    /// its stop is reported nowhere (it was asked for).
+    @Test func terminateStopsAWorkersEndlessLoopAtOnce() async throws {
+        let recorder = PageEventRecorder()
+        let store = WebsiteDataStore.nonPersistent()
+        let page = WebPage(
+            configuration: WebPageConfiguration(websiteDataStore: store, eventHandler: recorder.handler, scriptTimeLimit: .seconds(60)))
+        try await page.loadHTMLString("<title>workers</title>", baseURL: URL(string: "https://app.example/")!)
+        _ = try await page.callAsyncJavaScript(
+            Self.makeWorker + #"""
+                window.spinner = worker(`onmessage = () => { postMessage("spinning"); for (;;) {} };`);
+                const spinning = next(window.spinner);
+                window.spinner.postMessage("spin");
+                return await spinning;
+                """#)
+        #expect(try await Self.threads(of: store, settlingAt: 1) == 1)
+        _ = try await page.evaluateJavaScript("window.spinner.terminate(); 1")
+        // A third of the time limit, however loaded the machine: the stop waits for 100 ms of
+        // the worker's CPU time at most.
+        for _ in 0..<2000 where store.workerThreads.load(ordering: .relaxed) != 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(store.workerThreads.load(ordering: .relaxed) == 0)
+        let stops = recorder.events.filter { event in
+            if case .scriptError(let error, _, _) = event { return error.isStop }
+            return false
+        }
+        #expect(stops.isEmpty)
+        await page.close()
+    }
+
     /// Each worker runs on a thread of its own, counted by its data store, and gives it back
     /// when it is terminated, when it closes itself, and when its document goes away.
     @Test func aWorkersThreadIsGivenBackWhenItEnds() async throws {
