@@ -144,12 +144,15 @@ public actor SessionController {
     /// - Parameters:
     ///   - configuration: endpoints, cookie names, margins, timeouts.
     ///   - vault: where the refresh token lives; in memory by default.
-    ///   - cookieJar: the native cookie store. Pass a page store's jar to make the web store the
-    ///     single source of truth (see ``CookieSync``).
+    ///   - cookieJar: the native cookie store; by default one that keeps what WebKit's store
+    ///     keeps where WebKit and RFC 6265bis part (a `SameSite=None` cookie without `Secure`),
+    ///     so that every cookie the token endpoint sets reaches the pages as it would reach a
+    ///     WebKit page. Pass a page store's jar to make the web store the single source of truth
+    ///     (see ``CookieSync``).
     ///   - cookieStore: a profile the native store is loaded from and saved to.
     public init(
         configuration: SessionConfiguration, vault: any TokenVault = InMemoryTokenVault(),
-        cookieJar: CookieJar = CookieJar(), cookieStore: PersistentCookieStore? = nil
+        cookieJar: CookieJar = CookieJar(sameSiteNoneRequiresSecure: false), cookieStore: PersistentCookieStore? = nil
     ) {
         self.configuration = configuration
         self.vault = vault

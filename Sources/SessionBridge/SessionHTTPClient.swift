@@ -67,7 +67,9 @@ public final class SessionHTTPClient: Sendable {
     public init(session: SessionController, configuration: Configuration = Configuration()) {
         self.session = session
         self.configuration = configuration
-        self.cookieJar = configuration.isEphemeral ? CookieJar() : session.cookieJar
+        self.cookieJar =
+            configuration.isEphemeral
+            ? CookieJar(sameSiteNoneRequiresSecure: session.cookieJar.sameSiteNoneRequiresSecure) : session.cookieJar
         self.pool = OwnedHTTPClient(configuration: Self.httpClientConfiguration)
     }
 

@@ -37,4 +37,19 @@ import Testing
             await page.close()
         }
     }
+
+    /// WebKit keeps a `SameSite=None` cookie without `Secure` (RFC 6265bis, Chrome and Firefox
+    /// refuse it): one the token endpoint sets is kept natively and reaches the page, as it
+    /// would had the page received it.
+    @Test func aSameSiteNoneCookieWithoutSecureFromTheTokenEndpointReachesThePage() async throws {
+        try await withServer { server in
+            let session = SessionController(configuration: makeConfiguration(server))
+            try await session.login(username: "demo", password: "demo")
+            let (page, _) = await makePage(session, server)
+            await session.applySetCookies(["cross_site=1; Path=/; SameSite=None"])
+            #expect(session.cookieJar.value("cross_site", for: server.url("/")) == "1")
+            #expect(page.cookieJar.value("cross_site", for: server.url("/")) == "1")
+            await page.close()
+        }
+    }
 }

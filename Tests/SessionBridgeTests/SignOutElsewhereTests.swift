@@ -100,10 +100,13 @@ import Testing
             #expect(try await page.load(server.url("/app")).statusCode == 200)
             let before = try await page.callAsyncJavaScript("return await webkit.messageHandlers.session.postMessage({action: 'status'})")
             #expect(before["signedIn"] == true)
+            // Listened for before the logout: the page's own request (its `/api/me`, answered
+            // 401 once the session is revoked) may bring the refresh that notices it first.
+            _ = try await page.evaluateJavaScript(
+                "window.reasons = []; addEventListener('sessionbridge:signedout', e => reasons.push(e.detail.reason)); 1")
             await other.logout()
             let after = try await page.callAsyncJavaScript(
                 """
-                var reasons = []; addEventListener('sessionbridge:signedout', e => reasons.push(e.detail.reason));
                 const status = await webkit.messageHandlers.session.postMessage({action: 'status'});
                 return [status.signedIn, reasons];
                 """)
