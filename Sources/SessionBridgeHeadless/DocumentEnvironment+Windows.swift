@@ -53,25 +53,34 @@ extension DocumentEnvironment {
         }
     }
 
-    /// `proxy.postMessage(data, targetOrigin)`: a `message` event on the window's global, with
-    /// this document's origin, unless `targetOrigin` names another origin than the window's
-    /// document has (then it is dropped, as browsers do). `wire` is the data's structured clone
-    /// in its wire form (``WebPlatformPrelude/wireFormSource``), `json` the data as JSON for a
-    /// window of another engine.
-    func postMessage(to id: Int, wire: String, json: String, targetOrigin: String) {
+    /// `proxy.postMessage(data, targetOrigin, transfer)`: a `message` event on the window's
+    /// global, with this document's origin, unless `targetOrigin` names another origin than the
+    /// window's document has (then it is dropped, as browsers do). `wire` is the data's
+    /// structured clone in its wire form (``WebPlatformPrelude/wireFormSource``), `json` the
+    /// data as JSON for a window of another engine, `ports` the ends of the ports it transfers
+    /// (closed when the message is dropped, or the window has another data store or engine).
+    func postMessage(to id: Int, wire: String, json: String, ports: [MessagePortPipes.End], targetOrigin: String) {
+        let pipes = configuration.websiteDataStore.messagePorts
         guard let windows = page.page?.openedWindows, !windows.isClosed(id), let view = windows.view(id),
             let literal = Self.stringLiteral(json), let origin = Self.stringLiteral(SecurityOrigin(url: url)?.description ?? "null")
-        else { return }
-        let tracker = self.tracker, url = self.url
+        else { return ports.forEach(pipes.close) }
+        let tracker = self.tracker, url = self.url, store = configuration.websiteDataStore
         tracker.begin()
         postedMessages.post {
             defer { tracker.end() }
             if targetOrigin != "*" {
-                guard let current = await view.url, SecurityOrigin(url: current)?.description == targetOrigin else { return }
+                guard let current = await view.url, SecurityOrigin(url: current)?.description == targetOrigin else {
+                    return ports.forEach(pipes.close)
+                }
             }
-            if let opened = view as? WebPage {
+            if let opened = view as? WebPage, opened.configuration.websiteDataStore === store {
+                await opened.deliverMessage(
+                    wire: wire, ports: ports, origin: SecurityOrigin(url: url)?.description ?? "null", fromWindow: nil)
+            } else if let opened = view as? WebPage {
+                ports.forEach(pipes.close)
                 await opened.deliverMessage(wire: wire, origin: SecurityOrigin(url: url)?.description ?? "null", fromWindow: nil)
             } else {
+                ports.forEach(pipes.close)
                 // Another engine's window (WebKit's `dispatchEvent` takes only an `Event`).
                 _ = try? await view.evaluateJavaScript(
                     "dispatchEvent(new MessageEvent('message', {data: JSON.parse(\(literal)), origin: \(origin)})); undefined", in: .page)
@@ -82,17 +91,23 @@ extension DocumentEnvironment {
     /// `window.opener.postMessage(data, targetOrigin)`: a `message` event at the opener's
     /// document, from this document's origin, its `source` the opener's proxy of this window;
     /// dropped when `targetOrigin` names another origin than the opener's document has.
-    func postMessageToOpener(wire: String, targetOrigin: String) {
-        guard let link = page.page?.opener.withLock({ $0 }), let opener = link.page else { return }
+    func postMessageToOpener(wire: String, ports: [MessagePortPipes.End], targetOrigin: String) {
+        let pipes = configuration.websiteDataStore.messagePorts
+        guard let link = page.page?.opener.withLock({ $0 }), let opener = link.page else { return ports.forEach(pipes.close) }
         let origin = SecurityOrigin(url: url)?.description ?? "null"
         let tracker = self.tracker
+        // A port crosses only within one data store (its pipes are the store's).
+        let (carried, dropped) = opener.configuration.websiteDataStore === configuration.websiteDataStore ? (ports, []) : ([], ports)
+        dropped.forEach(pipes.close)
         tracker.begin()
         postedMessages.post {
             defer { tracker.end() }
             if targetOrigin != "*" {
-                guard let current = await opener.url, SecurityOrigin(url: current)?.description == targetOrigin else { return }
+                guard let current = await opener.url, SecurityOrigin(url: current)?.description == targetOrigin else {
+                    return carried.forEach(pipes.close)
+                }
             }
-            await opener.deliverMessage(wire: wire, origin: origin, fromWindow: link.window)
+            await opener.deliverMessage(wire: wire, ports: carried, origin: origin, fromWindow: link.window)
         }
     }
 

@@ -1082,7 +1082,8 @@ extension DocumentEnvironment {
         unsafe add("openerPost") { context, call, env in
             let wire = try unsafe context.scriptValue(call[0]).stringValue ?? "null"
             let targetOrigin = try unsafe context.scriptValue(call[1]).stringValue ?? "/"
-            env.postMessageToOpener(wire: wire, targetOrigin: targetOrigin)
+            let ports = try unsafe carriedPorts(call[3], in: context)
+            env.postMessageToOpener(wire: wire, ports: ports, targetOrigin: targetOrigin)
             return nil
         }
         unsafe add("windowPost") { context, call, env in
@@ -1090,7 +1091,8 @@ extension DocumentEnvironment {
             let wire = try unsafe context.scriptValue(call[1]).stringValue ?? "null"
             let targetOrigin = try unsafe context.scriptValue(call[2]).stringValue ?? "/"
             let json = try unsafe context.scriptValue(call[3]).stringValue ?? "null"
-            env.postMessage(to: id, wire: wire, json: json, targetOrigin: targetOrigin)
+            let ports = try unsafe carriedPorts(call[4], in: context)
+            env.postMessage(to: id, wire: wire, json: json, ports: ports, targetOrigin: targetOrigin)
             return nil
         }
         unsafe add("panel") { context, call, env in
@@ -1372,14 +1374,17 @@ extension DocumentEnvironment {
     }
 
     /// Fires a `message` from another window at this world's window (``WebPage/deliverMessage(wire:origin:fromWindow:)``).
-    static func dispatchMessage(wire: String, origin: String, fromWindow window: Int?, in context: isolated ScriptContext) {
-        guard let controls = context.attachment(DocumentControls.self), let message = unsafe controls.message else { return }
+    static func dispatchMessage(
+        wire: String, ports: [MessagePortPipes.End], origin: String, fromWindow window: Int?, in context: isolated ScriptContext
+    ) -> Bool {
+        guard let controls = context.attachment(DocumentControls.self), let message = unsafe controls.message else { return false }
         unsafe callReporting(message, in: context) {
             unsafe [
                 context.jsValue(.string(wire)), context.jsValue(.string(origin)),
-                context.jsValue(window.map { .number(Double($0)) } ?? .null),
+                context.jsValue(window.map { .number(Double($0)) } ?? .null), context.jsValue(portsValue(ports)),
             ]
         }
+        return true
     }
 
     /// The world's connections of one kind, made with the first: `receive` the platform's

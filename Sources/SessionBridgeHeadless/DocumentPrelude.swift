@@ -299,25 +299,25 @@ enum DocumentPrelude {
           // `window.opener`: the window that opened this one with `window.open` (a proxy that posts
           // to it), or `null`; a page may replace it (`opener = null`).
           let openerProxy;
-          // Another window's `postMessage(message, targetOrigin)` as the native side takes it:
-          // the message's structured clone in its wire form (a `DataCloneError` for what may not
-          // be cloned), the target origin ("/" being this document's), and the message as JSON
-          // for a window of another engine.
-          const postedToWindow = (message, targetOrigin) => {
-            const options = targetOrigin !== null && typeof targetOrigin === "object" ? targetOrigin : { targetOrigin };
+          // Another window's `postMessage(message, targetOrigin, transfer)` as the native side
+          // takes it: the message's structured clone in its wire form (a `DataCloneError` for
+          // what may not be cloned), the target origin ("/" being this document's), the message
+          // as JSON for a window of another engine, and the pipe ends of the ports it transfers.
+          const postedToWindow = (message, targetOrigin, transfer) => {
+            const options = targetOrigin !== null && typeof targetOrigin === "object" ? targetOrigin : { targetOrigin, transfer };
             const origin = options.targetOrigin === undefined ? "/" : String(options.targetOrigin);
-            const own = platformMade();
-            const wire = own.wireText(own.structuredClone(message));
+            platformMade();
+            const [wire, ends] = hooks.sendable(message, options);
             let json;
             try { json = JSON.stringify(message === undefined ? null : message); } catch {}
-            return [wire, origin === "/" ? at("origin") : origin, json === undefined ? "null" : json];
+            return [wire, origin === "/" ? at("origin") : origin, json === undefined ? "null" : json, ends];
           };
           const openerOf = () => {
             if (native.opener() === null) return null;
             if (openerProxy === undefined) {
               const proxy = {};
               define(proxy, "closed", { get: () => native.opener() !== true, enumerable: true });
-              define(proxy, "postMessage", { value(message, targetOrigin) { native.openerPost(...postedToWindow(message, targetOrigin)); } });
+              define(proxy, "postMessage", { value(message, targetOrigin, transfer = undefined) { native.openerPost(...postedToWindow(message, targetOrigin, transfer)); } });
               define(proxy, "focus", { value() {} });
               openerProxy = freeze(proxy);
             }
@@ -364,9 +364,10 @@ enum DocumentPrelude {
             };
             scopeInterface(shared ? "SharedWorkerGlobalScope" : "DedicatedWorkerGlobalScope", scopeInterface("WorkerGlobalScope", Object));
           }
-          // `postMessage` to this window: the data cloned now, a `message` event from this
-          // document's origin in a later task, unless `targetOrigin` names another origin.
-          if (!worker) define(g, "postMessage", { value: function postMessage(message, options = undefined) {
+          // `postMessage` to this window: the data cloned now (the ports of its transfer list
+          // moved with it), a `message` event from this document's origin in a later task,
+          // unless `targetOrigin` names another origin.
+          if (!worker) define(g, "postMessage", { value: function postMessage(message, options = undefined, transfer = undefined) {
             if (arguments.length < 1) throw new TypeError("Not enough arguments");
             const own = platformMade(), origin = at("origin");
             const target = options !== null && typeof options === "object" ? options.targetOrigin : options;
@@ -377,8 +378,8 @@ enum DocumentPrelude {
               try { parsed = new own.URL(targetOrigin); } catch { throw new own.DOMException("The string did not match the expected pattern.", "SyntaxError"); }
               delivered = parsed.origin === origin;
             }
-            const data = own.structuredClone(message);
-            if (delivered) schedule.call(g, () => g.dispatchEvent(hooks.message(data, origin, g)), 0);
+            const [data, ports] = hooks.cloned(message, options !== null && typeof options === "object" ? options : transfer);
+            if (delivered) schedule.call(g, () => g.dispatchEvent(hooks.message(data, origin, g, "message", ports)), 0);
           }, writable: true, enumerable: true, configurable: true });
 
           // The navigator of WebKit on this machine (its `hardwareConcurrency` 4 or 8, as
@@ -509,7 +510,7 @@ enum DocumentPrelude {
             define(proxy, "closed", { get: () => native.windowClosed(id), enumerable: true });
             define(proxy, "close", { value: () => native.windowClose(id) });
             define(proxy, "location", { get: () => proxyLocation, set: v => native.windowNavigate(id, String(v)), enumerable: true });
-            define(proxy, "postMessage", { value(message, targetOrigin) { native.windowPost(id, ...postedToWindow(message, targetOrigin)); } });
+            define(proxy, "postMessage", { value(message, targetOrigin, transfer = undefined) { native.windowPost(id, ...postedToWindow(message, targetOrigin, transfer)); } });
             freeze(proxy);
             proxies.set(id, proxy);
             return proxy;
@@ -1019,11 +1020,10 @@ enum DocumentPrelude {
             },
             // Another window's `postMessage` (``DocumentEnvironment/dispatchMessage``): `id` the
             // window this page opened it came from, `null` for the opener.
-            message(json, origin, id) {
-              const own = platformMade();
-              let data = null, type = "message";
-              try { data = own.fromWireText(json); } catch { type = "messageerror"; }
-              g.dispatchEvent(hooks.message(data, origin, id === null ? openerOf() : windowProxy(id), type));
+            message(wire, origin, id, ends) {
+              platformMade();
+              const { data, ports, failed } = hooks.received(wire, ends);
+              g.dispatchEvent(hooks.message(data, origin, id === null ? openerOf() : windowProxy(id), failed ? "messageerror" : "message", ports));
             },
             // The worker's `Worker` object posted a message (``PageWorker``).
             // A `SharedWorker` connected to this shared worker: `connect`, with its port.

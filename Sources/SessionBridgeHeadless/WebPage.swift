@@ -1031,11 +1031,14 @@ public actor WebPage {
 
     /// Gives this page's shown document a `message` event: `wire` its data's structured clone in
     /// its wire form (``WebPlatformPrelude/wireFormSource``; a `messageerror` when it cannot be
-    /// made again), from `origin`, its
-    /// `source` the proxy of the window `window` this page opened, or `window.opener` (`nil`).
-    func deliverMessage(wire: String, origin: String, fromWindow window: Int?) async {
-        guard let context = documents[.page] else { return }
-        await DocumentEnvironment.dispatchMessage(wire: wire, origin: origin, fromWindow: window, in: context)
+    /// made again), `ports` the ends of the ports it transferred (of this page's data store),
+    /// from `origin`, its `source` the proxy of the window `window` this page opened, or
+    /// `window.opener` (`nil`).
+    func deliverMessage(wire: String, ports: [MessagePortPipes.End] = [], origin: String, fromWindow window: Int?) async {
+        // Ports that reach no document are closed, as their partners then learn.
+        guard let context = documents[.page],
+            await DocumentEnvironment.dispatchMessage(wire: wire, ports: ports, origin: origin, fromWindow: window, in: context)
+        else { return ports.forEach(configuration.websiteDataStore.messagePorts.close) }
     }
 
     /// Loads `request` into a window this page opened.

@@ -454,6 +454,12 @@ extension WebPlatformPrelude {
             const wire = wireText(data, ports);
             return [wire, ports.flatMap(port => makePort.export(port))];
           };
+          // A message for this context: its structured clone and the ports its transfer list
+          // moves (a window's `postMessage` to itself).
+          hooks.cloned = (message, transfer) => {
+            const list = hooks.transferred(transfer), ports = list.filter(item => item instanceof MessagePort);
+            return [structuredClone(message, { transfer: list }), ports];
+          };
           // A port of this context holding a pipe's end (a shared worker's, and its `connect`'s).
           hooks.adoptPort = (pipe, side) => makePort.adopt(pipe, side);
           // A message that came from another context: its data (a `messageerror` when it cannot
