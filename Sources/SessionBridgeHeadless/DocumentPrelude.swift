@@ -180,6 +180,10 @@ enum DocumentPrelude {
             define(location, "assign", { value: url => navigateTo("assign", String(url)) });
             define(location, "replace", { value: url => navigateTo("replace", String(url)) });
             define(location, "reload", { value: () => { if (!leaving) native.navigate("reload", at("href")); } });
+            // A top-level document's: no ancestors (a `DOMStringList`, the one IndexedDB's names
+            // are, made on the first read), as libraries read it to tell whether they are framed.
+            let ancestorOrigins;
+            define(location, "ancestorOrigins", { get: () => ancestorOrigins ??= platformMade().indexedDBMembers().makeStringList([]), enumerable: true });
           }
           define(location, "toString", { value: () => at("href") });
           freeze(location);
@@ -276,7 +280,7 @@ enum DocumentPrelude {
           // reading one makes nothing.
           for (const [key, value] of worker ? [["name", workerName], ["crossOriginIsolated", false]] : [["name", ""], ["innerWidth", 0], ["innerHeight", 0], ["outerWidth", 0], ["outerHeight", 0],
             ["devicePixelRatio", 1], ["screenX", 0], ["screenY", 0], ["screenLeft", 0], ["screenTop", 0], ["scrollX", 0], ["scrollY", 0],
-            ["pageXOffset", 0], ["pageYOffset", 0], ["closed", false], ["length", 0], ["status", ""], ["crossOriginIsolated", false]]) {
+            ["pageXOffset", 0], ["pageYOffset", 0], ["closed", false], ["length", 0], ["frameElement", null], ["status", ""], ["crossOriginIsolated", false]]) {
             define(g, key, { value, writable: true, enumerable: true, configurable: true });
           }
           // The window's event handler attributes, `null` until a script sets one (pages test

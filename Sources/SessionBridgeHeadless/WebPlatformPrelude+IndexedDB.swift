@@ -1554,8 +1554,9 @@ extension WebPlatformPrelude {
             define(made.prototype, Symbol.toStringTag, { value: tag, configurable: true });
             platformClones.set(made.prototype, null);
           }
+          // `makeStringList` is no global: `location.ancestorOrigins` is made with it.
           return { indexedDB, IDBFactory, IDBDatabase, IDBTransaction, IDBObjectStore, IDBIndex, IDBCursor, IDBCursorWithValue, IDBKeyRange,
-            IDBRequest, IDBOpenDBRequest, IDBVersionChangeEvent, DOMStringList };
+            IDBRequest, IDBOpenDBRequest, IDBVersionChangeEvent, DOMStringList, makeStringList };
         })
         """#
 }

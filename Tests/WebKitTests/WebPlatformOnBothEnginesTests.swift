@@ -1570,6 +1570,24 @@ import Testing
                 ], "\(engine)")
         }
     }
+
+    /// What a library reads to tell whether it runs in a frame: a top-level document's
+    /// `location.ancestorOrigins` is an empty `DOMStringList`, and it is its own top, parent and
+    /// frames. (Before, the headless engine had no `ancestorOrigins`.)
+    @Test(arguments: Engine.allCases)
+    func aTopLevelDocumentHasNoAncestors(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let read = try await view.run(
+                """
+                const ancestors = location.ancestorOrigins;
+                return [String(ancestors), ancestors.length, ancestors instanceof DOMStringList, ancestors === location.ancestorOrigins,
+                  ancestors.item(0), ancestors.contains(location.origin), [...ancestors].length, Object.keys(location).includes("ancestorOrigins"),
+                  self === top, parent === window, frames === window, window.frameElement, window.length];
+                """)
+            #expect(read == ["[object DOMStringList]", 0, true, true, .null, false, 0, true, true, true, true, .null, 0], "\(engine)")
+        }
+    }
 }
 
 /// A headless page's window opened in WebKit (a UI delegate's choice): the opener's messages
