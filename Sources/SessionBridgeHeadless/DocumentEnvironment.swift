@@ -1373,7 +1373,7 @@ extension DocumentEnvironment {
         ]
     }
 
-    /// Fires a `message` from another window at this world's window (``WebPage/deliverMessage(wire:origin:fromWindow:)``).
+    /// Fires a `message` from another window at this world's window (``WebPage/deliverMessage(wire:ports:origin:fromWindow:)``).
     static func dispatchMessage(
         wire: String, ports: [MessagePortPipes.End], origin: String, fromWindow window: Int?, in context: isolated ScriptContext
     ) -> Bool {
