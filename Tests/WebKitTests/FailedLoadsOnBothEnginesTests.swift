@@ -15,8 +15,10 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(3)), .hangWatchdog) struct FailedLoadsOnBothEnginesTests {
     @Test(arguments: Engine.allCases)
     func failedLoadsSayLoadFailedAndRestrictedPortsAreNotAsked(engine: Engine) async throws {
-        // A port nothing listens on any more.
-        let closed = try await withSite { $0.port }
+        // A port that refuses connections and that no server another test starts can take (a
+        // stopped server's port could be: the fetch then reached that server, and hung on it).
+        let refusing = try RefusingPort()
+        let closed = refusing.port
         let page = #"<title>failing</title><script src="http://127.0.0.1:25/s.js" onerror="window.scriptFailed = true"></script>"#
         try await withSite(pages: ["/page": page]) { home in
             try await EngineHarness.with(engine, signIn: false) { harness in
@@ -40,6 +42,7 @@ import Testing
                 #expect(home.requests(to: "/echo").isEmpty, "\(engine)")
             }
         }
+        withExtendedLifetime(refusing) {}
     }
 
     /// A `keepalive` request (which may outlive its document, as a beacon does) carries at most
