@@ -73,12 +73,12 @@ extension DocumentEnvironment {
                     return ports.forEach(pipes.close)
                 }
             }
-            if let opened = view as? WebPage, opened.configuration.websiteDataStore === store {
+            if let opened = view as? WebPage {
+                // A port crosses only within one data store (its pipes are the store's).
+                let carried = opened.configuration.websiteDataStore === store ? ports : []
+                if carried.isEmpty { ports.forEach(pipes.close) }
                 await opened.deliverMessage(
-                    wire: wire, ports: ports, origin: SecurityOrigin(url: url)?.description ?? "null", fromWindow: nil)
-            } else if let opened = view as? WebPage {
-                ports.forEach(pipes.close)
-                await opened.deliverMessage(wire: wire, origin: SecurityOrigin(url: url)?.description ?? "null", fromWindow: nil)
+                    wire: wire, ports: carried, origin: SecurityOrigin(url: url)?.description ?? "null", fromWindow: nil)
             } else {
                 ports.forEach(pipes.close)
                 // Another engine's window (WebKit's `dispatchEvent` takes only an `Event`).

@@ -1045,6 +1045,12 @@ extension DocumentEnvironment {
             let id = try windowID(call, in: context)
             return unsafe context.jsValue(.bool(env.page.page?.openedWindows.isClosed(id) ?? true))
         }
+        // Whether a window this page opened may be another engine's, which takes a message as
+        // JSON (`true` too while the UI delegate has not yet given its view).
+        unsafe add("windowForeign") { context, call, env in
+            let id = try windowID(call, in: context)
+            return unsafe context.jsValue(.bool(!(env.page.page?.openedWindows.view(id) is WebPage)))
+        }
         unsafe add("windowClose") { context, call, env in
             env.closeWindow(try windowID(call, in: context))
             return nil

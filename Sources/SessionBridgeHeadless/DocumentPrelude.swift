@@ -306,14 +306,15 @@ enum DocumentPrelude {
           // Another window's `postMessage(message, targetOrigin, transfer)` as the native side
           // takes it: the message's structured clone in its wire form (a `DataCloneError` for
           // what may not be cloned), the target origin ("/" being this document's), the message
-          // as JSON for a window of another engine, and the pipe ends of the ports it transfers.
-          const postedToWindow = (message, targetOrigin, transfer) => {
+          // as JSON when the window is another engine's (`foreign`), and the pipe ends of the
+          // ports it transfers.
+          const postedToWindow = (message, targetOrigin, transfer, foreign) => {
             const options = targetOrigin !== null && typeof targetOrigin === "object" ? targetOrigin : { targetOrigin, transfer };
             const origin = options.targetOrigin === undefined ? "/" : String(options.targetOrigin);
             platformMade();
             const [wire, ends] = hooks.sendable(message, options);
             let json;
-            try { json = JSON.stringify(message === undefined ? null : message); } catch {}
+            if (foreign) try { json = JSON.stringify(message === undefined ? null : message); } catch {}
             return [wire, origin === "/" ? at("origin") : origin, json === undefined ? "null" : json, ends];
           };
           const openerOf = () => {
@@ -321,7 +322,7 @@ enum DocumentPrelude {
             if (openerProxy === undefined) {
               const proxy = {};
               define(proxy, "closed", { get: () => native.opener() !== true, enumerable: true });
-              define(proxy, "postMessage", { value(message, targetOrigin, transfer = undefined) { native.openerPost(...postedToWindow(message, targetOrigin, transfer)); } });
+              define(proxy, "postMessage", { value(message, targetOrigin, transfer = undefined) { native.openerPost(...postedToWindow(message, targetOrigin, transfer, false)); } });
               define(proxy, "focus", { value() {} });
               openerProxy = freeze(proxy);
             }
@@ -514,7 +515,7 @@ enum DocumentPrelude {
             define(proxy, "closed", { get: () => native.windowClosed(id), enumerable: true });
             define(proxy, "close", { value: () => native.windowClose(id) });
             define(proxy, "location", { get: () => proxyLocation, set: v => native.windowNavigate(id, String(v)), enumerable: true });
-            define(proxy, "postMessage", { value(message, targetOrigin, transfer = undefined) { native.windowPost(id, ...postedToWindow(message, targetOrigin, transfer)); } });
+            define(proxy, "postMessage", { value(message, targetOrigin, transfer = undefined) { native.windowPost(id, ...postedToWindow(message, targetOrigin, transfer, native.windowForeign(id))); } });
             freeze(proxy);
             proxies.set(id, proxy);
             return proxy;
