@@ -69,6 +69,11 @@ public actor WebPage {
     /// navigation, as WebKit prewarms a web process for the next one: a navigation takes them
     /// instead of making its own while its request is out.
     private var prewarmed: [ContentWorld: ScriptContext] = [:]
+    /// The process's resident memory (megabytes) past which a document's script is ended:
+    /// ``WebPageConfiguration/memoryLimitMB``, or higher once a document was ended for it and
+    /// the process could not hand all of that document's memory back (see
+    /// ``documentExceededMemoryLimit(_:)``).
+    private var memoryLimitMB: Int?
     private var isPrewarming = false
     /// How long the next document's preparation waits for the shown one to go quiet (its
     /// fetches answered, its bridge calls replied, its timers run) before it starts anyway.
@@ -750,7 +755,7 @@ public actor WebPage {
 
     private func makeContext(name: String) -> ScriptContext {
         var settings = ScriptContext.Configuration(timeLimit: configuration.scriptTimeLimit)
-        if let megabytes = configuration.memoryLimitMB, megabytes > 0 {
+        if let megabytes = memoryLimitMB ?? configuration.memoryLimitMB, megabytes > 0 {
             settings.memoryLimit = Int(clamping: UInt64(megabytes) << 20)
             settings.memoryLimitExceeded = { [weak self] context in
                 guard let page = self else { return }
@@ -759,6 +764,9 @@ public actor WebPage {
         }
         return ScriptContext(onCurrentThread: thread, name: name, configuration: settings)
     }
+
+    /// The least the next document may allocate once a document was ended for the memory limit.
+    static let memoryHeadroomAfterEndMB = 64
 
     /// A script of `context` was ended for ``WebPageConfiguration/memoryLimitMB``: the
     /// document is ended, as WebKit ends a web process past its memory limit, so that what
@@ -781,6 +789,12 @@ public actor WebPage {
         shown = nil
         for context in ended { await context.close() }
         thread.collectGarbage()
+        // WebKit's next web process starts with nothing; this process keeps what its allocator
+        // could not hand back (tens of megabytes). The next document's budget counts from
+        // there, or a script of the next one running past a read of the memory would be ended too.
+        if let limit = memoryLimitMB ?? configuration.memoryLimitMB, let resident = ResidentMemory.bytes() {
+            memoryLimitMB = max(limit, Int(resident >> 20) + Self.memoryHeadroomAfterEndMB)
+        }
         emit(.webContentProcessTerminated(.exceededMemoryLimit, url: url))
         await configuration.navigationDelegate?.webPage(self, webContentProcessDidTerminate: .exceededMemoryLimit)
     }
