@@ -24,15 +24,18 @@ extension SessionController {
     /// when the vault changed, this waits for it before answering, so a page asking while the
     /// refresh runs is not told the session it ended still goes on.
     func noticeSignOutElsewhere() async {
-        guard isReady, record != nil else { return }
+        guard isReady else { return }
         var mark = vault.changeMark()
         if let mark, mark == seenVaultMark.withLock({ $0 }) { return }
+        // Waited for even when it has ended the session already: its deletions in the pages'
+        // stores may still be under way, and the page's request must not go out before them.
         if let inFlight {
             _ = await inFlight.value
-            guard isReady, record != nil, self.inFlight == nil else { return }
+            guard isReady, self.inFlight == nil else { return }
             mark = vault.changeMark()
             if let mark, mark == seenVaultMark.withLock({ $0 }) { return }
         }
+        guard record != nil else { return }
         let stored: VaultRecord?
         do {
             stored = try vault.load()
