@@ -282,8 +282,13 @@ final class PageWorker: Sendable {
         // `terminate()` stops even a script that never returns, as WebKit stops its worker.
         thread.makeInterruptible()
         var settings = ScriptContext.Configuration(timeLimit: environment.configuration.scriptTimeLimit)
-        if let megabytes = environment.configuration.memoryLimitMB, megabytes > 0 {
-            settings.memoryLimit = Int(clamping: UInt64(megabytes) << 20)
+        // Its page's limit, raised with it after a document's end; the configured one when the
+        // page is gone (a shared worker outliving the document that started it).
+        let configured = environment.configuration.memoryLimitMB.flatMap { megabytes in
+            megabytes > 0 ? MemoryLimit(bytes: Int(clamping: UInt64(megabytes) << 20)) : nil
+        }
+        if let memoryLimit = environment.page.page?.memoryLimit ?? configured {
+            settings.memoryLimit = memoryLimit
             settings.memoryLimitExceeded = { [weak self] _ in self?.end() }
         }
         let context = await ScriptContext(thread: thread, name: url.absoluteString, configuration: settings)

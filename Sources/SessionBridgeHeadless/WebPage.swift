@@ -69,11 +69,15 @@ public actor WebPage {
     /// navigation, as WebKit prewarms a web process for the next one: a navigation takes them
     /// instead of making its own while its request is out.
     private var prewarmed: [ContentWorld: ScriptContext] = [:]
-    /// The process's resident memory (megabytes) past which a document's script is ended:
-    /// ``WebPageConfiguration/memoryLimitMB``, or higher once a document was ended for it and
-    /// the process could not hand all of that document's memory back (see
-    /// ``documentExceededMemoryLimit(_:)``).
-    private var memoryLimitMB: Int?
+    /// The process's resident memory past which a script of the page is ended:
+    /// ``WebPageConfiguration/memoryLimitMB``, raised once a document was ended for it and the
+    /// process could not hand all of that document's memory back (see
+    /// ``documentExceededMemoryLimit(_:)``). One for all the page's documents (the next ones,
+    /// made ahead, too) and its workers, so that a raise holds for each whenever it was made.
+    nonisolated let memoryLimit: MemoryLimit?
+    /// What a document may allocate under ``memoryLimit``: the limit less what the process held
+    /// when the page was made (64 MB at least).
+    private nonisolated let memoryBudgetMB: Int
     private var isPrewarming = false
     /// How long the next document's preparation waits for the shown one to go quiet (its
     /// fetches answered, its bridge calls replied, its timers run) before it starts anyway.
@@ -118,6 +122,14 @@ public actor WebPage {
     public init(configuration: WebPageConfiguration = WebPageConfiguration()) {
         self.configuration = configuration
         self.thread = PageThread.choose(for: configuration)
+        if let megabytes = configuration.memoryLimitMB, megabytes > 0 {
+            memoryLimit = MemoryLimit(bytes: Int(clamping: UInt64(megabytes) << 20))
+            let resident = ResidentMemory.bytes().map { Int($0 >> 20) } ?? 0
+            memoryBudgetMB = max(Self.leastMemoryBudgetMB, megabytes - resident)
+        } else {
+            memoryLimit = nil
+            memoryBudgetMB = 0
+        }
     }
 
     /// The page's cookie jar.
@@ -755,8 +767,8 @@ public actor WebPage {
 
     private func makeContext(name: String) -> ScriptContext {
         var settings = ScriptContext.Configuration(timeLimit: configuration.scriptTimeLimit)
-        if let megabytes = memoryLimitMB ?? configuration.memoryLimitMB, megabytes > 0 {
-            settings.memoryLimit = Int(clamping: UInt64(megabytes) << 20)
+        if let memoryLimit {
+            settings.memoryLimit = memoryLimit
             settings.memoryLimitExceeded = { [weak self] context in
                 guard let page = self else { return }
                 Task { await page.documentExceededMemoryLimit(context) }
@@ -765,8 +777,8 @@ public actor WebPage {
         return ScriptContext(onCurrentThread: thread, name: name, configuration: settings)
     }
 
-    /// The least the next document may allocate once a document was ended for the memory limit.
-    static let memoryHeadroomAfterEndMB = 64
+    /// The least a document may allocate under the memory limit.
+    static let leastMemoryBudgetMB = 64
 
     /// A script of `context` was ended for ``WebPageConfiguration/memoryLimitMB``: the
     /// document is ended, as WebKit ends a web process past its memory limit, so that what
@@ -789,11 +801,12 @@ public actor WebPage {
         shown = nil
         for context in ended { await context.close() }
         thread.collectGarbage()
-        // WebKit's next web process starts with nothing; this process keeps what its allocator
-        // could not hand back (tens of megabytes). The next document's budget counts from
-        // there, or a script of the next one running past a read of the memory would be ended too.
-        if let limit = memoryLimitMB ?? configuration.memoryLimitMB, let resident = ResidentMemory.bytes() {
-            memoryLimitMB = max(limit, Int(resident >> 20) + Self.memoryHeadroomAfterEndMB)
+        // WebKit's next web process starts with nothing and the whole limit; this process keeps
+        // what its allocator could not hand back (tens of megabytes). The next document's budget
+        // counts from there, or a script of the next one running past a read of the memory would
+        // be ended too. The limit is shared: documents made ahead meanwhile, and workers, have it.
+        if let memoryLimit, let resident = ResidentMemory.bytes() {
+            memoryLimit.raise(to: Int(clamping: resident) + memoryBudgetMB << 20)
         }
         emit(.webContentProcessTerminated(.exceededMemoryLimit, url: url))
         await configuration.navigationDelegate?.webPage(self, webContentProcessDidTerminate: .exceededMemoryLimit)

@@ -28,8 +28,9 @@ public actor ScriptContext {
         public var conversionLimits: ConversionLimits
         /// How many recent events `recentEvents` keeps.
         public var eventBufferSize: Int
-        /// The process's resident memory, in bytes, past which a script of this context is
-        /// ended with ``ScriptError/Kind/memoryLimitExceeded``; `nil` for no limit.
+        /// The process's resident memory past which a script of this context is ended with
+        /// ``ScriptError/Kind/memoryLimitExceeded``; `nil` for no limit. Contexts may share
+        /// one (``MemoryLimit``): it is read at each entry.
         ///
         /// Contexts run in the app's process, so the figure is the process's (as WebKit's
         /// memory pressure settings measure a web process): set it above what the app itself
@@ -38,14 +39,14 @@ public actor ScriptContext {
         /// then on every entry of the context is stopped before it runs, as nothing of a web
         /// process WebKit ended runs again: close the context (``memoryLimitExceeded``). A
         /// headless page does, and collects what the document held at once.
-        public var memoryLimit: Int?
+        public var memoryLimit: MemoryLimit?
         /// Called on the context's thread when the first of its scripts is ended for
         /// ``memoryLimit`` (the later ones are entries of an ended context).
         public var memoryLimitExceeded: (@Sendable (ScriptContext) -> Void)?
 
         public init(
             timeLimit: Duration? = .seconds(10), conversionLimits: ConversionLimits = .default, eventBufferSize: Int = 1000,
-            memoryLimit: Int? = nil, memoryLimitExceeded: (@Sendable (ScriptContext) -> Void)? = nil
+            memoryLimit: MemoryLimit? = nil, memoryLimitExceeded: (@Sendable (ScriptContext) -> Void)? = nil
         ) {
             self.timeLimit = timeLimit
             self.conversionLimits = conversionLimits
@@ -63,8 +64,6 @@ public actor ScriptContext {
 
     nonisolated let globalContext: GlobalContext
     let timeLimitSeconds: Double
-    /// ``Configuration/memoryLimit`` in bytes, `0` for none.
-    let memoryLimitBytes: UInt64
     /// Whether one of this context's scripts was ended for ``Configuration/memoryLimit``: from
     /// then on every entry of the context is stopped before it runs, as nothing of a web process
     /// WebKit ended runs again, until the context is closed.
@@ -197,7 +196,6 @@ public actor ScriptContext {
         self.name = name
         self.configuration = configuration
         self.timeLimitSeconds = configuration.timeLimit.map { $0 / .seconds(1) } ?? .infinity
-        self.memoryLimitBytes = configuration.memoryLimit.map { UInt64(max(1, $0)) } ?? 0
         self.globalContext = unsafe GlobalContext(
             JSGlobalContextCreateInGroup(thread.group.ref, nil), rejectionSink: thread.rejectionSink())
     }
@@ -638,7 +636,7 @@ public actor ScriptContext {
     /// memory stop ends the context (``endedForMemory``) and is handed to
     /// ``Configuration/memoryLimitExceeded``.
     func stopError() -> ScriptError {
-        guard memoryLimitBytes != 0, thread.memoryLimitFired.load(ordering: .relaxed) else { return .timeLimitExceeded }
+        guard configuration.memoryLimit != nil, thread.memoryLimitFired.load(ordering: .relaxed) else { return .timeLimitExceeded }
         if !endedForMemory {
             endedForMemory = true
             configuration.memoryLimitExceeded?(self)
@@ -715,9 +713,10 @@ public actor ScriptContext {
         stopTold = false
         let start = DispatchTime.now().uptimeNanoseconds
         thread.entryStart.store(start, ordering: .relaxed)
-        thread.setMemoryLimit(memoryLimitBytes)
+        let memoryLimit = configuration.memoryLimit.map { UInt64($0.bytes) } ?? 0
+        thread.setMemoryLimit(memoryLimit)
         thread.ensureTimeLimit(timeLimitSeconds)
-        if memoryLimitBytes != 0 {
+        if memoryLimit != 0 {
             // Ended, or past the limit already: the entry is stopped before it runs anything.
             thread.memoryLimitFired.store(endedForMemory, ordering: .relaxed)
             if endedForMemory || thread.memoryLimitPassed(now: start) { stopEntry() }

@@ -69,6 +69,15 @@ import Testing
         try await Task.sleep(for: .milliseconds(200))
         #expect(try await page.evaluateJavaScript("let sum = 0; for (let i = 0; i < 3e8; i++) sum += i; sum > 0") == true)
         #expect(try await page.evaluateJavaScript("typeof held") == "undefined")
+        // A worker started now runs under the raised limit too.
+        let workerSum = try await page.callAsyncJavaScript(
+            """
+            const source = "let sum = 0; for (let i = 0; i < 3e8; i++) sum += i; postMessage(sum > 0);";
+            const worker = new Worker(URL.createObjectURL(new Blob([source])));
+            return await new Promise(resolve => { worker.onmessage = event => resolve(event.data); worker.onerror = () => resolve("error"); });
+            """)
+        #expect(workerSum == true)
+        #expect(recorder.scriptErrors.map(\.kind) == [.memoryLimitExceeded])
         try await page.loadScript("globalThis.fine = 40 + 2", baseURL: URL(string: "https://app.example/next.js")!)
         #expect(try await page.evaluateJavaScript("fine") == 42)
         #expect(Self.terminations(recorder).count == 1)
@@ -125,7 +134,7 @@ import Testing
         let context = await ScriptContext(
             thread: thread,
             configuration: .init(
-                timeLimit: .seconds(120), memoryLimit: (Self.residentMB() + 300) << 20,
+                timeLimit: .seconds(120), memoryLimit: MemoryLimit(bytes: (Self.residentMB() + 300) << 20),
                 memoryLimitExceeded: { _ in told.withLock { $0 += 1 } }))
         let other = await ScriptContext(thread: thread, configuration: .init(timeLimit: .seconds(120)))
         do {
@@ -143,6 +152,28 @@ import Testing
         await context.close()
         #expect(try await other.evaluate("6 * 7") == 42)
         await other.close()
+        thread.shutdown()
+    }
+
+    /// Contexts that share a limit share its raise, whenever they were made: a headless page's
+    /// documents made ahead before a document's end run under the limit raised after it.
+    @Test func aRaisedLimitHoldsForEveryContextThatSharesIt() async throws {
+        let thread = EngineThread(name: "memory-limit-shared")
+        // Below what the process holds already: an entry is stopped before it runs.
+        let limit = MemoryLimit(bytes: max(1, Self.residentMB() - 16) << 20)
+        let configuration = ScriptContext.Configuration(timeLimit: .seconds(120), memoryLimit: limit)
+        let first = await ScriptContext(thread: thread, configuration: configuration)
+        let madeAhead = await ScriptContext(thread: thread, configuration: configuration)
+        await #expect { try await first.evaluate("1 + 1") } throws: { error in
+            (error as? ScriptError)?.kind == .memoryLimitExceeded
+        }
+        limit.raise(to: (Self.residentMB() + 400) << 20)
+        limit.raise(to: 1)  // never lowered
+        #expect(limit.bytes > Self.residentMB() << 20)
+        // Past the next read of the memory (at most every 100 ms of its CPU time).
+        #expect(try await madeAhead.evaluate("let sum = 0; for (let i = 0; i < 3e8; i++) sum += i; sum > 0") == true)
+        await first.close()
+        await madeAhead.close()
         thread.shutdown()
     }
 
