@@ -95,9 +95,12 @@ public final class SessionFixture: Sendable {
         self.page = await session.makeWebPage(configuration: configuration, allowedOrigins: origins)
     }
 
-    /// Stops the page and the embedded server, and waits for the cookie profiles' writes.
+    /// Stops the page and the embedded server, and waits for the cookie profiles' writes. A
+    /// refresh the page asked for and left (it goes on natively) ends first, against the server
+    /// it was sent to (``SessionController/waitForRefreshInFlight()``).
     public func stop() async {
         await page.close()
+        await session.waitForRefreshInFlight()
         try? await server?.stop()
         // The profiles' cookie writes made behind the page land before the fixture is gone.
         await CookieStoreAttachment.flushAll()

@@ -1,4 +1,5 @@
 import Foundation
+import SessionBridge
 import SessionBridgeCookies
 import SessionBridgeHeadless
 import SessionBridgeMessaging
@@ -27,6 +28,25 @@ import Testing
         let token = try #require(fixture.server?.issuedRefreshTokens().last)
         #expect(await fixture.leakedRefreshTokens(in: ["prefix " + token]) == [token])
         await fixture.stop()
+    }
+
+    /// A refresh the page asked for and left (it goes on natively) has ended when `stop()`
+    /// returns: the session holds the refreshed cookie, nothing of it still out.
+    @Test func stopWaitsForARefreshThePageLeft() async throws {
+        let server = try await ReferenceServer.start()
+        defer { Task { try? await server.stop() } }
+        let fixture = try await SessionFixture.connect(to: server.baseURL)
+        _ = try await fixture.session.login(username: "demo", password: "demo")
+        try await fixture.page.loadHTMLString("<p>app</p>", baseURL: fixture.url("/home"))
+        let before = try #require(fixture.nativeCookies().first { $0.name == "__Host-session" }?.value)
+        server.setFaults(FaultConfiguration(latency: .milliseconds(400)))
+        _ = try await fixture.page.evaluateJavaScript(
+            "window.webkit.messageHandlers.session.postMessage({action: 'refresh'}).catch(() => {}); 1")
+        while server.stats().faults.latency == 0 { try await Task.sleep(for: .milliseconds(2)) }
+        await fixture.stop()
+        let after = fixture.nativeCookies().first { $0.name == "__Host-session" }?.value
+        #expect(after != nil && after != before)
+        #expect(server.stats().refreshes == 1)
     }
 
     @Test func startsSignedOutWhenAsked() async throws {
