@@ -822,6 +822,34 @@ extension DocumentEnvironment {
                         .number(timing.requestStart.map(timing.milliseconds(at:)) ?? 0),
                         .number(timing.responseEnd.map(timing.milliseconds(at:)) ?? 0),
                     ]))
+            case "registerBlob":
+                // `("registerBlob", url, bytes, type)`: a blob URL this context made, for the
+                // origin's other contexts (``BlobURLRegistry``); its own list has it already.
+                let url = try unsafe context.scriptValue(call[1]).stringValue ?? ""
+                guard Self.isOwnBlobURL(url, env: env), case .bytes(let bytes) = try unsafe context.scriptValue(call[2]) else {
+                    return nil
+                }
+                let type = try unsafe context.scriptValue(call[3]).stringValue ?? ""
+                let registry = env.configuration.websiteDataStore.blobURLs
+                let owner = ObjectIdentifier(context)
+                guard registry.register(url, bytes: bytes, type: type, owner: owner) else { return nil }
+                if context.attachment(BlobURLOwner.self) == nil {
+                    context.attach(BlobURLOwner())
+                    context.onClose { _ in registry.removeAll(ownedBy: owner) }
+                }
+                return nil
+            case "revokeBlob":
+                let url = try unsafe context.scriptValue(call[1]).stringValue ?? ""
+                if Self.isOwnBlobURL(url, env: env) { env.configuration.websiteDataStore.blobURLs.revoke(url) }
+                return nil
+            case "blobURL":
+                // `("blobURL", url)`: `{url, type, bytes}` of a blob URL of this origin another
+                // context made, or `null`.
+                let url = try unsafe context.scriptValue(call[1]).stringValue ?? ""
+                guard Self.isOwnBlobURL(url, env: env), let entry = env.configuration.websiteDataStore.blobURLs.entry(url) else {
+                    return unsafe context.jsValue(.null)
+                }
+                return unsafe context.jsValue(.object(["url": .string(url), "type": .string(entry.type), "bytes": .bytes(entry.bytes)]))
             case "isProxy":
                 // `("isProxy", value)`: whether `value` is a `Proxy`, which `structuredClone`
                 // refuses (JavaScript cannot tell one from its target).
@@ -1309,6 +1337,13 @@ extension DocumentEnvironment {
             return unsafe promise
         }
         unsafe defineWorkerFunctions(add)
+    }
+
+    /// Whether `url` is a blob URL of the document's origin (`blob:<origin>/…`); never for an
+    /// opaque origin, whose URLs no other context may read.
+    private static func isOwnBlobURL(_ url: String, env: DocumentEnvironment) -> Bool {
+        guard let origin = SecurityOrigin(url: env.url) else { return false }
+        return url.hasPrefix("blob:\(origin)/")
     }
 
     /// The members of the prelude's location record, in the order ``install`` fills them.

@@ -171,8 +171,10 @@ extension WebPlatformPrelude {
             return undefined;
           };
           hooks.makeBlob = (bytes, type) => new Blob([bytes], { type });
-          // Blob URLs (File API): `blob:<origin>/<UUID>` for a Blob, valid in this document
-          // until revoked; `fetch` and `XMLHttpRequest` read them through `hooks.blobURL`.
+          // Blob URLs (File API): `blob:<origin>/<UUID>` for a Blob, valid until revoked or
+          // this context's end; `fetch` and `XMLHttpRequest` read them through `hooks.blobURL`:
+          // this context's own from its list, another's of its origin (a worker's, its page's)
+          // from the data store's (native code's copy).
           const blobURLs = new Map();
           define(URL, "createObjectURL", { value: function createObjectURL(object) {
             if (arguments.length < 1) throw notEnough("URL.createObjectURL", 1);
@@ -181,17 +183,19 @@ extension WebPlatformPrelude {
               (index === 6 ? byte & 0x0F | 0x40 : index === 8 ? byte & 0x3F | 0x80 : byte).toString(16).padStart(2, "0")).join("");
             const url = `blob:${hooks.origin()}/${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
             blobURLs.set(url, object);
+            native.platform("registerBlob", url, blobBytes(object), object.type);
             return url;
           }, writable: true, enumerable: true, configurable: true });
           define(URL, "revokeObjectURL", { value: function revokeObjectURL(url) {
             if (arguments.length < 1) throw notEnough("URL.revokeObjectURL", 1);
             blobURLs.delete(String(url));
+            native.platform("revokeBlob", String(url));
           }, writable: true, enumerable: true, configurable: true });
           // A registered blob URL's contents (its fragment aside), as `hooks.dataURL` gives a
           // `data:` URL's; null when it is not registered here.
           hooks.blobURL = given => {
             const url = String(given).replace(/#.*$/s, ""), blob = blobURLs.get(url);
-            return blob === undefined ? null : { url, type: blob.type, bytes: blobBytes(blob).slice() };
+            return blob === undefined ? native.platform("blobURL", url) : { url, type: blob.type, bytes: blobBytes(blob).slice() };
           };
         """#
 }

@@ -30,6 +30,8 @@ public final class WebsiteDataStore: Sendable {
     let sharedWorkers = SharedWorkers()
     /// The `MessagePort`s its pages and their workers entangled across contexts.
     let messagePorts = MessagePortPipes()
+    /// The blob URLs its documents and workers made, which the origin's other contexts read.
+    let blobURLs = BlobURLRegistry()
     /// The Web Locks of the pages using this store.
     let webLocks: WebLocks
     /// What servers' CORS preflights allowed the pages using this store.

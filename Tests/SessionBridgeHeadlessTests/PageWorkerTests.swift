@@ -174,6 +174,42 @@ import Testing
         await second.close()
     }
 
+    /// A data store's blob URLs are read only by contexts of the origin that made them, and go
+    /// with the context that made them (or when revoked): none is left once the document and
+    /// its worker have gone.
+    @Test func blobURLsAreTheirOriginsAndGoWithTheirContext() async throws {
+        let store = WebsiteDataStore.nonPersistent()
+        let page = WebPage(configuration: WebPageConfiguration(websiteDataStore: store))
+        let other = WebPage(configuration: WebPageConfiguration(websiteDataStore: store))
+        try await page.loadHTMLString("<title>blobs</title>", baseURL: URL(string: "https://app.example/")!)
+        try await other.loadHTMLString("<title>other</title>", baseURL: URL(string: "https://other.example/")!)
+        let made = try await page.callAsyncJavaScript(
+            Self.makeWorker + #"""
+                window.kept = URL.createObjectURL(new Blob(["kept"]));
+                URL.revokeObjectURL(URL.createObjectURL(new Blob(["revoked"])));
+                window.w = worker(`onmessage = () => postMessage(URL.createObjectURL(new Blob(["the worker's"])));`);
+                const answered = next(window.w);
+                window.w.postMessage(0);
+                return [window.kept, await answered];
+                """#)
+        // The worker's script's URL too.
+        #expect(store.blobURLs.count == 3)
+        guard case .array(let urls) = made else { throw ScriptError(kind: .exception, name: "Error", message: "\(made)") }
+        let list = urls.compactMap(\.stringValue).map { "'\($0)'" }.joined(separator: ", ")
+        let read = try await other.callAsyncJavaScript(
+            "return await Promise.all([\(list)].map(url => fetch(url).then(() => 'read', e => e.name)))")
+        #expect(read == ["TypeError", "TypeError"])
+        _ = try await page.callAsyncJavaScript("window.w.terminate(); return 1")
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(20)
+        while store.blobURLs.count != 2, clock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(store.blobURLs.count == 2)
+        try await page.loadHTMLString("<title>next</title>", baseURL: URL(string: "https://app.example/next")!)
+        #expect(store.blobURLs.count == 0)
+        await page.close()
+        await other.close()
+    }
+
     /// The ports a document and its worker entangle across their contexts are closed with
     /// them: none is left open in the data store once the document has gone.
     @Test func portsBetweenADocumentAndItsWorkerCloseWithThem() async throws {

@@ -58,6 +58,50 @@ import Testing
 
     /// A worker's global scope has what WebKit gives a dedicated worker and nothing of a
     /// window's; `FileReaderSync` reads a blob at once.
+    /// A blob URL is its origin's, not only its context's: a worker reads the one its page
+    /// made, and the page the one its worker made, with `fetch` and `XMLHttpRequest`; a revoked
+    /// one reads nowhere. (Before, the headless engine read a blob URL only in the context that
+    /// made it: the worker's `fetch` failed.)
+    @Test(arguments: Engine.allCases)
+    func blobURLsAreReadBetweenAPageAndItsWorker(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let read = try await view.run(
+                Self.collect + #"""
+                    const made = URL.createObjectURL(new Blob(["from the page"], { type: "text/plain" }));
+                    const gone = URL.createObjectURL(new Blob(["revoked"]));
+                    URL.revokeObjectURL(gone);
+                    const w = worker(`
+                      const read = async url => {
+                        try { const r = await fetch(url); return [r.status, r.headers.get("content-type"), await r.text()]; } catch (e) { return e.name; }
+                      };
+                      onmessage = async event => {
+                        const mine = URL.createObjectURL(new Blob(["from the worker"], { type: "text/x-worker" }));
+                        postMessage([await read(event.data[0]), await read(event.data[1]), mine]);
+                      };
+                    `);
+                    const answer = collect(w, 1);
+                    w.postMessage([made, gone]);
+                    const [[fromPage, revoked, mine]] = await answer;
+                    const r = await fetch(mine);
+                    const fromWorker = [r.status, r.headers.get("content-type"), await r.text()];
+                    const xhr = await new Promise(resolve => {
+                      const x = new XMLHttpRequest();
+                      x.open("GET", mine);
+                      x.onload = () => resolve([x.status, x.responseText]);
+                      x.onerror = () => resolve("error");
+                      x.send();
+                    });
+                    w.terminate();
+                    return { fromPage, revoked, fromWorker, xhr };
+                    """#)
+            #expect(read["fromPage"] == [200, "text/plain", "from the page"], "\(engine): \(read)")
+            #expect(read["revoked"] == "TypeError", "\(engine): \(read)")
+            #expect(read["fromWorker"] == [200, "text/x-worker", "from the worker"], "\(engine): \(read)")
+            #expect(read["xhr"] == [200, "from the worker"], "\(engine): \(read)")
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func aWorkersScopeHasAWorkersMembers(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
