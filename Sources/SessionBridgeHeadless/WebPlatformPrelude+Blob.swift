@@ -195,7 +195,7 @@ extension WebPlatformPrelude {
           // `data:` URL's; null when it is not registered here.
           hooks.blobURL = given => {
             const url = String(given).replace(/#.*$/s, ""), blob = blobURLs.get(url);
-            return blob === undefined ? native.platform("blobURL", url) : { url, type: blob.type, bytes: blobBytes(blob).slice() };
+            return blob === undefined ? native.platform("blobURL", url) ?? null : { url, type: blob.type, bytes: blobBytes(blob).slice() };
           };
         """#
 }
