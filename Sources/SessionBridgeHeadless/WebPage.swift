@@ -78,6 +78,8 @@ public actor WebPage {
     /// What a document may allocate under ``memoryLimit``: the limit less what the process held
     /// when the page was made (64 MB at least).
     private nonisolated let memoryBudgetMB: Int
+    /// Stops the page's scripts as it closes (``close()``), even one that never returns.
+    nonisolated let interruption = ScriptInterruption()
     private var isPrewarming = false
     /// How long the next document's preparation waits for the shown one to go quiet (its
     /// fetches answered, its bridge calls replied, its timers run) before it starts anyway.
@@ -122,6 +124,9 @@ public actor WebPage {
     public init(configuration: WebPageConfiguration = WebPageConfiguration()) {
         self.configuration = configuration
         self.thread = PageThread.choose(for: configuration)
+        // So that ``close()`` stops a script of the page's that never returns within one
+        // quantum (100 ms) of its CPU time, not at its time limit.
+        thread.makeInterruptible()
         if let megabytes = configuration.memoryLimitMB, megabytes > 0 {
             memoryLimit = MemoryLimit(bytes: Int(clamping: UInt64(megabytes) << 20))
             let resident = ResidentMemory.bytes().map { Int($0 >> 20) } ?? 0
@@ -766,7 +771,7 @@ public actor WebPage {
     }
 
     private func makeContext(name: String) -> ScriptContext {
-        var settings = ScriptContext.Configuration(timeLimit: configuration.scriptTimeLimit)
+        var settings = ScriptContext.Configuration(timeLimit: configuration.scriptTimeLimit, interruption: interruption)
         if let memoryLimit {
             settings.memoryLimit = memoryLimit
             settings.memoryLimitExceeded = { [weak self] context in
@@ -1031,7 +1036,15 @@ public actor WebPage {
 
     /// Closes the page: its document goes away (pending calls reject with `NavigationError`)
     /// and nothing of it runs again.
-    public func close() async {
+    public nonisolated func close() async {
+        // First, from here: a script of the page's that is running, and one that never
+        // returns, holds the page's thread, where the rest of the close runs. WebKit ends the
+        // web process of a view it closes at once.
+        interruption.interrupt()
+        await closeDocuments()
+    }
+
+    private func closeDocuments() async {
         guard !isClosed else { return }
         isClosed = true
         isClosedFlag.store(true, ordering: .releasing)
@@ -1082,6 +1095,8 @@ public actor WebPage {
     }
 
     nonisolated func emit(_ event: PageEvent) {
+        // A script the page's close stopped is no error of the page's.
+        if case .scriptError(let error, _, _) = event, error.isStop, interruption.isInterrupted { return }
         configuration.eventHandler?(event)
     }
 }

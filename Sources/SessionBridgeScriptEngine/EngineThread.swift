@@ -68,6 +68,11 @@ public final class EngineThread: SerialExecutor, Sendable {
     private let interruptible = Atomic<Bool>(false)
     /// Set (from any thread) by ``interrupt()``; read by the watchdog's callback on the thread.
     private let interrupted = Atomic<Bool>(false)
+    /// The ``ScriptInterruption`` of the context in the outermost entry running now (its
+    /// unretained pointer's bits), `0` for none. Only read and written on the thread, and only
+    /// non-zero between that entry's `enterJavaScript` and `leaveJavaScript`, while the context
+    /// (which holds the interruption in its configuration) runs it.
+    private let entryInterruption = Atomic<UInt>(0)
     /// With a memory limit, the watchdog is set in quanta (``memoryQuantum``): what is left of
     /// the entry's time limit, and the quantum set now (seconds). Only used on the thread.
     private let limitLeft = Atomic<UInt64>(Double.infinity.bitPattern)
@@ -441,7 +446,7 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// counts the entry's time limit down itself. Call it before the thread's first script (a
     /// worker's thread, which its `terminate()` must free at once, as WebKit frees its worker).
     package func makeInterruptible() {
-        interruptible.store(true, ordering: .relaxed)
+        guard !interruptible.exchange(true, ordering: .relaxed) else { return }
         // No limit equals this one: the next entry sets the watchdog anew, in quanta.
         currentTimeLimit.store(Double.nan.bitPattern, ordering: .relaxed)
     }
@@ -452,6 +457,24 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// thread is meant to be shut down after it.
     package func interrupt() {
         interrupted.store(true, ordering: .relaxed)
+    }
+
+    /// An outermost entry of a context with `interruption` starts (on the thread).
+    func enter(_ interruption: ScriptInterruption) {
+        entryInterruption.store(UInt(bitPattern: unsafe Unmanaged.passUnretained(interruption).toOpaque()), ordering: .relaxed)
+    }
+
+    /// That entry has ended (on the thread).
+    func leaveInterruption() {
+        entryInterruption.store(0, ordering: .relaxed)
+    }
+
+    /// Whether the script running now was interrupted: the thread's, or its entry's context's.
+    private var entryInterrupted: Bool {
+        if interrupted.load(ordering: .relaxed) { return true }
+        let bits = entryInterruption.load(ordering: .relaxed)
+        guard bits != 0, let pointer = UnsafeRawPointer(bitPattern: bits) else { return false }
+        return unsafe Unmanaged<ScriptInterruption>.fromOpaque(pointer).takeUnretainedValue().isInterrupted
     }
 
     // MARK: Memory limit
@@ -511,7 +534,7 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// next quantum (JavaScriptCore calls a callback that answers `false` again only once a
     /// limit is set anew).
     private func quantumEnded() -> Bool {
-        if interrupted.load(ordering: .relaxed) {
+        if entryInterrupted {
             watchdogFired.store(true, ordering: .relaxed)
             return true
         }

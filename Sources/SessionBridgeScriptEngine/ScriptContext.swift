@@ -43,16 +43,20 @@ public actor ScriptContext {
         /// Called on the context's thread when the first of its scripts is ended for
         /// ``memoryLimit`` (the later ones are entries of an ended context).
         public var memoryLimitExceeded: (@Sendable (ScriptContext) -> Void)?
+        /// What stops this context's scripts from outside, if anything (shared with others).
+        public var interruption: ScriptInterruption?
 
         public init(
             timeLimit: Duration? = .seconds(10), conversionLimits: ConversionLimits = .default, eventBufferSize: Int = 1000,
-            memoryLimit: MemoryLimit? = nil, memoryLimitExceeded: (@Sendable (ScriptContext) -> Void)? = nil
+            memoryLimit: MemoryLimit? = nil, memoryLimitExceeded: (@Sendable (ScriptContext) -> Void)? = nil,
+            interruption: ScriptInterruption? = nil
         ) {
             self.timeLimit = timeLimit
             self.conversionLimits = conversionLimits
             self.eventBufferSize = eventBufferSize
             self.memoryLimit = memoryLimit
             self.memoryLimitExceeded = memoryLimitExceeded
+            self.interruption = interruption
         }
     }
 
@@ -721,6 +725,10 @@ public actor ScriptContext {
             thread.memoryLimitFired.store(endedForMemory, ordering: .relaxed)
             if endedForMemory || thread.memoryLimitPassed(now: start) { stopEntry() }
         }
+        if let interruption = configuration.interruption {
+            thread.enter(interruption)
+            if interruption.isInterrupted { stopEntry() }
+        }
         if unsafe checkpointFunction != nil, !holdsEntryLock, let functions = MicrotaskCheckpoint.functions {
             unsafe functions.lock(ctx)
             holdsEntryLock = true
@@ -757,6 +765,7 @@ public actor ScriptContext {
     @inline(__always)
     package func leaveJavaScript() {
         guard thread.nativeDepth.load(ordering: .relaxed) == 0 else { return }
+        if configuration.interruption != nil { thread.leaveInterruption() }
         if holdsEntryLock { runMicrotaskCheckpoint() }
         if entryRunsItsCheckpoint {
             entryRunsItsCheckpoint = false
@@ -863,6 +872,8 @@ public actor ScriptContext {
     /// so a page that logs a large string many times does not keep it alive.
     package func report(_ event: ScriptEvent) {
         if case .uncaughtError(let error) = event, error.kind == .memoryLimitExceeded, !firstMemoryStopReport() { return }
+        // A stop that was asked for is no error of the script's.
+        if case .uncaughtError(let error) = event, error.isStop, configuration.interruption?.isInterrupted == true { return }
         if recentEvents.count >= configuration.eventBufferSize, let first = recentEvents.popFirst() {
             recentEventBytes -= Self.retainedBytes(first)
         }

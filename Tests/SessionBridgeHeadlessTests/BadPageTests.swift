@@ -41,6 +41,35 @@ import Testing
 
     /// An uncaught exception reaches the window's `error` listeners first: one that never
     /// returns is ended by the time limit, which is reported once, and the next script runs.
+    /// Closing a page whose script never returns stops that script at once, as WebKit ends
+    /// the web process of a view it closes, not at the time limit: the pages sharing its thread
+    /// run on, and the stop is no error of the page's.
+    @Test func closingAPageStopsItsEndlessScriptAtOnce() async throws {
+        let recorder = PageEventRecorder()
+        let thread = EngineThread(name: "closing")
+        let page = WebPage(
+            configuration: WebPageConfiguration(eventHandler: recorder.handler, thread: thread, scriptTimeLimit: .seconds(60)))
+        let neighbour = WebPage(configuration: WebPageConfiguration(thread: thread))
+        try await neighbour.loadHTMLString("<title>next door</title>", baseURL: URL(string: "https://other.example/")!)
+        let loading = Task {
+            try await page.loadScript("console.log('spinning'); for (;;) {}", baseURL: URL(string: "https://app.example/spin.js")!)
+        }
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(20)
+        while !recorder.events.contains(where: { if case .console = $0 { true } else { false } }), clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        // The script runs; its page closes.
+        let start = clock.now
+        await page.close()
+        // Within a third of the limit (the stop comes within 100 ms of its CPU time).
+        #expect(clock.now - start < .seconds(20))
+        _ = await loading.result
+        #expect(recorder.scriptErrors.isEmpty)
+        #expect(try await neighbour.evaluateJavaScript("document.title") == "next door")
+        await neighbour.close()
+    }
+
     @Test func anErrorListenerThatNeverReturnsIsEndedAndReportedOnce() async throws {
         let recorder = PageEventRecorder()
         let page = WebPage(
