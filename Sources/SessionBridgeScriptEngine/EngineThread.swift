@@ -459,9 +459,10 @@ public final class EngineThread: SerialExecutor, Sendable {
         interrupted.store(true, ordering: .relaxed)
     }
 
-    /// An outermost entry of a context with `interruption` starts (on the thread).
-    func enter(_ interruption: ScriptInterruption) {
-        entryInterruption.store(UInt(bitPattern: unsafe Unmanaged.passUnretained(interruption).toOpaque()), ordering: .relaxed)
+    /// An outermost entry of a context with `interruption` (or none) starts (on the thread).
+    func enter(_ interruption: ScriptInterruption?) {
+        let bits = interruption.map { UInt(bitPattern: unsafe Unmanaged.passUnretained($0).toOpaque()) } ?? 0
+        entryInterruption.store(bits, ordering: .relaxed)
     }
 
     /// That entry has ended (on the thread).

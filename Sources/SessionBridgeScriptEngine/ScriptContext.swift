@@ -725,10 +725,8 @@ public actor ScriptContext {
             thread.memoryLimitFired.store(endedForMemory, ordering: .relaxed)
             if endedForMemory || thread.memoryLimitPassed(now: start) { stopEntry() }
         }
-        if let interruption = configuration.interruption {
-            thread.enter(interruption)
-            if interruption.isInterrupted { stopEntry() }
-        }
+        thread.enter(configuration.interruption)
+        if configuration.interruption?.isInterrupted == true { stopEntry() }
         if unsafe checkpointFunction != nil, !holdsEntryLock, let functions = MicrotaskCheckpoint.functions {
             unsafe functions.lock(ctx)
             holdsEntryLock = true
@@ -765,7 +763,7 @@ public actor ScriptContext {
     @inline(__always)
     package func leaveJavaScript() {
         guard thread.nativeDepth.load(ordering: .relaxed) == 0 else { return }
-        if configuration.interruption != nil { thread.leaveInterruption() }
+        thread.leaveInterruption()
         if holdsEntryLock { runMicrotaskCheckpoint() }
         if entryRunsItsCheckpoint {
             entryRunsItsCheckpoint = false
