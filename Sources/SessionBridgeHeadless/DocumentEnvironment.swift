@@ -1341,7 +1341,7 @@ extension DocumentEnvironment {
 
     /// Whether `url` is a blob URL of the document's origin (`blob:<origin>/…`); never for an
     /// opaque origin, whose URLs no other context may read.
-    private static func isOwnBlobURL(_ url: String, env: DocumentEnvironment) -> Bool {
+    static func isOwnBlobURL(_ url: String, env: DocumentEnvironment) -> Bool {
         guard let origin = SecurityOrigin(url: env.url) else { return false }
         return url.hasPrefix("blob:\(origin)/")
     }
@@ -1684,6 +1684,19 @@ extension DocumentEnvironment {
     func fetchModule(
         _ target: URL, credentials: CrossOriginFetch.Credentials = .sameOrigin, nonce: String = ""
     ) async throws(PageError) -> HTTPLoader.Response {
+        // A `data:` URL, and a blob URL of the document's origin, are read here, as WebKit
+        // imports them; a blob URL of another origin, or one not made (or revoked), fails.
+        switch target.scheme?.lowercased() {
+        case "data":
+            guard let data = DataURL(target) else { throw PageError(.invalidURL, "the data: URL is malformed") }
+            return Self.localResponse(target, type: data.mimeType, body: data.body)
+        case "blob":
+            guard Self.isOwnBlobURL(target.absoluteString, env: self),
+                let entry = configuration.websiteDataStore.blobURLs.entry(target.absoluteString)
+            else { throw PageError(.network, "the blob: URL is not one of this origin's") }
+            return Self.localResponse(target, type: entry.type, body: entry.bytes)
+        default: break
+        }
         let cors = CrossOriginFetch(origin: SecurityOrigin(url: url), mode: .cors, credentials: credentials)
         return try await loader.load(
             PageRequest(url: target), initiator: .script, cors: cors, preflights: configuration.websiteDataStore.preflights,
@@ -1694,6 +1707,13 @@ extension DocumentEnvironment {
                 : { @Sendable [self] next throws(PageError) in
                     try checkScriptRedirect(of: target, to: next.url, nonce: nonce, integrity: "", imported: true)
                 })
+    }
+
+    /// The answer a `data:` or blob URL gives: its bytes, with their type.
+    private static func localResponse(_ url: URL, type: String, body: [UInt8]) -> HTTPLoader.Response {
+        HTTPLoader.Response(
+            url: url, statusCode: 200, statusText: "OK", headers: [HTTPHeader("content-type", type)], setCookieNames: [],
+            body: body, redirects: [])
     }
 
     /// Tells the console that a request for `target` was blocked as mixed content, in WebKit's words.

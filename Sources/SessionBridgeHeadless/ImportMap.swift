@@ -68,9 +68,20 @@ struct ImportMap: Sendable {
         if specifier.hasPrefix("/") || specifier.hasPrefix("./") || specifier.hasPrefix("../") {
             return URL(string: specifier, relativeTo: base)?.absoluteURL
         }
-        guard let url = URL(string: specifier), let scheme = url.scheme, !scheme.isEmpty else { return nil }
+        guard let url = URL(string: Self.dataURLEncoded(specifier)), let scheme = url.scheme, !scheme.isEmpty else { return nil }
         return url
     }
+
+    /// A `data:` URL's characters that Foundation's URL refuses (a space, a quote) escaped, and
+    /// only those: Foundation would escape its `%`s too when it escapes the others, and the
+    /// URL's percent-encoded bytes would then read as text.
+    private static func dataURLEncoded(_ specifier: String) -> String {
+        guard specifier.prefix(5).lowercased() == "data:" else { return specifier }
+        return specifier.addingPercentEncoding(withAllowedCharacters: urlCharacters) ?? specifier
+    }
+
+    private static let urlCharacters = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%")
 
     private static func match(_ key: String, in map: [String: URL]) -> URL? {
         if let exact = map[key] { return exact }

@@ -170,6 +170,40 @@ import Testing
         }
     }
 
+    /// A module imported from a `data:` URL (plain, percent-encoded, base64) or from a blob URL
+    /// of the document's runs as in WebKit; one whose type is no JavaScript type fails with
+    /// WebKit's error, and so does a revoked blob URL. (Before, the headless engine sent them to
+    /// the network and failed every one.)
+    @Test(arguments: Engine.allCases)
+    func modulesFromDataAndBlobURLsAreImportedAsInWebKit(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            try await Self.load(
+                #"""
+                <script>var later = [];</script>
+                <script type="module">
+                const read = async specifier => { try { return (await import(specifier)).default; } catch (error) { return `${error.name}: ${error.message}`; } };
+                const blob = URL.createObjectURL(new Blob(["export default 'from a blob'"], { type: "text/javascript" }));
+                const revoked = URL.createObjectURL(new Blob(["export default 'revoked'"], { type: "text/javascript" }));
+                URL.revokeObjectURL(revoked);
+                later.push(await read("data:text/javascript,export default 6 * 7"));
+                later.push(await read("data:text/javascript,export default %22percent%22"));
+                later.push(await read("data:text/javascript;base64," + btoa("export default 'based'")));
+                later.push(await read(blob));
+                later.push(await read("data:text/plain,export default 1"));
+                later.push((await read(revoked)).split(":")[0]);
+                later.push("done");
+                </script>
+                """#, in: view, harness: harness)
+            let later = try await view.evaluate("later")
+            #expect(
+                later == [
+                    42, "percent", "based", "from a blob", "TypeError: 'text/plain' is not a valid JavaScript MIME type.", "TypeError",
+                    "done",
+                ], "\(engine)")
+        }
+    }
+
     /// An import map's `integrity` is the metadata a module its map names must match, when its
     /// element gives none: a module that does not match is not run, and a dynamic import of it
     /// rejects with WebKit's `TypeError`.
