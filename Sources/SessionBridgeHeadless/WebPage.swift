@@ -1034,8 +1034,10 @@ public actor WebPage {
         return false
     }
 
-    /// Closes the page: its document goes away (pending calls reject with `NavigationError`)
-    /// and nothing of it runs again.
+    /// Closes the page: a script of its still running is stopped, even one that never returns
+    /// (within 100 ms of its CPU time, as WebKit ends the web process of a view it closes), its
+    /// document goes away (pending calls reject with `NavigationError`) and nothing of it runs
+    /// again.
     public nonisolated func close() async {
         // First, from here: a script of the page's that is running, and one that never
         // returns, holds the page's thread, where the rest of the close runs. WebKit ends the
