@@ -474,7 +474,7 @@ public final class EngineThread: SerialExecutor, Sendable {
     private var entryInterrupted: Bool {
         if interrupted.load(ordering: .relaxed) { return true }
         let bits = entryInterruption.load(ordering: .relaxed)
-        guard bits != 0, let pointer = UnsafeRawPointer(bitPattern: bits) else { return false }
+        guard bits != 0, let pointer = unsafe UnsafeRawPointer(bitPattern: bits) else { return false }
         return unsafe Unmanaged<ScriptInterruption>.fromOpaque(pointer).takeUnretainedValue().isInterrupted
     }
 
