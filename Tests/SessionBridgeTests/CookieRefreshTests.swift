@@ -83,6 +83,9 @@ import Testing
             let client = SessionHTTPClient(session: session)
             _ = try await signIn(client, server)
             #expect(try await page.load(server.url("/app")).statusCode == 200)
+            // The app page's own start-up (its fetch) ends first: a loaded machine ran it after the
+            // revocation, and its refresh, not the one asked below, met the revoked grant.
+            #expect(await page.runUntilQuiescent(timeout: .seconds(20)))
             #expect(server.revokeAllSessions() == 1)
             let reply = try await page.callAsyncJavaScript(
                 """

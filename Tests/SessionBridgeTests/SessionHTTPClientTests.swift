@@ -14,6 +14,9 @@ import Testing
             try await session.login(username: "demo", password: "demo")
             let (page, _) = await makePage(session, server)
             #expect(try await page.load(server.url("/app")).statusCode == 200)
+            // The app page's own start-up (its fetch) ends before the tokens expire: after it, its
+            // 401 would start a refresh of the page's own.
+            #expect(await page.runUntilQuiescent(timeout: .seconds(20)))
             let client = SessionHTTPClient(session: session, configuration: .init(sendsAccessToken: true))
             server.expireAccessTokens()
             let refreshesBefore = server.stats().refreshes
