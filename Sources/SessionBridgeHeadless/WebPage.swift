@@ -607,8 +607,14 @@ public actor WebPage {
     }
 
     /// Fires violations found off the page's thread (a redirect's) in their document, while it is shown.
+    /// The page is busy until they are fired.
     nonisolated func dispatchViolations(_ violations: [ContentSecurityPolicy.Violation], environment: DocumentEnvironment) {
-        Task { await self.dispatchInShownDocument(violations, environment: environment) }
+        let tracker = self.tracker
+        tracker.begin()
+        Task {
+            await self.dispatchInShownDocument(violations, environment: environment)
+            tracker.end()
+        }
     }
 
     private func dispatchInShownDocument(_ violations: [ContentSecurityPolicy.Violation], environment: DocumentEnvironment) async {
@@ -774,9 +780,16 @@ public actor WebPage {
         var settings = ScriptContext.Configuration(timeLimit: configuration.scriptTimeLimit, interruption: interruption)
         if let memoryLimit {
             settings.memoryLimit = memoryLimit
+            // The page is busy from the stop until the end is reported: whoever waits for it
+            // to be quiet sees the end.
+            let tracker = self.tracker
             settings.memoryLimitExceeded = { [weak self] context in
                 guard let page = self else { return }
-                Task { await page.documentExceededMemoryLimit(context) }
+                tracker.begin()
+                Task {
+                    await page.documentExceededMemoryLimit(context)
+                    tracker.end()
+                }
             }
         }
         return ScriptContext(onCurrentThread: thread, name: name, configuration: settings)

@@ -41,19 +41,14 @@ import Testing
         recorder.events.compactMap { if case .webContentProcessTerminated(let reason, _) = $0 { reason } else { nil } }
     }
 
-    /// Waits for the page's end to be reported (it follows the stop on the page's actor).
-    static func waitForEnd(_ recorder: PageEventRecorder) async throws {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(60)
-        while terminations(recorder).isEmpty, clock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-    }
-
     @Test func aScriptThatAllocatesWithoutEndIsEndedAndItsDocumentWithIt() async throws {
         let (page, recorder, ends) = Self.page(limitAbove: 400)
         let url = URL(string: "https://app.example/grow.js")!
         // Under a time limit of two minutes only the memory limit can end it.
         try await page.loadScript("globalThis.held = []; for (;;) held.push(new Array(1 << 20).fill(1.5));", baseURL: url)
-        try await Self.waitForEnd(recorder)
+        // The page is not quiet before its end is reported (a runner that printed what the
+        // page did once it was quiet left the end out).
+        #expect(await page.runUntilQuiescent(timeout: .seconds(60)))
         #expect(recorder.scriptErrors.map(\.kind) == [.memoryLimitExceeded])
         #expect(Self.terminations(recorder) == [.exceededMemoryLimit])
         #expect(
@@ -81,6 +76,30 @@ import Testing
         try await page.loadScript("globalThis.fine = 40 + 2", baseURL: URL(string: "https://app.example/next.js")!)
         #expect(try await page.evaluateJavaScript("fine") == 42)
         #expect(Self.terminations(recorder).count == 1)
+        await page.close()
+    }
+
+    /// A page whose document is being ended for its memory is not quiet until the end is
+    /// reported: whoever waits for the page to be quiet, then reads what it did (the runner's
+    /// transcript), sees the end. Asked while the script runs and again at once after each
+    /// answer, the page never says it is quiet with the script stopped and the end unreported.
+    @Test func thePageIsNotQuietBeforeItsEndIsReported() async throws {
+        let (page, recorder, _) = Self.page(limitAbove: 400)
+        let load = Task {
+            _ = try await page.loadScript(
+                "globalThis.held = []; for (;;) held.push(new Array(1 << 20).fill(1.5));",
+                baseURL: URL(string: "https://app.example/grow.js")!)
+        }
+        var quietWithEndUnreported = 0
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(60)
+        while Self.terminations(recorder).isEmpty, clock.now < deadline {
+            guard await page.runUntilQuiescent(timeout: .seconds(1)) else { continue }
+            if !recorder.scriptErrors.isEmpty && Self.terminations(recorder).isEmpty { quietWithEndUnreported += 1 }
+        }
+        try await load.value
+        #expect(Self.terminations(recorder) == [.exceededMemoryLimit])
+        #expect(quietWithEndUnreported == 0)
         await page.close()
     }
 
@@ -117,7 +136,7 @@ import Testing
         try await page.loadScript(
             "globalThis.held = []; setInterval(() => { held.push(new Array(4 << 20).fill(1.5)); }, 1);",
             baseURL: URL(string: "https://app.example/tasks.js")!)
-        try await Self.waitForEnd(recorder)
+        #expect(await page.runUntilQuiescent(timeout: .seconds(60)))
         #expect(Self.terminations(recorder) == [.exceededMemoryLimit])
         #expect(recorder.scriptErrors.map(\.kind) == [.memoryLimitExceeded])
         #expect(try await page.evaluateJavaScript("typeof held") == "undefined")
