@@ -154,15 +154,25 @@ public final class ReferenceServer: Sendable {
     ///   - openConnections: also wait until at most this many connections are open: pass the
     ///     count read before a client was started, and the wait also covers a request the killed
     ///     client wrote that the server had not read yet (it is handled before the kernel's close
-    ///     of that connection reaches the server).
+    ///     of that connection reaches the server), and a connection of its that the server had
+    ///     not even accepted yet (the kernel holds it, with the request, until the server does).
     ///   - timeout: the longest wait.
     public func waitUntilIdle(openConnections: Int? = nil, timeout: Duration = .seconds(10)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
-        while self.stats().requestsInFlight > 0 || openConnections.map({ self.stats().openConnections > $0 }) ?? false {
+        while self.stats().requestsInFlight > 0 || openConnections.map({ self.stats().openConnections > $0 }) ?? false
+            || (openConnections != nil && self.hasUnacceptedConnections)
+        {
             guard ContinuousClock.now < deadline else { return false }
             try? await Task.sleep(for: .milliseconds(2))
         }
         return true
+    }
+
+    /// Whether the kernel holds a connection to the server that the server has not accepted:
+    /// more open ones to its port than it counts.
+    private var hasUnacceptedConnections: Bool {
+        guard let held = KernelConnections.open(toPort: port) else { return false }
+        return held > stats().openConnections
     }
 
     /// Replace the injected faults. A counted run of server errors starts again.
