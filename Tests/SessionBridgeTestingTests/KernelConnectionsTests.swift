@@ -46,10 +46,15 @@ import Glibc
     }
 
     /// The reference server's wait after a kill counts the kernel's connections against its
-    /// own: with a client's connection open and idle the two agree, and the wait ends at once.
+    /// own, and the requests it read against those it handled: with a client's connection open
+    /// and idle both agree, and the wait ends at once.
     @Test func theServerIsIdleWhenItHasAcceptedEveryConnection() async throws {
         try await withServer { server, client async throws in
             #expect(try await client.login().status == 200)
+            // Every request read is handled, one for no route too: the wait does not wait on it.
+            #expect(try await client.get("/no/such/route").status == 404)
+            #expect(server.stats().requestsRead == 2)
+            #expect(server.stats().requests == 2)
             let open = server.stats().openConnections
             #expect(open >= 1)
             #expect(KernelConnections.open(toPort: server.port) == open)

@@ -1,10 +1,13 @@
 import NIOCore
+import NIOHTTPTypes
 
-/// Counts the server's open connections (``ServerStats/openConnections``), so a test that killed
-/// a client can wait until the kernel closed the dead client's connections and the server
-/// handled whatever request they still carried.
+/// Counts the server's open connections (``ServerStats/openConnections``) and the requests read
+/// off them (``ServerStats/requestsRead``), so a test that killed a client can wait until the
+/// kernel closed the dead client's connections and the server handled whatever request they
+/// still carried. A request is counted as it is read: its connection may close (the client's
+/// end read with it) before the request's handling starts.
 final class ConnectionCounter: ChannelInboundHandler, RemovableChannelHandler {
-    // Reads pass through untouched (the default `channelRead` forwards them).
+    // Reads pass through untouched.
     typealias InboundIn = Any
 
     let core: ServerCore
@@ -20,6 +23,13 @@ final class ConnectionCounter: ChannelInboundHandler, RemovableChannelHandler {
     func channelActive(context: ChannelHandlerContext) {
         opened()
         context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head? = unwrapInboundIn(data) as? HTTPRequestPart {
+            core.withState { $0.stats.requestsRead += 1 }
+        }
+        context.fireChannelRead(data)
     }
 
     func channelInactive(context: ChannelHandlerContext) {

@@ -146,9 +146,10 @@ public final class ReferenceServer: Sendable {
         self.core.currentStats()
     }
 
-    /// Waits until no request is being handled (``ServerStats/requestsInFlight`` is zero), for
-    /// at most `timeout`: a test that killed a client mid-request waits here until the server
-    /// has finished with that request. Returns whether the server became idle.
+    /// Waits until no request is being handled (``ServerStats/requestsInFlight`` is zero) and
+    /// every request read has been (``ServerStats/requestsRead``), for at most `timeout`: a
+    /// test that killed a client mid-request waits here until the server has finished with
+    /// that request. Returns whether the server became idle.
     ///
     /// - Parameters:
     ///   - openConnections: also wait until at most this many connections are open: pass the
@@ -159,9 +160,14 @@ public final class ReferenceServer: Sendable {
     ///   - timeout: the longest wait.
     public func waitUntilIdle(openConnections: Int? = nil, timeout: Duration = .seconds(10)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
-        while self.stats().requestsInFlight > 0 || openConnections.map({ self.stats().openConnections > $0 }) ?? false
-            || (openConnections != nil && self.hasUnacceptedConnections)
-        {
+        func busy() -> Bool {
+            let stats = self.stats()
+            // A request read off a connection closed since, whose handling has not started.
+            if stats.requestsInFlight > 0 || stats.requestsRead > stats.requests { return true }
+            guard let openConnections else { return false }
+            return stats.openConnections > openConnections || self.hasUnacceptedConnections
+        }
+        while busy() {
             guard ContinuousClock.now < deadline else { return false }
             try? await Task.sleep(for: .milliseconds(2))
         }
