@@ -9,8 +9,11 @@ extension WebPlatformPrelude {
     /// cycles are kept. A function, a symbol, a weak collection, a promise, an `arguments` object or another of these
     /// members' objects (`URL`, `Event`, `Storage`, ...) or a `Proxy` throws a
     /// `DataCloneError` `DOMException`. `transfer` moves `ArrayBuffer`s
-    /// (`ArrayBuffer.prototype.transfer`): the originals are detached; a `MessagePort` it lists
-    /// is kept as it is, for the sender to move.
+    /// (`ArrayBuffer.prototype.transfer`) and `MessagePort`s (a new port takes the original's
+    /// partner and the messages waiting for it), once the value is cloned: the originals are
+    /// detached. `cloneWithTransfer` is the same for the page APIs that post messages, with the
+    /// ports moved (a message within the context) or kept for the sender to export (to another
+    /// context).
     static let cloneSource = #"""
           const dataCloneError = what => new DOMException(`${what} could not be cloned.`, "DataCloneError");
           const getter = (prototype, name) => Object.getOwnPropertyDescriptor(prototype, name).get;
@@ -42,15 +45,22 @@ extension WebPlatformPrelude {
           };
           function structuredClone(value, options = undefined) {
             if (arguments.length < 1) throw notEnough("structuredClone", 1);
-            const memory = new Map();
             const transfer = options !== undefined && options !== null && options.transfer !== undefined ? [...options.transfer] : [];
+            return cloneWithTransfer(value, transfer, true).data;
+          }
+          // The clone of `value` (`data`) and the ports `transfer` lists (`ports`): new ones
+          // that took the originals' places when `movePorts`, else the originals, which the
+          // sender exports to another context.
+          function cloneWithTransfer(value, transfer, movePorts) {
+            const memory = new Map(), ports = [];
             for (const buffer of transfer) {
-              // A port is moved by whoever sends the message (``DocumentEnvironment``'s ports):
-              // the clone keeps it.
               if (buffer instanceof MessagePort) {
                 if (memory.has(buffer)) throw dataCloneError("A MessagePort listed twice for transfer");
                 if (makePort.detached(buffer)) throw dataCloneError("A MessagePort already transferred");
-                memory.set(buffer, buffer);
+                // The clone refers to a new port, which takes the original's place once the
+                // whole value is cloned (nothing moves when the clone fails).
+                memory.set(buffer, movePorts ? makePort() : buffer);
+                ports.push(buffer);
                 continue;
               }
               if (!has(bufferLength, buffer)) throw dataCloneError("A value in the transfer list that is not an ArrayBuffer or a MessagePort");
@@ -111,9 +121,10 @@ extension WebPlatformPrelude {
               memory.set(value, out);
               return out;
             };
-            const result = clone(value);
+            const data = clone(value);
             for (const buffer of transfer) if (memory.get(buffer) === null) buffer.transfer();
-            return result;
+            if (!movePorts) return { data, ports };
+            return { data, ports: ports.map(port => makePort.move(port, memory.get(port))) };
           }
         """#
 }

@@ -361,8 +361,7 @@ extension WebPlatformPrelude {
                 if (!this.#closed) native.portPost(this.#remote[0], this.#remote[1], wire, ends);
                 return;
               }
-              const list = hooks.transferred(transfer), ports = list.filter(item => item instanceof MessagePort);
-              const data = structuredClone(message, { transfer: list }), other = this.#other;
+              const { data, ports } = cloneWithTransfer(message, hooks.transferred(transfer), true), other = this.#other;
               if (this.#closed || other === null) return;
               other.#queue.push({ data, ports, failed: false });
               if (other.#started) other.#deliverLater();
@@ -402,6 +401,18 @@ extension WebPlatformPrelude {
               makePort.allowed = false;
               makePort.entangle = (one, two) => { one.#other = two; two.#other = one; };
               makePort.detached = port => port.#detached;
+              // `port` transferred within this context: `into` (a new port) takes its partner,
+              // near or in another context, and the messages waiting for it; `port` is detached.
+              makePort.move = (port, into) => {
+                into.#other = port.#other;
+                if (into.#other !== null) into.#other.#other = into;
+                into.#remote = port.#remote;
+                if (into.#remote !== null) remotePorts.set(into.#remote.join(), into);
+                into.#queue = port.#queue;
+                into.#closed = port.#closed;
+                port.#detached = true; port.#closed = true; port.#other = null; port.#remote = null; port.#queue = [];
+                return into;
+              };
               const bind = port => {
                 remotePorts.set(port.#remote.join(), port);
                 native.portBind(receivePort, port.#remote[0], port.#remote[1]);
@@ -449,16 +460,15 @@ extension WebPlatformPrelude {
           // form (its transfer list's buffers moved, its ports leaving), and the ends of its
           // ports, pipe and side after one another.
           hooks.sendable = (message, transfer) => {
-            const list = hooks.transferred(transfer), ports = list.filter(item => item instanceof MessagePort);
-            const data = structuredClone(message, { transfer: list });
+            const { data, ports } = cloneWithTransfer(message, hooks.transferred(transfer), false);
             const wire = wireText(data, ports);
             return [wire, ports.flatMap(port => makePort.export(port))];
           };
           // A message for this context: its structured clone and the ports its transfer list
           // moves (a window's `postMessage` to itself).
           hooks.cloned = (message, transfer) => {
-            const list = hooks.transferred(transfer), ports = list.filter(item => item instanceof MessagePort);
-            return [structuredClone(message, { transfer: list }), ports];
+            const { data, ports } = cloneWithTransfer(message, hooks.transferred(transfer), true);
+            return [data, ports];
           };
           // A port of this context holding a pipe's end (a shared worker's, and its `connect`'s).
           hooks.adoptPort = (pipe, side) => makePort.adopt(pipe, side);
