@@ -45,7 +45,9 @@ extension Process {
         }
         guard now - first >= .milliseconds(500) else { return nil }
         var status: Int32 = 0
-        guard unsafe waitpid(processIdentifier, &status, WNOHANG) == processIdentifier else { return (-1, .uncaughtSignal) }
+        // Foundation reaped it meanwhile (`ECHILD`): its status comes with `isRunning`, which a
+        // loaded machine can take longer than half a second to update.
+        guard unsafe waitpid(processIdentifier, &status, WNOHANG) == processIdentifier else { return nil }
         let signal = status & 0x7f
         return signal == 0 ? ((status >> 8) & 0xff, .exit) : (signal, .uncaughtSignal)
     }
