@@ -29,38 +29,75 @@ import Glibc
         return client
     }
 
-    @Test func aConnectionNotYetAcceptedIsCountedAndStaysAfterItsClientCloses() throws {
+    @Test func connectionsNotYetAcceptedAreCountedAndStayAfterTheirClientsEnd() throws {
         // A port that listens and never accepts.
         let listener = try SilentPort()
-        #expect(KernelConnections.open(toPort: listener.port) == 0)
-        let first = try Self.connect(to: listener.port)
-        let second = try Self.connect(to: listener.port)
-        // Neither accepted: both are in the listening socket's queue, the server's side of each
-        // established (the client's own side has another local port and is not counted).
-        #expect(KernelConnections.open(toPort: listener.port) == 2)
-        // The client dies: the kernel keeps the server's side, request and all, until the
-        // server accepts and closes it.
-        close(first)
-        close(second)
-        #expect(KernelConnections.open(toPort: listener.port) == 2)
+        #expect(KernelConnections.waitingToBeAccepted(onPort: listener.port) == 0)
+        let closing = try Self.connect(to: listener.port)
+        let resetting = try Self.connect(to: listener.port)
+        #expect(KernelConnections.waitingToBeAccepted(onPort: listener.port) == 2)
+        // The clients die, one closing, one resetting: the kernel keeps both for the server to
+        // accept, request and all.
+        close(closing)
+        var linger = linger(l_onoff: 1, l_linger: 0)
+        _ = unsafe setsockopt(resetting, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+        close(resetting)
+        #expect(KernelConnections.waitingToBeAccepted(onPort: listener.port) == 2)
     }
 
-    /// The reference server's wait after a kill counts the kernel's connections against its
-    /// own, and the requests it read against those it handled: with a client's connection open
-    /// and idle both agree, and the wait ends at once.
+    /// With a client's connection open and idle, the server has nothing to accept or handle, and
+    /// the wait after a kill ends at once.
     @Test func theServerIsIdleWhenItHasAcceptedEveryConnection() async throws {
         try await withServer { server, client async throws in
             #expect(try await client.login().status == 200)
-            // Every request read is handled, one for no route too: the wait does not wait on it.
+            // A request for no route is handled too: its connection does not stay counted.
             #expect(try await client.get("/no/such/route").status == 404)
-            #expect(server.stats().requestsRead == 2)
-            #expect(server.stats().requests == 2)
             let open = server.stats().openConnections
             #expect(open >= 1)
-            #expect(KernelConnections.open(toPort: server.port) == open)
+            #expect(KernelConnections.waitingToBeAccepted(onPort: server.port) == 0)
             let start = ContinuousClock.now
             #expect(await server.waitUntilIdle(openConnections: open, timeout: .seconds(5)))
             #expect(ContinuousClock.now - start < .seconds(5))
         }
+    }
+
+    /// Clients that write a whole request and die at once (their end read with the request, or
+    /// a reset): once the wait returns, the server has handled every request they wrote, though
+    /// it may accept their connections, and close them, before their handling starts.
+    @Test func theWaitCoversEveryRequestOfClientsThatDiedAtOnce() async throws {
+        try await withServer { server, _ async throws in
+            for reset in [false, true] {
+                let before = server.stats().requests
+                for _ in 0..<100 {
+                    let client = try Self.connect(to: server.port)
+                    if reset {
+                        var linger = linger(l_onoff: 1, l_linger: 0)
+                        _ = unsafe setsockopt(client, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+                    }
+                    close(client)
+                }
+                #expect(await server.waitUntilIdle(openConnections: 0))
+                #expect(server.stats().requests - before == 100, "reset: \(reset)")
+            }
+        }
+    }
+
+    /// A connection closed with a request read off it counts as open until the request's
+    /// handling starts; one whose requests all started stops counting when it closes.
+    @Test func aClosedConnectionCountsUntilItsRequestsStarted() {
+        var state = ServerState(faults: .init())
+        let channels = [NSObject(), NSObject()]
+        let waiting = ObjectIdentifier(channels[0]), done = ObjectIdentifier(channels[1])
+        state.connectionOpened(waiting)
+        state.connectionOpened(done)
+        state.requestRead(on: done)
+        state.requestStarted(on: done)
+        state.requestRead(on: waiting)
+        state.connectionClosed(waiting)
+        state.connectionClosed(done)
+        #expect(state.stats.openConnections == 1)
+        state.requestStarted(on: waiting)
+        #expect(state.stats.openConnections == 0)
+        #expect(state.connections.isEmpty)
     }
 }

@@ -1,11 +1,11 @@
 import NIOCore
 import NIOHTTPTypes
 
-/// Counts the server's open connections (``ServerStats/openConnections``) and the requests read
-/// off them (``ServerStats/requestsRead``), so a test that killed a client can wait until the
-/// kernel closed the dead client's connections and the server handled whatever request they
-/// still carried. A request is counted as it is read: its connection may close (the client's
-/// end read with it) before the request's handling starts.
+/// Counts the server's open connections (``ServerStats/openConnections``), so a test that killed
+/// a client can wait until the kernel closed the dead client's connections and the server
+/// handled whatever request they still carried. A connection's whole requests are counted as
+/// they are read: one closed with a request whose handling has not started counts as open
+/// until it starts.
 final class ConnectionCounter: ChannelInboundHandler, RemovableChannelHandler {
     // Reads pass through untouched.
     typealias InboundIn = Any
@@ -17,17 +17,18 @@ final class ConnectionCounter: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { opened() }
+        if context.channel.isActive { opened(context.channel) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        opened()
+        opened(context.channel)
         context.fireChannelActive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head? = unwrapInboundIn(data) as? HTTPRequestPart {
-            core.withState { $0.stats.requestsRead += 1 }
+        if counted, case .end? = unwrapInboundIn(data) as? HTTPRequestPart {
+            let connection = ObjectIdentifier(context.channel)
+            core.withState { $0.requestRead(on: connection) }
         }
         context.fireChannelRead(data)
     }
@@ -35,16 +36,18 @@ final class ConnectionCounter: ChannelInboundHandler, RemovableChannelHandler {
     func channelInactive(context: ChannelHandlerContext) {
         if counted {
             counted = false
-            core.withState { $0.stats.openConnections -= 1 }
+            let connection = ObjectIdentifier(context.channel)
+            core.withState { $0.connectionClosed(connection) }
         }
         context.fireChannelInactive()
     }
 
     private var counted = false
 
-    private func opened() {
+    private func opened(_ channel: any Channel) {
         guard !counted else { return }
         counted = true
-        core.withState { $0.stats.openConnections += 1 }
+        let connection = ObjectIdentifier(channel)
+        core.withState { $0.connectionOpened(connection) }
     }
 }

@@ -85,9 +85,11 @@ struct FaultMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
+        let connection = context.connection
         let plan = self.core.withState { state in
             state.stats.requests += 1
             state.stats.requestsInFlight += 1
+            state.requestStarted(on: connection)
             if path == "/oauth/token" { state.stats.tokenRequests += 1 }
             return state.faultPlan(forPath: path)
         }

@@ -7,10 +7,13 @@ struct ReferenceRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// Closes the underlying connection at once.
     let closeConnection: @Sendable () -> Void
+    /// The connection's channel, as ``ServerState/connections`` knows it.
+    let connection: ObjectIdentifier
 
     init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         let channel = source.channel
+        self.connection = ObjectIdentifier(channel)
         self.closeConnection = { channel.close(promise: nil) }
     }
 }

@@ -1,13 +1,13 @@
 import Foundation
 
-/// The connections the kernel holds for a port on this machine, read from `/proc/net/tcp` and
-/// `/proc/net/tcp6`: a connection a client made and wrote to is there before the server has
-/// accepted it (in the listening socket's queue), and stays there after the client died.
+/// What the kernel holds for a port on this machine, read from `/proc/net/tcp` and
+/// `/proc/net/tcp6`: a connection a client made and wrote to waits in the listening socket's
+/// queue until the server accepts it, and stays there, request and all, after the client died
+/// (whether its end came as a close or a reset).
 enum KernelConnections {
-    /// Server-side connections of `port` that are open or closed only by their client
-    /// (`ESTABLISHED`, `CLOSE_WAIT`): the server's own, and those waiting to be accepted.
-    /// `nil` where the kernel's tables cannot be read.
-    static func open(toPort port: Int) -> Int? {
+    /// Connections to `port` the server has not accepted yet: the length of its listening
+    /// sockets' queues. `nil` where the kernel's tables cannot be read.
+    static func waitingToBeAccepted(onPort port: Int) -> Int? {
         var count = 0
         var readAny = false
         for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
@@ -17,12 +17,15 @@ enum KernelConnections {
             readAny = true
             let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
             for line in text.split(separator: "\n").dropFirst() {
-                // "sl local_address rem_address st ...": the local address is HEX:PORT in hex.
+                // "sl local_address rem_address st tx_queue:rx_queue ...": the local address is
+                // HEX:PORT in hex; for a listening socket (`0A`) the receive queue is the
+                // number of connections waiting to be accepted.
                 let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-                guard fields.count > 3, let colon = fields[1].lastIndex(of: ":"),
-                    Int(fields[1][fields[1].index(after: colon)...], radix: 16) == port
+                guard fields.count > 4, fields[3] == "0A", let colon = fields[1].lastIndex(of: ":"),
+                    Int(fields[1][fields[1].index(after: colon)...], radix: 16) == port,
+                    let queues = fields[4].split(separator: ":").last, let waiting = Int(queues, radix: 16)
                 else { continue }
-                if fields[3] == "01" || fields[3] == "08" { count += 1 }
+                count += waiting
             }
         }
         return readAny ? count : nil

@@ -146,10 +146,9 @@ public final class ReferenceServer: Sendable {
         self.core.currentStats()
     }
 
-    /// Waits until no request is being handled (``ServerStats/requestsInFlight`` is zero) and
-    /// every request read has been (``ServerStats/requestsRead``), for at most `timeout`: a
-    /// test that killed a client mid-request waits here until the server has finished with
-    /// that request. Returns whether the server became idle.
+    /// Waits until no request is being handled (``ServerStats/requestsInFlight`` is zero), for
+    /// at most `timeout`: a test that killed a client mid-request waits here until the server
+    /// has finished with that request. Returns whether the server became idle.
     ///
     /// - Parameters:
     ///   - openConnections: also wait until at most this many connections are open: pass the
@@ -162,8 +161,7 @@ public final class ReferenceServer: Sendable {
         let deadline = ContinuousClock.now + timeout
         func busy() -> Bool {
             let stats = self.stats()
-            // A request read off a connection closed since, whose handling has not started.
-            if stats.requestsInFlight > 0 || stats.requestsRead > stats.requests { return true }
+            if stats.requestsInFlight > 0 { return true }
             guard let openConnections else { return false }
             return stats.openConnections > openConnections || self.hasUnacceptedConnections
         }
@@ -174,11 +172,9 @@ public final class ReferenceServer: Sendable {
         return true
     }
 
-    /// Whether the kernel holds a connection to the server that the server has not accepted:
-    /// more open ones to its port than it counts.
+    /// Whether the kernel holds a connection to the server that the server has not accepted.
     private var hasUnacceptedConnections: Bool {
-        guard let held = KernelConnections.open(toPort: port) else { return false }
-        return held > stats().openConnections
+        (KernelConnections.waitingToBeAccepted(onPort: port) ?? 0) > 0
     }
 
     /// Replace the injected faults. A counted run of server errors starts again.

@@ -16,6 +16,8 @@ struct ServerState: Sendable {
     /// Requests the faults still fire for when ``FaultConfiguration/limit`` is set.
     var faultedRequestsRemaining: Int?
     var stats = ServerStats()
+    /// The connections counted in ``ServerStats/openConnections``, by channel.
+    var connections: [ObjectIdentifier: ConnectionRequests] = [:]
     var refreshTokens = RefreshTokenStore()
     /// Ids of access tokens invalidated early by ``ReferenceServer/expireAccessTokens()``.
     var expiredAccessTokenIDs: Set<String> = []
