@@ -16,13 +16,15 @@ final class ConnectionCounter: ChannelInboundHandler, RemovableChannelHandler {
         self.core = core
     }
 
+    // Counted from when the connection's channel is set up, just after it was accepted (not
+    // from its activation, later: the kernel no longer holds it as waiting meanwhile), until
+    // it is closed or its pipeline torn down.
     func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { opened(context.channel) }
+        opened(context.channel)
     }
 
-    func channelActive(context: ChannelHandlerContext) {
-        opened(context.channel)
-        context.fireChannelActive()
+    func handlerRemoved(context: ChannelHandlerContext) {
+        closed(context.channel)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -34,12 +36,15 @@ final class ConnectionCounter: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if counted {
-            counted = false
-            let connection = ObjectIdentifier(context.channel)
-            core.withState { $0.connectionClosed(connection) }
-        }
+        closed(context.channel)
         context.fireChannelInactive()
+    }
+
+    private func closed(_ channel: any Channel) {
+        guard counted else { return }
+        counted = false
+        let connection = ObjectIdentifier(channel)
+        core.withState { $0.connectionClosed(connection) }
     }
 
     private var counted = false

@@ -1,33 +1,38 @@
 import Foundation
 
-/// What the kernel holds for a port on this machine, read from `/proc/net/tcp` and
-/// `/proc/net/tcp6`: a connection a client made and wrote to waits in the listening socket's
+/// What the kernel holds for an IPv4 address and port on this machine, read from
+/// `/proc/net/tcp`: a connection a client made and wrote to waits in the listening socket's
 /// queue until the server accepts it, and stays there, request and all, after the client died
 /// (whether its end came as a close or a reset).
 enum KernelConnections {
-    /// Connections to `port` the server has not accepted yet: the length of its listening
-    /// sockets' queues. `nil` where the kernel's tables cannot be read.
-    static func waitingToBeAccepted(onPort port: Int) -> Int? {
-        var count = 0
-        var readAny = false
-        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-            // (Foundation reads a /proc file by its size, which is 0.)
-            guard let handle = FileHandle(forReadingAtPath: table) else { continue }
-            defer { try? handle.close() }
-            readAny = true
-            let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
-            for line in text.split(separator: "\n").dropFirst() {
-                // "sl local_address rem_address st tx_queue:rx_queue ...": the local address is
-                // HEX:PORT in hex; for a listening socket (`0A`) the receive queue is the
-                // number of connections waiting to be accepted.
-                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-                guard fields.count > 4, fields[3] == "0A", let colon = fields[1].lastIndex(of: ":"),
-                    Int(fields[1][fields[1].index(after: colon)...], radix: 16) == port,
-                    let queues = fields[4].split(separator: ":").last, let waiting = Int(queues, radix: 16)
-                else { continue }
-                count += waiting
-            }
+    /// Connections to `address` (IPv4) and `port` the server has not accepted yet: the length
+    /// of its listening socket's queue. `nil` where the kernel's table cannot be read.
+    static func waitingToBeAccepted(on address: String, port: Int) -> Int? {
+        count(on: address, port: port) { state, queues in
+            // A listening socket's receive queue is the number of connections waiting.
+            state == "0A" ? queues.split(separator: ":").last.flatMap { Int($0, radix: 16) } ?? 0 : 0
         }
-        return readAny ? count : nil
+    }
+
+    /// The sum of `value(state, "tx_queue:rx_queue")` over the sockets whose local address is
+    /// `address` and `port` (another address, of either family, may have the same port).
+    private static func count(on address: String, port: Int, _ value: (Substring, Substring) -> Int) -> Int? {
+        // The table's form: the address's four bytes in the machine's order, then the port,
+        // in hexadecimal.
+        let bytes = address.split(separator: ".").compactMap { UInt8($0) }
+        guard bytes.count == 4 else { return nil }
+        let local = bytes.reversed().map { String(format: "%02X", $0) }.joined() + String(format: ":%04X", port)
+        // (Foundation reads a /proc file by its size, which is 0.)
+        guard let handle = FileHandle(forReadingAtPath: "/proc/net/tcp") else { return nil }
+        defer { try? handle.close() }
+        let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        var count = 0
+        for line in text.split(separator: "\n").dropFirst() {
+            // "sl local_address rem_address st tx_queue:rx_queue ...".
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count > 4, fields[1] == local else { continue }
+            count += value(fields[3], fields[4])
+        }
+        return count
     }
 }

@@ -172,9 +172,10 @@ public final class ReferenceServer: Sendable {
         return true
     }
 
-    /// Whether the kernel holds a connection to the server that the server has not accepted.
+    /// Whether the kernel holds a connection to the server that the server has not accepted
+    /// (a reset one too).
     private var hasUnacceptedConnections: Bool {
-        (KernelConnections.waitingToBeAccepted(onPort: port) ?? 0) > 0
+        (KernelConnections.waitingToBeAccepted(on: baseURL.host ?? "", port: port) ?? 0) > 0
     }
 
     /// Replace the injected faults. A counted run of server errors starts again.
