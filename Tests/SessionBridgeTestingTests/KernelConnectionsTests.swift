@@ -61,19 +61,50 @@ import Glibc
         }
     }
 
+    /// Clients that write a whole request and die at once (their end read with the request, or
+    /// a reset): once the wait returns, the server has handled every request it will, though
+    /// it may accept their connections, and close them, before their handling starts.
+    @Test func theWaitCoversEveryRequestOfClientsThatDiedAtOnce() async throws {
+        try await withServer { server, _ async throws in
+            for reset in [false, true] {
+                let before = server.stats().requests
+                for _ in 0..<100 {
+                    let client = try Self.connect(to: server.port)
+                    if reset {
+                        var linger = linger(l_onoff: 1, l_linger: 0)
+                        _ = unsafe setsockopt(client, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+                    }
+                    close(client)
+                }
+                #expect(await server.waitUntilIdle(openConnections: 0))
+                let handled = server.stats().requests - before
+                // Nothing the clients wrote is handled after the wait: it covered everything.
+                try await Task.sleep(for: .milliseconds(500))
+                #expect(server.stats().requests - before == handled, "reset: \(reset)")
+                // A close loses nothing (a reset may lose a request the server had not read).
+                if !reset { #expect(handled == 100) }
+            }
+        }
+    }
+
     /// A connection closed with a request read off it counts as open until the request's
     /// handling starts; one whose requests all started stops counting when it closes.
     @Test func aClosedConnectionCountsUntilItsRequestsStarted() {
         var state = ServerState(faults: .init())
         let channels = [NSObject(), NSObject()]
         let waiting = ObjectIdentifier(channels[0]), done = ObjectIdentifier(channels[1])
-        state.connectionOpened(waiting)
-        state.connectionOpened(done)
+        for channel in [waiting, done] {
+            state.connectionAccepted()
+            state.connectionSetUp(channel)
+        }
         state.requestRead(on: done)
         state.requestStarted(on: done)
         state.requestRead(on: waiting)
-        state.connectionClosed(waiting)
-        state.connectionClosed(done)
+        // Each channel closes; its close is then counted (its close future, later).
+        for channel in [waiting, done] {
+            state.connectionClosed(channel)
+            state.connectionEnded()
+        }
         #expect(state.stats.openConnections == 1)
         state.requestStarted(on: waiting)
         #expect(state.stats.openConnections == 0)

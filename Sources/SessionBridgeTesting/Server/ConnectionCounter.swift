@@ -1,11 +1,11 @@
 import NIOCore
 import NIOHTTPTypes
 
-/// Counts the server's open connections (``ServerStats/openConnections``), so a test that killed
-/// a client can wait until the kernel closed the dead client's connections and the server
-/// handled whatever request they still carried. A connection's whole requests are counted as
-/// they are read: one closed with a request whose handling has not started counts as open
-/// until it starts.
+/// Counts the whole requests read off a connection (``ServerState/connections``), so that one
+/// closed with a request whose handling has not started still counts in
+/// ``ServerStats/openConnections`` (``ConnectionAcceptance`` counts it until its close): a test
+/// that killed a client waits until the server handled whatever request its connections still
+/// carried.
 final class ConnectionCounter: ChannelInboundHandler, RemovableChannelHandler {
     // Reads pass through untouched.
     typealias InboundIn = Any
@@ -16,9 +16,7 @@ final class ConnectionCounter: ChannelInboundHandler, RemovableChannelHandler {
         self.core = core
     }
 
-    // Counted from when the connection's channel is set up, just after it was accepted (not
-    // from its activation, later: the kernel no longer holds it as waiting meanwhile), until
-    // it is closed or its pipeline torn down.
+    // From when the connection's channel is set up until it is closed or its pipeline torn down.
     func handlerAdded(context: ChannelHandlerContext) {
         opened(context.channel)
     }
@@ -53,6 +51,6 @@ final class ConnectionCounter: ChannelInboundHandler, RemovableChannelHandler {
         guard !counted else { return }
         counted = true
         let connection = ObjectIdentifier(channel)
-        core.withState { $0.connectionOpened(connection) }
+        core.withState { $0.connectionSetUp(connection) }
     }
 }

@@ -101,7 +101,9 @@ public final class ReferenceServer: Sendable {
                 server: try configuration.tlsConfiguration.map {
                     try .tls(.http1(configuration: http1), tlsConfiguration: $0)
                 } ?? .http1(configuration: http1),
-                configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+                configuration: .init(
+                    address: .hostname(configuration.host, port: configuration.port), serverName: nil,
+                    availableConnectionsDelegate: ConnectionAcceptance(core: core)),
                 onServerRunning: onServerRunning,
                 logger: configuration.logger
             )
@@ -165,7 +167,12 @@ public final class ReferenceServer: Sendable {
             guard let openConnections else { return false }
             return stats.openConnections > openConnections || self.hasUnacceptedConnections
         }
-        while busy() {
+        // Idle twice, a moment apart: between the accept that takes a connection off the
+        // listening socket's queue and its count, a single look could see neither.
+        var idleLooks = 0
+        while idleLooks < 2 {
+            idleLooks = busy() ? 0 : idleLooks + 1
+            guard idleLooks < 2 else { break }
             guard ContinuousClock.now < deadline else { return false }
             try? await Task.sleep(for: .milliseconds(2))
         }

@@ -62,8 +62,8 @@ public struct ServerStats: Sendable, Equatable, Codable {
     /// Requests being handled now (their answer not yet produced). A client killed mid-request
     /// leaves its request here until the server has finished with it.
     public var requestsInFlight = 0
-    /// Connections open now, and closed ones with a request read off them whose handling has
-    /// not started yet.
+    /// Connections accepted and not yet closed, and closed ones with a request read off them
+    /// whose handling has not started yet.
     public var openConnections = 0
     /// Injected faults that fired.
     public var faults = Faults()
