@@ -8,17 +8,8 @@ enum KernelConnections {
     /// Connections to `address` (IPv4) and `port` the server has not accepted yet: the length
     /// of its listening socket's queue. `nil` where the kernel's table cannot be read.
     static func waitingToBeAccepted(on address: String, port: Int) -> Int? {
-        count(on: address, port: port) { state, queues in
-            // A listening socket's receive queue is the number of connections waiting.
-            state == "0A" ? queues.split(separator: ":").last.flatMap { Int($0, radix: 16) } ?? 0 : 0
-        }
-    }
-
-    /// The sum of `value(state, "tx_queue:rx_queue")` over the sockets whose local address is
-    /// `address` and `port` (another address, of either family, may have the same port).
-    private static func count(on address: String, port: Int, _ value: (Substring, Substring) -> Int) -> Int? {
-        // The table's form: the address's four bytes in the machine's order, then the port,
-        // in hexadecimal.
+        // The table's form of the address: its four bytes in the machine's order, then the
+        // port, in hexadecimal (another address, of either family, may have the same port).
         let bytes = address.split(separator: ".").compactMap { UInt8($0) }
         guard bytes.count == 4 else { return nil }
         let local = bytes.reversed().map { String(format: "%02X", $0) }.joined() + String(format: ":%04X", port)
@@ -26,13 +17,16 @@ enum KernelConnections {
         guard let handle = FileHandle(forReadingAtPath: "/proc/net/tcp") else { return nil }
         defer { try? handle.close() }
         let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
-        var count = 0
+        var waiting = 0
         for line in text.split(separator: "\n").dropFirst() {
-            // "sl local_address rem_address st tx_queue:rx_queue ...".
+            // "sl local_address rem_address st tx_queue:rx_queue ...": a listening socket's
+            // (`0A`) receive queue is the number of connections waiting.
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count > 4, fields[1] == local else { continue }
-            count += value(fields[3], fields[4])
+            guard fields.count > 4, fields[1] == local, fields[3] == "0A",
+                let queue = fields[4].split(separator: ":").last.flatMap({ Int($0, radix: 16) })
+            else { continue }
+            waiting += queue
         }
-        return count
+        return waiting
     }
 }

@@ -170,13 +170,12 @@ public final class ReferenceServer: Sendable {
         // Idle twice, a moment apart: between the accept that takes a connection off the
         // listening socket's queue and its count, a single look could see neither.
         var idleLooks = 0
-        while idleLooks < 2 {
+        while true {
             idleLooks = busy() ? 0 : idleLooks + 1
-            guard idleLooks < 2 else { break }
+            if idleLooks == 2 { return true }
             guard ContinuousClock.now < deadline else { return false }
             try? await Task.sleep(for: .milliseconds(2))
         }
-        return true
     }
 
     /// Whether the kernel holds a connection to the server that the server has not accepted
