@@ -94,7 +94,7 @@ public final class ReferenceServer: Sendable {
         core.addPageRoutes(to: router)
         core.addEventStreamRoutes(to: router)
 
-        let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [ConnectionCounter(core: core)])
+        let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [ConnectionRequestCounter(core: core)])
         let running = try await ListeningApplication.start(logger: configuration.logger) { onServerRunning in
             Application(
                 router: router,

@@ -6,7 +6,7 @@ import NIOHTTPTypes
 /// ``ServerStats/openConnections`` (``ConnectionAcceptance`` counts it until its close): a test
 /// that killed a client waits until the server handled whatever request its connections still
 /// carried.
-final class ConnectionCounter: ChannelInboundHandler, RemovableChannelHandler {
+final class ConnectionRequestCounter: ChannelInboundHandler, RemovableChannelHandler {
     // Reads pass through untouched.
     typealias InboundIn = Any
 
@@ -26,7 +26,7 @@ final class ConnectionCounter: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if counted, case .end? = unwrapInboundIn(data) as? HTTPRequestPart {
+        if tracked, case .end? = unwrapInboundIn(data) as? HTTPRequestPart {
             let connection = ObjectIdentifier(context.channel)
             core.withState { $0.requestRead(on: connection) }
         }
@@ -39,17 +39,17 @@ final class ConnectionCounter: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func closed(_ channel: any Channel) {
-        guard counted else { return }
-        counted = false
+        guard tracked else { return }
+        tracked = false
         let connection = ObjectIdentifier(channel)
         core.withState { $0.connectionClosed(connection) }
     }
 
-    private var counted = false
+    private var tracked = false
 
     private func opened(_ channel: any Channel) {
-        guard !counted else { return }
-        counted = true
+        guard !tracked else { return }
+        tracked = true
         let connection = ObjectIdentifier(channel)
         core.withState { $0.connectionSetUp(connection) }
     }
