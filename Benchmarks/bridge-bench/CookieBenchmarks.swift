@@ -119,6 +119,30 @@ enum CookieBenchmarks {
                 goal: nil, note: "Foundation kept \(foundationParsed)/\(headers.count)"))
     }
 
+    /// Figure 4's jar loop and parse loop alone, `passes` times over the mix (`BRIDGE_BENCH_ONLY=jar`,
+    /// for a profiler): ns per header of each.
+    static func jarAlone(passes: Int) -> (jar: Double, parse: Double) {
+        let headers = CookieHeaders.mix()
+        let url = CookieHeaders.originURL
+        let jar = CookieJar()
+        var kept = 0
+        for header in headers where jar.setCookie(header, from: url).cookie != nil { kept += 1 }
+        let jarNanoseconds = timeNanoseconds {
+            for _ in 0..<passes {
+                for header in headers where jar.setCookie(header, from: url).cookie != nil { kept += 1 }
+            }
+        }
+        var parsed = 0
+        let parseNanoseconds = timeNanoseconds {
+            for _ in 0..<passes {
+                for header in headers { if case .success = SetCookieParser.parse(header) { parsed += 1 } }
+            }
+        }
+        precondition(kept > 0 && parsed > 0)
+        let count = Double(passes * headers.count)
+        return (jarNanoseconds / count, parseNanoseconds / count)
+    }
+
     /// 5. `cookieHeader(for:)` and `documentCookie(for:)` at 300, 3,000 and 30,000 cookies.
     static func lookups(_ options: BenchOptions, into report: inout Report) throws {
         let figure = "5 cookie lookup vs jar size"

@@ -15,7 +15,7 @@ let usage = """
       --rounds N     interleaved rounds per figure (default 5, quick 2); the median is reported
     environment: BRIDGE_BENCH_ONLY=NAME runs only the round-trip contenders whose name contains NAME
     (for a profiler), BRIDGE_BENCH_ONLY=webkit or webkit-c only figure 9's round trip, ours or C's, 20 times,
-    BRIDGE_BENCH_ONLY=log only figure 0's message-log loops (no JavaScriptCore, for callgrind);
+    BRIDGE_BENCH_ONLY=log only figure 0's message-log loops (no JavaScriptCore, for callgrind), =jar only figure 4's jar;
     BRIDGE_BENCH_CALLERS=N runs only figure 6's full cycle with N callers, 400 times (with BRIDGE_BENCH_DURABLE=1
     in an app's stores, with BRIDGE_BENCH_ON_PAGE=1 driven by code isolated to the page's actor, with
     BRIDGE_BENCH_PAGE_NAVIGATES=1 the page navigating itself, with its stages)
@@ -123,6 +123,12 @@ if ProcessInfo.processInfo.environment["BRIDGE_BENCH_ONLY"] == "log" {
     // Figure 0's message-log loops alone, no JavaScriptCore: small enough for callgrind.
     let figures = MessageLogBenchmarks.measure(n: options.scale(200_000, quick: 20_000))
     print("record, number body: \(figures.record) ns; realistic: \(figures.realistic) ns, its values made alone: \(figures.made) ns")
+    exit(0)
+}
+if ProcessInfo.processInfo.environment["BRIDGE_BENCH_ONLY"] == "jar" {
+    // Figure 4's jar loop alone (parse + store, then the parse alone), for a profiler.
+    let figures = CookieBenchmarks.jarAlone(passes: options.scale(2_000, quick: 200))
+    print("CookieJar.setCookie: \(figures.jar) ns/header; SetCookieParser.parse: \(figures.parse) ns/header")
     exit(0)
 }
 // The JavaScriptCore options SessionBridge sets before the process's first VM, set here before

@@ -49,9 +49,10 @@ struct CookieBucket {
     }
 
     /// Overwrites the cookie at `index` with one of the same identity, and returns the one it
-    /// replaced.
-    mutating func exchangeCookie(at index: Int, with cookie: Cookie) -> Cookie {
-        var cookie = cookie
+    /// replaced. With `keepingCreationTime`, the stored cookie takes the replaced one's
+    /// creation time (the storage model's step for a replaced cookie).
+    mutating func exchangeCookie(at index: Int, with cookie: consuming Cookie, keepingCreationTime: Bool = false) -> Cookie {
+        if keepingCreationTime { cookie.creationTime = entries[index].cookie.creationTime }
         swap(&entries[index].cookie, &cookie)
         return cookie
     }

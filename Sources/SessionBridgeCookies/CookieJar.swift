@@ -153,13 +153,14 @@ public final class CookieJar: Sendable {
         domainKey: inout String?
     ) -> Result<Cookie, SetCookieError> {
         if parsed.name.isEmpty && parsed.value.isEmpty { return .failure(.emptyNameAndValue) }
+        let attributes = parsed.storageAttributes
         var expiresAt: Date? = nil
-        if let maxAge = parsed.maxAge {
+        if let maxAge = attributes.maxAge {
             expiresAt = maxAge <= 0 ? .distantPast : now.addingTimeInterval(min(Double(maxAge), limits.maximumAge))
-        } else if let expires = parsed.expires {
+        } else if let expires = attributes.expires {
             expiresAt = min(expires, now.addingTimeInterval(limits.maximumAge))
         }
-        var domainAttribute = parsed.domain ?? ""
+        var domainAttribute = attributes.domain ?? ""
         if domainAttribute.utf8.contains(where: { $0 >= 0x80 }) {
             return .failure(.nonASCIIDomain(domainAttribute))
         }
@@ -185,13 +186,13 @@ public final class CookieJar: Sendable {
             isHostOnly = true
             domain = request.host
         }
-        let pathAttribute = parsed.path
+        let pathAttribute = attributes.path
         let path = (pathAttribute?.isEmpty ?? true) ? CookieURL.defaultPath(request.path) : pathAttribute!
-        let isSecure = parsed.isSecure
+        let isSecure = attributes.isSecure
         if isSecure && !request.isSecure { return .failure(.secureFromInsecureOrigin) }
-        let isHttpOnly = parsed.isHttpOnly
+        let isHttpOnly = attributes.isHttpOnly
         if isHttpOnly && fromScript { return .failure(.httpOnlyFromScript) }
-        let sameSite = parsed.sameSite ?? .unspecified
+        let sameSite = attributes.sameSite ?? .unspecified
         if sameSite != .none, !fromScript, context.isCrossSite, !context.isTopLevelNavigation {
             return .failure(.sameSiteFromCrossSiteRequest)
         }
@@ -214,8 +215,8 @@ public final class CookieJar: Sendable {
             Cookie(
                 name: parsed.name, value: parsed.value, domain: domain, path: path, expiresAt: expiresAt,
                 creationTime: now, lastAccessTime: now, isSecure: isSecure, isHttpOnly: isHttpOnly,
-                isHostOnly: isHostOnly, sameSite: sameSite, isPartitioned: parsed.isPartitioned,
-                partitionKey: parsed.isPartitioned ? partitionKey(for: request, context: context) : nil))
+                isHostOnly: isHostOnly, sameSite: sameSite, isPartitioned: attributes.isPartitioned,
+                partitionKey: attributes.isPartitioned ? partitionKey(for: request, context: context) : nil))
     }
 
     static func hasPrefixIgnoringCase(_ s: String, _ lowerPrefix: String) -> Bool {
@@ -244,7 +245,6 @@ public final class CookieJar: Sendable {
         _ state: inout State, _ cookie: Cookie, key: String, request: CookieURL, fromScript: Bool,
         limits: CookieJarLimits, now: Date
     ) -> (SetCookieOutcome, [CookieChange]) {
-        var cookie = cookie
         let cause: CookieChange.Cause = fromScript ? .script : .httpResponse
         // Changes are only built for observers to read.
         let recording = !state.observers.isEmpty || !state.batchObservers.isEmpty
@@ -284,10 +284,12 @@ public final class CookieJar: Sendable {
                 return (.deleted(old), -1)
             }
             if let oldIndex {
-                cookie.creationTime = bucket.entries[oldIndex].cookie.creationTime
-                let old = bucket.exchangeCookie(at: oldIndex, with: cookie)
-                if recording { changes.append(CookieChange(kind: .replaced, cookie: cookie, previous: old, cause: cause)) }
-                return (.replaced(cookie, previous: old), 0)
+                // The stored cookie keeps the old one's creation time; the outcome shares the
+                // stored cookie's values (one copy, not one per step).
+                let old = bucket.exchangeCookie(at: oldIndex, with: cookie, keepingCreationTime: true)
+                let stored = bucket.entries[oldIndex].cookie
+                if recording { changes.append(CookieChange(kind: .replaced, cookie: stored, previous: old, cause: cause)) }
+                return (.replaced(stored, previous: old), 0)
             }
             bucket.append(Entry(cookie: cookie, sequence: sequence))
             if recording { changes.append(CookieChange(kind: .added, cookie: cookie, cause: cause)) }
