@@ -43,6 +43,18 @@ JS_EXPORT void JSSynchronousGarbageCollectForDebugging(JSContextRef ctx);
 /// `globalObjectCount`, `protectedGlobalObjectCount`, ...), for memory tests and benchmarks.
 JS_EXPORT JSObjectRef JSGetMemoryUsageStatistics(JSContextRef ctx);
 
+/// JSScriptRefPrivate.h: a script parsed once for a context group (VM), to be evaluated in any
+/// of the group's contexts without handing its text to JavaScriptCore again. NULL when the
+/// source does not parse (`errorMessage` and `errorLine` then say why).
+typedef struct OpaqueJSScript *JSScriptRef;
+JS_EXPORT JSScriptRef JSScriptCreateFromString(JSContextGroupRef contextGroup, JSStringRef url, int startingLineNumber,
+                                               JSStringRef source, JSStringRef *errorMessage, int *errorLine);
+/// JSScriptRefPrivate.h: releases a script (takes its VM's lock).
+JS_EXPORT void JSScriptRelease(JSScriptRef script);
+/// JSScriptRefPrivate.h: evaluates `script` in `ctx` (a context of the script's group) with
+/// `thisValue` (the global object when NULL); NULL when it throws (`exception` receives it).
+JS_EXPORT JSValueRef JSScriptEvaluate(JSContextRef ctx, JSScriptRef script, JSValueRef thisValue, JSValueRef *exception);
+
 /// JSBasePrivate.h: makes the VMs created from now on without their garbage-collection
 /// activity timers (the full and eden collections JavaScriptCore would start from its run loop).
 JS_EXPORT void JSDisableGCTimer(void);

@@ -59,7 +59,7 @@ extension DocumentEnvironment {
         _ environment: DocumentEnvironment, in context: isolated ScriptContext
     ) throws(ScriptError) -> ModuleLinker {
         if let linker = context.attachment(ModuleLinker.self) { return linker }
-        let factory = try unsafe context.evaluateRaw(ModuleLinkerPrelude.source, sourceURL: "sessionbridge://prelude/modules.js")
+        let factory = try unsafe context.evaluateRaw(ModuleLinkerPrelude.script)
         guard let factoryFunction = unsafe context.function(factory) else {
             throw ScriptError(kind: .exception, name: "Error", message: "module linker failed")
         }

@@ -336,7 +336,7 @@ extension DocumentEnvironment {
         defer {
             if !prepared { unsafe [native, location].forEach { unsafe context.unprotect($0) } }
         }
-        let factory = try unsafe context.evaluateRaw(DocumentPrelude.source, sourceURL: "sessionbridge://prelude/document.js")
+        let factory = try unsafe context.evaluateRaw(DocumentPrelude.script)
         guard let factoryFunction = unsafe context.function(factory) else {
             throw ScriptError(kind: .exception, name: "Error", message: "document prelude failed")
         }
@@ -855,11 +855,11 @@ extension DocumentEnvironment {
                 // refuses (JavaScript cannot tell one from its target).
                 return unsafe context.jsValue(.bool(context.isProxy(call[1])))
             case "make":
-                return try unsafe context.evaluateRaw(WebPlatformPrelude.source, sourceURL: "sessionbridge://prelude/platform.js")
+                return try unsafe context.evaluateRaw(WebPlatformPrelude.script)
             case "indexedDB":
-                return try unsafe context.evaluateRaw(WebPlatformPrelude.indexedDBSource, sourceURL: "sessionbridge://prelude/indexeddb.js")
+                return try unsafe context.evaluateRaw(WebPlatformPrelude.indexedDBScript)
             case "wireForm":
-                return try unsafe context.evaluateRaw(WebPlatformPrelude.wireFormSource, sourceURL: "sessionbridge://prelude/wire.js")
+                return try unsafe context.evaluateRaw(WebPlatformPrelude.wireFormScript)
             case "shareKey":
                 // `("shareKey", handle, type, extractable, algorithm, usages)`: a `CryptoKey` in a
                 // message to another document; its id (``SharedCryptoKeys``).

@@ -1,3 +1,5 @@
+import SessionBridgeScriptEngine
+
 /// The page APIs scripts expect, in JavaScript over a few native functions: `window` (with
 /// `postMessage` to itself), `document` (with `cookie`, not shown), `location`, `navigator`
 /// (with `sendBeacon`), `fetch` with `Headers`, `Request` and `Response`,
@@ -12,6 +14,9 @@
 /// worker's `postMessage`, a shared worker's `connect` events), `fetch` and the members HTML
 /// exposes to workers, and no window, document or panels.
 enum DocumentPrelude {
+    /// ``source``, kept parsed by each engine thread that evaluates it.
+    static let script = ScriptSource(source, sourceURL: "sessionbridge://prelude/document.js")
+
     static let source = #"""
         (function (native, loc, userAgent, platform, cores, workerName, sharedWorker) {
           "use strict";

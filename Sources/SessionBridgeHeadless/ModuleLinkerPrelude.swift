@@ -1,3 +1,5 @@
+import SessionBridgeScriptEngine
+
 /// The page world's module linker, in JavaScript: HTML's module map and ECMAScript's linking
 /// and evaluation of module records, over the records ``ModuleGraph`` fetches.
 ///
@@ -21,6 +23,9 @@
 /// the script's element gets `load` (not after a syntax error, as in WebKit); and
 /// `exposeImport()`, which defines the function classic scripts' `import()` calls become.
 enum ModuleLinkerPrelude {
+    /// ``source``, kept parsed by each engine thread that evaluates it.
+    static let script = ScriptSource(source, sourceURL: "sessionbridge://prelude/modules.js")
+
     static let source = #"""
         (function (native) {
           "use strict";

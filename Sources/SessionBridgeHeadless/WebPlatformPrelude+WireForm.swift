@@ -1,3 +1,5 @@
+import SessionBridgeScriptEngine
+
 extension WebPlatformPrelude {
     /// A structured clone's wire form (HTML's serialization, as plain data): what crosses to
     /// another document — a `BroadcastChannel`'s message, another window's `postMessage` —
@@ -19,6 +21,9 @@ extension WebPlatformPrelude {
     ///
     /// Evaluated apart, on a document's first use (`native.platform("wireForm")`), with the
     /// platform's members it uses: most documents never send a value to another.
+    /// ``wireFormSource``, kept parsed by each engine thread that evaluates it.
+    static let wireFormScript = ScriptSource(wireFormSource, sourceURL: "sessionbridge://prelude/wire.js")
+
     static let wireFormSource = #"""
         (function (scope) {
           "use strict";

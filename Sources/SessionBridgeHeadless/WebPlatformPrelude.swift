@@ -1,3 +1,5 @@
+import SessionBridgeScriptEngine
+
 /// The members of a page's global scope scripts expect besides the document, as the HTML,
 /// Encoding, URL, WebCrypto and High Resolution Time standards define them: `atob` and `btoa`,
 /// `TextEncoder` (UTF-8) and `TextDecoder` (UTF-8, windows-1252, UTF-16), `URL` and `URLSearchParams` (``urlSource``),
@@ -18,6 +20,9 @@
 /// source and functions cost every document about 110 KB.
 /// Randomness and the clock are native (`native.platform`); the rest is JavaScript.
 enum WebPlatformPrelude {
+    /// ``source``, kept parsed by each engine thread that evaluates it.
+    static let script = ScriptSource(source, sourceURL: "sessionbridge://prelude/platform.js")
+
     static let source = #"""
         (function (g, define, native, hooks) {
           "use strict";

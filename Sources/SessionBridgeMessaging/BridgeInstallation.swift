@@ -113,7 +113,7 @@ package final class BridgeInstallation {
     /// then only builds `window.webkit.messageHandlers`.
     package static func prepare(in context: isolated ScriptContext) throws(ScriptError) {
         guard context.attachment(Prepared.self) == nil else { return }
-        let prelude = try unsafe context.evaluateRaw(preludeSource, sourceURL: "sessionbridge://prelude/bridge.js")
+        let prelude = try unsafe context.evaluateRaw(prelude)
         func member(_ name: String) throws(ScriptError) -> RawObject {
             do {
                 return try unsafe context.protectedFunction(name, of: prelude)
@@ -552,6 +552,8 @@ package final class BridgeInstallation {
     /// Runs once per world before page scripts: captures pristine built-ins, provides a minimal
     /// `AbortController` where the engine has none, and returns the builder of
     /// `window.webkit.messageHandlers`.
+    static let prelude = ScriptSource(preludeSource, sourceURL: "sessionbridge://prelude/bridge.js")
+
     static let preludeSource = """
         (function () {
           "use strict";

@@ -108,6 +108,10 @@ public final class EngineThread: SerialExecutor, Sendable {
     private let turnStarted = Atomic<UInt64>(0)
     /// The context and function behind ``rejectionSink()`` (pointers' bits; `0` until made).
     private let rejectionSinkParts = Mutex<(context: UInt, function: UInt)>((0, 0))
+    /// The scripts made for this VM (``script(for:)``): each source's `JSScriptRef` bits, `0`
+    /// for a source JavaScriptCore did not parse. The source is held, so that its identifier
+    /// stays its own.
+    private let scripts = Mutex<[ObjectIdentifier: (source: ScriptSource, script: UInt)]>([:])
 
     private struct State: ~Copyable {
         var jobs = Deque<QueuedJob>()
@@ -167,6 +171,9 @@ public final class EngineThread: SerialExecutor, Sendable {
     }
 
     deinit {
+        for (_, made) in scripts.withLock({ $0 }) where made.script != 0 {
+            unsafe JSScriptRelease(OpaquePointer(bitPattern: made.script))
+        }
         let sink = rejectionSinkParts.withLock { $0 }
         if let context = unsafe OpaquePointer(bitPattern: sink.context), let function = unsafe OpaquePointer(bitPattern: sink.function) {
             unsafe JSValueUnprotect(context, function)
@@ -206,6 +213,31 @@ public final class EngineThread: SerialExecutor, Sendable {
             unsafe JSValueUnprotect(context, function)
             unsafe JSGlobalContextRelease(context)
         }
+        return unsafe OpaquePointer(bitPattern: kept)
+    }
+
+    /// `source` parsed for this VM (made on first use, then kept for the VM's life), or `nil`
+    /// when JavaScriptCore does not parse it: evaluated as text, it then reports its error.
+    /// Evaluate it only in a context of this VM.
+    func script(for source: ScriptSource) -> JSScriptRef? {
+        let key = ObjectIdentifier(source)
+        if let made = scripts.withLock({ $0[key]?.script }) { return unsafe OpaquePointer(bitPattern: made) }
+        // Made outside the lock: making a script takes the VM's lock, which another thread may hold.
+        let text = unsafe makeJSString(source.text)
+        defer { unsafe JSStringRelease(text) }
+        let url = unsafe makeJSString(source.sourceURL)
+        defer { unsafe JSStringRelease(url) }
+        var message: JSStringRef? = nil
+        let script = unsafe JSScriptCreateFromString(group.ref, url, 1, text, &message, nil)
+        unsafe message.map(JSStringRelease)
+        let bits = UInt(bitPattern: Int(bitPattern: script))
+        let kept = scripts.withLock { scripts -> UInt in
+            if let made = scripts[key] { return made.script }
+            scripts[key] = (source, bits)
+            return bits
+        }
+        // Another entry of this VM made one first (a nested evaluation).
+        if kept != bits, let script = unsafe script { unsafe JSScriptRelease(script) }
         return unsafe OpaquePointer(bitPattern: kept)
     }
 

@@ -4,6 +4,9 @@
 /// await helper) behaves the same whatever a page replaced meanwhile.
 enum PristineBuiltins {
     /// The record's source.
+    /// ``source``, kept parsed by each engine thread that evaluates it.
+    static let script = ScriptSource(source, sourceURL: "sessionbridge://prelude/builtins.js")
+
     static let source = """
         ({ __proto__: null, 0: Object.keys, 1: Array.isArray, 2: Object.getPrototypeOf, 3: ArrayBuffer.isView, 4: Object.create,
            5: Object.prototype, 6: Array.prototype, 8: Reflect.apply, 9: Promise, 10: Promise.resolve, 11: Promise.prototype.then,

@@ -100,15 +100,7 @@ extension ScriptContext {
         // Made from the built-ins captured with the context: a page that replaced `then`,
         // `Promise.resolve` or `Function.prototype.call` since cannot see the app's results or
         // keep its calls from settling.
-        let factory = try unsafe evaluateRaw(
-            """
-            (function (settle, builtins, at) {
-              const apply = builtins[at], P = builtins[at + 1], resolve = builtins[at + 2], then = builtins[at + 3];
-              return function (value, id) {
-                apply(then, apply(resolve, P, [value]), [v => settle(id, true, v), e => settle(id, false, e)]);
-              };
-            })
-            """, sourceURL: "sessionbridge://prelude/await.js")
+        let factory = try unsafe evaluateRaw(Self.awaitHelperFactory)
         var exception: JSValueRef? = nil
         guard let builtins = unsafe pristineBuiltins, let factory = unsafe factory,
             let factoryObject = unsafe JSValueToObject(ctx, factory, nil),
@@ -123,4 +115,15 @@ extension ScriptContext {
         unsafe awaitHelperFunction = unsafe helper
         return unsafe helper
     }
+
+    /// The await helper's factory (``awaitHelper()``).
+    private static let awaitHelperFactory = ScriptSource(
+        """
+        (function (settle, builtins, at) {
+          const apply = builtins[at], P = builtins[at + 1], resolve = builtins[at + 2], then = builtins[at + 3];
+          return function (value, id) {
+            apply(then, apply(resolve, P, [value]), [v => settle(id, true, v), e => settle(id, false, e)]);
+          };
+        })
+        """, sourceURL: "sessionbridge://prelude/await.js")
 }

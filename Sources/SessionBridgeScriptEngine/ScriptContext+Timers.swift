@@ -39,39 +39,7 @@ extension ScriptContext {
         }
         // Throws once the context is closed, as every native function of it does.
         let open = unsafe makeFunction { _, _ in nil }
-        let install = try? unsafe evaluateRaw(
-            """
-            (function (report, open) {
-              const resolved = Promise.resolve();
-              const then = Promise.prototype.then;
-              // A FinalizationRegistry's callback runs in JavaScriptCore's deferred work, where an
-              // exception it throws was only printed by JavaScriptCore to standard error: it is
-              // reported like a browser's (the page's error event, the app), and a closed
-              // context's callbacks, which the collector may still call, run none of its code.
-              // The constructor keeps its name, length, prototype and text; only the callback is
-              // wrapped. The handler has no prototype, so a page's Object.prototype adds no trap.
-              if (typeof FinalizationRegistry === "function") {
-                const Registry = FinalizationRegistry, construct = Reflect.construct, defineProperty = Object.defineProperty;
-                const registry = new Proxy(Registry, {
-                  __proto__: null,
-                  construct(target, args, newTarget) {
-                    const callback = args[0];
-                    if (typeof callback !== "function") return construct(target, args, newTarget);
-                    return construct(target, [function (held) {
-                      try { open(); } catch { return; }
-                      try { callback(held); } catch (error) { report(error); }
-                    }], newTarget);
-                  },
-                });
-                defineProperty(Registry.prototype, "constructor", { value: registry, writable: true, enumerable: false, configurable: true });
-                defineProperty(globalThis, "FinalizationRegistry", { value: registry, writable: true, enumerable: false, configurable: true });
-              }
-              return function queueMicrotask(callback) {
-                if (typeof callback !== "function") throw new TypeError("queueMicrotask: argument is not a function");
-                then.call(resolved, () => { try { callback(); } catch (error) { report(error); } });
-              };
-            })
-            """, sourceURL: "sessionbridge://prelude/timers.js")
+        let install = try? unsafe evaluateRaw(Self.timersInstaller)
         if let install = unsafe install, let installer = unsafe JSValueToObject(ctx, install, nil) {
             let arguments: [JSValueRef?] = unsafe [report, open]
             if let function = unsafe JSObjectCallAsFunction(ctx, installer, nil, 2, arguments, nil) {
@@ -183,7 +151,7 @@ extension ScriptContext {
             if context.stoppedInThisEntry { context.reportStopInDeferredWork() }
             return nil
         }
-        let install = try? unsafe evaluateRaw(Self.microtaskBoundInstaller, sourceURL: "sessionbridge://prelude/microtasks.js")
+        let install = try? unsafe evaluateRaw(Self.microtaskBoundInstallerScript)
         if let install = unsafe install, let installer = unsafe JSValueToObject(ctx, install, nil) {
             var argument: JSValueRef? = unsafe check
             _ = unsafe JSObjectCallAsFunction(ctx, installer, nil, 1, &argument, nil)
@@ -196,6 +164,44 @@ extension ScriptContext {
     /// (``webAssemblyInstaller``) when a page first reads it, with built-ins taken before any
     /// page code ran. It takes none that JavaScriptCore makes only on first use: taking
     /// `Uint8Array`, `DataView` and their getters cost 22 KB a context (figure 7).
+    private static let microtaskBoundInstallerScript = ScriptSource(
+        microtaskBoundInstaller, sourceURL: "sessionbridge://prelude/microtasks.js")
+
+    /// The installer of `queueMicrotask` and the wrapped `FinalizationRegistry` (see where it runs).
+    private static let timersInstaller = ScriptSource(
+        """
+        (function (report, open) {
+          const resolved = Promise.resolve();
+          const then = Promise.prototype.then;
+          // A FinalizationRegistry's callback runs in JavaScriptCore's deferred work, where an
+          // exception it throws was only printed by JavaScriptCore to standard error: it is
+          // reported like a browser's (the page's error event, the app), and a closed
+          // context's callbacks, which the collector may still call, run none of its code.
+          // The constructor keeps its name, length, prototype and text; only the callback is
+          // wrapped. The handler has no prototype, so a page's Object.prototype adds no trap.
+          if (typeof FinalizationRegistry === "function") {
+            const Registry = FinalizationRegistry, construct = Reflect.construct, defineProperty = Object.defineProperty;
+            const registry = new Proxy(Registry, {
+              __proto__: null,
+              construct(target, args, newTarget) {
+                const callback = args[0];
+                if (typeof callback !== "function") return construct(target, args, newTarget);
+                return construct(target, [function (held) {
+                  try { open(); } catch { return; }
+                  try { callback(held); } catch (error) { report(error); }
+                }], newTarget);
+              },
+            });
+            defineProperty(Registry.prototype, "constructor", { value: registry, writable: true, enumerable: false, configurable: true });
+            defineProperty(globalThis, "FinalizationRegistry", { value: registry, writable: true, enumerable: false, configurable: true });
+          }
+          return function queueMicrotask(callback) {
+            if (typeof callback !== "function") throw new TypeError("queueMicrotask: argument is not a function");
+            then.call(resolved, () => { try { callback(); } catch (error) { report(error); } });
+          };
+        })
+        """, sourceURL: "sessionbridge://prelude/timers.js")
+
     private static let microtaskBoundInstaller = """
         (function (check) {
           "use strict";

@@ -35,6 +35,8 @@ extension ScriptContext {
     /// `WebAssembly` itself). The constructors in place of `Module` and `Memory` make the
     /// originals' instances: `instanceof`, `constructor`, the statics and subclassing behave as
     /// before, and the originals stay out of the page's reach.
+    static let webAssemblyInstallerScript = ScriptSource(webAssemblyInstaller, sourceURL: "sessionbridge://prelude/webassembly.js")
+
     static let webAssemblyInstaller = """
         (function (wasm, pristine, hold, vet, isShared, checks, expired) {
           "use strict";
@@ -172,7 +174,7 @@ extension ScriptContext {
     /// - `isShared(buffer)`: whether a memory's buffer is not an `ArrayBuffer` (its prototype is
     ///   not the one JavaScriptCore gives a new `ArrayBuffer` here).
     func makeWebAssemblyInstaller() throws(ScriptError) -> JSValueRef? {
-        let installer = try unsafe evaluateRaw(Self.webAssemblyInstaller, sourceURL: "sessionbridge://prelude/webassembly.js")
+        let installer = try unsafe evaluateRaw(Self.webAssemblyInstallerScript)
         let hold = unsafe makeFunction { context, call in
             guard let delta = unsafe call[0], unsafe JSValueToNumber(call.ctx, delta, nil) < 0 else {
                 context.hold()

@@ -271,6 +271,30 @@ public actor ScriptContext {
         var exception: JSValueRef? = nil
         enterJavaScript()
         let value = unsafe JSEvaluateScript(ctx, script, nil, url, Int32(clamping: startingLine), &exception)
+        return try unsafe finishEvaluation(value, exception, reportingExceptions: reportingExceptions)
+    }
+
+    /// Evaluates a script this context's VM keeps parsed (``ScriptSource``) and returns the
+    /// raw completion value: as ``evaluateRaw(_:sourceURL:startingLine:reportingExceptions:)``
+    /// with its text, without handing the text to JavaScriptCore again.
+    package func evaluateRaw(_ source: ScriptSource, reportingExceptions: Bool = false) throws(ScriptError) -> JSValueRef? {
+        guard !isClosed else { throw .contextClosed }
+        guard let script = unsafe thread.script(for: source) else {
+            return try unsafe evaluateRaw(source.text, sourceURL: source.sourceURL, reportingExceptions: reportingExceptions)
+        }
+        var exception: JSValueRef? = nil
+        enterJavaScript()
+        var value = unsafe JSScriptEvaluate(ctx, script, nil, &exception)
+        // JSEvaluateScript's completion value when there is none (a script of `;`).
+        if unsafe value == nil && exception == nil { unsafe value = unsafe JSValueMakeUndefined(ctx) }
+        return try unsafe finishEvaluation(value, exception, reportingExceptions: reportingExceptions)
+    }
+
+    /// The end of an evaluation's entry: its exception reported or thrown, a stop thrown, or
+    /// its value returned.
+    private func finishEvaluation(
+        _ value: JSValueRef?, _ exception: JSValueRef?, reportingExceptions: Bool
+    ) throws(ScriptError) -> JSValueRef? {
         if reportingExceptions, let thrown = unsafe exception, !stoppedInThisEntry, !thread.watchdogFired.load(ordering: .relaxed),
             unsafe !isTermination(thrown)
         {
@@ -407,7 +431,7 @@ public actor ScriptContext {
 
     /// Captures ``PristineBuiltins`` in one evaluation, before any page script runs.
     private func capturePristineBuiltins() {
-        guard let builtins = try? unsafe evaluateRaw(PristineBuiltins.source, sourceURL: "sessionbridge://prelude/builtins.js"),
+        guard let builtins = try? unsafe evaluateRaw(PristineBuiltins.script),
             let list = unsafe JSValueToObject(ctx, builtins, nil)
         else { return }
         unsafe protect(list)
@@ -426,7 +450,7 @@ public actor ScriptContext {
     private func madeWalkerFactory() -> JSObjectRef? {
         if let factory = unsafe walkerFactory { return unsafe factory }
         guard let list = unsafe pristineBuiltins,
-            let source = try? unsafe evaluateRaw(ValueWalker.source, sourceURL: "sessionbridge://prelude/clone.js"),
+            let source = try? unsafe evaluateRaw(ValueWalker.script),
             let function = unsafe JSValueToObject(ctx, source, nil)
         else { return nil }
         let builtins: [JSValueRef?] = unsafe (0..<PristineBuiltins.walkerCount).map {

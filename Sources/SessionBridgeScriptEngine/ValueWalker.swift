@@ -44,6 +44,9 @@ enum ValueWalker {
     /// The shared record is a stack: a walk started while another runs puts its objects above
     /// the other's. A walk clears what lies above its own objects when it ends; its own stay
     /// until the reader has checked them, and are cleared or replaced by the next walk.
+    /// ``source``, kept parsed by each engine thread that evaluates it.
+    static let script = ScriptSource(source, sourceURL: "sessionbridge://prelude/clone.js")
+
     static let source = """
         (function (keys, isArray, prototypeOf, isView, create, objectPrototype, arrayPrototype, walked) {
           "use strict";
