@@ -153,14 +153,13 @@ public final class CookieJar: Sendable {
         domainKey: inout String?
     ) -> Result<Cookie, SetCookieError> {
         if parsed.name.isEmpty && parsed.value.isEmpty { return .failure(.emptyNameAndValue) }
-        let attributes = parsed.storageAttributes
         var expiresAt: Date? = nil
-        if let maxAge = attributes.maxAge {
+        if let maxAge = parsed.maxAge {
             expiresAt = maxAge <= 0 ? .distantPast : now.addingTimeInterval(min(Double(maxAge), limits.maximumAge))
-        } else if let expires = attributes.expires {
+        } else if let expires = parsed.expires {
             expiresAt = min(expires, now.addingTimeInterval(limits.maximumAge))
         }
-        var domainAttribute = attributes.domain ?? ""
+        var domainAttribute = parsed.domain ?? ""
         if domainAttribute.utf8.contains(where: { $0 >= 0x80 }) {
             return .failure(.nonASCIIDomain(domainAttribute))
         }
@@ -186,13 +185,13 @@ public final class CookieJar: Sendable {
             isHostOnly = true
             domain = request.host
         }
-        let pathAttribute = attributes.path
+        let pathAttribute = parsed.path
         let path = (pathAttribute?.isEmpty ?? true) ? CookieURL.defaultPath(request.path) : pathAttribute!
-        let isSecure = attributes.isSecure
+        let isSecure = parsed.isSecure
         if isSecure && !request.isSecure { return .failure(.secureFromInsecureOrigin) }
-        let isHttpOnly = attributes.isHttpOnly
+        let isHttpOnly = parsed.isHttpOnly
         if isHttpOnly && fromScript { return .failure(.httpOnlyFromScript) }
-        let sameSite = attributes.sameSite ?? .unspecified
+        let sameSite = parsed.sameSite ?? .unspecified
         if sameSite != .none, !fromScript, context.isCrossSite, !context.isTopLevelNavigation {
             return .failure(.sameSiteFromCrossSiteRequest)
         }
@@ -215,8 +214,8 @@ public final class CookieJar: Sendable {
             Cookie(
                 name: parsed.name, value: parsed.value, domain: domain, path: path, expiresAt: expiresAt,
                 creationTime: now, lastAccessTime: now, isSecure: isSecure, isHttpOnly: isHttpOnly,
-                isHostOnly: isHostOnly, sameSite: sameSite, isPartitioned: attributes.isPartitioned,
-                partitionKey: attributes.isPartitioned ? partitionKey(for: request, context: context) : nil))
+                isHostOnly: isHostOnly, sameSite: sameSite, isPartitioned: parsed.isPartitioned,
+                partitionKey: parsed.isPartitioned ? partitionKey(for: request, context: context) : nil))
     }
 
     static func hasPrefixIgnoringCase(_ s: String, _ lowerPrefix: String) -> Bool {

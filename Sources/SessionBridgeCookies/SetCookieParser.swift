@@ -72,36 +72,6 @@ public struct ParsedSetCookie: Sendable, Hashable {
     public var isHttpOnly: Bool { attributes.contains(.httpOnly) }
     /// Whether `Partitioned` is present.
     public var isPartitioned: Bool { attributes.contains(.partitioned) }
-
-    /// What the storage model reads of the attributes, gathered in one pass: the last of each
-    /// valued attribute, and the flags (the accessors above walk the list once each).
-    struct StorageAttributes {
-        var expires: Date?
-        var maxAge: Int64?
-        var domain: String?
-        var path: String?
-        var sameSite: SameSite?
-        var isSecure = false
-        var isHttpOnly = false
-        var isPartitioned = false
-    }
-
-    var storageAttributes: StorageAttributes {
-        var result = StorageAttributes()
-        for attribute in attributes {
-            switch attribute {
-            case .expires(let date): result.expires = date
-            case .maxAge(let seconds): result.maxAge = seconds
-            case .domain(let domain): result.domain = domain
-            case .path(let path): result.path = path
-            case .sameSite(let sameSite): result.sameSite = sameSite
-            case .secure: result.isSecure = true
-            case .httpOnly: result.isHttpOnly = true
-            case .partitioned: result.isPartitioned = true
-            }
-        }
-        return result
-    }
 }
 
 /// The `Set-Cookie` parsing algorithm of RFC 6265bis ("Parsing the Set-Cookie header field").
