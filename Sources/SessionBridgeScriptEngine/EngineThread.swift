@@ -109,8 +109,8 @@ public final class EngineThread: SerialExecutor, Sendable {
     /// The context and function behind ``rejectionSink()`` (pointers' bits; `0` until made).
     private let rejectionSinkParts = Mutex<(context: UInt, function: UInt)>((0, 0))
     /// The scripts made for this VM (``script(for:)``): each source's `JSScriptRef` bits, `0`
-    /// for a source JavaScriptCore did not parse. The source is held, so that its identifier
-    /// stays its own.
+    /// for a source JavaScriptCore did not parse, ``evaluatedOnce`` for one evaluated once. The
+    /// source is held, so that its identifier stays its own.
     private let scripts = Mutex<[ObjectIdentifier: (source: ScriptSource, script: UInt)]>([:])
 
     private struct State: ~Copyable {
@@ -171,7 +171,7 @@ public final class EngineThread: SerialExecutor, Sendable {
     }
 
     deinit {
-        for (_, made) in scripts.withLock({ $0 }) where made.script != 0 {
+        for (_, made) in scripts.withLock({ $0 }) where made.script != 0 && made.script != Self.evaluatedOnce {
             unsafe JSScriptRelease(OpaquePointer(bitPattern: made.script))
         }
         let sink = rejectionSinkParts.withLock { $0 }
@@ -216,12 +216,22 @@ public final class EngineThread: SerialExecutor, Sendable {
         return unsafe OpaquePointer(bitPattern: kept)
     }
 
-    /// `source` parsed for this VM (made on first use, then kept for the VM's life), or `nil`
-    /// when JavaScriptCore does not parse it: evaluated as text, it then reports its error.
+    /// `source` parsed for this VM, or `nil` to evaluate it as text: at its first evaluation
+    /// in the VM (a worker's VM, which runs one document, never pays for a parse of its own
+    /// on top of the evaluation's), or when JavaScriptCore does not parse it (as text, it then
+    /// reports its error). Made at the second evaluation, then kept for the VM's life.
     /// Evaluate it only in a context of this VM.
     func script(for source: ScriptSource) -> JSScriptRef? {
         let key = ObjectIdentifier(source)
-        if let made = scripts.withLock({ $0[key]?.script }) { return unsafe OpaquePointer(bitPattern: made) }
+        let seen = scripts.withLock { scripts -> UInt? in
+            guard let made = scripts[key]?.script else {
+                scripts[key] = (source, Self.evaluatedOnce)
+                return nil
+            }
+            return made
+        }
+        guard let seen else { return nil }
+        if seen != Self.evaluatedOnce { return unsafe OpaquePointer(bitPattern: seen) }
         // Made outside the lock: making a script takes the VM's lock, which another thread may hold.
         let text = unsafe makeJSString(source.text)
         defer { unsafe JSStringRelease(text) }
@@ -232,7 +242,7 @@ public final class EngineThread: SerialExecutor, Sendable {
         unsafe message.map(JSStringRelease)
         let bits = UInt(bitPattern: Int(bitPattern: script))
         let kept = scripts.withLock { scripts -> UInt in
-            if let made = scripts[key] { return made.script }
+            if let made = scripts[key]?.script, made != Self.evaluatedOnce { return made }
             scripts[key] = (source, bits)
             return bits
         }
@@ -240,6 +250,15 @@ public final class EngineThread: SerialExecutor, Sendable {
         if kept != bits, let script = unsafe script { unsafe JSScriptRelease(script) }
         return unsafe OpaquePointer(bitPattern: kept)
     }
+
+    /// The script made for `source` in this VM, if one was (for tests).
+    func madeScript(for source: ScriptSource) -> JSScriptRef? {
+        let made = scripts.withLock { $0[ObjectIdentifier(source)]?.script } ?? 0
+        return made == Self.evaluatedOnce ? nil : unsafe OpaquePointer(bitPattern: made)
+    }
+
+    /// In ``scripts``: the source was evaluated once here, as text.
+    private static let evaluatedOnce = UInt.max
 
     /// Makes a lane on this thread: an executor with a JavaScriptCore VM of its own, whose jobs
     /// and timers run on this thread.

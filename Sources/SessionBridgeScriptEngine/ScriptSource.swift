@@ -3,9 +3,10 @@
 ///
 /// Evaluated as text, a source is converted from UTF-8, copied and hashed by JavaScriptCore at
 /// every evaluation, and looked up in its code cache by comparing the whole text. A
-/// `ScriptSource` is handed to JavaScriptCore once per engine thread or lane (one VM), as a
-/// script it keeps parsed there (`JSScriptRef`), and every later evaluation in that VM starts
-/// from it. Keep one for the life of what it serves (a `static let`, a user script's own): each
+/// `ScriptSource` is evaluated as text the first time in an engine thread or lane (one VM);
+/// the second time it is handed to JavaScriptCore as a script kept parsed there
+/// (`JSScriptRef`), and every later evaluation in that VM starts from it. A VM that runs it
+/// once (a worker's) pays no parse of its own for it. Keep one for the life of what it serves (a `static let`, a user script's own): each
 /// VM holds what it made for the source until the VM ends.
 package final class ScriptSource: Sendable {
     /// The script's text.
