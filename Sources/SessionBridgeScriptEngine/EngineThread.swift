@@ -232,7 +232,7 @@ public final class EngineThread: SerialExecutor, Sendable {
         }
         guard let seen else { return nil }
         if seen != Self.evaluatedOnce { return unsafe OpaquePointer(bitPattern: seen) }
-        // Made outside the lock: making a script takes the VM's lock, which another thread may hold.
+        // Made outside the lock (it takes the VM's lock); only the VM's thread gets here.
         let text = unsafe makeJSString(source.text)
         defer { unsafe JSStringRelease(text) }
         let url = unsafe makeJSString(source.sourceURL)
@@ -240,15 +240,8 @@ public final class EngineThread: SerialExecutor, Sendable {
         var message: JSStringRef? = nil
         let script = unsafe JSScriptCreateFromString(group.ref, url, 1, text, &message, nil)
         unsafe message.map(JSStringRelease)
-        let bits = UInt(bitPattern: Int(bitPattern: script))
-        let kept = scripts.withLock { scripts -> UInt in
-            if let made = scripts[key]?.script, made != Self.evaluatedOnce { return made }
-            scripts[key] = (source, bits)
-            return bits
-        }
-        // Another entry of this VM made one first (a nested evaluation).
-        if kept != bits, let script = unsafe script { unsafe JSScriptRelease(script) }
-        return unsafe OpaquePointer(bitPattern: kept)
+        scripts.withLock { $0[key] = (source, UInt(bitPattern: Int(bitPattern: script))) }
+        return unsafe script
     }
 
     /// The script made for `source` in this VM, if one was (for tests).
