@@ -51,16 +51,11 @@ import Testing
         let throwing = ScriptSource(
             "void 1;\nthrow new TypeError('bad thing');", sourceURL: "sessionbridge://test/throws.js")
         let context = await ScriptContext()
-        for _ in 0..<3 {
-            do {
-                _ = try await context.evaluate(throwing)
-                Issue.record("expected a throw")
-            } catch {
-                #expect(error.name == "TypeError")
-                #expect(error.message == "bad thing")
-                #expect(error.sourceURL == "sessionbridge://test/throws.js")
-                #expect(error.line == 2)
-            }
+        await context.expectThrowsEveryTime(throwing) { error in
+            #expect(error.name == "TypeError")
+            #expect(error.message == "bad thing")
+            #expect(error.sourceURL == "sessionbridge://test/throws.js")
+            #expect(error.line == 2)
         }
         await context.close()
     }
@@ -70,14 +65,9 @@ import Testing
     @Test func aSourceThatDoesNotParseReportsItsSyntaxError() async throws {
         let broken = ScriptSource("let = ;", sourceURL: "sessionbridge://test/broken.js")
         let context = await ScriptContext()
-        for _ in 0..<3 {
-            do {
-                _ = try await context.evaluate(broken)
-                Issue.record("expected a throw")
-            } catch {
-                #expect(error.name == "SyntaxError")
-                #expect(error.sourceURL == "sessionbridge://test/broken.js")
-            }
+        await context.expectThrowsEveryTime(broken) { error in
+            #expect(error.name == "SyntaxError")
+            #expect(error.sourceURL == "sessionbridge://test/broken.js")
         }
         #expect(await context.madeScript(for: broken) == 0)
         await context.close()
@@ -89,6 +79,19 @@ extension ScriptContext {
     fileprivate func evaluate(_ source: ScriptSource) throws(ScriptError) -> (ScriptValue, UInt) {
         let value = try unsafe scriptValue(evaluateRaw(source))
         return (value, madeScript(for: source))
+    }
+
+    /// Evaluates `source` three times (as text, then making its script, then from it), and
+    /// hands each error to `check`; a time it does not throw is an issue.
+    fileprivate func expectThrowsEveryTime(_ source: ScriptSource, _ check: (ScriptError) -> Void) {
+        for _ in 0..<3 {
+            do {
+                _ = try evaluate(source)
+                Issue.record("expected a throw")
+            } catch {
+                check(error)
+            }
+        }
     }
 
     fileprivate func madeScript(for source: ScriptSource) -> UInt {
