@@ -505,7 +505,7 @@ enum DocumentPrelude {
           if (!worker) {
             g.alert = message => { native.panel("alert", String(message === undefined ? "" : message), null); };
             g.confirm = message => native.panel("confirm", String(message === undefined ? "" : message), null);
-            g.prompt = (message, value) => native.panel("prompt", String(message === undefined ? "" : message), value === undefined ? null : String(value));
+            g.prompt = (message, value) => native.panel("prompt", String(message === undefined ? "" : message), value === undefined ? "" : String(value));
           }
           const proxies = new Map();
           function windowProxy(id) {

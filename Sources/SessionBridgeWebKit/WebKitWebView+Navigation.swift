@@ -356,17 +356,22 @@ extension WebKitWebView {
 
     /// While the view is open, asks its web process to evaluate `0` (in a world of its own,
     /// which no page script sees) every second or so, and at once again while it does not
-    /// answer: a process silent for ``WebKitWebViewConfiguration/scriptTimeLimit`` runs a script
-    /// that does not return, and is ended. Time the page spends waiting on a panel the UI
+    /// answer: a process silent for ``WebKitWebViewConfiguration/scriptTimeLimit``, and to two
+    /// questions in a row (each waits for the limit, a quarter of a second at least and a second
+    /// at most), runs a script that does not return, and is ended. (One answer late is a process
+    /// the machine did not run for a while, as a loaded machine does; a script that does not
+    /// return answers no question.) Time the page spends waiting on a panel the UI
     /// delegate has not answered is not silence; a question a navigation's new process dropped
     /// is answered by the next one. (WebKit checks a process's answers itself only around input
     /// events and for background pages.)
     func watchScripts() {
         guard let limit = configuration.scriptTimeLimit else { return }
         let interval = min(limit / 2, .seconds(1))
+        let question = min(max(limit, .milliseconds(250)), .seconds(1))
         scriptWatch = Task { @WebKitActor [weak self] in
             let clock = ContinuousClock()
             var silence = Duration.zero
+            var unanswered = 0
             while true {
                 if silence == .zero, (try? await Task.sleep(for: interval)) == nil { return }
                 guard let self, !self.isClosed else { return }
@@ -375,14 +380,17 @@ extension WebKitWebView {
                 // Only silence counts: no document yet, a process that ended or a view closed
                 // meanwhile answer at once, with other errors.
                 // A process starting after one ended runs no page code: not silence either.
-                if await self.answers(within: min(limit, .seconds(1))) || self.awaitingNewWebProcess {
+                if await self.answers(within: question) || self.awaitingNewWebProcess {
                     silence = .zero
+                    unanswered = 0
                     continue
                 }
                 let now = clock.now
                 silence += (now - asked) - (self.panelTime(at: now) - panelsBefore)
-                guard silence >= limit, !self.isClosed else { continue }
+                unanswered += 1
+                guard silence >= limit, unanswered >= 2, !self.isClosed else { continue }
                 silence = .zero
+                unanswered = 0
                 self.endUnresponsiveWebProcess()
             }
         }
@@ -423,7 +431,10 @@ extension WebKitWebView {
         let held = unsafe dialog.opaque
         let kind = unsafe webkit_script_dialog_get_dialog_type(held)
         let message = unsafe webkit_script_dialog_get_message(held).map { unsafe String(cString: $0) } ?? ""
-        let defaultText = unsafe webkit_script_dialog_prompt_get_default_text(held).map { unsafe String(cString: $0) }
+        // Only a prompt has a default text (WebKit logs a critical warning for the others).
+        let defaultText =
+            kind == WEBKIT_SCRIPT_DIALOG_PROMPT
+            ? unsafe webkit_script_dialog_prompt_get_default_text(held).map { unsafe String(cString: $0) } : nil
         let frame = FrameInfo(url: url ?? URL(string: "about:blank")!)
         unsafe webkit_script_dialog_ref(held)
         let ui = configuration.uiDelegate

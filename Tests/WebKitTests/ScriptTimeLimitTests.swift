@@ -7,6 +7,10 @@ import SessionBridgeWebKit
 import Synchronization
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The WebKit engine's time limit: a script that does not return holds the page's web process,
 /// which WebKit leaves running. The view asks the process for an answer every second and ends
 /// it once it has been silent for `scriptTimeLimit`, as the headless engine ends the script.
@@ -59,6 +63,33 @@ import Testing
                 try await view.load(site.url(path))
                 #expect(view.url?.path == path)
                 #expect(Self.stops(events) == 1)
+            }
+        }
+    }
+
+    /// A process the machine does not run for a while (stopped with `SIGSTOP` for 1.75 s, as a
+    /// loaded machine leaves one waiting for a core) leaves one of the watch's questions
+    /// unanswered past the 1 s limit and answers the next: it ran no script, and is not ended.
+    /// (The watch had ended it at the first late answer.) The page's process is found by the
+    /// memory its page holds, filled a chunk per script so that no script nears the limit.
+    @Test func aProcessTheMachineDidNotRunForAWhileIsNotEnded() async throws {
+        try await withSite(pages: ["/hold": "<title>holding</title><script>globalThis.held = [];</script>"]) { site in
+            let events = Mutex<[PageEvent]>([])
+            let configuration = WebKitWebViewConfiguration(
+                eventHandler: { event in events.withLock { $0.append(event) } }, scriptTimeLimit: .seconds(1))
+            try await withView(configuration) { view in
+                try await view.load(site.url("/hold"))
+                for _ in 0..<8 {
+                    _ = try await view.evaluateJavaScript("held.push(new Uint8Array(200 << 20).fill(1))")
+                }
+                let process = try #require(
+                    WebContentProcessTests.webProcess(holdingAtLeast: 1400 << 20), "no web process holds the page's memory")
+                kill(process, SIGSTOP)
+                try? await Task.sleep(for: .milliseconds(1750))
+                kill(process, SIGCONT)
+                try await Task.sleep(for: .milliseconds(1500))
+                #expect(Self.stops(events) == 0)
+                #expect(try await view.evaluateJavaScript("held.length") == .number(8))
             }
         }
     }
