@@ -28,7 +28,9 @@ import Testing
         }
     }
 
-    static let page = "<script>alert('hi'); var ok = confirm('sure?'); var name = prompt('name?', 'demo'); var other = prompt('other?');</script>"
+    static let page = """
+        <script>alert('hi'); var ok = confirm('sure?'); var name = prompt('name?', 'demo'); var other = prompt('other?');</script>
+        """
     static let seen = ["alert:hi", "confirm:sure?", "prompt:name?:demo", "prompt:other?:"]
 
     @Test func panelsReachTheUIDelegateWithTheirTextsInWebKit() async throws {
