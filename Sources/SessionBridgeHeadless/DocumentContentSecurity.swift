@@ -211,7 +211,7 @@ extension DocumentEnvironment {
                 defer { tracker.end() }
                 _ = try? await loader.load(
                     request, initiator: .fetch, fields: UserAgentFields(destination: "report", mode: "no-cors", initiator: document),
-                    mixedContentFrom: document
+                    mixedContentFrom: document, reportsFailure: false
                 ) { _ in sameOrigin ? .include(context) : .omit }
             }
         }

@@ -52,11 +52,16 @@ struct HTTPLoader: Sendable {
     /// A document's subresource request passes `mixedContentFrom`, the document's URL: a hop that
     /// is mixed content from it (``BlockedLoad/isMixedContent(from:to:)``) fails with
     /// ``PageError/Code/mixedContent`` before anything is sent.
+    ///
+    /// A load that ends in an answer with an error status (400 and above), or that no answer
+    /// reached (a refused connection, a network error, a timeout; not a cancellation), gets
+    /// WebKit's console line (`Failed to load resource: …`), unless `reportsFailure` is false
+    /// (a report the engine sends of its own accord).
     func load(
         _ request: PageRequest, initiator: HTTPExchange.Initiator, followRedirects: Bool = true,
         cors: CrossOriginFetch? = nil, preflights: CORSPreflightCache? = nil, referrer: Referrer? = nil,
-        fields: UserAgentFields? = nil, mixedContentFrom page: URL? = nil, cookies: @Sendable (URL) -> CookieMode,
-        willRedirect: (@Sendable (PageRequest) async throws(PageError) -> Void)? = nil
+        fields: UserAgentFields? = nil, mixedContentFrom page: URL? = nil, reportsFailure: Bool = true,
+        cookies: @Sendable (URL) -> CookieMode, willRedirect: (@Sendable (PageRequest) async throws(PageError) -> Void)? = nil
     ) async throws(PageError) -> Response {
         var request = request
         var cors = cors
@@ -103,13 +108,24 @@ struct HTTPLoader: Sendable {
                         initiator: initiator)
                 }
             }
-            var response = try await send(request, mode: mode, initiator: initiator, trusted: trusted + own)
+            var response: Response
+            do throws(PageError) {
+                response = try await send(request, mode: mode, initiator: initiator, trusted: trusted + own)
+            } catch {
+                if reportsFailure { reportFailure(error, loading: request.url, in: page) }
+                throw error
+            }
             if let cors {
                 try Self.accessControl(at: request.url) { () throws(CrossOriginFetch.Blocked) in
                     try cors.check(response.headers, status: response.statusCode)
                 }
             }
             guard followRedirects, let next = Self.redirectTarget(of: response, from: request.url) else {
+                if reportsFailure, response.statusCode >= 400 {
+                    consoleError(
+                        "Failed to load resource: the server responded with a status of \(response.statusCode) (\(response.statusText))",
+                        in: page ?? request.url)
+                }
                 response.redirects = redirects
                 response.referrer = referer
                 if let cors {
@@ -144,6 +160,25 @@ struct HTTPLoader: Sendable {
             }
             if let willRedirect { try await willRedirect(request) }
         }
+    }
+
+    /// WebKit's console line for a load no answer reached: a refused connection in WebKit's
+    /// words (`Could not connect to 127.0.0.1: Connection refused`), another failure in the
+    /// engine's. A cancelled load, and one refused before it was sent (its own line, if any, was
+    /// written), get none.
+    private func reportFailure(_ error: PageError, loading url: URL, in page: URL?) {
+        let reason: String
+        switch error.code {
+        case .network where error.message == Self.refusedConnection:
+            reason = "Could not connect to \(url.host ?? ""): Connection refused"
+        case .network, .timeout, .responseTooLarge: reason = error.message
+        default: return
+        }
+        consoleError("Failed to load resource: " + reason, in: page ?? url)
+    }
+
+    private func consoleError(_ text: String, in page: URL) {
+        events?(.console(ConsoleMessage(level: .error, text: text), url: page))
     }
 
     /// Where `response` redirects to, resolved against `url`: a redirect status with a
@@ -283,6 +318,9 @@ struct HTTPLoader: Sendable {
                     cookiesSet: set, cookiesDeleted: deleted, cookiesRejected: rejected, duration: duration)))
     }
 
+    /// How ``describe(_:)`` tells a refused connection.
+    static let refusedConnection = "connection refused: is the server running?"
+
     static func describe(_ error: any Error) -> String {
         if let error = error as? HTTPClientError {
             switch error {
@@ -292,7 +330,7 @@ struct HTTPLoader: Sendable {
             }
         }
         let text = String(describing: error)
-        if text.contains("connectionRefused") || text.contains("Connection refused") { return "connection refused: is the server running?" }
+        if text.contains("connectionRefused") || text.contains("Connection refused") { return refusedConnection }
         if text.contains("uncleanShutdown") || text.contains("ioOnClosedChannel") || text.contains("EOF") {
             return "the server closed the connection before the response was complete"
         }

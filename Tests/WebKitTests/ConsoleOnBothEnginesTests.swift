@@ -76,6 +76,48 @@ import Testing
         }
     }
 
+    /// A load that fails gets WebKit's line on both engines: an answer with an error status
+    /// (a `fetch`, an `XMLHttpRequest`, a script, a navigation), and a refused connection; an
+    /// aborted `fetch` and answers below 400 get none.
+    @Test(arguments: Engine.allCases)
+    func failedLoadsGetWebKitsLine(engine: Engine) async throws {
+        let refusing = try RefusingPort()
+        let page = """
+            <script>
+            fetch("/status/404").then(() => {});
+            fetch("/status/204").then(() => {});
+            fetch("/status/500", {signal: AbortSignal.abort()}).catch(() => {});
+            const request = new XMLHttpRequest(); request.open("GET", "/status/418"); request.send();
+            fetch("http://127.0.0.1:\(refusing.port)/refused").catch(() => {});
+            </script>
+            <script src="/status/403"></script>
+            """
+        try await withSite(pages: ["/page": page]) { home in
+            try await EngineHarness.with(engine, signIn: false) { harness in
+                let view = try await harness.makeView(session: false, webKitStore: try Self.persistentStore())
+                _ = try await view.load(home.url("/page"))
+                _ = try? await view.load(home.url("/status/503"))
+                let deadline = ContinuousClock.now + .seconds(10)
+                while ContinuousClock.now < deadline, Self.failedLoads(harness).count < 5 {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                try await Task.sleep(for: .milliseconds(300))
+                let expected = [
+                    "Failed to load resource: Could not connect to 127.0.0.1: Connection refused",
+                    "Failed to load resource: the server responded with a status of 403 (Forbidden)",
+                    "Failed to load resource: the server responded with a status of 404 (Not Found)",
+                    "Failed to load resource: the server responded with a status of 418 (I'm a teapot)",
+                    "Failed to load resource: the server responded with a status of 503 (Service Unavailable)",
+                ]
+                #expect(Self.failedLoads(harness).sorted() == expected, "\(engine)")
+            }
+        }
+    }
+
+    static func failedLoads(_ harness: EngineHarness) -> [String] {
+        lines(harness).filter { $0.level == .error && $0.text.hasPrefix("Failed to load resource") }.map(\.text)
+    }
+
     /// A persistent WebKit store in a fresh directory.
     @WebKitActor static func persistentStore() throws -> WebKitWebsiteDataStore {
         try WebKitWebsiteDataStore(directory: temporaryDirectory())

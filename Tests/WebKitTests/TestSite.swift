@@ -123,6 +123,11 @@ final class TestSite: Sendable {
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
             }
         }
+        // `/status/404`: an answer with that status (its standard reason phrase) and a short body.
+        router.get("/status/:code") { _, context in
+            let code = Int(context.parameters.get("code") ?? "") ?? 500
+            return Response(status: HTTPResponse.Status(code: code), body: .init(byteBuffer: ByteBuffer(string: "status \(code)")))
+        }
         router.get("**") { request, _ in
             var headers = HTTPFields()
             headers[.contentType] = "text/html; charset=utf-8"
