@@ -558,7 +558,9 @@ package final class BridgeInstallation {
         (function () {
           "use strict";
           const P = Promise, freeze = Object.freeze, define = Object.defineProperty, create = Object.create, global = globalThis;
-          const resolve = P.resolve.bind(P), reject = P.reject.bind(P);
+          const resolve = P.resolve.bind(P), reject = P.reject.bind(P), apply = Reflect.apply;
+          // Each handler's postMessage reads as WebKit's own (see NativeFunctionText).
+          \(NativeFunctionText.source)
           if (typeof global.AbortController === "undefined") {
             class AbortSignal {
               #aborted = false; #reason = undefined; #listeners = [];
@@ -598,6 +600,9 @@ package final class BridgeInstallation {
           const table = create(null);
           let handlers = freeze({});
           const expose = (name, post) => {
+            define(post, "length", { value: 1, configurable: true });
+            define(post, "name", { value: "postMessage", configurable: true });
+            showAsNative(post, \(NativeFunctionText.postMessageLiteral));
             freeze(post);
             const handler = {};
             define(handler, "postMessage", { value: post });

@@ -273,26 +273,32 @@ extension WebKitWebView {
                 if (!handler) continue;
                 const prototype = prototypeOf(handler);
                 const raw = prototype.postMessage;
+                // A method: like WebKit's own postMessage, it has no `prototype` and cannot be
+                // called with `new`; its name and length are WebKit's.
+                const wrapper = {
+                  postMessage(body) {
+                    // WebKitGTK leaves a body it cannot clone (a function, a symbol, a node)
+                    // unanswered; it throws a DataCloneError here, as on the headless engine.
+                    // The body's getters run once, here; WebKit sends the copy.
+                    if (arguments.length === 0 || !clone) return wrap(apply(raw, this, arguments));
+                    // A primitive needs no clone, only its own check (a BigInt, a number that
+                    // is not finite): most calls send one. Functions and symbols go to the
+                    // clone, which refuses them.
+                    const type = typeof body;
+                    if (type === "object" ? body !== null : type === "function" || type === "symbol") {
+                      return wrap(apply(raw, this, [check(clone(body), new SetType(), 0)]));
+                    }
+                    if (type === "bigint" || type === "number" && !finite(body)) check(body, null, 0);
+                    return wrap(apply(raw, this, [body]));
+                  }
+                }.postMessage;
                 try {
-                  define(prototype, "postMessage", {
-                    value: function postMessage(body) {
-                      // WebKitGTK leaves a body it cannot clone (a function, a symbol, a node)
-                      // unanswered; it throws a DataCloneError here, as on the headless engine.
-                      // The body's getters run once, here; WebKit sends the copy.
-                      if (arguments.length === 0 || !clone) return wrap(apply(raw, this, arguments));
-                      // A primitive needs no clone, only its own check (a BigInt, a number that
-                      // is not finite): most calls send one. Functions and symbols go to the
-                      // clone, which refuses them.
-                      const type = typeof body;
-                      if (type === "object" ? body !== null : type === "function" || type === "symbol") {
-                        return wrap(apply(raw, this, [check(clone(body), new SetType(), 0)]));
-                      }
-                      if (type === "bigint" || type === "number" && !finite(body)) check(body, null, 0);
-                      return wrap(apply(raw, this, [body]));
-                    },
-                    enumerable: true
-                  });
-                } catch (e) {}  // wrapped already
+                  define(prototype, "postMessage", { value: wrapper, enumerable: true });
+                } catch (e) {
+                  return;  // wrapped already
+                }
+                \(NativeFunctionText.source)
+                showAsNative(wrapper, apply(functionText, raw, []));
                 return;
               }
             })();

@@ -222,7 +222,8 @@ import Testing
         #expect(failures.count == 10)
         #expect(!failures.contains("changed"))
         #expect(result.array?[1] == "native")
-        #expect(result.array?[2] == [])
+        // Its own properties are a function's, WebKit's native postMessage's: nothing added.
+        #expect(result.array?[2] == ["length", "name"])
         #expect(calls.count == 1)
         await page.close()
     }

@@ -29,4 +29,39 @@ import Testing
             #expect(calls.withLock { $0 } == 1)
         }
     }
+
+    /// A handler's `postMessage` reads as WebKit's own native function: its text, name and
+    /// length, no `prototype`; `Function.prototype.toString` still reads as native itself,
+    /// keeps the built-in's attributes, and gives every other function's text, or throws, as
+    /// the built-in does. (Pages check this as a guard against injected scripts; the WebKit
+    /// engine's `postMessage` is a wrapper, the headless engine's a class-made function.)
+    @Test(arguments: Engine.allCases)
+    func postMessageReadsAsWebKitsNativeFunction(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                """
+                const echo = window.webkit.messageHandlers.echo, post = echo.postMessage, text = Function.prototype.toString;
+                const attributes = Object.getOwnPropertyDescriptor(Function.prototype, "toString");
+                let thrown = "nothing";
+                try { text.call({}); } catch (error) { thrown = error.name; }
+                return [
+                  text.call(post), String(post), post.name, post.length, "prototype" in post,
+                  text.call(text), text.name, text.length, "prototype" in text,
+                  [attributes.writable, attributes.enumerable, attributes.configurable].join(),
+                  text.call(function sum(a, b) { return a + b; }), text.call(Math.max), thrown,
+                  await echo.postMessage(3),
+                ];
+                """)
+            let native = "function postMessage() {\n    [native code]\n}"
+            #expect(
+                seen == [
+                    .string(native), .string(native), "postMessage", 1, false,
+                    "function toString() {\n    [native code]\n}", "toString", 0, false,
+                    "true,false,true",
+                    "function sum(a, b) { return a + b; }", "function max() {\n    [native code]\n}", "TypeError",
+                    3,
+                ], "\(engine)")
+        }
+    }
 }
