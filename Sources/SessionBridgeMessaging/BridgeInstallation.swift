@@ -598,18 +598,30 @@ package final class BridgeInstallation {
           // is listed. The page sees a frozen copy, made again after each change, whose names
           // are not enumerable, as in WebKit. Each handler holds its own postMessage.
           const table = create(null);
-          let handlers = freeze({});
+          // The three objects have WebKit's interfaces as their prototypes (frozen: the page
+          // cannot reach the bridge through them): `String(webkit.messageHandlers)` is
+          // `[object UserMessageHandlersNamespace]`, and `messageHandlers` is an accessor of
+          // `WebKitNamespace`'s prototype, not a property of `window.webkit` itself.
+          const tagged = (tag) => create(Object.prototype, { [Symbol.toStringTag]: { value: tag, configurable: true } });
+          const HandlerPrototype = freeze(tagged("UserMessageHandler"));
+          const HandlersPrototype = freeze(tagged("UserMessageHandlersNamespace"));
+          const WebKitPrototype = tagged("WebKitNamespace");
+          define(WebKitPrototype, "messageHandlers", {
+            get: function messageHandlers() { return handlers; }, enumerable: true, configurable: true
+          });
+          freeze(WebKitPrototype);
+          let handlers = freeze(create(HandlersPrototype));
           const expose = (name, post) => {
             define(post, "length", { value: 1, configurable: true });
             define(post, "name", { value: "postMessage", configurable: true });
             showAsNative(post, \(NativeFunctionText.postMessageLiteral));
             freeze(post);
-            const handler = {};
+            const handler = create(HandlerPrototype);
             define(handler, "postMessage", { value: post });
             table[name] = freeze(handler);
           };
           const publish = () => {
-            const next = {};
+            const next = create(HandlersPrototype);
             for (const name in table) define(next, name, { value: table[name] });
             handlers = freeze(next);
           };
@@ -618,9 +630,8 @@ package final class BridgeInstallation {
           const show = () => {
             if (shown) return;
             shown = true;
-            const webkit = {};
-            define(webkit, "messageHandlers", { get: function messageHandlers() { return handlers; } });
-            define(global, "webkit", { value: freeze(webkit), enumerable: false });
+            // Not listed among the window's keys, as in WebKit (whose descriptor says enumerable).
+            define(global, "webkit", { value: freeze(create(WebKitPrototype)), enumerable: false });
           };
           const build = (abort, ...entries) => {
             abortNative = abort;

@@ -64,4 +64,31 @@ import Testing
                 ], "\(engine)")
         }
     }
+
+    /// The three objects show WebKit's interfaces: their `toString` tags, `messageHandlers` an
+    /// accessor of the namespace's prototype; `window.webkit` is not among the window's keys.
+    @Test(arguments: Engine.allCases)
+    func theObjectsShowWebKitsInterfaces(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                """
+                const webkit = window.webkit, handlers = webkit.messageHandlers, echo = handlers.echo;
+                const tag = (value) => Object.prototype.toString.call(value);
+                let listed = [];
+                for (const name in webkit) listed.push(name);
+                return [
+                  String(webkit), String(handlers), String(echo), tag(echo),
+                  Object.getOwnPropertyDescriptor(webkit, "messageHandlers") === undefined, "messageHandlers" in webkit,
+                  listed.join(), Object.keys(window).includes("webkit"),
+                  Object.getPrototypeOf(handlers) === Object.prototype, Object.getPrototypeOf(echo) === Object.prototype,
+                ];
+                """)
+            #expect(
+                seen == [
+                    "[object WebKitNamespace]", "[object UserMessageHandlersNamespace]", "[object UserMessageHandler]",
+                    "[object UserMessageHandler]", true, true, "messageHandlers", false, false, false,
+                ], "\(engine)")
+        }
+    }
 }
