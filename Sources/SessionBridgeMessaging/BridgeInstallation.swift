@@ -558,9 +558,7 @@ package final class BridgeInstallation {
         (function () {
           "use strict";
           const P = Promise, freeze = Object.freeze, define = Object.defineProperty, create = Object.create, global = globalThis;
-          const resolve = P.resolve.bind(P), reject = P.reject.bind(P), apply = Reflect.apply;
-          // Each handler's postMessage reads as WebKit's own (see NativeFunctionText).
-          \(NativeFunctionText.source)
+          const resolve = P.resolve.bind(P), reject = P.reject.bind(P);
           if (typeof global.AbortController === "undefined") {
             class AbortSignal {
               #aborted = false; #reason = undefined; #listeners = [];
@@ -598,30 +596,17 @@ package final class BridgeInstallation {
           // is listed. The page sees a frozen copy, made again after each change, whose names
           // are not enumerable, as in WebKit. Each handler holds its own postMessage.
           const table = create(null);
-          // The three objects have WebKit's interfaces as their prototypes (frozen: the page
-          // cannot reach the bridge through them): `String(webkit.messageHandlers)` is
-          // `[object UserMessageHandlersNamespace]`, and `messageHandlers` is an accessor of
-          // `WebKitNamespace`'s prototype, not a property of `window.webkit` itself.
-          const tagged = (tag) => create(Object.prototype, { [Symbol.toStringTag]: { value: tag, configurable: true } });
-          const HandlerPrototype = freeze(tagged("UserMessageHandler"));
-          const HandlersPrototype = freeze(tagged("UserMessageHandlersNamespace"));
-          const WebKitPrototype = tagged("WebKitNamespace");
-          define(WebKitPrototype, "messageHandlers", {
-            get: function messageHandlers() { return handlers; }, enumerable: true, configurable: true
-          });
-          freeze(WebKitPrototype);
-          let handlers = freeze(create(HandlersPrototype));
+          let handlers = freeze({});
           const expose = (name, post) => {
             define(post, "length", { value: 1, configurable: true });
             define(post, "name", { value: "postMessage", configurable: true });
-            showAsNative(post, \(NativeFunctionText.postMessageLiteral));
             freeze(post);
-            const handler = create(HandlerPrototype);
+            const handler = {};
             define(handler, "postMessage", { value: post });
             table[name] = freeze(handler);
           };
           const publish = () => {
-            const next = create(HandlersPrototype);
+            const next = {};
             for (const name in table) define(next, name, { value: table[name] });
             handlers = freeze(next);
           };
@@ -630,8 +615,9 @@ package final class BridgeInstallation {
           const show = () => {
             if (shown) return;
             shown = true;
-            // Not listed among the window's keys, as in WebKit (whose descriptor says enumerable).
-            define(global, "webkit", { value: freeze(create(WebKitPrototype)), enumerable: false });
+            const webkit = {};
+            define(webkit, "messageHandlers", { get: function messageHandlers() { return handlers; } });
+            define(global, "webkit", { value: freeze(webkit), enumerable: false });
           };
           const build = (abort, ...entries) => {
             abortNative = abort;

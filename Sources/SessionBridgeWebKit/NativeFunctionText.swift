@@ -1,19 +1,15 @@
-/// JavaScript that has `Function.prototype.toString` show a bridge's function as WebKit shows
-/// its own (`function postMessage() {\n    [native code]\n}`): a page that checks that its
-/// bridge is native, as a guard against injected scripts, accepts it on both engines.
+/// JavaScript that has `Function.prototype.toString` show the engine's `postMessage` wrapper as
+/// WebKit shows its own (`function postMessage() {\n    [native code]\n}`): a page that checks
+/// that its bridge is native, as a guard against injected scripts, accepts it.
 ///
-/// Pasted into a world's prelude, whose scope must have `apply` (`Reflect.apply`) and `define`
-/// (`Object.defineProperty`), it defines `functionText` (the world's own
+/// Pasted into the wrapper's script, whose scope must have `apply` (`Reflect.apply`) and
+/// `define` (`Object.defineProperty`), it defines `functionText` (the world's own
 /// `Function.prototype.toString`) and `showAsNative(function, text)`. The replacement reads as
 /// native itself, has the built-in's name, length and property attributes, and gives every
-/// other function's text, or throws, as the built-in does.
-package enum NativeFunctionText {
-    /// WebKit's text for a handler's `postMessage`.
-    package static let postMessage = "function postMessage() {\n    [native code]\n}"
-    /// The same, as a JavaScript string literal.
-    package static let postMessageLiteral = #""function postMessage() {\n    [native code]\n}""#
-
-    package static let source = """
+/// other function's text, or throws, as the built-in does. (It costs a page about 8 KB of its
+/// web process, which the headless engine does not pay: its `postMessage` is native already.)
+enum NativeFunctionText {
+    static let source = """
         const functionText = Function.prototype.toString;
         const nativeTexts = new WeakMap(), textOf = WeakMap.prototype.get, setText = WeakMap.prototype.set;
         const showAsNative = (shown, text) => { apply(setText, nativeTexts, [shown, text]); };
