@@ -16,6 +16,9 @@ package final class BridgeInstallation {
     private(set) var frame: FrameInfo
     private var generation: Int
     private var handlers: [String: Installed] = [:]
+    /// Each handler object the page was given (identity only, never read), and its handler:
+    /// as in WebKit, a `postMessage` called on another handler posts to that one.
+    private var handlerObjects: [UInt: Installed] = [:]
     private var pending: [Int: PendingCall] = [:]
     private var nextCallID = 1
     private let helpers: Helpers
@@ -43,6 +46,8 @@ package final class BridgeInstallation {
         /// The name, frame and world every message of this document to this handler carries,
         /// and the log records.
         private(set) var route: ScriptMessage.Route
+        /// The handler object the page was given (its address: identity only, never read).
+        var object: UInt = 0
 
         init(name: String, registration: UserContentController.Registration?, frame: FrameInfo, world: ContentWorld) {
             self.name = name
@@ -193,10 +198,20 @@ package final class BridgeInstallation {
             context.attachment(BridgeInstallation.self)?.fail(id, with: .aborted, in: context)
             return nil
         }
+        // `(name, handler)`: the handler object the page gets for `name`. The installation
+        // lives as long as the context and its native functions, and this function only runs
+        // on the context's thread.
+        let captured = EngineThreadOnly(installation)
+        let adopt = unsafe context.makeFunction { context, call in
+            guard let name = try unsafe context.scriptValue(call[0]).stringValue, let object = unsafe call[1] else { return nil }
+            captured.value.adopt(UInt(bitPattern: object), as: name)
+            return nil
+        }
         // Each function and name is held from the moment it is made: making the next could
         // otherwise collect it before `build` has it.
         var entries = context.holdArguments()
         unsafe context.hold(abort, in: &entries)
+        unsafe context.hold(adopt, in: &entries)
         for registration in controller.registrations(in: world) {
             unsafe installation.hold(installation.handler(for: registration, in: context), in: &entries, context)
         }
@@ -231,6 +246,13 @@ package final class BridgeInstallation {
             return try unsafe installation.post(to: installed, call, in: context)
         }
         return (registration.name, unsafe post)
+    }
+
+    /// Keeps `object` as the handler object of `name`.
+    private func adopt(_ object: UInt, as name: String) {
+        guard let installed = handlers[name] else { return }
+        installed.object = object
+        handlerObjects[object] = installed
     }
 
     /// Holds a handler's name and function as arguments of a helper, from the moment they
@@ -276,7 +298,17 @@ package final class BridgeInstallation {
     // MARK: The call
 
     /// `postMessage(body, options)`: the hot path.
-    private func post(to installed: Installed, _ call: RawCall, in context: isolated ScriptContext) throws -> RawValue? {
+    private func post(to bound: Installed, _ call: RawCall, in context: isolated ScriptContext) throws -> RawValue? {
+        // As in WebKit, `postMessage` is its handler object's: called on another handler it
+        // posts to that one, and on anything else it rejects, before anything else is read.
+        var installed = bound
+        let this = UInt(bitPattern: unsafe call.this)
+        if this != bound.object {
+            guard this != 0, let other = handlerObjects[this] else {
+                return unsafe call.settledPromise(resolving: false, with: call.makeError(Self.notAHandler))
+            }
+            installed = other
+        }
         // As in WebKit, a call without a body is refused before it reaches anything.
         guard unsafe !call.arguments.isEmpty else {
             return unsafe call.settledPromise(resolving: false, with: call.makeError(ScriptThrow("TypeError", "Not enough arguments")))
@@ -538,6 +570,10 @@ package final class BridgeInstallation {
         unsafe call.objectProperty(Self.signal, ofArgument: 1)
     }
 
+    /// WebKit's error for a `postMessage` called on something that is not a handler.
+    private static let notAHandler = ScriptThrow(
+        "TypeError", "Can only call UserMessageHandler.postMessage on instances of UserMessageHandler")
+
     /// The names read from a call's options on every call, interned once.
     private static let signal = PropertyName("signal")
     private static let aborted = PropertyName("aborted")
@@ -588,7 +624,7 @@ package final class BridgeInstallation {
             define(global, "AbortController", { value: AbortController, writable: true, configurable: true });
             define(global, "AbortSignal", { value: AbortSignal, writable: true, configurable: true });
           }
-          let abortNative = null;
+          let abortNative = null, adoptNative = null;
           const listen = (signal, id) => {
             try { signal.addEventListener("abort", () => abortNative(id), { once: true }); } catch (e) {}
           };
@@ -604,6 +640,7 @@ package final class BridgeInstallation {
             const handler = {};
             define(handler, "postMessage", { value: post });
             table[name] = freeze(handler);
+            adoptNative(name, table[name]);
           };
           const publish = () => {
             const next = {};
@@ -619,8 +656,9 @@ package final class BridgeInstallation {
             define(webkit, "messageHandlers", { get: function messageHandlers() { return handlers; } });
             define(global, "webkit", { value: freeze(webkit), enumerable: false });
           };
-          const build = (abort, ...entries) => {
+          const build = (abort, adopt, ...entries) => {
             abortNative = abort;
+            adoptNative = adopt;
             for (let i = 0; i < entries.length; i += 2) expose(entries[i], entries[i + 1]);
             publish();
             if (entries.length > 0) show();

@@ -67,4 +67,45 @@ import Testing
                 ], "\(engine)")
         }
     }
+
+    /// `postMessage` belongs to the handler it is called on, as in WebKit: called on another
+    /// handler it posts to that one; detached, or on any other object, it rejects with WebKit's
+    /// `TypeError` and reaches no handler.
+    @Test(arguments: Engine.allCases)
+    func postMessageGoesToTheHandlerItIsCalledOn(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let calls = Mutex<[String]>([])
+            let contents = UserContentController()
+            for name in ["a", "b"] {
+                contents.addScriptMessageHandler(
+                    ClosureMessageHandler { _ in
+                        calls.withLock { $0.append(name) }
+                        return .string(name)
+                    }, name: name, options: HandlerOptions(allowedOrigins: [harness.origin]))
+            }
+            let view = try await harness.makeView(session: false, contents: contents)
+            try await view.load(harness.url("/login"))
+            let seen = try await view.run(
+                """
+                const handlers = webkit.messageHandlers, post = handlers.a.postMessage, out = [];
+                const attempt = async (call) => {
+                  const promise = call();
+                  try { out.push((promise instanceof Promise) + " " + await promise); }
+                  catch (error) { out.push((promise instanceof Promise) + " " + error.name + ": " + error.message); }
+                };
+                await attempt(() => handlers.a.postMessage(1));
+                await attempt(() => post.call(handlers.b, 1));
+                await attempt(() => post(1));
+                await attempt(() => post.call({}, 1));
+                await attempt(() => post.call(Object.create(handlers.a), 1));
+                await attempt(() => handlers.a.postMessage());
+                return out;
+                """)
+            let refused = "true TypeError: Can only call UserMessageHandler.postMessage on instances of UserMessageHandler"
+            #expect(
+                seen == ["true a", "true b", .string(refused), .string(refused), .string(refused), "true TypeError: Not enough arguments"],
+                "\(engine)")
+            #expect(calls.withLock { $0 } == ["a", "b"])
+        }
+    }
 }
