@@ -19,6 +19,10 @@ package final class BridgeInstallation {
     /// Each handler object the page was given (identity only, never read), and its handler:
     /// as in WebKit, a `postMessage` called on another handler posts to that one.
     private var handlerObjects: [UInt: Installed] = [:]
+    /// What the prelude passes a handler's `postMessage` to introduce the handler object it
+    /// belongs to: the address of the bridge's own abort function, which no page script can
+    /// reach (a call that passes it is an introduction, not a message).
+    private var introduction: UInt = 0
     private var pending: [Int: PendingCall] = [:]
     private var nextCallID = 1
     private let helpers: Helpers
@@ -198,20 +202,11 @@ package final class BridgeInstallation {
             context.attachment(BridgeInstallation.self)?.fail(id, with: .aborted, in: context)
             return nil
         }
-        // `(name, handler)`: the handler object the page gets for `name`. The installation
-        // lives as long as the context and its native functions, and this function only runs
-        // on the context's thread.
-        let captured = EngineThreadOnly(installation)
-        let adopt = unsafe context.makeFunction { context, call in
-            guard let name = try unsafe context.scriptValue(call[0]).stringValue, let object = unsafe call[1] else { return nil }
-            captured.value.adopt(UInt(bitPattern: object), as: name)
-            return nil
-        }
+        installation.introduction = UInt(bitPattern: abort)
         // Each function and name is held from the moment it is made: making the next could
         // otherwise collect it before `build` has it.
         var entries = context.holdArguments()
         unsafe context.hold(abort, in: &entries)
-        unsafe context.hold(adopt, in: &entries)
         for registration in controller.registrations(in: world) {
             unsafe installation.hold(installation.handler(for: registration, in: context), in: &entries, context)
         }
@@ -246,13 +241,6 @@ package final class BridgeInstallation {
             return try unsafe installation.post(to: installed, call, in: context)
         }
         return (registration.name, unsafe post)
-    }
-
-    /// Keeps `object` as the handler object of `name`.
-    private func adopt(_ object: UInt, as name: String) {
-        guard let installed = handlers[name] else { return }
-        installed.object = object
-        handlerObjects[object] = installed
     }
 
     /// Holds a handler's name and function as arguments of a helper, from the moment they
@@ -304,6 +292,11 @@ package final class BridgeInstallation {
         var installed = bound
         let this = UInt(bitPattern: unsafe call.this)
         if this != bound.object {
+            if bound.object == 0, this != 0, UInt(bitPattern: unsafe call[0]) == introduction {
+                bound.object = this
+                handlerObjects[this] = bound
+                return nil
+            }
             guard this != 0, let other = handlerObjects[this] else {
                 return unsafe call.settledPromise(resolving: false, with: call.makeError(Self.notAHandler))
             }
@@ -624,7 +617,7 @@ package final class BridgeInstallation {
             define(global, "AbortController", { value: AbortController, writable: true, configurable: true });
             define(global, "AbortSignal", { value: AbortSignal, writable: true, configurable: true });
           }
-          let abortNative = null, adoptNative = null;
+          let abortNative = null;
           const listen = (signal, id) => {
             try { signal.addEventListener("abort", () => abortNative(id), { once: true }); } catch (e) {}
           };
@@ -640,7 +633,8 @@ package final class BridgeInstallation {
             const handler = {};
             define(handler, "postMessage", { value: post });
             table[name] = freeze(handler);
-            adoptNative(name, table[name]);
+            // Introduces the handler object to its postMessage (see `introduction`).
+            handler.postMessage(abortNative);
           };
           const publish = () => {
             const next = {};
@@ -656,9 +650,8 @@ package final class BridgeInstallation {
             define(webkit, "messageHandlers", { get: function messageHandlers() { return handlers; } });
             define(global, "webkit", { value: freeze(webkit), enumerable: false });
           };
-          const build = (abort, adopt, ...entries) => {
+          const build = (abort, ...entries) => {
             abortNative = abort;
-            adoptNative = adopt;
             for (let i = 0; i < entries.length; i += 2) expose(entries[i], entries[i + 1]);
             publish();
             if (entries.length > 0) show();
