@@ -15,20 +15,31 @@ import Glibc
 /// which WebKit leaves running. The view asks the process for an answer every second and ends
 /// it once it has been silent for `scriptTimeLimit`, as the headless engine ends the script.
 @Suite(.serialized, .timeLimit(.minutes(2)), .hangWatchdog) struct ScriptTimeLimitTests {
-    static func stops(_ events: borrowing Mutex<[PageEvent]>) -> Int {
-        events.withLock { events in
-            events.count { event in
-                if case .scriptError(let error, _, _) = event { return error.kind == .timeLimitExceeded }
-                return false
+    /// A view's events, and the configuration that records them.
+    final class Events: Sendable {
+        private let events = Mutex<[PageEvent]>([])
+
+        func configuration(scriptTimeLimit: Duration, uiDelegate: (any UIDelegate)? = nil) -> WebKitWebViewConfiguration {
+            WebKitWebViewConfiguration(
+                uiDelegate: uiDelegate, eventHandler: { event in self.events.withLock { $0.append(event) } },
+                scriptTimeLimit: scriptTimeLimit)
+        }
+
+        /// How many times the view ended its process for the time limit.
+        var stops: Int {
+            events.withLock { events in
+                events.count { event in
+                    if case .scriptError(let error, _, _) = event { return error.kind == .timeLimitExceeded }
+                    return false
+                }
             }
         }
     }
 
     @Test func aScriptThatNeverReturnsHasItsWebProcessEnded() async throws {
         try await withSite(pages: ["/spin": "<script>for (;;) {}</script>", "/after": "<title>after</title>"]) { site in
-            let events = Mutex<[PageEvent]>([])
-            let configuration = WebKitWebViewConfiguration(
-                eventHandler: { event in events.withLock { $0.append(event) } }, scriptTimeLimit: .seconds(1))
+            let events = Events()
+            let configuration = events.configuration(scriptTimeLimit: .seconds(1))
             try await withView(configuration) { view in
                 let clock = ContinuousClock()
                 let started = clock.now
@@ -39,7 +50,7 @@ import Glibc
                     #expect("\(error)".contains("a script ran past the time limit"), "\(error)")
                 }
                 #expect(clock.now - started < .seconds(25), "ended by the limit, not by the load's own 30 s")
-                #expect(Self.stops(events) == 1)
+                #expect(events.stops == 1)
                 // The next load has a web process of its own, and the view goes on.
                 try await view.load(site.url("/after"))
                 #expect(try await view.evaluateJavaScript("document.title") == .string("after"))
@@ -54,15 +65,14 @@ import Glibc
     @Test(arguments: ["/after", "/slow/1500"])
     func theLoadAfterAnEndedProcessIsNotEndedWhileItsProcessStarts(path: String) async throws {
         try await withSite(pages: ["/spin": "<script>for (;;) {}</script>", "/after": "<title>after</title>"]) { site in
-            let events = Mutex<[PageEvent]>([])
-            let configuration = WebKitWebViewConfiguration(
-                eventHandler: { event in events.withLock { $0.append(event) } }, scriptTimeLimit: .milliseconds(100))
+            let events = Events()
+            let configuration = events.configuration(scriptTimeLimit: .milliseconds(100))
             try await withView(configuration) { view in
                 await #expect(throws: PageError.self) { try await view.load(site.url("/spin")) }
-                #expect(Self.stops(events) == 1)
+                #expect(events.stops == 1)
                 try await view.load(site.url(path))
                 #expect(view.url?.path == path)
-                #expect(Self.stops(events) == 1)
+                #expect(events.stops == 1)
             }
         }
     }
@@ -74,9 +84,8 @@ import Glibc
     /// memory its page holds, filled a chunk per script so that no script nears the limit.
     @Test func aProcessTheMachineDidNotRunForAWhileIsNotEnded() async throws {
         try await withSite(pages: ["/hold": "<title>holding</title><script>globalThis.held = [];</script>"]) { site in
-            let events = Mutex<[PageEvent]>([])
-            let configuration = WebKitWebViewConfiguration(
-                eventHandler: { event in events.withLock { $0.append(event) } }, scriptTimeLimit: .seconds(1))
+            let events = Events()
+            let configuration = events.configuration(scriptTimeLimit: .seconds(1))
             try await withView(configuration) { view in
                 try await view.load(site.url("/hold"))
                 for _ in 0..<8 {
@@ -88,7 +97,7 @@ import Glibc
                 try? await Task.sleep(for: .milliseconds(1750))
                 kill(process, SIGCONT)
                 try await Task.sleep(for: .milliseconds(1500))
-                #expect(Self.stops(events) == 0)
+                #expect(events.stops == 0)
                 #expect(try await view.evaluateJavaScript("held.length") == .number(8))
             }
         }
@@ -99,15 +108,14 @@ import Glibc
     @Test func aPageBusyForLessThanTheLimitIsLeftAlone() async throws {
         let busy = "<title>busy</title><script>const end = Date.now() + 1500; while (Date.now() < end) {}</script>"
         try await withSite(pages: ["/busy": busy]) { site in
-            let events = Mutex<[PageEvent]>([])
-            let configuration = WebKitWebViewConfiguration(
-                eventHandler: { event in events.withLock { $0.append(event) } }, scriptTimeLimit: .seconds(5))
+            let events = Events()
+            let configuration = events.configuration(scriptTimeLimit: .seconds(5))
             try await withView(configuration) { view in
                 try await view.load(site.url("/busy"))
                 try await Task.sleep(for: .seconds(2))
                 #expect(try await view.evaluateJavaScript("document.title") == .string("busy"))
             }
-            #expect(Self.stops(events) == 0)
+            #expect(events.stops == 0)
         }
     }
 
@@ -122,14 +130,13 @@ import Glibc
         }
         let page = "<title>asks</title><script>document.title = confirm('go on?') ? 'yes' : 'no';</script>"
         try await withSite(pages: ["/asks": page]) { site in
-            let events = Mutex<[PageEvent]>([])
-            let configuration = WebKitWebViewConfiguration(
-                uiDelegate: SlowUser(), eventHandler: { event in events.withLock { $0.append(event) } }, scriptTimeLimit: .seconds(1))
+            let events = Events()
+            let configuration = events.configuration(scriptTimeLimit: .seconds(1), uiDelegate: SlowUser())
             try await withView(configuration) { view in
                 try await view.load(site.url("/asks"))
                 #expect(try await view.evaluateJavaScript("document.title") == .string("yes"))
             }
-            #expect(Self.stops(events) == 0)
+            #expect(events.stops == 0)
         }
     }
 
@@ -137,9 +144,8 @@ import Glibc
     /// them: the panels' short waits do not keep it from the limit.
     @Test func aScriptLoopingOnPanelsIsEnded() async throws {
         try await withSite(pages: ["/alerts": "<script>for (;;) alert(1);</script>"]) { site in
-            let events = Mutex<[PageEvent]>([])
-            let configuration = WebKitWebViewConfiguration(
-                eventHandler: { event in events.withLock { $0.append(event) } }, scriptTimeLimit: .seconds(1))
+            let events = Events()
+            let configuration = events.configuration(scriptTimeLimit: .seconds(1))
             try await withView(configuration) { view in
                 do {
                     try await view.load(site.url("/alerts"))
@@ -148,7 +154,7 @@ import Glibc
                     #expect("\(error)".contains("a script ran past the time limit"), "\(error)")
                 }
             }
-            #expect(Self.stops(events) == 1)
+            #expect(events.stops == 1)
         }
     }
 }
