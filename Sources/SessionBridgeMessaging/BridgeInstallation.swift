@@ -277,6 +277,9 @@ package final class BridgeInstallation {
         for (name, installed) in handlers where !names.contains(name) {
             installed.update(nil, frame: frame)
             handlers[name] = nil
+            // Its own postMessage still finds it (and rejects); the map would keep every
+            // removed handler of a long-lived document.
+            handlerObjects[installed.object] = nil
             var entries = context.holdArguments()
             unsafe context.hold(context.jsValue(.string(name)), in: &entries)
             _ = try? unsafe context.call(helpers.remove, with: entries)
