@@ -206,6 +206,7 @@ public final class WebKitWebView: WebView {
         _ body: String, in world: ContentWorld = .page, timeout: Duration = .seconds(30)
     ) async throws -> ScriptValue {
         guard !isClosed else { throw WebKitError(.closed, "the view was closed") }
+        guard !awaitingNewWebProcess else { throw Self.webProcessEnded }
         let view = self.view
         let worldName = Self.worldName(world)
         return try unsafe await awaitReady("an async script", timeout: timeout) { cancellable, callback, data in
@@ -220,6 +221,7 @@ public final class WebKitWebView: WebView {
     /// Evaluates `source` with an explicit time limit.
     public func evaluate(_ source: String, in world: ContentWorld, timeout: Duration) async throws(WebKitError) -> ScriptValue {
         guard !isClosed else { throw WebKitError(.closed, "the view was closed") }
+        guard !awaitingNewWebProcess else { throw Self.webProcessEnded }
         let view = self.view
         let worldName = Self.worldName(world)
         return try unsafe await awaitReady("a script", timeout: timeout) { cancellable, callback, data in
@@ -230,6 +232,11 @@ public final class WebKitWebView: WebView {
             return unsafe Self.scriptResult(value, error)
         }
     }
+
+    /// A script asked for between the end of the page's web process and the next document
+    /// (WebKitGTK itself answers every one with `Unsupported result type`).
+    static let webProcessEnded = WebKitError(
+        .webKit, "the page's web content process ended and no page has loaded since: load a page to start a new one")
 
     static func scriptResult(
         _ value: UnsafeMutablePointer<JSCValue>?, _ error: UnsafeMutablePointer<GError>?

@@ -51,6 +51,12 @@ import Glibc
                 }
                 #expect(clock.now - started < .seconds(25), "ended by the limit, not by the load's own 30 s")
                 #expect(events.stops == 1)
+                // Until the next load, a script has no document to run in, and is told so.
+                await #expect {
+                    _ = try await view.evaluateJavaScript("1 + 1")
+                } throws: { error in
+                    "\(error)".contains("web content process ended and no page has loaded since")
+                }
                 // The next load has a web process of its own, and the view goes on.
                 try await view.load(site.url("/after"))
                 #expect(try await view.evaluateJavaScript("document.title") == .string("after"))
