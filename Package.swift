@@ -100,6 +100,7 @@ let package = Package(
             name: "SessionBridge",
             dependencies: [
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 "SessionBridgeScriptEngine", "SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeHeadless",
                 "SessionBridgeOAuth",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -3,6 +3,7 @@ public import Foundation
 import NIOCore
 import NIOHTTP1
 import SessionBridgeCookies
+import SessionBridgeHeadless
 import SessionBridgeOAuth
 
 /// A native HTTP client on the session: the app's own requests keep cookies as a browser
@@ -88,7 +89,8 @@ public final class SessionHTTPClient: Sendable {
 
     /// Sends `request` with the session's cookies (and access token), applies the answer's
     /// `Set-Cookie` lines, and on a `401` refreshes the session once (joining any refresh in
-    /// flight) and sends the request again.
+    /// flight) and sends the request again. An idempotent request whose connection the server
+    /// closed before answering (a kept-alive connection it closed meanwhile) is sent once more.
     ///
     /// - Throws: ``SessionError``: ``SessionError/Code/network`` when the server did not
     ///   answer; the refresh's own error when the session could not be refreshed after a `401`.
@@ -131,7 +133,7 @@ public final class SessionHTTPClient: Sendable {
         let response: HTTPClientResponse
         let body: Data
         do {
-            response = try await httpClient.execute(outgoing, timeout: .init(configuration.timeout))
+            response = try await httpClient.executeSendingIdempotentOnceMore(outgoing, deadline: .now() + .init(configuration.timeout))
             var buffer = try await response.body.collect(upTo: configuration.maximumBodySize)
             body = Data(buffer.readBytes(length: buffer.readableBytes) ?? [])
         } catch {

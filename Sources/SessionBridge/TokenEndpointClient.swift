@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import SessionBridgeOAuth
 
 /// What the token endpoint answered: the tokens (RFC 6749 §5.1) and every `Set-Cookie` field,
@@ -282,8 +283,11 @@ struct TokenEndpointClient: Sendable {
         if let error = error as? IOError, error.errnoCode == ECONNREFUSED {
             return Failure(error: SessionError(.network, "the token endpoint refused the connection"), retryable: true)
         }
-        let typeName = String(reflecting: type(of: error))
-        if typeName.contains("NIOConnectionError") || typeName.contains("ConnectTimeout") {
+        // No connection was made (every address failed, or the connection timed out): nothing was sent.
+        if error is NIOConnectionError {
+            return Failure(error: SessionError(.network, "could not connect to the token endpoint"), retryable: true)
+        }
+        if let error = error as? ChannelError, case .connectTimeout = error {
             return Failure(error: SessionError(.network, "could not connect to the token endpoint"), retryable: true)
         }
         return Failure(error: SessionError(.network, "the token endpoint connection failed"), retryable: false, ambiguous: true)

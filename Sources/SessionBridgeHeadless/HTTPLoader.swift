@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import SessionBridgeCookies
 import SessionBridgeScriptEngine
 
@@ -266,7 +267,7 @@ struct HTTPLoader: Sendable {
         let incoming: HTTPClientResponse
         let body: ByteBuffer
         do {
-            incoming = try await client.execute(outgoing, timeout: TimeAmount(timeout))
+            incoming = try await client.executeSendingIdempotentOnceMore(outgoing, deadline: .now() + TimeAmount(timeout))
             body = try await incoming.body.collect(upTo: maxBytes)
         } catch let error as NIOTooManyBytesError {
             _ = error
@@ -329,11 +330,25 @@ struct HTTPLoader: Sendable {
             default: return "HTTP error: \(error)"
             }
         }
+        if isConnectionRefused(error) { return refusedConnection }
+        if let error = error as? ChannelError, error == .ioOnClosedChannel || error == .eof || error == .outputClosed {
+            return "the server closed the connection before the response was complete"
+        }
         let text = String(describing: error)
-        if text.contains("connectionRefused") || text.contains("Connection refused") { return refusedConnection }
-        if text.contains("uncleanShutdown") || text.contains("ioOnClosedChannel") || text.contains("EOF") {
+        if text.contains("uncleanShutdown") {  // NIOSSLError, which this module does not import
             return "the server closed the connection before the response was complete"
         }
         return "network error: \(text)"
+    }
+
+    /// Whether `error` says the server's host refused the connection (`ECONNREFUSED`), told by
+    /// its type: the system call's `IOError`, or each address's attempt in the connection's
+    /// `NIOConnectionError`, as AsyncHTTPClient reports a connection it could not make.
+    static func isConnectionRefused(_ error: any Error) -> Bool {
+        if let error = error as? IOError { return error.errnoCode == ECONNREFUSED }
+        if let error = error as? NIOConnectionError {
+            return !error.connectionErrors.isEmpty && error.connectionErrors.allSatisfy { isConnectionRefused($0.error) }
+        }
+        return false
     }
 }

@@ -46,6 +46,10 @@ import Testing
         #expect(refused.error.code == .network)
         let reset = TokenEndpointClient.classify(IOError(errnoCode: ECONNRESET, reason: "read"))
         #expect(!reset.retryable && reset.ambiguous)
+        // A connection that was never made in time sent nothing either.
+        let notMade = TokenEndpointClient.classify(ChannelError.connectTimeout(.seconds(10)))
+        #expect(notMade.retryable && !notMade.ambiguous)
+        #expect(notMade.error.message == "could not connect to the token endpoint")
     }
 
     @Test func noDefaultClientRetriesARefusedConnectionItself() {

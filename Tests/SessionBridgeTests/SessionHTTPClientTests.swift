@@ -3,6 +3,7 @@ import SessionBridgeCookies
 import SessionBridgeHeadless
 import SessionBridgeTestSupport
 import SessionBridgeTesting
+import Synchronization
 import Testing
 
 @testable import SessionBridge
@@ -113,6 +114,42 @@ import Testing
             #expect(after?.status == 200)
             try await client.shutdown()
         }
+    }
+
+    /// A kept-alive connection the server closed as the next request arrived is not its answer:
+    /// an idempotent request is sent once more, a `POST` is not (the server may have acted on
+    /// it) and fails as a network error.
+    @Test func anIdempotentRequestWhoseConnectionClosedUnansweredIsSentOnceMore() async throws {
+        let asked = Mutex<[String: Int]>([:])
+        let listener = try RawHTTPListener { line in
+            let path = line.split(separator: " ").dropFirst().first.map(String.init) ?? ""
+            let count = asked.withLock { counts -> Int in
+                counts[path, default: 0] += 1
+                return counts[path]!
+            }
+            return path != "/first" && count == 1 ? nil : RawHTTPListener.ok  // the first ask after `/first` goes unanswered
+        }
+        defer { listener.stop() }
+        try await withServer { server in
+            let session = SessionController(configuration: makeConfiguration(server))
+            let client = SessionHTTPClient(session: session)
+            for (path, method) in [("/first", "GET"), ("/again", "GET"), ("/delete", "DELETE")] {
+                let response = try await client.send(SessionHTTPRequest(url: listener.url.appending(path: path), method: method))
+                #expect(response.status == 200 && response.body == Data("ok".utf8), "\(path)")
+            }
+            do {
+                _ = try await client.send(
+                    SessionHTTPRequest(url: listener.url.appending(path: "post"), method: "POST", body: Data("x".utf8)))
+                Issue.record("a POST whose connection closed unanswered succeeded")
+            } catch {
+                #expect((error as? SessionError)?.code == .network)
+            }
+            try await client.shutdown()
+        }
+        let lines = listener.requestLines
+        #expect(lines.filter { $0 == "GET /again HTTP/1.1" }.count == 2, "\(lines)")
+        #expect(lines.filter { $0 == "DELETE /delete HTTP/1.1" }.count == 2, "\(lines)")
+        #expect(lines.filter { $0 == "POST /post HTTP/1.1" }.count == 1, "\(lines)")
     }
 
     /// A client dropped without `shutdown()`, as when an error is thrown before the call, closes

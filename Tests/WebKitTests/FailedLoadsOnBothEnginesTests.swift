@@ -5,6 +5,7 @@ import SessionBridgeScriptEngine
 import SessionBridgeTestSupport
 import SessionBridgeTesting
 import SessionBridgeWebKit
+import Synchronization
 import Testing
 
 /// Loads that fail, side by side: a page learns what WebKit tells it, `TypeError: Load failed`
@@ -43,6 +44,45 @@ import Testing
             }
         }
         withExtendedLifetime(refusing) {}
+    }
+
+    /// A kept-alive connection the server closes as the next request arrives (its idle
+    /// timeout) is not the server's answer: an idempotent request is sent once more, and only
+    /// once; a `POST` is not sent again (the server may have acted on it) and fails.
+    @Test(arguments: Engine.allCases)
+    func anIdempotentRequestWhoseConnectionClosedUnansweredIsSentOnceMore(engine: Engine) async throws {
+        let asked = Mutex<[String: Int]>([:])
+        let listener = try RawHTTPListener { line in
+            let path = line.split(separator: " ").dropFirst().first.map(String.init) ?? ""
+            let count = asked.withLock { counts -> Int in
+                counts[path, default: 0] += 1
+                return counts[path]!
+            }
+            if path == "/page" { return "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 16\r\n\r\n<title>p</title>" }
+            // The first ask of each path after `/first` is left unanswered, its connection
+            // closed; `/never` is never answered.
+            return path == "/never" || (path != "/first" && count == 1) ? nil : RawHTTPListener.ok
+        }
+        defer { listener.stop() }
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            _ = try await view.load(listener.url.appending(path: "page"))
+            let outcome = try await view.run(
+                """
+                const outcome = (promise) => promise.then((response) => response.text(), (error) => error.name + ": " + error.message);
+                return [
+                  await outcome(fetch("/first")), await outcome(fetch("/again")),
+                  await outcome(fetch("/put", {method: "PUT", body: "x"})), await outcome(fetch("/post", {method: "POST", body: "x"})),
+                  await outcome(fetch("/never")),
+                ];
+                """)
+            #expect(outcome == ["ok", "ok", "ok", "TypeError: Load failed", "TypeError: Load failed"], "\(engine)")
+        }
+        let lines = listener.requestLines
+        #expect(lines.filter { $0 == "GET /again HTTP/1.1" }.count == 2, "\(engine): \(lines)")
+        #expect(lines.filter { $0 == "PUT /put HTTP/1.1" }.count == 2, "\(engine): \(lines)")
+        #expect(lines.filter { $0 == "POST /post HTTP/1.1" }.count == 1, "\(engine): \(lines)")
+        #expect(lines.filter { $0 == "GET /never HTTP/1.1" }.count == 2, "\(engine): \(lines)")
     }
 
     /// A `keepalive` request (which may outlive its document, as a beacon does) carries at most

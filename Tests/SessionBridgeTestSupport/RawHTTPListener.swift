@@ -1,22 +1,22 @@
-import Foundation
+public import Foundation
 import Glibc
 import Synchronization
 
 /// A TCP listener on 127.0.0.1 (random port) that records every byte it receives and answers
 /// each request it can parse with `200 ok` (or what `answer` makes of its request line): what
 /// went out on the wire, not what a server framework made of it.
-final class RawHTTPListener: Sendable {
+public final class RawHTTPListener: Sendable {
     private let socket: Int32
-    let port: Int
+    public let port: Int
     private let received = Mutex<[Int: [UInt8]]>([:])
     private let nextConnection = Mutex(0)
     /// The accepted connections still open, shut down by ``stop()``.
     private let open = Mutex<Set<Int32>>([])
     private let unsolicited: Unsolicited?
-    private let answer: @Sendable (String) -> String
+    private let answer: @Sendable (String) -> String?
 
     /// An answer no request asked for, sent after the first request's answer.
-    enum Unsolicited: Sendable {
+    public enum Unsolicited: Sendable {
         /// In the same write as the first answer.
         case sameWrite
         /// A moment later, while the connection is idle.
@@ -24,12 +24,13 @@ final class RawHTTPListener: Sendable {
     }
 
     /// A plain `200 ok`.
-    static let ok = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok"
+    public static let ok = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok"
 
-    /// `answer` maps a request line to the whole response (status line, header fields, body);
+    /// `answer` maps a request line to the whole response (status line, header fields, body),
+    /// or to `nil` to close the connection without answering;
     /// with `unsolicited`, the first request of the first connection gets a second answer (body
     /// `smuggled`) that no request asked for.
-    init(unsolicited: Unsolicited? = nil, answer: @escaping @Sendable (String) -> String = { _ in RawHTTPListener.ok }) throws {
+    public init(unsolicited: Unsolicited? = nil, answer: @escaping @Sendable (String) -> String? = { _ in RawHTTPListener.ok }) throws {
         self.unsolicited = unsolicited
         self.answer = answer
         let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -64,23 +65,23 @@ final class RawHTTPListener: Sendable {
         }
     }
 
-    var url: URL { URL(string: "http://127.0.0.1:\(port)/")! }
+    public var url: URL { URL(string: "http://127.0.0.1:\(port)/")! }
 
     /// The bytes each connection sent, in connection order.
-    var connections: [[UInt8]] {
+    public var connections: [[UInt8]] {
         received.withLock { map in map.keys.sorted().map { map[$0]! } }
     }
 
     /// Every request line received, across connections (a request is a header block ending
     /// in an empty line, then as many body bytes as its `Content-Length` says).
-    var requestLines: [String] {
+    public var requestLines: [String] {
         connections.flatMap { Self.requests(in: $0).map(\.line) }
     }
 
     /// Stops listening and shuts down the connections still open: a client's pool must not
     /// keep one, or a later listener given the same port would see that client's next request
     /// answered by this listener.
-    func stop() {
+    public func stop() {
         shutdown(socket, Int32(SHUT_RDWR))
         close(socket)
         open.withLock { connections in
@@ -107,7 +108,8 @@ final class RawHTTPListener: Sendable {
             }
             let requests = Self.requests(in: all)
             while answered < requests.count {
-                var answer = Array(self.answer(requests[answered].line).utf8)
+                guard let text = self.answer(requests[answered].line) else { return }
+                var answer = Array(text.utf8)
                 let extra = Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 8\r\n\r\nsmuggled".utf8)
                 let first = id == 1 && answered == 0
                 if first, unsolicited == .sameWrite { answer += extra }
@@ -121,7 +123,7 @@ final class RawHTTPListener: Sendable {
         }
     }
 
-    static func requests(in bytes: [UInt8]) -> [(line: String, head: String)] {
+    public static func requests(in bytes: [UInt8]) -> [(line: String, head: String)] {
         var result: [(String, String)] = []
         var start = 0
         let terminator: [UInt8] = [13, 10, 13, 10]
