@@ -345,7 +345,7 @@ extension DocumentEnvironment {
             [
                 native, location, context.jsValue(.string(userAgent)), context.jsValue(.string(Self.navigatorPlatform)),
                 context.jsValue(.number(Double(Self.hardwareConcurrency))), context.jsValue(workerName.map { .string($0) } ?? .null),
-                context.jsValue(.bool(sharedWorker)),
+                context.jsValue(.bool(sharedWorker)), context.jsValue(.string(PreferredLanguage.current)),
             ])
         unsafe defineNativeFunctions(on: native, in: context)
         unsafe context.attach(PreparedDocument(native: native, location: location))

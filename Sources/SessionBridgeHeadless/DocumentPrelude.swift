@@ -18,7 +18,7 @@ enum DocumentPrelude {
     static let script = ScriptSource(source, sourceURL: "sessionbridge://prelude/document.js")
 
     static let source = #"""
-        (function (native, loc, userAgent, platform, cores, workerName, sharedWorker) {
+        (function (native, loc, userAgent, platform, cores, workerName, sharedWorker, language) {
           "use strict";
           // A worker's global scope (`workerName` its name; a shared worker's with
           // `sharedWorker`) has no window, document or panels, its own `close` and
@@ -397,7 +397,7 @@ enum DocumentPrelude {
           const navigator = {
             userAgent, appVersion: userAgent.replace(/^Mozilla\//, ""), appCodeName: "Mozilla", appName: "Netscape", product: "Gecko",
             productSub: "20030107", vendor: "Apple Computer, Inc.", vendorSub: "", platform, hardwareConcurrency: cores, maxTouchPoints: 0,
-            language: "en-US", languages: freeze(["en-US"]), cookieEnabled: true, onLine: true, webdriver: false, pdfViewerEnabled: true,
+            language, languages: freeze([language]), cookieEnabled: true, onLine: true, webdriver: false, pdfViewerEnabled: true,
             javaEnabled() { return false; },
             // The data store's Web Locks of this origin (``WebPlatformPrelude/locksSource``).
             get locks() { return platformMade().locks; },

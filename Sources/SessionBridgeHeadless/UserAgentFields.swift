@@ -21,7 +21,7 @@ struct UserAgentFields: Sendable {
     var cache = "default"
 
     /// The language `navigator.language` gives.
-    static let acceptLanguage = "en-US"
+    static var acceptLanguage: String { PreferredLanguage.current }
     /// What a navigation accepts.
     static let documentAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 

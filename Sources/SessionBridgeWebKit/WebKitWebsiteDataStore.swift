@@ -1,6 +1,7 @@
 import CWebKitGTK
 public import Foundation
 import Logging
+import SessionBridgeHeadless
 import WebKitGTKShim
 
 /// Where WebKit views keep cookies and other website data: in memory only, or in a directory
@@ -148,6 +149,12 @@ final class WebsiteData {
         }
         if let directory = WebProcessExtension.directory {
             unsafe webkit_web_context_set_web_extensions_directory(created, directory)
+        }
+        // The language the headless engine gives too; WebKit's own would be `C` in a `C.UTF-8`
+        // locale, a tag `Intl` refuses. (WebKit keeps one list for the whole process.)
+        PreferredLanguage.current.withCString { language in
+            var languages: [UnsafePointer<CChar>?] = [language, nil]
+            unsafe webkit_web_context_set_preferred_languages(created, &languages)
         }
         context = unsafe GPointer(created)
         return unsafe created
