@@ -858,6 +858,8 @@ extension DocumentEnvironment {
                 return try unsafe context.evaluateRaw(WebPlatformPrelude.script)
             case "indexedDB":
                 return try unsafe context.evaluateRaw(WebPlatformPrelude.indexedDBScript)
+            case "caches":
+                return try unsafe context.evaluateRaw(WebPlatformPrelude.cacheStorageScript)
             case "wireForm":
                 return try unsafe context.evaluateRaw(WebPlatformPrelude.wireFormScript)
             case "shareKey":
@@ -972,6 +974,55 @@ extension DocumentEnvironment {
                 break
             }
             return nil
+        }
+        // Cache Storage (``WebPlatformPrelude/cacheStorageSource``): `(operation, ...)` on the
+        // data store's caches of the document's origin.
+        unsafe add("caches") { context, call, env in
+            let caches = env.configuration.websiteDataStore.cacheStorages
+            guard let origin = WebStorage.origin(of: env.url) else {
+                throw ScriptThrow("SecurityError", "The operation is insecure.")
+            }
+            let number = { (index: Int) throws(ScriptError) -> Int in
+                try unsafe context.scriptValue(call[index]).numberValue.flatMap(Int.init(javaScriptNumber:)) ?? -1
+            }
+            switch try unsafe context.scriptValue(call[0]).stringValue {
+            case "names":
+                return unsafe context.jsValue(.array(caches.names(forOrigin: origin).map { .string($0) }))
+            case "id":
+                // `("id", name, creating)`: the cache's id, or `null`.
+                let name = try unsafe context.scriptValue(call[1]).stringValue ?? ""
+                let creating = try unsafe context.scriptValue(call[2]).boolValue ?? false
+                return unsafe context.jsValue(
+                    caches.cacheID(name, forOrigin: origin, creating: creating).map { .number(Double($0)) } ?? .null)
+            case "delete":
+                let name = try unsafe context.scriptValue(call[1]).stringValue ?? ""
+                return unsafe context.jsValue(.bool(caches.removeCache(name, forOrigin: origin)))
+            case "heads":
+                return unsafe context.jsValue(
+                    caches.heads(ofCache: try number(1), forOrigin: origin).map { .array($0.map(ScriptValue.array)) } ?? .null)
+            case "body":
+                let body = caches.body(ofEntry: try number(2), inCache: try number(1), forOrigin: origin)
+                return unsafe context.jsValue(body.map { .bytes($0) } ?? .null)
+            case "change":
+                // `("change", id, removing, adding)`: `adding` a list of `[head, body]`.
+                let elements = { (value: ScriptValue) -> [ScriptValue] in if case .array(let elements) = value { elements } else { [] } }
+                let removing = elements(try unsafe context.scriptValue(call[2]))
+                let read = Result { () throws(ScriptError) in
+                    try unsafe context.scriptValue(call[3], limits: ConversionLimits(maxBytes: CacheStorages.quota + 1024 * 1024))
+                }
+                if case .failure(let error) = read, error.kind == .conversion { return unsafe context.jsValue(.string("quota")) }
+                let adding: [(head: [ScriptValue], body: [UInt8])] = elements(try read.get()).compactMap { pair in
+                    guard case .array(let parts) = pair, parts.count == 2, case .array(let head) = parts[0] else { return nil }
+                    if case .bytes(let body) = parts[1] { return (head, body) }
+                    return (head, [])
+                }
+                let outcome = caches.change(
+                    cache: try number(1), forOrigin: origin,
+                    removing: Set(removing.compactMap { $0.numberValue.flatMap(Int.init(javaScriptNumber:)) }), adding: adding)
+                return unsafe context.jsValue(.string(outcome == .done ? "done" : outcome == .noCache ? "gone" : "quota"))
+            default:
+                return nil
+            }
         }
         // `indexedDB` (``WebPlatformPrelude/indexedDBSource``): `(operation, name, ...)` on the
         // data store's databases of the document's origin; a document without an origin of its

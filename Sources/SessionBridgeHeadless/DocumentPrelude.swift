@@ -486,6 +486,7 @@ enum DocumentPrelude {
           makeLazy(scoped(platformNames), scoped(platformClasses), platformMade);
           makeLazy(scoped(lateNames), scoped(lateClasses), () => platformMade().late());
           makeLazy(["indexedDB"], indexedDBClasses, () => platformMade().indexedDBMembers());
+          makeLazy(["caches"], ["CacheStorage", "Cache"], () => platformMade().cacheMembers());
 
           // A view that is not shown never scrolls, moves or resizes: these do nothing, as there
           // (`scrollX` and `scrollY` stay 0); a number alone is no `ScrollToOptions`.
@@ -958,6 +959,11 @@ enum DocumentPrelude {
           };
 
           const fetch = g.fetch;
+          for (const [made, name] of [[Headers, "Headers"], [Response, "Response"], [Request, "Request"]]) {
+            define(made.prototype, Symbol.toStringTag, { value: name, configurable: true });
+          }
+          // The Cache API's parts (``WebPlatformPrelude/cacheStorageSource``): this document's own, whatever the page replaces.
+          hooks.cacheParts = { fetch, Request, Response, Headers, receivedResponse };
           return {
             uncaught,
             // An external script ran (`load`) or could not be loaded (`error`): the event goes to

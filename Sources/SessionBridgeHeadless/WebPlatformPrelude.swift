@@ -551,6 +551,10 @@ enum WebPlatformPrelude {
             key => native.platform("shareKey", key.handle, key.type, key.extractable, keyAlgorithm(key.algorithm), key.usages),
             value => ports.indexOf(value)));
           const fromWireText = (text, ports = []) => wireForm().fromWire(JSON.parse(text), id => native.platform("sharedKey", id), ports);
+          // Cache Storage, made apart on a script's first read of one of its members, in a secure context only (``cacheStorageSource``).
+          let cacheMade = null;
+          const cacheMembers = () => cacheMade !== null ? cacheMade
+            : (cacheMade = secure ? native.platform("caches")({ native, define, notEnough, DOMException, ...hooks.cacheParts }) : {});
           const indexedDBMembers = () => indexedDBMade !== null ? indexedDBMade : (indexedDBMade = native.platform("indexedDB")({
             native, hooks, define, notEnough, DOMException, Event, EventTarget, trusted, structuredClone, has, dateValue, regExpSource, regExpFlags, bufferLength, bufferSlice, bufferDetached, isView, typedArrayName, viewBuffer, viewOffset, viewLength, dataViewBuffer, dataViewOffset, dataViewLength, mapSize, mapEntries, setSize, setValues, wrappers, typedArrays, errors, member, platformClone, platformClones, dataCloneError, builtinTag, ownDescriptor, text, Blob, File, isBlob, blobBytes, BroadcastChannel, wireForm, keyAlgorithm }));
 
@@ -569,7 +573,7 @@ enum WebPlatformPrelude {
             Event, EventTarget, AbortController, AbortSignal, structuredClone, localStorage, sessionStorage, Storage, XMLHttpRequest, ProgressEvent, CustomEvent, reportError, history, History, PopStateEvent, HashChangeEvent,
             MessageEvent, ErrorEvent, PromiseRejectionEvent, PageTransitionEvent, SecurityPolicyViolationEvent, MessageChannel, MessagePort, BroadcastChannel, locks, Lock, LockManager,
             ReadableStream, ReadableStreamDefaultReader, ReadableStreamDefaultController,
-            Blob, File, FormData, matchMedia, MediaQueryList, screen, requestAnimationFrame, cancelAnimationFrame, StorageEvent, late, indexedDBMembers,
+            Blob, File, FormData, matchMedia, MediaQueryList, screen, requestAnimationFrame, cancelAnimationFrame, StorageEvent, late, indexedDBMembers, cacheMembers,
             wireText, fromWireText,
             PerformanceEntry, PerformanceMark, PerformanceMeasure, PerformanceNavigationTiming, PerformanceObserver, PerformanceObserverEntryList,
             ...(secure ? { CryptoKey: webCrypto.CryptoKey, SubtleCrypto: webCrypto.SubtleCrypto } : {}) };

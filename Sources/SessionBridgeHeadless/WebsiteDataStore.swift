@@ -21,6 +21,9 @@ public final class WebsiteDataStore: Sendable {
     /// The pages' IndexedDB databases, one set per origin, shared by every page using this
     /// store; a persistent store saves them next to its cookies (`<profile>.indexeddb`).
     public let indexedDatabases: IndexedDatabases
+    /// The pages' Cache Storage (`caches`), one set of caches per origin, shared by every page
+    /// using this store; kept in memory.
+    public let cacheStorages: CacheStorages
     /// The `BroadcastChannel`s between the pages using this store.
     let broadcastChannels: BroadcastChannels
     /// How many dedicated workers the store's pages run now, each on a thread of its own, or
@@ -49,6 +52,7 @@ public final class WebsiteDataStore: Sendable {
         self.httpCookieStore = CookieJarStore(cookieJar)
         self.localStorage = WebStorage()
         self.indexedDatabases = IndexedDatabases()
+        self.cacheStorages = CacheStorages()
         self.broadcastChannels = BroadcastChannels()
         self.webLocks = WebLocks()
         self.preflights = CORSPreflightCache()
@@ -68,6 +72,7 @@ public final class WebsiteDataStore: Sendable {
         self.httpCookieStore = live.store
         self.localStorage = live.localStorage
         self.indexedDatabases = live.indexedDatabases
+        self.cacheStorages = live.cacheStorages
         self.broadcastChannels = live.broadcastChannels
         self.webLocks = live.webLocks
         self.preflights = live.preflights
@@ -99,13 +104,15 @@ public final class WebsiteDataStore: Sendable {
         cookieJar === other.cookieJar
     }
 
-    /// Removes every cookie, every `localStorage` item and every IndexedDB database (the
+    /// Removes every cookie, every `localStorage` item, every IndexedDB database and every
+    /// cache of Cache Storage (the
     /// "clear all web data on logout" of earlier designs). As in WebKit, the pages' open
     /// IndexedDB connections are closed (a `close` event): none writes back what it had read.
     public func removeAllData() {
         cookieJar.removeAll()
         localStorage.removeAll()
         indexedDatabases.removeAll()
+        cacheStorages.removeAll()
         preflights.removeAll()
         // The IndexedDB platform's own channel, its message in the wire form of `{cleared: true}`.
         broadcastChannels.postToEveryDocument(
@@ -121,6 +128,7 @@ public final class WebsiteDataStore: Sendable {
         let attachment: CookieStoreAttachment
         let localStorage: WebStorage
         let indexedDatabases: IndexedDatabases
+        let cacheStorages = CacheStorages()
         let broadcastChannels = BroadcastChannels()
         let webLocks = WebLocks()
         let preflights = CORSPreflightCache()
