@@ -198,7 +198,7 @@ extension DocumentEnvironment {
             targets = violation.reportURIs
         }
         for target in targets {
-            guard let reportURL = URL(string: target, relativeTo: url)?.absoluteURL,
+            guard let reportURL = URLResolution.resolve(target, against: url),
                 ["http", "https"].contains(reportURL.scheme?.lowercased() ?? ""), contentSecurity.takeReport()
             else { continue }
             let request = PageRequest(

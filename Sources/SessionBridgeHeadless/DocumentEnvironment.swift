@@ -54,7 +54,7 @@ struct DocumentEnvironment: Sendable {
     /// The base URL a `<base href>` gives a document at `url`: `nil` for none, and for one that is
     /// no URL or a `data:` or `javascript:` one, as in HTML.
     static func baseHref(_ href: String?, of url: URL) -> URL? {
-        guard let href, let base = URL(string: href, relativeTo: url)?.absoluteURL else { return nil }
+        guard let href, let base = URLResolution.resolve(href, against: url) else { return nil }
         return ["data", "javascript"].contains(base.scheme?.lowercased() ?? "") ? nil : base
     }
 
@@ -70,7 +70,7 @@ struct DocumentEnvironment: Sendable {
         case "": return Referrer(source: nil, policy: policy)
         case nil, "about:client": return Referrer(source: url, policy: policy)
         case let name?:
-            let given = URL(string: name, relativeTo: baseURL)?.absoluteURL
+            let given = URLResolution.resolve(name, against: baseURL)
             let origin = given.flatMap { SecurityOrigin(url: $0) }
             return Referrer(source: origin != nil && origin == SecurityOrigin(url: url) ? given : url, policy: policy)
         }
@@ -726,7 +726,7 @@ extension DocumentEnvironment {
         unsafe add("navigate") { context, call, env in
             let kind = try unsafe context.scriptValue(call[0]).stringValue ?? "assign"
             let target = try unsafe context.scriptValue(call[1]).stringValue ?? ""
-            guard let url = URL(string: target, relativeTo: env.baseURL)?.absoluteURL else {
+            guard let url = URLResolution.resolve(target, against: env.baseURL) else {
                 throw ScriptThrow("SyntaxError", "'\(target)' is not a valid URL")
             }
             // To a `javascript:` URL: its code runs in this document, in a task of its own
@@ -755,7 +755,7 @@ extension DocumentEnvironment {
             // parse of "" against it).
             let resolved =
                 target.isEmpty
-                ? URL(string: env.url.absoluteString.components(separatedBy: "#")[0]) : URL(string: target, relativeTo: env.baseURL)
+                ? URL(string: env.url.absoluteString.components(separatedBy: "#")[0]) : URLResolution.resolve(target, against: env.baseURL)
             guard let url = resolved?.absoluteURL else {
                 throw ScriptThrow("SecurityError", "'\(target)' is not a valid URL")
             }
@@ -770,7 +770,7 @@ extension DocumentEnvironment {
         }
         unsafe add("resolve") { context, call, env in
             let target = try unsafe context.scriptValue(call[0]).stringValue ?? ""
-            guard let url = URL(string: target, relativeTo: env.baseURL)?.absoluteURL else {
+            guard let url = URLResolution.resolve(target, against: env.baseURL) else {
                 throw ScriptThrow("TypeError", "'\(target)' is not a valid URL")
             }
             return unsafe context.jsValue(.string(url.absoluteString))
@@ -1113,7 +1113,7 @@ extension DocumentEnvironment {
             let name = try unsafe context.scriptValue(call[1]).stringValue ?? "_blank"
             var url: URL? = nil
             if !target.isEmpty {
-                guard let resolved = URL(string: target, relativeTo: env.baseURL)?.absoluteURL else {
+                guard let resolved = URLResolution.resolve(target, against: env.baseURL) else {
                     throw ScriptThrow("SyntaxError", "'\(target)' is not a valid URL")
                 }
                 url = resolved
@@ -1141,7 +1141,7 @@ extension DocumentEnvironment {
         unsafe add("windowNavigate") { context, call, env in
             let id = try windowID(call, in: context)
             let target = try unsafe context.scriptValue(call[1]).stringValue ?? ""
-            guard let url = URL(string: target, relativeTo: env.baseURL)?.absoluteURL else {
+            guard let url = URLResolution.resolve(target, against: env.baseURL) else {
                 throw ScriptThrow("SyntaxError", "'\(target)' is not a valid URL")
             }
             env.navigateWindow(id, to: url)
@@ -1279,8 +1279,9 @@ extension DocumentEnvironment {
             // The request's `referrer` and `referrerPolicy` (the prelude checked them).
             let referrer = try env.referrer(
                 named: unsafe context.scriptValue(call[9]).stringValue, policy: unsafe context.scriptValue(call[10]).stringValue)
-            guard let asked = URL(string: target, relativeTo: env.baseURL)?.absoluteURL else {
-                throw ScriptThrow("TypeError", "fetch: '\(target)' is not a valid URL")
+            // A URL that does not parse, or that holds credentials, is refused, as WebKit refuses it.
+            guard let asked = URLResolution.resolve(target, against: env.baseURL), asked.user == nil, asked.password == nil else {
+                throw ScriptThrow("TypeError", "URL is not valid or contains user credentials.")
             }
             let url = env.contentSecurity.upgraded(asked)
             var headers: [HTTPHeader] = []

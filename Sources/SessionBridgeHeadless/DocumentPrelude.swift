@@ -818,7 +818,13 @@ enum DocumentPrelude {
             constructor(input, init) {
               init = init || {};
               const from = input instanceof Request ? input : null;
-              this.#url = from ? from.#url : native.resolve(String(input));
+              if (!from) {
+                // A URL that does not parse, or that holds credentials, is refused, as WebKit refuses it.
+                let url = null;
+                try { url = native.resolve(String(input)); } catch {}
+                if (url === null || /^[a-z][a-z0-9+.-]*:\/\/[^\/?#]*@/i.test(url)) throw new TypeError("URL is not valid or contains user credentials.");
+                this.#url = url;
+              } else this.#url = from.#url;
               const method = init.method !== undefined ? String(init.method) : from ? from.#method : "GET";
               this.#method = normalizedMethods.includes(method.toUpperCase()) ? method.toUpperCase() : method;
               this.#headers = new Headers(init.headers !== undefined ? init.headers : from ? from.#headers : undefined);

@@ -117,7 +117,7 @@ final class EventSourceConnection: Sendable {
                     return blocked(error)
                 }
                 if [301, 302, 303, 307, 308].contains(response.status.code), let location = response.headers.first(name: "Location"),
-                    let next = URL(string: location, relativeTo: target)?.absoluteURL, ["http", "https"].contains(next.scheme ?? "")
+                    let next = URLResolution.resolve(location, against: target), ["http", "https"].contains(next.scheme ?? "")
                 {
                     var redirected = PageRequest(url: next)
                     do throws(CrossOriginFetch.Blocked) { try cors.redirect(from: target, to: &redirected) } catch { return blocked(error) }

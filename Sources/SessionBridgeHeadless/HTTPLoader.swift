@@ -188,7 +188,7 @@ struct HTTPLoader: Sendable {
         guard [301, 302, 303, 307, 308].contains(response.statusCode),
             let location = response.headers.first(where: { $0.name.lowercased() == "location" })?.value
         else { return nil }
-        return URL(string: location, relativeTo: url)?.absoluteURL
+        return URLResolution.resolve(location, against: url)
     }
 
     /// Whether `response` is a redirect a load that follows them would have followed.

@@ -30,7 +30,7 @@ struct ImportMap: Sendable {
         }
         if let scopes = object["scopes"] as? [String: Any] {
             for (prefix, map) in scopes {
-                guard let scope = URL(string: prefix, relativeTo: base)?.absoluteURL else { continue }
+                guard let scope = URLResolution.resolve(prefix, against: base) else { continue }
                 self.scopes[scope.absoluteString] = Self.specifierMap(map, base: base)
             }
         }
@@ -66,7 +66,7 @@ struct ImportMap: Sendable {
     /// bare one.
     private static func urlLike(_ specifier: String, base: URL) -> URL? {
         if specifier.hasPrefix("/") || specifier.hasPrefix("./") || specifier.hasPrefix("../") {
-            return URL(string: specifier, relativeTo: base)?.absoluteURL
+            return URLResolution.resolve(specifier, against: base)
         }
         guard let url = URL(string: Self.dataURLEncoded(specifier)), let scheme = url.scheme, !scheme.isEmpty else { return nil }
         return url
@@ -97,7 +97,7 @@ struct ImportMap: Sendable {
         guard let entries = value as? [String: Any] else { return [:] }
         var map: [String: URL] = [:]
         for (specifier, address) in entries {
-            guard !specifier.isEmpty, let address = address as? String, let url = URL(string: address, relativeTo: base)?.absoluteURL else {
+            guard !specifier.isEmpty, let address = address as? String, let url = URLResolution.resolve(address, against: base) else {
                 continue
             }
             map[urlLike(specifier, base: base)?.absoluteString ?? specifier] = url

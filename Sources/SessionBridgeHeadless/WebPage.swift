@@ -473,7 +473,7 @@ public actor WebPage {
                     runningScript.withLock { $0 = nil }
                 case .external(let src):
                     var script = DocumentScript(index: index, src: src, attributes: attributes, line: line)
-                    guard !src.isEmpty, let asked = URL(string: src, relativeTo: environment.baseURL)?.absoluteURL else {
+                    guard !src.isEmpty, let asked = URLResolution.resolve(src, against: environment.baseURL) else {
                         // Its `src` shows what the attribute resolves to: the document's URL for an empty one.
                         script.src = src.isEmpty ? url.absoluteString : src
                         unfetchable.append(script)
@@ -499,7 +499,7 @@ public actor WebPage {
                         deferred.append((script, .inline(source: source, documentURL: url, base: environment.baseURL, line: line), nil))
                         continue
                     }
-                    guard !src.isEmpty, let asked = URL(string: src, relativeTo: environment.baseURL)?.absoluteURL else {
+                    guard !src.isEmpty, let asked = URLResolution.resolve(src, against: environment.baseURL) else {
                         script.src = src.isEmpty ? url.absoluteString : src
                         unfetchable.append(script)
                         continue
@@ -633,7 +633,7 @@ public actor WebPage {
     /// none), referred by the document, unless the page has left it by then. The wait keeps the
     /// page busy, as a timer does.
     private func scheduleRefresh(_ refresh: DeclarativeRefresh, environment: DocumentEnvironment, document: Int) {
-        let target = refresh.url.flatMap { URL(string: $0, relativeTo: environment.baseURL)?.absoluteURL } ?? environment.url
+        let target = refresh.url.flatMap { URLResolution.resolve($0, against: environment.baseURL) } ?? environment.url
         guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return }
         let tracker = self.tracker
         tracker.begin()

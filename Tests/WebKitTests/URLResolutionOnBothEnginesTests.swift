@@ -1,0 +1,50 @@
+import Foundation
+import SessionBridgeHeadless
+import SessionBridgeScriptEngine
+import SessionBridgeTestSupport
+import SessionBridgeWebKit
+import Testing
+
+/// The URLs a page's requests name, resolved as the URL Standard (and WebKit) resolves them,
+/// side by side: spaces, tabs and newlines, backslashes, escapes already there, non-ASCII text,
+/// case and default ports, dot segments; and the URLs `fetch` refuses.
+@Suite(.serialized, .timeLimit(.minutes(3)), .hangWatchdog) struct URLResolutionOnBothEnginesTests {
+    @Test(arguments: Engine.allCases)
+    func requestURLsResolveAsTheURLStandardHasIt(engine: Engine) async throws {
+        try await withSite(pages: ["/dir/page": #"<meta charset="utf-8"><title>urls</title>"#]) { home in
+            try await EngineHarness.with(engine, signIn: false) { harness in
+                let view = try await harness.makeEchoView()
+                _ = try await view.load(home.url("/dir/page"))
+                let seen = try await view.run(
+                    #"""
+                    const inputs = ["a b", "\\x\\y", " /lead ", "/t\tab", "/n\nl", "/ünï", "?q=1 2", "#f", "../../../up", "HTTP://127.0.0.1:80/x",
+                      "http://EXAMPLE.com/%7e", "http://bücher.example/", "/p?ü=é", "/a/./b/../c", "/a/%2e%2E/c", "/x#a b", "", "/é%20", "javascript:1"];
+                    const urls = inputs.map((input) => new Request(input).url.replace(location.origin, "O"));
+                    const refused = [];
+                    for (const input of ["http://user:pw@127.0.0.1/", "http://[::1"]) {
+                      try { new Request(input); refused.push("made"); } catch (error) { refused.push(error.name + ": " + error.message); }
+                      refused.push(await fetch(input).then(() => "fetched", (error) => error.name + ": " + error.message));
+                    }
+                    for (const path of ["\\status\\204", " /status/./x/../204\t", "/status/%32%30%34/../204"]) await fetch(path);
+                    return [urls, refused];
+                    """#)
+                let expected: ScriptValue = [
+                    [
+                        "O/dir/a%20b", "O/x/y", "O/lead", "O/tab", "O/nl", "O/%C3%BCn%C3%AF", "O/dir/page?q=1%202", "O/dir/page#f", "O/up",
+                        "http://127.0.0.1/x", "http://example.com/%7e", "http://xn--bcher-kva.example/", "O/p?%C3%BC=%C3%A9", "O/a/c",
+                        "O/c",
+                        "O/x#a%20b", "O/dir/page", "O/%C3%A9%20", "javascript:1",
+                    ],
+                    Array(repeating: "TypeError: URL is not valid or contains user credentials.", count: 4).map(ScriptValue.string)
+                        .scriptArray,
+                ]
+                #expect(seen == expected, "\(engine)")
+                #expect(home.requests(to: "/status/204").count == 3, "\(engine)")
+            }
+        }
+    }
+}
+
+extension Array where Element == ScriptValue {
+    fileprivate var scriptArray: ScriptValue { .array(self) }
+}
