@@ -2,9 +2,11 @@ import Foundation
 
 /// The encoding a document's bytes are read in, as WebKit chooses it: a byte order mark, else
 /// its `Content-Type`'s `charset`, else a `<meta charset>` (or `http-equiv="Content-Type"`) in
-/// its first 1,024 bytes, else UTF-8. The Encoding Standard's labels for UTF-8, windows-1252
-/// (which `iso-8859-1`, `latin1` and `us-ascii` name) and UTF-16 are read; any other falls back
-/// to UTF-8.
+/// its first 1,024 bytes, else windows-1252, WebKit's default (its settings' `default-charset`,
+/// `iso-8859-1`): a UTF-8 page that declares nothing reads `cafÃ©` there, and here too. The
+/// Encoding Standard's labels for UTF-8, windows-1252
+/// (which `iso-8859-1`, `latin1` and `us-ascii` name) and UTF-16 are read; any other is read
+/// as UTF-8.
 enum DocumentEncoding: String, Sendable {
     case utf8 = "UTF-8"
     case windows1252 = "windows-1252"
@@ -34,10 +36,12 @@ enum DocumentEncoding: String, Sendable {
                 element.attributes["charset"]
                 ?? (element.attributes["http-equiv"]?.lowercased() == "content-type"
                     ? element.attributes["content"].flatMap(charset(in:)) : nil)
-            guard let label, let encoding = DocumentEncoding(label: label) else { continue }
+            guard let label else { continue }
+            // An encoding not read here (`shift_jis`) is read as UTF-8, the nearest for text of today.
+            guard let encoding = DocumentEncoding(label: label) else { return .utf8 }
             return encoding == .utf16LE || encoding == .utf16BE ? .utf8 : encoding
         }
-        return .utf8
+        return .windows1252
     }
 
     /// The encoding of a classic script: its byte order mark, its `charset`, or its

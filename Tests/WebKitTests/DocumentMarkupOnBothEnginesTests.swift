@@ -84,8 +84,6 @@ import Testing
         }
     }
 
-    /// A document's bytes are read in the encoding its `Content-Type` or `<meta charset>` names
-    /// (windows-1252 here), and so is a script of it that names none.
     /// Bodies come compressed when the engine asks, as a browser does, and reach the page
     /// decoded: a gzip document, and a gzip `fetch` whose `Content-Encoding` the script reads.
     @Test(arguments: Engine.allCases)
@@ -102,6 +100,9 @@ import Testing
         }
     }
 
+    /// A document's bytes are read in the encoding its `Content-Type` or `<meta charset>` names
+    /// (windows-1252 here), and so is a script of it that names none; one that names none is
+    /// read in WebKit's default, windows-1252, a UTF-8 page's `é` showing as `Ã©`.
     @Test(arguments: Engine.allCases)
     func aDocumentIsReadInTheEncodingItNames(engine: Engine) async throws {
         try await withSite { site in
@@ -112,6 +113,9 @@ import Testing
                     let seen = try await view.run("return latin")
                     #expect(seen == ["café €", "café €", "windows-1252"], "\(engine) \(path)")
                 }
+                // A document that names no encoding is read in WebKit's default, windows-1252.
+                _ = try await view.load(site.url("/latin/undeclared"))
+                #expect(try await view.run("return latin") == ["cafÃ©", "windows-1252"], "\(engine)")
             }
         }
     }

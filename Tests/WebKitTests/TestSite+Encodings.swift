@@ -4,7 +4,8 @@ import Hummingbird
 extension TestSite {
     /// Pages in windows-1252, to read as the engine decides their encoding: `/latin/header`
     /// names it in its `Content-Type`, `/latin/meta` in a `<meta charset>`, and each runs
-    /// `/latin/script.js` (windows-1252 too, naming nothing), whose text reaches `latin`.
+    /// `/latin/script.js` (windows-1252 too, naming nothing), whose text reaches `latin`;
+    /// `/latin/undeclared` is UTF-8 and names no encoding.
     static func addEncodingRoutes(to router: Router<BasicRequestContext>) {
         // "café €" in windows-1252: é is 0xE9, € is 0x80.
         let word: [UInt8] = [0x63, 0x61, 0x66, 0xE9, 0x20, 0x80]
@@ -19,6 +20,11 @@ extension TestSite {
         }
         router.get("/latin/meta") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(bytes: meta)))
+        }
+        // UTF-8 bytes that name no encoding: read in WebKit's default, windows-1252.
+        let undeclared = Array("<title>café</title><script>var latin = [document.title, document.characterSet];</script>".utf8)
+        router.get("/latin/undeclared") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(bytes: undeclared)))
         }
         router.get("/latin/script.js") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/javascript"], body: .init(byteBuffer: ByteBuffer(bytes: script)))
