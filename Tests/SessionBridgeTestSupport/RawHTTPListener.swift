@@ -65,6 +65,28 @@ public final class RawHTTPListener: Sendable {
         }
     }
 
+    /// A listener whose answer is made from each request's path and how many times that path
+    /// was asked so far (1 the first time), `nil` closing the connection unanswered.
+    public convenience init(answeringByPath answer: @escaping @Sendable (_ path: String, _ count: Int) -> String?) throws {
+        let asked = AskCounts()
+        try self.init { line in
+            let path = line.split(separator: " ").dropFirst().first.map(String.init) ?? ""
+            return answer(path, asked.count(path))
+        }
+    }
+
+    /// How many times each path was asked.
+    private final class AskCounts: Sendable {
+        private let counts = Mutex<[String: Int]>([:])
+
+        func count(_ path: String) -> Int {
+            counts.withLock { counts in
+                counts[path, default: 0] += 1
+                return counts[path]!
+            }
+        }
+    }
+
     public var url: URL { URL(string: "http://127.0.0.1:\(port)/")! }
 
     /// The bytes each connection sent, in connection order.

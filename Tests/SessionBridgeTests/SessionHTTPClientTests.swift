@@ -3,7 +3,6 @@ import SessionBridgeCookies
 import SessionBridgeHeadless
 import SessionBridgeTestSupport
 import SessionBridgeTesting
-import Synchronization
 import Testing
 
 @testable import SessionBridge
@@ -120,14 +119,8 @@ import Testing
     /// an idempotent request is sent once more, a `POST` is not (the server may have acted on
     /// it) and fails as a network error.
     @Test func anIdempotentRequestWhoseConnectionClosedUnansweredIsSentOnceMore() async throws {
-        let asked = Mutex<[String: Int]>([:])
-        let listener = try RawHTTPListener { line in
-            let path = line.split(separator: " ").dropFirst().first.map(String.init) ?? ""
-            let count = asked.withLock { counts -> Int in
-                counts[path, default: 0] += 1
-                return counts[path]!
-            }
-            return path != "/first" && count == 1 ? nil : RawHTTPListener.ok  // the first ask after `/first` goes unanswered
+        let listener = try RawHTTPListener { path, count in
+            path != "/first" && count == 1 ? nil : RawHTTPListener.ok  // the first ask after `/first` goes unanswered
         }
         defer { listener.stop() }
         try await withServer { server in

@@ -5,7 +5,6 @@ import SessionBridgeScriptEngine
 import SessionBridgeTestSupport
 import SessionBridgeTesting
 import SessionBridgeWebKit
-import Synchronization
 import Testing
 
 /// Loads that fail, side by side: a page learns what WebKit tells it, `TypeError: Load failed`
@@ -51,13 +50,7 @@ import Testing
     /// once; a `POST` is not sent again (the server may have acted on it) and fails.
     @Test(arguments: Engine.allCases)
     func anIdempotentRequestWhoseConnectionClosedUnansweredIsSentOnceMore(engine: Engine) async throws {
-        let asked = Mutex<[String: Int]>([:])
-        let listener = try RawHTTPListener { line in
-            let path = line.split(separator: " ").dropFirst().first.map(String.init) ?? ""
-            let count = asked.withLock { counts -> Int in
-                counts[path, default: 0] += 1
-                return counts[path]!
-            }
+        let listener = try RawHTTPListener { path, count in
             if path == "/page" { return "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 16\r\n\r\n<title>p</title>" }
             // The first ask of each path after `/first` is left unanswered, its connection
             // closed; `/never` is never answered.
