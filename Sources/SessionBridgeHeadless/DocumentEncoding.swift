@@ -2,7 +2,7 @@ import Foundation
 
 /// The encoding a document's bytes are read in, as WebKit chooses it: a byte order mark, else
 /// its `Content-Type`'s `charset`, else a `<meta charset>` (or `http-equiv="Content-Type"`) in
-/// its first 1,024 bytes, else windows-1252, WebKit's default (its settings' `default-charset`,
+/// its first 1,024 bytes or in its head after them, else windows-1252, WebKit's default (its settings' `default-charset`,
 /// `iso-8859-1`): a UTF-8 page that declares nothing reads `cafÃ©` there, and here too. The
 /// Encoding Standard's labels for UTF-8, windows-1252
 /// (which `iso-8859-1`, `latin1` and `us-ascii` name) and UTF-16 are read; any other is read
@@ -30,18 +30,35 @@ enum DocumentEncoding: String, Sendable {
     /// The encoding of a document whose bytes are `body`, served with `contentType`.
     static func of(_ body: [UInt8], contentType: String?) -> DocumentEncoding {
         if let declared = declared(body, contentType: contentType) { return declared }
-        // A `<meta>` naming UTF-16 is read as UTF-8: the bytes it was found in were ASCII.
-        for element in HTMLTokenizer.elements(in: Array(body.prefix(1024))) where element.name == "meta" {
+        // A `<meta>` in the first 1,024 bytes, or after them while the head goes on: WebKit's
+        // scan reads on until an element that cannot be in a head.
+        if let named = metaEncoding(in: HTMLTokenizer.elements(in: Array(body.prefix(1024))), headOnly: false) { return named }
+        if body.count > 1024, let named = metaEncoding(in: HTMLTokenizer.elements(in: Array(body.prefix(65_536))), headOnly: true) {
+            return named
+        }
+        return .windows1252
+    }
+
+    /// The elements a document's head may hold, before which a late `<meta>` is still read.
+    static let headElements: Set<String> = ["html", "head", "meta", "title", "link", "style", "script", "base", "noscript", "template"]
+
+    /// What the first `<meta charset>` (or `http-equiv="Content-Type"`) of `elements` names; with
+    /// `headOnly`, none after the first element a head cannot hold.
+    private static func metaEncoding(in elements: [HTMLTokenizer.Element], headOnly: Bool) -> DocumentEncoding? {
+        for element in elements {
+            if headOnly, !headElements.contains(element.name) { return nil }
+            guard element.name == "meta" else { continue }
             let label =
                 element.attributes["charset"]
                 ?? (element.attributes["http-equiv"]?.lowercased() == "content-type"
                     ? element.attributes["content"].flatMap(charset(in:)) : nil)
             guard let label else { continue }
-            // An encoding not read here (`shift_jis`) is read as UTF-8, the nearest for text of today.
+            // An encoding not read here (`shift_jis`) is read as UTF-8, the nearest for text of
+            // today; a `<meta>` naming UTF-16 too, the bytes it was found in being ASCII.
             guard let encoding = DocumentEncoding(label: label) else { return .utf8 }
             return encoding == .utf16LE || encoding == .utf16BE ? .utf8 : encoding
         }
-        return .windows1252
+        return nil
     }
 
     /// The encoding of a classic script: its byte order mark, its `charset`, or its

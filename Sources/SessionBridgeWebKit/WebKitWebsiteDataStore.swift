@@ -152,8 +152,8 @@ final class WebsiteData {
         }
         // The language the headless engine gives too; WebKit's own would be `C` in a `C.UTF-8`
         // locale, a tag `Intl` refuses. (WebKit keeps one list for the whole process.)
-        PreferredLanguage.current.withCString { language in
-            var languages: [UnsafePointer<CChar>?] = [language, nil]
+        unsafe PreferredLanguage.current.withCString { language in
+            var languages: [UnsafePointer<CChar>?] = unsafe [language, nil]
             unsafe webkit_web_context_set_preferred_languages(created, &languages)
         }
         context = unsafe GPointer(created)

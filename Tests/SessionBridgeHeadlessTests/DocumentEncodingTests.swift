@@ -13,9 +13,12 @@ import Testing
         #expect(DocumentEncoding.of([0xEF, 0xBB, 0xBF] + meta, contentType: "text/html; charset=latin1") == .utf8)
         #expect(DocumentEncoding.of(Array(#"<meta charset="utf-16">"#.utf8), contentType: nil) == .utf8)
         #expect(DocumentEncoding.of(Array(#"<meta charset="shift_jis">"#.utf8), contentType: nil) == .utf8)
-        // A meta past the first 1,024 bytes is not read; nothing declared is WebKit's default.
-        let late = Array(String(repeating: " ", count: 1100).utf8) + Array(#"<meta charset="utf-8">"#.utf8)
-        #expect(DocumentEncoding.of(late, contentType: nil) == .windows1252)
+        // A meta past the first 1,024 bytes is read while the head goes on, as WebKit reads it,
+        // and not after the body began; nothing declared is WebKit's default.
+        let late = Array("<head><!--\(String(repeating: "a", count: 1100))-->".utf8) + Array(#"<meta charset="utf-8">"#.utf8)
+        #expect(DocumentEncoding.of(late, contentType: nil) == .utf8)
+        let afterBody = Array("<p>\(String(repeating: "a", count: 1100))</p>".utf8) + Array(#"<meta charset="utf-8">"#.utf8)
+        #expect(DocumentEncoding.of(afterBody, contentType: nil) == .windows1252)
         #expect(DocumentEncoding.of(Array("<title>café</title>".utf8), contentType: "text/html") == .windows1252)
         #expect(DocumentEncoding.ofScript(Array("x".utf8), contentType: "text/javascript", document: .windows1252) == .windows1252)
         #expect(DocumentEncoding.ofScript(Array("x".utf8), contentType: "text/javascript; charset=utf-8", document: .windows1252) == .utf8)

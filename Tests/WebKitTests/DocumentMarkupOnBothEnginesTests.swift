@@ -102,7 +102,8 @@ import Testing
 
     /// A document's bytes are read in the encoding its `Content-Type` or `<meta charset>` names
     /// (windows-1252 here), and so is a script of it that names none; one that names none is
-    /// read in WebKit's default, windows-1252, a UTF-8 page's `é` showing as `Ã©`.
+    /// read in WebKit's default, windows-1252, a UTF-8 page's `é` showing as `Ã©`; a `<meta>`
+    /// after 1,024 bytes of the head is still read, as WebKit reads it.
     @Test(arguments: Engine.allCases)
     func aDocumentIsReadInTheEncodingItNames(engine: Engine) async throws {
         try await withSite { site in
@@ -116,6 +117,9 @@ import Testing
                 // A document that names no encoding is read in WebKit's default, windows-1252.
                 _ = try await view.load(site.url("/latin/undeclared"))
                 #expect(try await view.run("return latin") == ["cafÃ©", "windows-1252"], "\(engine)")
+                // A `<meta charset>` after 1,024 bytes of the head is still read.
+                _ = try await view.load(site.url("/latin/late-meta"))
+                #expect(try await view.run("return latin") == ["café", "UTF-8"], "\(engine)")
             }
         }
     }

@@ -5,7 +5,7 @@ extension TestSite {
     /// Pages in windows-1252, to read as the engine decides their encoding: `/latin/header`
     /// names it in its `Content-Type`, `/latin/meta` in a `<meta charset>`, and each runs
     /// `/latin/script.js` (windows-1252 too, naming nothing), whose text reaches `latin`;
-    /// `/latin/undeclared` is UTF-8 and names no encoding.
+    /// `/latin/undeclared` is UTF-8 and names no encoding, `/latin/late-meta` names it late.
     static func addEncodingRoutes(to router: Router<BasicRequestContext>) {
         // "café €" in windows-1252: é is 0xE9, € is 0x80.
         let word: [UInt8] = [0x63, 0x61, 0x66, 0xE9, 0x20, 0x80]
@@ -25,6 +25,11 @@ extension TestSite {
         let undeclared = Array("<title>café</title><script>var latin = [document.title, document.characterSet];</script>".utf8)
         router.get("/latin/undeclared") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(bytes: undeclared)))
+        }
+        // A `<meta charset>` after a head comment longer than 1,024 bytes: still read.
+        let lateMeta = Array("<head><!--\(String(repeating: "a", count: 1100))--><meta charset=\"utf-8\">".utf8) + undeclared
+        router.get("/latin/late-meta") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(bytes: lateMeta)))
         }
         router.get("/latin/script.js") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/javascript"], body: .init(byteBuffer: ByteBuffer(bytes: script)))
