@@ -1279,8 +1279,11 @@ extension DocumentEnvironment {
             // The request's `referrer` and `referrerPolicy` (the prelude checked them).
             let referrer = try env.referrer(
                 named: unsafe context.scriptValue(call[9]).stringValue, policy: unsafe context.scriptValue(call[10]).stringValue)
-            // A URL that does not parse, or that holds credentials, is refused, as WebKit refuses it.
-            guard let asked = URLResolution.resolve(target, against: env.baseURL), asked.user == nil, asked.password == nil else {
+            // A URL that does not parse, or that holds credentials (`fetch`'s, not `XMLHttpRequest`'s),
+            // is refused, as WebKit refuses it.
+            guard let asked = URLResolution.resolve(target, against: env.baseURL),
+                api != "Fetch API" || (asked.user == nil && asked.password == nil)
+            else {
                 throw ScriptThrow("TypeError", "URL is not valid or contains user credentials.")
             }
             let url = env.contentSecurity.upgraded(asked)
