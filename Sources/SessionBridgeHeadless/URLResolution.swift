@@ -11,6 +11,11 @@ import Foundation
 /// (`%2e` too) removed; the empty string is the base without its fragment; a relative URL has
 /// no meaning against a base without a path of its own (`blob:`, `data:`, `about:blank`).
 /// (`|`, `^`, `[` and `]` in a path come out escaped, where the standard leaves them.)
+///
+/// The page's own `URL` is the standard's parser written in JavaScript (``WebPlatformPrelude``),
+/// made only when a script reads it; a request, a script's source or a redirect resolves here,
+/// natively, so that a document that only loads things never makes it. `RequestURLTests`
+/// holds the two to the same answers.
 enum URLResolution {
     /// Schemes the URL Standard calls special, with their default ports.
     static let specialSchemes: [String: Int?] = ["http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21, "file": nil]
