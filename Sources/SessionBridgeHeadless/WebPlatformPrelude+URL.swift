@@ -462,7 +462,8 @@ extension WebPlatformPrelude {
                 if (parsedBase === null) throw invalidURL(url, base);
               }
               const parsed = parseURL(scalars(url), parsedBase);
-              if (parsed === null) throw invalidURL(url, base);
+              // WebKit names the base only when the base itself does not parse.
+              if (parsed === null) throw invalidURL(url);
               this.#url = parsed;
               this.#params = new URLSearchParams(parsed.query || "");
               attachParams(this.#params, query => { this.#url.query = query; });

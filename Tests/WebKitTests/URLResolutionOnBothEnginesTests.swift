@@ -53,6 +53,30 @@ import Testing
             }
         }
     }
+
+    /// `new URL`'s refusals read as WebKit's: the base named only when the base does not parse.
+    @Test(arguments: Engine.allCases)
+    func urlRefusalsReadAsWebKits(engine: Engine) async throws {
+        try await withSite(pages: ["/page": "<title>urls</title>"]) { home in
+            try await EngineHarness.with(engine, signIn: false) { harness in
+                let view = try await harness.makeEchoView()
+                _ = try await view.load(home.url("/page"))
+                let seen = try await view.run(
+                    #"""
+                    const out = [];
+                    for (const [input, base] of [["/x", "blob:http://a/b"], ["http://[", undefined], ["a", "b"], ["", "about:blank"]]) {
+                      try { out.push(new URL(input, base).href); } catch (error) { out.push(error.name + ": " + error.message); }
+                    }
+                    return out;
+                    """#)
+                let expected: ScriptValue = [
+                    #"TypeError: "/x" cannot be parsed as a URL."#, #"TypeError: "http://[" cannot be parsed as a URL."#,
+                    #"TypeError: "a" cannot be parsed as a URL against "b"."#, #"TypeError: "" cannot be parsed as a URL."#,
+                ]
+                #expect(seen == expected, "\(engine)")
+            }
+        }
+    }
 }
 
 extension Array where Element == ScriptValue {
