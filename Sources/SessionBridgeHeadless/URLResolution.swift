@@ -111,7 +111,7 @@ enum URLResolution {
             let byte = utf8[index]
             switch byte {
             case UInt8(ascii: "%"):
-                let hex = index + 2 < utf8.count && isHex(utf8[index + 1]) && isHex(utf8[index + 2])
+                let hex = index + 2 < utf8.count && DataURL.hexValue(utf8[index + 1]) != nil && DataURL.hexValue(utf8[index + 2]) != nil
                 out += hex ? "%" : "%25"
             case UInt8(ascii: "#"):
                 out += inFragment ? "%23" : "#"
@@ -128,10 +128,6 @@ enum URLResolution {
 
     /// Printable ASCII that RFC 3986 does not allow in a path, query or fragment.
     static let refused: Set<UInt8> = Set("\"<>\\^`{|}[]".utf8)
-
-    static func isHex(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
-    }
 
     /// A special URL with its scheme and host lowercased, its default port dropped and its
     /// path's dot segments removed (an empty path is `/`).
