@@ -96,11 +96,11 @@ import Testing
             try await EngineHarness.with(engine, signIn: false) { harness in
                 let view = try await harness.makeView(session: false, webKitStore: try Self.persistentStore())
                 _ = try await view.load(home.url("/page"))
+                // The page's loads are not part of its `load` event: the next navigation waits
+                // for their four lines, or it would cancel those still in flight.
+                try await Self.waitForFailedLoads(4, harness)
                 _ = try? await view.load(home.url("/status/503"))
-                let deadline = ContinuousClock.now + .seconds(10)
-                while ContinuousClock.now < deadline, Self.failedLoads(harness).count < 5 {
-                    try await Task.sleep(for: .milliseconds(20))
-                }
+                try await Self.waitForFailedLoads(5, harness)
                 try await Task.sleep(for: .milliseconds(300))
                 let expected = [
                     "Failed to load resource: Could not connect to 127.0.0.1: Connection refused",
@@ -111,6 +111,13 @@ import Testing
                 ]
                 #expect(Self.failedLoads(harness).sorted() == expected, "\(engine)")
             }
+        }
+    }
+
+    static func waitForFailedLoads(_ count: Int, _ harness: EngineHarness) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline, failedLoads(harness).count < count {
+            try await Task.sleep(for: .milliseconds(20))
         }
     }
 
