@@ -60,19 +60,28 @@ import Testing
         try await EngineHarness.with(engine, signIn: false) { harness in
             let view = try await harness.makeEchoView()
             _ = try await view.load(listener.url.appending(path: "page"))
-            // Each load has its own limit, so that one left hanging names itself (with what
-            // the listener received) instead of ending the whole script.
-            let outcome = try await view.run(
+            // Each load has its own limit and its time is reported, so that one left hanging
+            // names itself (with what the listener received) instead of ending the whole script;
+            // the script's own limit is above the five loads' limits together.
+            let result = try await view.callAsyncJavaScript(
                 """
-                const outcome = (promise) => promise.then((response) => response.text(), (error) => error.name + ": " + error.message);
+                const ms = [];
+                const outcome = (promise) => {
+                  const start = performance.now();
+                  return promise.then((response) => response.text(), (error) => error.name + ": " + error.message)
+                    .finally(() => ms.push(Math.round(performance.now() - start)));
+                };
                 const fetch = (url, init = {}) => globalThis.fetch(url, {...init, signal: AbortSignal.timeout(5000)});
-                return [
+                const outcomes = [
                   await outcome(fetch("/first")), await outcome(fetch("/again")),
                   await outcome(fetch("/put", {method: "PUT", body: "x"})), await outcome(fetch("/post", {method: "POST", body: "x"})),
                   await outcome(fetch("/never")),
                 ];
-                """)
-            #expect(outcome == ["ok", "ok", "ok", "TypeError: Load failed", "TypeError: Load failed"], "\(engine): \(listener.requestLines)")
+                return {outcomes, ms};
+                """, in: .page, timeout: .seconds(60))
+            #expect(
+                result["outcomes"] == ["ok", "ok", "ok", "TypeError: Load failed", "TypeError: Load failed"],
+                "\(engine): \(result["ms"].map { "\($0)" } ?? "") ms; \(listener.requestLines)")
         }
         let lines = listener.requestLines
         #expect(lines.filter { $0 == "GET /again HTTP/1.1" }.count == 2, "\(engine): \(lines)")
