@@ -22,7 +22,7 @@ public final class WebsiteDataStore: Sendable {
     /// store; a persistent store saves them next to its cookies (`<profile>.indexeddb`).
     public let indexedDatabases: IndexedDatabases
     /// The pages' Cache Storage (`caches`), one set of caches per origin, shared by every page
-    /// using this store; kept in memory.
+    /// using this store; a persistent store saves them next to its cookies (`<profile>.cachestorage`).
     public let cacheStorages: CacheStorages
     /// The `BroadcastChannel`s between the pages using this store.
     let broadcastChannels: BroadcastChannels
@@ -128,17 +128,21 @@ public final class WebsiteDataStore: Sendable {
         let attachment: CookieStoreAttachment
         let localStorage: WebStorage
         let indexedDatabases: IndexedDatabases
-        let cacheStorages = CacheStorages()
+        let cacheStorages: CacheStorages
         let broadcastChannels = BroadcastChannels()
         let webLocks = WebLocks()
         let preflights = CORSPreflightCache()
 
-        init(jar: CookieJar, attachment: CookieStoreAttachment, localStorage: WebStorage, indexedDatabases: IndexedDatabases) {
+        init(
+            jar: CookieJar, attachment: CookieStoreAttachment, localStorage: WebStorage, indexedDatabases: IndexedDatabases,
+            cacheStorages: CacheStorages
+        ) {
             self.jar = jar
             self.store = CookieJarStore(jar)
             self.attachment = attachment
             self.localStorage = localStorage
             self.indexedDatabases = indexedDatabases
+            self.cacheStorages = cacheStorages
         }
     }
 
@@ -163,7 +167,9 @@ public final class WebsiteDataStore: Sendable {
                 let attachment = try jar.attach(to: persistent, mode: .behind, includeSessionCookies: includeSessionCookies)
                 let storage = WebStorage(file: directory.appendingPathComponent(profile + ".localstorage"))
                 let databases = IndexedDatabases(file: directory.appendingPathComponent(profile + ".indexeddb"))
-                let live = LiveProfile(jar: jar, attachment: attachment, localStorage: storage, indexedDatabases: databases)
+                let caches = CacheStorages(file: directory.appendingPathComponent(profile + ".cachestorage"))
+                let live = LiveProfile(
+                    jar: jar, attachment: attachment, localStorage: storage, indexedDatabases: databases, cacheStorages: caches)
                 entries = entries.filter { $0.value.profile != nil }
                 entries[key] = Entry(profile: live)
                 return live

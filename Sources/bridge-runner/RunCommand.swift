@@ -115,6 +115,7 @@ struct RunCommand: AsyncParsableCommand {
         if let warning = pageStore.attachment?.loadResult.warning { transcript.note("warning: page profile: \(warning)") }
         if let warning = pageStore.localStorage.loadWarning { transcript.note("warning: page profile: \(warning)") }
         if let warning = pageStore.indexedDatabases.loadWarning { transcript.note("warning: page profile: \(warning)") }
+        if let warning = pageStore.cacheStorages.loadWarning { transcript.note("warning: page profile: \(warning)") }
         if let warning = try? nativeStore?.load().warning { transcript.note("warning: native profile: \(warning)") }
         let memoryLimit = engineOption.headlessMemoryLimitMB
         let configure: @Sendable (inout WebPageConfiguration) -> Void = { configuration in
@@ -161,8 +162,10 @@ struct RunCommand: AsyncParsableCommand {
         await CookieStoreAttachment.flushAll()
         pageStore.localStorage.flush()
         pageStore.indexedDatabases.flush()
+        pageStore.cacheStorages.flush()
         if let problem = pageStore.localStorage.saveError { transcript.note("warning: page profile: \(problem)") }
         if let problem = pageStore.indexedDatabases.saveError { transcript.note("warning: page profile: \(problem)") }
+        if let problem = pageStore.cacheStorages.saveError { transcript.note("warning: page profile: \(problem)") }
         if exit != .success { throw exit }
     }
 
