@@ -15,7 +15,9 @@ import Testing
         let origin = try #require(SecurityOrigin("https://app.example"))
         let first = CacheStorages(file: file)
         let id = try #require(first.cacheID("v1", forOrigin: origin, creating: true))
-        let head: [ScriptValue] = ["https://app.example/a", "GET", [], 200, "OK", "basic", [["x-kind", "asset"]], false, "https://app.example/a"]
+        let head: [ScriptValue] = [
+            "https://app.example/a", "GET", [], 200, "OK", "basic", [["x-kind", "asset"]], false, "https://app.example/a",
+        ]
         #expect(first.change(cache: id, forOrigin: origin, removing: [], adding: [(head, [1, 2, 3])]) == .done)
         _ = first.cacheID("v2", forOrigin: origin, creating: true)
         first.flush()
