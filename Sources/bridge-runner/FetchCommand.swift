@@ -112,7 +112,7 @@ struct FetchCommand: AsyncParsableCommand {
             transcript.nativeRequest(method: method.uppercased(), url: url, answer: answer)
             return answer.status < 400 ? .success : .failure
         } catch {
-            transcript.failure("fetch \(method.uppercased()) \(url.absoluteString) failed (\(error.code.rawValue)): \(error.message)")
+            transcript.failure("fetch \(method.uppercased()) \(Transcript.shown(url)) failed (\(error.code.rawValue)): \(error.message)")
             return error.code == .network ? .serverUnreachable : .failure
         }
     }
@@ -139,12 +139,12 @@ extension Transcript {
         let retried = answer.retriedAfterRefresh ? " (401: refreshed the session, sent again)" : ""
         emit(
             [
-                "type": "native-request", "method": method, "url": url.absoluteString, "status": answer.status,
+                "type": "native-request", "method": method, "url": Self.shown(url), "status": answer.status,
                 "sent": answer.cookiesSent, "set": answer.cookiesSet, "deleted": answer.cookiesDeleted,
                 "retriedAfterRefresh": answer.retriedAfterRefresh, "bytes": answer.body.count,
             ],
             text:
-                "fetch \(method) \(url.absoluteString) → \(answer.status)\(retried)  sent \(list(answer.cookiesSent))  set \(list(answer.cookiesSet))  deleted \(list(answer.cookiesDeleted))  (\(answer.body.count) bytes)"
+                "fetch \(method) \(Self.shown(url)) → \(answer.status)\(retried)  sent \(list(answer.cookiesSent))  set \(list(answer.cookiesSet))  deleted \(list(answer.cookiesDeleted))  (\(answer.body.count) bytes)"
         )
     }
 

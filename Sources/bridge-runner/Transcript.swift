@@ -187,7 +187,8 @@ final class Transcript: Sendable {
                 + paint("(\(Self.milliseconds(entry.duration)))", .dim))
     }
 
-    /// The page store and the native store side by side; values of session cookies hidden.
+    /// The page store and the native store side by side: sizes and attributes, never values;
+    /// whether the two stores hold the same value is said.
     func stores(page: [Cookie], native: [Cookie]) {
         // The run's end: how much of the console was printed shortened is said first.
         noteConsoleNotPrinted()
@@ -201,11 +202,12 @@ final class Transcript: Sendable {
         let keys = Set(pageByKey.keys).union(nativeByKey.keys).sorted()
         if style == .json {
             for key in keys {
-                emit(
-                    [
-                        "type": "cookie", "domain": key.domain, "path": key.path, "name": key.name,
-                        "page": pageByKey[key].map(Self.shown) ?? NSNull(), "native": nativeByKey[key].map(Self.shown) ?? NSNull(),
-                    ], text: "")
+                var fields: [String: Any] = [
+                    "type": "cookie", "domain": key.domain, "path": key.path, "name": key.name,
+                    "page": pageByKey[key].map(Self.shown) ?? NSNull(), "native": nativeByKey[key].map(Self.shown) ?? NSNull(),
+                ]
+                if let page = pageByKey[key], let native = nativeByKey[key] { fields["sameValue"] = page.value == native.value }
+                emit(fields, text: "")
             }
             return
         }
@@ -214,7 +216,9 @@ final class Transcript: Sendable {
         let nameWidth = min(28, keys.map { $0.name.count }.max() ?? 4)
         for key in keys {
             let pageText = pageByKey[key].map(Self.shown) ?? "—"
-            let nativeText = nativeByKey[key].map(Self.shown) ?? "—"
+            var nativeText = nativeByKey[key].map(Self.shown) ?? "—"
+            let sameValue = pageByKey[key]?.value == nativeByKey[key]?.value
+            if !sameValue, pageText == nativeText { nativeText += " (another value)" }
             let same = pageText == nativeText
             print(
                 "  \(key.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0))  \(pageText.padding(toLength: 34, withPad: " ", startingAt: 0)) | \(paint(nativeText, same ? .plain : .yellow))  \(paint(key.domain + key.path, .dim))"
@@ -265,9 +269,11 @@ final class Transcript: Sendable {
         return text.replacingCharacters(in: schemeEnd, with: "://<redacted>@")
     }
 
+    /// A cookie as the transcript shows it: its size, never its value (which cookie carries a
+    /// session is the server's choice: `PHPSESSID`, `connect.sid`, `sid`, a `jwt`), its
+    /// `HttpOnly` flag and the seconds it has left. `cookies show --show-values` prints values.
     static func shown(_ cookie: Cookie) -> String {
-        let secret = cookie.isHttpOnly || ["session", "token", "refresh", "auth"].contains { cookie.name.lowercased().contains($0) }
-        var text = secret ? "<\(cookie.value.utf8.count) bytes>" : String(cookie.value.prefix(24))
+        var text = "<\(cookie.value.utf8.count) bytes>"
         if cookie.isHttpOnly { text += " HttpOnly" }
         if let expiresAt = cookie.expiresAt {
             // A profile's cookie may claim any date; `Int(_:)` would stop the run beyond Int's range.

@@ -106,6 +106,31 @@ import Testing
         #expect(!result.stdout.contains("refresh-secret-789"))
     }
 
+    /// A cookie's value is never printed, whatever its name: which cookie carries a session is
+    /// the server's choice. The stores' table still tells a value the two stores differ on.
+    @Test func theCookieStoresShowSizesNeverValues() async throws {
+        let script = try RunnerProcess.temporaryFile(
+            "cookies.js",
+            """
+            document.cookie = "PHPSESSID=k2j3h4g5f6d7s8a9q0w1; path=/";
+            document.cookie = "connect.sid=s%3AabcdefGHIJKL.signature; path=/";
+            document.cookie = "jwt=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0; path=/";
+            document.cookie = "theme=night; path=/";
+            """)
+        let result = try await RunnerProcess.run(["run", script.path])
+        #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("PHPSESSID        <20 bytes>"), "\(result.stdout)")
+        let json = try await RunnerProcess.run(["run", script.path, "--json"])
+        for output in [result.stdout, json.stdout] {
+            for value in ["k2j3h4g5f6d7s8a9q0w1", "s%3AabcdefGHIJKL", "eyJhbGciOiJIUzI1NiJ9", "night", "light"] {
+                #expect(!output.contains(value), "\(value)")
+            }
+        }
+        // The page wrote `night` where the native store holds the server's `light`.
+        let theme = json.stdout.split(separator: "\n").first { $0.contains(#""name":"theme""#) }
+        #expect(theme?.contains(#""sameValue":false"#) == true, "\(json.stdout)")
+    }
+
     @Test func webStorageShowsKeysAndSizesNeverValues() async throws {
         let script = try RunnerProcess.temporaryFile(
             "storage.js", "localStorage.setItem('oidc.user', 'secret-value-123'); sessionStorage.state = 'pkce-verifier-456';")
