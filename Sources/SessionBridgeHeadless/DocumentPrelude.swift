@@ -449,6 +449,10 @@ enum DocumentPrelude {
           let platformObject = null;
           // The platform's own members, made once (the page may have replaced the globals).
           const platformMade = () => platformObject !== null ? platformObject : (platformObject = native.platform("make")(g, define, native, hooks));
+          // A body that is no JSON rejects `json()` with WebKit's DOMException, not `JSON.parse`'s error.
+          const jsonOfText = text => {
+            try { return JSON.parse(text); } catch { throw new (platformMade().DOMException)("The string did not match the expected pattern.", "SyntaxError"); }
+          };
           // Puts a set of members in place of their accessors (those the page has not replaced).
           const place = (lazy, made) => {
             for (const [name, getter] of lazy) {
@@ -670,7 +674,7 @@ enum DocumentPrelude {
               return PromiseCtor.resolve(this.#body);
             }
             text() { return then.call(this.#take(), body => typeof body === "string" ? body : this.#text !== undefined ? this.#text : textOfBytes(body)); }
-            json() { return then.call(this.text(), text => JSON.parse(text)); }
+            json() { return then.call(this.text(), jsonOfText); }
             arrayBuffer() { return then.call(this.#take(), body => typeof body === "string" ? bytesOfText(body).buffer : body.slice().buffer); }
             blob() { return then.call(this.arrayBuffer(), buffer => bodyBlob(buffer, this.headers)); }
             clone() {
@@ -876,7 +880,7 @@ enum DocumentPrelude {
                 return PromiseCtor.resolve(body === null ? "" : typeof body === "string" ? body : textOfBytes(body));
               } catch (error) { return PromiseCtor.reject(error); }
             }
-            json() { return then.call(this.text(), text => JSON.parse(text)); }
+            json() { return then.call(this.text(), jsonOfText); }
             arrayBuffer() {
               try {
                 const body = this.#take();

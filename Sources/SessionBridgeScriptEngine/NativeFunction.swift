@@ -242,6 +242,12 @@ package func makeError(in ctx: JSContextRef, name: String, message: String) -> J
     // While JavaScriptCore is ending a script that ran past its time limit it refuses to make an
     // error; a plain object carries the name and message then.
     let error = unsafe JSObjectMakeError(ctx, 1, &argument, nil) ?? JSObjectMake(ctx, nil, nil)!
+    // A `TypeError` is one (`instanceof TypeError`, as a failed `fetch`'s is in WebKit, which
+    // libraries test to tell a network error), its name inherited as a native one's is.
+    if name == "TypeError", let prototype = unsafe typeErrorPrototype(in: ctx) {
+        unsafe JSObjectSetPrototype(ctx, error, prototype)
+        return unsafe error
+    }
     if name != "Error" {
         let nameString = unsafe makeJSString(name)
         // Its own `name`, even where a page froze `Error.prototype` (whose `name` would
@@ -254,6 +260,18 @@ package func makeError(in ctx: JSContextRef, name: String, message: String) -> J
         unsafe JSStringRelease(nameString)
     }
     return unsafe error
+}
+
+/// The realm's own `TypeError.prototype`: read from a `TypeError` JavaScriptCore throws itself
+/// (`null` made an object), so that a page that replaced the global `TypeError` cannot change
+/// it; nil while a script is being ended, when JavaScriptCore makes no error.
+private func typeErrorPrototype(in ctx: JSContextRef) -> JSValueRef? {
+    var exception: JSValueRef? = nil
+    _ = unsafe JSValueToObject(ctx, JSValueMakeNull(ctx), &exception)
+    guard let exception = unsafe exception, unsafe JSValueIsObject(ctx, exception),
+        let thrown = unsafe JSValueToObject(ctx, exception, nil)
+    else { return nil }
+    return unsafe JSObjectGetPrototype(ctx, thrown)
 }
 
 /// Carries values that belong to one engine thread (JavaScriptCore values, objects a layer

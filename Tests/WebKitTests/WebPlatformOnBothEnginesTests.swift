@@ -177,6 +177,8 @@ import Testing
                   redirect.status, redirect.headers.get("location").endsWith("/next"), r(() => Response.redirect("/next", 200)),
                   error.status, error.type, await new Response(new Uint8Array([104, 105]).buffer).text(),
                   [...new Uint8Array(await new Response("hé").arrayBuffer())].join(","),
+                  await new Response("{a").json().catch((e) => [e.name, e instanceof DOMException, e.message].join(" ")),
+                  await new Request("/", {method: "POST", body: "[1,"}).json().catch((e) => [e.name, e instanceof DOMException].join(" ")),
                 ];
                 """)
             #expect(
@@ -189,6 +191,7 @@ import Testing
                     202, "application/json", 1,
                     307, true, "RangeError",
                     0, "error", "hi", "104,195,169",
+                    "SyntaxError true The string did not match the expected pattern.", "SyntaxError true",
                 ], "\(engine)")
         }
     }
