@@ -156,7 +156,7 @@ final class ActivityTracker: Sendable {
     func noteWorker() { workers.store(true, ordering: .relaxed) }
 }
 
-/// The finish function of a document's prelude (fires `DOMContentLoaded` and `load`).
+/// The functions of a document's prelude native code calls (its stages' events: `finish`).
 @safe  // its JavaScriptCore references are used only on its context's engine thread, while the context lives
 final class DocumentControls {
     let finish: RawObject
@@ -1695,10 +1695,12 @@ extension DocumentEnvironment {
             OrderedDictionary(uniqueKeysWithValues: attributes.sorted { $0.key < $1.key }.map { ($0.key, ScriptValue.string($0.value)) }))
     }
 
-    /// Fires `DOMContentLoaded` and `load` in a world.
-    static func finish(in context: isolated ScriptContext) {
+    /// A stage of a world's document: `"interactive"` (parsed), `"contentLoaded"`
+    /// (`DOMContentLoaded`) or `"load"`, each in an entry of its own (the microtasks one
+    /// queued run before the next).
+    static func finish(_ stage: String, in context: isolated ScriptContext) {
         guard let controls = context.attachment(DocumentControls.self) else { return }
-        unsafe callReporting(controls.finish, in: context)
+        unsafe callReporting(controls.finish, in: context) { unsafe [context.jsValue(.string(stage))] }
     }
 
     // MARK: Native work
@@ -1739,19 +1741,7 @@ extension DocumentEnvironment {
     func fetchModule(
         _ target: URL, credentials: CrossOriginFetch.Credentials = .sameOrigin, nonce: String = ""
     ) async throws(PageError) -> HTTPLoader.Response {
-        // A `data:` URL, and a blob URL of the document's origin, are read here, as WebKit
-        // imports them; a blob URL of another origin, or one not made (or revoked), fails.
-        switch target.scheme?.lowercased() {
-        case "data":
-            guard let data = DataURL(target) else { throw PageError(.invalidURL, "the data: URL is malformed") }
-            return Self.localResponse(target, type: data.mimeType, body: data.body)
-        case "blob":
-            guard Self.isOwnBlobURL(target.absoluteString, env: self),
-                let entry = configuration.websiteDataStore.blobURLs.entry(target.absoluteString)
-            else { throw PageError(.network, "the blob: URL is not one of this origin's") }
-            return Self.localResponse(target, type: entry.type, body: entry.bytes)
-        default: break
-        }
+        if let local = try localScript(target) { return local }
         let cors = CrossOriginFetch(origin: SecurityOrigin(url: url), mode: .cors, credentials: credentials)
         return try await loader.load(
             PageRequest(url: target), initiator: .script, cors: cors, preflights: configuration.websiteDataStore.preflights,
@@ -1762,6 +1752,23 @@ extension DocumentEnvironment {
                 : { @Sendable [self] next throws(PageError) in
                     try checkScriptRedirect(of: target, to: next.url, nonce: nonce, integrity: "", imported: true)
                 })
+    }
+
+    /// A script at a `data:` URL, or a blob URL of the document's origin, read here as WebKit
+    /// reads them (a classic script's or a module's); nil for another scheme. A blob URL of
+    /// another origin, or one not made (or revoked), fails.
+    func localScript(_ target: URL) throws(PageError) -> HTTPLoader.Response? {
+        switch target.scheme?.lowercased() {
+        case "data":
+            guard let data = DataURL(target) else { throw PageError(.invalidURL, "the data: URL is malformed") }
+            return Self.localResponse(target, type: data.mimeType, body: data.body)
+        case "blob":
+            guard Self.isOwnBlobURL(target.absoluteString, env: self),
+                let entry = configuration.websiteDataStore.blobURLs.entry(target.absoluteString)
+            else { throw PageError(.network, "the blob: URL is not one of this origin's") }
+            return Self.localResponse(target, type: entry.type, body: entry.bytes)
+        default: return nil
+        }
     }
 
     /// The answer a `data:` or blob URL gives: its bytes, with their type.

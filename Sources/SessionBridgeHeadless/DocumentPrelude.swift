@@ -1027,22 +1027,42 @@ enum DocumentPrelude {
               platformMade();
               g.dispatchEvent(hooks.storageEvent(key, oldValue, newValue, url));
             },
-            finish() {
-              // Events nothing listens for are not made (every navigation runs this, cold).
-              const readyStateListened = hasListeners(document, "readystatechange");
-              // The document's moments, for its navigation entry (``WebPlatformPrelude``).
+            // The document's stages, each a call of its own from native code, so that what one
+            // stage's listeners queued (an `await` in a `DOMContentLoaded` listener) runs before
+            // the next, as each is a task of its own in a browser: `"interactive"` once parsed
+            // (before its deferred and module scripts), `"contentLoaded"` after them, `"load"`.
+            // Events nothing listens for are not made (every navigation runs this, cold); those
+            // listened for are `Event`s as WebKit makes them (`DOMContentLoaded` bubbles from the
+            // document to the window; `load` and `pageshow` are the window's, their target the
+            // document).
+            finish(stage) {
               const times = hooks.times, now = () => native.platform("now");
-              times.interactive = now();
-              readyState = "interactive";
-              if (readyStateListened) document.dispatchEvent({ type: "readystatechange", target: document });
-              document.dispatchEvent({ type: "DOMContentLoaded", target: document });
-              times.contentLoaded = now();
+              const made = (type, bubbles = false) => { platformMade(); return hooks.trustedEvent(type, bubbles); };
+              if (readyState === "loading") {
+                times.interactive = now();
+                readyState = "interactive";
+                if (hasListeners(document, "readystatechange")) document.dispatchEvent(made("readystatechange"));
+              }
+              if (stage === "contentLoaded" || (stage === "load" && times.contentLoaded === 0)) {
+                if (hasListeners(document, "DOMContentLoaded") || hasListeners(g, "DOMContentLoaded")) {
+                  const event = made("DOMContentLoaded", true);
+                  hooks.bubble(event, [document, g]);
+                }
+                times.contentLoaded = now();
+              }
+              if (stage !== "load" || readyState === "complete") return;
               readyState = "complete";
-              if (readyStateListened) document.dispatchEvent({ type: "readystatechange", target: document });
+              if (hasListeners(document, "readystatechange")) document.dispatchEvent(made("readystatechange"));
               times.complete = now();
-              g.dispatchEvent({ type: "load", target: document });
+              if (hasListeners(g, "load")) {
+                const event = made("load");
+                hooks.bubble(event, [g], document);
+              }
               times.loaded = now();
-              if (hasListeners(g, "pageshow")) g.dispatchEvent({ type: "pageshow", persisted: false, target: g });
+              if (hasListeners(g, "pageshow")) {
+                platformMade();
+                hooks.bubble(hooks.pageTransition("pageshow", false), [g], document);
+              }
             },
             // Another window's `postMessage` (``DocumentEnvironment/dispatchMessage``): `id` the
             // window this page opened it came from, `null` for the opener.

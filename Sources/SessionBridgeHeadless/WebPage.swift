@@ -527,6 +527,8 @@ public actor WebPage {
                 }
             }
             if !metaPolicies.isEmpty { await addMetaPolicies(&metaPolicies, upTo: Int.max, environment: environment) }
+            // Parsed: `readyState` is `interactive` for the deferred and module scripts.
+            for context in documents.values { await finish("interactive", context) }
             for (script, root, target) in deferred {
                 if let root {
                     await runModuleScript(script, root: root, environment: environment)
@@ -540,7 +542,8 @@ public actor WebPage {
         for script in userScripts where script.injectionTime == .atDocumentEnd {
             await run(script.source, sourceURL: script.sourceURL, in: script.contentWorld)
         }
-        for context in documents.values { await finish(context) }
+        for context in documents.values { await finish("contentLoaded", context) }
+        for context in documents.values { await finish("load", context) }
         if let context = documents[.page], !unfetchable.isEmpty, shownDocuments == document {
             for script in unfetchable { await fireScriptEvent(loaded: false, script: script, in: context) }
         }
@@ -835,8 +838,8 @@ public actor WebPage {
         try DocumentEnvironment.install(environment, world: world, in: context)
     }
 
-    private func finish(_ context: isolated ScriptContext) {
-        DocumentEnvironment.finish(in: context)
+    private func finish(_ stage: String, _ context: isolated ScriptContext) {
+        DocumentEnvironment.finish(stage, in: context)
     }
 
     private func run(_ source: String, sourceURL: String, line: Int = 1, in world: ContentWorld) async {
@@ -873,7 +876,10 @@ public actor WebPage {
         var response: HTTPLoader.Response?
         do throws(PageError) {
             let nonce = script.nonce, integrity = script.attributes["integrity"] ?? ""
-            response = try await loader.load(
+            if let local = try environment.localScript(target) {
+                response = local
+            } else {
+                response = try await loader.load(
                 PageRequest(url: target), initiator: .script, cors: cors,
                 preflights: configuration.websiteDataStore.preflights, referrer: environment.clientReferrer,
                 fields: UserAgentFields(destination: "script", mode: cors == nil ? "no-cors" : "cors", initiator: environment.url),
@@ -884,6 +890,7 @@ public actor WebPage {
                     : { @Sendable next throws(PageError) in
                         try environment.checkScriptRedirect(of: target, to: next.url, nonce: nonce, integrity: integrity, imported: false)
                     })
+            }
         } catch  where error.code == .mixedContent {
             environment.reportMixedContent(target)
         } catch  where error.code == .accessControl {

@@ -49,7 +49,7 @@ extension WebPlatformPrelude {
                 // On its way along a path (`hooks.bubble`), an event's target stays where it started.
                 const along = bubbling !== null && bubbling.event === event ? bubbling : null;
                 const origin = along !== null ? along.origin : target;
-                event.#target = origin; event.#current = target; event.#phase = origin === target ? AT_TARGET : BUBBLING_PHASE; event.#stopNow = false;
+                event.#target = origin; event.#current = target; event.#phase = origin === target || along?.atTarget ? AT_TARGET : BUBBLING_PHASE; event.#stopNow = false;
                 for (const listener of listeners) {
                   if (listener.removed) continue;
                   if (event.#stopNow) break;
@@ -72,14 +72,17 @@ extension WebPlatformPrelude {
                 return !event.#canceled;
               };
               trusted = event => { event.#trusted = true; return event; };
+              // The document's own events (``DocumentPrelude``'s `finish`), as the browser makes them.
+              hooks.trustedEvent = (type, bubbles) => trusted(new Event(type, { bubbles }));
               // An `Event` dispatched by the window's or the document's own listener list (the
               // document prelude's): at that target for the dispatch, told when a listener
               // stopped it; `null` for the plain records the prelude dispatches itself.
               hooks.at = (event, target) => {
                 if (!(event instanceof Event)) return null;
                 if (event.#phase !== NONE) throw new DOMException("The event is already being dispatched.", "InvalidStateError");
-                const origin = bubbling !== null && bubbling.event === event ? bubbling.origin : target;
-                event.#target = origin; event.#current = target; event.#phase = origin === target ? AT_TARGET : BUBBLING_PHASE; event.#stopNow = false;
+                const along = bubbling !== null && bubbling.event === event ? bubbling : null;
+                const origin = along !== null ? along.origin : target;
+                event.#target = origin; event.#current = target; event.#phase = origin === target || along?.atTarget ? AT_TARGET : BUBBLING_PHASE; event.#stopNow = false;
                 return {
                   stopped: () => event.#stopNow,
                   done: () => {
@@ -92,8 +95,12 @@ extension WebPlatformPrelude {
               // element's event: its document, then the window; an IndexedDB request's: its
               // transaction, then its connection), until a listener stops it. Tells whether a
               // listener threw (IndexedDB aborts the transaction then).
-              hooks.bubble = (event, path) => {
-                const outer = bubbling, along = { event, origin: path[0], stopped: false, threw: false };
+              //
+              // `origin`, when given, is the event's target while it is dispatched at `path`
+              // alone, each there at its target (the window's `load` and `pageshow`, whose
+              // target is the document).
+              hooks.bubble = (event, path, origin = undefined) => {
+                const outer = bubbling, along = { event, origin: origin === undefined ? path[0] : origin, atTarget: origin !== undefined, stopped: false, threw: false };
                 bubbling = along;
                 try {
                   for (const object of path) {
@@ -252,6 +259,7 @@ extension WebPlatformPrelude {
           }
           define(MessageEvent.prototype, Symbol.toStringTag, { value: "MessageEvent", configurable: true });
           // A `message` event of this window's (its `postMessage`), as the browser makes it.
+          hooks.pageTransition = (type, persisted) => trusted(new PageTransitionEvent(type, { persisted, bubbles: true, cancelable: true }));
           hooks.message = (data, origin, source, type = "message", ports = []) => trusted(new MessageEvent(type, { data, origin, source, ports }));
 
           // CSP's event of a refused use (``ContentSecurityPolicy``), with its members as WebKit has them.
