@@ -880,16 +880,17 @@ public actor WebPage {
                 response = local
             } else {
                 response = try await loader.load(
-                PageRequest(url: target), initiator: .script, cors: cors,
-                preflights: configuration.websiteDataStore.preflights, referrer: environment.clientReferrer,
-                fields: UserAgentFields(destination: "script", mode: cors == nil ? "no-cors" : "cors", initiator: environment.url),
-                mixedContentFrom: environment.url,
-                cookies: { target in .include(environment.subresourceContext(for: target, method: "GET")) },
-                willRedirect: environment.contentSecurity.policy == nil
-                    ? nil
-                    : { @Sendable next throws(PageError) in
-                        try environment.checkScriptRedirect(of: target, to: next.url, nonce: nonce, integrity: integrity, imported: false)
-                    })
+                    PageRequest(url: target), initiator: .script, cors: cors,
+                    preflights: configuration.websiteDataStore.preflights, referrer: environment.clientReferrer,
+                    fields: UserAgentFields(destination: "script", mode: cors == nil ? "no-cors" : "cors", initiator: environment.url),
+                    mixedContentFrom: environment.url,
+                    cookies: { target in .include(environment.subresourceContext(for: target, method: "GET")) },
+                    willRedirect: environment.contentSecurity.policy == nil
+                        ? nil
+                        : { @Sendable next throws(PageError) in
+                            try environment.checkScriptRedirect(
+                                of: target, to: next.url, nonce: nonce, integrity: integrity, imported: false)
+                        })
             }
         } catch  where error.code == .mixedContent {
             environment.reportMixedContent(target)

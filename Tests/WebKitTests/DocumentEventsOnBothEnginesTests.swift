@@ -36,7 +36,8 @@ import Testing
                 let view = try await harness.makeEchoView()
                 _ = try await view.load(home.url("/page"))
                 let seen = try await view.run(
-                    "for (let i = 0; i < 200 && !seen.some((line) => line.startsWith('pageshow')); i++) await new Promise((r) => setTimeout(r, 10)); return seen;")
+                    "for (let i = 0; i < 200 && !seen.some((line) => line.startsWith('pageshow')); i++) await new Promise((r) => setTimeout(r, 10)); return seen;"
+                )
                 let expected: ScriptValue = [
                     "inline loading",
                     "data: loading",
