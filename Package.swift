@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "SessionBridgeScriptEngine", targets: ["SessionBridgeScriptEngine"]),
         .library(name: "SessionBridgeCookies", targets: ["SessionBridgeCookies"]),
         .library(name: "SessionBridgeMessaging", targets: ["SessionBridgeMessaging"]),
+        .library(name: "SessionBridgeHTTP", targets: ["SessionBridgeHTTP"]),
         .library(name: "SessionBridgeHeadless", targets: ["SessionBridgeHeadless"]),
         .library(name: "SessionBridgeOAuth", targets: ["SessionBridgeOAuth"]),
         .library(name: "SessionBridge", targets: ["SessionBridge"]),
@@ -34,6 +35,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
     ],
     targets: [
         // MARK: Layers, bottom up
@@ -65,13 +67,22 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The HTTP client's guards and retries the layers above share.
+        .target(
+            name: "SessionBridgeHTTP",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+            ]
+        ),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "SessionBridgeHeadless",
             dependencies: [
                 "CZlib",
                 .product(name: "OrderedCollections", package: "swift-collections"),
-                "SessionBridgeScriptEngine", "SessionBridgeCookies", "SessionBridgeMessaging",
+                "SessionBridgeScriptEngine", "SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -89,6 +100,7 @@ let package = Package(
         .target(
             name: "SessionBridgeOAuth",
             dependencies: [
+                "SessionBridgeHTTP",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -102,7 +114,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 "SessionBridgeScriptEngine", "SessionBridgeCookies", "SessionBridgeMessaging", "SessionBridgeHeadless",
-                "SessionBridgeOAuth",
+                "SessionBridgeOAuth", "SessionBridgeHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],

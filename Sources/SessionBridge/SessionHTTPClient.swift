@@ -3,6 +3,7 @@ public import Foundation
 import NIOCore
 import NIOHTTP1
 import SessionBridgeCookies
+import SessionBridgeHTTP
 import SessionBridgeHeadless
 import SessionBridgeOAuth
 

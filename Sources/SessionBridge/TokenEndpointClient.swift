@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import SessionBridgeHTTP
 import SessionBridgeOAuth
 
 /// What the token endpoint answered: the tokens (RFC 6749 §5.1) and every `Set-Cookie` field,
@@ -289,6 +290,12 @@ struct TokenEndpointClient: Sendable {
         }
         if let error = error as? ChannelError, case .connectTimeout = error {
             return Failure(error: SessionError(.network, "could not connect to the token endpoint"), retryable: true)
+        }
+        // An answer HTTP does not have came after the request was sent: ambiguous as well.
+        if let error = error as? MalformedResponseStatus {
+            return Failure(
+                error: SessionError(.network, "the token endpoint answered with status code \(error.code), which HTTP does not have"),
+                retryable: false, ambiguous: true)
         }
         return Failure(error: SessionError(.network, "the token endpoint connection failed"), retryable: false, ambiguous: true)
     }

@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import SessionBridgeCookies
+import SessionBridgeHTTP
 import SessionBridgeScriptEngine
 
 /// Sends a page's requests: cookies out by the jar's rules, every hop's `Set-Cookie` in, and

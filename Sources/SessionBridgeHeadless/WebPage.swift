@@ -5,6 +5,7 @@ import NIOHTTPCompression
 public import SessionBridgeCookies
 public import SessionBridgeMessaging
 public import SessionBridgeScriptEngine
+import SessionBridgeHTTP
 import Synchronization
 
 /// A headless embedded web view: what a `WKWebView` is to an app, minus rendering.
@@ -43,12 +44,14 @@ public actor WebPage {
     /// timeout). As a browser does, it asks for compressed bodies (`Accept-Encoding: deflate,
     /// gzip`) and hands on their decoded bytes, the response's fields as the server sent them
     /// (a script reads `Content-Encoding: gzip`); a body may not decode to more than
-    /// ``decodedBodyLimit`` bytes (the page's own `maxResponseBytes` is smaller by default).
+    /// ``decodedBodyLimit`` bytes (the page's own `maxResponseBytes` is smaller by default). An
+    /// answer with a status code below 100 fails the load (`refusingMalformedStatusCodes()`).
     package static var defaultHTTPClientConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(30)),
             decompression: .enabled(limit: .size(decodedBodyLimit)))
         configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.refusingMalformedStatusCodes()
         return configuration
     }
 

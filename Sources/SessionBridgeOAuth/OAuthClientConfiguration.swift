@@ -1,6 +1,7 @@
 public import AsyncHTTPClient
 public import Foundation
 public import Logging
+import SessionBridgeHTTP
 
 /// Who the client is and what it asks for: the settings of an ``OAuthClient``.
 ///
@@ -41,11 +42,13 @@ public struct OAuthClientConfiguration: Sendable {
     /// decision (see ``OAuthClient/tokenRequest(_:to:)``).
     public static let defaultHTTPClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: defaultHTTPClientConfiguration)
 
-    /// No redirects, and a connection the server refuses fails the request at once instead of
-    /// being retried by the client until its connect timeout.
+    /// No redirects, a connection the server refuses fails the request at once instead of
+    /// being retried by the client until its connect timeout, and an answer with a status code
+    /// below 100 fails its request (`refusingMalformedStatusCodes()`).
     package static var defaultHTTPClientConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
         configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.refusingMalformedStatusCodes()
         return configuration
     }
     /// Where the client logs; never a secret.

@@ -2,9 +2,11 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import SessionBridgeHTTP
 
 /// The few HTTP exchanges the OAuth client makes itself (discovery, keys, revocation), each
-/// bounded in time and size.
+/// bounded in time and size; a `GET` whose kept-alive connection the server closed before
+/// answering is sent once more (``/AsyncHTTPClient/HTTPClient/executeSendingIdempotentOnceMore(_:deadline:)``).
 enum OAuthHTTP {
     struct Answer: Sendable {
         var status: Int
@@ -24,7 +26,9 @@ enum OAuthHTTP {
         do {
             return try await withThrowingTaskGroup(of: Answer?.self) { group in
                 group.addTask {
-                    let response = try await client.execute(request, timeout: TimeAmount(timeout))
+                    // A GET (discovery, keys, userinfo) whose kept-alive connection closed
+                    // unanswered is sent once more; a POST never is.
+                    let response = try await client.executeSendingIdempotentOnceMore(request, deadline: .now() + TimeAmount(timeout))
                     let buffer = try await response.body.collect(upTo: 1 << 20)
                     return Answer(
                         status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
@@ -44,6 +48,8 @@ enum OAuthHTTP {
             throw error
         } catch let error as IOError where error.errnoCode == ECONNREFUSED {
             throw OAuthError(.network, "the server refused the connection")
+        } catch let error as MalformedResponseStatus {
+            throw OAuthError(.network, error.description)
         } catch {
             throw OAuthError(.network, "the request failed (\(type(of: error)))")
         }

@@ -26,6 +26,38 @@ import Testing
         withExtendedLifetime(refusing) {}
     }
 
+    /// An answer with a status code HTTP does not have (below 100: `HTTP/1.1 000`) fails its
+    /// load as a network error, as WebKit refuses it, and the page goes on; AsyncHTTPClient
+    /// stopped the process on the body of such an answer.
+    @Test func aStatusCodeBelow100FailsTheLoadNotTheProcess() async throws {
+        let listener = try RawHTTPListener { line in
+            for code in ["000", "001", "099"] where line.contains("/\(code)") {
+                return "HTTP/1.1 \(code) X\r\nContent-Length: 2\r\n\r\nhi"
+            }
+            return RawHTTPListener.ok
+        }
+        defer { listener.stop() }
+        let page = WebPage()
+        try await page.loadHTMLString("<p>codes</p>", baseURL: listener.url)
+        let outcome = try await page.callAsyncJavaScript(
+            """
+            const failures = [];
+            for (const url of ["/000", "/001", "/099"]) {
+              try { await fetch(url); failures.push("loaded"); } catch (error) { failures.push(error.message); }
+            }
+            return [failures, await (await fetch("/after")).text()];
+            """)
+        #expect(outcome == [["Load failed", "Load failed", "Load failed"], "ok"])
+        do {
+            try await page.load(listener.url.appending(path: "000"))
+            Issue.record("a navigation to an answer of status 000 loaded")
+        } catch {
+            #expect(error.code == .network)
+            #expect(error.message.contains("status code 0, which HTTP does not have"), "\(error.message)")
+        }
+        await page.close()
+    }
+
     /// A port no TCP connection can have, whether a page asks for it or a server's `Location`
     /// names it, fails that load with `invalid_url` (the HTTP client stopped the process on one
     /// at an IP address; the page's `fetch` says `Load failed`, as WebKit's does); the page goes on.

@@ -38,6 +38,38 @@ import Testing
         }
     }
 
+    /// A status code HTTP does not have (below 100) fails discovery; it does not end the
+    /// process (AsyncHTTPClient stopped it on the body of such an answer).
+    @Test func aStatusCodeBelow100FailsDiscoveryNotTheProcess() async throws {
+        let listener = try RawHTTPListener { _ in "HTTP/1.1 000 X\r\nContent-Length: 2\r\n\r\n{}" }
+        defer { listener.stop() }
+        do {
+            _ = try await AuthorizationServerMetadata.discover(
+                issuer: listener.url, httpClient: OAuthClientConfiguration.defaultHTTPClient, timeout: .seconds(5))
+            Issue.record("discovery read an answer of status 000")
+        } catch {
+            #expect(error.message.contains("status code 0, which HTTP does not have"), "\(error.message)")
+        }
+    }
+
+    /// A discovery `GET` whose kept-alive connection the server closed before answering (its
+    /// idle timeout) is sent once more, as the pages' loader sends it.
+    @Test func aDiscoveryAskWhoseConnectionClosedUnansweredIsSentOnceMore() async throws {
+        let listener = try RawHTTPListener { path, count in
+            // The first ask of OpenID Connect's place goes unanswered; both places have no document.
+            path.hasSuffix("/openid-configuration") && count == 1 ? nil : "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"
+        }
+        defer { listener.stop() }
+        do {
+            _ = try await AuthorizationServerMetadata.discover(
+                issuer: listener.url, httpClient: OAuthClientConfiguration.defaultHTTPClient, timeout: .seconds(5))
+            Issue.record("discovery found a document where none is")
+        } catch {
+            #expect(error.message.contains("answered HTTP 404"), "\(error.message)")
+        }
+        #expect(listener.requestLines.filter { $0.contains("/openid-configuration") }.count == 2, "\(listener.requestLines)")
+    }
+
     @Test func rfc8414PathInsertionForAnIssuerWithAPath() {
         let urls = AuthorizationServerMetadata.discoveryURLs(for: URL(string: "https://sso.example/realms/app")!)
         #expect(

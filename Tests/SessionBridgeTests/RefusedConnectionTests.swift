@@ -38,6 +38,29 @@ import Testing
         withExtendedLifetime(refusing) {}
     }
 
+    /// A token endpoint answering with a status code below 100 fails the refresh as an
+    /// ambiguous network error that names it (the request was sent), keeps the session, and
+    /// does not end the process (AsyncHTTPClient stopped it on the body of such an answer).
+    @Test func aTokenAnswerWithAStatusCodeBelow100FailsTheRefreshNotTheProcess() async throws {
+        let listener = try RawHTTPListener { _ in "HTTP/1.1 000 X\r\nContent-Length: 2\r\n\r\n{}" }
+        defer { listener.stop() }
+        var configuration = SessionConfiguration(server: listener.url)
+        configuration.requestTimeout = .seconds(5)
+        configuration.retry = RetryPolicy(baseDelay: .milliseconds(50))
+        let record = VaultRecord(refreshToken: RefreshToken("kept-refresh-token"), accessTokenExpiresAt: nil)
+        let vault = InMemoryTokenVault(record)
+        let session = SessionController(configuration: configuration, vault: vault)
+        do {
+            try await session.refresh()
+            Issue.record("a refresh read a token answer of status 000")
+        } catch {
+            #expect(error.code == .network)
+            #expect(error.message.contains("status code 0, which HTTP does not have"), "\(error.message)")
+            #expect(!error.message.contains("kept-refresh-token"))
+        }
+        #expect(try vault.load() == record)
+    }
+
     /// A refusal is retried (nothing was sent); a connection reset after sending may have
     /// rotated the token and is not.
     @Test func aRefusalIsRetryableAndAResetIsAmbiguous() {

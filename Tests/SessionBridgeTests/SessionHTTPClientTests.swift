@@ -145,6 +145,27 @@ import Testing
         #expect(lines.filter { $0 == "POST /post HTTP/1.1" }.count == 1, "\(lines)")
     }
 
+    /// An answer with a status code below 100 fails the request as a network error; it does
+    /// not end the process (AsyncHTTPClient stopped it on the body of such an answer).
+    @Test func aStatusCodeBelow100FailsTheRequestNotTheProcess() async throws {
+        let listener = try RawHTTPListener { line in
+            line.contains("/000") ? "HTTP/1.1 000 X\r\nContent-Length: 2\r\n\r\nhi" : RawHTTPListener.ok
+        }
+        defer { listener.stop() }
+        try await withServer { server in
+            let session = SessionController(configuration: makeConfiguration(server))
+            let client = SessionHTTPClient(session: session)
+            do {
+                _ = try await client.send(SessionHTTPRequest(url: listener.url.appending(path: "000")))
+                Issue.record("an answer of status 000 was read")
+            } catch {
+                #expect((error as? SessionError)?.code == .network)
+            }
+            #expect(try await client.send(SessionHTTPRequest(url: listener.url.appending(path: "after"))).status == 200)
+            try await client.shutdown()
+        }
+    }
+
     /// A client dropped without `shutdown()`, as when an error is thrown before the call, closes
     /// its connections as it goes, and the process goes on: AsyncHTTPClient stops a debug build
     /// whose client was never shut down.
