@@ -72,10 +72,8 @@ extension ScriptContext {
                 return unsafe JSValueMakeNumber(call.ctx, 0)
             }
         }
-        var milliseconds = unsafe call[1].map { unsafe JSValueToNumber(call.ctx, $0, nil) } ?? 0
-        if !milliseconds.isFinite || milliseconds < 0 { milliseconds = 0 }
-        milliseconds = min(milliseconds, 2_147_483_647)
-        let delay = Duration.microseconds(Int64(milliseconds * 1000))
+        let milliseconds = Self.timeout(unsafe call[1].map { unsafe JSValueToNumber(call.ctx, $0, nil) } ?? 0)
+        let delay = Duration.milliseconds(milliseconds)
         if let callback = unsafe callback { unsafe protect(callback) }
         var arguments: [JSValueRef] = unsafe []
         // Code is run with no arguments; a function is called with the ones after the delay.
@@ -91,6 +89,17 @@ extension ScriptContext {
             callback: callback, code: code, arguments: arguments, interval: repeating ? max(delay, .milliseconds(1)) : nil)
         scheduleTimer(id, after: delay)
         return unsafe JSValueMakeNumber(call.ctx, Double(id))
+    }
+
+    /// A timer's delay as HTML reads it: a WebIDL `long` (the number truncated and wrapped
+    /// modulo 2³², as `ToInt32` does), then 0 when negative. A delay past 2³¹ − 1 ms (a token's
+    /// expiry 30 days away) wraps and fires at once, in every browser.
+    static func timeout(_ number: Double) -> Int64 {
+        guard number.isFinite else { return 0 }
+        let wrapped = number.rounded(.towardZero).truncatingRemainder(dividingBy: 4_294_967_296)
+        let unsigned = wrapped < 0 ? wrapped + 4_294_967_296 : wrapped
+        let signed = unsigned >= 2_147_483_648 ? unsigned - 4_294_967_296 : unsigned
+        return max(0, Int64(signed))
     }
 
     private func scheduleTimer(_ id: Int, after delay: Duration) {

@@ -85,6 +85,50 @@ struct WebKitRun {
               source: own ? e.error.sourceURL : e.filename, line: own ? e.error.line : e.lineno});
           });
           window.addEventListener("unhandledrejection", (e) => post({type: "rejection", name: (e.reason && e.reason.name) || "Error", message: String(e.reason && e.reason.message || e.reason)}));
+          // The top document's pending work, which WebKit does not tell: its timers not yet
+          // fired or cleared (an interval until it is cleared) and its fetches and XHRs not yet
+          // settled; the runner waits for none to be left (``WebKitRun/waitUntilQuiet``). Told
+          // when the count leaves or reaches zero, and once as each document starts.
+          if (window !== window.top) return;
+          const doc = Math.random().toString(36).slice(2);
+          let pending = 0;
+          const busy = (delta) => {
+            const was = pending;
+            pending += delta;
+            if ((was === 0) !== (pending === 0)) post({type: "pending", count: pending, doc});
+          };
+          post({type: "pending", count: 0, doc, start: true});
+          const timers = new Map(), { setTimeout: setOne, setInterval: setEvery, clearTimeout: clearOne } = window;
+          const clear = (id) => { if (timers.delete(id)) busy(-1); };
+          const add = (set, repeating) => function (handler, ...rest) {
+            if (typeof handler !== "function") return set.call(window, handler, ...rest);
+            let id;
+            const run = function (...args) { if (!repeating) clear(id); return handler.apply(this, args); };
+            id = set.call(window, run, ...rest);
+            timers.set(id, repeating);
+            busy(1);
+            return id;
+          };
+          window.setTimeout = add(setOne, false);
+          window.setInterval = add(setEvery, true);
+          window.clearTimeout = window.clearInterval = function (id) { clear(id); return clearOne.call(window, id); };
+          const fetched = window.fetch;
+          window.fetch = function (...args) {
+            busy(1);
+            let done = false;
+            const settle = () => { if (!done) { done = true; busy(-1); } };
+            try {
+              const promise = fetched.apply(this, args);
+              promise.then(settle, settle);
+              return promise;
+            } catch (error) { settle(); throw error; }
+          };
+          const send = XMLHttpRequest.prototype.send;
+          XMLHttpRequest.prototype.send = function (...args) {
+            busy(1);
+            this.addEventListener("loadend", () => busy(-1), {once: true});
+            try { return send.apply(this, args); } catch (error) { busy(-1); throw error; }
+          };
         })();
         """
 
@@ -228,15 +272,19 @@ struct WebKitRun {
             transcript.failure("\(error.message)")
             // A script the view stopped (its web process ended) is the page's error, and a
             // document that arrived but did not finish loading is a page still busy.
-            if transcript.counts.scriptErrors > 0 { return .scriptError }
-            if error.code == .timeout && view.url != nil { return .timedOut }
-            return error.code == .network || error.code == .timeout ? .serverUnreachable : .failure
+            if transcript.counts.scriptErrors > 0 || transcript.counts.processesEnded > 0 { return .scriptError }
+            // A server that took the connection and did not answer in time is a timeout, as
+            // on the headless engine; one that could not be reached is unreachable.
+            if error.code == .timeout { return .timedOut }
+            return error.code == .network ? .serverUnreachable : .failure
         }
         let quiet = await Self.waitUntilQuiet(view, transcript: transcript, timeout: max(.seconds(1), budgetEnds - .now))
         // A refresh a page asked for and left (it navigated on) ends before the stores are shown.
         await session.waitForRefreshInFlight()
         let counts = transcript.counts
-        if counts.scriptErrors > 0 { return .scriptError }
+        // A web process that ended under the page (past its memory limit) is the page's
+        // failure, as the headless engine's `MemoryLimitExceeded` is.
+        if counts.scriptErrors > 0 || counts.processesEnded > 0 { return .scriptError }
         if counts.unhandledRejections > 0 { return .unhandledRejection }
         if !quiet {
             transcript.failure("the page was still busy after \(command.timeout) s; raise --timeout")
@@ -285,7 +333,12 @@ extension WebKitRun {
     /// How many page events (navigations, commits, decisions) the runner's views reported.
     nonisolated static let pageEvents = Atomic<Int>(0)
 
-    /// WebKit does not say when a page is idle: waits until half a second passed without bridge
+    /// The top document's pending timers and requests, as its reporter last told them, with the
+    /// document they are of (each document tells its own as it starts).
+    nonisolated static let pagePending = Mutex<(document: String, count: Int)>(("", 0))
+
+    /// WebKit does not say when a page is idle: waits until the top document has no timer or
+    /// request pending (as its reporter tells them) and half a second passed without bridge
     /// calls, navigations or console output; `false` when `timeout` came first.
     static func waitUntilQuiet(_ view: WebKitWebView, transcript: Transcript, timeout: Duration) async -> Bool {
         let deadline = ContinuousClock.now + timeout
@@ -294,7 +347,7 @@ extension WebKitRun {
         while ContinuousClock.now < deadline {
             let counts = transcript.counts
             let count = counts.bridgeCalls + counts.lines + pageEvents.load(ordering: .relaxed)
-            if count != lastCount || view.callsInFlight > 0 {
+            if count != lastCount || view.callsInFlight > 0 || pagePending.withLock({ $0.count }) > 0 {
                 lastCount = count
                 lastActivity = .now
             } else if ContinuousClock.now - lastActivity > .milliseconds(500) {
@@ -314,6 +367,15 @@ struct RunnerReports: ScriptMessageHandler {
         let body = message.body
         let url = message.frameInfo.url
         switch body["type"]?.stringValue {
+        case "pending":
+            // A document's first word replaces the last document's count; a late word of a
+            // document left behind changes nothing.
+            let document = body["doc"]?.stringValue ?? ""
+            let count = body["count"]?.numberValue.flatMap { Int(javaScriptNumber: $0) } ?? 0
+            let start = body["start"]?.boolValue == true
+            WebKitRun.pagePending.withLock { pending in
+                if start || pending.document == document { pending = (document, max(0, count)) }
+            }
         case "console":
             let level = ConsoleMessage.Level(rawValue: body["level"]?.stringValue ?? "log") ?? .log
             transcript.page(.console(ConsoleMessage(level: level, text: body["text"]?.stringValue ?? ""), url: url))

@@ -22,6 +22,9 @@ final class Transcript: Sendable {
         var unhandledRejections = 0
         var bridgeCalls = 0
         var navigationFailures: [PageError] = []
+        /// Web processes that ended under the page (its memory limit, a crash), not for the
+        /// time limit (whose script's error is counted).
+        var processesEnded = 0
         /// Lines printed so far.
         var lines = 0
         /// The last ``tailLength`` lines printed, at most ``tailMaxBytes`` in all (what a
@@ -154,6 +157,7 @@ final class Transcript: Sendable {
                 ["type": "navigation-failed", "code": error.code.rawValue, "message": error.message],
                 text: paint("navigation failed: \(error)", .red))
         case .webContentProcessTerminated(let reason, let url):
+            if reason != .exceededTimeLimit { lock.withLock { $0.processesEnded += 1 } }
             // An end for the time limit was shown as the script's error just before: the text
             // says it once (the JSON line keeps the event).
             emit(

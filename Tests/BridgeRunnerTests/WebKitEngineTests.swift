@@ -67,6 +67,40 @@ import Testing
         #expect(!console.contains { $0.contains("thrown once") || $0.contains("rejected once") }, "\(console)")
     }
 
+    /// A WebKit run waits for the page's pending timers and requests, as a headless one does
+    /// (it ended half a second after the page's last console line, a later timer's work unseen,
+    /// and exited 0); an interval never cleared keeps the page busy until `--timeout` (exit 3).
+    @Test func aWebKitRunWaitsForThePagesTimersAndRequests() async throws {
+        let page = try RunnerProcess.temporaryFile(
+            "pending.js",
+            """
+            console.log("start");
+            setTimeout(() => fetch("/api/me").then((r) => console.log("timer then fetch", r.status)), 1500);
+            const cleared = setTimeout(() => console.log("never"), 60000);
+            clearTimeout(cleared);
+            """)
+        let result = try await RunnerProcess.run(["run", "--engine", "webkit", page.path, "--timeout", "30"])
+        #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("console.log timer then fetch 200"), "\(result.stdout)")
+        let interval = try RunnerProcess.temporaryFile("interval.js", "setInterval(() => {}, 100);")
+        let busy = try await RunnerProcess.run(["run", "--engine", "webkit", interval.path, "--timeout", "3"])
+        #expect(busy.exitCode == 3, "\(busy.stdout)\(busy.stderr)")
+    }
+
+    /// A server that took the connection and never answered ends a WebKit run as a timeout
+    /// (exit 3), as on the headless engine; it was reported as unreachable (exit 4).
+    @Test func aServerThatNeverAnswersEndsAWebKitRunAsATimeout() async throws {
+        let listener = try RawHTTPListener { _ in
+            Thread.sleep(forTimeInterval: 12)
+            return nil
+        }
+        defer { listener.stop() }
+        let result = try await RunnerProcess.run([
+            "run", "--engine", "webkit", listener.url.appending(path: "hang").absoluteString, "--timeout", "3",
+        ])
+        #expect(result.exitCode == 3, "\(result.stdout)\(result.stderr)")
+    }
+
     @Test func theWebKitTranscriptListsHTTPExchangesWithCookieNamesButNoValues() async throws {
         let page = try RunnerProcess.temporaryFile(
             "exchanges.html",
