@@ -74,6 +74,10 @@ extension WebKitWebView {
                 let held = unsafe GPointer(dialog)
                 return WebKitActor.assumeIsolated { target.view?.scriptDialog(held) ?? 0 }
             }, unsafe retained(), unsafe release)
+        // An HTTP authentication challenge (`WWW-Authenticate: Basic`) goes on without a
+        // credential: its 401 reaches the page, as in a `WKWebView` whose navigation delegate
+        // does not handle challenges (WebKitGTK's own dialog would hold the load forever).
+        unsafe sb_connect_authenticate_without_credential(webView)
     }
 
     // MARK: Policy

@@ -132,6 +132,13 @@ final class TestSite: Sendable {
             let body = [204, 205, 304].contains(code) || code < 200 ? ByteBuffer() : ByteBuffer(string: "status \(code)")
             return Response(status: HTTPResponse.Status(code: code), body: .init(byteBuffer: body))
         }
+        // An HTTP authentication challenge no credential answers.
+        router.get("/basic-auth") { _, _ in
+            var headers = HTTPFields()
+            headers[.wwwAuthenticate] = #"Basic realm="site""#
+            headers[.contentType] = "text/plain"
+            return Response(status: .unauthorized, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "denied")))
+        }
         router.get("**") { request, _ in
             var headers = HTTPFields()
             headers[.contentType] = "text/html; charset=utf-8"

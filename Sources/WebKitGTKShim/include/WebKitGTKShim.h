@@ -47,6 +47,8 @@ gulong sb_connect_notify(gpointer object, const char *property, SBNotifyHandler 
 gulong sb_connect_web_process_terminated(WebKitWebView *view, SBWebProcessTerminatedHandler handler, gpointer data,
                                          GClosureNotify destroy);
 gulong sb_connect_script_dialog(WebKitWebView *view, SBScriptDialogHandler handler, gpointer data, GClosureNotify destroy);
+/* Answers every HTTP authentication challenge of the view without a credential (its 401 reaches the page). */
+gulong sb_connect_authenticate_without_credential(WebKitWebView *view);
 gulong sb_connect_resource_load_started(WebKitWebView *view, SBResourceLoadStartedHandler handler, gpointer data,
                                         GClosureNotify destroy);
 /// Connects a resource's `finished` (emitted after a load succeeded or failed).
