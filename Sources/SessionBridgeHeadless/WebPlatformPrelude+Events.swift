@@ -212,7 +212,7 @@ extension WebPlatformPrelude {
               signalAbort = (signal, reason) => {
                 if (signal.#aborted) return;
                 signal.#aborted = true;
-                signal.#reason = reason === undefined ? new DOMException("signal is aborted without reason", "AbortError") : reason;
+                signal.#reason = reason === undefined ? new DOMException("The operation was aborted.", "AbortError") : reason;
                 const dependents = signal.#dependents;
                 signal.#dependents = [];
                 signal.dispatchEvent(new Event("abort"));

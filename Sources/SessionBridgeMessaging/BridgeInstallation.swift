@@ -613,7 +613,7 @@ package final class BridgeInstallation {
               #signal = new AbortSignal();
               get signal() { return this.#signal; }
               abort(reason) {
-                const error = reason !== undefined ? reason : (() => { const e = new Error("signal is aborted without reason"); e.name = "AbortError"; return e; })();
+                const error = reason !== undefined ? reason : (() => { const e = new Error("The operation was aborted."); e.name = "AbortError"; return e; })();
                 abortSignal(this.#signal, error);
               }
             }
