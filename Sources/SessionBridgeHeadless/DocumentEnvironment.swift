@@ -39,6 +39,8 @@ struct DocumentEnvironment: Sendable {
     let modules = DocumentModules()
     /// The messages it posts to other windows, delivered in order.
     let postedMessages = PostedMessages()
+    /// Its scripts of another origin fetched without CORS, whose errors the page sees muted.
+    let mutedScripts = MutedScripts()
     /// A worker's own URL where it is not ``url``: a worker made from a `blob:` URL
     /// has it as its location, and its document's URL for its origin, cookies and base.
     var locationURL: URL? = nil
@@ -697,6 +699,11 @@ extension DocumentEnvironment {
                     ))
             }
             return nil
+        }
+        // `(sourceURL)`: whether an error thrown there reaches the page muted (``MutedScripts``).
+        unsafe add("muted") { context, call, env in
+            let source = try unsafe context.scriptValue(call[0]).stringValue ?? ""
+            return unsafe context.jsValue(.bool(!source.isEmpty && env.mutedScripts.contains(source)))
         }
         unsafe add("listensForLeave") { context, _, _ in
             context.attachment(DocumentControls.self)?.listensForLeave = true

@@ -145,6 +145,10 @@ enum DocumentPrelude {
               event.filename = value && typeof value === "object" && typeof value.sourceURL === "string" ? value.sourceURL : "";
               event.lineno = value && typeof value === "object" && typeof value.line === "number" ? value.line : 0;
               event.colno = value && typeof value === "object" && typeof value.column === "number" ? value.column : 0;
+              // Thrown by another origin's script fetched without CORS: muted, as WebKit mutes it.
+              if (event.filename !== "" && native.muted(event.filename)) {
+                event.message = "Script error."; event.filename = ""; event.lineno = 0; event.colno = 0; event.error = null;
+              }
             }
             dispatchAtWindow.call(g, event);
             // A worker's error no listener of its own cancelled goes on to its `Worker` object.

@@ -914,6 +914,14 @@ public actor WebPage {
             }
         }
         if let response, loaded {
+            // Another origin's script fetched over the network without CORS (on any hop): the
+            // page sees its errors muted.
+            let origin = SecurityOrigin(url: environment.url)
+            if cors == nil, ["http", "https"].contains(target.scheme?.lowercased() ?? ""),
+                ([target] + response.redirects + [response.url]).contains(where: { origin == nil || SecurityOrigin(url: $0) != origin })
+            {
+                environment.mutedScripts.add(script.src)
+            }
             runningScript.withLock { $0 = script }
             let contentType = response.headers.first { $0.name.lowercased() == "content-type" }?.value
             let encoding = DocumentEncoding.ofScript(response.body, contentType: contentType, document: environment.encoding)
