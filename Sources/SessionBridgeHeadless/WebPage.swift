@@ -3,9 +3,9 @@ public import Foundation
 import NIOCore
 import NIOHTTPCompression
 public import SessionBridgeCookies
+import SessionBridgeHTTP
 public import SessionBridgeMessaging
 public import SessionBridgeScriptEngine
-import SessionBridgeHTTP
 import Synchronization
 
 /// A headless embedded web view: what a `WKWebView` is to an app, minus rendering.

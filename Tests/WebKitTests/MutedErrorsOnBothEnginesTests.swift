@@ -13,7 +13,8 @@ import Testing
     func anotherOriginsScriptErrorsReachThePageMuted(engine: Engine) async throws {
         try await EngineHarness.with(engine, signIn: false) { harness in
             harness.server.serve(
-                path: "/thrower.js", body: "setTimeout(function () { throw new Error('detail of another origin'); }, 0); missingFunction();",
+                path: "/thrower.js",
+                body: "setTimeout(function () { throw new Error('detail of another origin'); }, 0); missingFunction();",
                 contentType: "text/javascript")
             let page = """
                 <title>muted</title>
@@ -32,7 +33,8 @@ import Testing
                 let view = try await harness.makeEchoView()
                 _ = try await view.load(home.url("/page"))
                 let seen = try await view.run(
-                    "for (let i = 0; i < 200 && seen.length < 3; i++) await new Promise((r) => setTimeout(r, 10)); return seen.slice().sort();")
+                    "for (let i = 0; i < 200 && seen.length < 3; i++) await new Promise((r) => setTimeout(r, 10)); return seen.slice().sort();"
+                )
                 #expect(
                     seen == [
                         "Error: own | source | 11 | - | own", "Script error. |  | 0 | 0 | null", "Script error. |  | 0 | 0 | null",
