@@ -252,7 +252,9 @@ import Testing
                 </script>
                 """
             try await page.loadHTMLString(listening, baseURL: server.url("/second"))
-            #expect(try await page.evaluateJavaScript("heard.join()") == .string("document DOMContentLoaded,window DOMContentLoaded,window load"))
+            #expect(
+                try await page.evaluateJavaScript("heard.join()")
+                    == .string("document DOMContentLoaded,window DOMContentLoaded,window load"))
             #expect(recorder.exchanges.isEmpty)
             #expect(recorder.consoleLines.isEmpty)
             #expect(recorder.scriptErrors.isEmpty)
