@@ -133,12 +133,31 @@ public final class SessionHTTPClient: Sendable {
         }
         let response: HTTPClientResponse
         let body: Data
+        let host = request.url.host ?? "the server"
+        // The head and the body share the timeout: a body that trickles in ends there too.
+        let deadline = ContinuousClock.now + configuration.timeout
         do {
             response = try await httpClient.executeSendingIdempotentOnceMore(outgoing, deadline: .now() + .init(configuration.timeout))
-            var buffer = try await response.body.collect(upTo: configuration.maximumBodySize)
+            let limit = configuration.maximumBodySize
+            let collected = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+                group.addTask { try await response.body.collect(upTo: limit) }
+                group.addTask {
+                    try await Task.sleep(until: deadline, clock: .continuous)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                return try await group.next() ?? nil
+            }
+            guard var buffer = collected else {
+                throw SessionError(.network, "the request to \(host) failed: its answer did not arrive within \(configuration.timeout)")
+            }
             body = Data(buffer.readBytes(length: buffer.readableBytes) ?? [])
+        } catch let error as SessionError {
+            throw error
+        } catch is NIOTooManyBytesError {
+            throw SessionError(.network, "the request to \(host) failed: its answer is larger than \(configuration.maximumBodySize) bytes")
         } catch {
-            throw SessionError(.network, "the request to \(request.url.host ?? "the server") failed")
+            throw SessionError(.network, "the request to \(host) failed: \(HTTPFailure.describe(error))")
         }
         if session.configuration.dpopKey != nil {
             session.client.oauth.dpopNonces.remember(headers: response.headers.map { ($0.name, $0.value) }, from: request.url)

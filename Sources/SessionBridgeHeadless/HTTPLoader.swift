@@ -321,35 +321,7 @@ struct HTTPLoader: Sendable {
     }
 
     /// How ``describe(_:)`` tells a refused connection.
-    static let refusedConnection = "connection refused: is the server running?"
+    static var refusedConnection: String { HTTPFailure.refusedConnection }
 
-    static func describe(_ error: any Error) -> String {
-        if let error = error as? HTTPClientError {
-            switch error {
-            case .remoteConnectionClosed: return "the server closed the connection before the response was complete"
-            case .connectTimeout: return "could not connect in time"
-            default: return "HTTP error: \(error)"
-            }
-        }
-        if isConnectionRefused(error) { return refusedConnection }
-        if let error = error as? ChannelError, error == .ioOnClosedChannel || error == .eof || error == .outputClosed {
-            return "the server closed the connection before the response was complete"
-        }
-        let text = String(describing: error)
-        if text.contains("uncleanShutdown") {  // NIOSSLError, which this module does not import
-            return "the server closed the connection before the response was complete"
-        }
-        return "network error: \(text)"
-    }
-
-    /// Whether `error` says the server's host refused the connection (`ECONNREFUSED`), told by
-    /// its type: the system call's `IOError`, or each address's attempt in the connection's
-    /// `NIOConnectionError`, as AsyncHTTPClient reports a connection it could not make.
-    static func isConnectionRefused(_ error: any Error) -> Bool {
-        if let error = error as? IOError { return error.errnoCode == ECONNREFUSED }
-        if let error = error as? NIOConnectionError {
-            return !error.connectionErrors.isEmpty && error.connectionErrors.allSatisfy { isConnectionRefused($0.error) }
-        }
-        return false
-    }
+    static func describe(_ error: any Error) -> String { HTTPFailure.describe(error) }
 }

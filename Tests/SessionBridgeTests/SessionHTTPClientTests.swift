@@ -166,6 +166,36 @@ import Testing
         }
     }
 
+    /// The timeout bounds the answer's body too (one that trickles in, or never ends, was read
+    /// for as long as the server sent it), and a failure names its cause.
+    @Test func aBodyThatNeverEndsEndsAtTheTimeoutAndTheErrorSaysWhy() async throws {
+        let listener = try RawHTTPListener { line in
+            line.contains("/endless")
+                ? "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\nthe start of a body that never ends"
+                : "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nlonger than it said"
+        }
+        defer { listener.stop() }
+        try await withServer { server in
+            let session = SessionController(configuration: makeConfiguration(server))
+            let client = SessionHTTPClient(session: session, configuration: .init(timeout: .seconds(2)))
+            let started = ContinuousClock.now
+            do {
+                _ = try await client.send(SessionHTTPRequest(url: listener.url.appending(path: "endless")))
+                Issue.record("an endless body was read to its end")
+            } catch {
+                #expect((error as? SessionError)?.message.contains("did not arrive within 2.0 seconds") == true, "\(error)")
+            }
+            #expect(ContinuousClock.now - started < .seconds(8))
+            do {
+                _ = try await client.send(
+                    SessionHTTPRequest(url: listener.url.appending(path: "too-small"), method: "POST", body: Data("x".utf8)))
+            } catch {
+                #expect((error as? SessionError)?.message.contains("failed: ") == true, "\(error)")
+            }
+            try await client.shutdown()
+        }
+    }
+
     /// A client dropped without `shutdown()`, as when an error is thrown before the call, closes
     /// its connections as it goes, and the process goes on: AsyncHTTPClient stops a debug build
     /// whose client was never shut down.

@@ -84,15 +84,33 @@ import Testing
                 ];
                 return {outcomes, ms};
                 """, in: .page, timeout: .seconds(60))
-            #expect(
-                result["outcomes"] == ["ok", "ok", "ok", "TypeError: Load failed", "TypeError: Load failed"],
-                "\(engine): \(result["ms"].map { "\($0)" } ?? "") ms; \(listener.requestLines)")
+            let lines = listener.requestLines
+            let asked = { (line: String) -> Int in lines.filter { $0 == line }.count }
+            let context = "\(engine): \(result["ms"].map { "\($0)" } ?? "") ms; \(lines)"
+            guard case .array(let outcomes)? = result["outcomes"], outcomes.count == 5 else {
+                Issue.record("no outcomes: \(context)")
+                return
+            }
+            // A POST is never sent again, whichever connection it went on.
+            #expect(outcomes[3] == "TypeError: Load failed" && asked("POST /post HTTP/1.1") == 1, "\(context)")
+            switch engine {
+            case .headless:
+                // Every idempotent request is sent once more (the pool does not say which
+                // connection a request went on: a new one's close counts too).
+                #expect(outcomes == ["ok", "ok", "ok", "TypeError: Load failed", "TypeError: Load failed"], "\(context)")
+                #expect(
+                    [asked("GET /again HTTP/1.1"), asked("PUT /put HTTP/1.1"), asked("GET /never HTTP/1.1")] as [Int] == [2, 2, 2], "\(context)")
+            case .webkit:
+                // WebKit sends one again only when its connection had carried a request before,
+                // which depends on which connection it took (a fresh one under load): each
+                // idempotent request was answered exactly when it was sent twice.
+                for (index, line) in [(1, "GET /again HTTP/1.1"), (2, "PUT /put HTTP/1.1")] {
+                    let answered = outcomes[index] == "ok"
+                    #expect(asked(line) == (answered ? 2 : 1), "\(line): \(context)")
+                }
+                #expect((1...2).contains(asked("GET /never HTTP/1.1")), "\(context)")
+            }
         }
-        let lines = listener.requestLines
-        #expect(lines.filter { $0 == "GET /again HTTP/1.1" }.count == 2, "\(engine): \(lines)")
-        #expect(lines.filter { $0 == "PUT /put HTTP/1.1" }.count == 2, "\(engine): \(lines)")
-        #expect(lines.filter { $0 == "POST /post HTTP/1.1" }.count == 1, "\(engine): \(lines)")
-        #expect(lines.filter { $0 == "GET /never HTTP/1.1" }.count == 2, "\(engine): \(lines)")
     }
 
     /// A `keepalive` request (which may outlive its document, as a beacon does) carries at most
