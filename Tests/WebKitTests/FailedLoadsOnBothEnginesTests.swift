@@ -99,7 +99,8 @@ import Testing
                 // connection a request went on: a new one's close counts too).
                 #expect(outcomes == ["ok", "ok", "ok", "TypeError: Load failed", "TypeError: Load failed"], "\(context)")
                 #expect(
-                    [asked("GET /again HTTP/1.1"), asked("PUT /put HTTP/1.1"), asked("GET /never HTTP/1.1")] as [Int] == [2, 2, 2], "\(context)")
+                    [asked("GET /again HTTP/1.1"), asked("PUT /put HTTP/1.1"), asked("GET /never HTTP/1.1")] as [Int] == [2, 2, 2],
+                    "\(context)")
             case .webkit:
                 // WebKit sends one again only when its connection had carried a request before,
                 // which depends on which connection it took (a fresh one under load): each
