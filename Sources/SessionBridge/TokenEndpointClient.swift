@@ -291,6 +291,12 @@ struct TokenEndpointClient: Sendable {
         if let error = error as? ChannelError, case .connectTimeout = error {
             return Failure(error: SessionError(.network, "could not connect to the token endpoint"), retryable: true)
         }
+        // An answer past the 1 MiB a token answer may have: sent and answered, so ambiguous.
+        if error is NIOTooManyBytesError {
+            return Failure(
+                error: SessionError(.serverError, "the token endpoint's answer is larger than the 1 MiB a token answer may have"),
+                retryable: false, ambiguous: true)
+        }
         // An answer HTTP does not have came after the request was sent: ambiguous as well.
         if let error = error as? MalformedResponseStatus {
             return Failure(

@@ -50,6 +50,8 @@ enum OAuthHTTP {
             throw OAuthError(.network, "the server refused the connection")
         } catch let error as MalformedResponseStatus {
             throw OAuthError(.network, error.description)
+        } catch is NIOTooManyBytesError {
+            throw OAuthError(.network, "the answer is larger than the 1 MiB it may have")
         } catch {
             throw OAuthError(.network, "the request failed (\(type(of: error)))")
         }

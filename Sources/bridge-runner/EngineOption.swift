@@ -279,8 +279,16 @@ struct WebKitRun {
             return error.code == .network ? .serverUnreachable : .failure
         }
         let quiet = await Self.waitUntilQuiet(view, transcript: transcript, timeout: max(.seconds(1), budgetEnds - .now))
-        // A refresh a page asked for and left (it navigated on) ends before the stores are shown.
-        await session.waitForRefreshInFlight()
+        // A refresh a page asked for and left (it navigated on) ends before the stores are
+        // shown, within the budget (half a second at least).
+        let refreshEnded = try? await RunBudget.within(max(budgetEnds, .now + .milliseconds(500))) { () async -> Bool in
+            await session.waitForRefreshInFlight()
+            return true
+        }
+        if refreshEnded != true {
+            transcript.failure("a refresh was still in flight after \(command.timeout) s; raise --timeout")
+            return .timedOut
+        }
         let counts = transcript.counts
         // A web process that ended under the page (past its memory limit) is the page's
         // failure, as the headless engine's `MemoryLimitExceeded` is.

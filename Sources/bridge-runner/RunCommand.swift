@@ -98,7 +98,7 @@ struct RunCommand: AsyncParsableCommand {
         let bound = timeout + RunDeadline.margin
         let deadline = RunDeadline.arm(seconds: bound) {
             transcript.failure(
-                "the run did not end within --timeout \(timeout) s (+\(RunDeadline.margin) s): a script held its engine thread; ended the run"
+                "the run did not end within --timeout \(timeout) s (+\(RunDeadline.margin) s): a script held its engine thread, or the page waited on a request past it; ended the run"
             )
         }
         let source = try PageSource(target)
@@ -157,7 +157,12 @@ struct RunCommand: AsyncParsableCommand {
                 "server: \(stats.logins) logins, \(stats.refreshes) refreshes, \(stats.graceReplays) grace replays, \(stats.reuseEvents) reuse events"
                     + webSession.statistics(stats))
         }
-        await fixture.stop()
+        // The embedded server waits for its requests in flight as it stops (a refresh the page
+        // left under `--latency`): the run's outcome is known, so it waits a second at most.
+        _ = try? await RunBudget.within(.now + .seconds(1)) { () async -> Bool in
+            await fixture.stop()
+            return true
+        }
         // The profiles' last cookie writes, made behind the pages, land before the process ends.
         await CookieStoreAttachment.flushAll()
         pageStore.localStorage.flush()
@@ -185,34 +190,55 @@ struct RunCommand: AsyncParsableCommand {
         deadline.restart(seconds: timeout + RunDeadline.margin)
         let budgetEnds = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
         do {
+            let page = fixture.page
+            var loading: @Sendable () async throws -> Void
             switch source {
             case .url(let target):
-                try await fixture.page.load(target)
+                loading = { try await page.load(target) }
             case .file(_, let body, let isHTML):
                 if let server = fixture.server, url == nil {
                     server.serve(
                         path: documentURL.path, body: isHTML ? body : "<script src=\"\(documentURL.path).js\"></script>",
                         contentType: "text/html; charset=utf-8")
                     if !isHTML { server.serve(path: documentURL.path + ".js", body: body, contentType: "text/javascript") }
-                    try await fixture.page.load(documentURL)
+                    loading = { try await page.load(documentURL) }
                 } else if isHTML {
-                    try await fixture.page.loadHTMLString(body, baseURL: documentURL)
+                    loading = { try await page.loadHTMLString(body, baseURL: documentURL) }
                 } else {
-                    try await fixture.page.loadScript(body, baseURL: documentURL)
+                    loading = { try await page.loadScript(body, baseURL: documentURL) }
                 }
             }
-        } catch {
+            // A server that never answers ends the page's part at `--timeout`, as a page that
+            // never goes quiet does.
+            if try await RunBudget.within(budgetEnds, loading) == nil {
+                transcript.failure("the page did not load within --timeout \(timeout) s")
+                return .timedOut
+            }
+        } catch let error as PageError {
             transcript.failure("\(error.message)")
             if error.code == .network || error.code == .timeout {
                 transcript.note("is the server running? Drop --server to use the embedded one.")
                 return .serverUnreachable
             }
             return .failure
+        } catch {
+            transcript.failure("\(error)")
+            return .failure
         }
         let progress = Progress(enabled: !json, transcript: transcript)
         let quiet = await fixture.page.runUntilQuiescent(timeout: max(.seconds(1), budgetEnds - .now))
-        // A refresh a page asked for and left (it navigated on) ends before the stores are shown.
-        await fixture.session.waitForRefreshInFlight()
+        // A refresh a page asked for and left (it navigated on) ends before the stores are
+        // shown, within the budget (half a second at least).
+        let session = fixture.session
+        let refreshEnded = try? await RunBudget.within(max(budgetEnds, .now + .milliseconds(500))) { () async -> Bool in
+            await session.waitForRefreshInFlight()
+            return true
+        }
+        if refreshEnded != true {
+            await progress.finish()
+            transcript.failure("a refresh was still in flight after \(timeout) s; raise --timeout")
+            return .timedOut
+        }
         await progress.finish()
         let counts = transcript.counts
         if counts.scriptErrors > 0 { return .scriptError }

@@ -175,6 +175,28 @@ import Testing
         #expect(Date().timeIntervalSince(start) < 30)
     }
 
+    /// Work the page waits on past `--timeout` (a refresh the token endpoint holds, a document
+    /// the server never answers) ends the run at `--timeout` with exit 3 and the stores shown;
+    /// the hard deadline ended the process 3 s later, saying a script held its thread.
+    @Test func workPendingPastTheTimeoutEndsTheRunAtTheTimeout() async throws {
+        let script = try RunnerProcess.temporaryFile(
+            "held-refresh.js",
+            #"console.log(JSON.stringify(await window.webkit.messageHandlers.session.postMessage({action: "refresh"})));"#)
+        let held = try await RunnerProcess.run(["run", script.path, "--latency", "60000", "--timeout", "3"])
+        #expect(held.exitCode == 3, "\(held.stdout)\(held.stderr)")
+        #expect(held.stdout.contains("a refresh was still in flight after 3.0 s"), "\(held.stdout)")
+        #expect(held.stdout.contains("cookie stores (page | native)") && !held.stdout.contains("ended the run"), "\(held.stdout)")
+        let listener = try RawHTTPListener { _ in
+            Thread.sleep(forTimeInterval: 12)
+            return nil
+        }
+        defer { listener.stop() }
+        let hanging = try await RunnerProcess.run(["run", listener.url.appending(path: "hang").absoluteString, "--timeout", "3"])
+        #expect(hanging.exitCode == 3, "\(hanging.stdout)\(hanging.stderr)")
+        #expect(hanging.stdout.contains("the page did not load within --timeout 3.0 s"), "\(hanging.stdout)")
+        #expect(!hanging.stdout.contains("ended the run"), "\(hanging.stdout)")
+    }
+
     @Test func unreachableServerExitsFour() async throws {
         let script = try RunnerProcess.temporaryFile("page.js", "console.log('never')")
         let result = try await RunnerProcess.run([
