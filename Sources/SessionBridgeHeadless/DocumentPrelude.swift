@@ -59,6 +59,8 @@ enum DocumentPrelude {
             const invoke = (event, captureOnly, at) => {
               for (const entry of (listeners.get(event.type) || []).slice()) {
                 if (entry.removed || (captureOnly && !entry.capture)) continue;
+                // The window's handler where it was set among the listeners (``handlerSet``).
+                if (entry.handler) { callHandler(event, at); if (at !== null && at.stopped()) break; continue; }
                 if (entry.once) remove(event.type, entry);
                 const listener = entry.listener, previous = swapEvent(event);
                 try {
@@ -96,6 +98,12 @@ enum DocumentPrelude {
               if (!listeners.has(key)) listeners.set(key, []);
               const list = listeners.get(key);
               if (list.some(entry => entry.listener === listener && entry.capture === capture)) return;
+              // A window handler set before this listener runs before it, as handlers run where
+              // they were set among the listeners (`onerror` between two `error` listeners): its
+              // place is kept from the first listener added after it.
+              if (object === g && typeof object["on" + key] === "function" && !list.some(entry => entry.handler)) {
+                list.push({ handler: true, listener: null, capture: false, once: false, removed: false });
+              }
               const entry = { listener, capture, once, removed: false };
               list.push(entry);
               if (leaveTypes.has(key)) native.listensForLeave();
@@ -106,15 +114,16 @@ enum DocumentPrelude {
             }, writable: true, configurable: true });
             define(object, "removeEventListener", { value: function removeEventListener(type, listener, options = undefined) {
               const key = String(type), capture = typeof options === "boolean" ? options : !!(options && options.capture);
-              const list = listeners.get(key), found = list && list.find(entry => entry.listener === listener && entry.capture === capture);
+              const list = listeners.get(key), found = list && list.find(entry => !entry.handler && entry.listener === listener && entry.capture === capture);
               if (found) remove(key, found);
             }, writable: true, configurable: true });
             define(object, "dispatchEvent", { value: function dispatchEvent(event) {
               const dispatched = hooks.at !== null ? hooks.at(event, object) : null;
-              const first = handlerFirst(event.type);
+              const placed = (listeners.get(event.type) || []).some(entry => entry.handler);
+              const first = !placed && handlerFirst(event.type);
               if (first) callHandler(event, dispatched);
               invoke(event, false, dispatched);
-              if (!first) callHandler(event, dispatched);
+              if (!first && !placed) callHandler(event, dispatched);
               if (dispatched !== null) dispatched.done();
               return !event.defaultPrevented;
             }, writable: true, configurable: true });

@@ -53,7 +53,7 @@ enum OAuthHTTP {
         } catch is NIOTooManyBytesError {
             throw OAuthError(.network, "the answer is larger than the 1 MiB it may have")
         } catch {
-            throw OAuthError(.network, "the request failed (\(type(of: error)))")
+            throw OAuthError(.network, "the request failed: \(HTTPFailure.describe(error))")
         }
     }
 }
