@@ -749,8 +749,35 @@ extension DocumentEnvironment {
                 env.changeURL(to: url)
                 return unsafe context.jsValue(.string(old.absoluteString))
             }
-            env.startNavigation(to: url, type: kind == "reload" ? .reload : .scriptInitiated)
+            env.startNavigation(to: url, type: kind == "reload" ? .reload : .scriptInitiated, replacing: kind == "replace")
             return nil
+        }
+        // The page's session history across documents (``SessionHistory``): `("counts")` the
+        // documents before and after this one, `("push")` when this document added an entry
+        // (those after it are dropped), `("go", delta)` loads the document `delta` away;
+        // whether there was one.
+        unsafe add("sessionHistory") { context, call, env in
+            let operation = try unsafe context.scriptValue(call[0]).stringValue ?? ""
+            guard let page = env.page.page, page.thread.isIsolatingCurrentContext() == true else {
+                return unsafe context.jsValue(operation == "counts" ? [0, 0] : false)
+            }
+            switch operation {
+            case "counts":
+                let counts = page.assumeIsolated { $0.sessionHistory.counts }
+                return unsafe context.jsValue([.number(Double(counts.before)), .number(Double(counts.after))])
+            case "push":
+                page.assumeIsolated { $0.sessionHistory.dropForward() }
+                return nil
+            case "go":
+                let delta = try unsafe context.scriptValue(call[1]).numberValue.flatMap { Int(javaScriptNumber: $0) } ?? 0
+                guard let entry = page.assumeIsolated({ $0.sessionHistory.entry(by: delta) }) else {
+                    return unsafe context.jsValue(.bool(false))
+                }
+                env.startNavigation(to: entry.url, type: .backForward, historyEntry: entry.index)
+                return unsafe context.jsValue(.bool(true))
+            default:
+                return nil
+            }
         }
         // `history.pushState`, `replaceState` and their traversals: `(url)` shows `url`
         // (resolved against the document's) as the document's URL, and returns it; a
@@ -1838,10 +1865,12 @@ extension DocumentEnvironment {
         }
     }
 
-    func startNavigation(to target: URL, type: NavigationAction.NavigationType) {
+    func startNavigation(to target: URL, type: NavigationAction.NavigationType, replacing: Bool = false, historyEntry: Int? = nil) {
         guard let page = page.page else { return }
         var action = NavigationAction(
             request: PageRequest(url: target), navigationType: type, isUserInitiated: false, isMainFrame: true, sourceURL: url)
+        action.replacesHistoryEntry = replacing
+        action.historyEntry = historyEntry
         // A reload too is referred by the document, as in WebKit.
         action.referrer = clientReferrer
         tracker.begin()

@@ -35,6 +35,11 @@ public struct NavigationAction: Sendable, Hashable {
     public var isRedirect: Bool
     /// The `Referer` the request sends, from the document that started it.
     var referrer: Referrer?
+    /// Whether the next document takes the current one's place in the session history
+    /// (`location.replace`).
+    var replacesHistoryEntry = false
+    /// For a ``NavigationType/backForward`` navigation, the session history's entry it goes to.
+    var historyEntry: Int?
 
     public init(
         request: PageRequest, navigationType: NavigationType, isUserInitiated: Bool, isMainFrame: Bool, sourceURL: URL?,

@@ -59,6 +59,8 @@ public actor WebPage {
     package static let decodedBodyLimit = 256 << 20
 
     public nonisolated let configuration: WebPageConfiguration
+    /// Its documents' session history (``SessionHistory``).
+    var sessionHistory = SessionHistory()
     /// The executor the page's scripts run on: an engine thread, or for a page with a
     /// ``UIDelegate`` a lane of one (its `EngineThread.hostThread`).
     public nonisolated let thread: EngineThread
@@ -277,6 +279,9 @@ public actor WebPage {
                 }
                 content = Self.content(of: response)
             }
+            let placement: SessionHistory.Placement =
+                action.historyEntry.map { .traverse($0) } ?? (action.navigationType == .reload || action.replacesHistoryEntry ? .replace : .push)
+            sessionHistory.commit(navigation.url, leaving: url, placement: placement)
             return await commit(navigation, content: content, timing: timing, referral: referral, prepared: prepared)
         } catch {
             if error.code != .superseded { emit(.navigationFailed(error)) }

@@ -6,8 +6,8 @@ extension WebPlatformPrelude {
     /// `forward` and `go` move among those entries in a later task, firing `popstate` (and
     /// `hashchange` when only the fragment changed). A navigation to a fragment adds an entry
     /// and fires `popstate`, then `hashchange`, as WebKit does.
-    /// Entries of earlier documents are not kept: `length` counts this document's, and going
-    /// past them does nothing; `go(0)` reloads.
+    /// The page's other documents count one entry each (``SessionHistory``): going past this
+    /// document's entries loads the document that many entries away; `go(0)` reloads.
     static let historySource = #"""
           class PopStateEvent extends Event {
             #state;
@@ -39,11 +39,14 @@ extension WebPlatformPrelude {
           const withoutFragment = url => url.replace(/#.*$/, "");
           const entries = [{ url: showURL(null), state: null }];
           let index = 0, restoration = "auto";
+          // The page's documents before and after this one, one entry each.
+          let [before, after] = native.sessionHistory("counts");
           const addEntry = (entry, replacing) => {
             if (replacing) { entries[index] = entry; return; }
             entries.splice(index + 1);
             entries.push(entry);
             index = entries.length - 1;
+            if (after > 0) { after = 0; native.sessionHistory("push"); }
           };
           hooks.fragment = kind => addEntry({ url: showURL(null), state: null }, kind === "replace");
           hooks.popstate = state => new PopStateEvent("popstate", { state });
@@ -55,7 +58,7 @@ extension WebPlatformPrelude {
           };
           class History {
             constructor() { throw new TypeError("Illegal constructor"); }
-            get length() { return entries.length; }
+            get length() { return before + entries.length + after; }
             get state() { return entries[index].state; }
             get scrollRestoration() { return restoration; }
             set scrollRestoration(value) { if (value === "auto" || value === "manual") restoration = value; }
@@ -65,7 +68,9 @@ extension WebPlatformPrelude {
               const steps = Number(delta) | 0;
               if (steps === 0) { native.navigate("reload", showURL(null)); return; }
               const target = index + steps;
-              if (target < 0 || target >= entries.length) return;
+              // Past this document's entries: another document, loaded (one entry each).
+              if (target < 0) { if (-target <= before) native.sessionHistory("go", target); return; }
+              if (target >= entries.length) { if (target - entries.length + 1 <= after) native.sessionHistory("go", target - entries.length + 1); return; }
               g.setTimeout(() => {
                 const from = entries[index].url;
                 index = target;
