@@ -280,7 +280,8 @@ public actor WebPage {
                 content = Self.content(of: response)
             }
             let placement: SessionHistory.Placement =
-                action.historyEntry.map { .traverse($0) } ?? (action.navigationType == .reload || action.replacesHistoryEntry ? .replace : .push)
+                action.historyEntry.map { .traverse($0) }
+                ?? (action.navigationType == .reload || action.replacesHistoryEntry ? .replace : .push)
             sessionHistory.commit(navigation.url, leaving: url, placement: placement)
             return await commit(navigation, content: content, timing: timing, referral: referral, prepared: prepared)
         } catch {
