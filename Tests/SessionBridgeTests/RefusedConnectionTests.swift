@@ -19,12 +19,7 @@ import Testing
         // A port held by a socket that does not listen: a stopped server's port is free again,
         // and another test's server may take it and answer, or hang.
         let refusing = try RefusingPort()
-        var configuration = SessionConfiguration(server: URL(string: "http://127.0.0.1:\(refusing.port)")!)
-        configuration.requestTimeout = .seconds(5)
-        configuration.retry = RetryPolicy(baseDelay: .milliseconds(50))
-        let record = VaultRecord(refreshToken: RefreshToken("kept-refresh-token"), accessTokenExpiresAt: nil)
-        let vault = InMemoryTokenVault(record)
-        let session = SessionController(configuration: configuration, vault: vault)
+        let (session, vault, record) = Self.signedInSession(server: URL(string: "http://127.0.0.1:\(refusing.port)")!)
         do {
             try await session.refresh()
             Issue.record("a refresh against a refused connection succeeded")
@@ -44,12 +39,7 @@ import Testing
     @Test func aTokenAnswerWithAStatusCodeBelow100FailsTheRefreshNotTheProcess() async throws {
         let listener = try RawHTTPListener { _ in "HTTP/1.1 000 X\r\nContent-Length: 2\r\n\r\n{}" }
         defer { listener.stop() }
-        var configuration = SessionConfiguration(server: listener.url)
-        configuration.requestTimeout = .seconds(5)
-        configuration.retry = RetryPolicy(baseDelay: .milliseconds(50))
-        let record = VaultRecord(refreshToken: RefreshToken("kept-refresh-token"), accessTokenExpiresAt: nil)
-        let vault = InMemoryTokenVault(record)
-        let session = SessionController(configuration: configuration, vault: vault)
+        let (session, vault, record) = Self.signedInSession(server: listener.url)
         do {
             try await session.refresh()
             Issue.record("a refresh read a token answer of status 000")
@@ -59,6 +49,16 @@ import Testing
             #expect(!error.message.contains("kept-refresh-token"))
         }
         #expect(try vault.load() == record)
+    }
+
+    /// A session of `server` whose vault holds a refresh token, its attempts limited to 5 s.
+    static func signedInSession(server: URL) -> (SessionController, InMemoryTokenVault, VaultRecord) {
+        var configuration = SessionConfiguration(server: server)
+        configuration.requestTimeout = .seconds(5)
+        configuration.retry = RetryPolicy(baseDelay: .milliseconds(50))
+        let record = VaultRecord(refreshToken: RefreshToken("kept-refresh-token"), accessTokenExpiresAt: nil)
+        let vault = InMemoryTokenVault(record)
+        return (SessionController(configuration: configuration, vault: vault), vault, record)
     }
 
     /// A refusal is retried (nothing was sent); a connection reset after sending may have
