@@ -462,6 +462,46 @@ enum DocumentPrelude {
           let platformObject = null;
           // The platform's own members, made once (the page may have replaced the globals).
           const platformMade = () => platformObject !== null ? platformObject : (platformObject = native.platform("make")(g, define, native, hooks));
+          // A body as `formData()` reads it, as WebKit does: URL-encoded, or multipart (a part with
+          // a file name a `File`), else WebKit's `TypeError`.
+          const formDataOf = (buffer, contentType) => {
+            const own = platformMade(), bytes = new Uint8Array(buffer), type = String(contentType === null ? "" : contentType);
+            const form = new own.FormData(), refused = () => new TypeError("Type error");
+            if (/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) {
+              for (const [name, value] of new own.URLSearchParams(textOfBytes(bytes))) form.append(name, value);
+              return form;
+            }
+            const boundary = /^multipart\/form-data\s*;(?:.*;)?\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(type);
+            if (boundary === null) throw refused();
+            const find = (needle, from) => {
+              outer: for (let i = from; i + needle.length <= bytes.length; i++) {
+                for (let j = 0; j < needle.length; j++) if (bytes[i + j] !== needle[j]) continue outer;
+                return i;
+              }
+              return -1;
+            };
+            const delimiter = bytesOfText("--" + (boundary[1] || boundary[2])), nextPart = bytesOfText("\r\n--" + (boundary[1] || boundary[2]));
+            const headEnd = bytesOfText("\r\n\r\n");
+            let at = find(delimiter, 0);
+            if (at < 0) throw refused();
+            at += delimiter.length;
+            while (!(bytes[at] === 45 && bytes[at + 1] === 45)) {
+              if (bytes[at] !== 13 || bytes[at + 1] !== 10) throw refused();
+              const head = find(headEnd, at + 2);
+              if (head < 0) throw refused();
+              const end = find(nextPart, head + 4);
+              if (end < 0) throw refused();
+              const fields = textOfBytes(bytes.subarray(at + 2, head)), content = bytes.slice(head + 4, end);
+              const disposition = /^content-disposition:\s*form-data(.*)$/im.exec(fields);
+              const name = disposition && /;\s*name="([^"]*)"/i.exec(disposition[1]);
+              if (name === null) throw refused();
+              const filename = /;\s*filename="([^"]*)"/i.exec(disposition[1]), partType = /^content-type:\s*(.*?)\s*$/im.exec(fields);
+              form.append(name[1], filename === null ? textOfBytes(content)
+                : new own.File([content], filename[1], { type: partType === null ? "text/plain" : partType[1] }));
+              at = end + nextPart.length;
+            }
+            return form;
+          };
           // A body that is no JSON rejects `json()` with WebKit's DOMException, not `JSON.parse`'s error.
           const jsonOfText = text => {
             try { return JSON.parse(text); } catch { throw new (platformMade().DOMException)("The string did not match the expected pattern.", "SyntaxError"); }
@@ -688,6 +728,7 @@ enum DocumentPrelude {
             }
             text() { return then.call(this.#take(), body => typeof body === "string" ? body : this.#text !== undefined ? this.#text : textOfBytes(body)); }
             json() { return then.call(this.text(), jsonOfText); }
+            formData() { return then.call(this.arrayBuffer(), buffer => formDataOf(buffer, this.headers.get("content-type"))); }
             arrayBuffer() { return then.call(this.#take(), body => typeof body === "string" ? bytesOfText(body).buffer : body.slice().buffer); }
             blob() { return then.call(this.arrayBuffer(), buffer => bodyBlob(buffer, this.headers)); }
             clone() {
@@ -894,6 +935,7 @@ enum DocumentPrelude {
               } catch (error) { return PromiseCtor.reject(error); }
             }
             json() { return then.call(this.text(), jsonOfText); }
+            formData() { return then.call(this.arrayBuffer(), buffer => formDataOf(buffer, this.headers.get("content-type"))); }
             arrayBuffer() {
               try {
                 const body = this.#take();
