@@ -53,13 +53,15 @@ enum DocumentPrelude {
           // the element was parsed with) runs first, as handlers run in the order they were set.
           function eventTarget(object, handlerFirst = () => false) {
             const listeners = new Map();
+            // The types whose list holds the window's handler in its place (see addEventListener).
+            const handlerPlaced = new Set();
             listenerLists.set(object, listeners);
             // Calls the listeners of `event.type` (only those added for capture with
             // `captureOnly`), `at` the dispatch's hold of a page-made `Event`.
             const invoke = (event, captureOnly, at) => {
               for (const entry of (listeners.get(event.type) || []).slice()) {
                 if (entry.removed || (captureOnly && !entry.capture)) continue;
-                // The window's handler where it was set among the listeners (``handlerSet``).
+                // The window's handler where it was set among the listeners (`handlerPlaced`).
                 if (entry.handler) { callHandler(event, at); if (at !== null && at.stopped()) break; continue; }
                 if (entry.once) remove(event.type, entry);
                 const listener = entry.listener, previous = swapEvent(event);
@@ -101,7 +103,8 @@ enum DocumentPrelude {
               // A window handler set before this listener runs before it, as handlers run where
               // they were set among the listeners (`onerror` between two `error` listeners): its
               // place is kept from the first listener added after it.
-              if (object === g && typeof object["on" + key] === "function" && !list.some(entry => entry.handler)) {
+              if (object === g && !handlerPlaced.has(key) && typeof object["on" + key] === "function") {
+                handlerPlaced.add(key);
                 list.push({ handler: true, listener: null, capture: false, once: false, removed: false });
               }
               const entry = { listener, capture, once, removed: false };
@@ -119,7 +122,7 @@ enum DocumentPrelude {
             }, writable: true, configurable: true });
             define(object, "dispatchEvent", { value: function dispatchEvent(event) {
               const dispatched = hooks.at !== null ? hooks.at(event, object) : null;
-              const placed = (listeners.get(event.type) || []).some(entry => entry.handler);
+              const placed = handlerPlaced.has(event.type);
               const first = !placed && handlerFirst(event.type);
               if (first) callHandler(event, dispatched);
               invoke(event, false, dispatched);
@@ -480,7 +483,8 @@ enum DocumentPrelude {
               }
               return -1;
             };
-            const delimiter = bytesOfText("--" + (boundary[1] || boundary[2])), nextPart = bytesOfText("\r\n--" + (boundary[1] || boundary[2]));
+            const separator = "--" + (boundary[1] || boundary[2]);
+            const delimiter = bytesOfText(separator), nextPart = bytesOfText("\r\n" + separator);
             const headEnd = bytesOfText("\r\n\r\n");
             let at = find(delimiter, 0);
             if (at < 0) throw refused();

@@ -171,7 +171,7 @@ struct HTTPLoader: Sendable {
     private func reportFailure(_ error: PageError, loading url: URL, in page: URL?) {
         let reason: String
         switch error.code {
-        case .network where error.message == Self.refusedConnection:
+        case .network where error.message == HTTPFailure.refusedConnection:
             reason = "Could not connect to \(url.host ?? ""): Connection refused"
         case .network, .timeout, .responseTooLarge: reason = error.message
         default: return
@@ -281,7 +281,7 @@ struct HTTPLoader: Sendable {
             throw PageError(.cancelled, "the load was cancelled", url: request.url)
         } catch {
             report(initiator, request, nil, cookiesSent, [], [], [], clock.now - started)
-            throw PageError(.network, Self.describe(error), url: request.url)
+            throw PageError(.network, HTTPFailure.describe(error), url: request.url)
         }
 
         var headers: [HTTPHeader] = []
@@ -319,9 +319,4 @@ struct HTTPLoader: Sendable {
                     initiator: initiator, method: request.method, url: request.url, statusCode: status, cookiesSent: sent,
                     cookiesSet: set, cookiesDeleted: deleted, cookiesRejected: rejected, duration: duration)))
     }
-
-    /// How ``describe(_:)`` tells a refused connection.
-    static var refusedConnection: String { HTTPFailure.refusedConnection }
-
-    static func describe(_ error: any Error) -> String { HTTPFailure.describe(error) }
 }
