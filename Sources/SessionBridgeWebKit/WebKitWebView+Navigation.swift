@@ -360,11 +360,12 @@ extension WebKitWebView {
 
     /// While the view is open, asks its web process to evaluate `0` (in a world of its own,
     /// which no page script sees) every second or so, and at once again while it does not
-    /// answer: a process silent for ``WebKitWebViewConfiguration/scriptTimeLimit``, and to two
+    /// answer: a process silent for ``WebKitWebViewConfiguration/scriptTimeLimit``, and to three
     /// questions in a row (each waits for the limit, a quarter of a second at least and a second
-    /// at most), runs a script that does not return, and is ended. (One answer late is a process
-    /// the machine did not run for a while, as a loaded machine does; a script that does not
-    /// return answers no question.) Time the page spends waiting on a panel the UI
+    /// at most), runs a script that does not return, and is ended. (A late answer or two is a
+    /// process the machine did not run for a while, as a loaded machine does, and the answer
+    /// after such a pause can itself be late; a script that does not return answers no
+    /// question.) Time the page spends waiting on a panel the UI
     /// delegate has not answered is not silence; a question a navigation's new process dropped
     /// is answered by the next one. (WebKit checks a process's answers itself only around input
     /// events and for background pages.)
@@ -392,13 +393,18 @@ extension WebKitWebView {
                 let now = clock.now
                 silence += (now - asked) - (self.panelTime(at: now) - panelsBefore)
                 unanswered += 1
-                guard silence >= limit, unanswered >= 2, !self.isClosed else { continue }
+                guard silence >= limit, unanswered >= Self.unansweredQuestionsToEnd, !self.isClosed else { continue }
                 silence = .zero
                 unanswered = 0
                 self.endUnresponsiveWebProcess()
             }
         }
     }
+
+    /// How many questions in a row a process leaves unanswered before it is ended (with the
+    /// silence past the limit): it matters for limits under three seconds only, whose silence
+    /// is reached in fewer questions.
+    static let unansweredQuestionsToEnd = 3
 
     /// How long the page has waited on panels in all, up to `now`.
     private func panelTime(at now: ContinuousClock.Instant) -> Duration {

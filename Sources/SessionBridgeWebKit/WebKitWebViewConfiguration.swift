@@ -31,11 +31,12 @@ public struct WebKitWebViewConfiguration: Sendable {
     /// `ScriptError.Kind.timeLimitExceeded`, a load under way fails, and the next load starts a
     /// new process. The view asks the process for an answer every second (half the limit, if
     /// less), and at once again while it does not answer, so a script is ended between the
-    /// limit and a second after it. The process must also have left two questions in a row
+    /// limit and a second after it. The process must also have left three questions in a row
     /// unanswered, each waiting for the limit (a quarter of a second at least, a second at
-    /// most): one late answer is a machine that did not run the process for a while, not a
-    /// script. So a limit under two seconds ends a script after twice the limit (half a second
-    /// at least). A page waiting on a panel (`alert`, `confirm`, `prompt`)
+    /// most): a late answer or two is a machine that did not run the process for a while (and
+    /// then runs it slowly), not a script. So a limit under three seconds ends a script after
+    /// three times the limit (three quarters of a second at least); the default limit is not
+    /// changed by it. A page waiting on a panel (`alert`, `confirm`, `prompt`)
     /// that the UI delegate has not answered yet is not running: that wait does not count.
     /// `nil` leaves the process running, as WebKit itself does.
     public var scriptTimeLimit: Duration?
