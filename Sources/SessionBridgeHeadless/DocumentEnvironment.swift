@@ -164,7 +164,8 @@ final class DocumentControls {
     let finish: RawObject
     /// Fires `storage` at the window: `(key, oldValue, newValue, url)`.
     let storage: RawObject?
-    /// Fires the events of a document being left (`pagehide`, `visibilitychange`, `unload`).
+    /// Fires the events of a document being left: `("beforeunload")` as a navigation starts,
+    /// `()` for `pagehide`, `visibilitychange` and `unload` as the next document replaces it.
     let leave: RawObject?
     /// Fires a `message` from another window: `(json, origin, windowID or null for the opener)`.
     let message: RawObject?
@@ -1705,6 +1706,15 @@ extension DocumentEnvironment {
         }
         controls.listensForLeave = false
         unsafe callReporting(leave, in: context)
+    }
+
+    /// Fires `beforeunload` in a world whose script listens for it, as a navigation its delegate
+    /// allowed starts (the document stays until the next one commits).
+    static func beforeUnload(in context: isolated ScriptContext) {
+        guard let controls = context.attachment(DocumentControls.self), controls.listensForLeave, let leave = unsafe controls.leave else {
+            return
+        }
+        unsafe callReporting(leave, in: context) { unsafe [context.jsValue(.string("beforeunload"))] }
     }
 
     /// Fires an external `<script>`'s `load` (it ran) or `error` (it could not be loaded) in the

@@ -42,8 +42,10 @@ enum DocumentPrelude {
 
           // Listeners of the events a document gets as it is left (``DocumentEnvironment/leave``),
           // which native code then asks it to fire; a document without any is left at no cost.
-          const leaveTypes = new Set(["pagehide", "unload", "visibilitychange"]), listenerLists = new Map(), capturers = new Map();
-          let leaving = false;
+          const leaveTypes = new Set(["beforeunload", "pagehide", "unload", "visibilitychange"]), listenerLists = new Map(), capturers = new Map();
+          // `dismissing` while `beforeunload` is dispatched, `leaving` from `pagehide` on: the
+          // document starts no navigation and opens no window then, as in WebKit.
+          let leaving = false, dismissing = false;
           const hasListeners = (object, type) => (listenerLists.get(object).get(type) || []).length > 0 || typeof object["on" + type] === "function";
           // A target's listeners as the DOM Standard keeps them: one per callback and capture
           // flag, with `once` and `signal`; an `Event` made by the page is dispatched at the
@@ -81,6 +83,13 @@ enum DocumentPrelude {
                 // The window's `onerror` gets (message, source, line, column, error), and cancels with `true`.
                 if (object === g && event.type === "error" && "error" in event) {
                   if (handler.call(object, event.message, event.filename, event.lineno, event.colno, event.error) === true) event.preventDefault();
+                } else if (object === g && event.type === "beforeunload") {
+                  // A value returned asks to stay, as HTML has it (the text, if none was set).
+                  const returned = handler.call(object, event);
+                  if (returned !== undefined && returned !== null) {
+                    event.preventDefault();
+                    if (event.returnValue === "") event.returnValue = returned;
+                  }
                 } else handler.call(object, event);
               } catch (error) { native.report(error); }
               swapEvent(previous);
@@ -178,7 +187,7 @@ enum DocumentPrelude {
           hooks.schedule = (callback, delay) => schedule.call(g, callback, delay);
           const navigateTo = (kind, url) => {
             // A document being left starts no navigation, as in browsers.
-            if (leaving) return;
+            if (leaving || dismissing) return;
             const old = native.navigate(kind, url);
             if (typeof old !== "string") return;
             const now = at("href");
@@ -200,7 +209,7 @@ enum DocumentPrelude {
             define(location, "href", { get: () => at("href"), set: v => navigateTo("assign", String(v)), enumerable: true });
             define(location, "assign", { value: url => navigateTo("assign", String(url)) });
             define(location, "replace", { value: url => navigateTo("replace", String(url)) });
-            define(location, "reload", { value: () => { if (!leaving) native.navigate("reload", at("href")); } });
+            define(location, "reload", { value: () => { if (!leaving && !dismissing) native.navigate("reload", at("href")); } });
             // A top-level document's: no ancestors (a `DOMStringList`, the one IndexedDB's names
             // are, made on the first read), as libraries read it to tell whether they are framed.
             let ancestorOrigins;
@@ -320,7 +329,7 @@ enum DocumentPrelude {
               if (handler !== null) native.listensForLeave();
             }, enumerable: true, configurable: true });
           };
-          if (!worker) { leaveHandler(g, "pagehide"); leaveHandler(g, "unload"); leaveHandler(document, "visibilitychange"); }
+          if (!worker) { leaveHandler(g, "beforeunload"); leaveHandler(g, "pagehide"); leaveHandler(g, "unload"); leaveHandler(document, "visibilitychange"); }
           // `window.opener`: the window that opened this one with `window.open` (a proxy that posts
           // to it), or `null`; a page may replace it (`opener = null`).
           let openerProxy;
@@ -451,7 +460,7 @@ enum DocumentPrelude {
 
           // The global scope's members besides the document (``WebPlatformPrelude``), all made
           // on a script's first read of any of them; a page may replace or delete each.
-          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData", "MediaQueryList", "MessageEvent", "ErrorEvent", "PromiseRejectionEvent", "PageTransitionEvent", "SecurityPolicyViolationEvent", "MessageChannel", "MessagePort", "BroadcastChannel", "Lock", "LockManager", "ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamDefaultController", "StorageEvent", "PerformanceEntry", "PerformanceMark", "PerformanceMeasure", "PerformanceNavigationTiming", "PerformanceObserver", "PerformanceObserverEntryList"];
+          const platformNames = ["atob", "btoa", "crypto", "performance", "isSecureContext", "structuredClone", "localStorage", "sessionStorage", "reportError", "history", "matchMedia", "requestAnimationFrame", "cancelAnimationFrame", "screen"], platformClasses = ["TextEncoder", "TextDecoder", "URL", "URLSearchParams", "DOMException", "Event", "EventTarget", "AbortController", "AbortSignal", "CryptoKey", "SubtleCrypto", "Storage", "XMLHttpRequest", "ProgressEvent", "CustomEvent", "History", "PopStateEvent", "HashChangeEvent", "Blob", "File", "FormData", "MediaQueryList", "MessageEvent", "ErrorEvent", "PromiseRejectionEvent", "PageTransitionEvent", "BeforeUnloadEvent", "SecurityPolicyViolationEvent", "MessageChannel", "MessagePort", "BroadcastChannel", "Lock", "LockManager", "ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamDefaultController", "StorageEvent", "PerformanceEntry", "PerformanceMark", "PerformanceMeasure", "PerformanceNavigationTiming", "PerformanceObserver", "PerformanceObserverEntryList"];
           // Made apart, on a script's first read of one of them (``WebPlatformPrelude``'s `late`).
           const lateNames = ["cookieStore", "visualViewport", "locationbar", "menubar", "personalbar", "scrollbars", "statusbar", "toolbar"],
             lateClasses = ["Permissions", "PermissionStatus", "UserActivation", "Clipboard", "MediaDevices", "Notification", "BarProp", "VisualViewport", "CountQueuingStrategy", "ByteLengthQueuingStrategy", "XMLHttpRequestEventTarget",
@@ -538,7 +547,7 @@ enum DocumentPrelude {
           };
           // What HTML exposes to windows only is not a worker's.
           const windowOnly = new Set(["localStorage", "sessionStorage", "history", "matchMedia", "screen",
-            "Storage", "History", "PopStateEvent", "HashChangeEvent", "MediaQueryList", "PageTransitionEvent", "StorageEvent", "PerformanceNavigationTiming",
+            "Storage", "History", "PopStateEvent", "HashChangeEvent", "MediaQueryList", "PageTransitionEvent", "BeforeUnloadEvent", "StorageEvent", "PerformanceNavigationTiming",
             "cookieStore", "visualViewport", "locationbar", "menubar", "personalbar", "scrollbars", "statusbar", "toolbar", "UserActivation", "Clipboard",
             "MediaDevices", "BarProp", "VisualViewport", "CookieStore", "CookieChangeEvent", "Window", "Navigator", "Location", "SharedWorker"]);
           // Nor is a worker's what a window has.
@@ -594,7 +603,7 @@ enum DocumentPrelude {
               if (href !== "") navigateTo("assign", href);
               return g;
             }
-            if (leaving) return null;
+            if (leaving || dismissing) return null;
             const id = native.open(href, name);
             return id === null ? null : windowProxy(id);
           };
@@ -1144,14 +1153,27 @@ enum DocumentPrelude {
               const { data, ports, failed } = hooks.received(wire, ends);
               g.dispatchEvent(hooks.message(data, "", null, failed ? "messageerror" : "message", ports));
             },
-            // The document is being replaced: `pagehide` (not kept for going back: a headless
-            // page caches no document), `visibilitychange` and `unload`, each only to listeners
-            // it has; after them it starts no navigation and opens no window.
-            leave() {
+            // The document is about to be left (`"beforeunload"`: a navigation its delegate
+            // allowed is starting, as WebKit fires it; nothing asks to stay, the page having no
+            // user's gesture), or is being replaced: `pagehide` (not kept for going back: a
+            // headless page caches no document), `visibilitychange` and `unload`. Each only to
+            // listeners it has, as the `Event`s WebKit makes; from `pagehide` on it starts no
+            // navigation and opens no window.
+            leave(stage) {
+              if (stage === "beforeunload") {
+                if (!hasListeners(g, "beforeunload")) return;
+                platformMade();
+                dismissing = true;
+                try { hooks.bubble(hooks.beforeUnload(), [g], document); } finally { dismissing = false; }
+                return;
+              }
               leaving = true;
-              if (hasListeners(g, "pagehide")) g.dispatchEvent({ type: "pagehide", persisted: false, target: g });
-              if (hasListeners(document, "visibilitychange")) document.dispatchEvent({ type: "visibilitychange", target: document });
-              if (hasListeners(g, "unload")) g.dispatchEvent({ type: "unload", target: g });
+              if (hasListeners(g, "pagehide")) { platformMade(); hooks.bubble(hooks.pageTransition("pagehide", false), [g], document); }
+              if (hasListeners(document, "visibilitychange") || hasListeners(g, "visibilitychange")) {
+                platformMade();
+                hooks.bubble(hooks.trustedEvent("visibilitychange", true), [document, g]);
+              }
+              if (hasListeners(g, "unload")) { platformMade(); hooks.bubble(hooks.trustedEvent("unload", false), [g], document); }
             },
             // Runs the page APIs' code that every document runs (its load events' dispatch)
             // or most do (fetch), once, before any script of the document: their first calls

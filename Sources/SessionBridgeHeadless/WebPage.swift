@@ -224,6 +224,9 @@ public actor WebPage {
                 throw PageError(.cancelled, "the navigation delegate cancelled the navigation", url: action.request.url)
             }
             try checkCurrent(id, action.request.url)
+            // The document being left hears of it as the navigation starts, as in WebKit.
+            for context in documents.values { await DocumentEnvironment.beforeUnload(in: context) }
+            try checkCurrent(id, action.request.url)
 
             var navigation = Navigation(url: action.request.url, statusCode: 200, redirects: [], title: nil)
             var referral = DocumentReferral()

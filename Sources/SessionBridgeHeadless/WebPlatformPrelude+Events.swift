@@ -4,6 +4,7 @@ extension WebPlatformPrelude {
     /// objects, `stopImmediatePropagation` and `preventDefault`; `AbortSignal.abort`,
     /// `AbortSignal.timeout` (a `TimeoutError` after the given milliseconds) and `AbortSignal.any`;
     /// `CustomEvent`, `MessageEvent`, `ErrorEvent`, `PromiseRejectionEvent`, `PageTransitionEvent`,
+    /// `BeforeUnloadEvent`,
     /// `MessageChannel` with its `MessagePort`s, and `reportError`.
     /// A target has no parent here: an event is at its target, or on a path the platform gives it
     /// (`hooks.bubble`). A listener's exception
@@ -304,6 +305,24 @@ extension WebPlatformPrelude {
             get persisted() { return this.#persisted; }
           }
           define(PageTransitionEvent.prototype, Symbol.toStringTag, { value: "PageTransitionEvent", configurable: true });
+
+          // `beforeunload`'s event, which only the browser makes (``DocumentPrelude``'s `leave`):
+          // its `returnValue` is the text a listener set (a handler's return value), `""` else.
+          let makingBeforeUnload = false;
+          class BeforeUnloadEvent extends Event {
+            #returnValue = "";
+            constructor() {
+              if (!makingBeforeUnload) throw new TypeError("Illegal constructor");
+              super("beforeunload", { cancelable: true });
+            }
+            get returnValue() { return this.#returnValue; }
+            set returnValue(value) { this.#returnValue = String(value); }
+          }
+          define(BeforeUnloadEvent.prototype, Symbol.toStringTag, { value: "BeforeUnloadEvent", configurable: true });
+          hooks.beforeUnload = () => {
+            makingBeforeUnload = true;
+            try { return trusted(new BeforeUnloadEvent()); } finally { makingBeforeUnload = false; }
+          };
 
           class ErrorEvent extends Event {
             #message; #filename; #lineno; #colno; #error;

@@ -7,7 +7,7 @@ import SessionBridgeScriptEngine
 /// `crypto.randomUUID` and `crypto.subtle` with `CryptoKey` and `SubtleCrypto`
 /// (``subtleSource``), `performance.now()` and
 /// `performance.timeOrigin`, `Event`, `EventTarget`, `AbortController` and `AbortSignal`,
-/// `MessageEvent`, `ErrorEvent`, `PromiseRejectionEvent`, `PageTransitionEvent`, `SecurityPolicyViolationEvent`,
+/// `MessageEvent`, `ErrorEvent`, `PromiseRejectionEvent`, `PageTransitionEvent`, `BeforeUnloadEvent`, `SecurityPolicyViolationEvent`,
 /// `MessageChannel` and `MessagePort` (``eventsSource``), `structuredClone` (``cloneSource``), `localStorage`, `sessionStorage` and
 /// `Storage` (``storageSource``), `Blob`, `File` and `FormData` (``blobSource``),
 /// `XMLHttpRequest` and `ProgressEvent` (``xhrSource``), `matchMedia`, `screen` and
@@ -571,7 +571,7 @@ enum WebPlatformPrelude {
           if (webCrypto.cloneKey) platformClones.set(webCrypto.CryptoKey.prototype, webCrypto.cloneKey);
           return { atob, btoa, TextEncoder, TextDecoder, URL, URLSearchParams, crypto, performance, DOMException, isSecureContext: secure,
             Event, EventTarget, AbortController, AbortSignal, structuredClone, localStorage, sessionStorage, Storage, XMLHttpRequest, ProgressEvent, CustomEvent, reportError, history, History, PopStateEvent, HashChangeEvent,
-            MessageEvent, ErrorEvent, PromiseRejectionEvent, PageTransitionEvent, SecurityPolicyViolationEvent, MessageChannel, MessagePort, BroadcastChannel, locks, Lock, LockManager,
+            MessageEvent, ErrorEvent, PromiseRejectionEvent, PageTransitionEvent, BeforeUnloadEvent, SecurityPolicyViolationEvent, MessageChannel, MessagePort, BroadcastChannel, locks, Lock, LockManager,
             ReadableStream, ReadableStreamDefaultReader, ReadableStreamDefaultController,
             Blob, File, FormData, matchMedia, MediaQueryList, screen, requestAnimationFrame, cancelAnimationFrame, StorageEvent, late, indexedDBMembers, cacheMembers,
             wireText, fromWireText,

@@ -459,9 +459,14 @@ extension WebKitWebView {
             switch kind {
             case WEBKIT_SCRIPT_DIALOG_ALERT:
                 await ui?.webPage(self, runAlertPanelWithMessage: message, frame: frame)
-            case WEBKIT_SCRIPT_DIALOG_CONFIRM, WEBKIT_SCRIPT_DIALOG_BEFORE_UNLOAD_CONFIRM:
+            case WEBKIT_SCRIPT_DIALOG_CONFIRM:
                 let confirmed = await ui?.webPage(self, runConfirmPanelWithMessage: message, frame: frame) ?? false
                 unsafe webkit_script_dialog_confirm_set_confirmed(dialog.opaque, confirmed ? 1 : 0)
+            case WEBKIT_SCRIPT_DIALOG_BEFORE_UNLOAD_CONFIRM:
+                // A page that asks to stay (its `beforeunload` cancelled, after a user's
+                // gesture) is left, as a WKWebView whose delegate has no such panel leaves it:
+                // it is not the page's `confirm`, and no page may keep the app from navigating.
+                unsafe webkit_script_dialog_confirm_set_confirmed(dialog.opaque, 1)
             case WEBKIT_SCRIPT_DIALOG_PROMPT:
                 if let text = await ui?.webPage(self, runTextInputPanelWithPrompt: message, defaultText: defaultText, frame: frame) {
                     unsafe webkit_script_dialog_prompt_set_text(dialog.opaque, text)

@@ -23,6 +23,8 @@ import Testing
                     onmessage = () => seen.push("onmessage, set before any listener");
                     addEventListener("message", () => seen.push("message listener"));
                     setTimeout(() => { throw new Error("thrown"); }, 0);
+                    // A timer's task and a message's come in no set order (WebKit ran either first).
+                    await new Promise((resolve) => setTimeout(resolve, 50));
                     postMessage("x", "*");
                     await new Promise((resolve) => setTimeout(resolve, 100));
                     return seen;
