@@ -182,6 +182,9 @@ final class DocumentControls {
     var workerConnect: RawObject?
     /// Whether a script added a listener or a handler of those events (only then is `leave` called).
     var listensForLeave = false
+    /// Whether `beforeunload` is being dispatched: the document starts no navigation and opens
+    /// no window meanwhile (kept here, where a listener the time limit ended cannot leave it set).
+    var dismissing = false
     /// Whether a script can see a `<script>` element's events by other means than its handler
     /// attributes: a capture listener of `load` or `error` on the window or the document, or an
     /// element it was given (`document.currentScript`).
@@ -732,6 +735,7 @@ extension DocumentEnvironment {
             return unsafe context.jsValue(.number(Double(version)))
         }
         unsafe add("navigate") { context, call, env in
+            if context.attachment(DocumentControls.self)?.dismissing == true { return nil }
             let kind = try unsafe context.scriptValue(call[0]).stringValue ?? "assign"
             let target = try unsafe context.scriptValue(call[1]).stringValue ?? ""
             guard let url = URLResolution.resolve(target, against: env.baseURL) else {
@@ -1144,6 +1148,7 @@ extension DocumentEnvironment {
             return nil
         }
         unsafe add("open") { context, call, env in
+            if context.attachment(DocumentControls.self)?.dismissing == true { return unsafe context.jsValue(.null) }
             let target = try unsafe context.scriptValue(call[0]).stringValue ?? ""
             let name = try unsafe context.scriptValue(call[1]).stringValue ?? "_blank"
             var url: URL? = nil
@@ -1714,7 +1719,9 @@ extension DocumentEnvironment {
         guard let controls = context.attachment(DocumentControls.self), controls.listensForLeave, let leave = unsafe controls.leave else {
             return
         }
+        controls.dismissing = true
         unsafe callReporting(leave, in: context) { unsafe [context.jsValue(.string("beforeunload"))] }
+        controls.dismissing = false
     }
 
     /// Fires an external `<script>`'s `load` (it ran) or `error` (it could not be loaded) in the

@@ -43,9 +43,9 @@ enum DocumentPrelude {
           // Listeners of the events a document gets as it is left (``DocumentEnvironment/leave``),
           // which native code then asks it to fire; a document without any is left at no cost.
           const leaveTypes = new Set(["beforeunload", "pagehide", "unload", "visibilitychange"]), listenerLists = new Map(), capturers = new Map();
-          // `dismissing` while `beforeunload` is dispatched, `leaving` from `pagehide` on: the
-          // document starts no navigation and opens no window then, as in WebKit.
-          let leaving = false, dismissing = false;
+          // From `pagehide` on, the document starts no navigation and opens no window (nor
+          // while `beforeunload` is dispatched: native code refuses them then).
+          let leaving = false;
           const hasListeners = (object, type) => (listenerLists.get(object).get(type) || []).length > 0 || typeof object["on" + type] === "function";
           // A target's listeners as the DOM Standard keeps them: one per callback and capture
           // flag, with `once` and `signal`; an `Event` made by the page is dispatched at the
@@ -187,7 +187,7 @@ enum DocumentPrelude {
           hooks.schedule = (callback, delay) => schedule.call(g, callback, delay);
           const navigateTo = (kind, url) => {
             // A document being left starts no navigation, as in browsers.
-            if (leaving || dismissing) return;
+            if (leaving) return;
             const old = native.navigate(kind, url);
             if (typeof old !== "string") return;
             const now = at("href");
@@ -209,7 +209,7 @@ enum DocumentPrelude {
             define(location, "href", { get: () => at("href"), set: v => navigateTo("assign", String(v)), enumerable: true });
             define(location, "assign", { value: url => navigateTo("assign", String(url)) });
             define(location, "replace", { value: url => navigateTo("replace", String(url)) });
-            define(location, "reload", { value: () => { if (!leaving && !dismissing) native.navigate("reload", at("href")); } });
+            define(location, "reload", { value: () => { if (!leaving) native.navigate("reload", at("href")); } });
             // A top-level document's: no ancestors (a `DOMStringList`, the one IndexedDB's names
             // are, made on the first read), as libraries read it to tell whether they are framed.
             let ancestorOrigins;
@@ -603,7 +603,7 @@ enum DocumentPrelude {
               if (href !== "") navigateTo("assign", href);
               return g;
             }
-            if (leaving || dismissing) return null;
+            if (leaving) return null;
             const id = native.open(href, name);
             return id === null ? null : windowProxy(id);
           };
@@ -1163,8 +1163,7 @@ enum DocumentPrelude {
               if (stage === "beforeunload") {
                 if (!hasListeners(g, "beforeunload")) return;
                 platformMade();
-                dismissing = true;
-                try { hooks.bubble(hooks.beforeUnload(), [g], document); } finally { dismissing = false; }
+                hooks.bubble(hooks.beforeUnload(), [g], document);
                 return;
               }
               leaving = true;
