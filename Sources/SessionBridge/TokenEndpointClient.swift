@@ -187,9 +187,10 @@ struct TokenEndpointClient: Sendable {
     /// How an error answer is retried: `429`, `502`–`504` and a `4xx` `temporarily_unavailable`
     /// were not processed (retried with backoff and `Retry-After`); another `5xx` may have been,
     /// and is final; an unreadable `200` may have rotated the token (ambiguous: asked again only
-    /// within the reuse grace); every other error is final.
+    /// within the reuse grace), where a `200` naming an error issued nothing and is that error;
+    /// every other error is final.
     static func classify(_ error: OAuthError, status: Int, retryAfter: String?) -> Failure {
-        if status == 200 {
+        if status == 200, error.code == .invalidResponse {
             return Failure(
                 error: SessionError(.serverError, "the token endpoint answered without a readable token"), retryable: false, ambiguous: true
             )

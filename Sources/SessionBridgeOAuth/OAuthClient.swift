@@ -168,10 +168,22 @@ public actor OAuthClient {
     ///
     /// - Returns: the tokens of a `200` answer.
     /// - Throws: ``OAuthError``: the server's RFC 6749 §5.2 error (its `error` code, whatever
-    ///   the status), or ``OAuthError/Code/invalidResponse`` for an unreadable answer.
+    ///   the status: some servers answer an error with `200`, such as a refresh token they no
+    ///   longer accept, and a `200` that names an error and issues no access token is that
+    ///   error), or ``OAuthError/Code/invalidResponse`` for an unreadable answer.
     public nonisolated func tokenResponse(status: Int, body: Data) throws(OAuthError) -> TokenEndpointResponse {
-        if status == 200 { return try TokenEndpointResponse(json: body) }
-        let json = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+        let json: [String: Any]?
+        if status == 200 {
+            do throws(OAuthError) {
+                return try TokenEndpointResponse(json: body)
+            } catch {
+                json = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+                guard json?["access_token"] == nil, let named = OAuthError.fromServer(json, status: status, what: "the token endpoint")
+                else { throw error }
+                throw named
+            }
+        }
+        json = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
         if let error = OAuthError.fromServer(json, status: status, what: "the token endpoint") { throw error }
         throw OAuthError(status >= 500 ? .serverError : .invalidResponse, "the token endpoint answered HTTP \(status)", status: status)
     }

@@ -58,6 +58,28 @@ import Testing
         }
     }
 
+    /// Some servers answer an error with `200` (a refresh token they no longer take): an
+    /// answer that names an error and issues no access token is that error, not an unreadable
+    /// one; a `200` with neither stays unreadable.
+    @Test func anErrorAnsweredWith200IsThatError() async throws {
+        try await withServer { server in
+            let client = makeClient(server)
+            server.setOAuthFaults(OAuthFaults(tokenError: "invalid_grant", tokenErrorStatus: 200))
+            let error = await oauthError { _ = try await send(client, .password(username: "demo", password: Secret("demo"))) }
+            #expect(error?.code == .invalidGrant)
+            #expect(error?.status == 200)
+            #expect {
+                try client.tokenResponse(status: 200, body: Data(#"{"token_type":"bearer"}"#.utf8))
+            } throws: { error in
+                (error as? OAuthError)?.code == .invalidResponse
+            }
+            // An answer that issued an access token is read as one, whatever else it carries.
+            let answer = try client.tokenResponse(
+                status: 200, body: Data(#"{"access_token":"a","token_type":"bearer","error":"x"}"#.utf8))
+            #expect(answer.accessToken.exposedValue == "a")
+        }
+    }
+
     @Test func aNonRotatingServerAnswersWithoutARefreshToken() async throws {
         var configuration = ReferenceServerConfiguration()
         configuration.rotatesRefreshTokens = false

@@ -39,6 +39,24 @@ import Testing
         }
     }
 
+    /// A server that answers `invalid_grant` with `200` (as some do for a refresh token they no
+    /// longer take) has ended the session as surely as with `400`: the session ends, where it
+    /// had been kept as an unreadable answer that may have rotated the token.
+    @Test func invalidGrantAnsweredWith200EndsTheSession() async throws {
+        try await withServer { server in
+            let session = SessionController(configuration: makeConfiguration(server))
+            try await session.login(username: "demo", password: "demo")
+            server.setOAuthFaults(OAuthFaults(tokenError: "invalid_grant", tokenErrorStatus: 200))
+            await #expect {
+                _ = try await session.refresh()
+            } throws: { error in
+                (error as? SessionError)?.code == .invalidGrant
+            }
+            #expect(try await !session.status().isSignedIn)
+            #expect(try session.vault.load() == nil)
+        }
+    }
+
     @Test func serviceUnavailableIsRetriedAfterRetryAfter() async throws {
         try await withServer { server in
             let session = SessionController(configuration: makeConfiguration(server))

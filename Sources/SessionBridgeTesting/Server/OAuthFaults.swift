@@ -22,6 +22,8 @@ public struct OAuthFaults: Sendable, Hashable {
     /// The token endpoint answers this error code for every request (`invalid_client` with
     /// `401`, any other with `400`), before looking at the request.
     public var tokenError: String?
+    /// The status of that answer, if not the RFC's (`200`, as some servers answer errors).
+    public var tokenErrorStatus: Int?
     /// The discovery documents name this issuer instead of the server's own.
     public var discoveryIssuer: String?
     /// The authorization endpoint redirects with another `state` than it received.
@@ -44,9 +46,10 @@ public struct OAuthFaults: Sendable, Hashable {
     public init(
         tokenError: String? = nil, discoveryIssuer: String? = nil, wrongState: Bool = false, callbackIssuer: String? = nil,
         omitCallbackIssuer: Bool = false, authorizationError: String? = nil, idToken: IDTokenFault? = nil,
-        tokenRedirectStatus: Int? = nil, tokenRedirectLocation: String = "/oauth/token-moved"
+        tokenRedirectStatus: Int? = nil, tokenRedirectLocation: String = "/oauth/token-moved", tokenErrorStatus: Int? = nil
     ) {
         self.tokenError = tokenError
+        self.tokenErrorStatus = tokenErrorStatus
         self.discoveryIssuer = discoveryIssuer
         self.wrongState = wrongState
         self.callbackIssuer = callbackIssuer

@@ -52,6 +52,9 @@ extension ServerCore {
     func tokenEndpoint(_ request: inout Request, mayRedirect: Bool) async throws -> Response {
         let faults = self.withState { $0.oauthFaults }
         if let code = faults.tokenError {
+            if let status = faults.tokenErrorStatus {
+                return self.oauthError(code, "The server was told to answer \(code).", status: HTTPResponse.Status(code: status))
+            }
             return code == "invalid_client" ? self.invalidClient() : self.oauthError(code, "The server was told to answer \(code).")
         }
         if mayRedirect, let status = faults.tokenRedirectStatus {
