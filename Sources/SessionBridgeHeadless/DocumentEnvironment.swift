@@ -1758,10 +1758,13 @@ extension DocumentEnvironment {
 
     /// A response body as the page APIs get it: `body` its text when it is UTF-8; otherwise
     /// `body` its bytes (an `arrayBuffer()` gets them as they came) and `text` them decoded,
-    /// each malformed sequence a U+FFFD, as a browser decodes them for `text()`.
+    /// each malformed sequence a U+FFFD, as a browser decodes them for `text()`. A leading
+    /// byte order mark is no part of the text (the Encoding Standard's UTF-8 decode: `json()`
+    /// reads a body that starts with one), so such a body comes as its bytes too.
     static func bodyMembers(_ body: [UInt8]) -> OrderedDictionary<String, ScriptValue> {
-        if let text = String(validating: body, as: UTF8.self) { return ["body": .string(text)] }
-        return ["body": .bytes(body), "text": .string(String(decoding: body, as: UTF8.self))]
+        let marked = body.starts(with: [0xEF, 0xBB, 0xBF])
+        if !marked, let text = String(validating: body, as: UTF8.self) { return ["body": .string(text)] }
+        return ["body": .bytes(body), "text": .string(String(decoding: marked ? body.dropFirst(3) : body[...], as: UTF8.self))]
     }
 
     /// A request of the page's scripts (`fetch`, `XMLHttpRequest`) under the CORS protocol:

@@ -51,7 +51,12 @@ extension WebPlatformPrelude {
               made.#bytes = this.#bytes.slice(from, Math.max(from, to));
               return made;
             }
-            async text() { return text(decodeUTF8(this.#bytes, false, false)[0]); }
+            async text() {
+              // UTF-8 decode, as the Encoding Standard has it: a leading byte order mark is dropped.
+              const units = decodeUTF8(this.#bytes, false, false)[0];
+              if (units[0] === 0xFEFF) units.shift();
+              return text(units);
+            }
             async arrayBuffer() { return this.#bytes.slice().buffer; }
             async bytes() { return this.#bytes.slice(); }
             // Its bytes as one chunk, as WebKit's stream of a blob in memory gives them.

@@ -390,7 +390,8 @@ extension WebPlatformPrelude {
                 if (kind === "ec") jwk.crv = found.algorithm.namedCurve;
                 if (kind === "ed25519") jwk.crv = "Ed25519";
                 for (const member of ["n", "e", "x", "y", "d", "p", "q", "dp", "dq", "qi", "k"]) if (result[member] !== undefined) jwk[member] = base64url(result[member]);
-                const alg = name === "ECDH" ? undefined : jwkAlgorithm(name, { namedCurve: found.algorithm.namedCurve, hash: found.algorithm.hash && found.algorithm.hash.name }, found.algorithm.length);
+                // An EC key's JWK names no `alg` (the Web Cryptography API's export, as WebKit exports it).
+                const alg = name === "ECDH" || name === "ECDSA" ? undefined : jwkAlgorithm(name, { namedCurve: found.algorithm.namedCurve, hash: found.algorithm.hash && found.algorithm.hash.name }, found.algorithm.length);
                 if (alg !== undefined) jwk.alg = alg;
                 jwk.key_ops = [...found.usages];
                 jwk.ext = found.extractable;

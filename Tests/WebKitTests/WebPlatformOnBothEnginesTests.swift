@@ -108,6 +108,8 @@ import Testing
                       await outcome(subtle.digest("MD5", utf8(""))), await outcome(subtle.generateKey({ name: "HMAC", hash: "SHA-256" }, false, [])),
                       await outcome(subtle.sign("HMAC", pair.publicKey, utf8(""))), await outcome(subtle.importKey("raw", new Uint8Array(15), "AES-GCM", true, ["encrypt"])),
                       [String(hmac), Object.prototype.toString.call(subtle), typeof CryptoKey].join(),
+                      // An EC key's JWK names no alg (a DPoP library puts it whole in its proofs).
+                      Object.keys(await subtle.exportKey("jwk", (await subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign"])).publicKey)).sort().join(),
                     ];
                     """)
             #expect(
@@ -120,7 +122,7 @@ import Testing
                     "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865", 48,
                     "privateKey,publicKey,sign,verify,true",
                     "InvalidAccessError", "InvalidAccessError", "NotSupportedError", "SyntaxError", "InvalidAccessError", "DataError",
-                    "[object CryptoKey],[object SubtleCrypto],function",
+                    "[object CryptoKey],[object SubtleCrypto],function", "crv,ext,key_ops,kty,x,y",
                 ], "\(engine)")
         }
     }
