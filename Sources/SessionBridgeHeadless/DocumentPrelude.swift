@@ -150,28 +150,31 @@ enum DocumentPrelude {
           eventTarget(g);
           const dispatchAtWindow = g.dispatchEvent;
           // An exception no script caught, or a promise rejected with no handler, as the window's
-          // `error` (an ErrorEvent's members) or `unhandledrejection` event (the engine then
-          // reports it, cancelled or not).
+          // `error` (an `ErrorEvent`) or `unhandledrejection` event (a `PromiseRejectionEvent`),
+          // trusted and cancelable as WebKit fires them (the engine then reports it, cancelled
+          // or not).
           const uncaught = (value, rejection, promise) => {
-            let canceled = false;
-            const event = {
-              type: rejection ? "unhandledrejection" : "error", target: g, currentTarget: g, bubbles: false, cancelable: true, eventPhase: 2, isTrusted: true,
-              get defaultPrevented() { return canceled; }, preventDefault() { canceled = true; }, stopPropagation() {}, stopImmediatePropagation() {},
-            };
-            if (rejection) { event.reason = value; event.promise = promise; }
-            else {
+            let event;
+            if (rejection) {
+              platformMade();
+              event = hooks.rejectionEvent(value, promise);
+            } else {
+              // WebKit's message: an error's name and message, another value as its text.
               let message = "";
-              try { message = value instanceof Error ? value.name + ": " + value.message : "Uncaught " + String(value); } catch {}
-              event.error = value; event.message = message;
-              event.filename = value && typeof value === "object" && typeof value.sourceURL === "string" ? value.sourceURL : "";
-              event.lineno = value && typeof value === "object" && typeof value.line === "number" ? value.line : 0;
-              event.colno = value && typeof value === "object" && typeof value.column === "number" ? value.column : 0;
+              try { message = value instanceof Error ? value.name + ": " + value.message : String(value); } catch {}
+              let filename = value && typeof value === "object" && typeof value.sourceURL === "string" ? value.sourceURL : "";
+              let lineno = value && typeof value === "object" && typeof value.line === "number" ? value.line : 0;
+              let colno = value && typeof value === "object" && typeof value.column === "number" ? value.column : 0;
+              let error = value;
               // Thrown by another origin's script fetched without CORS: muted, as WebKit mutes it.
-              if (event.filename !== "" && native.muted(event.filename)) {
-                event.message = "Script error."; event.filename = ""; event.lineno = 0; event.colno = 0; event.error = null;
+              if (filename !== "" && native.muted(filename)) {
+                message = "Script error."; filename = ""; lineno = 0; colno = 0; error = null;
               }
+              platformMade();
+              event = hooks.errorEvent({ message, filename, lineno, colno, error });
             }
             dispatchAtWindow.call(g, event);
+            const canceled = event.defaultPrevented;
             // A worker's error no listener of its own cancelled goes on to its `Worker` object.
             if (worker && !shared && !rejection && !canceled) native.workerError(event.message, event.filename, event.lineno, event.colno);
             return canceled;

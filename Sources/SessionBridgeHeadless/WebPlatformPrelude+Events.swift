@@ -358,6 +358,10 @@ extension WebPlatformPrelude {
             get reason() { return this.#reason; }
           }
           define(PromiseRejectionEvent.prototype, Symbol.toStringTag, { value: "PromiseRejectionEvent", configurable: true });
+          // What no script caught (``DocumentPrelude``'s `uncaught`), as WebKit makes it (its
+          // `unhandledrejection` event is not trusted).
+          hooks.errorEvent = init => trusted(new ErrorEvent("error", { ...init, cancelable: true }));
+          hooks.rejectionEvent = (reason, promise) => new PromiseRejectionEvent("unhandledrejection", { promise, reason, cancelable: true });
 
           // An event handler attribute of a target of these: the listener it set is replaced.
           const replaceHandler = (target, handlers, type, value) => {

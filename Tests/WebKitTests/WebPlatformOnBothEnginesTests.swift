@@ -316,6 +316,37 @@ import Testing
         }
     }
 
+    /// What no script caught comes as the events WebKit makes: an `ErrorEvent` (a thrown value
+    /// that is no error has its text as the message) and a `PromiseRejectionEvent`, cancelable
+    /// (WebKit 2.50 does not mark the rejection's trusted). (An error reporter that checks
+    /// `instanceof ErrorEvent` had ignored them.)
+    @Test(arguments: Engine.allCases)
+    func uncaughtErrorsComeAsWebKitsEvents(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                """
+                const seen = [];
+                addEventListener("error", (e) => {
+                  seen.push([e.constructor.name, e instanceof ErrorEvent, e.isTrusted, e.cancelable, e.message, e.error].join());
+                  e.preventDefault();
+                });
+                addEventListener("unhandledrejection", (e) => {
+                  seen.push([e.constructor.name, e instanceof PromiseRejectionEvent, e.isTrusted, e.cancelable, e.reason, e.promise instanceof Promise].join());
+                  e.preventDefault();
+                });
+                setTimeout(() => { throw "string thrown"; }, 0);
+                setTimeout(() => { Promise.reject(7); }, 20);
+                for (let i = 0; i < 100 && seen.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+                return seen;
+                """)
+            #expect(
+                seen == [
+                    "ErrorEvent,true,true,true,string thrown,string thrown", "PromiseRejectionEvent,true,false,true,7,true",
+                ], "\(engine)")
+        }
+    }
+
     /// User Timing (`performance.mark`, `measure` and the entries' lists) as in WebKit: a page
     /// that marks its own timings ran into a `TypeError` on the headless engine.
     @Test(arguments: Engine.allCases)
