@@ -9,7 +9,7 @@ extension WebPlatformPrelude {
     /// `data:`, `file:`) gets a `SecurityError` from every call. A change to `localStorage` fires
     /// `storage` at the origin's other pages of the data store (``DocumentPrelude``'s `storage`).
     static let storageSource = #"""
-          const storageKinds = new WeakMap();
+          const storageKinds = new WeakMap(), quota = \#(WebStorage.quota);
           const storageCall = (...request) => {
             try { return native.storage(...request); }
             catch (error) { throw error.name === "SecurityError" ? new DOMException(error.message, "SecurityError") : error; }
@@ -20,7 +20,10 @@ extension WebPlatformPrelude {
             return kind;
           };
           const storeItem = (kind, key, value) => {
-            if (!storageCall(kind, "set", `${key}`, `${value}`)) {
+            const text = `${key}`, valueText = `${value}`;
+            // Past the quota however it is counted (a byte a code unit at least): refused before
+            // it is copied to native code.
+            if (text.length + valueText.length > quota || !storageCall(kind, "set", text, valueText)) {
               throw new DOMException(`Exceeded the quota of ${kind === "local" ? "localStorage" : "sessionStorage"} for this origin.`, "QuotaExceededError");
             }
           };

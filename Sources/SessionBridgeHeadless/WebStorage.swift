@@ -9,9 +9,10 @@ import Synchronization
 ///
 /// A ``WebsiteDataStore``'s ``WebsiteDataStore/localStorage`` is shared by every page using the
 /// store; a ``WebPage``'s ``WebPage/sessionStorage`` lasts as long as the page, across its
-/// navigations. Each area holds at most ``quota`` bytes, counted as WebKit counts them (UTF-16
-/// code units of keys and values, two bytes each); a write past it is refused with a
-/// `QuotaExceededError`, and the area is left as it was.
+/// navigations. Each area holds at most ``quota`` bytes, counted as WebKit counts them (a key or
+/// value whose characters are all Latin-1 a byte a character, another two bytes a UTF-16 code
+/// unit, as WebKit keeps its strings); a write past it is refused with a `QuotaExceededError`,
+/// and the area is left as it was.
 ///
 /// A page's change to an origin's area fires `storage` at the other pages observing it (each
 /// committed document's page world observes its data store's `localStorage`).
@@ -228,6 +229,18 @@ public final class WebStorage: Sendable {
     }
 
     private static func size(_ key: String, _ value: String) -> Int {
-        (key.utf16.count + value.utf16.count) * 2
+        bytes(key) + bytes(value)
+    }
+
+    /// A string's bytes as WebKit holds it: one a character when all are Latin-1, else two a
+    /// UTF-16 code unit.
+    private static func bytes(_ text: String) -> Int {
+        var units = 0
+        var wide = false
+        for unit in text.utf16 {
+            units += 1
+            if unit > 0xFF { wide = true }
+        }
+        return wide ? units * 2 : units
     }
 }

@@ -120,16 +120,23 @@ import Testing
         let page = try await Self.page()
         let result = try await page.evaluateJavaScript(
             """
-            const half = "x".repeat(1024 * 1024);  // 2 MB as WebKit counts (two bytes a code unit)
-            localStorage.setItem("a", half);
-            localStorage.setItem("b", half);
-            let refused;
-            try { localStorage.setItem("c", half); refused = "stored"; } catch (error) { refused = [error.name, error.code, error instanceof DOMException].join(); }
+            const outcome = (f) => { try { f(); return "stored"; } catch (error) { return [error.name, error.code, error instanceof DOMException].join(); } };
+            const latin = "x".repeat(2 * 1024 * 1024);  // 2 MB as WebKit counts (a byte a Latin-1 character)
+            localStorage.setItem("a", latin);
+            localStorage.setItem("b", latin);
+            const refused = outcome(() => localStorage.setItem("c", latin));
             // Replacing a value counts the old one out.
-            localStorage.setItem("b", half + "y");
-            [refused, localStorage.length, localStorage.getItem("c"), localStorage.getItem("a").length, localStorage.getItem("b").length]
+            localStorage.setItem("b", latin + "y");
+            // Other characters are two bytes a code unit: 1.2 MB of them do not fit in the 1 MB
+            // left, where the same number of Latin-1 ones (600 KB) do.
+            const wide = outcome(() => localStorage.setItem("w", "€".repeat(600 * 1024)));
+            const narrow = outcome(() => localStorage.setItem("n", "é".repeat(600 * 1024)));
+            localStorage.clear();
+            // A value past the quota by itself is refused before it is copied anywhere.
+            const huge = outcome(() => localStorage.setItem("h", "x".repeat(10 * 1024 * 1024)));
+            [refused, wide, narrow, huge, localStorage.length]
             """)
-        #expect(result == ["QuotaExceededError,22,true", 2, .null, 1_048_576, 1_048_577])
+        #expect(result == ["QuotaExceededError,22,true", "QuotaExceededError,22,true", "stored", "QuotaExceededError,22,true", 0])
         await page.close()
     }
 

@@ -347,6 +347,30 @@ import Testing
         }
     }
 
+    /// `localStorage`'s quota counts as WebKit counts it: a Latin-1 string a byte a character,
+    /// another two bytes a code unit (a headless page had held half of what WebKit holds), and
+    /// a value past the quota by itself is a `QuotaExceededError`.
+    @Test(arguments: Engine.allCases)
+    func localStoragesQuotaCountsAsWebKitCounts(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                """
+                const outcome = (f) => { try { f(); return "stored"; } catch (error) { return [error.name, error.code, error instanceof DOMException].join(); } };
+                localStorage.clear();
+                const latin = "x".repeat(2 * 1024 * 1024);
+                const first = [outcome(() => localStorage.setItem("a", latin)), outcome(() => localStorage.setItem("b", latin))];
+                const wide = outcome(() => localStorage.setItem("w", "€".repeat(600 * 1024)));
+                const narrow = outcome(() => localStorage.setItem("n", "é".repeat(600 * 1024)));
+                localStorage.clear();
+                const huge = outcome(() => localStorage.setItem("h", "x".repeat(10 * 1024 * 1024)));
+                return [...first, wide, narrow, huge, localStorage.length];
+                """)
+            #expect(
+                seen == ["stored", "stored", "QuotaExceededError,22,true", "stored", "QuotaExceededError,22,true", 0], "\(engine)")
+        }
+    }
+
     /// User Timing (`performance.mark`, `measure` and the entries' lists) as in WebKit: a page
     /// that marks its own timings ran into a `TypeError` on the headless engine.
     @Test(arguments: Engine.allCases)
