@@ -41,8 +41,15 @@ public struct WebPageConfiguration: Sendable {
     /// Longest an `alert`, `confirm` or `prompt` waits for the ``uiDelegate``'s answer; then
     /// the script goes on as if the person dismissed it.
     public var panelTimeout: Duration
-    /// The `navigator.userAgent` string and `User-Agent` header.
+    /// The `navigator.userAgent` string and `User-Agent` header. By default WebKit's shape
+    /// with this engine's name after it (``defaultUserAgent``), as a `WKWebView` adds its
+    /// `applicationNameForUserAgent`: pages and servers that look for WebKit find it.
     public var userAgent: String
+
+    /// `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/605.1.15 (KHTML, like Gecko)
+    /// SessionBridge/1.0` (the system and processor as `navigator.platform` names them).
+    public static let defaultUserAgent =
+        "Mozilla/5.0 (X11; \(DocumentEnvironment.navigatorPlatform)) AppleWebKit/605.1.15 (KHTML, like Gecko) SessionBridge/1.0"
     /// The TLS settings of the page's WebSocket connections (`wss:`); `nil` for the system's
     /// trusted roots. (Its HTTP requests use ``httpClient``'s own.)
     public var webSocketTLSConfiguration: TLSConfiguration?
@@ -61,7 +68,7 @@ public struct WebPageConfiguration: Sendable {
         maxRedirects: Int = 20,
         maxResponseBytes: Int = 8 << 20,
         panelTimeout: Duration = .seconds(30),
-        userAgent: String = "SessionBridge/1.0 (JavaScriptCore; like WKWebView)"
+        userAgent: String = WebPageConfiguration.defaultUserAgent
     ) {
         self.websiteDataStore = websiteDataStore
         self.userContentController = userContentController

@@ -371,6 +371,23 @@ import Testing
         }
     }
 
+    /// The user agent has WebKit's shape on both engines (a page's or a server's check for
+    /// `AppleWebKit` takes WebKit's path), and the headless engine names itself after it, as a
+    /// `WKWebView` adds an app's name.
+    @Test(arguments: Engine.allCases)
+    func theUserAgentIsWebKitsShape(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                """
+                const agent = navigator.userAgent;
+                return [agent.startsWith("Mozilla/5.0 (X11; " + navigator.platform + ") AppleWebKit/605.1.15 (KHTML, like Gecko)"),
+                  navigator.appVersion === agent.slice(8), agent.endsWith(" SessionBridge/1.0")];
+                """)
+            #expect(seen == [true, true, .bool(engine == .headless)], "\(engine)")
+        }
+    }
+
     /// User Timing (`performance.mark`, `measure` and the entries' lists) as in WebKit: a page
     /// that marks its own timings ran into a `TypeError` on the headless engine.
     @Test(arguments: Engine.allCases)
