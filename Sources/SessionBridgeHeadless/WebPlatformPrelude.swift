@@ -313,7 +313,11 @@ enum WebPlatformPrelude {
           const integerArrays = ["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array", "BigInt64Array", "BigUint64Array"];
           const crypto = {};
           method(crypto, "getRandomValues", function getRandomValues(array) {
+            // WebIDL's checks first, as WebKit makes them: its own object, then an
+            // `ArrayBufferView` (a plain array is a `TypeError`), then an integer array.
+            if (this !== crypto) throw new TypeError("Can only call Crypto.getRandomValues on instances of Crypto");
             if (arguments.length < 1) throw notEnough("Crypto.getRandomValues", 1);
+            if (!isView(array)) throw new TypeError("Argument 1 ('array') to Crypto.getRandomValues must be an instance of ArrayBufferView");
             if (!integerArrays.includes(typedArrayName.call(array))) throw new DOMException("The data provided is not an integer typed array.", "TypeMismatchError");
             if (array.byteLength > 65536) {
               throw new DOMException(`The ArrayBufferView's byte length (${array.byteLength}) exceeds the number of bytes of entropy available via this API (65536).`, "QuotaExceededError");

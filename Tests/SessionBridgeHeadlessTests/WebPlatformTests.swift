@@ -396,11 +396,14 @@ import Testing
             """
             [new Float64Array(1), new DataView(new ArrayBuffer(1)), [1, 2], new Uint8Array(65537)].map(input => {
               try { crypto.getRandomValues(input); return "filled"; } catch (error) { return error.name + " " + error.code; }
-            }).concat([crypto.getRandomValues(new Uint8Array(65536)).length, typeof crypto.subtle])
+            }).concat([crypto.getRandomValues(new Uint8Array(65536)).length, typeof crypto.subtle], (() => {
+              const unbound = crypto.getRandomValues;
+              try { unbound(new Uint8Array(1)); return "filled"; } catch (error) { return error.name; }
+            })())
             """)
         #expect(
             refused == [
-                "TypeMismatchError 17", "TypeMismatchError 17", "TypeMismatchError 17", "QuotaExceededError 22", 65536, "object",
+                "TypeMismatchError 17", "TypeMismatchError 17", "TypeError undefined", "QuotaExceededError 22", 65536, "object", "TypeError",
             ])
         await page.close()
     }
