@@ -403,7 +403,8 @@ import Testing
             """)
         #expect(
             refused == [
-                "TypeMismatchError 17", "TypeMismatchError 17", "TypeError undefined", "QuotaExceededError 22", 65536, "object", "TypeError",
+                "TypeMismatchError 17", "TypeMismatchError 17", "TypeError undefined", "QuotaExceededError 22", 65536, "object",
+                "TypeError",
             ])
         await page.close()
     }
