@@ -113,7 +113,8 @@ public struct AuthorizationRequest: Sendable {
         // A fragment carries parameters only for other response modes: the query is read.
         let parameters = FormEncoding.decode(URLComponents(url: callback, resolvingAgainstBaseURL: true)?.percentEncodedQuery ?? "")
         if let iss = parameters["iss"] {
-            guard let issuer, iss == issuer else {
+            // A multi-tenant issuer's sign-in names the tenant it happened in.
+            guard let issuer, iss == issuer || IssuerTemplate(issuer)?.tenant(in: iss) != nil else {
                 throw OAuthError(
                     .issuerMismatch,
                     "the sign-in answer came from the issuer '\(OAuthError.sanitize(iss))', not '\(issuer ?? "(unknown)")' (RFC 9207)")

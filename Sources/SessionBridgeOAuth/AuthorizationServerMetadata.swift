@@ -99,7 +99,10 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
         return urls
     }
 
-    /// Fetches the issuer's document and checks that it names exactly `issuer`.
+    /// Fetches the issuer's document and checks that it names exactly `issuer`, or a
+    /// multi-tenant issuer's template `issuer` fills (`https://login.microsoftonline.com/{tenantid}/v2.0`
+    /// for `…/common/v2.0`), which the metadata then keeps: ID tokens are checked against it with
+    /// their tenant (``IDTokenValidator``).
     ///
     /// - Throws: ``OAuthError`` with ``OAuthError/Code/discoveryFailed`` when neither place
     ///   answers a readable document, ``OAuthError/Code/issuerMismatch`` when the document names
@@ -127,7 +130,7 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
                 continue
             }
             let metadata = try AuthorizationServerMetadata(json: answer.body)
-            guard metadata.issuer == issuer.absoluteString else {
+            guard IssuerTemplate.issuer(metadata.issuer, names: issuer.absoluteString) else {
                 throw OAuthError(
                     .issuerMismatch,
                     "the discovery document at \(url.absoluteString) names the issuer \(metadata.issuer.map { "'\(OAuthError.sanitize($0))'" } ?? "(none)"), not '\(issuer.absoluteString)'"
@@ -149,7 +152,7 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
         var metadata = self
         for url in others {
             guard let answer = try? await OAuthHTTP.get(url, client: httpClient, timeout: timeout), answer.status == 200,
-                let other = try? AuthorizationServerMetadata(json: answer.body), other.issuer == issuer.absoluteString
+                let other = try? AuthorizationServerMetadata(json: answer.body), other.issuer == metadata.issuer
             else { continue }
             metadata.revocationEndpoint = other.revocationEndpoint
             if metadata.revocationEndpoint != nil { break }

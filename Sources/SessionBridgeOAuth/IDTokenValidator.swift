@@ -4,7 +4,8 @@ import JWTKit
 import Logging
 
 /// Validates ID tokens as OpenID Connect Core §3.1.3.7 asks: the signature against the
-/// issuer's JSON Web Key Set, `iss`, `aud` (and `azp` when there are several audiences),
+/// issuer's JSON Web Key Set, `iss` (a multi-tenant issuer's, `…/{tenantid}/…`, filled with the
+/// token's `tid`), `aud` (and `azp` when there are several audiences),
 /// `exp` and `iat` within a clock skew, and the `nonce` of the sign-in that asked for it.
 ///
 /// The key set is fetched on first use and again when a token names a key it lacks (the
@@ -76,10 +77,18 @@ public actor IDTokenValidator {
             throw Self.failure("its signature does not verify with the issuer's keys")
         }
 
-        guard let iss = claims["iss"] as? String, iss == issuer else {
+        // A multi-tenant issuer's token names the issuer of the tenant its `tid` names.
+        var expected = issuer
+        if let template = IssuerTemplate(issuer) {
+            guard let tenant = claims["tid"] as? String, let tenantIssuer = template.issuer(ofTenant: tenant) else {
+                throw OAuthError(.issuerMismatch, "the ID token of a multi-tenant issuer names no tenant (tid)")
+            }
+            expected = tenantIssuer
+        }
+        guard let iss = claims["iss"] as? String, iss == expected else {
             throw OAuthError(
                 .issuerMismatch,
-                "the ID token names the issuer \((claims["iss"] as? String).map { "'\(OAuthError.sanitize($0))'" } ?? "(none)"), not '\(issuer)'"
+                "the ID token names the issuer \((claims["iss"] as? String).map { "'\(OAuthError.sanitize($0))'" } ?? "(none)"), not '\(OAuthError.sanitize(expected))'"
             )
         }
         guard let sub = claims["sub"] as? String, !sub.isEmpty else { throw Self.failure("it has no subject") }

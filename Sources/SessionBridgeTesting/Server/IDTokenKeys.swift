@@ -74,6 +74,8 @@ final class IDTokenKeys: Sendable {
 struct IDTokenClaims: JWTPayload {
     var iss: String
     var sub: String
+    /// A multi-tenant issuer's tenant.
+    var tid: String?
     var aud: String
     var azp: String
     var exp: Int

@@ -17,7 +17,12 @@ public struct OAuthFaults: Sendable, Hashable {
         case wrongAudience
         /// `exp` an hour ago.
         case expired
+        /// With ``multiTenant``: `iss` names another tenant than its `tid`.
+        case otherTenant
     }
+
+    /// The tenant a ``multiTenant`` server's tokens are issued in (Microsoft's consumer tenant id).
+    public static let tenantID = "9188040d-6c67-4c5b-b112-36a304b66dad"
 
     /// The token endpoint answers this error code for every request (`invalid_client` with
     /// `401`, any other with `400`), before looking at the request.
@@ -36,6 +41,11 @@ public struct OAuthFaults: Sendable, Hashable {
     public var authorizationError: String?
     /// What is wrong with the ID tokens issued.
     public var idToken: IDTokenFault?
+    /// The server is a multi-tenant issuer, as Entra ID's `common` endpoint is: its discovery
+    /// document at `/common/.well-known/openid-configuration` names the issuer
+    /// `ISSUER/{tenantid}`, and its ID tokens name `ISSUER/<tenant>` with the tenant's id as
+    /// their `tid` (``tenantID``).
+    public var multiTenant: Bool
     /// The token endpoint answers with this redirect status (`307`, `308`, `302`) to ``tokenRedirectLocation``.
     public var tokenRedirectStatus: Int?
     /// Where a token endpoint redirect points; `/oauth/token-moved` (same origin, a working
@@ -46,8 +56,10 @@ public struct OAuthFaults: Sendable, Hashable {
     public init(
         tokenError: String? = nil, discoveryIssuer: String? = nil, wrongState: Bool = false, callbackIssuer: String? = nil,
         omitCallbackIssuer: Bool = false, authorizationError: String? = nil, idToken: IDTokenFault? = nil,
-        tokenRedirectStatus: Int? = nil, tokenRedirectLocation: String = "/oauth/token-moved", tokenErrorStatus: Int? = nil
+        tokenRedirectStatus: Int? = nil, tokenRedirectLocation: String = "/oauth/token-moved", tokenErrorStatus: Int? = nil,
+        multiTenant: Bool = false
     ) {
+        self.multiTenant = multiTenant
         self.tokenError = tokenError
         self.tokenErrorStatus = tokenErrorStatus
         self.discoveryIssuer = discoveryIssuer

@@ -27,6 +27,11 @@ extension ServerCore {
     func addAuthorizationRoutes(to router: Router<ReferenceRequestContext>) {
         router.get("/.well-known/openid-configuration") { _, _ in self.discoveryDocument() }
         router.get("/.well-known/oauth-authorization-server") { _, _ in self.discoveryDocument() }
+        // A multi-tenant issuer's `common` document (``OAuthFaults/multiTenant``).
+        router.get("/common/.well-known/openid-configuration") { _, _ in
+            self.withState { $0.oauthFaults.multiTenant }
+                ? self.discoveryDocument(issuer: self.issuer.withLock { $0 } + "/{tenantid}") : Response(status: .notFound)
+        }
         router.get("/oauth/jwks") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "application/json", .cacheControl: "max-age=60"],
@@ -41,10 +46,10 @@ extension ServerCore {
         }
     }
 
-    func discoveryDocument() -> Response {
+    func discoveryDocument(issuer named: String? = nil) -> Response {
         let issuer = self.issuer.withLock { $0 }
         let document = DiscoveryDocument(
-            issuer: self.withState { $0.oauthFaults.discoveryIssuer } ?? issuer,
+            issuer: named ?? self.withState { $0.oauthFaults.discoveryIssuer } ?? issuer,
             authorization_endpoint: issuer + "/oauth/authorize", token_endpoint: issuer + "/oauth/token",
             revocation_endpoint: issuer + "/oauth/revoke", jwks_uri: issuer + "/oauth/jwks", userinfo_endpoint: issuer + "/api/me",
             id_token_signing_alg_values_supported: [self.idTokenKeys.algorithm.rawValue])
@@ -73,7 +78,9 @@ extension ServerCore {
         func callback(_ parameters: [(String, String)]) -> Response {
             var query = parameters
             if let state { query.append(("state", faults.wrongState ? "x" + state : state)) }
-            if !faults.omitCallbackIssuer { query.append(("iss", faults.callbackIssuer ?? self.issuer.withLock { $0 })) }
+            // A multi-tenant issuer's answer names the tenant's issuer.
+            let issuer = self.issuer.withLock { $0 } + (faults.multiTenant ? "/" + OAuthFaults.tenantID : "")
+            if !faults.omitCallbackIssuer { query.append(("iss", faults.callbackIssuer ?? issuer)) }
             let encoded = query.map { "\(HTTPHelpers.queryEscape($0.0))=\(HTTPHelpers.queryEscape($0.1))" }.joined(separator: "&")
             return HTTPHelpers.redirect(
                 to: redirectURI + (redirectURI.contains("?") ? "&" : "?") + encoded, headers: [.cacheControl: "no-store"])
@@ -142,11 +149,12 @@ extension ServerCore {
     /// An ID token for `tokens` when the scope asks for `openid`, with the faults in force.
     func idToken(for tokens: IssuedTokens, clientID: String?, nonce: String?, scope: String?) async throws -> String? {
         guard let clientID, let scope, scope.split(separator: " ").contains("openid") else { return nil }
-        let fault = self.withState { $0.oauthFaults.idToken }
-        let issuer = self.issuer.withLock { $0 }
+        let (fault, multiTenant) = self.withState { ($0.oauthFaults.idToken, $0.oauthFaults.multiTenant) }
+        var issuer = self.issuer.withLock { $0 }
+        if multiTenant { issuer += "/" + (fault == .otherTenant ? "72f988bf-86f1-41af-91ab-2d7cd011db47" : OAuthFaults.tenantID) }
         let now = Int(Date().timeIntervalSince1970)
         let claims = IDTokenClaims(
-            iss: fault == .wrongIssuer ? issuer + "/other" : issuer, sub: tokens.claims.sub,
+            iss: fault == .wrongIssuer ? issuer + "/other" : issuer, sub: tokens.claims.sub, tid: multiTenant ? OAuthFaults.tenantID : nil,
             aud: fault == .wrongAudience ? clientID + "-other" : clientID, azp: fault == .wrongAudience ? clientID + "-other" : clientID,
             exp: fault == .expired ? now - 3600 : now + self.accessLifetimeSeconds, iat: fault == .expired ? now - 7200 : now,
             auth_time: now, nonce: fault == .wrongNonce ? "not-the-nonce" : nonce, name: self.configuration.displayName,
