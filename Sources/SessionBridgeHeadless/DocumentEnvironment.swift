@@ -717,6 +717,17 @@ extension DocumentEnvironment {
             context.attachment(DocumentControls.self)?.listensForScriptEvents = true
             return nil
         }
+        // The platform's dispatch (``DocumentPrelude``'s `hooks.callbacks`): a task of its own
+        // marks its entry as the platform's, and each event callback in such an entry ends
+        // with a microtask checkpoint.
+        unsafe add("platformTask") { context, _, _ in
+            context.markPlatformEntry(nativeCallsBelow: 1)
+            return nil
+        }
+        unsafe add("checkpoint") { context, _, _ in
+            context.runMicrotasksBetweenCallbacks()
+            return nil
+        }
         unsafe add("report") { context, call, env in
             unsafe context.reportUncaught(call[0] ?? context.undefined)
             return nil
@@ -1491,6 +1502,7 @@ extension DocumentEnvironment {
         _ function: RawObject, in context: isolated ScriptContext, _ arguments: () -> [RawValue?] = { unsafe [] }
     ) {
         context.enterJavaScript()
+        context.markPlatformEntry()
         do {
             try unsafe context.call(function, arguments())
         } catch {

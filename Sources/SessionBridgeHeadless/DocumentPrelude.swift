@@ -67,11 +67,14 @@ enum DocumentPrelude {
                 if (entry.handler) { callHandler(event, at); if (at !== null && at.stopped()) break; continue; }
                 if (entry.once) remove(event.type, entry);
                 const listener = entry.listener, previous = swapEvent(event);
+                hooks.callbacks++;
                 try {
                   if (typeof listener === "function") listener.call(object, event);
                   else if (typeof listener.handleEvent === "function") listener.handleEvent(event);
                 } catch (error) { native.report(error); }
+                hooks.callbacks--;
                 swapEvent(previous);
+                if (hooks.callbacks === 0 && event.isTrusted === true) native.checkpoint();
                 if (at !== null && at.stopped()) break;
               }
             };
@@ -79,6 +82,7 @@ enum DocumentPrelude {
               const handler = object["on" + event.type];
               if (typeof handler !== "function" || (at !== null && at.stopped())) return;
               const previous = swapEvent(event);
+              hooks.callbacks++;
               try {
                 // The window's `onerror` gets (message, source, line, column, error), and cancels with `true`.
                 if (object === g && event.type === "error" && "error" in event) {
@@ -92,7 +96,9 @@ enum DocumentPrelude {
                   }
                 } else handler.call(object, event);
               } catch (error) { native.report(error); }
+              hooks.callbacks--;
               swapEvent(previous);
+              if (hooks.callbacks === 0 && event.isTrusted === true) native.checkpoint();
             };
             capturers.set(object, event => invoke(event, true, null));
             const remove = (type, entry) => {
@@ -185,9 +191,16 @@ enum DocumentPrelude {
           // made, through `hooks`); others replace the document.
           const hooks = { fragment: null, popstate: null, dataURL: null, body: null, makeBlob: null, at: null, message: null, document: null, origin: () => at("origin"), href: () => at("href"), base: () => native.platform("base"),
             makeStream: null, isStream: null, streamUsable: null, readStream: null, blobURL: null, swapEvent, storageEvent: null, navigator: null, location: null, writable: null,
-            times: { interactive: 0, contentLoaded: 0, complete: 0, loaded: 0 } }, schedule = g.setTimeout;
+            times: { interactive: 0, contentLoaded: 0, complete: 0, loaded: 0 },
+            // How many event callbacks (listeners, handlers) are running: as the last returns
+            // in an entry of the platform's own (a document's stage, an event it fires, a task
+            // of `schedule`), the microtasks it queued run (`native.checkpoint`), as HTML runs
+            // them after each callback that leaves no script on the stack. (A callback the
+            // time limit ended leaves it counted: its document's callbacks then share their
+            // entry's checkpoint, as before.)
+            callbacks: 0 }, schedule = g.setTimeout;
           // A task of the platform's own, whatever the page did to `setTimeout`.
-          hooks.schedule = (callback, delay) => schedule.call(g, callback, delay);
+          hooks.schedule = (callback, delay) => schedule.call(g, () => { native.platformTask(); callback(); }, delay);
           const navigateTo = (kind, url) => {
             // A document being left starts no navigation, as in browsers.
             if (leaving) return;
@@ -197,7 +210,7 @@ enum DocumentPrelude {
             if (now === old) return;
             if (hooks.fragment !== null) hooks.fragment(kind);
             g.dispatchEvent(hooks.popstate !== null ? hooks.popstate(null) : { type: "popstate", state: null, target: g });
-            schedule.call(g, () => g.dispatchEvent({ type: "hashchange", oldURL: old, newURL: now, target: g }), 0);
+            hooks.schedule(() => g.dispatchEvent({ type: "hashchange", oldURL: old, newURL: now, target: g }), 0);
           };
           const location = {};
           for (const key of ["origin", "protocol", "host", "hostname", "port", "pathname", "search"]) {
@@ -417,7 +430,7 @@ enum DocumentPrelude {
               delivered = parsed.origin === origin;
             }
             const [data, ports] = hooks.cloned(message, options !== null && typeof options === "object" ? options : transfer);
-            if (delivered) schedule.call(g, () => g.dispatchEvent(hooks.message(data, origin, g, "message", ports)), 0);
+            if (delivered) hooks.schedule(() => g.dispatchEvent(hooks.message(data, origin, g, "message", ports)), 0);
           }, writable: true, enumerable: true, configurable: true });
 
           // The navigator of WebKit on this machine (its `hardwareConcurrency` 4 or 8, as
@@ -1073,7 +1086,7 @@ enum DocumentPrelude {
             violation(init, index, src, attributes, line) {
               platformMade();
               const element = index >= 0 ? scriptElement(index, src, attributes, line) : null;
-              schedule.call(g, () => {
+              hooks.schedule(() => {
                 try { hooks.bubble(hooks.violation(init), element !== null ? [element, document, g] : [document, g]); } catch (error) { native.report(error); }
               }, 0);
             },

@@ -57,6 +57,7 @@ extension WebPlatformPrelude {
                   if (listener.once) remove(listener);
                   event.#passive = listener.passive;
                   const previous = hooks.swapEvent(event);
+                  hooks.callbacks++;
                   try {
                     const callback = listener.callback;
                     if (typeof callback === "function") callback.call(target, event);
@@ -65,7 +66,10 @@ extension WebPlatformPrelude {
                     if (along !== null) along.threw = true;
                     native.report(error);
                   }
+                  hooks.callbacks--;
                   hooks.swapEvent(previous);
+                  // What the callback queued runs now, in the platform's dispatch (``DocumentPrelude``'s `hooks.callbacks`).
+                  if (hooks.callbacks === 0 && event.#trusted) native.checkpoint();
                   event.#passive = false;
                 }
                 if (event.#stop && along !== null) along.stopped = true;
@@ -414,7 +418,8 @@ extension WebPlatformPrelude {
               }
             }
             #deliverLater() {
-              setTimeout(() => {
+              // A task of the platform's own (its listeners each end with a microtask checkpoint).
+              hooks.schedule(() => {
                 if (this.#closed || this.#queue.length === 0) return;
                 const { data, ports, failed } = this.#queue.shift();
                 this.dispatchEvent(trusted(new MessageEvent(failed ? "messageerror" : "message", { data, ports })));

@@ -167,6 +167,12 @@ public actor ScriptContext {
     /// Whether the current outermost entry runs the checkpoint in its own call
     /// (``enterJavaScriptWithCheckpoint()``): ``leaveJavaScript()`` then only releases the lock.
     var entryRunsItsCheckpoint = false
+    /// Whether the current outermost entry is the platform's own work (a document's stage, an
+    /// event it fires), whose callbacks each end with a microtask checkpoint
+    /// (``runMicrotasksBetweenCallbacks()``); cleared as the entry ends.
+    package private(set) var platformEntry = false
+    /// Whether ``runMicrotasksBetweenCallbacks()`` is running the queue.
+    private var drainingBetweenCallbacks = false
     var closeHandlers: [(isolated ScriptContext) -> Void] = []
     /// The most recent events, oldest first (bounded by ``Configuration/eventBufferSize``).
     package private(set) var recentEvents = Deque<ScriptEvent>()
@@ -787,6 +793,7 @@ public actor ScriptContext {
     @inline(__always)
     package func leaveJavaScript() {
         guard thread.nativeDepth.load(ordering: .relaxed) == 0 else { return }
+        platformEntry = false
         thread.leaveInterruption()
         if holdsEntryLock { runMicrotaskCheckpoint() }
         if entryRunsItsCheckpoint {
@@ -795,6 +802,34 @@ public actor ScriptContext {
         }
         guard thread.watchdogFired.load(ordering: .relaxed) || stoppedInThisEntry else { return }
         absorbStop(reporting: !stopTold)
+    }
+
+    /// Marks the current entry as the platform's own work (``platformEntry``): called by the
+    /// platform's code at the bottom of an outermost entry (no native call below the caller's),
+    /// and ignored anywhere else, where a page's script may be on the stack.
+    package func markPlatformEntry(nativeCallsBelow: Int = 0) {
+        guard thread.nativeDepth.load(ordering: .relaxed) == nativeCallsBelow, holdsEntryLock else { return }
+        platformEntry = true
+    }
+
+    /// Runs the microtask checkpoint between two callbacks of an event the platform
+    /// dispatches, as HTML runs one after each callback that leaves no script on the stack
+    /// (what a `load` listener's `await` continues with runs before the next listener, as in
+    /// WebKit): only in a platform entry, called straight from the platform's dispatch (the
+    /// native call making it the only one on the stack), and not inside a checkpoint already.
+    /// The microtasks run inside the entry, under its time limit; native calls they make see
+    /// no native call below them, as at the entry's own checkpoint.
+    package func runMicrotasksBetweenCallbacks() {
+        guard platformEntry, !drainingBetweenCallbacks, !stoppedInThisEntry, !isClosed,
+            thread.nativeDepth.load(ordering: .relaxed) == 1, let functions = MicrotaskCheckpoint.functions
+        else { return }
+        drainingBetweenCallbacks = true
+        thread.nativeDepth.store(0, ordering: .relaxed)
+        unsafe functions.lock(ctx)
+        unsafe functions.drain(JSContextGetGroup(ctx))
+        unsafe functions.unlock(ctx)
+        thread.nativeDepth.store(1, ordering: .relaxed)
+        drainingBetweenCallbacks = false
     }
 
     /// Runs the microtasks the entry queued inside a call of ``checkpointFunction``, under what is
