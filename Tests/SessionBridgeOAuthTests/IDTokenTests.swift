@@ -42,14 +42,7 @@ import Testing
         try await withServer { server in
             server.setOAuthFaults(OAuthFaults(idToken: .wrongNonce))
             let client = makeClient(server)
-            let request = try await client.makeAuthorizationRequest()
-            let callback = try await FormFillingUserAgent(username: "demo", password: Secret("demo")).authorize(
-                request.url, redirectURI: request.redirectURI)
-            let answer = try await send(
-                client,
-                .authorizationCode(
-                    code: Secret(try request.authorizationCode(from: callback)), codeVerifier: request.codeVerifier,
-                    redirectURI: request.redirectURI))
+            let (request, answer) = try await signInWithCode(client)
             let error = await oauthError { _ = try await client.validateIDToken(try #require(answer.idToken), nonce: request.nonce) }
             #expect(error?.code == .invalidIDToken)
             #expect(error?.message.contains("nonce") == true)

@@ -16,17 +16,10 @@ import Testing
                 scope: "openid offline_access", redirectURI: URL(string: "com.example.app:/callback")!, requestTimeout: .seconds(5)))
     }
 
-    /// Signs in with the authorization code flow, returning the client, the request and its answer.
+    /// Signs in through the `common` endpoint, returning the client, the request and its answer.
     func signIn(_ server: ReferenceServer) async throws -> (OAuthClient, AuthorizationRequest, TokenEndpointResponse) {
         let client = commonClient(server)
-        let request = try await client.makeAuthorizationRequest()
-        let callback = try await FormFillingUserAgent(username: "demo", password: Secret("demo")).authorize(
-            request.url, redirectURI: request.redirectURI)
-        let answer = try await send(
-            client,
-            .authorizationCode(
-                code: Secret(try request.authorizationCode(from: callback)), codeVerifier: request.codeVerifier,
-                redirectURI: request.redirectURI))
+        let (request, answer) = try await signInWithCode(client)
         return (client, request, answer)
     }
 

@@ -63,6 +63,20 @@ func send(_ client: OAuthClient, _ grant: TokenGrant) async throws -> TokenEndpo
     return try client.tokenResponse(status: Int(response.status.code), body: Data(body.readableBytesView))
 }
 
+/// Signs in with `client` by the authorization code flow through the reference server's form
+/// (user `demo`), returning the request and the token endpoint's answer.
+func signInWithCode(_ client: OAuthClient) async throws -> (AuthorizationRequest, TokenEndpointResponse) {
+    let request = try await client.makeAuthorizationRequest()
+    let callback = try await FormFillingUserAgent(username: "demo", password: Secret("demo")).authorize(
+        request.url, redirectURI: request.redirectURI)
+    let answer = try await send(
+        client,
+        .authorizationCode(
+            code: Secret(try request.authorizationCode(from: callback)), codeVerifier: request.codeVerifier,
+            redirectURI: request.redirectURI))
+    return (request, answer)
+}
+
 /// Runs `body` and returns the ``OAuthError`` it threw.
 func oauthError(_ body: () async throws -> Void) async -> OAuthError? {
     do {
