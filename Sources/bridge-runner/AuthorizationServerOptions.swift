@@ -124,6 +124,14 @@ struct AuthorizationServerOptions: ParsableArguments {
         if let method, !methods.contains(method) {
             throw ValidationError("--client-auth must be one of \(methods.joined(separator: ", "))")
         }
+        // Two credentials on the command line: one would win unseen (a flag still overrides the
+        // config file's setting).
+        if clientSecret != nil && clientSecretFile != nil {
+            throw ValidationError("give the client secret once: --client-secret or --client-secret-file")
+        }
+        if clientKey != nil && (clientSecret != nil || clientSecretFile != nil) {
+            throw ValidationError("give one client credential: --client-key (private_key_jwt) or a client secret")
+        }
         let wantsKey = method == "private_key_jwt" || (method == nil && keyPath != nil)
         if wantsKey {
             let pem: String

@@ -70,17 +70,19 @@ struct FetchCommand: AsyncParsableCommand {
         let settings = try authorization.settings()
         let fixture: AppWiring
         let noPage: @Sendable (inout WebPageConfiguration) -> Void = { _ in }
+        // A vault file's rotated token is saved back to it (``SignIn/vault(at:)``).
+        let vault: any TokenVault = refreshTokenFile.flatMap(SignIn.vault(at:)) ?? InMemoryTokenVault()
         if let server = server ?? settings.server {
             guard let serverURL = URL(string: server) else { throw ValidationError("--server \(server) is not an absolute URL") }
             var configuration = settings.sessionConfiguration(server: serverURL)
             webSession.apply(to: &configuration, server: serverURL)
             fixture = await AppWiring(
-                server: nil, baseURL: serverURL, configuration: configuration, vault: InMemoryTokenVault(),
+                server: nil, baseURL: serverURL, configuration: configuration, vault: vault,
                 nativeCookieStore: nil, allowedOrigins: [], configure: noPage)
             transcript.note("using the server at \(server)")
         } else {
             fixture = try await AppWiring.embedded(
-                server: ReferenceServerConfiguration(), webSession: webSession, vault: InMemoryTokenVault(),
+                server: ReferenceServerConfiguration(), webSession: webSession, vault: vault,
                 nativeCookieStore: nil, allowedOrigins: [], configure: noPage)
             transcript.note("embedded reference server on \(fixture.baseURL.absoluteString) (demo user: demo / demo)")
         }

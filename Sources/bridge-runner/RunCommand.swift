@@ -77,12 +77,19 @@ struct RunCommand: AsyncParsableCommand {
         }
         if refreshTokenFile != nil && user != nil { throw ValidationError("use either --user/--password or --refresh-token-file") }
         if profile != nil && ephemeral { throw ValidationError("use either --profile or --ephemeral") }
+        if profile != nil && refreshTokenFile != nil {
+            throw ValidationError("use either --profile (its vault holds the session) or --refresh-token-file")
+        }
         var isDirectory: ObjCBool = false
         if let profile, unsafe FileManager.default.fileExists(atPath: profile, isDirectory: &isDirectory), !isDirectory.boolValue {
             throw ValidationError("--profile \(profile) is a file; give a directory (it is created when missing)")
         }
-        if !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
-        if !(entryTimeLimit > 0) { throw ValidationError("--entry-time-limit must be a positive number of seconds") }
+        if !(timeout > 0 && timeout <= RunDeadline.longest) {
+            throw ValidationError("--timeout must be a positive number of seconds, at most \(Int(RunDeadline.longest))")
+        }
+        if !(entryTimeLimit > 0 && entryTimeLimit <= RunDeadline.longest) {
+            throw ValidationError("--entry-time-limit must be a positive number of seconds, at most \(Int(RunDeadline.longest))")
+        }
         if let url, URL(string: url)?.host == nil { throw ValidationError("--url must be an absolute URL") }
         if let server, URL(string: server)?.host == nil {
             throw ValidationError("--server must be an absolute URL such as http://127.0.0.1:8080")
@@ -103,7 +110,11 @@ struct RunCommand: AsyncParsableCommand {
         }
         let source = try PageSource(target)
         let profileURL = profile.map { URL(fileURLWithPath: $0) }
-        let vault: any TokenVault = profileURL.map { FileTokenVault(url: $0.appendingPathComponent("vault")) } ?? InMemoryTokenVault()
+        // A vault file given with --refresh-token-file is the session's vault: a rotated token is
+        // saved to it, as to a profile's.
+        let vault: any TokenVault =
+            refreshTokenFile.flatMap(SignIn.vault(at:)) ?? profileURL.map { FileTokenVault(url: $0.appendingPathComponent("vault")) }
+            ?? InMemoryTokenVault()
         let nativeStore = profileURL.map { PersistentCookieStore(directory: $0, profile: "native") }
         let pageStore =
             try profileURL.map { directory throws in

@@ -9,6 +9,8 @@ import Synchronization
 enum RunDeadline {
     /// How long after `--timeout` the run is ended at the latest (tearing down fits in it).
     static let margin = 3.0
+    /// The longest `--timeout` or `--entry-time-limit` taken: a million seconds (eleven days).
+    static let longest = 1_000_000.0
 
     /// An armed deadline, which a run whose outcome is known can disarm before it tears down.
     final class Armed: Sendable {
@@ -31,7 +33,8 @@ enum RunDeadline {
         }
 
         fileprivate static func uptime(after seconds: Double) -> UInt64 {
-            DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, seconds) * 1e9)
+            // `min` first: a NaN or an infinity (or a year) must not reach the conversion.
+            DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, min(seconds.isNaN ? 0 : seconds, RunDeadline.longest * 2)) * 1e9)
         }
     }
 

@@ -22,12 +22,18 @@ enum SecretSource {
         value != nil || file != nil || !(ProcessInfo.processInfo.environment[environment] ?? "").isEmpty || isatty(STDIN_FILENO) == 1
     }
 
-    /// A file's text without its trailing newlines.
+    /// A file's text without its trailing line breaks (LF or CRLF); an empty one is refused,
+    /// where it had left a client without the authentication it was given.
     static func contents(of path: String, what: String) throws -> String {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw RunnerFailure(description: "cannot read the \(what) from \(path)", exitCode: .missingInput)
         }
-        return String(text.reversed().drop { $0 == "\n" || $0 == "\r" }.reversed())
+        // `isNewline`: "\r\n" is one Character, which a comparison with "\n" misses.
+        let trimmed = String(text.reversed().drop { $0.isNewline }.reversed())
+        guard !trimmed.isEmpty else {
+            throw RunnerFailure(description: "the \(what): \(path) is empty", exitCode: .missingInput)
+        }
+        return trimmed
     }
 
     /// Asks on the terminal with echo off.

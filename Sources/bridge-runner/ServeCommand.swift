@@ -49,8 +49,20 @@ struct FaultOptions: ParsableArguments {
     @Option(help: "Sign ID tokens with ES256 (default) or RS256.")
     var idTokenAlg: String = "ES256"
 
+    /// The longest lifetime, grace or pause the options take: ten years in seconds.
+    static let longestSeconds = 315_360_000
+
     func validate() throws {
-        if reuseGrace < 0 { throw ValidationError("--reuse-grace must be zero or more seconds") }
+        if !(1...Self.longestSeconds).contains(accessTokenLifetime) {
+            throw ValidationError("--access-token-lifetime must be a number of seconds from 1 to \(Self.longestSeconds)")
+        }
+        if !(0...Self.longestSeconds).contains(reuseGrace) {
+            throw ValidationError("--reuse-grace must be a number of seconds from 0 to \(Self.longestSeconds)")
+        }
+        if let latency, !(0...600_000).contains(latency) { throw ValidationError("--latency must be a number of milliseconds from 0 to 600000") }
+        if let slowBody, !(1...60_000).contains(slowBody) { throw ValidationError("--slow-body must be a number of milliseconds from 1 to 60000") }
+        if let serverErrors, serverErrors < 0 { throw ValidationError("--server-errors must be zero or more") }
+        if !(0...86_400).contains(retryAfter) { throw ValidationError("--retry-after must be a number of seconds from 0 to 86400") }
         if let faultLimit, faultLimit < 0 { throw ValidationError("--fault-limit must be zero or more") }
         if IDTokenAlgorithm(rawValue: idTokenAlg) == nil { throw ValidationError("--id-token-alg must be ES256 or RS256") }
     }
@@ -84,6 +96,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var faults: FaultOptions
 
+    func validate() throws {
+        if !(0...65_535).contains(port) { throw ValidationError("--port must be from 0 (a free one) to 65535") }
+        if let duration, !(0...FaultOptions.longestSeconds).contains(duration) {
+            throw ValidationError("--duration must be a number of seconds from 0 to \(FaultOptions.longestSeconds)")
+        }
+    }
+
     func run() async throws {
         var configuration = faults.configuration
         configuration.port = port
@@ -97,6 +116,8 @@ struct ServeCommand: AsyncParsableCommand {
         print("  demo user: \(configuration.username) / \(configuration.password)")
         print("  token endpoint: POST \(server.baseURL.absoluteString)/oauth/token   stats: GET /debug/stats")
         print("  issuer: \(server.issuer)   discovery: GET /.well-known/openid-configuration   sign-in: GET /oauth/authorize")
+        // Out now, not when a buffer fills: a script reading the port from a file or a pipe waits on it.
+        fflush(nil)
         if let duration {
             try await Task.sleep(for: .seconds(duration))
         } else {

@@ -62,16 +62,45 @@ enum SignIn {
         return failure.exitCode
     }
 
-    /// Adopts the refresh token in `path`: a vault file `login` wrote, or the plain token.
+    /// Adopts the refresh token in `path`: a vault file `login` wrote (the session's vault
+    /// then, see ``vault(at:)``), or the plain token. Anything else is refused before a
+    /// request is made: a file that is neither (a vault cut short, another file named by
+    /// mistake) must not reach the token endpoint as a token.
     static func adopt(_ session: SessionController, from path: String) async throws {
-        let vault = FileTokenVault(url: URL(fileURLWithPath: path))
-        if let record = try? vault.load() {
+        if let record = try? FileTokenVault(url: URL(fileURLWithPath: path)).load() {
             _ = try await session.adopt(refreshToken: record.refreshToken, accessTokenExpiresAt: record.accessTokenExpiresAt)
             return
         }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: path) else {
             throw RunnerFailure(description: "cannot read \(path)", exitCode: .missingInput)
         }
-        _ = try await session.adopt(refreshToken: RefreshToken(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        guard let token = plainRefreshToken(data) else {
+            throw RunnerFailure(
+                description:
+                    "\(path) is neither a vault `login` wrote nor a plain refresh token (one line of visible ASCII characters): nothing was sent",
+                exitCode: .missingInput)
+        }
+        _ = try await session.adopt(refreshToken: RefreshToken(token))
+    }
+
+    /// The session's vault for `--refresh-token-file path`: the file itself when it is a vault
+    /// `login` wrote, so that a rotated token is saved where the next run finds it; `nil` for a
+    /// plain token (which stays as it is).
+    static func vault(at path: String) -> FileTokenVault? {
+        let vault = FileTokenVault(url: URL(fileURLWithPath: path))
+        return (try? vault.load()) != nil ? vault : nil
+    }
+
+    /// A plain refresh token file's token: one line of RFC 6749's visible characters without
+    /// spaces (a final line break allowed), at most 16 KB, and no JSON (a vault cut short).
+    static func plainRefreshToken(_ data: Data) -> String? {
+        guard data.count <= 16_384, var text = String(data: data, encoding: .utf8) else { return nil }
+        // One final line break, LF or CRLF (one Character in Swift: its scalars are compared).
+        if text.unicodeScalars.last == "\n" { text.unicodeScalars.removeLast() }
+        if text.unicodeScalars.last == "\r" { text.unicodeScalars.removeLast() }
+        guard let first = text.unicodeScalars.first, first != "{", first != "[",
+            text.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) })
+        else { return nil }
+        return text
     }
 }

@@ -261,6 +261,16 @@ final class Transcript: Sendable {
         }
     }
 
+    /// `text` with the user name and password of every URL in it replaced:
+    /// `https://user:secret@host/` → `https://<redacted>@host/`.
+    static func withoutCredentials(_ text: String) -> String {
+        guard text.contains("@"), text.contains("://") else { return text }
+        // A URL's scheme, then what stands before an `@` in its authority (made here: such
+        // lines are rare, and a regex is no `Sendable` value to keep).
+        let userInfo = /([A-Za-z][A-Za-z0-9+.\-]*:\/\/)[^\/?#@\s]+@/
+        return text.replacing(userInfo) { match in match.output.1 + "<redacted>@" }
+    }
+
     /// A URL as the transcript shows it: a user name and password in it are replaced.
     static func shown(_ url: URL) -> String {
         guard url.user != nil || url.password != nil,
@@ -299,7 +309,11 @@ final class Transcript: Sendable {
     }
 
     func emit(_ fields: [String: Any], text: String) {
-        let line = style == .json ? JSONLine.encode(fields) : text
+        // No line shows a URL's user name and password, whoever wrote it (the engine's console
+        // messages and errors name the URLs they refused as given).
+        let line =
+            style == .json
+            ? JSONLine.encode(fields.mapValues { ($0 as? String).map(Self.withoutCredentials) ?? $0 }) : Self.withoutCredentials(text)
         guard !line.isEmpty else { return }
         lock.withLock { counts in
             print(line)

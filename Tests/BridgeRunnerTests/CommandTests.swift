@@ -131,6 +131,34 @@ import Testing
         #expect(theme?.contains(#""sameValue":false"#) == true, "\(json.stdout)")
     }
 
+    /// A URL's password is printed nowhere: not where the runner shows the URL, nor in the
+    /// engine's own lines that name it (a refused port's console line, the navigation's
+    /// failure), in text or JSON.
+    @Test func aURLsUserAndPasswordArePrintedNowhere() async throws {
+        for arguments in [["--signed-out"], ["--signed-out", "--json"]] {
+            let result = try await RunnerProcess.run(["run", "http://someone:Pa55-word-in-URL@127.0.0.1:1/", "--timeout", "5"] + arguments)
+            #expect(result.stdout.contains("port 1 is restricted"), "\(result.stdout)")
+            #expect(!(result.stdout + result.stderr).contains("Pa55-word-in-URL"), "\(result.stdout)\(result.stderr)")
+        }
+    }
+
+    /// Numbers past what a flag can mean are refused with the flag's name, where an infinite
+    /// `--timeout` or a lifetime past `Int` had crashed the runner, and a port past 65535 had
+    /// been taken modulo 65536.
+    @Test func numbersOutOfRangeAreRefusedNotACrash() async throws {
+        let script = try RunnerProcess.temporaryFile("quiet.js", "console.log('ran');")
+        for (arguments, flag) in [
+            (["run", script.path, "--timeout", "inf"], "--timeout"), (["run", script.path, "--timeout", "1e308"], "--timeout"),
+            (["run", script.path, "--entry-time-limit", "inf"], "--entry-time-limit"),
+            (["run", script.path, "--access-token-lifetime", "9223372036854775807"], "--access-token-lifetime"),
+            (["serve", "--port", "70000"], "--port"),
+        ] {
+            let result = try await RunnerProcess.run(arguments)
+            #expect(result.exitCode == 64, "\(arguments) \(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains(flag), "\(arguments) \(result.stderr)")
+        }
+    }
+
     @Test func webStorageShowsKeysAndSizesNeverValues() async throws {
         let script = try RunnerProcess.temporaryFile(
             "storage.js", "localStorage.setItem('oidc.user', 'secret-value-123'); sessionStorage.state = 'pkce-verifier-456';")

@@ -22,7 +22,8 @@ import Testing
 
     @Test func loginWithTheCodeFlowThenRunWithTheStoredSession() async throws {
         try await ReferenceServer.withRunning(configuration()) { server in
-            let password = try RunnerProcess.temporaryFile("password.txt", "demo\n")
+            // A file written on Windows: its CRLF is no part of the password.
+            let password = try RunnerProcess.temporaryFile("password.txt", "demo\r\n")
             let vault = password.deletingLastPathComponent().appendingPathComponent("session.vault")
             let login = try await runner([
                 "login", "--issuer", server.issuer, "--client-id", "app", "--redirect-uri", Self.redirectURI,
@@ -46,7 +47,37 @@ import Testing
             #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr)")
             #expect(run.stdout.contains("refreshed true"))
             #expect(server.stats().refreshes == 1)
-            for token in server.issuedRefreshTokens() { #expect(!run.stdout.contains(token) && !login.stdout.contains(token)) }
+            // The rotated token was saved to the vault: the next run refreshes with it (it had
+            // sent the first token again, which the server took for reuse and ended the session).
+            let again = try await runner([
+                "run", script.path, "--url", server.url("/run/refresh.js").absoluteString, "--server", server.baseURL.absoluteString,
+                "--issuer", server.issuer, "--client-id", "app", "--refresh-token-file", vault.path,
+            ])
+            #expect(again.stdout.contains("refreshed true"), "\(again.stdout)")
+            #expect(server.stats().refreshes == 2)
+            #expect(server.stats().reuseEvents == 0)
+            for token in server.issuedRefreshTokens() {
+                #expect(!run.stdout.contains(token) && !login.stdout.contains(token) && !again.stdout.contains(token))
+            }
+        }
+    }
+
+    /// A `--refresh-token-file` that is neither a vault `login` wrote nor a plain token (a
+    /// vault cut short, another file named by mistake) is refused before anything is sent: it
+    /// had gone to the token endpoint as the token, whatever it held.
+    @Test func aFileThatIsNeitherAVaultNorATokenIsNeverSentAsOne() async throws {
+        try await ReferenceServer.withRunning(configuration()) { server in
+            let script = try RunnerProcess.temporaryFile("quiet.js", "console.log('ran');")
+            for (name, text) in [("accounts.txt", "root:x:0:0:root:/root\ndaemon:x:1:1\n"), ("cut.vault", #"{"refreshToken":"abc"#)] {
+                let file = try RunnerProcess.temporaryFile(name, text)
+                let run = try await runner([
+                    "run", script.path, "--server", server.baseURL.absoluteString, "--issuer", server.issuer, "--client-id", "app",
+                    "--refresh-token-file", file.path,
+                ])
+                #expect(run.exitCode == 66, "\(run.stdout)\(run.stderr)")
+                #expect(run.stdout.contains("is neither a vault `login` wrote nor a plain refresh token"), "\(run.stdout)")
+            }
+            #expect(server.stats().tokenRequests == 0)
         }
     }
 

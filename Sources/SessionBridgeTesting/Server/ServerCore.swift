@@ -37,7 +37,9 @@ final class ServerCore: Sendable {
     func makeAccessToken(username: String, sessionID: String, now: Date, boundKey: String? = nil) -> (String, AccessTokenClaims) {
         let iat = Int(now.timeIntervalSince1970)
         // Round the expiry up so that a token lives at least its configured lifetime.
-        let exp = Int((now.timeIntervalSince1970 + self.configuration.accessTokenLifetime.timeInterval).rounded(.up))
+        // At most a century ahead: a configured lifetime past `Int`'s range must not trap.
+        let lifetime = min(self.configuration.accessTokenLifetime.timeInterval, 100 * 365 * 86_400)
+        let exp = Int((now.timeIntervalSince1970 + lifetime).rounded(.up))
         let claims = AccessTokenClaims(
             iss: self.issuer.withLock { $0 },
             sub: username,
