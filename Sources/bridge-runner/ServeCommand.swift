@@ -59,8 +59,12 @@ struct FaultOptions: ParsableArguments {
         if !(0...Self.longestSeconds).contains(reuseGrace) {
             throw ValidationError("--reuse-grace must be a number of seconds from 0 to \(Self.longestSeconds)")
         }
-        if let latency, !(0...600_000).contains(latency) { throw ValidationError("--latency must be a number of milliseconds from 0 to 600000") }
-        if let slowBody, !(1...60_000).contains(slowBody) { throw ValidationError("--slow-body must be a number of milliseconds from 1 to 60000") }
+        if let latency, !(0...600_000).contains(latency) {
+            throw ValidationError("--latency must be a number of milliseconds from 0 to 600000")
+        }
+        if let slowBody, !(1...60_000).contains(slowBody) {
+            throw ValidationError("--slow-body must be a number of milliseconds from 1 to 60000")
+        }
         if let serverErrors, serverErrors < 0 { throw ValidationError("--server-errors must be zero or more") }
         if !(0...86_400).contains(retryAfter) { throw ValidationError("--retry-after must be a number of seconds from 0 to 86400") }
         if let faultLimit, faultLimit < 0 { throw ValidationError("--fault-limit must be zero or more") }
