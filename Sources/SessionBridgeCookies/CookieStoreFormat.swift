@@ -169,7 +169,8 @@ public enum StoreFileProblem: Error, Sendable, Hashable, CustomStringConvertible
         switch self {
         case .missing: return "file is missing"
         case .unreadable(let e): return unsafe "file cannot be read (\(String(cString: strerror(e))))"
-        case .truncated(let expected, let actual): return "file is truncated: \(actual) bytes, expected \(expected)"
+        case .truncated(let expected, let actual):
+            return "file is cut short or is no cookie store: \(actual) bytes where \(expected) were expected"
         case .notACookieStore: return "file is not a cookie store"
         case .unsupportedVersion(let v): return "unsupported format version \(v)"
         case .checksumMismatch: return "checksum mismatch: the file is corrupt"

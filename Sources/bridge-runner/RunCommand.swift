@@ -118,7 +118,13 @@ struct RunCommand: AsyncParsableCommand {
         let nativeStore = profileURL.map { PersistentCookieStore(directory: $0, profile: "native") }
         let pageStore =
             try profileURL.map { directory throws in
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                do {
+                    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                } catch {
+                    throw RunnerFailure(
+                        description: "cannot make the profile directory \(directory.path) (its parent must exist and be writable)",
+                        exitCode: .missingInput)
+                }
                 return try WebsiteDataStore(directory: directory, profile: "page", includeSessionCookies: true)
             } ?? WebsiteDataStore.nonPersistent()
         let origins = handlerOrigin.compactMap(SecurityOrigin.init)

@@ -37,7 +37,8 @@ enum SignIn {
         case .network:
             return RunnerFailure(description: "sign-in failed, the server is unreachable: \(error.message)", exitCode: .serverUnreachable)
         case .storage:
-            return RunnerFailure(description: "sign-in failed: \(error.message)", exitCode: .failure)
+            // A store of the run's own files (a profile's, a vault): the file is unusable, not the sign-in.
+            return RunnerFailure(description: "a stored file cannot be used: \(error.message)", exitCode: .missingInput)
         case .invalidGrant:
             return RunnerFailure(
                 description: "sign-in refused (invalid_grant): wrong username or password, or an expired grant", exitCode: .signInRefused)

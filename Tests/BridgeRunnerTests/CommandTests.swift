@@ -142,6 +142,26 @@ import Testing
         }
     }
 
+    /// A profile whose native cookie store is no cookie store stops the run with the file's
+    /// name and exit 66 (a file that cannot be used), not as a refused sign-in with exit 1, and
+    /// the file is kept as it was; a profile directory that cannot be made says so.
+    @Test func aProfileFileThatCannotBeUsedIsNamedAndKept() async throws {
+        let script = try RunnerProcess.temporaryFile("quiet.js", "console.log('ran');")
+        let profile = try TestDirectory.make(prefix: "damaged-profile")
+        defer { try? FileManager.default.removeItem(at: profile) }
+        #expect(try await RunnerProcess.run(["run", script.path, "--profile", profile.path]).exitCode == 0)
+        let store = profile.appendingPathComponent("native.cookies")
+        try Data(#"{"a":1}"#.utf8).write(to: store)
+        let damaged = try await RunnerProcess.run(["run", script.path, "--profile", profile.path])
+        #expect(damaged.exitCode == 66, "\(damaged.stdout)\(damaged.stderr)")
+        #expect(damaged.stdout.contains("a stored file cannot be used"), "\(damaged.stdout)")
+        #expect(damaged.stdout.contains(store.path), "\(damaged.stdout)")
+        #expect(try Data(contentsOf: store) == Data(#"{"a":1}"#.utf8))
+        let unmade = try await RunnerProcess.run(["run", script.path, "--profile", "/proc/no-such-profile"])
+        #expect(unmade.exitCode == 66, "\(unmade.stdout)\(unmade.stderr)")
+        #expect(unmade.stderr.contains("cannot make the profile directory /proc/no-such-profile"), "\(unmade.stderr)")
+    }
+
     /// Numbers past what a flag can mean are refused with the flag's name, where an infinite
     /// `--timeout` or a lifetime past `Int` had crashed the runner, and a port past 65535 had
     /// been taken modulo 65536.

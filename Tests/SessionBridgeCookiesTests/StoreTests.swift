@@ -54,7 +54,7 @@ let everyAttribute: [Cookie] = [
         let result = try store.load()
         #expect(result.recoveredFromBackup)
         #expect(result.recovery == .truncated(expected: size, actual: size - 7))
-        #expect(result.warning?.contains("truncated") == true)
+        #expect(result.warning?.contains("cut short") == true)
         #expect(result.cookies == Array(everyAttribute.prefix(2)))
         #expect(result.generation == 1)
         // The next save does not back up the bad file over the good backup.
