@@ -115,8 +115,11 @@ struct CookiesCommand: AsyncParsableCommand {
 
         func run() throws {
             let url = URL(fileURLWithPath: cases)
-            guard FileManager.default.isReadableFile(atPath: url.path) else {
-                throw RunnerFailure(description: "cannot read \(cases)", exitCode: .missingInput)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.isReadableFile(atPath: url.path),
+                unsafe FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue
+            else {
+                throw RunnerFailure(description: "cannot read \(cases) (a readable file of cases)", exitCode: .missingInput)
             }
             let loaded: [CookieConformance.Case]
             do {

@@ -12,8 +12,9 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Run a page script (.js), a page (.html) or a URL in a page wired to a native session.",
         discussion: """
             Runs until the page is quiet (no timers, fetches, bridge calls, navigations or work of its workers pending) or --timeout. \
-            Exit codes: 0 finished, 1 uncaught script error, 2 unhandled rejection, 3 timeout, 4 server unreachable, \
-            5 sign-in refused, 64 bad arguments, 66 missing file.
+            Exit codes: 0 finished, 1 uncaught script error or another failure (a navigation refused or failed), \
+            2 unhandled rejection, 3 timeout, 4 server unreachable, 5 sign-in refused, 64 bad arguments, \
+            66 a file missing, unreadable or unusable.
             """)
 
     @Argument(help: "A .js or .html file, or an http(s) URL.")
