@@ -174,8 +174,40 @@ struct AuthorizationServerOptions: ParsableArguments {
         guard let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
             throw RunnerFailure(description: "the config file \(path) is not a JSON object", exitCode: .badArguments)
         }
+        // A setting misspelled or of another type would be ignored unseen (a numeric secret
+        // left the client without authentication): each is checked against what it may be.
+        for (key, value) in json.sorted(by: { $0.key < $1.key }) {
+            guard let kind = configKeys[key] else {
+                let known = configKeys.keys.sorted().joined(separator: ", ")
+                throw RunnerFailure(description: "the config file \(path) has an unknown setting \"\(key)\" (known: \(known))", exitCode: .badArguments)
+            }
+            let fits =
+                switch kind {
+                case .string: value is String
+                case .strings: value is String || (value as? [Any])?.allSatisfy { $0 is String } == true
+                case .object: value is [String: Any]
+                }
+            guard fits else {
+                throw RunnerFailure(description: "the config file \(path): \"\(key)\" must be \(kind.rawValue)", exitCode: .badArguments)
+            }
+        }
         return json
     }
+
+    /// What a config file's setting may hold.
+    enum ConfigValue: String {
+        case string = "a string"
+        case strings = "a string or a list of strings"
+        case object = "an object"
+    }
+
+    /// The config file's settings, by name.
+    static let configKeys: [String: ConfigValue] = [
+        "issuer": .string, "token_endpoint": .string, "authorization_endpoint": .string, "revocation_endpoint": .string,
+        "client_id": .string, "scope": .string, "resource": .strings, "params": .object, "redirect_uri": .string, "server": .string,
+        "user": .string, "password_file": .string, "refresh_token_file": .string, "client_auth": .string, "client_key": .string,
+        "client_secret": .string, "client_secret_file": .string,
+    ]
 }
 
 extension AuthorizationServerOptions.Settings {

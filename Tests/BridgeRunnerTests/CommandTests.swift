@@ -162,6 +162,22 @@ import Testing
         #expect(unmade.stderr.contains("cannot make the profile directory /proc/no-such-profile"), "\(unmade.stderr)")
     }
 
+    /// A config file's setting that is misspelled or of another type is refused with its name,
+    /// where it had been ignored (a numeric client secret left the client without authentication).
+    @Test func aConfigFilesUnknownOrMistypedSettingIsRefused() async throws {
+        let script = try RunnerProcess.temporaryFile("quiet.js", "console.log('ran');")
+        for (text, words) in [
+            (#"{"isuser": "https://idp.example"}"#, #"unknown setting "isuser""#),
+            (#"{"client_id": "app", "client_secret": 123}"#, #""client_secret" must be a string"#),
+        ] {
+            let config = try RunnerProcess.temporaryFile("settings.json", text)
+            let result = try await RunnerProcess.run(["run", script.path, "--config", config.path])
+            #expect(result.exitCode == 64, "\(result.stdout)\(result.stderr)")
+            #expect((result.stdout + result.stderr).contains(words), "\(result.stdout)\(result.stderr)")
+            #expect(!(result.stdout + result.stderr).contains("123"))
+        }
+    }
+
     /// Numbers past what a flag can mean are refused with the flag's name, where an infinite
     /// `--timeout` or a lifetime past `Int` had crashed the runner, and a port past 65535 had
     /// been taken modulo 65536.
