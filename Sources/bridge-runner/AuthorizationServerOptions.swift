@@ -179,7 +179,8 @@ struct AuthorizationServerOptions: ParsableArguments {
         for (key, value) in json.sorted(by: { $0.key < $1.key }) {
             guard let kind = configKeys[key] else {
                 let known = configKeys.keys.sorted().joined(separator: ", ")
-                throw RunnerFailure(description: "the config file \(path) has an unknown setting \"\(key)\" (known: \(known))", exitCode: .badArguments)
+                throw RunnerFailure(
+                    description: "the config file \(path) has an unknown setting \"\(key)\" (known: \(known))", exitCode: .badArguments)
             }
             let fits =
                 switch kind {
