@@ -87,6 +87,9 @@ struct FetchCommand: AsyncParsableCommand {
             transcript.note("embedded reference server on \(fixture.baseURL.absoluteString) (demo user: demo / demo)")
         }
         let exit = await fetch(fixture, codeFlow: settings.redirectURI != nil, transcript: transcript)
+        if let refreshTokenFile, vault is InMemoryTokenVault, let note = SignIn.keepRotated(from: vault, inPlainFile: refreshTokenFile) {
+            transcript.note(note)
+        }
         transcript.nativeStore(fixture.nativeCookies())
         await fixture.stop()
         if exit != .success { throw exit }

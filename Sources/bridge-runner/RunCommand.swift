@@ -168,6 +168,9 @@ struct RunCommand: AsyncParsableCommand {
         fixture.messageLog.observe { transcript.bridge($0) }
 
         let exit = await run(source, fixture: fixture, codeFlow: settings.redirectURI != nil, deadline: deadline, transcript: transcript)
+        if let refreshTokenFile, vault is InMemoryTokenVault, let note = SignIn.keepRotated(from: vault, inPlainFile: refreshTokenFile) {
+            transcript.note(note)
+        }
         transcript.stores(page: fixture.pageCookies(), native: fixture.nativeCookies())
         transcript.webStorage(local: pageStore.localStorage, session: fixture.page.sessionStorage, databases: pageStore.indexedDatabases)
         if let stats = fixture.server?.stats() {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SessionBridge
+import SessionBridgeCookies
 import SessionBridgeOAuth
 import SessionBridgeTesting
 
@@ -90,6 +91,24 @@ enum SignIn {
     static func vault(at path: String) -> FileTokenVault? {
         let vault = FileTokenVault(url: URL(fileURLWithPath: path))
         return (try? vault.load()) != nil ? vault : nil
+    }
+
+    /// Saves to a plain refresh-token file the token the session holds at the end of the run,
+    /// when the server rotated the one adopted from it: that one is spent, and the next run
+    /// would send it and have the session ended as reuse. The file is replaced crash-safely,
+    /// readable by its owner only; a session that ended leaves it as it was. Returns what to
+    /// tell the user, or `nil` when nothing changed.
+    static func keepRotated(from vault: any TokenVault, inPlainFile path: String) -> String? {
+        guard let record = try? vault.load(), let data = FileManager.default.contents(atPath: path),
+            let adopted = plainRefreshToken(data), record.refreshToken != RefreshToken(adopted)
+        else { return nil }
+        let text = record.refreshToken.withRevealedValue { $0 + "\n" }
+        do throws(CrashSafeFile.Failure) {
+            try CrashSafeFile.write(Array(text.utf8), to: path, order: .durableBeforeVisible)
+            return "saved the rotated refresh token to \(path)"
+        } catch {
+            return "warning: the rotated refresh token could not be saved to \(path) (\(error.operation) failed): the next run needs a new one"
+        }
     }
 
     /// A plain refresh token file's token: one line of RFC 6749's visible characters without

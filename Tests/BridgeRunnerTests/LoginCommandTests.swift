@@ -62,6 +62,44 @@ import Testing
         }
     }
 
+    /// A plain refresh token (the one an app obtained, pasted into a file) keeps working across
+    /// runs against a rotating server: the token the run ended with is saved back to the file,
+    /// owner-only. The file had kept the spent token, which the next run sent, ending the
+    /// session as reuse.
+    @Test func aPlainTokenFileKeepsTheRotatedToken() async throws {
+        try await ReferenceServer.withRunning(configuration()) { server in
+            let password = try RunnerProcess.temporaryFile("password.txt", "demo\n")
+            let vault = password.deletingLastPathComponent().appendingPathComponent("for-plain.vault")
+            let login = try await runner([
+                "login", "--issuer", server.issuer, "--client-id", "app", "--redirect-uri", Self.redirectURI,
+                "--scope", "openid offline_access", "--user", "demo", "--password-file", password.path, "--refresh-token-file", vault.path,
+            ])
+            #expect(login.exitCode == 0, "\(login.stdout)\(login.stderr)")
+            let token = try #require(server.issuedRefreshTokens().last)
+            let plain = try RunnerProcess.temporaryFile("plain-token.txt", token + "\n")
+            let script = try RunnerProcess.temporaryFile(
+                "refresh-plain.js",
+                """
+                const reply = await window.webkit.messageHandlers.session.postMessage({action: "refresh"});
+                console.log("refreshed", reply.ok);
+                """)
+            for round in 1...2 {
+                let run = try await runner([
+                    "run", script.path, "--url", server.url("/run/refresh-plain.js").absoluteString, "--server",
+                    server.baseURL.absoluteString, "--issuer", server.issuer, "--client-id", "app", "--refresh-token-file", plain.path,
+                ])
+                #expect(run.stdout.contains("refreshed true"), "round \(round): \(run.stdout)")
+                #expect(run.stdout.contains("saved the rotated refresh token to \(plain.path)"), "\(run.stdout)")
+                for issued in server.issuedRefreshTokens() { #expect(!run.stdout.contains(issued)) }
+            }
+            let saved = try String(contentsOf: plain, encoding: .utf8)
+            #expect(saved == (server.issuedRefreshTokens().last ?? "") + "\n")
+            let mode = try #require(FileManager.default.attributesOfItem(atPath: plain.path)[.posixPermissions] as? Int)
+            #expect(mode & 0o077 == 0)
+            #expect(server.stats().reuseEvents == 0)
+        }
+    }
+
     /// A `--refresh-token-file` that is neither a vault `login` wrote nor a plain token (a
     /// vault cut short, another file named by mistake) is refused before anything is sent: it
     /// had gone to the token endpoint as the token, whatever it held.
