@@ -107,7 +107,8 @@ enum SignIn {
             try CrashSafeFile.write(Array(text.utf8), to: path, order: .durableBeforeVisible)
             return "saved the rotated refresh token to \(path)"
         } catch {
-            return "warning: the rotated refresh token could not be saved to \(path) (\(error.operation) failed): the next run needs a new one"
+            return
+                "warning: the rotated refresh token could not be saved to \(path) (\(error.operation) failed): the next run needs a new one"
         }
     }
 
