@@ -263,12 +263,21 @@ final class Transcript: Sendable {
 
     /// `text` with the user name and password of every URL in it replaced:
     /// `https://user:secret@host/` → `https://<redacted>@host/`.
+    /// The values of a URL's parameters that carry a credential (an authorization code on its
+    /// way to the app's redirect URI, an implicit flow's `#access_token=`) are replaced too.
     static func withoutCredentials(_ text: String) -> String {
-        guard text.contains("@"), text.contains("://") else { return text }
-        // A URL's scheme, then what stands before an `@` in its authority (made here: such
-        // lines are rare, and a regex is no `Sendable` value to keep).
-        let userInfo = /([A-Za-z][A-Za-z0-9+.\-]*:\/\/)[^\/?#@\s]+@/
-        return text.replacing(userInfo) { match in match.output.1 + "<redacted>@" }
+        var text = text
+        // The regexes are made here: such lines are rare, and a regex is no `Sendable` value to keep.
+        if text.contains("@"), text.contains("://") {
+            // A URL's scheme, then what stands before an `@` in its authority.
+            let userInfo = /([A-Za-z][A-Za-z0-9+.\-]*:\/\/)[^\/?#@\s]+@/
+            text = text.replacing(userInfo) { match in match.output.1 + "<redacted>@" }
+        }
+        if text.contains("code=") || text.contains("token=") || text.contains("secret=") || text.contains("password=") {
+            let parameter = /([?&#;](?:code|access_token|id_token|refresh_token|token|client_secret|password)=)[^&#\s"']+/
+            text = text.replacing(parameter) { match in match.output.1 + "<redacted>" }
+        }
+        return text
     }
 
     /// A URL as the transcript shows it: a user name and password in it are replaced.

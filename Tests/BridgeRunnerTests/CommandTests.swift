@@ -142,6 +142,18 @@ import Testing
         }
     }
 
+    /// A credential in a URL's parameters (an authorization code on its way to the app's
+    /// redirect URI, an implicit flow's access token) is printed nowhere either.
+    @Test func aURLsCredentialParametersArePrintedNowhere() async throws {
+        let script = try RunnerProcess.temporaryFile(
+            "callback.js", "location.href = '/done?code=Auth-Code-7Zq&state=s1#access_token=Bearer-Tok-9Xw';")
+        for arguments in [[], ["--json"]] {
+            let result = try await RunnerProcess.run(["run", script.path, "--signed-out", "--timeout", "5"] + arguments)
+            #expect(result.stdout.contains("state=s1"), "\(result.stdout)")
+            for secret in ["Auth-Code-7Zq", "Bearer-Tok-9Xw"] { #expect(!(result.stdout + result.stderr).contains(secret), "\(result.stdout)") }
+        }
+    }
+
     /// A profile whose native cookie store is no cookie store stops the run with the file's
     /// name and exit 66 (a file that cannot be used), not as a refused sign-in with exit 1, and
     /// the file is kept as it was; a profile directory that cannot be made says so.
