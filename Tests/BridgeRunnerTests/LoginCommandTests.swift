@@ -20,15 +20,20 @@ import Testing
         return configuration
     }
 
+    /// `login` as user `demo` by the code flow of the public client `app`, into `vault`.
+    func logIn(_ server: ReferenceServer, passwordFile: URL, vault: URL) async throws -> RunnerProcess {
+        try await runner([
+            "login", "--issuer", server.issuer, "--client-id", "app", "--redirect-uri", Self.redirectURI,
+            "--scope", "openid offline_access", "--user", "demo", "--password-file", passwordFile.path, "--refresh-token-file", vault.path,
+        ])
+    }
+
     @Test func loginWithTheCodeFlowThenRunWithTheStoredSession() async throws {
         try await ReferenceServer.withRunning(configuration()) { server in
             // A file written on Windows: its CRLF is no part of the password.
             let password = try RunnerProcess.temporaryFile("password.txt", "demo\r\n")
             let vault = password.deletingLastPathComponent().appendingPathComponent("session.vault")
-            let login = try await runner([
-                "login", "--issuer", server.issuer, "--client-id", "app", "--redirect-uri", Self.redirectURI,
-                "--scope", "openid offline_access", "--user", "demo", "--password-file", password.path, "--refresh-token-file", vault.path,
-            ])
+            let login = try await logIn(server, passwordFile: password, vault: vault)
             #expect(login.exitCode == 0, "\(login.stdout)\(login.stderr)")
             #expect(login.stdout.contains("authorization code flow and PKCE (ID token subject demo)"))
             #expect(FileManager.default.fileExists(atPath: vault.path))
@@ -70,10 +75,7 @@ import Testing
         try await ReferenceServer.withRunning(configuration()) { server in
             let password = try RunnerProcess.temporaryFile("password.txt", "demo\n")
             let vault = password.deletingLastPathComponent().appendingPathComponent("for-plain.vault")
-            let login = try await runner([
-                "login", "--issuer", server.issuer, "--client-id", "app", "--redirect-uri", Self.redirectURI,
-                "--scope", "openid offline_access", "--user", "demo", "--password-file", password.path, "--refresh-token-file", vault.path,
-            ])
+            let login = try await logIn(server, passwordFile: password, vault: vault)
             #expect(login.exitCode == 0, "\(login.stdout)\(login.stderr)")
             let token = try #require(server.issuedRefreshTokens().last)
             let plain = try RunnerProcess.temporaryFile("plain-token.txt", token + "\n")
