@@ -50,10 +50,11 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Another origin allowed to call the session handler (repeatable).")
     var handlerOrigin: [String] = []
 
-    @Option(help: "Seconds the page may take, its load and its work together; past them the run ends with code 3.")
+    @Option(parsing: .unconditional, help: "Seconds the page may take, its load and its work together; past them the run ends with code 3.")
     var timeout: Double = 10
 
     @Option(
+        parsing: .unconditional,
         help:
             "Seconds one entry into the page's JavaScript (a script, a timer, a callback) may run before it is stopped (with --engine webkit: before the page's web process, silent that long, is ended)."
     )

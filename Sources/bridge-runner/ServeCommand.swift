@@ -4,25 +4,26 @@ import SessionBridgeTesting
 
 /// Fault switches of the reference server, shared by `serve` and `run`.
 struct FaultOptions: ParsableArguments {
-    @Option(help: "Access-token lifetime in seconds (short values make expiry happen during a run).")
+    @Option(parsing: .unconditional, help: "Access-token lifetime in seconds (short values make expiry happen during a run).")
     var accessTokenLifetime: Int = 300
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Seconds a rotated refresh token is still answered with the same rotation (0: any second use revokes the session).",
             valueName: "seconds"))
     var reuseGrace: Int = 0
 
-    @Option(help: "Faults fire for this many token requests, then stop (all of them by default).")
+    @Option(parsing: .unconditional, help: "Faults fire for this many token requests, then stop (all of them by default).")
     var faultLimit: Int?
 
-    @Option(help: "Added latency in milliseconds on the token endpoint.")
+    @Option(parsing: .unconditional, help: "Added latency in milliseconds on the token endpoint.")
     var latency: Int?
 
-    @Option(help: "Answer this many token requests with 503 and Retry-After.")
+    @Option(parsing: .unconditional, help: "Answer this many token requests with 503 and Retry-After.")
     var serverErrors: Int?
 
-    @Option(help: "The Retry-After seconds sent with --server-errors.")
+    @Option(parsing: .unconditional, help: "The Retry-After seconds sent with --server-errors.")
     var retryAfter: Int = 1
 
     @Flag(help: "Close the connection without answering token requests.")
@@ -37,7 +38,7 @@ struct FaultOptions: ParsableArguments {
     @Flag(help: "Add garbage Set-Cookie lines to token responses.")
     var garbageSetCookie = false
 
-    @Option(help: "Trickle response bodies, this many milliseconds per chunk.")
+    @Option(parsing: .unconditional, help: "Trickle response bodies, this many milliseconds per chunk.")
     var slowBody: Int?
 
     @Flag(help: "Keep refresh tokens across refreshes (answers without refresh_token), as Google does.")
@@ -92,10 +93,10 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve", abstract: "Run the reference auth server alone, for pointing other clients at.")
 
-    @Option(help: "The port on 127.0.0.1 (0 picks a free one).")
+    @Option(parsing: .unconditional, help: "The port on 127.0.0.1 (0 picks a free one).")
     var port: Int = 0
 
-    @Option(help: "Stop after this many seconds (runs until interrupted by default).")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds (runs until interrupted by default).")
     var duration: Int?
 
     @OptionGroup var faults: FaultOptions

@@ -193,15 +193,16 @@ import Testing
     }
 
     /// Numbers past what a flag can mean are refused with the flag's name, where an infinite
-    /// `--timeout` or a lifetime past `Int` had crashed the runner, and a port past 65535 had
-    /// been taken modulo 65536.
+    /// `--timeout` or a lifetime past `Int` had crashed the runner, a port past 65535 had
+    /// been taken modulo 65536, and a negative number read as a missing value.
     @Test func numbersOutOfRangeAreRefusedNotACrash() async throws {
         let script = try RunnerProcess.temporaryFile("quiet.js", "console.log('ran');")
         for (arguments, flag) in [
             (["run", script.path, "--timeout", "inf"], "--timeout"), (["run", script.path, "--timeout", "1e308"], "--timeout"),
             (["run", script.path, "--entry-time-limit", "inf"], "--entry-time-limit"),
             (["run", script.path, "--access-token-lifetime", "9223372036854775807"], "--access-token-lifetime"),
-            (["serve", "--port", "70000"], "--port"),
+            (["serve", "--port", "70000"], "--port"), (["run", script.path, "--timeout", "-1"], "--timeout"),
+            (["serve", "--port", "-5"], "--port"),
         ] {
             let result = try await RunnerProcess.run(arguments)
             #expect(result.exitCode == 64, "\(arguments) \(result.stdout)\(result.stderr)")
