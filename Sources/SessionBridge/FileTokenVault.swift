@@ -55,7 +55,10 @@ public final class FileTokenVault: TokenVault {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            if !FileManager.default.fileExists(atPath: url.path) { return nil }
+            // Only a name that is not there at all is a signed-out vault; a symbolic link whose
+            // target is gone is a vault that cannot be read.
+            let isLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil
+            if !isLink && !FileManager.default.fileExists(atPath: url.path) { return nil }
             throw TokenVaultError(operation: "read", path: url.path)
         }
         guard let contents = try? JSONDecoder().decode(Contents.self, from: data), contents.version == 1 else {

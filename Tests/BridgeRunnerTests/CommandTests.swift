@@ -171,6 +171,14 @@ import Testing
         #expect(damaged.stdout.contains("a stored file cannot be used"), "\(damaged.stdout)")
         #expect(damaged.stdout.contains(store.path), "\(damaged.stdout)")
         #expect(try Data(contentsOf: store) == Data(#"{"a":1}"#.utf8))
+        // A vault that is a link to a file no longer there is named, not a signed-out session.
+        let linked = try TestDirectory.make(prefix: "linked-profile")
+        defer { try? FileManager.default.removeItem(at: linked) }
+        let vault = linked.appendingPathComponent("vault")
+        try FileManager.default.createSymbolicLink(atPath: vault.path, withDestinationPath: linked.appendingPathComponent("gone").path)
+        let dangling = try await RunnerProcess.run(["run", script.path, "--profile", linked.path])
+        #expect(dangling.exitCode == 66, "\(dangling.stdout)\(dangling.stderr)")
+        #expect((dangling.stdout + dangling.stderr).contains(vault.path), "\(dangling.stdout)\(dangling.stderr)")
         let unmade = try await RunnerProcess.run(["run", script.path, "--profile", "/proc/no-such-profile"])
         #expect(unmade.exitCode == 66, "\(unmade.stdout)\(unmade.stderr)")
         #expect(unmade.stderr.contains("cannot make the profile directory /proc/no-such-profile"), "\(unmade.stderr)")

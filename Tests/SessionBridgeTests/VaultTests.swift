@@ -28,6 +28,20 @@ import Testing
         #expect(try vault.load() == nil)
     }
 
+    @Test func aVaultLinkWhoseFileIsGoneIsAnErrorNotASignedOutVault() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let link = directory.appendingPathComponent("session.vault")
+        try FileManager.default.createSymbolicLink(
+            atPath: link.path, withDestinationPath: directory.appendingPathComponent("moved.vault").path)
+        let vault = FileTokenVault(url: link)
+        #expect(throws: TokenVaultError.self) { try vault.load() }
+        // Once the link's file is there, the vault reads through it.
+        try FileTokenVault(url: directory.appendingPathComponent("moved.vault"))
+            .store(VaultRecord(refreshToken: RefreshToken("kept"), accessTokenExpiresAt: nil))
+        #expect(try vault.load()?.refreshToken == RefreshToken("kept"))
+    }
+
     @Test func twoVaultsOnOneFileExcludeEachOther() async throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
