@@ -48,7 +48,11 @@ extension SessionController {
             code = try request.authorizationCode(from: callback)
         } catch {
             logger.warning("the sign-in answer was refused", metadata: ["code": "\(error.code.rawValue)"])
-            throw SessionError(error)
+            var refusal = SessionError(error)
+            // The authorization server's own reason (`error_description`) came in the callback's
+            // URL, which the user agent showed; it names no secret of the client's.
+            if let reason = error.serverDescription, !reason.isEmpty { refusal.message += ": \(reason)" }
+            throw refusal
         }
         let response = try await client.requestTokens(
             .authorizationCode(code: Secret(code), codeVerifier: request.codeVerifier, redirectURI: request.redirectURI))

@@ -239,7 +239,15 @@ public actor SessionController {
     /// store and every page, the access token kept in memory, the web session exchanged.
     func beginSession(with response: TokenResponse, nonce: String?) async throws(SessionError) {
         guard let token = response.refreshToken else { throw SessionError.noRefreshToken }
-        let validated = try await validateIDToken(response.idToken, nonce: nonce)
+        let validated: IDToken?
+        do {
+            validated = try await validateIDToken(response.idToken, nonce: nonce)
+        } catch {
+            // The server has issued a session this client refuses to use: it is revoked there,
+            // not left open (an offline session can live for months).
+            await client.revoke(token)
+            throw error
+        }
         let newRecord = VaultRecord(
             refreshToken: token, accessTokenExpiresAt: response.accessTokenExpiresAt, rotatedAt: configuration.now())
         try await storeNewSession(newRecord)

@@ -30,6 +30,15 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidRequest = "invalid_request"
         /// The user or the server refused the sign-in.
         case accessDenied = "access_denied"
+        /// The provider needs the user before it issues tokens again (OpenID Connect's
+        /// `interaction_required`, `login_required`, `consent_required`,
+        /// `account_selection_required`): sign in interactively. Not retryable; the session is
+        /// kept.
+        case interactionRequired = "interaction_required"
+        /// The server refused the request (a `4xx`) with an error code this client does not know;
+        /// the message names it. Not retryable, as asking again cannot change a refusal; the
+        /// session is kept.
+        case refused
         /// An answer failed a check (issuer, state, `iss`, ID token): nothing of it was used.
         case invalidResponse = "invalid_response"
         /// The client's settings are incomplete (no endpoint, no redirect URI, an unusable key,
@@ -59,11 +68,14 @@ public struct SessionError: Error, Sendable, Hashable, CustomStringConvertible {
             case .invalidScope: .invalidScope
             case .invalidRequest: .invalidRequest
             case .accessDenied: .accessDenied
+            case .interactionRequired, .loginRequired, .consentRequired, .accountSelectionRequired: .interactionRequired
             case .network: .network
             case .serverError, .temporarilyUnavailable: .serverError
             case .invalidConfiguration, .discoveryFailed: .invalidConfiguration
             case .issuerMismatch, .stateMismatch, .invalidIDToken, .invalidResponse: .invalidResponse
-            default: .serverError
+            // A code this client does not know: an answer of 4xx is the server's refusal, which
+            // asking again cannot change; another (no status, a 5xx) a failure of the server's.
+            default: (400..<500).contains(error.status ?? 0) ? .refused : .serverError
             }
         self.init(code, error.message)
     }

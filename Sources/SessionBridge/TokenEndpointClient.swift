@@ -218,8 +218,13 @@ struct TokenEndpointClient: Sendable {
                 ),
                 retryable: false)
         default:
+            // What the page is told follows the server's code (`access_denied`,
+            // `interaction_required`, one it does not know: `refused`), never a retryable
+            // `server_error`: asking again cannot change a refusal.
+            var code = SessionError(error).code
+            if code == .serverError { code = .refused }
             return Failure(
-                error: SessionError(.serverError, "the token endpoint refused the request: HTTP \(status) (\(error.code.rawValue))"),
+                error: SessionError(code, "the token endpoint refused the request: \(error.code.rawValue) (HTTP \(status))"),
                 retryable: false)
         }
     }

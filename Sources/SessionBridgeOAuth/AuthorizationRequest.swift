@@ -114,10 +114,16 @@ public struct AuthorizationRequest: Sendable {
         let parameters = FormEncoding.decode(URLComponents(url: callback, resolvingAgainstBaseURL: true)?.percentEncodedQuery ?? "")
         if let iss = parameters["iss"] {
             // A multi-tenant issuer's sign-in names the tenant it happened in.
-            guard let issuer, iss == issuer || IssuerTemplate(issuer)?.tenant(in: iss) != nil else {
+            guard let issuer else {
+                // Endpoints configured one by one: the answer cannot be checked against anything.
                 throw OAuthError(
                     .issuerMismatch,
-                    "the sign-in answer came from the issuer '\(OAuthError.sanitize(iss))', not '\(issuer ?? "(unknown)")' (RFC 9207)")
+                    "the sign-in answer names the issuer '\(OAuthError.sanitize(iss))' (RFC 9207), and no issuer is configured to check it against: configure the issuer, whose discovery also gives the endpoints"
+                )
+            }
+            guard iss == issuer || IssuerTemplate(issuer)?.tenant(in: iss) != nil else {
+                throw OAuthError(
+                    .issuerMismatch, "the sign-in answer came from the issuer '\(OAuthError.sanitize(iss))', not '\(issuer)' (RFC 9207)")
             }
         } else if requiresIssuerParameter {
             throw OAuthError(.issuerMismatch, "the sign-in answer has no iss parameter, which this server always sends (RFC 9207)")

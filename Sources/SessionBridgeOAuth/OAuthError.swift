@@ -35,6 +35,15 @@ public struct OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let serverError = Code(rawValue: "server_error")
         /// The server is overloaded or down for maintenance.
         public static let temporarilyUnavailable = Code(rawValue: "temporarily_unavailable")
+        // OpenID Connect Core §3.1.2.6 (also answered by token endpoints, as Entra ID does)
+        /// The user must interact with the provider (a second factor, a policy) before it issues tokens.
+        public static let interactionRequired = Code(rawValue: "interaction_required")
+        /// The user must sign in again.
+        public static let loginRequired = Code(rawValue: "login_required")
+        /// The user must consent again.
+        public static let consentRequired = Code(rawValue: "consent_required")
+        /// The user must choose an account.
+        public static let accountSelectionRequired = Code(rawValue: "account_selection_required")
         // RFC 9449 §5, §8
         /// The DPoP proof was refused, or the token is bound to another key.
         public static let invalidDPoPProof = Code(rawValue: "invalid_dpop_proof")

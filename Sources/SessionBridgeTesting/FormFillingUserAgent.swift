@@ -86,11 +86,14 @@ public struct FormFillingUserAgent: AuthorizationUserAgent {
                         ? "the sign-in form refused the username or password"
                         : "the sign-in page answered HTTP \(status)")
             }
-            guard formsPosted == 0, let form = HTMLForm(html: body, baseURL: next.url) else {
+            let form = HTMLForm(html: body, baseURL: next.url)
+            guard formsPosted == 0, let form else {
                 throw Failure(
-                    description: formsPosted > 0
-                        ? "the sign-in form was shown again: the username or password was refused"
-                        : "the sign-in page has no form with username and password fields")
+                    description: formsPosted == 0
+                        ? "the sign-in page has no form with username and password fields"
+                        : form != nil
+                            ? "the sign-in form was shown again: the username or password was refused"
+                            : "after the password, the provider showed a page this sign-in cannot fill (a consent, a second factor)")
             }
             formsPosted += 1
             next = (form.action, form.filled(username: username, password: password.exposedValue))

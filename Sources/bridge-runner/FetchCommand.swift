@@ -99,7 +99,7 @@ struct FetchCommand: AsyncParsableCommand {
         do {
             try await signIn(fixture, codeFlow: codeFlow, transcript: transcript)
         } catch {
-            return SignIn.report(error, to: transcript)
+            return SignIn.report(error, to: transcript, codeFlow: codeFlow && refreshTokenFile == nil && user != nil)
         }
         let url = WebSessionOptions.resolve(target, on: fixture.baseURL)
         let headers = header.map { line in

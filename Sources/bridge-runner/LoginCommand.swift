@@ -58,7 +58,7 @@ struct LoginCommand: AsyncParsableCommand {
         do {
             line = try await SignIn.signIn(session, user: user, password: password, codeFlow: settings.redirectURI != nil)
         } catch {
-            throw SignIn.failure(error)
+            throw SignIn.failure(error, codeFlow: settings.redirectURI != nil)
         }
         print("• \(line)")
         print("• session stored in \(vaultURL.path)")

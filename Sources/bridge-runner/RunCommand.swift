@@ -202,7 +202,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             try await signIn(fixture, codeFlow: codeFlow, transcript: transcript)
         } catch {
-            return SignIn.report(error, to: transcript)
+            return SignIn.report(error, to: transcript, codeFlow: codeFlow && refreshTokenFile == nil && user != nil)
         }
         fixture.server?.setFaults(faults.configuration.faults)
         fixture.server?.setOAuthFaults(faults.configuration.oauthFaults)

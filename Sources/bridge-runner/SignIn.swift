@@ -33,13 +33,18 @@ enum SignIn {
 
     /// The exit code and message for a failed sign-in: refused (5) when the server answered,
     /// unreachable (4) when it did not.
-    static func failure(_ error: SessionError) -> RunnerFailure {
+    static func failure(_ error: SessionError, codeFlow: Bool = false) -> RunnerFailure {
         switch error.code {
         case .network:
             return RunnerFailure(description: "sign-in failed, the server is unreachable: \(error.message)", exitCode: .serverUnreachable)
         case .storage:
             // A store of the run's own files (a profile's, a vault): the file is unusable, not the sign-in.
             return RunnerFailure(description: "a stored file cannot be used: \(error.message)", exitCode: .missingInput)
+        case .invalidGrant where codeFlow:
+            return RunnerFailure(
+                description:
+                    "sign-in refused (invalid_grant): the token endpoint refused the authorization code (a redirect URI or a PKCE verifier it does not match, or a code expired or used)",
+                exitCode: .signInRefused)
         case .invalidGrant:
             return RunnerFailure(
                 description: "sign-in refused (invalid_grant): wrong username or password, or an expired grant", exitCode: .signInRefused)
@@ -50,10 +55,10 @@ enum SignIn {
 
     /// Prints why a sign-in failed and gives the exit code: ``failure(_:)`` for the session's
     /// errors, the runner's own failures as they are, unreachable (4) or failure (1) otherwise.
-    static func report(_ error: any Error, to transcript: Transcript) -> ExitCode {
+    static func report(_ error: any Error, to transcript: Transcript, codeFlow: Bool = false) -> ExitCode {
         let failure: RunnerFailure
         switch error {
-        case let error as SessionError: failure = Self.failure(error)
+        case let error as SessionError: failure = Self.failure(error, codeFlow: codeFlow)
         case let error as RunnerFailure: failure = error
         default:
             failure = RunnerFailure(

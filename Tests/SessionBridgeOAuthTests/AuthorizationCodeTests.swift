@@ -111,6 +111,22 @@ import Testing
         #expect(try request.authorizationCode(from: URL(string: "https://app.example/callback?code=c1&state=\(request.state)")!) == "c1")
     }
 
+    /// A client given endpoints one by one has no issuer to check a callback's `iss` against
+    /// (Keycloak sends one on every callback): refused, with what to configure.
+    @Test func anIssWithNoIssuerConfiguredSaysToConfigureOne() throws {
+        let request = AuthorizationRequest(
+            authorizationEndpoint: URL(string: "https://as.example/a")!, clientID: "app",
+            redirectURI: URL(string: "https://app.example/callback")!)
+        let callback = URL(string: "https://app.example/callback?code=c1&state=\(request.state)&iss=https%3A%2F%2Fas.example")!
+        #expect {
+            try request.authorizationCode(from: callback)
+        } throws: { error in
+            guard let error = error as? OAuthError else { return false }
+            return error.code == .issuerMismatch && error.message.contains("no issuer is configured")
+                && error.message.contains("https://as.example")
+        }
+    }
+
     @Test func theFormAgentReportsRefusedCredentialsWithoutThePassword() async throws {
         try await withServer(confidentialServerConfiguration()) { server in
             let request = try await makeClient(server).makeAuthorizationRequest()

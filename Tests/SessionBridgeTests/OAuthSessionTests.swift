@@ -70,6 +70,7 @@ import Testing
             let session = SessionController(configuration: discoveryConfiguration(server))
             try await session.login(username: "demo", password: "demo")
             let before = try snapshot(session, server)
+            let sessionsBefore = server.stats().activeSessions
             let faults: OAuthFaults =
                 switch check {
                 case "state": OAuthFaults(wrongState: true)
@@ -82,11 +83,15 @@ import Testing
             server.setOAuthFaults(faults)
             await #expect { try await session.signIn(with: agent) } throws: { error in
                 guard let error = error as? SessionError else { return false }
+                // A refusal the authorization server explained is shown with its reason.
                 return error.code == code && !error.isRetryable
+                    && (check != "denied" || error.message.contains("The server was told to refuse."))
             }
             let after = try snapshot(session, server)
             #expect(after.0 == before.0)
             #expect(after.1 == before.1)
+            // A session the server issued before the check refused its ID token is revoked there.
+            #expect(server.stats().activeSessions == sessionsBefore)
             server.setOAuthFaults(.none)
             #expect(try await session.refresh().isSignedIn)
         }
@@ -105,8 +110,19 @@ import Testing
         }
     }
 
-    @Test(arguments: ["invalid_client", "unauthorized_client", "unsupported_grant_type", "invalid_scope", "invalid_request"])
-    func configurationErrorsAreNotRetriedAndKeepTheSession(code: String) async throws {
+    /// RFC 6749's configuration errors keep their code; a refusal of another kind reaches the
+    /// page with its own (`access_denied`, as Auth0 answers a wrong client secret; OpenID
+    /// Connect's `interaction_required` family, as Entra ID answers a refresh that needs a second
+    /// factor), and one this client does not know as `refused`: never a retryable
+    /// `server_error`, which would have a page ask again forever.
+    @Test(arguments: [
+        ("invalid_client", "invalid_client"), ("unauthorized_client", "unauthorized_client"),
+        ("unsupported_grant_type", "unsupported_grant_type"), ("invalid_scope", "invalid_scope"),
+        ("invalid_request", "invalid_request"), ("access_denied", "access_denied"),
+        ("interaction_required", "interaction_required"), ("consent_required", "interaction_required"),
+        ("provider_specific", "refused"),
+    ])
+    func refusalsAreNotRetriedAndKeepTheSession(code: String, pageCode: String) async throws {
         try await withServer(serverConfiguration()) { server in
             let session = SessionController(configuration: discoveryConfiguration(server))
             try await session.login(username: "demo", password: "demo")
@@ -120,7 +136,7 @@ import Testing
                 try { await window.webkit.messageHandlers.session.postMessage({action: "refresh"}); return "ok"; }
                 catch (e) { return [e.code, e.retryable]; }
                 """)
-            #expect(reply == [.string(code), false])
+            #expect(reply == [.string(pageCode), false])
             #expect(server.stats().tokenRequests - requests == 1)  // not retried
             let after = try snapshot(session, server)
             #expect(after.0 == before.0)
