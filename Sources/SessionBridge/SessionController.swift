@@ -437,9 +437,17 @@ public actor SessionController {
     /// revocation endpoint is configured) and tells the pages (`sessionbridge:signedout` with
     /// reason `logout`).
     ///
+    /// The session ends here whatever the server answers: the user asked to sign out. A
+    /// revocation the server could not take now is asked again under the retry policy; one
+    /// that still fails is logged and returned, as the token may then stay valid at the server
+    /// until it expires (RFC 7009 §2.2.1).
+    ///
     /// - Parameter removeAllWebsiteData: also wipe every cookie of the attached pages' data
     ///   stores and of the native store ("clear all web data on logout", as some apps do).
-    public func logout(removeAllWebsiteData: Bool = false) async {
+    /// - Returns: whether the server revoked the session's tokens; `nil` when it has no
+    ///   revocation endpoint (Entra ID) or there was no session.
+    @discardableResult
+    public func logout(removeAllWebsiteData: Bool = false) async -> Result<Void, SessionError>? {
         try? start()
         logoutsRunning += 1
         defer { logoutsRunning -= 1 }
@@ -454,9 +462,12 @@ public actor SessionController {
         }
         lock?.unlock()
         idToken = nil
-        if let token { await client.revoke(token) }
-        if let pageToken { await client.revoke(RefreshToken(pageToken.exposedValue)) }
+        var revocations: [TokenEndpointClient.Revocation] = []
+        if let token { revocations.append(await client.revoke(token)) }
+        if let pageToken { revocations.append(await client.revoke(RefreshToken(pageToken.exposedValue))) }
         logger.info("signed out")
         await notifySignedOut(reason: "logout")
+        for case .failed(let error) in revocations { return .failure(error) }
+        return revocations.contains { if case .revoked = $0 { true } else { false } } ? .success(()) : nil
     }
 }

@@ -122,8 +122,14 @@ extension SessionController {
             await endWebSession()
             return .reply(["ok": true, "signedIn": false])
         case .logout:
-            await logout()
-            return .reply(["ok": true, "signedIn": false])
+            // Signed out here in any case; `revoked` says whether the server took the
+            // revocation (false also when it has none), with its error when it failed.
+            switch await logout() {
+            case .success: return .reply(["ok": true, "signedIn": false, "revoked": true])
+            case .failure(let error):
+                return .reply(["ok": true, "signedIn": false, "revoked": false, "revocationError": .string(error.code.rawValue)])
+            case nil: return .reply(["ok": true, "signedIn": false, "revoked": false])
+            }
         }
     }
 }

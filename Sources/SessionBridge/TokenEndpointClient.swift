@@ -96,15 +96,39 @@ struct TokenEndpointClient: Sendable {
     }
 
     /// Revokes `token` (RFC 7009) with the client's authentication, at the configured or
-    /// discovered revocation endpoint; skipped when there is none. Failures are logged, never thrown.
-    func revoke(_ token: RefreshToken) async {
-        do {
-            guard try await oauth.metadata().revocationEndpoint != nil else { return }
-            try await oauth.revoke(Secret(token.value))
-            logger.debug("revoked the refresh token")
-        } catch {
-            logger.warning("revocation failed", metadata: ["code": "\(error.code.rawValue)"])
+    /// discovered revocation endpoint; skipped when there is none. An answer saying the server
+    /// could not take it now (`503`, `429`, `502`, `504`, `temporarily_unavailable`) or none at
+    /// all is asked again under the retry policy: RFC 7009 §2.2.1 has the client assume the
+    /// token still valid after such an answer. Failures are logged and returned, never thrown.
+    @discardableResult
+    func revoke(_ token: RefreshToken) async -> Revocation {
+        var attempt = 1
+        while true {
+            do {
+                guard try await oauth.metadata().revocationEndpoint != nil else { return .notSupported }
+                try await oauth.revoke(Secret(token.value))
+                logger.debug("revoked the refresh token")
+                return .revoked
+            } catch {
+                let unavailable =
+                    error.code == .network || error.code == .temporarilyUnavailable || [429, 502, 503, 504].contains(error.status ?? 0)
+                if unavailable, let pause = retry.delay(after: attempt, retryAfter: nil) {
+                    attempt += 1
+                    do { try await Task.sleep(for: pause) } catch {}
+                    if !Task.isCancelled { continue }
+                }
+                logger.warning("revocation failed", metadata: ["code": "\(error.code.rawValue)"])
+                return .failed(SessionError(error))
+            }
         }
+    }
+
+    /// What became of a revocation.
+    enum Revocation {
+        case revoked
+        /// The server has no revocation endpoint.
+        case notSupported
+        case failed(SessionError)
     }
 
     nonisolated(nonsending) private func attemptOnce(_ grant: TokenGrant) async -> Result<TokenResponse, Failure> {

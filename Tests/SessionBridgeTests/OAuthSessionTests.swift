@@ -148,6 +148,37 @@ import Testing
         }
     }
 
+    /// A logout ends the session here whatever the revocation endpoint answers. One it could
+    /// not take now (`503`) is asked again (RFC 7009 §2.2.1: the token is still valid after
+    /// it); one that keeps failing is told to the page, which knows then that the server may
+    /// still honour the token until it expires.
+    @Test func aLogoutsRevocationIsAskedAgainAndItsFailureToldToThePage() async throws {
+        try await withServer(serverConfiguration()) { server in
+            for failures in [1, nil] as [Int?] {
+                let session = SessionController(configuration: discoveryConfiguration(server))
+                try await session.login(username: "demo", password: "demo")
+                let (page, _) = await makePage(session, server)
+                #expect(try await page.load(server.url("/app")).statusCode == 200)
+                let sessionsBefore = server.stats().activeSessions
+                server.setFaults(
+                    FaultConfiguration(routes: .tokenEndpoint, serverErrors: .init(status: 503, retryAfterSeconds: 0, count: failures)))
+                let reply = try await page.callAsyncJavaScript(
+                    "const r = await window.webkit.messageHandlers.session.postMessage({action: \"logout\"}); return [r.signedIn, r.revoked, r.revocationError ?? null];"
+                )
+                server.setFaults(.none)
+                #expect(try session.vault.load() == nil)
+                if failures == nil {
+                    #expect(reply == [false, false, "server_error"])
+                    #expect(server.stats().activeSessions == sessionsBefore)
+                } else {
+                    #expect(reply == [false, true, nil])
+                    #expect(server.stats().activeSessions == sessionsBefore - 1)
+                }
+                await page.close()
+            }
+        }
+    }
+
     @Test func temporarilyUnavailableIsRetriedWithBackoff() async throws {
         try await withServer(serverConfiguration()) { server in
             let session = SessionController(configuration: discoveryConfiguration(server))
