@@ -44,6 +44,9 @@ public struct SessionConfiguration: Sendable {
     public var clientID: String?
     /// How the client authenticates at the token and revocation endpoints (`none` by default).
     public var clientAuthentication: ClientAuthentication
+    /// The `aud` of a `private_key_jwt` assertion: the token endpoint's URL by default; Okta
+    /// wants each endpoint's own (`.endpoint`), Auth0 the issuer (`.issuer`).
+    public var assertionAudience: ClientAssertionAudience = .tokenEndpoint
     /// The scope asked for at sign-in (`openid offline_access …`).
     public var scope: String?
     /// RFC 8707 resource indicators sent with the authorization and token requests.
@@ -216,10 +219,12 @@ public struct SessionConfiguration: Sendable {
 
     /// The settings of the OAuth client the controller uses.
     var oauthConfiguration: OAuthClientConfiguration {
-        OAuthClientConfiguration(
+        var configuration = OAuthClientConfiguration(
             server: authorizationServer, clientID: clientID, authentication: clientAuthentication, scope: scope, resources: resources,
             additionalParameters: additionalParameters, redirectURI: redirectURI, clockSkew: idTokenClockSkew,
             requestTimeout: requestTimeout, httpClient: httpClient, logger: logger, dpopKey: dpopKey)
+        configuration.assertionAudience = assertionAudience
+        return configuration
     }
 }
 

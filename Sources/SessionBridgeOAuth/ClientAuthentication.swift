@@ -38,7 +38,7 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible {
     ///   - headers: the request's headers, as name and value; `Authorization: Basic` for
     ///     `client_secret_basic` is appended.
     ///   - clientID: the client's id.
-    ///   - audience: the assertion's `aud` for `private_key_jwt` (the token endpoint's URL).
+    ///   - audience: the assertion's `aud` for `private_key_jwt` (see ``ClientAssertionAudience``).
     public func authenticate(
         form: inout [(String, String)], headers: inout [(String, String)], clientID: String?, audience: String
     ) async throws(OAuthError) {
@@ -70,8 +70,22 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible {
     }
 }
 
-/// A client assertion (RFC 7523 §2.2): `iss` and `sub` are the client id, `aud` the token
-/// endpoint, a fresh `jti`, and a one-minute `exp`.
+/// The `aud` of a `private_key_jwt` client assertion. Providers disagree on it, and most
+/// accept only their own choice.
+public enum ClientAssertionAudience: String, Sendable, Hashable, CaseIterable {
+    /// The token endpoint's URL, for revocation too: RFC 7523 §3 and OpenID Connect Core §9
+    /// (Keycloak, Ory Hydra, Entra ID). The default.
+    case tokenEndpoint = "token-endpoint"
+    /// The URL of the endpoint the request goes to: the token endpoint's, the revocation
+    /// endpoint's (Okta).
+    case endpoint
+    /// The issuer identifier (Auth0; the IETF's update of RFC 7523); the token endpoint's URL
+    /// when no issuer is known.
+    case issuer
+}
+
+/// A client assertion (RFC 7523 §2.2): `iss` and `sub` are the client id, `aud` as the
+/// configuration's ``ClientAssertionAudience`` says, a fresh `jti`, and a one-minute `exp`.
 public enum ClientAssertion {
     /// `urn:ietf:params:oauth:client-assertion-type:jwt-bearer`.
     public static let type = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"

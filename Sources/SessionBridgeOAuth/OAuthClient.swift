@@ -120,7 +120,22 @@ public actor OAuthClient {
     ///     same-origin `307`/`308` passes the new location).
     public func tokenRequest(_ grant: TokenGrant, to endpoint: URL? = nil) async throws(OAuthError) -> HTTPClientRequest {
         let tokenEndpoint = try await self.tokenEndpoint()
-        return try await authenticatedRequest(to: endpoint ?? tokenEndpoint, fields: parameters(for: grant), audience: tokenEndpoint)
+        return try await authenticatedRequest(
+            to: endpoint ?? tokenEndpoint, fields: parameters(for: grant), audience: assertionAudience(for: tokenEndpoint))
+    }
+
+    /// The `aud` of an assertion sent to `endpoint`, as ``OAuthClientConfiguration/assertionAudience`` says.
+    func assertionAudience(for endpoint: URL) async throws(OAuthError) -> URL {
+        guard case .privateKeyJWT = configuration.authentication else { return endpoint }
+        switch configuration.assertionAudience {
+        case .endpoint:
+            return endpoint
+        case .tokenEndpoint:
+            return try await tokenEndpoint()
+        case .issuer:
+            guard let issuer = try await metadata().issuer.flatMap(URL.init(string:)) else { return try await tokenEndpoint() }
+            return issuer
+        }
     }
 
     /// A `POST` of `fields` with the client's credentials; the assertion's audience is `audience`.
@@ -227,7 +242,7 @@ public actor OAuthClient {
         guard let endpoint = try await metadata().revocationEndpoint else {
             throw OAuthError(.invalidConfiguration, "no revocation endpoint is configured or discovered")
         }
-        let audience = (try? await tokenEndpoint()) ?? endpoint
+        let audience = (try? await assertionAudience(for: endpoint)) ?? endpoint
         let fields = [("token", token.exposedValue), ("token_type_hint", hint)]
         var answer = try await OAuthHTTP.send(
             try await authenticatedRequest(to: endpoint, fields: fields, audience: audience), client: configuration.httpClient,

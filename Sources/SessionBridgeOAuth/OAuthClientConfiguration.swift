@@ -18,6 +18,8 @@ public struct OAuthClientConfiguration: Sendable {
     public var clientID: String?
     /// How the client authenticates at the token and revocation endpoints.
     public var authentication: ClientAuthentication
+    /// The `aud` of a `private_key_jwt` assertion: the token endpoint's URL by default.
+    public var assertionAudience: ClientAssertionAudience = .tokenEndpoint
     /// The scope asked for (`openid offline_access …`); Okta, Auth0 and Entra ID issue refresh
     /// tokens only with `offline_access`.
     public var scope: String?

@@ -39,6 +39,12 @@ struct AuthorizationServerOptions: ParsableArguments {
     @Option(help: "The client's private key (PEM, P-256 or RSA) for private_key_jwt; or SESSIONBRIDGE_CLIENT_KEY holding the PEM.")
     var clientKey: String?
 
+    @Option(
+        help:
+            "The aud of a private_key_jwt assertion: token-endpoint (the default), endpoint (each endpoint's own URL, as Okta wants) or issuer (as Auth0 wants)."
+    )
+    var clientAssertionAudience: String?
+
     @Option(help: "The scope to ask for, such as \"openid offline_access\".")
     var scope: String?
 
@@ -61,6 +67,7 @@ struct AuthorizationServerOptions: ParsableArguments {
         var revocationEndpoint: URL?
         var clientID: String?
         var clientAuthentication: ClientAuthentication = .none
+        var assertionAudience = ClientAssertionAudience.tokenEndpoint
         var scope: String?
         var resources: [URL] = []
         var parameters: [String: String] = [:]
@@ -110,6 +117,16 @@ struct AuthorizationServerOptions: ParsableArguments {
         settings.passwordFile = file["password_file"] as? String
         settings.refreshTokenFile = file["refresh_token_file"] as? String
         settings.clientAuthentication = try clientAuthentication(file: file, clientID: settings.clientID)
+        if let audience = string(clientAssertionAudience, "client_assertion_audience") {
+            guard let parsed = ClientAssertionAudience(rawValue: audience) else {
+                let names = ClientAssertionAudience.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ValidationError("--client-assertion-audience must be one of \(names)")
+            }
+            guard case .privateKeyJWT = settings.clientAuthentication else {
+                throw ValidationError("--client-assertion-audience is for --client-auth private_key_jwt")
+            }
+            settings.assertionAudience = parsed
+        }
         if settings.clientID == nil, settings.clientAuthentication.methodName != "none" {
             throw ValidationError("--client-auth \(settings.clientAuthentication.methodName) needs --client-id")
         }
@@ -207,7 +224,7 @@ struct AuthorizationServerOptions: ParsableArguments {
         "issuer": .string, "token_endpoint": .string, "authorization_endpoint": .string, "revocation_endpoint": .string,
         "client_id": .string, "scope": .string, "resource": .strings, "params": .object, "redirect_uri": .string, "server": .string,
         "user": .string, "password_file": .string, "refresh_token_file": .string, "client_auth": .string, "client_key": .string,
-        "client_secret": .string, "client_secret_file": .string,
+        "client_secret": .string, "client_secret_file": .string, "client_assertion_audience": .string,
     ]
 }
 
@@ -241,6 +258,7 @@ extension AuthorizationServerOptions.Settings {
         }
         configuration.resources = resources
         configuration.additionalParameters = parameters
+        configuration.assertionAudience = assertionAudience
         return configuration
     }
 }
