@@ -159,7 +159,8 @@ struct WebKitRun {
         }
         let source = try PageSource(command.target)
         let profileURL = command.profile.map { URL(fileURLWithPath: $0) }
-        let vault: any TokenVault = profileURL.map { FileTokenVault(url: $0.appendingPathComponent("vault")) } ?? InMemoryTokenVault()
+        let vault = command.vault
+        let settings = try command.authorization.settings()
         let limit = command.engineOption.webProcessMemoryLimitMB
         // Without a profile, a store as empty in a private temporary directory, removed at the
         // end: WebKit reports no console lines for a non-persistent store.
@@ -173,15 +174,23 @@ struct WebKitRun {
         var client = WebPage.defaultHTTPClient
         var ownClient: OwnedHTTPClient? = nil
         let baseURL: URL
-        if let external = command.server {
-            baseURL = URL(string: external)!
-            transcript.note("using the server at \(external)")
+        var sessionConfiguration: SessionConfiguration
+        // The session is the headless run's: the same authorization server, web session,
+        // vault and sign-in.
+        if let external = try command.externalServer(settings) {
+            baseURL = external
+            sessionConfiguration = settings.sessionConfiguration(server: external)
+            command.webSession.apply(to: &sessionConfiguration, server: external)
+            transcript.note("using the server at \(Transcript.shown(external))")
         } else {
             let made = try LoopbackCertificate.make()
             certificate = made
+            // The faults start once the runner has signed in: they are for the page's run.
             var configuration = command.faults.configuration
             configuration.faults = .none
+            configuration.oauthFaults = .none
             configuration.tlsConfiguration = made.serverTLS
+            try command.webSession.apply(to: &configuration)
             let started = try await ReferenceServer.start(configuration)
             server = started
             baseURL = started.baseURL
@@ -190,10 +199,11 @@ struct WebKitRun {
             ownClient = trusting
             transcript.note(
                 "embedded reference server on \(baseURL.absoluteString) (HTTPS with a fresh loopback certificate; demo user: demo / demo)")
+            sessionConfiguration = SessionConfiguration(server: baseURL)
+            sessionConfiguration.httpClient = client
+            sessionConfiguration.refreshTokenReuseGrace = started.configuration.refreshTokenReuseGrace
+            command.webSession.apply(to: &sessionConfiguration, server: baseURL)
         }
-        var sessionConfiguration = SessionConfiguration(server: baseURL)
-        sessionConfiguration.httpClient = client
-        if let server { sessionConfiguration.refreshTokenReuseGrace = server.configuration.refreshTokenReuseGrace }
         let session = SessionController(
             configuration: sessionConfiguration, vault: vault,
             cookieStore: profileURL.map { PersistentCookieStore(directory: $0, profile: "native") })
@@ -210,16 +220,20 @@ struct WebKitRun {
         await session.attach(view)
 
         let exit = await run(
-            source, view: view, session: session, server: server, baseURL: baseURL, deadline: deadline, transcript: transcript)
+            source, view: view, session: session, server: server, baseURL: baseURL, codeFlow: settings.redirectURI != nil,
+            deadline: deadline, transcript: transcript)
         // The page's part is over, whatever its web process does: what is left does not wait
         // for it, and a slow teardown of WebKit's processes is no page's doing.
         deadline.disarm()
+        if let file = command.refreshTokenFile, vault is InMemoryTokenVault, let note = SignIn.keepRotated(from: vault, inPlainFile: file) {
+            transcript.note(note)
+        }
         transcript.printWaitingWebKitLines()
         transcript.stores(page: await store.httpCookieStore.allCookies(), native: session.cookieJar.allCookies)
         if let stats = server?.stats() {
             transcript.note(
                 "server: \(stats.logins) logins, \(stats.refreshes) refreshes, \(stats.graceReplays) grace replays, \(stats.reuseEvents) reuse events"
-            )
+                    + command.webSession.statistics(stats))
         }
         await view.close()
         try? await server?.stop()
@@ -231,23 +245,15 @@ struct WebKitRun {
 
     private func run(
         _ source: PageSource, view: WebKitWebView, session: SessionController, server: ReferenceServer?, baseURL: URL,
-        deadline: RunDeadline.Armed, transcript: Transcript
+        codeFlow: Bool, deadline: RunDeadline.Armed, transcript: Transcript
     ) async -> ExitCode {
         do {
-            if command.signedOut {
-                transcript.note("starting signed out")
-            } else if let user = command.user, let password = command.password {
-                try await session.login(username: user, password: password)
-                transcript.note("signed in natively as \(user)")
-            } else if let server {
-                try await session.login(username: server.configuration.username, password: server.configuration.password)
-                transcript.note("signed in natively as the demo user '\(server.configuration.username)'")
-            }
+            try await command.signIn(session, server: server, codeFlow: codeFlow, transcript: transcript)
         } catch {
-            transcript.failure("sign-in failed: \(error)")
-            return RunCommand.isUnreachable(error) ? .serverUnreachable : .failure
+            return SignIn.report(error, to: transcript, codeFlow: command.signsInWithTheCodeFlow(codeFlow))
         }
         server?.setFaults(command.faults.configuration.faults)
+        server?.setOAuthFaults(command.faults.configuration.oauthFaults)
         let documentURL = command.url.map { URL(string: $0)! } ?? URL(string: "/run/\(source.name)", relativeTo: baseURL)!.absoluteURL
         // `--timeout` is the page's: its load (the view's load timeout) and its work until it is
         // quiet share it (a second at least is left to see it quiet).

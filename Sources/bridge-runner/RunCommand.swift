@@ -114,9 +114,7 @@ struct RunCommand: AsyncParsableCommand {
         let profileURL = profile.map { URL(fileURLWithPath: $0) }
         // A vault file given with --refresh-token-file is the session's vault: a rotated token is
         // saved to it, as to a profile's.
-        let vault: any TokenVault =
-            refreshTokenFile.flatMap(SignIn.vault(at:)) ?? profileURL.map { FileTokenVault(url: $0.appendingPathComponent("vault")) }
-            ?? InMemoryTokenVault()
+        let vault = self.vault
         let nativeStore = profileURL.map { PersistentCookieStore(directory: $0, profile: "native") }
         let pageStore =
             try profileURL.map { directory throws in
@@ -145,10 +143,7 @@ struct RunCommand: AsyncParsableCommand {
 
         let settings = try authorization.settings()
         let fixture: AppWiring
-        if let server = server ?? settings.server ?? (settings.describesAuthorizationServer ? settings.issuer?.absoluteString : nil) {
-            guard let serverURL = URL(string: server), serverURL.host != nil else {
-                throw ValidationError("--server \(server) is not an absolute URL")
-            }
+        if let serverURL = try externalServer(settings) {
             var configuration = settings.sessionConfiguration(server: serverURL)
             webSession.apply(to: &configuration, server: serverURL)
             fixture = await AppWiring(
@@ -200,9 +195,9 @@ struct RunCommand: AsyncParsableCommand {
         _ source: PageSource, fixture: AppWiring, codeFlow: Bool, deadline: RunDeadline.Armed, transcript: Transcript
     ) async -> ExitCode {
         do {
-            try await signIn(fixture, codeFlow: codeFlow, transcript: transcript)
+            try await signIn(fixture.session, server: fixture.server, codeFlow: codeFlow, transcript: transcript)
         } catch {
-            return SignIn.report(error, to: transcript, codeFlow: codeFlow && refreshTokenFile == nil && user != nil)
+            return SignIn.report(error, to: transcript, codeFlow: signsInWithTheCodeFlow(codeFlow))
         }
         fixture.server?.setFaults(faults.configuration.faults)
         fixture.server?.setOAuthFaults(faults.configuration.oauthFaults)
@@ -274,21 +269,44 @@ struct RunCommand: AsyncParsableCommand {
         return .success
     }
 
-    private func signIn(_ fixture: AppWiring, codeFlow: Bool, transcript: Transcript) async throws {
+    /// Signs `session` in as the flags say, on either engine: signed out, the token of
+    /// --refresh-token-file, --user's password (the code flow with --redirect-uri), the
+    /// profile's session, or the embedded server's demo user.
+    func signIn(_ session: SessionController, server: ReferenceServer?, codeFlow: Bool, transcript: Transcript) async throws {
         if signedOut { return transcript.note("starting signed out") }
         if let refreshTokenFile {
-            try await SignIn.adopt(fixture.session, from: refreshTokenFile)
+            try await SignIn.adopt(session, from: refreshTokenFile)
             return transcript.note("adopted the refresh token from \(refreshTokenFile)")
         }
         if let user {
             let password = try SignIn.password(flag: password, file: passwordFile, user: user)
-            return transcript.note(try await SignIn.signIn(fixture.session, user: user, password: password, codeFlow: codeFlow))
+            return transcript.note(try await SignIn.signIn(session, user: user, password: password, codeFlow: codeFlow))
         }
-        if try await fixture.session.status().isSignedIn { return transcript.note("using the session in the profile") }
-        guard let server = fixture.server else { return transcript.note("no credentials given: starting signed out") }
+        if try await session.status().isSignedIn { return transcript.note("using the session in the profile") }
+        guard let server else { return transcript.note("no credentials given: starting signed out") }
         let configuration = server.configuration
-        _ = try await fixture.session.login(username: configuration.username, password: configuration.password)
+        _ = try await session.login(username: configuration.username, password: configuration.password)
         transcript.note("signed in natively as the demo user '\(configuration.username)'")
+    }
+
+    /// Whether a sign-in's failure is the code flow's (for its message).
+    func signsInWithTheCodeFlow(_ codeFlow: Bool) -> Bool { codeFlow && refreshTokenFile == nil && user != nil }
+
+    /// The session's vault: the vault file of --refresh-token-file, the profile's, or one in
+    /// memory (a plain token file's token is adopted into it and written back at the end).
+    var vault: any TokenVault {
+        refreshTokenFile.flatMap(SignIn.vault(at:)) ?? profile.map { FileTokenVault(url: URL(fileURLWithPath: $0).appendingPathComponent("vault")) }
+            ?? InMemoryTokenVault()
+    }
+
+    /// The external server the flags name: --server, the config file's, or the issuer.
+    func externalServer(_ settings: AuthorizationServerOptions.Settings) throws -> URL? {
+        guard let server = server ?? settings.server ?? (settings.describesAuthorizationServer ? settings.issuer?.absoluteString : nil)
+        else { return nil }
+        guard let serverURL = URL(string: server), serverURL.host != nil else {
+            throw ValidationError("--server \(server) is not an absolute URL")
+        }
+        return serverURL
     }
 
     static func isUnreachable(_ error: any Error) -> Bool {

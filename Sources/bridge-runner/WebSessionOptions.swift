@@ -75,8 +75,15 @@ struct WebSessionOptions: ParsableArguments {
     }
 
     /// Makes the embedded server the backend these options describe: a token endpoint that sets
-    /// no cookie for an exchange; one that also sets `__Host-web_refresh` for a cookie refresh.
-    func apply(to configuration: inout ReferenceServerConfiguration) {
+    /// no cookie for an exchange; one that also sets `__Host-web_refresh` for a cookie refresh,
+    /// which must then be the cookie named: under another name the session would not know it
+    /// for its own, and would copy it to the page's store like any cookie.
+    func apply(to configuration: inout ReferenceServerConfiguration) throws {
+        if let refreshCookie, refreshCookie != ReferenceServer.webRefreshCookieName {
+            throw ValidationError(
+                "with the embedded server, --refresh-cookie is \(ReferenceServer.webRefreshCookieName), the cookie its token endpoint sets (a cookie of another name would be copied to the page like any other)"
+            )
+        }
         if sessionExchange != nil { configuration.tokenEndpointSetsCookies = false }
         if refreshCookie != nil { configuration.tokenEndpointSetsWebRefreshCookie = true }
         if dpop { configuration.dpopNonces = true }
@@ -104,7 +111,7 @@ extension AppWiring {
         configure: @Sendable (inout WebPageConfiguration) -> Void
     ) async throws -> AppWiring {
         var serverConfiguration = configuration
-        webSession.apply(to: &serverConfiguration)
+        try webSession.apply(to: &serverConfiguration)
         let server = try await ReferenceServer.start(serverConfiguration)
         var session = SessionConfiguration(server: server.baseURL)
         session.refreshTokenReuseGrace = configuration.refreshTokenReuseGrace

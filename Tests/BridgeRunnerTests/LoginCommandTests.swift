@@ -71,7 +71,8 @@ import Testing
     /// runs against a rotating server: the token the run ended with is saved back to the file,
     /// owner-only. The file had kept the spent token, which the next run sent, ending the
     /// session as reuse.
-    @Test func aPlainTokenFileKeepsTheRotatedToken() async throws {
+    @Test(arguments: ["headless", "webkit"])
+    func aPlainTokenFileKeepsTheRotatedToken(engine: String) async throws {
         try await ReferenceServer.withRunning(configuration()) { server in
             let password = try RunnerProcess.temporaryFile("password.txt", "demo\n")
             let vault = password.deletingLastPathComponent().appendingPathComponent("for-plain.vault")
@@ -89,6 +90,7 @@ import Testing
                 let run = try await runner([
                     "run", script.path, "--url", server.url("/run/refresh-plain.js").absoluteString, "--server",
                     server.baseURL.absoluteString, "--issuer", server.issuer, "--client-id", "app", "--refresh-token-file", plain.path,
+                    "--engine", engine,
                 ])
                 #expect(run.stdout.contains("refreshed true"), "round \(round): \(run.stdout)")
                 #expect(run.stdout.contains("saved the rotated refresh token to \(plain.path)"), "\(run.stdout)")

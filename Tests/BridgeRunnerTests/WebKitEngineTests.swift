@@ -34,6 +34,29 @@ import Testing
         #expect(!result.stdout.contains("sbrt_"), "a refresh token reached the transcript")
     }
 
+    /// The session's flags shape a WebKit run as they shape a headless one: the page's
+    /// session isolated by token exchange and DPoP-bound, OAuth faults only after the runner's
+    /// sign-in. They had been ignored: the page shared the plain native session.
+    @Test(arguments: ["headless", "webkit"])
+    func theSessionsFlagsShapeARunOnEitherEngine(engine: String) async throws {
+        let script = try RunnerProcess.temporaryFile(
+            "flags.js", #"console.log("status", (await window.webkit.messageHandlers.session.postMessage({action: "status"})).signedIn);"#)
+        let isolated = try await RunnerProcess.run(["run", script.path, "--dpop", "--isolated-session", "--engine", engine])
+        #expect(isolated.exitCode == 0, "\(isolated.stdout)\(isolated.stderr)")
+        #expect(isolated.stdout.contains("console.log status true"), "\(isolated.stdout)")
+        #expect(isolated.stdout.contains("1 token exchanges"), "\(isolated.stdout)")
+        #expect(!isolated.stdout.contains(" 0 DPoP proofs"), "\(isolated.stdout)")
+        let faulted = try await RunnerProcess.run(["run", script.path, "--token-error", "invalid_client", "--engine", engine])
+        #expect(faulted.exitCode == 0, "\(faulted.stdout)\(faulted.stderr)")
+        #expect(faulted.stdout.contains("console.log status true"), "\(faulted.stdout)")
+        // The embedded server's refresh cookie under another name would be copied to the page.
+        let misnamed = try await RunnerProcess.run([
+            "run", script.path, "--refresh-cookie", "web_refresh", "--refresh-url", "/session/refresh", "--engine", engine,
+        ])
+        #expect(misnamed.exitCode == 64, "\(misnamed.stdout)\(misnamed.stderr)")
+        #expect((misnamed.stdout + misnamed.stderr).contains("--refresh-cookie is __Host-web_refresh"), "\(misnamed.stderr)")
+    }
+
     @Test func theWebKitTranscriptShowsWebKitsOwnConsoleLinesAndEachErrorOnce() async throws {
         let page = try RunnerProcess.temporaryFile(
             "console.html",

@@ -45,6 +45,9 @@ import Synchronization
 /// - `GET /debug/stats`: ``ServerStats`` as JSON when ``ReferenceServerConfiguration/exposeDebugStats``.
 /// - documents registered with ``serve(path:body:contentType:)``.
 public final class ReferenceServer: Sendable {
+    /// The name of the HttpOnly cookie its web app refreshes with (`POST /session/refresh`).
+    public static let webRefreshCookieName = SessionCookies.webRefresh
+
     /// Errors starting the server.
     public enum StartError: Error, CustomStringConvertible {
         /// The server stopped before it was listening.
