@@ -153,13 +153,14 @@ struct WebKitRun {
 
     func run() async throws {
         let transcript = Transcript(json: command.json)
+        let vault = command.vault
         let bound = command.timeout + RunDeadline.margin
-        let deadline = RunDeadline.arm(seconds: bound) {
+        let deadline = RunDeadline.arm(seconds: bound) { [command] in
             transcript.failure("the run did not end within --timeout \(command.timeout) s (+\(RunDeadline.margin) s); ended the run")
+            SignIn.keepRotatedAtTheDeadline(from: vault, inPlainFile: command.refreshTokenFile, transcript: transcript)
         }
         let source = try PageSource(command.target)
         let profileURL = command.profile.map { URL(fileURLWithPath: $0) }
-        let vault = command.vault
         let settings = try command.authorization.settings()
         let limit = command.engineOption.webProcessMemoryLimitMB
         // Without a profile, a store as empty in a private temporary directory, removed at the

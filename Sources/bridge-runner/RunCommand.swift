@@ -104,17 +104,18 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         if engineOption.engine == .webkit { return try await WebKitRun(command: self).run() }
         let transcript = Transcript(json: json)
-        let bound = timeout + RunDeadline.margin
-        let deadline = RunDeadline.arm(seconds: bound) {
-            transcript.failure(
-                "the run did not end within --timeout \(timeout) s (+\(RunDeadline.margin) s): a script held its engine thread, or the page waited on a request past it; ended the run"
-            )
-        }
-        let source = try PageSource(target)
-        let profileURL = profile.map { URL(fileURLWithPath: $0) }
         // A vault file given with --refresh-token-file is the session's vault: a rotated token is
         // saved to it, as to a profile's.
         let vault = self.vault
+        let bound = timeout + RunDeadline.margin
+        let deadline = RunDeadline.arm(seconds: bound) { [refreshTokenFile] in
+            transcript.failure(
+                "the run did not end within --timeout \(timeout) s (+\(RunDeadline.margin) s): a script held its engine thread, or the page waited on a request past it; ended the run"
+            )
+            SignIn.keepRotatedAtTheDeadline(from: vault, inPlainFile: refreshTokenFile, transcript: transcript)
+        }
+        let source = try PageSource(target)
+        let profileURL = profile.map { URL(fileURLWithPath: $0) }
         let nativeStore = profileURL.map { PersistentCookieStore(directory: $0, profile: "native") }
         let pageStore =
             try profileURL.map { directory throws in
@@ -243,7 +244,13 @@ struct RunCommand: AsyncParsableCommand {
             return .failure
         }
         let progress = Progress(enabled: !json, transcript: transcript)
-        let quiet = await fixture.page.runUntilQuiescent(timeout: max(.seconds(1), budgetEnds - .now))
+        // Bounded here too: a page whose timers multiply keeps its engine thread so busy that
+        // the wait's own timer would fire only after every timer already due.
+        let page = fixture.page
+        let waitEnds = max(budgetEnds, .now + .seconds(1))
+        let quiet =
+            (try? await RunBudget.within(waitEnds + .milliseconds(100)) { await page.runUntilQuiescent(timeout: waitEnds - .now) })
+            ?? false
         // A refresh a page asked for and left (it navigated on) ends before the stores are
         // shown, within the budget (half a second at least).
         let session = fixture.session
@@ -295,8 +302,8 @@ struct RunCommand: AsyncParsableCommand {
     /// The session's vault: the vault file of --refresh-token-file, the profile's, or one in
     /// memory (a plain token file's token is adopted into it and written back at the end).
     var vault: any TokenVault {
-        refreshTokenFile.flatMap(SignIn.vault(at:)) ?? profile.map { FileTokenVault(url: URL(fileURLWithPath: $0).appendingPathComponent("vault")) }
-            ?? InMemoryTokenVault()
+        refreshTokenFile.flatMap(SignIn.vault(at:))
+            ?? profile.map { FileTokenVault(url: URL(fileURLWithPath: $0).appendingPathComponent("vault")) } ?? InMemoryTokenVault()
     }
 
     /// The external server the flags name: --server, the config file's, or the issuer.

@@ -117,6 +117,14 @@ enum SignIn {
         }
     }
 
+    /// ``keepRotated(from:inPlainFile:)`` as the hard deadline ends the run: a page that kept
+    /// the run past it must not leave the file with a spent token, which the next run would
+    /// send and have the session ended as reuse.
+    static func keepRotatedAtTheDeadline(from vault: any TokenVault, inPlainFile path: String?, transcript: Transcript) {
+        guard let path, vault is InMemoryTokenVault, let note = keepRotated(from: vault, inPlainFile: path) else { return }
+        transcript.note(note)
+    }
+
     /// A plain refresh token file's token: one line of RFC 6749's visible characters without
     /// spaces (a final line break allowed), at most 16 KB, and no JSON (a vault cut short).
     static func plainRefreshToken(_ data: Data) -> String? {

@@ -104,6 +104,40 @@ import Testing
         }
     }
 
+    /// A page whose timers multiply (each firing sets fifty more) keeps its engine thread
+    /// busy with timers already due: the run still ends at `--timeout`, its transcript
+    /// complete, and the plain token file keeps the token the run's refresh rotated to. The
+    /// run had gone on to the hard deadline, which ended it before the file was written, and
+    /// the next run's spent token had the session ended as reuse.
+    @Test func aPageWhoseTimersMultiplyEndsAtTheTimeoutAndKeepsTheRotatedToken() async throws {
+        try await ReferenceServer.withRunning(configuration()) { server in
+            let password = try RunnerProcess.temporaryFile("password.txt", "demo\n")
+            let vault = password.deletingLastPathComponent().appendingPathComponent("for-timers.vault")
+            #expect(try await logIn(server, passwordFile: password, vault: vault).exitCode == 0)
+            let plain = try RunnerProcess.temporaryFile("timers-token.txt", try #require(server.issuedRefreshTokens().last) + "\n")
+            let script = try RunnerProcess.temporaryFile(
+                "timers.js", "function spawn() { for (let i = 0; i < 50; i++) setTimeout(spawn, 0); }\nspawn();")
+            let started = ContinuousClock.now
+            let run = try await runner([
+                "run", script.path, "--url", server.url("/run/timers.js").absoluteString, "--server", server.baseURL.absoluteString,
+                "--issuer", server.issuer, "--client-id", "app", "--refresh-token-file", plain.path, "--timeout", "2",
+            ])
+            #expect(run.exitCode == 3, "\(run.stdout)\(run.stderr)")
+            #expect(run.stdout.contains("the page was still busy after 2.0 s"), "\(run.stdout)")
+            #expect(run.stdout.contains("== cookie stores"), "\(run.stdout)")
+            #expect(run.stdout.contains("saved the rotated refresh token to \(plain.path)"), "\(run.stdout)")
+            #expect(ContinuousClock.now - started < .seconds(30))
+            #expect(try String(contentsOf: plain, encoding: .utf8) == (server.issuedRefreshTokens().last ?? "") + "\n")
+            let script2 = try RunnerProcess.temporaryFile("after-timers.js", "console.log('ran');")
+            let next = try await runner([
+                "run", script2.path, "--url", server.url("/run/after-timers.js").absoluteString, "--server",
+                server.baseURL.absoluteString, "--issuer", server.issuer, "--client-id", "app", "--refresh-token-file", plain.path,
+            ])
+            #expect(next.exitCode == 0, "\(next.stdout)\(next.stderr)")
+            #expect(server.stats().reuseEvents == 0)
+        }
+    }
+
     /// A `--refresh-token-file` that is neither a vault `login` wrote nor a plain token (a
     /// vault cut short, another file named by mistake) is refused before anything is sent: it
     /// had gone to the token endpoint as the token, whatever it held.
