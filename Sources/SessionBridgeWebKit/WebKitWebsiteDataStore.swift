@@ -50,7 +50,11 @@ public final class WebKitWebsiteDataStore {
     /// `webProcessMemoryLimitMB` is as in ``nonPersistent(webProcessMemoryLimitMB:)``.
     public nonisolated convenience init(directory: URL, webProcessMemoryLimitMB: Int? = nil) throws(WebKitError) {
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            // Owner-only: WebKit's files in it (the cookie database holds HttpOnly session
+            // cookies) are made with the process's umask, readable by every local user.
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
         } catch {
             throw WebKitError(.invalidArgument, "the data store directory \(directory.path) could not be created")
         }

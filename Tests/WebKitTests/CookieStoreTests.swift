@@ -90,6 +90,9 @@ import Testing
                     Cookie(name: "native_persist", value: "n1", domain: "127.0.0.1", expiresAt: Date() + 3600))
             }
             #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("cookies.sqlite").path))
+            // The cookie database holds HttpOnly session cookies: its directory is its owner's only.
+            let mode = try #require(FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? Int)
+            #expect(mode & 0o077 == 0)
             // A second store over the same directory, as the next launch of the app would make.
             let second = try WebKitWebsiteDataStore(directory: directory)
             #expect(second.isPersistent)
