@@ -309,6 +309,26 @@ public final class EngineThread: SerialExecutor, Sendable {
         }
     }
 
+    /// Makes a global object of this VM on the thread that runs it, with the VM's rejection
+    /// sink (``rejectionSink()``), and returns its bits: made on another thread, it could be
+    /// made while the thread's deferred work was being stopped, its termination still pending
+    /// (``absorbDeferredWorkStop()``), on which JavaScriptCore aborts the process.
+    package func makeGlobalContextOnItsThread() async -> UInt {
+        await prepareGroup()
+        let host = hostThread
+        let make = { @Sendable () -> UInt in
+            _ = self.rejectionSink()
+            return UInt(bitPattern: unsafe JSGlobalContextCreateInGroup(self.group.ref, nil).map { Int(bitPattern: $0) } ?? 0)
+        }
+        if host.isCurrent { return make() }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<UInt, Never>) in
+            let queued = host.insertTimer(deadline: 0, lane: QueuedJob.anyLane, executor: nil, unlessStopped: true) {
+                continuation.resume(returning: make())
+            }
+            if !queued { continuation.resume(returning: make()) }
+        }
+    }
+
     /// This thread as a task executor, for waits that should resume here directly (see
     /// ``EngineTaskExecutor``); a lane's is its host's.
     package var taskExecutor: EngineTaskExecutor {
@@ -798,7 +818,24 @@ public final class EngineThread: SerialExecutor, Sendable {
             unsafe sb_g_main_context_dispatch(context)
             turnStarted.store(outer, ordering: .relaxed)
             running.lane.store(previous, ordering: .relaxed)
+            if watchdogFired.exchange(false, ordering: .relaxed) { absorbDeferredWorkStop() }
         }
+    }
+
+    /// Ends the stop the time limit made in JavaScriptCore's deferred work (a
+    /// `FinalizationRegistry` callback that never returns): no call of a context's absorbs
+    /// it there, and the VM kept its termination pending, on which the next global object
+    /// made for a document aborted the process. An empty script in each VM's own context
+    /// (``rejectionSink()``'s) takes it, as ``ScriptContext`` takes a stopped entry's.
+    private func absorbDeferredWorkStop() {
+        for vm in [self] + lanes.withLock({ $0.compactMap(\.lane) }) {
+            guard let context = unsafe OpaquePointer(bitPattern: vm.rejectionSinkParts.withLock { $0.context }) else { continue }
+            let script = unsafe makeJSString("void 0")
+            var exception: JSValueRef? = nil
+            unsafe JSEvaluateScript(context, script, nil, nil, 1, &exception)
+            unsafe JSStringRelease(script)
+        }
+        entryStopped.store(false, ordering: .relaxed)
     }
 
     /// Sets each of the thread's VMs (its own and its lanes') to the limit its deferred work runs

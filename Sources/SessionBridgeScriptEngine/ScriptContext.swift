@@ -186,8 +186,8 @@ public actor ScriptContext {
     public init(
         thread: EngineThread = EnginePool.shared.nextThread(), name: String = "about:blank", configuration: Configuration = .init()
     ) async {
-        await thread.prepareGroup()
-        self.init(onCallingThread: thread, name: name, configuration: configuration)
+        let made = await thread.makeGlobalContextOnItsThread()
+        self.init(onCallingThread: thread, name: name, configuration: configuration, made: made)
         setUp()
     }
 
@@ -200,14 +200,16 @@ public actor ScriptContext {
         assumeIsolated { $0.setUp() }
     }
 
-    /// The stored parts, with the global object made on the calling thread; ``setUp()`` follows.
-    private init(onCallingThread thread: EngineThread, name: String, configuration: Configuration) {
+    /// The stored parts, with the global object `made` on the thread
+    /// (``EngineThread/makeGlobalContextOnItsThread()``), or made on the calling thread, which
+    /// is the context's; ``setUp()`` follows.
+    private init(onCallingThread thread: EngineThread, name: String, configuration: Configuration, made: UInt = 0) {
         self.thread = thread
         self.name = name
         self.configuration = configuration
         self.timeLimitSeconds = configuration.timeLimit.map { $0 / .seconds(1) } ?? .infinity
-        self.globalContext = unsafe GlobalContext(
-            JSGlobalContextCreateInGroup(thread.group.ref, nil), rejectionSink: thread.rejectionSink())
+        let ref: JSGlobalContextRef = unsafe OpaquePointer(bitPattern: made) ?? JSGlobalContextCreateInGroup(thread.group.ref, nil)
+        self.globalContext = unsafe GlobalContext(ref, rejectionSink: thread.rejectionSink())
     }
 
     /// What every new context gets: the checkpoint, the pristine built-ins, `console`, timers,

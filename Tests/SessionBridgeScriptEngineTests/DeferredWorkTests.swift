@@ -144,6 +144,31 @@ import Testing
         thread.shutdown()
     }
 
+    /// A global object made right after the time limit stopped a runaway callback (as a page
+    /// makes its next document's) is made: the stop left the VM's termination pending, on
+    /// which JavaScriptCore had aborted the process as the global object was made.
+    @Test func aContextIsMadeRightAfterARunawayCallbackWasStopped() async throws {
+        let thread = EngineThread(name: "sb-finalize-then-make")
+        let context = await ScriptContext(thread: thread, configuration: .init(timeLimit: .milliseconds(100)))
+        try await context.run(
+            """
+            globalThis.registry = new FinalizationRegistry(() => { for (;;) {} });
+            globalThis.register = () => { for (let i = 0; i < 2; i++) registry.register({payload: new Array(64).fill(i)}, i); };
+            """)
+        for _ in 0..<10 {
+            try await context.run("register()")
+            await context.collectGarbage()
+            // The callbacks run as the thread's main context's work, between jobs; the next
+            // job makes a context.
+            try await Task.sleep(for: .milliseconds(50))
+            let made = await ScriptContext(thread: thread)
+            #expect(try await made.evaluate("6 * 7") == .number(42))
+            await made.close()
+        }
+        await context.close()
+        thread.shutdown()
+    }
+
     /// A context without a limit entered last does not lift it from another context's deferred
     /// work: that runs under the last limit an entry asked for.
     @Test func deferredWorkKeepsALimitAfterAnEntryWithoutOne() async throws {
