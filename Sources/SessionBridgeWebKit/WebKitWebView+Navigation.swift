@@ -411,9 +411,11 @@ extension WebKitWebView {
         panelsWaited + (panelsOpen > 0 ? now - panelsOpenSince : .zero)
     }
 
-    /// Whether the web process evaluates `0` within `limit` (or fails otherwise than by
-    /// silence).
-    private func answers(within limit: Duration) async -> Bool {
+    /// Whether the page's web process runs script: it evaluates `0` (in a world of its own,
+    /// which no page script sees) within `limit`, or fails otherwise than by silence (no
+    /// document yet, a process that ended). A page whose script does not return answers
+    /// nothing, however quiet it looks from outside.
+    public func answers(within limit: Duration) async -> Bool {
         do throws(WebKitError) {
             _ = try await evaluate("0", in: Self.watchWorld, timeout: limit)
             return true

@@ -271,6 +271,10 @@ public final class WebKitWebView: WebView {
     /// Closes the view: its document stops, pending loads fail with `PageError.Code.closed`.
     public func close() async {
         guard !isClosed else { return }
+        // A process running a script that does not return would outlive the view (and its
+        // app) until WebKit's own watchdog ended it, seconds later: it is ended now.
+        if !(await answers(within: .milliseconds(250))), !isClosed { unsafe webkit_web_view_terminate_web_process(webView) }
+        guard !isClosed else { return }
         destroy()
     }
 

@@ -366,7 +366,10 @@ extension WebKitRun {
                 lastCount = count
                 lastActivity = .now
             } else if ContinuousClock.now - lastActivity > .milliseconds(500) {
-                return true
+                // Silence is quiet only from a process that still runs script: one inside a
+                // script that does not return is busy (the view's time limit ends it).
+                if await view.answers(within: min(max(deadline - .now, .milliseconds(1)), .seconds(1))) { return true }
+                lastActivity = .now
             }
             try? await Task.sleep(for: .milliseconds(50))
         }

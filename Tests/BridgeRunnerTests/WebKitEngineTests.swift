@@ -234,6 +234,18 @@ import Testing
         #expect(clock.now - started < .seconds(55), "ended by the limit, not by --timeout; the bound is generous for a busy machine")
     }
 
+    /// A script that stops answering after the page looked done (a timer's endless loop, set
+    /// when nothing else is pending) is not quiet: the run waits for it and the time limit
+    /// ends it, as headless. The run had been called quiet half a second later (exit 0) and
+    /// the spinning web process outlived the runner until WebKit's own watchdog ended it.
+    @Test func aScriptThatSpinsAfterThePageLookedDoneIsNotQuiet() async throws {
+        let script = try RunnerProcess.temporaryFile(
+            "spins-later.js", "console.log('looks done'); setTimeout(() => { for (;;) {} }, 300);")
+        let result = try await RunnerProcess.run(["run", "--engine", "webkit", "--entry-time-limit", "1", "--timeout", "20", script.path])
+        #expect(result.exitCode == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("uncaught TimeLimitExceeded"), "\(result.stdout)")
+    }
+
     /// A document that arrived but never finished loading (its frame waits on a server that
     /// never answers) ends the run at `--timeout` with exit code 3, a page still busy, not 4,
     /// the code of a server that cannot be reached.
