@@ -188,7 +188,12 @@ extension SessionController {
         }
         // A server that does not rotate answers without a refresh token: the old one stays.
         let token = response.refreshToken ?? stored.refreshToken
-        await acceptRefreshedIDToken(response.idToken)
+        // The refreshed ID token's check may need the issuer's key set, a request of its own:
+        // it does not hold the rotated token's storage or the pages waiting on the refresh
+        // (a slow key set had held both for its whole timeout). Its claims follow once checked.
+        if let idToken = response.idToken {
+            Task { await self.acceptRefreshedIDToken(idToken, generation: generation) }
+        }
         let rotated = VaultRecord(refreshToken: token, accessTokenExpiresAt: response.accessTokenExpiresAt, rotatedAt: configuration.now())
         // Stored before anyone is released (and before the vault lock is).
         do {

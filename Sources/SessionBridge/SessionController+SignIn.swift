@@ -74,13 +74,14 @@ extension SessionController {
         }
     }
 
-    /// Takes a refresh answer's ID token, if any. A token that fails validation is ignored
-    /// (with a warning) rather than failing the refresh: the server has already rotated the
-    /// refresh token, and dropping the answer would lose the session.
-    func acceptRefreshedIDToken(_ token: Secret?) async {
-        guard let token else { return }
+    /// Takes a refresh answer's ID token, checked after the refresh was stored. A token that
+    /// fails validation is ignored (with a warning) rather than failing the refresh: the
+    /// server has already rotated the refresh token, and dropping the answer would lose the
+    /// session. A token checked after its session ended (`generation` passed) is dropped.
+    func acceptRefreshedIDToken(_ token: Secret, generation: UInt64) async {
         do {
             let validated = try await client.oauth.validateIDToken(token, nonce: nil)
+            guard generation == sessionGeneration else { return }
             if let previous = idToken, previous.subject != validated.subject || previous.issuer != validated.issuer {
                 logger.warning("the refreshed ID token names another user; its claims were ignored")
                 return

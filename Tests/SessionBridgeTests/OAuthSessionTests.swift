@@ -97,6 +97,30 @@ import Testing
         }
     }
 
+    /// A refresh whose answer carries an ID token is answered and stored without waiting for
+    /// the issuer's key set, which its check may have to fetch (a session adopted in a new
+    /// process has none): a slow key set had held the refresh, every page waiting on it, and
+    /// the rotated token's storage for the key set's whole timeout. The claims follow.
+    @Test func aSlowKeySetHoldsNeitherTheRefreshNorItsStorage() async throws {
+        try await withServer(serverConfiguration()) { server in
+            let first = SessionController(configuration: discoveryConfiguration(server))
+            try await first.signIn(with: agent)
+            let token = try #require(try first.vault.load()?.refreshToken)
+            var slowKeys = OAuthFaults()
+            slowKeys.keySetDelaySeconds = 3
+            slowKeys.refreshIssuesIDToken = true
+            server.setOAuthFaults(slowKeys)
+            let session = SessionController(configuration: discoveryConfiguration(server))
+            try await session.adopt(refreshToken: token)
+            #expect(try await session.refresh().isSignedIn)
+            // Answered and stored while the key set (3 s away) is still to come.
+            #expect(await session.idToken == nil)
+            #expect(try session.vault.load()?.refreshToken != token)
+            for _ in 0..<100 where await session.idToken == nil { try await Task.sleep(for: .milliseconds(100)) }
+            #expect(await session.idToken?.subject == "demo")
+        }
+    }
+
     @Test func aDiscoveryDocumentForAnotherIssuerStopsSignIn() async throws {
         try await withServer(serverConfiguration()) { server in
             server.setOAuthFaults(OAuthFaults(discoveryIssuer: "https://evil.example"))

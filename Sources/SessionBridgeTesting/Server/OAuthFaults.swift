@@ -46,6 +46,10 @@ public struct OAuthFaults: Sendable, Hashable {
     /// `ISSUER/{tenantid}`, and its ID tokens name `ISSUER/<tenant>` with the tenant's id as
     /// their `tid` (``tenantID``).
     public var multiTenant: Bool
+    /// The key set (`GET /oauth/jwks`) answers only this many seconds after it is asked.
+    public var keySetDelaySeconds: Double?
+    /// A refresh's answer carries a new ID token, as Google's, Keycloak's and Hydra's do.
+    public var refreshIssuesIDToken = false
     /// The token endpoint answers with this redirect status (`307`, `308`, `302`) to ``tokenRedirectLocation``.
     public var tokenRedirectStatus: Int?
     /// Where a token endpoint redirect points; `/oauth/token-moved` (same origin, a working

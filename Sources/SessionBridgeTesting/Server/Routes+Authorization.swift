@@ -33,7 +33,8 @@ extension ServerCore {
                 ? self.discoveryDocument(issuer: self.issuer.withLock { $0 } + "/{tenantid}") : Response(status: .notFound)
         }
         router.get("/oauth/jwks") { _, _ in
-            Response(
+            if let delay = self.withState({ $0.oauthFaults.keySetDelaySeconds }) { try? await Task.sleep(for: .seconds(delay)) }
+            return Response(
                 status: .ok, headers: [.contentType: "application/json", .cacheControl: "max-age=60"],
                 body: .init(byteBuffer: ByteBuffer(string: self.idTokenKeys.jwksJSON)))
         }

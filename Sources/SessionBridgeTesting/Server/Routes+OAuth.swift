@@ -118,7 +118,10 @@ extension ServerCore {
             }
             switch self.refresh(token, web: false) {
             case .success(let tokens):
-                return self.tokenAnswer(tokens, rotated: self.configuration.rotatesRefreshTokens)
+                let idToken =
+                    self.withState({ $0.oauthFaults.refreshIssuesIDToken })
+                    ? try await self.idToken(for: tokens, clientID: clientID ?? form["client_id"], nonce: nil, scope: "openid") : nil
+                return self.tokenAnswer(tokens, rotated: self.configuration.rotatesRefreshTokens, idToken: idToken)
             case .reuse:
                 return self.oauthError("invalid_grant", "The refresh token was already used; the session has been revoked.")
             case .invalid(let reason):
