@@ -188,11 +188,17 @@ extension SessionController {
         }
         // A server that does not rotate answers without a refresh token: the old one stays.
         let token = response.refreshToken ?? stored.refreshToken
-        // The refreshed ID token's check may need the issuer's key set, a request of its own:
-        // it does not hold the rotated token's storage or the pages waiting on the refresh
-        // (a slow key set had held both for its whole timeout). Its claims follow once checked.
+        // The refreshed ID token's claims come with the refresh when its check is quick: the
+        // issuer's keys at hand, or a key set fetched within a second (a session adopted in a
+        // new process has none). A slower key set is not waited for: it had held the rotated
+        // token's storage and the pages waiting for its whole timeout. Its claims follow.
         if let idToken = response.idToken {
-            Task { await self.acceptRefreshedIDToken(idToken, generation: generation) }
+            if await client.oauth.canValidateIDTokenWithoutFetching(idToken) {
+                await acceptRefreshedIDToken(idToken, generation: generation)
+            } else {
+                let check = Task { await self.acceptRefreshedIDToken(idToken, generation: generation) }
+                await Self.wait(for: check, atMost: .seconds(1))
+            }
         }
         let rotated = VaultRecord(refreshToken: token, accessTokenExpiresAt: response.accessTokenExpiresAt, rotatedAt: configuration.now())
         // Stored before anyone is released (and before the vault lock is).
@@ -287,6 +293,23 @@ extension SessionController {
             await copyCookies(to: store, for: url, overwrite: false)
         }
         return .allow
+    }
+
+    /// Waits for `task` to end, or for `limit`, whichever comes first; the task goes on.
+    private static func wait(for task: Task<Void, Never>, atMost limit: Duration) async {
+        let settled = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        let resume = { @Sendable in settled.withLock { $0?.resume(); $0 = nil } }
+        await withCheckedContinuation { continuation in
+            settled.withLock { $0 = continuation }
+            Task {
+                await task.value
+                resume()
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                resume()
+            }
+        }
     }
 
     private func refreshBeforeNavigation() async {

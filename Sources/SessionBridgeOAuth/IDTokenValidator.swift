@@ -50,6 +50,16 @@ public actor IDTokenValidator {
         func encode(to encoder: any Encoder) throws {}
     }
 
+    /// Whether `token` can be validated with the keys already loaded, no request made: the
+    /// key set is loaded and holds the key the token names (any, for a token naming none).
+    public func hasKeys(for token: String) -> Bool {
+        guard keys != nil else { return false }
+        guard let headerData = token.split(separator: ".", maxSplits: 1).first.flatMap({ Base64URL.decode($0) }),
+            let header = (try? JSONSerialization.jsonObject(with: headerData)) as? [String: Any]
+        else { return true }  // refused at once, without a request
+        return (header["kid"] as? String).map { keyIDs.contains($0) } ?? true
+    }
+
     /// Validates `token`.
     ///
     /// - Parameters:

@@ -212,6 +212,13 @@ public actor OAuthClient {
         try await idTokenValidator().validate(idToken.exposedValue, nonce: nonce)
     }
 
+    /// Whether ``validateIDToken(_:nonce:)`` can check `idToken` without a request: the
+    /// issuer's keys are loaded and hold the key it names.
+    public func canValidateIDTokenWithoutFetching(_ idToken: Secret) async -> Bool {
+        guard let validator else { return false }
+        return await validator.hasKeys(for: idToken.exposedValue)
+    }
+
     private func idTokenValidator() async throws(OAuthError) -> IDTokenValidator {
         if let validator { return validator }
         let metadata = try await metadata()

@@ -97,8 +97,8 @@ import Testing
         }
     }
 
-    /// A refresh whose answer carries an ID token is answered and stored without waiting for
-    /// the issuer's key set, which its check may have to fetch (a session adopted in a new
+    /// A refresh whose answer carries an ID token is answered and stored without waiting long
+    /// for the issuer's key set, which its check may have to fetch (a session adopted in a new
     /// process has none): a slow key set had held the refresh, every page waiting on it, and
     /// the rotated token's storage for the key set's whole timeout. The claims follow.
     @Test func aSlowKeySetHoldsNeitherTheRefreshNorItsStorage() async throws {
