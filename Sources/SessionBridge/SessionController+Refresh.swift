@@ -298,7 +298,11 @@ extension SessionController {
     /// Waits for `task` to end, or for `limit`, whichever comes first; the task goes on.
     private static func wait(for task: Task<Void, Never>, atMost limit: Duration) async {
         let settled = Mutex<CheckedContinuation<Void, Never>?>(nil)
-        let resume = { @Sendable in settled.withLock { $0?.resume(); $0 = nil } }
+        let resume = { @Sendable in
+            settled.withLock {
+                $0?.resume(); $0 = nil
+            }
+        }
         await withCheckedContinuation { continuation in
             settled.withLock { $0 = continuation }
             Task {
