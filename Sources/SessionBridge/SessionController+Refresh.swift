@@ -299,8 +299,9 @@ extension SessionController {
     private static func wait(for task: Task<Void, Never>, atMost limit: Duration) async {
         let settled = Mutex<CheckedContinuation<Void, Never>?>(nil)
         let resume = { @Sendable in
-            settled.withLock {
-                $0?.resume(); $0 = nil
+            settled.withLock { continuation in
+                continuation?.resume()
+                continuation = nil
             }
         }
         await withCheckedContinuation { continuation in
