@@ -21,6 +21,9 @@ public actor IDTokenValidator {
     public nonisolated let clockSkew: Duration
     private let httpClient: HTTPClient
     private let timeout: Duration
+    /// A confidential client's secret, the key of ID tokens signed with HMAC (OpenID Connect
+    /// Core §10.1), as Auth0 signs them for an application set to HS256.
+    private let clientSecret: Secret?
     private var keys: JWTKeyCollection?
     private var keyIDs: Set<String> = []
     private var loadedAt: ContinuousClock.Instant?
@@ -31,8 +34,9 @@ public actor IDTokenValidator {
     /// Creates a validator.
     public init(
         issuer: String, clientID: String, jwksURI: URL, clockSkew: Duration = .seconds(60),
-        httpClient: HTTPClient, timeout: Duration = .seconds(10)
+        httpClient: HTTPClient, timeout: Duration = .seconds(10), clientSecret: Secret? = nil
     ) {
+        self.clientSecret = clientSecret
         self.issuer = issuer
         self.clientID = clientID
         self.jwksURI = jwksURI
@@ -41,8 +45,12 @@ public actor IDTokenValidator {
         self.timeout = timeout
     }
 
-    /// The algorithms an ID token may be signed with; `none` and the HMAC family never.
+    /// The algorithms an ID token may be signed with from the issuer's key set; `none` never.
     static let acceptedAlgorithms: Set<String> = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"]
+    /// The HMAC algorithms, whose key is the client's secret: a client without one refuses them.
+    static let hmacAlgorithms: [String: DigestAlgorithm] = ["HS256": .sha256, "HS384": .sha384, "HS512": .sha512]
+    /// The bytes of each HMAC algorithm's hash output, the shortest key it takes.
+    private let digestBytes = ["HS256": 32, "HS384": 48, "HS512": 64]
 
     struct Payload: JWTPayload {
         func verify(using algorithm: some JWTAlgorithm) async throws {}
@@ -73,6 +81,21 @@ public actor IDTokenValidator {
             let header = (try? JSONSerialization.jsonObject(with: headerData)) as? [String: Any],
             let claims = (try? JSONSerialization.jsonObject(with: payloadData)) as? [String: Any]
         else { throw Self.failure("it is not a compact JWS with JSON header and claims") }
+        if let algorithm = header["alg"] as? String, let digest = Self.hmacAlgorithms[algorithm] {
+            guard let clientSecret else { throw Self.failure("its algorithm \(algorithm) needs a client secret, which this client has not") }
+            // RFC 7518 §3.2: a key as long as the hash's output at least (and JWTKit traps on a shorter one).
+            guard clientSecret.exposedValue.utf8.count >= digestBytes[algorithm, default: 64] else {
+                throw Self.failure("its algorithm \(algorithm) needs a client secret as long as its hash (RFC 7518 §3.2)")
+            }
+            let collection = JWTKeyCollection()
+            await collection.add(hmac: HMACKey(from: clientSecret.exposedValue), digestAlgorithm: digest)
+            do {
+                _ = try await collection.verify(token, as: Payload.self, iteratingKeys: true)
+            } catch {
+                throw Self.failure("its signature does not verify with the client's secret")
+            }
+            return try claimsChecked(claims, payload: payloadData, nonce: nonce, now: now)
+        }
         guard let algorithm = header["alg"] as? String, Self.acceptedAlgorithms.contains(algorithm) else {
             throw Self.failure("its algorithm \((header["alg"] as? String).map { OAuthError.sanitize($0) } ?? "(none)") is not accepted")
         }
@@ -86,7 +109,11 @@ public actor IDTokenValidator {
         } catch {
             throw Self.failure("its signature does not verify with the issuer's keys")
         }
+        return try claimsChecked(claims, payload: payloadData, nonce: nonce, now: now)
+    }
 
+    /// Checks the claims of a token whose signature verified, and returns it.
+    private func claimsChecked(_ claims: [String: Any], payload payloadData: Data, nonce: String?, now: Date) throws(OAuthError) -> IDToken {
         // A multi-tenant issuer's token names the issuer of the tenant its `tid` names.
         var expected = issuer
         if let template = IssuerTemplate(issuer) {

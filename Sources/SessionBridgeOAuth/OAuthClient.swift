@@ -231,9 +231,14 @@ public actor OAuthClient {
         guard let jwksURI = metadata.jwksURI else {
             throw OAuthError(.invalidConfiguration, "an ID token cannot be validated without the issuer's key set (jwks_uri)")
         }
+        let secret: Secret? =
+            switch configuration.authentication {
+            case .clientSecretBasic(let secret), .clientSecretPost(let secret): secret
+            default: nil
+            }
         let made = IDTokenValidator(
             issuer: issuer, clientID: clientID, jwksURI: jwksURI, clockSkew: configuration.clockSkew,
-            httpClient: configuration.httpClient, timeout: configuration.requestTimeout)
+            httpClient: configuration.httpClient, timeout: configuration.requestTimeout, clientSecret: secret)
         validator = made
         return made
     }

@@ -1,4 +1,5 @@
 import Foundation
+import JWTKit
 import SessionBridgeOAuth
 import SessionBridgeTestSupport
 import SessionBridgeTesting
@@ -66,5 +67,37 @@ import Testing
                 #expect(error?.code == .invalidIDToken)
             }
         }
+    }
+
+    /// An ID token signed with HMAC, its key the client's secret (OpenID Connect Core §10.1,
+    /// as Auth0 signs them for an application set to HS256), is accepted by a confidential
+    /// client when its signature verifies with that secret, and by no other client.
+    @Test func anHMACTokenIsCheckedWithTheClientsSecret() async throws {
+        let issuer = "https://as.example/"
+        let now = Int(Date().timeIntervalSince1970)
+        let claims = HMACClaims(iss: issuer, sub: "u1", aud: "app", exp: now + 300, iat: now)
+        let secret = "the-client-secret-of-forty-characters-00"
+        let signed = try await JWTKeyCollection().add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256).sign(claims)
+        let forged = try await JWTKeyCollection().add(hmac: HMACKey(from: String(secret.reversed())), digestAlgorithm: .sha256).sign(claims)
+        func validator(secret: String?) -> IDTokenValidator {
+            IDTokenValidator(
+                issuer: issuer, clientID: "app", jwksURI: URL(string: "https://as.example/jwks")!,
+                httpClient: OAuthClientConfiguration.defaultHTTPClient, clientSecret: secret.map(Secret.init))
+        }
+        let token = try await validator(secret: secret).validate(signed, nonce: nil)
+        #expect(token.subject == "u1")
+        // Forged, no secret, and a secret shorter than the hash (RFC 7518 §3.2: refused, not a trap).
+        for (secret, text) in [(secret, forged), (nil, signed), ("short", signed)] as [(String?, String)] {
+            await #expect(throws: OAuthError.self) { try await validator(secret: secret).validate(text, nonce: nil) }
+        }
+    }
+
+    struct HMACClaims: JWTPayload {
+        var iss: String
+        var sub: String
+        var aud: String
+        var exp: Int
+        var iat: Int
+        func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
 }
