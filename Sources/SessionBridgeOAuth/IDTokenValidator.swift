@@ -82,7 +82,9 @@ public actor IDTokenValidator {
             let claims = (try? JSONSerialization.jsonObject(with: payloadData)) as? [String: Any]
         else { throw Self.failure("it is not a compact JWS with JSON header and claims") }
         if let algorithm = header["alg"] as? String, let digest = Self.hmacAlgorithms[algorithm] {
-            guard let clientSecret else { throw Self.failure("its algorithm \(algorithm) needs a client secret, which this client has not") }
+            guard let clientSecret else {
+                throw Self.failure("its algorithm \(algorithm) needs a client secret, which this client has not")
+            }
             // RFC 7518 §3.2: a key as long as the hash's output at least (and JWTKit traps on a shorter one).
             guard clientSecret.exposedValue.utf8.count >= digestBytes[algorithm, default: 64] else {
                 throw Self.failure("its algorithm \(algorithm) needs a client secret as long as its hash (RFC 7518 §3.2)")
@@ -113,7 +115,8 @@ public actor IDTokenValidator {
     }
 
     /// Checks the claims of a token whose signature verified, and returns it.
-    private func claimsChecked(_ claims: [String: Any], payload payloadData: Data, nonce: String?, now: Date) throws(OAuthError) -> IDToken {
+    private func claimsChecked(_ claims: [String: Any], payload payloadData: Data, nonce: String?, now: Date) throws(OAuthError) -> IDToken
+    {
         // A multi-tenant issuer's token names the issuer of the tenant its `tid` names.
         var expected = issuer
         if let template = IssuerTemplate(issuer) {
