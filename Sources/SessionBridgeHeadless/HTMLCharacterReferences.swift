@@ -1,10 +1,10 @@
 /// HTML's character references (`&amp;`, `&#38;`, `&#x26;`) in attribute values and a title's
 /// text, as the tokenizer decodes them: numeric ones in full, and the named ones pages write in
 /// URLs and titles. A name the table does not hold stays as it was written.
-enum HTMLCharacterReferences {
+package enum HTMLCharacterReferences {
     /// `text` with its character references decoded. In an attribute, a name without its `;`
     /// that is followed by `=` or a letter or digit stays as written (`?a=1&copy=2`), as in HTML.
-    static func decode(_ text: String, inAttribute: Bool) -> String {
+    package static func decode(_ text: String, inAttribute: Bool) -> String {
         guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
         let scalars = Array(text.unicodeScalars)
         var out = String.UnicodeScalarView()

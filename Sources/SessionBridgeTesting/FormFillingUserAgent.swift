@@ -3,6 +3,7 @@ public import Foundation
 import NIOCore
 import NIOHTTP1
 import SessionBridgeCookies
+import SessionBridgeHeadless
 public import SessionBridgeOAuth
 
 /// An `AuthorizationUserAgent` that signs in by itself, for tests and the CLI: it loads the
@@ -102,28 +103,41 @@ public struct FormFillingUserAgent: AuthorizationUserAgent {
     }
 }
 
-/// The first `<form>` of a page that has a `password` input: its action and its fields.
+/// The first `<form>` of a page that has a `password` input: its action, its fields, and the
+/// button that submits it.
 struct HTMLForm {
     var action: URL
     var fields: [(name: String, value: String, type: String)]
+    /// The name and value of the form's first submit button, which HTML sends with the form when
+    /// it submits it (a page may tell "sign in" from "cancel" by it).
+    var submitter: (name: String, value: String)?
 
     init?(html: String, baseURL: URL) {
-        let lower = html.lowercased()
+        // Tag and attribute names are ASCII case-insensitive: only ASCII letters are lowered,
+        // so that every position found in `lower` is the same byte offset in `html` (lowering
+        // "İ" makes it longer, and cut the page at the wrong places).
+        let lower = Self.asciiLowercased(html)
         var searchStart = lower.startIndex
         while let open = lower.range(of: "<form", range: searchStart..<lower.endIndex) {
             guard let close = lower.range(of: "</form>", range: open.upperBound..<lower.endIndex) else { return nil }
             let tagEnd = lower.range(of: ">", range: open.upperBound..<close.lowerBound)?.lowerBound ?? close.lowerBound
-            let formTag = String(html[open.lowerBound..<tagEnd])
-            let inner = String(html[tagEnd..<close.lowerBound])
-            let inputs = Self.tags("input", in: inner)
-            let fields = inputs.compactMap { attributes -> (String, String, String)? in
-                guard let name = attributes["name"] else { return nil }
-                return (name, attributes["value"] ?? "", attributes["type"]?.lowercased() ?? "text")
+            let formTag = Self.slice(html, lower, open.lowerBound..<tagEnd)
+            let inner = Self.slice(html, lower, tagEnd..<close.lowerBound)
+            let controls = Self.controls(in: inner)
+            let fields = controls.compactMap { control -> (String, String, String)? in
+                guard control.tag == "input", let name = control.attributes["name"] else { return nil }
+                return (name, control.attributes["value"] ?? "", control.attributes["type"]?.lowercased() ?? "text")
             }
             if fields.contains(where: { $0.2 == "password" }) {
                 let attributes = Self.attributes(of: formTag)
                 action = URL(string: attributes["action"] ?? "", relativeTo: baseURL)?.absoluteURL ?? baseURL
                 self.fields = fields
+                // A `<button>` submits unless its type says otherwise; an `<input>` as `submit` or `image`.
+                let submit = controls.first { control in
+                    let type = control.attributes["type"]?.lowercased()
+                    return control.tag == "button" ? (type == nil || type == "submit") : (type == "submit" || type == "image")
+                }
+                submitter = submit.flatMap { control in control.attributes["name"].map { ($0, control.attributes["value"] ?? "") } }
                 return
             }
             searchStart = close.upperBound
@@ -132,31 +146,53 @@ struct HTMLForm {
     }
 
     /// The fields as posted: hidden fields kept, the text field named `username` (or the first
-    /// text or email field) and the password field filled.
+    /// text or email field) and the password field filled, and the submit button's name and value.
     func filled(username: String, password: String) -> [(String, String)] {
         let userField = fields.first { $0.name == "username" }?.name ?? fields.first { ["text", "email"].contains($0.type) }?.name
-        return fields.compactMap { field in
+        var posted: [(String, String)] = fields.compactMap { field in
             switch field.type {
             case "password": return (field.name, password)
-            case "submit", "button", "checkbox", "radio": return nil
+            case "submit", "image", "button", "reset", "checkbox", "radio", "file": return nil
             default: return (field.name, field.name == userField ? username : field.value)
             }
         }
+        if let submitter { posted.append(submitter) }
+        return posted
     }
 
-    static func tags(_ name: String, in html: String) -> [[String: String]] {
-        var result: [[String: String]] = []
-        let lower = html.lowercased()
+    /// The `<input>` and `<button>` start tags of `html`, in order, with their attributes.
+    static func controls(in html: String) -> [(tag: String, attributes: [String: String])] {
+        var result: [(tag: String, attributes: [String: String])] = []
+        let lower = asciiLowercased(html)
         var start = lower.startIndex
-        while let open = lower.range(of: "<" + name, range: start..<lower.endIndex) {
+        while let open = lower.range(of: "<", range: start..<lower.endIndex) {
             let end = lower.range(of: ">", range: open.upperBound..<lower.endIndex)?.lowerBound ?? lower.endIndex
-            result.append(attributes(of: String(html[open.upperBound..<end])))
+            for tag in ["input", "button"] where lower[open.upperBound...].hasPrefix(tag) {
+                let afterName = lower.index(open.upperBound, offsetBy: tag.count)
+                // `<inputs>` or `<buttonx>` are other tags.
+                if afterName < end, let next = lower[afterName].asciiValue, next != UInt8(ascii: "/"), !next.isASCIIWhitespace { continue }
+                result.append((tag, attributes(of: slice(html, lower, afterName..<end))))
+            }
             start = end
         }
         return result
     }
 
-    /// `name="value"`, `name='value'` and `name=value` attributes, names lowercased, entities decoded.
+    /// `html`'s text over `range`, a range of `lower` (``asciiLowercased(_:)``, the same bytes).
+    static func slice(_ html: String, _ lower: String, _ range: Range<String.Index>) -> String {
+        let from = lower.utf8.distance(from: lower.startIndex, to: range.lowerBound)
+        let to = lower.utf8.distance(from: lower.startIndex, to: range.upperBound)
+        let utf8 = html.utf8
+        return String(html[utf8.index(utf8.startIndex, offsetBy: from)..<utf8.index(utf8.startIndex, offsetBy: to)])
+    }
+
+    /// `text` with its ASCII letters lowered and every other byte as it was.
+    static func asciiLowercased(_ text: String) -> String {
+        String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// `name="value"`, `name='value'` and `name=value` attributes, names lowercased, character
+    /// references decoded as HTML decodes them in attributes (`&#43;`, `&#x2B;`, `&amp;`).
     static func attributes(of tag: String) -> [String: String] {
         var attributes: [String: String] = [:]
         let scalars = Array(tag)
@@ -166,6 +202,7 @@ struct HTMLForm {
             var name = ""
             while index < scalars.count,
                 scalars[index].isLetter || scalars[index].isNumber || scalars[index] == "-" || scalars[index] == "_"
+                    || scalars[index] == "." || scalars[index] == "[" || scalars[index] == "]"
             {
                 name.append(scalars[index]); index += 1
             }
@@ -184,14 +221,13 @@ struct HTMLForm {
                     while index < scalars.count, !scalars[index].isWhitespace { value.append(scalars[index]); index += 1 }
                 }
             }
-            attributes[name.lowercased()] = decodeEntities(value)
+            let key = asciiLowercased(name)
+            if attributes[key] == nil { attributes[key] = HTMLCharacterReferences.decode(value, inAttribute: true) }
         }
         return attributes
     }
+}
 
-    static func decodeEntities(_ text: String) -> String {
-        text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&amp;", with: "&")
-    }
+extension UInt8 {
+    fileprivate var isASCIIWhitespace: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0C || self == 0x0D }
 }
