@@ -27,7 +27,9 @@ import Testing
     /// Character references in values are decoded as HTML decodes them: a CSRF token that Go's
     /// templates write with `&#43;` for `+` goes back as the server made it.
     @Test func numericCharacterReferencesAreDecoded() throws {
-        let html = #"<form action="/s?a=1&amp;b=2"><input type=hidden name=csrf value="k3Jq&#43;Zp&#x2F;w=="><input name=u><input type=password name=p></form>"#
+        let html =
+            #"<form action="/s?a=1&amp;b=2"><input type=hidden name=csrf value="k3Jq&#43;Zp&#x2F;w==">"#
+            + #"<input name=u><input type=password name=p></form>"#
         let form = try #require(HTMLForm(html: html, baseURL: Self.base))
         #expect(form.fields.first { $0.name == "csrf" }?.value == "k3Jq+Zp/w==")
         #expect(form.action.query == "a=1&b=2")
