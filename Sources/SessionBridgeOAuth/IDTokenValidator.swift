@@ -81,6 +81,9 @@ public actor IDTokenValidator {
             let header = (try? JSONSerialization.jsonObject(with: headerData)) as? [String: Any],
             let claims = (try? JSONSerialization.jsonObject(with: payloadData)) as? [String: Any]
         else { throw Self.failure("it is not a compact JWS with JSON header and claims") }
+        // RFC 7515 §4.1.11: an extension the token says must be understood, and this client
+        // understands none.
+        if header["crit"] != nil { throw Self.failure("its header names extensions that must be understood (crit)") }
         if let algorithm = header["alg"] as? String, let digest = Self.hmacAlgorithms[algorithm] {
             guard let clientSecret else {
                 throw Self.failure("its algorithm \(algorithm) needs a client secret, which this client has not")
@@ -142,6 +145,10 @@ public actor IDTokenValidator {
         guard exp > now.timeIntervalSince1970 - skew else { throw Self.failure("it has expired") }
         guard let iat = (claims["iat"] as? NSNumber)?.doubleValue else { throw Self.failure("it has no iat") }
         guard iat <= now.timeIntervalSince1970 + skew else { throw Self.failure("it was issued in the future (iat)") }
+        // RFC 7519 §4.1.5.
+        if let nbf = (claims["nbf"] as? NSNumber)?.doubleValue, nbf > now.timeIntervalSince1970 + skew {
+            throw Self.failure("it is not valid before a time still to come (nbf)")
+        }
         let tokenNonce = claims["nonce"] as? String
         if let nonce, tokenNonce != nonce { throw Self.failure("its nonce is not the one this sign-in sent") }
 

@@ -86,6 +86,16 @@ import Testing
         }
         let token = try await validator(secret: secret).validate(signed, nonce: nil)
         #expect(token.subject == "u1")
+        // A token not valid before a time to come (RFC 7519 §4.1.5), and one whose header names
+        // an extension that must be understood (RFC 7515 §4.1.11), are refused.
+        var later = claims
+        later.nbf = now + 3600
+        var critical = JWTHeader()
+        critical.crit = ["urn:example:unknown"]
+        let keys = await JWTKeyCollection().add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
+        for refused in [try await keys.sign(later), try await keys.sign(claims, header: critical)] {
+            await #expect(throws: OAuthError.self) { try await validator(secret: secret).validate(refused, nonce: nil) }
+        }
         // Forged, no secret, and a secret shorter than the hash (RFC 7518 §3.2: refused, not a trap).
         for (secret, text) in [(secret, forged), (nil, signed), ("short", signed)] as [(String?, String)] {
             await #expect(throws: OAuthError.self) { try await validator(secret: secret).validate(text, nonce: nil) }
@@ -98,6 +108,7 @@ import Testing
         var aud: String
         var exp: Int
         var iat: Int
+        var nbf: Int?
         func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
 }
