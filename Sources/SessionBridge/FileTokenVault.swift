@@ -48,6 +48,8 @@ public final class FileTokenVault: TokenVault {
         var refreshToken: String
         var accessTokenExpiresAt: Double?
         var rotatedAt: Double
+        /// Absent in files written before it was kept.
+        var subject: String?
     }
 
     public func load() throws(TokenVaultError) -> VaultRecord? {
@@ -67,14 +69,14 @@ public final class FileTokenVault: TokenVault {
         return VaultRecord(
             refreshToken: RefreshToken(contents.refreshToken),
             accessTokenExpiresAt: contents.accessTokenExpiresAt.map { Date(timeIntervalSince1970: $0) },
-            rotatedAt: Date(timeIntervalSince1970: contents.rotatedAt))
+            rotatedAt: Date(timeIntervalSince1970: contents.rotatedAt), subject: contents.subject)
     }
 
     public func store(_ record: VaultRecord) throws(TokenVaultError) {
         let contents = Contents(
             refreshToken: record.refreshToken.value,
             accessTokenExpiresAt: record.accessTokenExpiresAt?.timeIntervalSince1970,
-            rotatedAt: record.rotatedAt.timeIntervalSince1970)
+            rotatedAt: record.rotatedAt.timeIntervalSince1970, subject: record.subject)
         guard let data = try? JSONEncoder().encode(contents) else { throw TokenVaultError(operation: "encode") }
         try Self.writeAtomically(data, to: url)
     }

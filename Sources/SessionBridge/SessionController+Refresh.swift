@@ -200,7 +200,9 @@ extension SessionController {
                 await Self.wait(for: check, atMost: .seconds(1))
             }
         }
-        let rotated = VaultRecord(refreshToken: token, accessTokenExpiresAt: response.accessTokenExpiresAt, rotatedAt: configuration.now())
+        let rotated = VaultRecord(
+            refreshToken: token, accessTokenExpiresAt: response.accessTokenExpiresAt, rotatedAt: configuration.now(),
+            subject: stored.subject ?? idToken?.subject)
         // Stored before anyone is released (and before the vault lock is).
         do {
             try vault.store(rotated)

@@ -82,8 +82,14 @@ extension SessionController {
         do {
             let validated = try await client.oauth.validateIDToken(token, nonce: nil)
             guard generation == sessionGeneration else { return }
-            if let previous = idToken, previous.subject != validated.subject || previous.issuer != validated.issuer {
+            // The user the session was signed in as: this process's ID token's, or the one the
+            // vault kept from the sign-in (another process's, `login`'s).
+            if let subject = idToken?.subject ?? record?.subject, subject != validated.subject {
                 logger.warning("the refreshed ID token names another user; its claims were ignored")
+                return
+            }
+            if let previous = idToken, previous.issuer != validated.issuer {
+                logger.warning("the refreshed ID token names another issuer; its claims were ignored")
                 return
             }
             idToken = validated

@@ -249,7 +249,8 @@ public actor SessionController {
             throw error
         }
         let newRecord = VaultRecord(
-            refreshToken: token, accessTokenExpiresAt: response.accessTokenExpiresAt, rotatedAt: configuration.now())
+            refreshToken: token, accessTokenExpiresAt: response.accessTokenExpiresAt, rotatedAt: configuration.now(),
+            subject: validated?.subject)
         try await storeNewSession(newRecord)
         record = newRecord
         lastRefresh = nil

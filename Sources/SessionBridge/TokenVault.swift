@@ -10,12 +10,17 @@ public struct VaultRecord: Sendable, Hashable, CustomStringConvertible {
     public var accessTokenExpiresAt: Date?
     /// When the refresh token was stored (issued or rotated).
     public var rotatedAt: Date
+    /// The user the session was signed in as: its ID token's subject, when the sign-in had
+    /// one. A refreshed ID token naming another user is refused, in whatever process refreshes
+    /// (OpenID Connect Core §12.2). Not a secret.
+    public var subject: String?
 
     /// Creates a record.
-    public init(refreshToken: RefreshToken, accessTokenExpiresAt: Date?, rotatedAt: Date = Date()) {
+    public init(refreshToken: RefreshToken, accessTokenExpiresAt: Date?, rotatedAt: Date = Date(), subject: String? = nil) {
         self.refreshToken = refreshToken
         self.accessTokenExpiresAt = accessTokenExpiresAt
         self.rotatedAt = rotatedAt
+        self.subject = subject
     }
 
     /// The record without its secret.

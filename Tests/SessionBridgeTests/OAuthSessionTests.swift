@@ -121,6 +121,34 @@ import Testing
         }
     }
 
+    /// The vault keeps the user the session was signed in as, so that another process that
+    /// takes the session over (the runner's `run` after its `login`) refuses a refreshed ID
+    /// token naming another user, as the signing-in process does (OpenID Connect Core §12.2).
+    @Test func aRefreshedIDTokenForAnotherUserIsRefusedInAnotherProcessToo() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let vaultURL = directory.appendingPathComponent("session.vault")
+        try await withServer(serverConfiguration()) { server in
+            let first = SessionController(configuration: discoveryConfiguration(server), vault: FileTokenVault(url: vaultURL))
+            try await first.signIn(with: agent)
+            #expect(try FileTokenVault(url: vaultURL).load()?.subject == "demo")
+            var faults = OAuthFaults(idToken: .otherSubject)
+            faults.refreshIssuesIDToken = true
+            server.setOAuthFaults(faults)
+            let next = SessionController(configuration: discoveryConfiguration(server), vault: FileTokenVault(url: vaultURL))
+            #expect(try await next.refresh().isSignedIn)
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(await next.idToken == nil)
+            #expect(try FileTokenVault(url: vaultURL).load()?.subject == "demo")
+            // The same user's refreshed token is taken.
+            faults.idToken = nil
+            server.setOAuthFaults(faults)
+            #expect(try await next.refresh().isSignedIn)
+            for _ in 0..<50 where await next.idToken == nil { try await Task.sleep(for: .milliseconds(100)) }
+            #expect(await next.idToken?.subject == "demo")
+        }
+    }
+
     @Test func aDiscoveryDocumentForAnotherIssuerStopsSignIn() async throws {
         try await withServer(serverConfiguration()) { server in
             server.setOAuthFaults(OAuthFaults(discoveryIssuer: "https://evil.example"))

@@ -19,6 +19,8 @@ public struct OAuthFaults: Sendable, Hashable {
         case expired
         /// With ``multiTenant``: `iss` names another tenant than its `tid`.
         case otherTenant
+        /// `sub` names another user than the session's.
+        case otherSubject
     }
 
     /// The tenant a ``multiTenant`` server's tokens are issued in (Microsoft's consumer tenant id).
