@@ -155,7 +155,8 @@ extension ServerCore {
         if multiTenant { issuer += "/" + (fault == .otherTenant ? "72f988bf-86f1-41af-91ab-2d7cd011db47" : OAuthFaults.tenantID) }
         let now = Int(Date().timeIntervalSince1970)
         let claims = IDTokenClaims(
-            iss: fault == .wrongIssuer ? issuer + "/other" : issuer, sub: fault == .otherSubject ? "someone-else" : tokens.claims.sub, tid: multiTenant ? OAuthFaults.tenantID : nil,
+            iss: fault == .wrongIssuer ? issuer + "/other" : issuer, sub: fault == .otherSubject ? "someone-else" : tokens.claims.sub,
+            tid: multiTenant ? OAuthFaults.tenantID : nil,
             aud: fault == .wrongAudience ? clientID + "-other" : clientID, azp: fault == .wrongAudience ? clientID + "-other" : clientID,
             exp: fault == .expired ? now - 3600 : now + self.accessLifetimeSeconds, iat: fault == .expired ? now - 7200 : now,
             auth_time: now, nonce: fault == .wrongNonce ? "not-the-nonce" : nonce, name: self.configuration.displayName,
