@@ -123,7 +123,10 @@ extension SessionController {
         for store in pageStores {
             await store.apply(sessionCookieDeletions(in: await store.allCookies(), names: names))
         }
+        // The pages' next refresh exchanges a new page session, not the freshness window's
+        // answer of the session just ended.
         lastRefresh = nil
+        publish()
         if let token = ended?.refreshToken { await client.revoke(RefreshToken(token.exposedValue)) }
         logger.info("the page session ended; the native session goes on")
         if record != nil, !hasFreshAccessToken {

@@ -303,12 +303,13 @@ public actor SessionController {
     /// Stops fanning out to `page`.
     ///
     /// With an ``IsolatedWebSession`` that ``IsolatedWebSession/revokesWhenPagesDetach``, the
-    /// last page's detach ends the page session (``endWebSession()``).
-    public func detach(_ page: any WebView) {
+    /// last page's detach ends the page session (``endWebSession()``), revoked at the server
+    /// before it returns (an app quitting right after still leaves no page session open).
+    public func detach(_ page: any WebView) async {
         pages.removeValue(forKey: ObjectIdentifier(page))?.observation?.cancel()
         attachedForPolicy.remove(page)
         if configuration.isolatedWebSession?.revokesWhenPagesDetach == true, pageSession != nil, livePages.isEmpty {
-            Task { await self.endWebSession() }
+            await endWebSession()
         }
     }
 

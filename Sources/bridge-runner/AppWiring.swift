@@ -57,8 +57,10 @@ final class AppWiring: Sendable {
             nativeCookieStore: nativeCookieStore, allowedOrigins: allowedOrigins, configure: configure)
     }
 
-    /// Closes the page and stops the embedded server.
+    /// Detaches the page (a page session of its own is revoked), closes it and stops the
+    /// embedded server.
     func stop() async {
+        await session.detach(page)
         await page.close()
         try? await server?.stop()
     }

@@ -236,8 +236,17 @@ struct WebKitRun {
                 "server: \(stats.logins) logins, \(stats.refreshes) refreshes, \(stats.graceReplays) grace replays, \(stats.reuseEvents) reuse events"
                     + command.webSession.statistics(stats))
         }
+        // A page session of its own is revoked as the page goes; the embedded server, which
+        // waits for its requests in flight (a refresh the page left), a second at most.
+        _ = try? await RunBudget.within(.now + .seconds(1)) { () async -> Bool in
+            await session.detach(view)
+            return true
+        }
         await view.close()
-        try? await server?.stop()
+        _ = try? await RunBudget.within(.now + .seconds(1)) { [server] () async -> Bool in
+            try? await server?.stop()
+            return true
+        }
         try? await ownClient?.shutdown()
         // The profiles' last cookie writes, made behind the pages, land before the process ends.
         await CookieStoreAttachment.flushAll()
