@@ -114,6 +114,11 @@ struct RunCommand: AsyncParsableCommand {
             )
             SignIn.keepRotatedAtTheDeadline(from: vault, inPlainFile: refreshTokenFile, transcript: transcript)
         }
+        let interruption = RunInterruption.arm { [refreshTokenFile] signal in
+            transcript.failure("the run was interrupted (signal \(signal))")
+            SignIn.keepRotatedAtTheDeadline(from: vault, inPlainFile: refreshTokenFile, transcript: transcript)
+        }
+        defer { withExtendedLifetime(interruption) {} }
         let source = try PageSource(target)
         let profileURL = profile.map { URL(fileURLWithPath: $0) }
         let nativeStore = profileURL.map { PersistentCookieStore(directory: $0, profile: "native") }

@@ -138,6 +138,54 @@ import Testing
         }
     }
 
+    /// A run told to stop (`SIGTERM`, `SIGINT` at a terminal) after its refresh rotated the
+    /// token still writes the rotated token to the plain token file before it ends (exit 143):
+    /// the signal's default action had ended it at once, and the next run's spent token had
+    /// the session ended as reuse.
+    @Test func aRunToldToStopKeepsTheRotatedToken() async throws {
+        try await ReferenceServer.withRunning(configuration()) { server in
+            let password = try RunnerProcess.temporaryFile("password.txt", "demo\n")
+            let vault = password.deletingLastPathComponent().appendingPathComponent("for-signal.vault")
+            #expect(try await logIn(server, passwordFile: password, vault: vault).exitCode == 0)
+            let plain = try RunnerProcess.temporaryFile("signal-token.txt", try #require(server.issuedRefreshTokens().last) + "\n")
+            let script = try RunnerProcess.temporaryFile(
+                "waits.js",
+                """
+                await window.webkit.messageHandlers.session.postMessage({action: "refresh"});
+                await new Promise(resolve => setTimeout(resolve, 60000));
+                """)
+            // Starts the runner, waits for the server to count its refresh, then sends SIGTERM.
+            let driver = try RunnerProcess.temporaryFile(
+                "driver.py",
+                """
+                import json, signal, subprocess, sys, time, urllib.request
+                stats = lambda: json.load(urllib.request.urlopen(sys.argv[1]))["refreshes"]
+                before = stats()
+                child = subprocess.Popen(sys.argv[2:], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                deadline = time.time() + 40
+                while stats() == before and time.time() < deadline and child.poll() is None:
+                    time.sleep(0.05)
+                time.sleep(0.3)
+                child.send_signal(signal.SIGTERM)
+                out, _ = child.communicate(timeout=30)
+                print("exit", child.returncode)
+                print(out.decode())
+                """)
+            let run = try await ChildProcess.run(
+                URL(fileURLWithPath: "/usr/bin/python3"),
+                [
+                    driver.path, server.url("/debug/stats").absoluteString, RunnerProcess.executable.path, "run", script.path,
+                    "--url", server.url("/run/waits.js").absoluteString, "--server", server.baseURL.absoluteString,
+                    "--issuer", server.issuer, "--client-id", "app", "--refresh-token-file", plain.path, "--timeout", "120",
+                ], timeout: .seconds(90))
+            #expect(run.stdout.contains("exit 143"), "\(run.stdout)\(run.stderr)")
+            #expect(run.stdout.contains("the run was interrupted"), "\(run.stdout)")
+            #expect(run.stdout.contains("saved the rotated refresh token to \(plain.path)"), "\(run.stdout)")
+            #expect(try String(contentsOf: plain, encoding: .utf8) == (server.issuedRefreshTokens().last ?? "") + "\n")
+            for issued in server.issuedRefreshTokens() { #expect(!run.stdout.contains(issued)) }
+        }
+    }
+
     /// A `--refresh-token-file` that is neither a vault `login` wrote nor a plain token (a
     /// vault cut short, another file named by mistake) is refused before anything is sent: it
     /// had gone to the token endpoint as the token, whatever it held.
