@@ -188,6 +188,12 @@ struct WebKitRun {
             sessionConfiguration = settings.sessionConfiguration(server: external)
             command.webSession.apply(to: &sessionConfiguration, server: external)
             transcript.note("using the server at \(Transcript.shown(external))")
+            if external.scheme?.lowercased() == "http" {
+                // The session may hold its cookies, but the page will not send them.
+                transcript.note(
+                    "warning: WebKit keeps and sends Secure cookies (the __Host- ones, a session's) only over HTTPS: over \(external.scheme ?? "http"), the page sends none of them"
+                )
+            }
         } else {
             let made = try LoopbackCertificate.make()
             certificate = made
