@@ -222,7 +222,8 @@ final class Transcript: Sendable {
             let pageText = pageByKey[key].map(Self.shown) ?? "—"
             var nativeText = nativeByKey[key].map(Self.shown) ?? "—"
             let sameValue = pageByKey[key]?.value == nativeByKey[key]?.value
-            if !sameValue, pageText == nativeText { nativeText += " (another value)" }
+            // Said whatever else differs (WebKit's store lags a second behind in time left).
+            if !sameValue, pageByKey[key] != nil, nativeByKey[key] != nil { nativeText += " (another value)" }
             let same = pageText == nativeText
             print(
                 "  \(key.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0))  \(pageText.padding(toLength: 34, withPad: " ", startingAt: 0)) | \(paint(nativeText, same ? .plain : .yellow))  \(paint(key.domain + key.path, .dim))"
