@@ -18,6 +18,10 @@ final class Transcript: Sendable {
 
     /// What the run saw, for the exit code.
     struct Counts: Sendable {
+        /// Whether the run's report (the stores) was printed: what the page does after it (a
+        /// refresh it left failing as the server stops, its process ending as the view closes)
+        /// is no longer shown.
+        var reported = false
         var scriptErrors = 0
         var unhandledRejections = 0
         var bridgeCalls = 0
@@ -87,6 +91,7 @@ final class Transcript: Sendable {
     }
 
     func page(_ event: PageEvent) {
+        guard !lock.withLock({ $0.reported }) else { return }
         switch event {
         case .console(let message, _):
             let length = message.text.utf8.count
@@ -167,7 +172,10 @@ final class Transcript: Sendable {
     }
 
     func bridge(_ entry: MessageLog.Entry) {
-        lock.withLock { $0.bridgeCalls += 1 }
+        guard lock.withLock({ counts in
+            if !counts.reported { counts.bridgeCalls += 1 }
+            return !counts.reported
+        }) else { return }
         let outcome: String
         var fields: [String: Any] = [
             "type": "bridge", "name": entry.name, "origin": entry.origin, "world": entry.world.name,
@@ -196,6 +204,7 @@ final class Transcript: Sendable {
     func stores(page: [Cookie], native: [Cookie]) {
         // The run's end: how much of the console was printed shortened is said first.
         noteConsoleNotPrinted()
+        lock.withLock { $0.reported = true }
         struct Key: Hashable, Comparable {
             let domain: String, path: String, name: String
             static func < (a: Key, b: Key) -> Bool { (a.domain, a.path, a.name) < (b.domain, b.path, b.name) }
