@@ -172,10 +172,12 @@ final class Transcript: Sendable {
     }
 
     func bridge(_ entry: MessageLog.Entry) {
-        guard lock.withLock({ counts in
-            if !counts.reported { counts.bridgeCalls += 1 }
-            return !counts.reported
-        }) else { return }
+        guard
+            lock.withLock({ counts in
+                if !counts.reported { counts.bridgeCalls += 1 }
+                return !counts.reported
+            })
+        else { return }
         let outcome: String
         var fields: [String: Any] = [
             "type": "bridge", "name": entry.name, "origin": entry.origin, "world": entry.world.name,
