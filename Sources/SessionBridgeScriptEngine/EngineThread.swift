@@ -317,7 +317,7 @@ public final class EngineThread: SerialExecutor, Sendable {
         await prepareGroup()
         let host = hostThread
         let make = { @Sendable () -> UInt in
-            _ = self.rejectionSink()
+            _ = unsafe self.rejectionSink()
             return UInt(bitPattern: unsafe JSGlobalContextCreateInGroup(self.group.ref, nil).map { Int(bitPattern: $0) } ?? 0)
         }
         if host.isCurrent { return make() }

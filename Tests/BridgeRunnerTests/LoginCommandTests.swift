@@ -28,6 +28,16 @@ import Testing
         ])
     }
 
+    /// A plain token file (as an app's own sign-in would leave) holding a refresh token the
+    /// runner's code-flow `login` obtained from `server`.
+    func plainTokenFile(_ server: ReferenceServer, named name: String) async throws -> URL {
+        let password = try RunnerProcess.temporaryFile("password.txt", "demo\n")
+        let vault = password.deletingLastPathComponent().appendingPathComponent("login.vault")
+        let login = try await logIn(server, passwordFile: password, vault: vault)
+        #expect(login.exitCode == 0, "\(login.stdout)\(login.stderr)")
+        return try RunnerProcess.temporaryFile(name, try #require(server.issuedRefreshTokens().last) + "\n")
+    }
+
     @Test func loginWithTheCodeFlowThenRunWithTheStoredSession() async throws {
         try await ReferenceServer.withRunning(configuration()) { server in
             // A file written on Windows: its CRLF is no part of the password.
@@ -74,12 +84,7 @@ import Testing
     @Test(arguments: ["headless", "webkit"])
     func aPlainTokenFileKeepsTheRotatedToken(engine: String) async throws {
         try await ReferenceServer.withRunning(configuration()) { server in
-            let password = try RunnerProcess.temporaryFile("password.txt", "demo\n")
-            let vault = password.deletingLastPathComponent().appendingPathComponent("for-plain.vault")
-            let login = try await logIn(server, passwordFile: password, vault: vault)
-            #expect(login.exitCode == 0, "\(login.stdout)\(login.stderr)")
-            let token = try #require(server.issuedRefreshTokens().last)
-            let plain = try RunnerProcess.temporaryFile("plain-token.txt", token + "\n")
+            let plain = try await plainTokenFile(server, named: "plain-token.txt")
             let script = try RunnerProcess.temporaryFile(
                 "refresh-plain.js",
                 """
@@ -113,10 +118,7 @@ import Testing
     /// the next run's spent token had the session ended as reuse.
     @Test func aPageWhoseTimersMultiplyEndsAtTheTimeoutAndKeepsTheRotatedToken() async throws {
         try await ReferenceServer.withRunning(configuration()) { server in
-            let password = try RunnerProcess.temporaryFile("password.txt", "demo\n")
-            let vault = password.deletingLastPathComponent().appendingPathComponent("for-timers.vault")
-            #expect(try await logIn(server, passwordFile: password, vault: vault).exitCode == 0)
-            let plain = try RunnerProcess.temporaryFile("timers-token.txt", try #require(server.issuedRefreshTokens().last) + "\n")
+            let plain = try await plainTokenFile(server, named: "timers-token.txt")
             let script = try RunnerProcess.temporaryFile(
                 "timers.js", "function spawn() { for (let i = 0; i < 50; i++) setTimeout(spawn, 0); }\nspawn();")
             let started = ContinuousClock.now
@@ -146,10 +148,7 @@ import Testing
     /// the session ended as reuse.
     @Test func aRunToldToStopKeepsTheRotatedToken() async throws {
         try await ReferenceServer.withRunning(configuration()) { server in
-            let password = try RunnerProcess.temporaryFile("password.txt", "demo\n")
-            let vault = password.deletingLastPathComponent().appendingPathComponent("for-signal.vault")
-            #expect(try await logIn(server, passwordFile: password, vault: vault).exitCode == 0)
-            let plain = try RunnerProcess.temporaryFile("signal-token.txt", try #require(server.issuedRefreshTokens().last) + "\n")
+            let plain = try await plainTokenFile(server, named: "signal-token.txt")
             let script = try RunnerProcess.temporaryFile(
                 "waits.js",
                 """

@@ -57,7 +57,7 @@ import Testing
                 try await Task.sleep(for: .milliseconds(2))
             }
             vault.open()
-            await logout.value
+            _ = await logout.value
 
             #expect(await refused.value, "a refresh asked during a logout fails with signed_out")
             #expect(server.stats().tokenRequests == requestsBefore, "no token is spent during a logout")
@@ -97,7 +97,7 @@ import Testing
             try await Task.sleep(for: .milliseconds(50))
             vault.open()
             _ = await refresh.value
-            await logout.value
+            _ = await logout.value
             #expect(try await asked.value == "signed_out")
             #expect(try await !session.status().isSignedIn)
             await page.close()
