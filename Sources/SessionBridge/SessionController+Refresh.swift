@@ -188,18 +188,6 @@ extension SessionController {
         }
         // A server that does not rotate answers without a refresh token: the old one stays.
         let token = response.refreshToken ?? stored.refreshToken
-        // The refreshed ID token's claims come with the refresh when its check is quick: the
-        // issuer's keys at hand, or a key set fetched within a second (a session adopted in a
-        // new process has none). A slower key set is not waited for: it had held the rotated
-        // token's storage and the pages waiting for its whole timeout. Its claims follow.
-        if let idToken = response.idToken {
-            if await client.oauth.canValidateIDTokenWithoutFetching(idToken) {
-                await acceptRefreshedIDToken(idToken, generation: generation)
-            } else {
-                let check = Task { await self.acceptRefreshedIDToken(idToken, generation: generation) }
-                await Self.wait(for: check, atMost: .seconds(1))
-            }
-        }
         let rotated = VaultRecord(
             refreshToken: token, accessTokenExpiresAt: response.accessTokenExpiresAt, rotatedAt: configuration.now(),
             subject: stored.subject ?? idToken?.subject)
@@ -214,6 +202,19 @@ extension SessionController {
             logger.error("the rotated refresh token could not be stored durably: \(error)")
         }
         record = rotated
+        // The refreshed ID token, checked once the rotated token is stored: its claims come
+        // with the refresh when the check is quick (the issuer's keys at hand, or a key set
+        // fetched within a second: a session adopted in a new process has none). A slower key
+        // set is not waited for: it had held the token's storage and the pages waiting for its
+        // whole timeout. Its claims follow.
+        if let idToken = response.idToken {
+            if await client.oauth.canValidateIDTokenWithoutFetching(idToken) {
+                await acceptRefreshedIDToken(idToken, generation: generation)
+            } else {
+                let check = Task { await self.acceptRefreshedIDToken(idToken, generation: generation) }
+                await Self.wait(for: check, atMost: .seconds(1))
+            }
+        }
         // The cookies are in every store before anyone is released; the persistent profile's
         // write of them is not waited for (see ``writeProfileBehind(_:holding:)``).
         let holdsProfile = !isIsolated && !response.setCookies.isEmpty ? attachment : nil
