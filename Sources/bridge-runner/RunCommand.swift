@@ -78,6 +78,10 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("--user and --password go together (or --password-file, SESSIONBRIDGE_PASSWORD, a prompt on a terminal)")
         }
         if refreshTokenFile != nil && user != nil { throw ValidationError("use either --user/--password or --refresh-token-file") }
+        // Credentials a signed-out run would ignore without a word.
+        if signedOut, user != nil || refreshTokenFile != nil {
+            throw ValidationError("--signed-out starts without a session: it goes with neither --user nor --refresh-token-file")
+        }
         if profile != nil && ephemeral { throw ValidationError("use either --profile or --ephemeral") }
         if profile != nil && refreshTokenFile != nil {
             throw ValidationError("use either --profile (its vault holds the session) or --refresh-token-file")

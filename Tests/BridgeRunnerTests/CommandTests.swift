@@ -184,6 +184,17 @@ import Testing
         #expect(unmade.stderr.contains("cannot make the profile directory /proc/no-such-profile"), "\(unmade.stderr)")
     }
 
+    /// Credentials given with `--signed-out` are refused, where they had been ignored.
+    @Test func credentialsGivenWithSignedOutAreRefused() async throws {
+        let script = try RunnerProcess.temporaryFile("quiet.js", "console.log('ran');")
+        let token = try RunnerProcess.temporaryFile("token.txt", "a-refresh-token\n")
+        for extra in [["--user", "demo", "--password-file", token.path], ["--refresh-token-file", token.path]] {
+            let result = try await RunnerProcess.run(["run", script.path, "--signed-out"] + extra)
+            #expect(result.exitCode == 64, "\(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains("--signed-out starts without a session"), "\(result.stderr)")
+        }
+    }
+
     /// A config file's setting that is misspelled or of another type is refused with its name,
     /// where it had been ignored (a numeric client secret left the client without authentication).
     @Test func aConfigFilesUnknownOrMistypedSettingIsRefused() async throws {
