@@ -159,10 +159,7 @@ struct WebKitRun {
             transcript.failure("the run did not end within --timeout \(command.timeout) s (+\(RunDeadline.margin) s); ended the run")
             SignIn.keepRotatedAtTheDeadline(from: vault, inPlainFile: command.refreshTokenFile, transcript: transcript)
         }
-        let interruption = RunInterruption.arm { [command] signal in
-            transcript.failure("the run was interrupted (signal \(signal))")
-            SignIn.keepRotatedAtTheDeadline(from: vault, inPlainFile: command.refreshTokenFile, transcript: transcript)
-        }
+        let interruption = RunInterruption.arm(saving: vault, toPlainFile: command.refreshTokenFile, transcript: transcript)
         defer { withExtendedLifetime(interruption) {} }
         let source = try PageSource(command.target)
         let profileURL = command.profile.map { URL(fileURLWithPath: $0) }

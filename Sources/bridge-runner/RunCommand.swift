@@ -118,10 +118,7 @@ struct RunCommand: AsyncParsableCommand {
             )
             SignIn.keepRotatedAtTheDeadline(from: vault, inPlainFile: refreshTokenFile, transcript: transcript)
         }
-        let interruption = RunInterruption.arm { [refreshTokenFile] signal in
-            transcript.failure("the run was interrupted (signal \(signal))")
-            SignIn.keepRotatedAtTheDeadline(from: vault, inPlainFile: refreshTokenFile, transcript: transcript)
-        }
+        let interruption = RunInterruption.arm(saving: vault, toPlainFile: refreshTokenFile, transcript: transcript)
         defer { withExtendedLifetime(interruption) {} }
         let source = try PageSource(target)
         let profileURL = profile.map { URL(fileURLWithPath: $0) }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SessionBridge
 
 /// What a run does when it is told to stop (`SIGINT`, `SIGTERM`): says so, does `finish` (a
 /// plain token file gets the rotated token, which the next run needs), and ends with the
@@ -15,6 +16,15 @@ enum RunInterruption {
 
         deinit {
             for source in sources { source.cancel() }
+        }
+    }
+
+    /// Arms the run's end on a signal: it says so and saves the rotated token to the plain
+    /// token file, if the run has one (``SignIn/keepRotatedAtTheDeadline(from:inPlainFile:transcript:)``).
+    static func arm(saving vault: any TokenVault, toPlainFile path: String?, transcript: Transcript) -> Armed {
+        arm { signal in
+            transcript.failure("the run was interrupted (signal \(signal))")
+            SignIn.keepRotatedAtTheDeadline(from: vault, inPlainFile: path, transcript: transcript)
         }
     }
 
