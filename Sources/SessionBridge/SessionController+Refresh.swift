@@ -281,10 +281,12 @@ extension SessionController {
         preparedNavigationCount += 1
         attach(page)
         do { try start() } catch { return .allow }
+        let store = page.httpCookieStore
+        // What the page did to its cookies is followed before anything is copied back.
+        if !isNativeStore(store) { await store.deliverPendingChanges() }
         if webSignOutPending.load(ordering: .acquiring) || webSignOut != nil { await webSignedOut() }
         await noticeSignOutElsewhere()
         guard isInSessionScope(url) else { return .allow }
-        let store = page.httpCookieStore
         guard !isNativeStore(store) else {
             if hasSession, !hasValidSessionCookie(in: cookieJar.cookies(for: url)) { await refreshBeforeNavigation() }
             return .allow
@@ -332,7 +334,10 @@ extension SessionController {
     /// "web store randomly loses its cookies" case).
     public func restoreCookies() async throws(SessionError) {
         try start()
-        for store in pageStores { await copyCookies(to: store, for: configuration.sessionURL, overwrite: false) }
+        for store in pageStores {
+            await store.deliverPendingChanges()
+            await copyCookies(to: store, for: configuration.sessionURL, overwrite: false)
+        }
     }
 
     nonisolated func isInSessionScope(_ url: URL) -> Bool {

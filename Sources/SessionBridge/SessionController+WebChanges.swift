@@ -17,16 +17,22 @@ extension SessionController {
     /// cannot plant a session into the native store. One change of theirs is: when a response to
     /// the page deletes the session cookie, the web product signed the user out, and the session
     /// ends everywhere (see ``webSignedOut()``), so the next navigation does not bring it back.
+    ///
+    /// A WebKit store reports what changed a few milliseconds late (it is read again at each
+    /// change), so ``prepareNavigation(to:in:)`` first waits for what is pending
+    /// (``HTTPCookieStore/deliverPendingChanges()``): a deletion the page just made is followed
+    /// before the native store's cookies are copied back, not undone by them.
     nonisolated func observeWebChanges(of store: any HTTPCookieStore) -> CookieObservation? {
-        guard let jar = (store as? CookieJarStore)?.jar, jar !== cookieJar else { return nil }
+        guard !isNativeStore(store) else { return nil }
         let native = cookieJar
         let sessionCookieName = configuration.webSessionCookieName
         let owned = ownedCookieNames
-        return jar.observeBatches { [weak self] changes in
+        let webCauses: Set<CookieChange.Cause> = [.script, .httpResponse, .webContent]
+        return store.observeChanges { [weak self] changes in
             var writes: [CookieWriteOperation] = []
             var signedOut = false
             let ownedNames = owned.names.withLock { $0 }
-            for change in changes where change.cause == .script || change.cause == .httpResponse {
+            for change in changes where webCauses.contains(change.cause) {
                 if change.cookie.name == sessionCookieName || ownedNames.contains(change.cookie.name) {
                     if change.kind == .deleted && change.cause == .httpResponse && change.cookie.name == sessionCookieName {
                         writes.append(.delete(change.cookie))

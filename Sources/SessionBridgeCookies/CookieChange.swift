@@ -23,6 +23,10 @@ public struct CookieChange: Sendable, Hashable, CustomStringConvertible {
         case httpResponse
         /// A `document.cookie` assignment.
         case script
+        /// The page's, one of the two above, where the store cannot say which: WebKit's store
+        /// says only that its cookies changed. A change to an `HttpOnly` cookie, which no
+        /// script can make, is reported as ``httpResponse``.
+        case webContent
         /// A direct call on the jar (`insert`, `remove`, `removeAll`, `replaceAll`).
         case api
         /// The cookie's expiry time passed.

@@ -751,7 +751,8 @@ public final class CookieJar: Sendable {
 public final class CookieObservation: Sendable {
     private let onCancel: @Sendable () -> Void
 
-    init(onCancel: @escaping @Sendable () -> Void) {
+    /// A token whose ``cancel()`` calls `onCancel` (for a store of its own that reports changes).
+    public init(onCancel: @escaping @Sendable () -> Void) {
         self.onCancel = onCancel
     }
 

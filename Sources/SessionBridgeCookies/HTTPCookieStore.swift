@@ -18,9 +18,31 @@ public protocol HTTPCookieStore: AnyObject, Sendable {
     nonisolated(nonsending) func apply(_ operations: [CookieWriteOperation]) async
     /// Removes every cookie.
     nonisolated(nonsending) func removeAllCookies() async
+
+    /// Calls `handler` with each batch of changes made to the store, or returns `nil` when
+    /// the store cannot tell. (WebKit's `WKHTTPCookieStoreObserver`, with what changed.)
+    ///
+    /// Changes made through this protocol's own methods come with the cause
+    /// ``CookieChange/Cause-swift.enum/api``, or not at all: a store that learns of changes
+    /// only by reading itself again (WebKit's) leaves its own writes out. The handler may be
+    /// called on any thread; it must not call back into the store.
+    nonisolated func observeChanges(_ handler: @escaping @Sendable ([CookieChange]) -> Void) -> CookieObservation?
+
+    /// Returns once every change made to the store before the call has reached the observers
+    /// of ``observeChanges(_:)``: what a page did to its cookies (a response's `Set-Cookie`,
+    /// `document.cookie`) is known before native code writes into the store again.
+    nonisolated(nonsending) func deliverPendingChanges() async
 }
 
 extension HTTPCookieStore {
+    /// A store that cannot report its changes.
+    nonisolated public func observeChanges(_ handler: @escaping @Sendable ([CookieChange]) -> Void) -> CookieObservation? {
+        nil
+    }
+
+    /// Nothing is pending in a store that reports its changes as it makes them, or not at all.
+    nonisolated(nonsending) public func deliverPendingChanges() async {}
+
     /// Stores `cookie`, replacing one with the same name, domain and path.
     nonisolated(nonsending) public func setCookie(_ cookie: Cookie) async {
         await apply([.set(cookie)])
@@ -72,6 +94,12 @@ public final class CookieJarStore: HTTPCookieStore {
 
     nonisolated(nonsending) public func removeAllCookies() async {
         jar.removeAll()
+    }
+
+    /// The jar's own batches (``CookieJar/observeBatches(_:)``), delivered as each commit ends,
+    /// so nothing is ever pending.
+    nonisolated public func observeChanges(_ handler: @escaping @Sendable ([CookieChange]) -> Void) -> CookieObservation? {
+        jar.observeBatches(handler)
     }
 }
 

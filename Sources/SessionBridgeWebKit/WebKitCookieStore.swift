@@ -20,8 +20,15 @@ public final class WebKitCookieStore: HTTPCookieStore {
     public nonisolated let timeout: Duration = .seconds(10)
     private nonisolated let logger = Logger(label: "sessionbridge.webkit.cookies")
 
+    /// What the page changes, for ``observeChanges(_:)``.
+    nonisolated let tracker: CookieChangeTracker
+
     nonisolated init(data: WebsiteData) {
         self.data = data
+        let timeout = timeout
+        tracker = CookieChangeTracker(
+            read: { () async throws(WebKitError) in try await Self.allCookies(in: data, timeout: timeout) },
+            changes: { data.cookieChanges() })
     }
 
     // MARK: HTTPCookieStore
@@ -39,7 +46,35 @@ public final class WebKitCookieStore: HTTPCookieStore {
     }
 
     public func removeAllCookies() async {
-        do { try await data.clear(WEBKIT_WEBSITE_DATA_COOKIES, timeout: timeout) } catch { logged(error, ()) }
+        do { try await removeAll(WEBKIT_WEBSITE_DATA_COOKIES, timeout: timeout) } catch { logged(error, ()) }
+    }
+
+    /// Calls `handler` with what the page changed: a response's `Set-Cookie`, a
+    /// `document.cookie` write, a cookie gone past its expiry. WebKit says only that something
+    /// changed, so the store is read again at each change and compared (``CookieChangeTracker``):
+    /// the store's own writes are left out, a change to an `HttpOnly` cookie comes as the
+    /// response's, and any other as ``CookieChange/Cause-swift.enum/webContent``. The handler
+    /// is called on WebKit's thread a few milliseconds after the change.
+    public nonisolated func observeChanges(_ handler: @escaping @Sendable ([CookieChange]) -> Void) -> CookieObservation? {
+        tracker.observe(handler)
+    }
+
+    /// Reads the store again, and returns once what changed before the call reached the
+    /// observers (at once when nobody observes).
+    public func deliverPendingChanges() async {
+        await tracker.synchronize()
+    }
+
+    /// Clears `types` of the store's data, cookies among them, as a write of the store's own.
+    func removeAll(_ types: WebKitWebsiteDataTypes, timeout: Duration) async throws(WebKitError) {
+        let own = tracker.beginRemovingAll()
+        do {
+            try await data.clear(types, timeout: timeout)
+        } catch {
+            await tracker.endWrite(own)
+            throw error
+        }
+        await tracker.endWrite(own)
     }
 
     private nonisolated func logged<T>(_ error: WebKitError, _ fallback: T) -> T {
@@ -51,6 +86,10 @@ public final class WebKitCookieStore: HTTPCookieStore {
 
     /// Every cookie held (expired ones excluded), HttpOnly ones included.
     public func allCookies(timeout: Duration) async throws(WebKitError) -> [Cookie] {
+        try await Self.allCookies(in: data, timeout: timeout)
+    }
+
+    private static func allCookies(in data: WebsiteData, timeout: Duration) async throws(WebKitError) -> [Cookie] {
         let manager = unsafe GPointer(try data.cookieManager())
         let cookies: [Cookie] = try unsafe await awaitReady("reading cookies", timeout: timeout) { cancellable, callback, data in
             unsafe webkit_cookie_manager_get_all_cookies(manager.typed(), cancellable, callback, data)
@@ -80,6 +119,17 @@ public final class WebKitCookieStore: HTTPCookieStore {
 
     /// Stores and deletes cookies in order; returns when WebKit confirmed each.
     public func apply(_ operations: [CookieWriteOperation], timeout: Duration) async throws(WebKitError) {
+        let own = tracker.beginWrite(operations)
+        do {
+            try await write(operations, timeout: timeout)
+        } catch {
+            await tracker.endWrite(own)
+            throw error
+        }
+        await tracker.endWrite(own)
+    }
+
+    private func write(_ operations: [CookieWriteOperation], timeout: Duration) async throws(WebKitError) {
         let manager = unsafe GPointer(try data.cookieManager())
         var existing: [Cookie]? = nil
         for operation in operations {

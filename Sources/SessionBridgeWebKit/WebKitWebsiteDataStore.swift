@@ -87,7 +87,7 @@ public final class WebKitWebsiteDataStore {
 
     /// Removes every cookie and all other website data.
     public func removeAllData(timeout: Duration = .seconds(10)) async throws(WebKitError) {
-        try await data.clear(WEBKIT_WEBSITE_DATA_ALL, timeout: timeout)
+        try await httpCookieStore.removeAll(WEBKIT_WEBSITE_DATA_ALL, timeout: timeout)
     }
 }
 
