@@ -369,11 +369,17 @@ public actor SessionController {
         }
     }
 
+    /// Why the session last ended, as the pages were told (`sessionbridge:signedout`'s
+    /// `detail.reason`): `logout`, `web_logout`, `invalid_grant` (the server refused the
+    /// refresh token), `signed_out_elsewhere`, …; `nil` while no session has ended.
+    public private(set) var lastSignOutReason: String?
+
     /// Tells every attached page that the session ended, through a
     /// `sessionbridge:signedout` event on `window` with `detail.reason`. Pages are told
     /// concurrently, each within ``SessionConfiguration/requestTimeout``: a page whose
     /// listener stalls holds no other page and not the caller.
     func notifySignedOut(reason: String) async {
+        lastSignOutReason = reason
         let literal = String(decoding: (try? JSONEncoder().encode(reason)) ?? Data("\"\"".utf8), as: UTF8.self)
         let body = """
             if (typeof window.dispatchEvent !== 'function') return false;

@@ -98,8 +98,9 @@ struct TokenEndpointClient: Sendable {
     /// Revokes `token` (RFC 7009) with the client's authentication, at the configured or
     /// discovered revocation endpoint; skipped when there is none. An answer saying the server
     /// could not take it now (`503`, `429`, `502`, `504`, `temporarily_unavailable`) or none at
-    /// all is asked again under the retry policy: RFC 7009 §2.2.1 has the client assume the
-    /// token still valid after such an answer. Failures are logged and returned, never thrown.
+    /// all is asked again under the retry policy, after the answer's `Retry-After` when it has
+    /// one (a longer one than the policy honours ends the attempts): RFC 7009 §2.2.1 has the
+    /// client assume the token still valid after such an answer. Failures are logged and returned, never thrown.
     @discardableResult
     func revoke(_ token: RefreshToken) async -> Revocation {
         var attempt = 1
@@ -112,7 +113,8 @@ struct TokenEndpointClient: Sendable {
             } catch {
                 let unavailable =
                     error.code == .network || error.code == .temporarilyUnavailable || [429, 502, 503, 504].contains(error.status ?? 0)
-                if unavailable, let pause = retry.delay(after: attempt, retryAfter: nil) {
+                let asked = RetryPolicy.parseRetryAfter(error.retryAfter)
+                if unavailable, let pause = retry.delay(after: attempt, retryAfter: asked) {
                     attempt += 1
                     do { try await Task.sleep(for: pause) } catch {}
                     if !Task.isCancelled { continue }

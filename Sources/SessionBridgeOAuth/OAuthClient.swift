@@ -266,8 +266,11 @@ public actor OAuthClient {
         }
         guard answer.status == 200 else {
             let json = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any]
-            throw OAuthError.fromServer(json, status: answer.status, what: "the revocation endpoint")
+            var error =
+                OAuthError.fromServer(json, status: answer.status, what: "the revocation endpoint")
                 ?? OAuthError(.serverError, "the revocation endpoint answered HTTP \(answer.status)", status: answer.status)
+            error.retryAfter = answer.headers.first { $0.0.lowercased() == "retry-after" }?.1
+            throw error
         }
     }
 }

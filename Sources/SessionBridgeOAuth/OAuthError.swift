@@ -76,6 +76,9 @@ public struct OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
     public var serverDescription: String?
     /// The HTTP status of the answer, when there was one.
     public var status: Int?
+    /// The answer's `Retry-After` field as sent (delta-seconds or an HTTP date), when it had
+    /// one: how long the server asked the client to wait before asking again.
+    public var retryAfter: String?
 
     /// Creates an error.
     public init(_ code: Code, _ message: String, serverDescription: String? = nil, status: Int? = nil) {

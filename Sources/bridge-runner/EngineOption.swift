@@ -228,9 +228,11 @@ struct WebKitRun {
             scriptTimeLimit: .milliseconds(Int64(min(command.entryTimeLimit, command.timeout) * 1000)))
         await session.attach(view)
 
-        let exit = await run(
-            source, view: view, session: session, server: server, baseURL: baseURL, codeFlow: settings.redirectURI != nil,
-            deadline: deadline, transcript: transcript)
+        let exit = await SignIn.exit(
+            await run(
+                source, view: view, session: session, server: server, baseURL: baseURL, codeFlow: settings.redirectURI != nil,
+                deadline: deadline, transcript: transcript),
+            of: session, adoptedFrom: command.refreshTokenFile, transcript: transcript)
         // The page's part is over, whatever its web process does: what is left does not wait
         // for it, and a slow teardown of WebKit's processes is no page's doing.
         deadline.disarm()

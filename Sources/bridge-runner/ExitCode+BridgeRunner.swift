@@ -11,7 +11,8 @@ extension ExitCode {
     static let serverUnreachable = ExitCode(4)
     /// The sign-in was refused: wrong credentials (`invalid_grant`), a refused or misconfigured
     /// client (`invalid_client`, `unauthorized_client`, `invalid_scope`, …), an answer that failed
-    /// a check (issuer, state, `iss`, ID token). Not "unreachable": the server answered.
+    /// a check (issuer, state, `iss`, ID token), or a `--refresh-token-file` token the server
+    /// refused during the run. Not "unreachable": the server answered.
     static let signInRefused = ExitCode(5)
     /// The arguments or settings are unusable.
     static let badArguments = ExitCode(64)

@@ -170,7 +170,9 @@ struct RunCommand: AsyncParsableCommand {
         fixture.observe { transcript.page($0) }
         fixture.messageLog.observe { transcript.bridge($0) }
 
-        let exit = await run(source, fixture: fixture, codeFlow: settings.redirectURI != nil, deadline: deadline, transcript: transcript)
+        let exit = await SignIn.exit(
+            await run(source, fixture: fixture, codeFlow: settings.redirectURI != nil, deadline: deadline, transcript: transcript),
+            of: fixture.session, adoptedFrom: refreshTokenFile, transcript: transcript)
         if let refreshTokenFile, vault is InMemoryTokenVault, let note = SignIn.keepRotated(from: vault, inPlainFile: refreshTokenFile) {
             transcript.note(note)
         }

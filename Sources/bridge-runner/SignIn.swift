@@ -90,6 +90,21 @@ enum SignIn {
         _ = try await session.adopt(refreshToken: RefreshToken(token))
     }
 
+    /// A run's exit once it ended: a run given `--refresh-token-file` whose session the server
+    /// ended as `invalid_grant` (a spent, revoked or foreign token) fails with exit 5, as a
+    /// refused password does, whatever the page then did signed out (an error it did not
+    /// catch, a wait past the timeout): the token is what to mend. The run had passed, or
+    /// failed on the page's error without naming the token.
+    static func exit(
+        _ exit: ExitCode, of session: SessionController, adoptedFrom path: String?, transcript: Transcript
+    ) async -> ExitCode {
+        guard let path, await session.lastSignOutReason == "invalid_grant" else { return exit }
+        transcript.failure(
+            "the server refused the refresh token from \(path) (invalid_grant): the page ran signed out. Sign in again (bridge-runner login) for a new one"
+        )
+        return .signInRefused
+    }
+
     /// The session's vault for `--refresh-token-file path`: the file itself when it is a vault
     /// `login` wrote, so that a rotated token is saved where the next run finds it; `nil` for a
     /// plain token (which stays as it is).

@@ -111,6 +111,32 @@ import Testing
         }
     }
 
+    /// A run given a token the server refuses (spent, revoked, another server's) fails with
+    /// the refused sign-in's exit code and says so, on both engines; the file is kept as it
+    /// was. The run had passed (exit 0) when the page caught its refresh's rejection, and
+    /// failed as a script error (exit 1) without naming the token when it did not.
+    @Test(arguments: ["headless", "webkit"])
+    func aRefusedTokenFileFailsTheRunAsARefusedSignIn(engine: String) async throws {
+        try await ReferenceServer.withRunning(configuration()) { server in
+            let plain = try RunnerProcess.temporaryFile("refused-token.txt", "sbrt_never_issued_by_this_server\n")
+            for caught in [true, false] {
+                let ask = "await window.webkit.messageHandlers.session.postMessage({action: 'refresh'});"
+                let script = try RunnerProcess.temporaryFile(
+                    "refused.js", caught ? "try { \(ask) } catch (error) { console.log('handled', error.message); }" : ask)
+                let run = try await runner([
+                    "run", script.path, "--url", server.url("/run/refused.js").absoluteString, "--server",
+                    server.baseURL.absoluteString, "--issuer", server.issuer, "--client-id", "app", "--refresh-token-file", plain.path,
+                    "--engine", engine,
+                ])
+                #expect(run.stdout.contains("handled") == caught, "\(run.stdout)")
+                #expect(run.exitCode == 5, "\(run.stdout)\(run.stderr)")
+                #expect(run.stdout.contains("the server refused the refresh token from \(plain.path) (invalid_grant)"), "\(run.stdout)")
+                #expect(!run.stdout.contains("sbrt_never_issued"))
+                #expect(try String(contentsOf: plain, encoding: .utf8) == "sbrt_never_issued_by_this_server\n")
+            }
+        }
+    }
+
     /// A page whose timers multiply (each firing sets fifty more) keeps its engine thread
     /// busy with timers already due: the run still ends at `--timeout`, its transcript
     /// complete, and the plain token file keeps the token the run's refresh rotated to. The

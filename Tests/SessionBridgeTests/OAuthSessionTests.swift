@@ -231,6 +231,34 @@ import Testing
         }
     }
 
+    /// A revocation answered `503` with `Retry-After` is asked again after the time the
+    /// server asked for, not after the policy's own backoff (20 ms here); one asking longer than
+    /// the policy honours is not asked again, and the page is told.
+    @Test func aRevocationsRetryAfterIsHonoured() async throws {
+        try await withServer(serverConfiguration()) { server in
+            for (seconds, asked) in [(1, true), (60, false)] {
+                let session = SessionController(configuration: discoveryConfiguration(server))
+                try await session.login(username: "demo", password: "demo")
+                let sessions = server.stats().activeSessions
+                server.setFaults(
+                    FaultConfiguration(routes: .tokenEndpoint, serverErrors: .init(status: 503, retryAfterSeconds: seconds, count: 1)))
+                let started = ContinuousClock.now
+                let result = await session.logout()
+                let waited = ContinuousClock.now - started
+                server.setFaults(.none)
+                // Revoked by the second ask, or left open at the server when not asked again.
+                #expect(server.stats().activeSessions == sessions - (asked ? 1 : 0))
+                if asked {
+                    #expect(waited >= .milliseconds(950))
+                    #expect((try? result?.get()) != nil)
+                } else {
+                    #expect(waited < .seconds(30))
+                    #expect((try? result?.get()) == nil)
+                }
+            }
+        }
+    }
+
     @Test func temporarilyUnavailableIsRetriedWithBackoff() async throws {
         try await withServer(serverConfiguration()) { server in
             let session = SessionController(configuration: discoveryConfiguration(server))
