@@ -196,10 +196,19 @@ public actor SessionController {
     }
 
     var currentStatus: SessionStatus {
-        // An isolated page is told about its own session's token.
+        // An isolated page is told about its own session's token; a session refreshed with a
+        // refresh cookie has no access token, and its web session lasts as long as its cookie.
         SessionStatus(
             isSignedIn: hasSession,
-            accessTokenExpiresAt: isIsolated ? pageSession?.expiresAt ?? record?.accessTokenExpiresAt : record?.accessTokenExpiresAt)
+            accessTokenExpiresAt: isIsolated
+                ? pageSession?.expiresAt ?? record?.accessTokenExpiresAt : record?.accessTokenExpiresAt ?? webSessionCookieExpiry)
+    }
+
+    /// With a ``CookieRefresh``, when the native store's session cookie expires; `nil` otherwise.
+    private var webSessionCookieExpiry: Date? {
+        guard configuration.cookieRefresh != nil else { return nil }
+        let name = configuration.webSessionCookieName
+        return cookieJar.cookies(for: configuration.sessionURL).first { $0.name == name }?.expiresAt
     }
 
     func publish() {

@@ -76,6 +76,29 @@ import Testing
         }
     }
 
+    /// The status a cookie refresh answers carries the new session cookie's expiry, as a
+    /// token refresh carries the access token's: it had stayed `null`, so a page could not
+    /// schedule its next refresh.
+    @Test func aCookieRefreshsStatusSaysWhenTheNewSessionCookieExpires() async throws {
+        try await withServer { server in
+            let session = SessionController(configuration: cookieRefreshConfiguration(server))
+            let client = SessionHTTPClient(session: session)
+            _ = try await signIn(client, server)
+            func nativeExpiry() -> Date? {
+                session.cookieJar.cookies(for: server.url("/")).first { $0.name == "__Host-session" }?.expiresAt
+            }
+            let first = try await session.refresh()
+            #expect(first.accessTokenExpiresAt != nil)
+            #expect(first.accessTokenExpiresAt == nativeExpiry())
+            try await Task.sleep(for: .milliseconds(1100))
+            let second = try await session.refresh()
+            #expect(second.accessTokenExpiresAt == nativeExpiry())
+            #expect((second.accessTokenExpiresAt ?? .distantPast) > (first.accessTokenExpiresAt ?? .distantFuture))
+            #expect(server.stats().webRefreshes == 2)
+            try await client.shutdown()
+        }
+    }
+
     @Test func refusedRefreshCookieEndsTheSession() async throws {
         try await withServer { server in
             let session = SessionController(configuration: cookieRefreshConfiguration(server))
