@@ -26,6 +26,7 @@ extension SessionController {
         guard !isNativeStore(store) else { return nil }
         let native = cookieJar
         let sessionCookieName = configuration.webSessionCookieName
+        let sessionURL = configuration.sessionURL
         let owned = ownedCookieNames
         let webCauses: Set<CookieChange.Cause> = [.script, .httpResponse, .webContent]
         return store.observeChanges { [weak self] changes in
@@ -34,7 +35,11 @@ extension SessionController {
             let ownedNames = owned.names.withLock { $0 }
             for change in changes where webCauses.contains(change.cause) {
                 if change.cookie.name == sessionCookieName || ownedNames.contains(change.cookie.name) {
-                    if change.kind == .deleted && change.cause == .httpResponse && change.cookie.name == sessionCookieName {
+                    // Only the deletion of the session's own cookie (the one the native store
+                    // sends to the session's site), not one of that name on another site.
+                    if change.kind == .deleted && change.cause == .httpResponse && change.cookie.name == sessionCookieName,
+                        native.cookies(for: sessionURL).contains(where: { $0.hasSameIdentity(as: change.cookie) })
+                    {
                         writes.append(.delete(change.cookie))
                         signedOut = true
                     }

@@ -48,6 +48,33 @@ import Testing
         }
     }
 
+    /// A page of another site (`localhost`, where the session is `127.0.0.1`'s) signing out of
+    /// its own session deletes a cookie of the same name there: the native session goes on.
+    /// The name alone had ended it, revoking its refresh token.
+    @Test func aLogoutOnAnotherSiteDoesNotEndTheSession() async throws {
+        try await withServer { server in
+            let session = SessionController(configuration: makeConfiguration(server))
+            try await session.login(username: "demo", password: "demo")
+            let (page, _) = await makePage(session, server)
+            var other = URLComponents(url: server.url("/app"), resolvingAgainstBaseURL: false)!
+            other.host = "localhost"
+            try await page.loadHTMLString("<p>other site</p>", baseURL: other.url!)
+            _ = try await page.callAsyncJavaScript(
+                """
+                await fetch('/login', {method: 'POST', headers: {'content-type': 'application/x-www-form-urlencoded'},
+                  body: 'username=demo&password=demo&next=/app', redirect: 'manual'});
+                await fetch('/session/logout', {method: 'POST'});
+                """)
+            let localhost = try #require(URL(string: "http://localhost:\(server.baseURL.port ?? 0)/"))
+            #expect(session.cookieJar.value("__Host-session", for: localhost) == nil)
+            #expect(session.cookieJar.value("__Host-session", for: server.url("/")) != nil)
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(try await session.status().isSignedIn)
+            #expect(server.stats().logouts == 1)  // the other site's web session only
+            await page.close()
+        }
+    }
+
     /// A page's `document.cookie` write reaches the native store at once and its persistent
     /// profile behind the page: the write returns while the profile's write is held, instead of
     /// waiting on the page's thread for a durable write.
