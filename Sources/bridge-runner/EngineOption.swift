@@ -63,6 +63,29 @@ struct EngineOption: ParsableArguments {
 /// `Set-Cookie` headers, so the cookie names come from the view's store: see ``WebKitWebView``).
 @WebKitActor
 struct WebKitRun {
+    /// The page's cookies as the run ends, once what the page did last reached the native store
+    /// (WebKit reports it a few milliseconds late: a deletion it had not yet reported would be
+    /// back in the next run's profile). WebKit gets until `deadline` (the page's `--timeout`,
+    /// or two seconds past it), not its operations' ten seconds: a page that wrote cookies
+    /// without end leaves its network process busy, and the run's end is not held for it; the
+    /// stores then say the page's could not be read.
+    static func pageCookiesAtTheEnd(
+        of store: WebKitWebsiteDataStore, within deadline: ContinuousClock.Instant, transcript: Transcript
+    ) async -> [Cookie] {
+        let cookies = store.httpCookieStore
+        let read = try? await RunBudget.within(deadline) { @WebKitActor () async throws -> [Cookie] in
+            await cookies.deliverPendingChanges()
+            return try await cookies.allCookies(timeout: .seconds(10))
+        }
+        guard let read else {
+            transcript.note(
+                "warning: WebKit did not give the page's cookies in time (was the page still writing them?): its column is left empty, and what the page did last may not have reached the native store"
+            )
+            return []
+        }
+        return read
+    }
+
     let command: RunCommand
 
     nonisolated static let runnerHandler = "sessionbridgeRunner"
@@ -228,6 +251,7 @@ struct WebKitRun {
             scriptTimeLimit: .milliseconds(Int64(min(command.entryTimeLimit, command.timeout) * 1000)))
         await session.attach(view)
 
+        let pageEnds = ContinuousClock.now + .milliseconds(Int64(command.timeout * 1000))
         let exit = await SignIn.exit(
             await run(
                 source, view: view, session: session, server: server, baseURL: baseURL, codeFlow: settings.redirectURI != nil,
@@ -240,7 +264,9 @@ struct WebKitRun {
             transcript.note(note)
         }
         transcript.printWaitingWebKitLines()
-        transcript.stores(page: await store.httpCookieStore.allCookies(), native: session.cookieJar.allCookies)
+        transcript.stores(
+            page: await Self.pageCookiesAtTheEnd(of: store, within: max(pageEnds, .now + .seconds(2)), transcript: transcript),
+            native: session.cookieJar.allCookies)
         if let stats = server?.stats() {
             transcript.note(
                 "server: \(stats.logins) logins, \(stats.refreshes) refreshes, \(stats.graceReplays) grace replays, \(stats.reuseEvents) reuse events"
