@@ -81,18 +81,13 @@ public final class CookieMirror: Sendable {
         let existing = target.allCookies.first { $0.hasSameIdentity(as: cookie) }
         switch change.kind {
         case .added, .replaced:
-            if let existing, Self.sameContent(existing, cookie) { return }
+            if let existing, existing.hasSameContent(as: cookie) { return }
             target.insert(cookie)
         case .deleted, .expired, .evicted:
             guard existing != nil else { return }
             target.remove(name: cookie.name, domain: cookie.domain, path: cookie.path)
         }
         copied.add(1, ordering: .relaxed)
-    }
-
-    static func sameContent(_ a: Cookie, _ b: Cookie) -> Bool {
-        a.value == b.value && a.expiresAt == b.expiresAt && a.isSecure == b.isSecure && a.isHttpOnly == b.isHttpOnly
-            && a.sameSite == b.sameSite && a.isPartitioned == b.isPartitioned
     }
 
     /// Stops keeping the jars in step.

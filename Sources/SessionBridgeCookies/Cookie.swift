@@ -93,6 +93,14 @@ public struct Cookie: Sendable, Hashable, Codable {
         name.isEmpty ? value : name + "=" + value
     }
 
+    /// Whether `other` holds the same value and attributes (expiry, `Secure`, `HttpOnly`,
+    /// `SameSite`, partitioned): storing one over the other changes nothing a request or a
+    /// script sees. Times of creation and last access are not compared.
+    public func hasSameContent(as other: Cookie) -> Bool {
+        value == other.value && expiresAt == other.expiresAt && isSecure == other.isSecure && isHttpOnly == other.isHttpOnly
+            && sameSite == other.sameSite && isPartitioned == other.isPartitioned
+    }
+
     /// Whether `other` has the same identity (name, domain, host-only flag, path and partition key).
     public func hasSameIdentity(as other: Cookie) -> Bool {
         name == other.name && domain == other.domain && isHostOnly == other.isHostOnly && path == other.path

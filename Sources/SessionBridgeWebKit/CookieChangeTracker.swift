@@ -194,7 +194,7 @@ final class CookieChangeTracker {
                     found.append(CookieChange(kind: .deleted, cookie: removed, cause: removed.isHttpOnly ? .httpResponse : .webContent))
                 }
             case (let old?, let new?):
-                guard !sameContent(old, new) else { continue }
+                guard !old.hasSameContent(as: new) else { continue }
                 found.append(
                     CookieChange(
                         kind: .replaced, cookie: new, previous: old,
@@ -204,10 +204,5 @@ final class CookieChangeTracker {
             }
         }
         return found
-    }
-
-    nonisolated static func sameContent(_ a: Cookie, _ b: Cookie) -> Bool {
-        a.value == b.value && a.expiresAt == b.expiresAt && a.isSecure == b.isSecure && a.isHttpOnly == b.isHttpOnly
-            && a.sameSite == b.sameSite
     }
 }
