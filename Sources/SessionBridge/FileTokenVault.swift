@@ -50,6 +50,9 @@ public final class FileTokenVault: TokenVault {
         var rotatedAt: Double
         /// Absent in files written before it was kept.
         var subject: String?
+        /// Absent in files written before they were kept; sorted, so a store of the same
+        /// record writes the same bytes.
+        var cookieNames: [String]?
     }
 
     public func load() throws(TokenVaultError) -> VaultRecord? {
@@ -69,14 +72,16 @@ public final class FileTokenVault: TokenVault {
         return VaultRecord(
             refreshToken: RefreshToken(contents.refreshToken),
             accessTokenExpiresAt: contents.accessTokenExpiresAt.map { Date(timeIntervalSince1970: $0) },
-            rotatedAt: Date(timeIntervalSince1970: contents.rotatedAt), subject: contents.subject)
+            rotatedAt: Date(timeIntervalSince1970: contents.rotatedAt), subject: contents.subject,
+            cookieNames: contents.cookieNames.map(Set.init))
     }
 
     public func store(_ record: VaultRecord) throws(TokenVaultError) {
         let contents = Contents(
             refreshToken: record.refreshToken.value,
             accessTokenExpiresAt: record.accessTokenExpiresAt?.timeIntervalSince1970,
-            rotatedAt: record.rotatedAt.timeIntervalSince1970, subject: record.subject)
+            rotatedAt: record.rotatedAt.timeIntervalSince1970, subject: record.subject,
+            cookieNames: record.cookieNames?.sorted())
         guard let data = try? JSONEncoder().encode(contents) else { throw TokenVaultError(operation: "encode") }
         try Self.writeAtomically(data, to: url)
     }

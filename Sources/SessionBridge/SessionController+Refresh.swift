@@ -97,7 +97,7 @@ extension SessionController {
     /// The one refresh all callers share. Clears ``inFlight`` and records the result in the
     /// same actor turn, so a caller arriving later sees either the task or the fresh result.
     func performRefresh() async -> Result<SessionStatus, SessionError> {
-        let (result, signedOutReason) =
+        var (result, signedOutReason) =
             if let cookieRefresh = configuration.cookieRefresh {
                 await performCookieRefresh(cookieRefresh)
             } else if isIsolated {
@@ -107,6 +107,11 @@ extension SessionController {
             }
         if case .success(let status) = result {
             lastRefresh = (status, ContinuousClock.now)
+        }
+        // The web product's logout route ended the session at the server while this refresh
+        // was out: the user signed out on the web, which is what the pages are told.
+        if signedOutReason == "invalid_grant", webSignOutPending.load(ordering: .acquiring) || signingOutOnTheWeb {
+            signedOutReason = "web_logout"
         }
         publish()
         if let signedOutReason {
@@ -190,7 +195,8 @@ extension SessionController {
         let token = response.refreshToken ?? stored.refreshToken
         let rotated = VaultRecord(
             refreshToken: token, accessTokenExpiresAt: response.accessTokenExpiresAt, rotatedAt: configuration.now(),
-            subject: stored.subject ?? idToken?.subject)
+            subject: stored.subject ?? idToken?.subject,
+            cookieNames: cookieNames(settingCookies: response.setCookies).union(stored.cookieNames ?? []))
         // Stored before anyone is released (and before the vault lock is).
         do {
             try vault.store(rotated)

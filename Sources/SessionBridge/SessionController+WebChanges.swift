@@ -86,6 +86,8 @@ extension SessionController {
     }
 
     private func endSessionSignedOutOnTheWeb() async {
+        signingOutOnTheWeb = true
+        defer { signingOutOnTheWeb = false }
         if let inFlight { _ = await inFlight.value }
         guard hasSession else { return }
         if isIsolated {

@@ -59,8 +59,15 @@ public actor SessionController {
     /// The persistent cookie profile's write that the last refresh left behind it
     /// (``writeProfileBehind(_:holding:)``), which ``refresh()`` waits for.
     var profileWrite: Task<Void, Never>?
-    /// The vault record as this controller last saw it.
-    var record: VaultRecord?
+    /// The vault record as this controller last saw it. The cookie names it keeps join
+    /// ``tokenEndpointCookieNames`` (a session signed in by another process).
+    var record: VaultRecord? {
+        didSet {
+            if let names = record?.cookieNames, !names.isSubset(of: tokenEndpointCookieNames) {
+                tokenEndpointCookieNames.formUnion(names)
+            }
+        }
+    }
     var inFlight: Task<Result<SessionStatus, SessionError>, Never>? {
         didSet { publishJoinableRefresh() }
     }
@@ -78,7 +85,8 @@ public actor SessionController {
     }
     var lastRefresh: (status: SessionStatus, at: ContinuousClock.Instant)?
     var pages: [ObjectIdentifier: AttachedPage] = [:]
-    /// Names of the cookies the token endpoint set (deleted when the session ends).
+    /// Names of the cookies the session's endpoints set, here or in another process (deleted
+    /// when the session ends; kept in the vault record, see ``rememberCookieNames()``).
     var tokenEndpointCookieNames: Set<String> = [] {
         didSet { ownedCookieNames.names.withLock { $0 = configuration.ownedCookieNames.union(tokenEndpointCookieNames) } }
     }
@@ -94,6 +102,9 @@ public actor SessionController {
     /// The sign-out that follows the web product's deletion of the session cookie, once
     /// started: the observer's task and the next navigation both wait for this one run.
     var webSignOut: Task<Void, Never>?
+    /// Whether that sign-out is running (it first waits for the refresh in flight, which the
+    /// server, having ended the session, refuses: that refusal is the web logout).
+    var signingOutOnTheWeb = false
 
     /// The vault's change mark when this controller last read the vault for a change made
     /// elsewhere (see ``noticeSignOutElsewhere()``); readable by the session handler's fast path.
@@ -259,7 +270,7 @@ public actor SessionController {
         }
         let newRecord = VaultRecord(
             refreshToken: token, accessTokenExpiresAt: response.accessTokenExpiresAt, rotatedAt: configuration.now(),
-            subject: validated?.subject)
+            subject: validated?.subject, cookieNames: cookieNames(settingCookies: response.setCookies))
         try await storeNewSession(newRecord)
         record = newRecord
         lastRefresh = nil
@@ -358,6 +369,7 @@ public actor SessionController {
         guard !lines.isEmpty else { return }
         let applied = cookieJar.applyResponseCookies(lines, from: origin ?? configuration.tokenEndpoint)
         tokenEndpointCookieNames.formUnion(applied.names)
+        rememberCookieNames()
         await fanOut(applied.operations)
         if applied.rejectedCount > 0 {
             logger.warning("rejected Set-Cookie lines from the token endpoint", metadata: ["count": "\(applied.rejectedCount)"])
@@ -408,15 +420,46 @@ public actor SessionController {
         }
     }
 
+    /// The names of the cookies the session's endpoints set, with those `lines` set: what a
+    /// record about to be stored keeps (``VaultRecord/cookieNames``).
+    func cookieNames(settingCookies lines: [String]) -> Set<String> {
+        var names = tokenEndpointCookieNames
+        for line in lines {
+            if case .success(let parsed) = SetCookieParser.parse(line), !parsed.name.isEmpty { names.insert(parsed.name) }
+        }
+        return names
+    }
+
+    /// Stores the vault record again when the session's endpoints set a cookie its names lack
+    /// (a web session's first exchange): another process then knows which cookies are the
+    /// session's. A refresh's record has its answer's names already, so this writes nothing.
+    func rememberCookieNames() {
+        guard var current = record, !tokenEndpointCookieNames.isSubset(of: current.cookieNames ?? []) else { return }
+        current.cookieNames = tokenEndpointCookieNames.union(current.cookieNames ?? [])
+        do {
+            // This controller's own write is no change made elsewhere (as a refresh's).
+            let unchangedSinceSeen = vault.changeMark().map { $0 == seenVaultMark.withLock { $0 } } ?? false
+            try vault.store(current)
+            if unchangedSinceSeen { seenVaultMark.withLock { $0 = vault.changeMark() } }
+            record = current
+        } catch {
+            logger.warning("the vault could not keep the session's cookie names: \(error)")
+        }
+    }
+
     // MARK: Ending the session
 
-    /// The names of the session's cookies: configured, set by the token endpoint, and held by
-    /// the native store for the session's origin.
+    /// The names of the session's cookies: configured, and set by the session's endpoints
+    /// (in this process or, as the vault record keeps them, in another). While those are not
+    /// known (a record written before they were kept), every cookie the native store holds for
+    /// the session's site counts.
     var sessionCookieNames: Set<String> {
         var names = configuration.sessionCookieNames.union(tokenEndpointCookieNames)
         names.insert(configuration.sessionCookieName)
         names.insert(configuration.webSessionCookieName)
-        for cookie in cookieJar.cookies(for: configuration.sessionURL) { names.insert(cookie.name) }
+        if record?.cookieNames == nil && tokenEndpointCookieNames.isEmpty {
+            for cookie in cookieJar.cookies(for: configuration.sessionURL) { names.insert(cookie.name) }
+        }
         return names
     }
 

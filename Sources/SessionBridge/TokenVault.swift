@@ -14,13 +14,23 @@ public struct VaultRecord: Sendable, Hashable, CustomStringConvertible {
     /// one. A refreshed ID token naming another user is refused, in whatever process refreshes
     /// (OpenID Connect Core §12.2). Not a secret.
     public var subject: String?
+    /// The names of the cookies the session's own endpoints set (the token endpoint, the web
+    /// session's exchange): the cookies a sign-out deletes and a page's script may not
+    /// overwrite in the native store, in whatever process. `nil` when not known (a record
+    /// written before it was kept, or an adopted token not yet refreshed): then every cookie
+    /// the native store holds for the session's site counts as the session's. Not a secret.
+    public var cookieNames: Set<String>?
 
     /// Creates a record.
-    public init(refreshToken: RefreshToken, accessTokenExpiresAt: Date?, rotatedAt: Date = Date(), subject: String? = nil) {
+    public init(
+        refreshToken: RefreshToken, accessTokenExpiresAt: Date?, rotatedAt: Date = Date(), subject: String? = nil,
+        cookieNames: Set<String>? = nil
+    ) {
         self.refreshToken = refreshToken
         self.accessTokenExpiresAt = accessTokenExpiresAt
         self.rotatedAt = rotatedAt
         self.subject = subject
+        self.cookieNames = cookieNames
     }
 
     /// The record without its secret.

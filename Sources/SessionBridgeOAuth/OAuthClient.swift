@@ -248,6 +248,10 @@ public actor OAuthClient {
     /// - Parameters:
     ///   - token: the token to revoke.
     ///   - hint: `refresh_token` or `access_token`.
+    /// A `400 invalid_token` answer returns as a revocation does: RFC 7009 §2.2 has the server
+    /// answer `200` for a token it does not know, since revoking it is then already achieved;
+    /// some (Google's, for a token already revoked or expired) answer this error instead.
+    ///
     /// - Throws: ``OAuthError`` when no revocation endpoint is known, the request fails or the
     ///   server answers an error.
     public func revoke(_ token: Secret, hint: String = "refresh_token") async throws(OAuthError) {
@@ -269,6 +273,7 @@ public actor OAuthClient {
             var error =
                 OAuthError.fromServer(json, status: answer.status, what: "the revocation endpoint")
                 ?? OAuthError(.serverError, "the revocation endpoint answered HTTP \(answer.status)", status: answer.status)
+            if answer.status == 400, error.code == .invalidToken { return }
             error.retryAfter = answer.headers.first { $0.0.lowercased() == "retry-after" }?.1
             throw error
         }

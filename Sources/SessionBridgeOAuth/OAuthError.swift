@@ -44,6 +44,10 @@ public struct OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let consentRequired = Code(rawValue: "consent_required")
         /// The user must choose an account.
         public static let accountSelectionRequired = Code(rawValue: "account_selection_required")
+        // RFC 6750 §3.1, RFC 7009 §2.2
+        /// The token is expired, revoked or unknown. A revocation endpoint that answers it (as
+        /// Google's does for a token already revoked) has nothing left to revoke.
+        public static let invalidToken = Code(rawValue: "invalid_token")
         // RFC 9449 §5, §8
         /// The DPoP proof was refused, or the token is bound to another key.
         public static let invalidDPoPProof = Code(rawValue: "invalid_dpop_proof")

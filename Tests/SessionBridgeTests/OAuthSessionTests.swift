@@ -259,6 +259,25 @@ import Testing
         }
     }
 
+    /// RFC 7009 §2.2: a token the server no longer knows has nothing left to revoke. Google's
+    /// endpoint answers such a token `400 invalid_token`, which had failed every logout after
+    /// a session the server had already ended.
+    @Test func aRevocationAnsweredInvalidTokenHasRevoked() async throws {
+        try await withServer(serverConfiguration()) { server in
+            let session = SessionController(configuration: discoveryConfiguration(server))
+            try await session.login(username: "demo", password: "demo")
+            #expect(server.revokeAllSessions() == 1)
+            var faults = OAuthFaults()
+            faults.revocationRefusesUnknownTokens = true
+            server.setOAuthFaults(faults)
+            let errors = server.stats().tokenErrors
+            let result = await session.logout()
+            #expect(server.stats().tokenErrors == errors + 1, "the server did not answer invalid_token")
+            #expect((try? result?.get()) != nil)
+            #expect(try await session.status().isSignedIn == false)
+        }
+    }
+
     @Test func temporarilyUnavailableIsRetriedWithBackoff() async throws {
         try await withServer(serverConfiguration()) { server in
             let session = SessionController(configuration: discoveryConfiguration(server))

@@ -48,6 +48,29 @@ import Testing
         }
     }
 
+    /// The web product's logout landing while a refresh is out: the server refuses the refresh
+    /// token it has just ended, and the pages are told the user signed out on the web, not that
+    /// the server refused the session (`invalid_grant`, which an app may take for an error).
+    @Test func aWebLogoutDuringARefreshIsToldAsAWebLogout() async throws {
+        try await withServer { server in
+            let session = SessionController(configuration: makeConfiguration(server))
+            try await session.login(username: "demo", password: "demo")
+            let (page, _) = await makePage(session, server)
+            #expect(try await page.load(server.url("/app")).statusCode == 200)
+            server.setFaults(FaultConfiguration(routes: .tokenEndpoint, latency: .milliseconds(500)))
+            let refresh = Task { try await session.refresh() }
+            // The refresh's request is held at the server while the page signs out.
+            try await waitUntil { server.stats().faults.latency > 0 }
+            _ = try await page.callAsyncJavaScript("await fetch('/session/logout', {method: 'POST'})")
+            let refused = await #expect(throws: SessionError.self) { try await refresh.value }
+            #expect(refused?.code == .invalidGrant)
+            try await waitUntil { await session.lastSignOutReason != nil }
+            #expect(await session.lastSignOutReason == "web_logout")
+            #expect(try await !session.status().isSignedIn)
+            await page.close()
+        }
+    }
+
     /// A page of another site (`localhost`, where the session is `127.0.0.1`'s) signing out of
     /// its own session deletes a cookie of the same name there: the native session goes on.
     /// The name alone had ended it, revoking its refresh token.

@@ -54,6 +54,9 @@ public struct OAuthFaults: Sendable, Hashable {
     public var refreshIssuesIDToken = false
     /// The token endpoint answers with this redirect status (`307`, `308`, `302`) to ``tokenRedirectLocation``.
     public var tokenRedirectStatus: Int?
+    /// The revocation endpoint answers a token it does not know (revoked, expired) with
+    /// `400 invalid_token`, as Google's does, where RFC 7009 §2.2 answers `200`.
+    public var revocationRefusesUnknownTokens = false
     /// Where a token endpoint redirect points; `/oauth/token-moved` (same origin, a working
     /// token endpoint) by default.
     public var tokenRedirectLocation: String

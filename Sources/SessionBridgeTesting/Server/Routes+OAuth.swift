@@ -40,6 +40,15 @@ extension ServerCore {
                 return refusal
             }
             // RFC 7009: answer 200 whether or not the token was known.
+            let ended = form["token"].map { token in
+                self.withState { state in
+                    state.refreshTokens.sessionID(ofRefreshToken: token).map { !state.refreshTokens.isActive(sessionID: $0, now: Date()) }
+                        ?? true
+                }
+            }
+            if ended == true, self.withState({ $0.oauthFaults.revocationRefusesUnknownTokens }) {
+                return self.oauthError("invalid_token", "Token expired or revoked")
+            }
             if let token = form["token"], let sessionID = self.withState({ $0.refreshTokens.sessionID(ofRefreshToken: token) }) {
                 self.endSession(sessionID: sessionID, reason: "revoked")
             } else if let token = form["token"], case .success(let claims) = self.verifyAccessToken(token, binding: .any) {
