@@ -370,10 +370,13 @@ extension SessionController {
 
     /// The writes ``copyCookies(to:for:overwrite:)`` makes: the native store's `native`
     /// cookies that `existing` (a page store's, for the same URL) lacks or holds an older copy
-    /// of (or, the session cookie, a script's copy).
+    /// of (or, the session cookie, a script's copy). Without `overwrite`, a cookie a page wrote
+    /// itself that the native store holds as the page left it is not copied where the page's
+    /// store lacks it: the page deleted it (``PageWrittenCookies``).
     nonisolated func cookiesToCopy(_ native: [Cookie], into existing: [Cookie], overwrite: Bool) -> [CookieWriteOperation] {
         var writes: [CookieWriteOperation] = []
         let nativeOnly = nativeOnlyCookieNames
+        let owned = ownedCookieNames.names.withLock { $0 }
         for cookie in native where !nativeOnly.contains(cookie.name) {
             if let mine = existing.first(where: { $0.hasSameIdentity(as: cookie) }) {
                 guard mine.value != cookie.value else { continue }
@@ -383,6 +386,11 @@ extension SessionController {
                 // none), and a session cookie without an expiry would otherwise stay for good.
                 let written = cookie.isHttpOnly && !mine.isHttpOnly
                 guard overwrite || (cookie.name == configuration.webSessionCookieName && (newer || written)) else { continue }
+            } else if !overwrite, cookie.name != configuration.webSessionCookieName, !owned.contains(cookie.name),
+                pageWrittenCookies.isPagesUnchanged(cookie)
+            {
+                // The page deleted a cookie it wrote (WebKit may not have said so yet).
+                continue
             }
             writes.append(.set(cookie))
         }

@@ -21,13 +21,17 @@ extension SessionController {
     /// A WebKit store reports what changed a few milliseconds late (it is read again at each
     /// change), so ``prepareNavigation(to:in:)`` first waits for what is pending
     /// (``HTTPCookieStore/deliverPendingChanges()``): a deletion the page just made is followed
-    /// before the native store's cookies are copied back, not undone by them.
+    /// before the native store's cookies are copied back, not undone by them. One the page made
+    /// too late for that (its write reaches WebKit's store behind the script) is not undone
+    /// either: a cookie the page wrote is not copied back while the native store holds it as
+    /// the page left it (``PageWrittenCookies``).
     nonisolated func observeWebChanges(of store: any HTTPCookieStore) -> CookieObservation? {
         guard !isNativeStore(store) else { return nil }
         let native = cookieJar
         let sessionCookieName = configuration.webSessionCookieName
         let sessionURL = configuration.sessionURL
         let owned = ownedCookieNames
+        let pageWritten = pageWrittenCookies
         let webCauses: Set<CookieChange.Cause> = [.script, .httpResponse, .webContent]
         return store.observeChanges { [weak self] changes in
             var writes: [CookieWriteOperation] = []
@@ -46,8 +50,12 @@ extension SessionController {
                     continue
                 }
                 switch change.kind {
-                case .added, .replaced: writes.append(.set(change.cookie))
-                case .deleted: writes.append(.delete(change.cookie))
+                case .added, .replaced:
+                    writes.append(.set(change.cookie))
+                    pageWritten.took(change.cookie)
+                case .deleted:
+                    writes.append(.delete(change.cookie))
+                    pageWritten.forget(change.cookie)
                 case .expired, .evicted: break
                 }
             }

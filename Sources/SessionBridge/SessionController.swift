@@ -93,6 +93,9 @@ public actor SessionController {
     /// The session's own cookie names besides the session cookie, readable from a page store's
     /// observer (see ``observeWebChanges(of:)``).
     nonisolated let ownedCookieNames: OwnedCookieNames
+    /// The cookies pages wrote themselves, as the native store took them (see
+    /// ``PageWrittenCookies``).
+    nonisolated let pageWrittenCookies = PageWrittenCookies()
 
     /// Set by a page store's observer, on the page's thread, the moment a response to a page
     /// deletes the session cookie; the next navigation (a redirect hop from the web product's

@@ -28,6 +28,39 @@ import Testing
         }
     }
 
+    /// A cookie the page wrote and the native store took is the page's: when the page's store
+    /// lacks it before a navigation, the page deleted it (WebKit reports a `document.cookie`
+    /// deletion behind the script, so the navigation can be decided first), and the
+    /// write-back does not bring it back. A value the native side wrote since is copied.
+    @Test func theWriteBackDoesNotUndoAPageDeletionItHasNotHeardOf() async throws {
+        try await withServer { server in
+            let session = SessionController(configuration: makeConfiguration(server))
+            try await session.login(username: "demo", password: "demo")
+            let (page, _) = await makePage(session, server)
+            #expect(try await page.load(server.url("/app")).statusCode == 200)
+            _ = try await page.evaluateJavaScript("document.cookie = 'pref=dark; Path=/'")
+            #expect(session.cookieJar.value("pref", for: server.url("/")) == "dark")
+            // Gone from the page's store without a change the observer follows (as a deletion
+            // not reported yet).
+            let written = try #require(page.cookieJar.cookies(for: server.url("/")).first { $0.name == "pref" })
+            page.cookieJar.write([.delete(written)])
+            await session.prepareNavigation(to: server.url("/app/settings"), in: page)
+            #expect(page.cookieJar.value("pref", for: server.url("/")) == nil)
+            // The session cookie, lost the same way, is restored: it is native code's.
+            let sessionCookie = try #require(page.cookieJar.cookies(for: server.url("/")).first { $0.name == "__Host-session" })
+            page.cookieJar.write([.delete(sessionCookie)])
+            // A value native code wrote since is native code's: copied.
+            _ = session.cookieJar.setCookie("pref=light; Path=/", from: server.url("/"))
+            await session.prepareNavigation(to: server.url("/app/settings"), in: page)
+            #expect(page.cookieJar.value("pref", for: server.url("/")) == "light")
+            let home = server.url("/")
+            let restored = page.cookieJar.value("__Host-session", for: home) == session.cookieJar.value("__Host-session", for: home)
+            #expect(restored)
+            #expect(server.stats().refreshes == 0)
+            await page.close()
+        }
+    }
+
     @Test func theWebProductsLogoutRouteEndsTheSessionAndTheNextNavigationDoesNotResurrectIt() async throws {
         try await withServer { server in
             let session = SessionController(configuration: makeConfiguration(server))

@@ -104,10 +104,11 @@ import Testing
             case .webkit:
                 // WebKit sends one again only when its connection had carried a request before,
                 // which depends on which connection it took (a fresh one under load): each
-                // idempotent request was answered exactly when it was sent twice.
+                // idempotent request answered was sent twice, and none more than twice (a
+                // second ask can still fail: its own limit may end it on a loaded machine).
                 for (index, line) in [(1, "GET /again HTTP/1.1"), (2, "PUT /put HTTP/1.1")] {
                     let answered = outcomes[index] == "ok"
-                    #expect(asked(line) == (answered ? 2 : 1), "\(line): \(context)")
+                    #expect((answered ? 2...2 : 1...2).contains(asked(line)), "\(line) \(outcomes[index]): \(context)")
                 }
                 #expect((1...2).contains(asked("GET /never HTTP/1.1")), "\(context)")
             }
