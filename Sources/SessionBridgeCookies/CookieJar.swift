@@ -172,6 +172,12 @@ public final class CookieJar: Sendable {
                 domainKey = facts.key
             }
         }
+        // An IP address's own address without a leading dot sets a host-only cookie, as WebKit
+        // (libsoup) and Chrome have it: a later `Domain=127.0.0.1; Max-Age=0` deletes the
+        // host-only cookie of that name, and `a=2` replaces `a=1; Domain=127.0.0.1`.
+        if request.isIPAddress, !parsed.domainHasLeadingDot, domainAttribute == request.host {
+            domainAttribute = ""
+        }
         let isHostOnly: Bool
         let domain: String
         if !domainAttribute.isEmpty {
@@ -665,11 +671,19 @@ public final class CookieJar: Sendable {
         return (domain, groupKey(for: domain, isIP: CookieURL.isIPAddress(domain)))
     }
 
-    static func removeLocked(_ state: inout State, name: String, domain: String, path: String, key: String) -> [CookieChange] {
+    /// Removes the cookies with this name and path from `domain`'s bucket; with `identity`,
+    /// only the one of its host-only flag and partition (a deletion names one cookie: a
+    /// host-only `a` and a domain `a` of one host are two).
+    static func removeLocked(
+        _ state: inout State, name: String, domain: String, path: String, key: String, identity: Cookie? = nil
+    ) -> [CookieChange] {
         var changes: [CookieChange] = []
         guard var bucket = state.groups[key]?[domain] else { return changes }
         bucket.removeAll { entry in
             guard entry.cookie.name == name && entry.cookie.path == path else { return false }
+            if let identity, entry.cookie.isHostOnly != identity.isHostOnly || entry.cookie.partitionKey != identity.partitionKey {
+                return false
+            }
             changes.append(CookieChange(kind: .deleted, cookie: entry.cookie, cause: .api))
             return true
         }

@@ -124,7 +124,8 @@ extension CookieJar {
                 case .set(let cookie):
                     changes += Self.insertLocked(&state, cookie, key: key, cause: .api, limits: limits, now: now)
                 case .delete(let cookie):
-                    changes += Self.removeLocked(&state, name: cookie.name, domain: domain, path: cookie.path, key: key)
+                    changes += Self.removeLocked(
+                        &state, name: cookie.name, domain: domain, path: cookie.path, key: key, identity: cookie)
                 }
             }
             return (changes, Listeners(state, changes))

@@ -32,6 +32,10 @@ public struct ParsedSetCookie: Sendable, Hashable {
     public var attributes: [CookieAttribute]
     /// Attributes that were ignored, with reasons.
     public var ignored: [IgnoredAttribute]
+    /// Whether the last `Domain` attribute began with a dot (which ``domain`` drops). It
+    /// matters only for an IP address: `Domain=127.0.0.1` from that host sets a host-only
+    /// cookie in WebKit (libsoup), `Domain=.127.0.0.1` a domain cookie.
+    public var domainHasLeadingDot = false
 
     /// Creates a parsed value.
     public init(name: String, value: String, attributes: [CookieAttribute] = [], ignored: [IgnoredAttribute] = []) {
@@ -258,7 +262,8 @@ public struct SetCookieParser: Sendable {
                 return
             }
             var start = value.0
-            if unsafe b[start] == UInt8(ascii: ".") { start += 1 }
+            parsed.domainHasLeadingDot = unsafe b[start] == UInt8(ascii: ".")
+            if parsed.domainHasLeadingDot { start += 1 }
             unsafe parsed.attributes.append(.domain(asciiLowercased(b, start, value.1)))
         case .path:
             if unsafe value.0 == value.1 || b[value.0] != UInt8(ascii: "/") {

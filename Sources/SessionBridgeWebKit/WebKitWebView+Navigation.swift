@@ -98,6 +98,7 @@ extension WebKitWebView {
                 return 0
             }
             unsafe g_object_ref(decision.raw)
+            navigationsBeingDecided += 1
             Task { @WebKitActor in await self.decideNavigation(decision, action: action) }
             return 1
         case WEBKIT_POLICY_DECISION_TYPE_RESPONSE.rawValue:
@@ -134,6 +135,7 @@ extension WebKitWebView {
         }
         let waited = ContinuousClock.now - started
         lastPolicyWait = waited
+        navigationsBeingDecided -= 1
         configuration.eventHandler?(.navigationPolicy(action, policy: policy, waited: waited))
         settle(decision, use: policy == .allow)
         // The app's load, cancelled before it started: it fails. A cancelled navigation of the
@@ -251,15 +253,20 @@ extension WebKitWebView {
             replacedNavigationFinishing = false
             redirects = []
             provisionalURL = current
+            isProvisional = true
         case WEBKIT_LOAD_REDIRECTED.rawValue:
             if let provisionalURL { redirects.append(provisionalURL) }
             provisionalURL = current
         case WEBKIT_LOAD_COMMITTED.rawValue:
             awaitingNewWebProcess = false
+            isProvisional = false
             url = current
             callsInFlight = 0
-            configuration.eventHandler?(.documentCommitted(navigation()))
+            let committed = navigation()
+            if let load = pendingLoad, load.started { load.committed = committed }
+            configuration.eventHandler?(.documentCommitted(committed))
         case WEBKIT_LOAD_FINISHED.rawValue:
+            isProvisional = false
             // The end of a replaced navigation, reported late (after its `load-failed`).
             if replacedNavigationFinishing {
                 replacedNavigationFinishing = false
@@ -303,10 +310,22 @@ extension WebKitWebView {
         // Its `WEBKIT_LOAD_FINISHED`, which WebKit emits right after, is not the current one's
         // end either: taken as that, it ended the new load at the old page's URL (seen under load).
         if replaced { replacedNavigationFinishing = true } else { navigationFailed = true }
+        if !replaced { isProvisional = false }
         // A failure before the pending load started is the navigation it replaced, which WebKit
         // cancels when the new one begins: not the pending load's.
         if !replaced, let load = pendingLoad, load.started {
-            load.once.resume(.failure(WebKitError(.webKit, cancelled ? "cancelled" : message)))
+            let committedOne = load.committed.flatMap { committed in
+                failedURL.map { Self.withoutFragment($0) == Self.withoutFragment(committed.url) } == true ? committed : nil
+            }
+            if cancelled, let committed = committedOne {
+                // Its document arrived and ran; what WebKit cancelled is the rest of its loading,
+                // which the page's own navigation (a script's redirect while a request of the
+                // document was out) replaced. The load asked for was done: as on the headless
+                // engine, it returns its document (the delegate still hears of the cancellation).
+                load.once.resume(.success(committed))
+            } else {
+                load.once.resume(.failure(WebKitError(.webKit, cancelled ? "cancelled" : message)))
+            }
         }
         configuration.eventHandler?(.navigationFailed(error))
         if let delegate = configuration.navigationDelegate {
@@ -347,6 +366,7 @@ extension WebKitWebView {
     func webProcessTerminated(_ reported: WebContentProcessTerminationReason) {
         let reason = endedUnresponsiveProcess && reported == .terminatedByApp ? .exceededTimeLimit : reported
         endedUnresponsiveProcess = false
+        isProvisional = false
         awaitingNewWebProcess = true
         pendingLoad?.once.resume(.failure(WebKitError(.webKit, reason.description)))
         pendingLoad = nil

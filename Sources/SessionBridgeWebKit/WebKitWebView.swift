@@ -62,6 +62,15 @@ public final class WebKitWebView: WebView {
     var lastPolicyWait: Duration = .zero
     /// Calls from the page awaiting a reply.
     public internal(set) var callsInFlight = 0
+    /// Main-frame navigations whose policy the navigation delegate is deciding now (a
+    /// navigation it holds, for a refresh, counts until it is decided).
+    var navigationsBeingDecided = 0
+    /// Whether a main-frame load started and has neither committed a document nor failed.
+    var isProvisional = false
+    /// Whether a navigation is under way that has not brought its document yet: one the
+    /// navigation delegate is deciding (or holds), or one allowed whose document has not
+    /// committed. A page that navigated last is not idle while this holds.
+    public var hasNavigationInProgress: Bool { navigationsBeingDecided > 0 || isProvisional }
     let signals: SignalTarget
     var signalTarget: SignalTarget { signals }
     /// The watch that ends a web process running a script past the time limit.
@@ -92,6 +101,8 @@ public final class WebKitWebView: WebView {
         let target: URL?
         /// Whether WebKit started loading it (its navigation action was allowed).
         var started = false
+        /// Its document, once committed.
+        var committed: Navigation?
 
         init(target: URL?) {
             self.target = target

@@ -403,8 +403,9 @@ extension WebKitRun {
     nonisolated static let pagePending = Mutex<(document: String, count: Int)>(("", 0))
 
     /// WebKit does not say when a page is idle: waits until the top document has no timer or
-    /// request pending (as its reporter tells them) and half a second passed without bridge
-    /// calls, navigations or console output; `false` when `timeout` came first.
+    /// request pending (as its reporter tells them), no navigation is held or on its way to its
+    /// document, and half a second passed without bridge calls, navigations or console output;
+    /// `false` when `timeout` came first.
     static func waitUntilQuiet(_ view: WebKitWebView, transcript: Transcript, timeout: Duration) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         var lastActivity = ContinuousClock.now
@@ -412,7 +413,7 @@ extension WebKitRun {
         while ContinuousClock.now < deadline {
             let counts = transcript.counts
             let count = counts.bridgeCalls + counts.lines + pageEvents.load(ordering: .relaxed)
-            if count != lastCount || view.callsInFlight > 0 || pagePending.withLock({ $0.count }) > 0 {
+            if count != lastCount || view.callsInFlight > 0 || view.hasNavigationInProgress || pagePending.withLock({ $0.count }) > 0 {
                 lastCount = count
                 lastActivity = .now
             } else if ContinuousClock.now - lastActivity > .milliseconds(500) {

@@ -205,6 +205,49 @@ import Testing
         #expect(result.stdout.contains("/no/such/bundle.js → 404 [script]"), "\(result.stdout)")
     }
 
+    /// A page whose last act is a navigation runs until that navigation's document: one the
+    /// session holds for a refresh (its cookie inside the refresh margin, the token endpoint
+    /// slow), and one whose server is slow to answer. The WebKit run had ended as done once
+    /// the held navigation was decided, or before a slow one committed.
+    @Test(arguments: ["headless", "webkit"])
+    func aRunEndsAtTheDocumentOfThePagesLastNavigation(engine: String) async throws {
+        let held = try RunnerProcess.temporaryFile(
+            "held.js", #"setTimeout(() => { console.log("navigating"); location.href = "/app/settings"; }, 2500);"#)
+        let refreshed = try await RunnerProcess.run([
+            "run", "--engine", engine, held.path, "--access-token-lifetime", "20", "--latency", "2000", "--timeout", "30",
+        ])
+        #expect(refreshed.exitCode == 0, "\(refreshed.stdout)\(refreshed.stderr)")
+        #expect(refreshed.stdout.contains(#/navigate GET \S+/app/settings \(scriptInitiated\): held \d{4}/#), "\(refreshed.stdout)")
+        #expect(Self.reached("/app/settings", in: refreshed.stdout), "\(refreshed.stdout)")
+        let slow = try RunnerProcess.temporaryFile("slow.js", #"location.href = "/redirect-chain?delay=2000";"#)
+        let answered = try await RunnerProcess.run(["run", "--engine", engine, slow.path, "--timeout", "30"])
+        #expect(answered.exitCode == 0, "\(answered.stdout)\(answered.stderr)")
+        #expect(Self.reached("/redirect-chain/3", in: answered.stdout), "\(answered.stdout)")
+    }
+
+    /// A page that navigates while one of its requests is out (a script's redirect as it
+    /// loads): WebKit cancels the rest of the first document's loading, which is not a failure
+    /// of the run; the run goes on to the next document. It had ended with exit code 1, "the
+    /// navigation was cancelled".
+    @Test(arguments: ["headless", "webkit"])
+    func aPageThatNavigatesWhileItsRequestIsOutRunsToTheNextDocument(engine: String) async throws {
+        let script = try RunnerProcess.temporaryFile(
+            "redirects.js",
+            """
+            fetch("/redirect-chain?delay=1500").catch(() => {});
+            location.href = "/app/settings";
+            """)
+        let result = try await RunnerProcess.run(["run", "--engine", engine, script.path, "--timeout", "30"])
+        #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
+        #expect(!result.stdout.contains("✗"), "\(result.stdout)")
+        #expect(Self.reached("/app/settings", in: result.stdout), "\(result.stdout)")
+    }
+
+    /// Whether the transcript shows a document of `path` that the server answered 200.
+    private static func reached(_ path: String, in transcript: String) -> Bool {
+        transcript.split(separator: "\n").contains { $0.hasPrefix("document ") && $0.contains("\(path) (200)") }
+    }
+
     @Test func anUncaughtErrorInAWebKitPageEndsWithExitCodeOne() async throws {
         let script = try RunnerProcess.temporaryFile(
             "throws.js",

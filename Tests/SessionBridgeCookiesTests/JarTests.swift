@@ -189,6 +189,42 @@ func url(_ s: String) -> URL { URL(string: s)! }
         #expect(jar.cookieHeader(for: u) == "s=1")
     }
 
+    /// An IP address's own address as `Domain` sets a host-only cookie, as WebKit (libsoup) and
+    /// Chrome have it; with a leading dot, a domain cookie, as in WebKit. Each was a second
+    /// cookie of the name: a deletion of that form left the host-only one in place.
+    @Test func anIPAddressAsItsOwnDomainSetsAHostOnlyCookie() throws {
+        let jar = self.jar
+        let u = url("http://127.0.0.1:8080/")
+        jar.setCookie("a=1; Path=/", from: u)
+        #expect(jar.setCookie("a=; Domain=127.0.0.1; Path=/; Max-Age=0", from: u).cookie == nil)
+        #expect(jar.cookieHeader(for: u) == nil)
+        let b = try #require(jar.setCookie("b=1; Domain=127.0.0.1; Path=/", from: u).cookie)
+        #expect(b.isHostOnly && b.domain == "127.0.0.1")
+        jar.setCookie("b=2; Path=/", from: u)
+        #expect(jar.cookieHeader(for: u) == "b=2")
+        jar.setCookie("b=; Path=/; Max-Age=0", from: u)
+        let c = try #require(jar.setCookie("c=1; Domain=.127.0.0.1; Path=/", from: u).cookie)
+        #expect(!c.isHostOnly)
+        jar.setCookie("c=2; Path=/", from: u)
+        #expect(jar.allCookies.filter { $0.name == "c" }.count == 2)
+        #expect(jar.setCookie("d=1; Domain=127.0.0.2; Path=/", from: u).cookie == nil)
+        #expect(jar.cookieHeader(for: url("http://127.0.0.2:8080/")) == nil)
+    }
+
+    /// A deletion written to the store names one cookie: of a host-only and a domain cookie of
+    /// one name, path and host, it removes only the one of its own kind (the native store had
+    /// lost both when a page deleted its host-only one).
+    @Test func aWrittenDeletionRemovesOnlyTheCookieOfItsIdentity() throws {
+        let jar = self.jar
+        let u = url("https://www.example.com/")
+        jar.setCookie("c=1; Domain=www.example.com; Path=/", from: u)
+        let hostOnly = try #require(jar.setCookie("c=2; Path=/", from: u).cookie)
+        #expect(jar.allCookies.count == 2)
+        jar.write([.delete(hostOnly)])
+        #expect(jar.allCookies.map(\.value) == ["1"])
+        #expect(jar.allCookies.first?.isHostOnly == false)
+    }
+
     @Test func sameSiteContexts() {
         let jar = self.jar
         let u = url("https://example.com/")
