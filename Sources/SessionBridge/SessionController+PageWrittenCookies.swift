@@ -13,28 +13,12 @@ extension SessionController {
     /// page's deletion; the native store follows the deletion when it is reported. A cookie of
     /// that identity the native side wrote since (another value) is copied as before.
     final class PageWrittenCookies: Sendable {
-        struct Identity: Hashable {
-            let name: String
-            let domain: String
-            let path: String
-            let isHostOnly: Bool
-            let partitionKey: String?
-
-            init(_ cookie: Cookie) {
-                name = cookie.name
-                domain = cookie.domain
-                path = cookie.path
-                isHostOnly = cookie.isHostOnly
-                partitionKey = cookie.partitionKey
-            }
-        }
-
         /// More than any store keeps per page; past it the oldest half is forgotten (a
         /// forgotten cookie is merely copied back as before).
         static let limit = 4096
 
         private struct State {
-            var values: [Identity: (value: String, order: UInt64)] = [:]
+            var values: [Cookie.Identity: (value: String, order: UInt64)] = [:]
             var next: UInt64 = 0
         }
 
@@ -44,7 +28,7 @@ extension SessionController {
         func took(_ cookie: Cookie) {
             state.withLock { state in
                 state.next += 1
-                state.values[Identity(cookie)] = (cookie.value, state.next)
+                state.values[cookie.identity] = (cookie.value, state.next)
                 guard state.values.count > Self.limit else { return }
                 let cut = state.next - UInt64(Self.limit / 2)
                 state.values = state.values.filter { $0.value.order > cut }
@@ -53,12 +37,12 @@ extension SessionController {
 
         /// The page deleted `cookie`.
         func forget(_ cookie: Cookie) {
-            state.withLock { _ = $0.values.removeValue(forKey: Identity(cookie)) }
+            state.withLock { _ = $0.values.removeValue(forKey: cookie.identity) }
         }
 
         /// Whether the native store's `cookie` is a page's write, unchanged since.
         func isPagesUnchanged(_ cookie: Cookie) -> Bool {
-            state.withLock { $0.values[Identity(cookie)]?.value == cookie.value }
+            state.withLock { $0.values[cookie.identity]?.value == cookie.value }
         }
     }
 }

@@ -106,6 +106,26 @@ public struct Cookie: Sendable, Hashable, Codable {
         name == other.name && domain == other.domain && isHostOnly == other.isHostOnly && path == other.path
             && partitionKey == other.partitionKey
     }
+
+    /// What tells a cookie from every other a store holds: its name, domain, host-only flag,
+    /// path and partition key (a cookie of the same identity replaces it).
+    public struct Identity: Hashable, Sendable {
+        /// The cookie's name.
+        public let name: String
+        /// Its domain, without a leading dot.
+        public let domain: String
+        /// Its path.
+        public let path: String
+        /// Whether it is sent to its domain's host only.
+        public let isHostOnly: Bool
+        /// Its partition's top-level site, for a partitioned cookie.
+        public let partitionKey: String?
+    }
+
+    /// The cookie's identity, as a key.
+    public var identity: Identity {
+        Identity(name: name, domain: domain, path: path, isHostOnly: isHostOnly, partitionKey: partitionKey)
+    }
 }
 
 extension Cookie: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {

@@ -21,19 +21,7 @@ final class CookieChangeTracker {
     typealias Handler = @Sendable ([CookieChange]) -> Void
 
     /// A cookie's identity in the store.
-    struct Key: Hashable {
-        let name: String
-        let domain: String
-        let path: String
-        let isHostOnly: Bool
-
-        init(_ cookie: Cookie) {
-            name = cookie.name
-            domain = cookie.domain
-            path = cookie.path
-            isHostOnly = cookie.isHostOnly
-        }
-    }
+    typealias Key = Cookie.Identity
 
     /// What a write of the store's own is to leave for one identity: a cookie of that value,
     /// or (`nil`) none.
@@ -114,8 +102,8 @@ final class CookieChangeTracker {
         nextWrite += 1
         for operation in operations {
             switch operation {
-            case .set(let cookie): expected[Key(cookie)] = Expectation(value: cookie.value, write: nextWrite)
-            case .delete(let cookie): expected[Key(cookie)] = Expectation(value: nil, write: nextWrite)
+            case .set(let cookie): expected[cookie.identity] = Expectation(value: cookie.value, write: nextWrite)
+            case .delete(let cookie): expected[cookie.identity] = Expectation(value: nil, write: nextWrite)
             }
         }
         return nextWrite
@@ -163,7 +151,7 @@ final class CookieChangeTracker {
 
     private func took(_ cookies: [Cookie]) {
         var current: [Key: Cookie] = [:]
-        for cookie in cookies { current[Key(cookie)] = cookie }
+        for cookie in cookies { current[cookie.identity] = cookie }
         defer { snapshot = current }
         guard let previous = snapshot else { return }
         let found = Self.changes(from: previous, to: current, expected: &expected, now: Date())

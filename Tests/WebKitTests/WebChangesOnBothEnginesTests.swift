@@ -88,14 +88,14 @@ import Testing
             Cookie(name: name, value: value, domain: "example.com", path: "/", expiresAt: expires, isHttpOnly: httpOnly)
         }
         func keyed(_ cookies: [Cookie]) -> [CookieChangeTracker.Key: Cookie] {
-            Dictionary(uniqueKeysWithValues: cookies.map { (CookieChangeTracker.Key($0), $0) })
+            Dictionary(uniqueKeysWithValues: cookies.map { ($0.identity, $0) })
         }
         let previous = keyed([
             cookie("session", "s1", httpOnly: true), cookie("pref", "light"), cookie("old", "o", expires: now - 1),
             cookie("gone", "g"), cookie("mine", "m1"),
         ])
         let current = keyed([cookie("pref", "dark"), cookie("new", "n"), cookie("mine", "m2"), cookie("server", "x", httpOnly: true)])
-        var expected = [CookieChangeTracker.Key(cookie("mine", "")): CookieChangeTracker.Expectation(value: "m2", write: 1)]
+        var expected = [cookie("mine", "").identity: CookieChangeTracker.Expectation(value: "m2", write: 1)]
         let changes = CookieChangeTracker.changes(from: previous, to: current, expected: &expected, now: now)
         let described = Set(changes.map { "\($0.kind.rawValue) \($0.cause.rawValue) \($0.cookie.name)" })
         #expect(
