@@ -5,6 +5,7 @@ import SessionBridgeHeadless
 import SessionBridgeMessaging
 import SessionBridgeTesting
 import Synchronization
+import Testing
 
 /// A reference server for one test.
 func withServer<T>(_ configuration: ReferenceServerConfiguration = .init(), _ body: (ReferenceServer) async throws -> T) async throws -> T {
@@ -48,6 +49,17 @@ func signedInPage(_ server: ReferenceServer) async throws -> (SessionController,
     try await session.login(username: "demo", password: "demo")
     let (page, _) = await makePage(session, server)
     try await page.loadHTMLString("<p>app</p>", baseURL: server.url("/start"))
+    return (session, page)
+}
+
+/// A signed-in session and a page wired to it, showing the reference server's `/app` (its
+/// store then holds the session's cookies).
+func signedInAppPage(_ server: ReferenceServer) async throws -> (SessionController, WebPage) {
+    let session = SessionController(configuration: makeConfiguration(server))
+    try await session.login(username: "demo", password: "demo")
+    let (page, _) = await makePage(session, server)
+    let app = try await page.load(server.url("/app"))
+    try #require(app.statusCode == 200)
     return (session, page)
 }
 

@@ -13,10 +13,7 @@ import Testing
 @Suite(.timeLimit(.minutes(2)), .hangWatchdog) struct WebChangesTests {
     @Test func aDocumentCookieWriteAndDeletionReachTheNativeStore() async throws {
         try await withServer { server in
-            let session = SessionController(configuration: makeConfiguration(server))
-            try await session.login(username: "demo", password: "demo")
-            let (page, _) = await makePage(session, server)
-            #expect(try await page.load(server.url("/app")).statusCode == 200)
+            let (session, page) = try await signedInAppPage(server)
             _ = try await page.evaluateJavaScript("document.cookie = 'pref=dark; Path=/'")
             #expect(session.cookieJar.value("pref", for: server.url("/")) == "dark")
             _ = try await page.evaluateJavaScript("document.cookie = 'pref=; Path=/; Max-Age=0'")
@@ -34,10 +31,7 @@ import Testing
     /// write-back does not bring it back. A value the native side wrote since is copied.
     @Test func theWriteBackDoesNotUndoAPageDeletionItHasNotHeardOf() async throws {
         try await withServer { server in
-            let session = SessionController(configuration: makeConfiguration(server))
-            try await session.login(username: "demo", password: "demo")
-            let (page, _) = await makePage(session, server)
-            #expect(try await page.load(server.url("/app")).statusCode == 200)
+            let (session, page) = try await signedInAppPage(server)
             _ = try await page.evaluateJavaScript("document.cookie = 'pref=dark; Path=/'")
             #expect(session.cookieJar.value("pref", for: server.url("/")) == "dark")
             // Gone from the page's store without a change the observer follows (as a deletion
