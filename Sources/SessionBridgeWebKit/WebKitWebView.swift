@@ -62,6 +62,8 @@ public final class WebKitWebView: WebView {
     var lastPolicyWait: Duration = .zero
     /// Calls from the page awaiting a reply.
     public internal(set) var callsInFlight = 0
+    /// The cookie changes the view's HTTP exchanges reported (each is told once).
+    let cookieChangeClaims = CookieChangeClaims()
     /// Main-frame navigations whose policy the navigation delegate is deciding now (a
     /// navigation it holds, for a refresh, counts until it is decided).
     var navigationsBeingDecided = 0

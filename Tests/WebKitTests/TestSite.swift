@@ -88,6 +88,14 @@ final class TestSite: Sendable {
             headers[.contentType] = "text/html"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "<title>hop 3</title>")))
         }
+        // /set/NAME?delay=N sets the cookie NAME (`NAME=1; Path=/`) in an answer N ms late.
+        router.get("/set/:name") { request, context in
+            let name = context.parameters.get("name") ?? "x"
+            try await Task.sleep(for: .milliseconds(request.uri.queryParameters.get("delay", as: Int.self) ?? 0))
+            var headers = HTTPFields()
+            headers[.setCookie] = "\(name)=1; Path=/"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "set")))
+        }
         // /slow/N answers a page after N milliseconds.
         router.get("/slow/:ms") { _, context in
             try await Task.sleep(for: .milliseconds(context.parameters.get("ms", as: Int.self) ?? 1000))
