@@ -159,14 +159,15 @@ public actor SessionController {
     ///   - configuration: endpoints, cookie names, margins, timeouts.
     ///   - vault: where the refresh token lives; in memory by default.
     ///   - cookieJar: the native cookie store; by default one that keeps what WebKit's store
-    ///     keeps where WebKit and RFC 6265bis part (a `SameSite=None` cookie without `Secure`),
-    ///     so that every cookie the token endpoint sets reaches the pages as it would reach a
+    ///     keeps where WebKit and RFC 6265bis part (a `SameSite=None` cookie without `Secure`,
+    ///     any number of one domain: ``CookieJarLimits/webKit``), so that every cookie the token
+    ///     endpoint sets, and every cookie a page wrote, reaches the pages as it would reach a
     ///     WebKit page. Pass a page store's jar to make the web store the single source of truth
     ///     (see ``CookieSync``).
     ///   - cookieStore: a profile the native store is loaded from and saved to.
     public init(
         configuration: SessionConfiguration, vault: any TokenVault = InMemoryTokenVault(),
-        cookieJar: CookieJar = CookieJar(sameSiteNoneRequiresSecure: false), cookieStore: PersistentCookieStore? = nil
+        cookieJar: CookieJar = CookieJar(limits: .webKit, sameSiteNoneRequiresSecure: false), cookieStore: PersistentCookieStore? = nil
     ) {
         self.configuration = configuration
         self.vault = vault

@@ -71,7 +71,8 @@ public final class SessionHTTPClient: Sendable {
         self.configuration = configuration
         self.cookieJar =
             configuration.isEphemeral
-            ? CookieJar(sameSiteNoneRequiresSecure: session.cookieJar.sameSiteNoneRequiresSecure) : session.cookieJar
+            ? CookieJar(limits: session.cookieJar.limits, sameSiteNoneRequiresSecure: session.cookieJar.sameSiteNoneRequiresSecure)
+            : session.cookieJar
         self.pool = OwnedHTTPClient(configuration: Self.httpClientConfiguration)
     }
 

@@ -16,4 +16,9 @@ public struct CookieJarLimits: Sendable, Hashable {
 
     /// 180 per domain, 3000 in all, 400 days.
     public static let `default` = CookieJarLimits()
+
+    /// What WebKit's store keeps: no limit per domain (WebKitGTK's keeps a page's 200 cookies
+    /// of one host, where a jar limited to 180 a domain evicted the oldest non-`Secure` ones,
+    /// a session's CSRF cookie among them), 3000 in all (a bound of this process's own), 400 days.
+    public static let webKit = CookieJarLimits(perDomain: 3000, total: 3000)
 }

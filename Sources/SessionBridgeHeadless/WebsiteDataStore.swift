@@ -81,9 +81,10 @@ public final class WebsiteDataStore: Sendable {
     }
 
     /// A jar that keeps what WebKit's cookie store keeps: a `SameSite=None` cookie without
-    /// `Secure` too (RFC 6265bis refuses it, as Chrome and Firefox do; WebKit does not).
+    /// `Secure` too (RFC 6265bis refuses it, as Chrome and Firefox do; WebKit does not), and
+    /// any number of cookies of one domain (``CookieJarLimits/webKit``).
     public static func makeCookieJar() -> CookieJar {
-        CookieJar(sameSiteNoneRequiresSecure: false)
+        CookieJar(limits: .webKit, sameSiteNoneRequiresSecure: false)
     }
 
     /// A fresh store whose cookies live only as long as it does.

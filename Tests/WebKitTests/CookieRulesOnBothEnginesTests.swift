@@ -24,4 +24,33 @@ import Testing
             #expect(seen == "none_plain=1; none_secure=2; lax=3", "\(engine)")
         }
     }
+
+    /// WebKit's store keeps a page's 200 cookies of one host and the session's beside them; the
+    /// page stores and the native one had kept 180 a domain, evicting the session's CSRF cookie
+    /// (the oldest non-`Secure` one) from both.
+    @Test(arguments: Engine.allCases)
+    func twoHundredCookiesOfOneHostAreKeptWithTheSessions(engine: Engine) async throws {
+        try await EngineHarness.with(engine) { harness in
+            let view = try await harness.makeStartedAppView()
+            let kept = try await view.run(
+                """
+                for (let i = 0; i < 200; i++) document.cookie = `c${i}=1; Path=/`;
+                const names = document.cookie.split("; ").map((pair) => pair.split("=")[0]);
+                return [names.includes("csrf_token"), names.includes("c0"), names.filter((n) => /^c[0-9]+$/.test(n)).length];
+                """)
+            #expect(kept == .array([.bool(true), .bool(true), .number(200)]), "\(engine)")
+            #expect(try await eventually { harness.nativeValue("c199") == "1" })
+            #expect(harness.nativeValue("csrf_token") != nil && harness.nativeValue("c0") == "1")
+        }
+    }
+}
+
+/// Checks `condition` every 20 ms until it holds; `false` after ten seconds.
+private func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    return false
 }
