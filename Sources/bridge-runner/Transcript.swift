@@ -276,7 +276,9 @@ final class Transcript: Sendable {
     /// `text` with the user name and password of every URL in it replaced:
     /// `https://user:secret@host/` → `https://<redacted>@host/`.
     /// The values of a URL's parameters that carry a credential (an authorization code on its
-    /// way to the app's redirect URI, an implicit flow's `#access_token=`) are replaced too.
+    /// way to the app's redirect URI, an implicit flow's `#access_token=`) are replaced too, and
+    /// so are, wherever they stand, such a `name=value` pair, a JSON member of such a name (a
+    /// token endpoint's answer a page printed) and a JSON Web Token (an access or ID token).
     static func withoutCredentials(_ text: String) -> String {
         var text = text
         // The regexes are made here: such lines are rare, and a regex is no `Sendable` value to keep.
@@ -286,8 +288,16 @@ final class Transcript: Sendable {
             text = text.replacing(userInfo) { match in match.output.1 + "<redacted>@" }
         }
         if text.contains("code=") || text.contains("token=") || text.contains("secret=") || text.contains("password=") {
-            let parameter = /([?&#;](?:code|access_token|id_token|refresh_token|token|client_secret|password)=)[^&#\s"']+/
+            let parameter = /(\b(?:code|access_token|id_token|refresh_token|token|client_secret|password)=)[^&#\s"',;]+/
             text = text.replacing(parameter) { match in match.output.1 + "<redacted>" }
+        }
+        if text.contains("\""), text.contains("token\"") || text.contains("secret\"") || text.contains("password\"") {
+            let member = /("(?:access_token|id_token|refresh_token|token|client_secret|password)"\s*:\s*")(?:[^"\\]|\\.)*"/
+            text = text.replacing(member) { match in match.output.1 + "<redacted>\"" }
+        }
+        if text.contains("eyJ") {
+            let jwt = /eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*/
+            text = text.replacing(jwt) { _ in "<redacted JWT>" }
         }
         return text
     }

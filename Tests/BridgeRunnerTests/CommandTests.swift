@@ -156,6 +156,28 @@ import Testing
         }
     }
 
+    /// A page that prints tokens it got itself (a token endpoint's answer, an error naming one,
+    /// a JWT) shows none of them in the transcript, in either format.
+    @Test func tokensAPagePrintsAreNotShown() async throws {
+        let jwt = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJkZW1vLXVzZXIifQ.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg"
+        let script = try RunnerProcess.temporaryFile(
+            "tokens.js",
+            """
+            console.log(JSON.stringify({access_token: "\(jwt)", refresh_token: "Refresh-Tok-4Kp", token_type: "Bearer"}));
+            console.log("retrying with refresh_token=Refresh-Tok-5Lq, state ok");
+            console.log("bearer", "\(jwt)");
+            """)
+        for arguments in [[], ["--json"]] {
+            let result = try await RunnerProcess.run(["run", script.path, "--signed-out", "--timeout", "5"] + arguments)
+            #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("token_type"), "\(result.stdout)")
+            #expect(result.stdout.contains("state ok"), "\(result.stdout)")
+            for secret in ["Refresh-Tok-4Kp", "Refresh-Tok-5Lq", "c2lnbmF0dXJlLW9mLXRoZS10b2tlbg", "eyJzdWIiOiJkZW1vLXVzZXIifQ"] {
+                #expect(!(result.stdout + result.stderr).contains(secret), "\(result.stdout)")
+            }
+        }
+    }
+
     /// A profile whose native cookie store is no cookie store stops the run with the file's
     /// name and exit 66 (a file that cannot be used), not as a refused sign-in with exit 1, and
     /// the file is kept as it was; a profile directory that cannot be made says so.
