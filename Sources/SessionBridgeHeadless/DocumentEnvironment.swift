@@ -1913,9 +1913,10 @@ extension DocumentEnvironment {
         // between `location.assign` and the navigation policy in figure 6's probe).
         if page.thread.isIsolatingCurrentContext() == true {
             page.assumeIsolated { page in
+                let scheduled = page.scheduleNavigation()
                 _ = Task {
                     defer { tracker.end() }
-                    _ = try? await page.navigate(action)
+                    _ = try? await page.navigate(action, scheduled: scheduled)
                 }
             }
         } else {

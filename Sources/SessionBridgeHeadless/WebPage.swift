@@ -207,14 +207,31 @@ public actor WebPage {
         case other
     }
 
-    /// The navigation pipeline: policy, request with redirects, response policy, commit, scripts.
-    func navigate(_ action: NavigationAction, preloaded: Content? = nil) async throws(PageError) -> Navigation {
-        guard !isClosed else { throw PageError(.closed, "the page is closed") }
+    /// Numbers a navigation a script scheduled, as the script schedules it: one scheduled (or
+    /// started) after it replaces it before it asks the delegate or sends anything, as WebKit's
+    /// navigation scheduler keeps only the last (`location.href = "/logout"` then
+    /// `location.href = "/app"` in one script never sends the first).
+    func scheduleNavigation() -> Int {
         latestNavigation += 1
-        let id = latestNavigation
+        return latestNavigation
+    }
+
+    /// The navigation pipeline: policy, request with redirects, response policy, commit, scripts.
+    /// `scheduled` is the number ``scheduleNavigation()`` gave a script's navigation.
+    func navigate(_ action: NavigationAction, preloaded: Content? = nil, scheduled: Int? = nil) async throws(PageError) -> Navigation {
+        guard !isClosed else { throw PageError(.closed, "the page is closed") }
+        let id: Int
+        if let scheduled {
+            id = scheduled
+        } else {
+            latestNavigation += 1
+            id = latestNavigation
+        }
         tracker.begin()
         defer { tracker.end() }
         do throws(PageError) {
+            // Replaced while it waited to start: nothing was asked or sent.
+            try checkCurrent(id, action.request.url)
             var timing = NavigationTiming(action)
             let clock = ContinuousClock()
             let asked = clock.now
