@@ -93,10 +93,21 @@ struct WebKitRun {
     nonisolated static let reporter = """
         (() => {
           const post = (m) => { try { window.webkit.messageHandlers.\(runnerHandler).postMessage(m); } catch (e) {} };
+          // One argument as the headless engine's console shows it: a string as it is, an
+          // object as JSON (an error, a typed array and a function as `String(value)`), any
+          // other value as `String(value)` (`NaN`, not JSON's `null`).
+          const TypedArray = Object.getPrototypeOf(Uint8Array);
+          const show = (a) => {
+            if (typeof a === "string") return a;
+            if (a !== null && typeof a === "object" && !(a instanceof Error) && !(a instanceof TypedArray)) {
+              try { const json = JSON.stringify(a); if (json !== undefined) return json; } catch (e) {}
+            }
+            try { return String(a); } catch (e) { return "<unprintable>"; }
+          };
           for (const level of ["log", "info", "warn", "error", "debug"]) {
             const original = console[level];
             console[level] = function (...args) {
-              post({type: "console", level, text: args.map(a => typeof a === "string" ? a : (() => { try { const json = JSON.stringify(a); return json === undefined ? String(a) : json; } catch (e) { return String(a); } })()).join(" ")});
+              post({type: "console", level, text: args.map(show).join(" ")});
               return original.apply(this, args);
             };
           }

@@ -248,6 +248,19 @@ import Testing
         transcript.split(separator: "\n").contains { $0.hasPrefix("document ") && $0.contains("\(path) (200)") }
     }
 
+    /// Console arguments read alike on both engines: an error as its name and message, `NaN` and
+    /// `Infinity` as themselves, a typed array as its elements, an object as JSON. WebKit's
+    /// reporter had printed `{}`, `null` and `{"0":1,"1":2}`.
+    @Test(arguments: ["headless", "webkit"])
+    func consoleArgumentsReadAsTheHeadlessConsoleShowsThem(engine: String) async throws {
+        let script = try RunnerProcess.temporaryFile(
+            "console-values.js",
+            #"console.log(new Error("x"), NaN, -Infinity, new Uint8Array([1, 2]), {a: 1}, [3], null, undefined, true);"#)
+        let result = try await RunnerProcess.run(["run", "--engine", engine, script.path])
+        #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains(#"console.log Error: x NaN -Infinity 1,2 {"a":1} [3] null undefined true"#), "\(result.stdout)")
+    }
+
     @Test func anUncaughtErrorInAWebKitPageEndsWithExitCodeOne() async throws {
         let script = try RunnerProcess.temporaryFile(
             "throws.js",
