@@ -179,15 +179,18 @@ final class Transcript: Sendable {
             })
         else { return }
         let outcome: String
+        // A body or reply is shown as a console line is: past 64 KB, its first and last halves.
+        let body = Self.shortened(entry.body.description, to: Self.consoleMaxLineBytes)
         var fields: [String: Any] = [
             "type": "bridge", "name": entry.name, "origin": entry.origin, "world": entry.world.name,
-            "body": entry.body.description, "ms": Self.millisecondsValue(entry.duration),
+            "body": body, "ms": Self.millisecondsValue(entry.duration),
         ]
         switch entry.outcome {
         case .delivered: outcome = "delivered"
         case .replied(let value):
-            outcome = "→ " + value.description
-            fields["reply"] = value.description
+            let reply = Self.shortened(value.description, to: Self.consoleMaxLineBytes)
+            outcome = "→ " + reply
+            fields["reply"] = reply
         case .rejected(let code, let message):
             outcome = "✗ \(code): \(message)"
             fields["error"] = code
@@ -197,7 +200,7 @@ final class Transcript: Sendable {
         }
         emit(
             fields,
-            text: paint("bridge", .green) + " \(entry.name).postMessage(\(entry.body)) from \(entry.origin) \(outcome) "
+            text: paint("bridge", .green) + " \(entry.name).postMessage(\(body)) from \(entry.origin) \(outcome) "
                 + paint("(\(Self.milliseconds(entry.duration)))", .dim))
     }
 

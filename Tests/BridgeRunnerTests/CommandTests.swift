@@ -156,6 +156,23 @@ import Testing
         }
     }
 
+    /// A bridge call's body is shown as a console line is: past 64 KB, its first and last halves
+    /// around its length. Each had been printed whole (31 MB of transcript for 80 calls of 400 KB).
+    @Test func aLongBridgeBodyIsShownShortened() async throws {
+        let script = try RunnerProcess.temporaryFile(
+            "long-body.js",
+            #"""
+            const r = await window.webkit.messageHandlers.session.postMessage({action: "status", pad: "A".repeat(300000)});
+            console.log("signed in", r.signedIn);
+            """#)
+        let result = try await RunnerProcess.run(["run", script.path])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("console.log signed in true"))
+        let line = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("bridge session.postMessage(") })
+        #expect(line.utf8.count < 70_000)
+        #expect(line.contains(" bytes) … "))
+    }
+
     /// A page that prints tokens it got itself (a token endpoint's answer, an error naming one,
     /// a JWT) shows none of them in the transcript, in either format.
     @Test func tokensAPagePrintsAreNotShown() async throws {
