@@ -487,7 +487,16 @@ public actor WebPage {
             // (an `async` one may run earlier in a browser, whenever it has loaded).
             var deferred: [(script: DocumentScript, root: ModuleGraph.Root?, target: URL?)] = []
             var metaPolicies = html?.contentSecurityPolicies[...] ?? []
+            // A navigation a script schedules (or the app starts) stops the parser before the
+            // next script, as WebKit's parser yields while a location change is pending and the
+            // new load stops it: the document's later scripts, deferred ones too, do not run.
+            let parsing = latestNavigation
+            var parserStopped = false
             for (index, script) in (html?.scripts ?? []).enumerated() {
+                if latestNavigation != parsing {
+                    parserStopped = true
+                    break
+                }
                 let attributes = html?.attributes[index] ?? [:], line = html?.lines[index] ?? 1
                 // A `<meta>` policy applies from where it stands.
                 if let first = metaPolicies.first, first.scriptsBefore <= index {
@@ -558,7 +567,7 @@ public actor WebPage {
             if !metaPolicies.isEmpty { await addMetaPolicies(&metaPolicies, upTo: Int.max, environment: environment) }
             // Parsed: `readyState` is `interactive` for the deferred and module scripts.
             for context in documents.values { await finish("interactive", context) }
-            for (script, root, target) in deferred {
+            for (script, root, target) in deferred where !parserStopped && latestNavigation == parsing {
                 if let root {
                     await runModuleScript(script, root: root, environment: environment)
                 } else if let target {

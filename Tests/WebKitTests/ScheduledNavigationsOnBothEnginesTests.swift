@@ -22,4 +22,28 @@ import Testing
             #expect(await view.cookieValue("csrf_token", for: harness.url("/")) != nil)
         }
     }
+
+    /// A script that navigates stops the parser: the document's later scripts do not run (a
+    /// page's "not signed in? go to the login page" before the app's own scripts, which would
+    /// otherwise call its API and write its cookies on the way out).
+    @Test(arguments: Engine.allCases)
+    func theScriptsAfterAScriptThatNavigatedDoNotRun(engine: Engine) async throws {
+        try await EngineHarness.with(engine) { harness in
+            harness.server.serve(
+                path: "/leaves",
+                body: """
+                    <!doctype html><title>leaves</title>
+                    <script>location.href = "/landed";</script>
+                    <p>the app</p>
+                    <script>document.cookie = "after_navigation=1; Path=/";</script>
+                    <script defer src="/never-run.js"></script>
+                    """, contentType: "text/html")
+            harness.server.serve(path: "/landed", body: "<title>landed</title>", contentType: "text/html")
+            let view = try await harness.makeEchoView()
+            _ = try? await view.load(harness.url("/leaves"))
+            #expect(await view.waitForPath("/landed"))
+            #expect(await view.cookieValue("after_navigation", for: harness.url("/")) == nil)
+            #expect(harness.nativeValue("after_navigation") == nil)
+        }
+    }
 }
