@@ -68,3 +68,13 @@ extension ScriptValue {
         }
     }
 }
+
+/// Checks `condition` every 20 ms until it holds; `false` after ten seconds.
+func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    return false
+}

@@ -107,13 +107,3 @@ import Testing
         #expect(changes.first { $0.cookie.name == "pref" }?.previous?.value == "light")
     }
 }
-
-/// Checks `condition` every 20 ms until it holds; `false` after ten seconds.
-private func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while ContinuousClock.now < deadline {
-        if try await condition() { return true }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    return false
-}
