@@ -376,7 +376,6 @@ extension SessionController {
     nonisolated func cookiesToCopy(_ native: [Cookie], into existing: [Cookie], overwrite: Bool) -> [CookieWriteOperation] {
         var writes: [CookieWriteOperation] = []
         let nativeOnly = nativeOnlyCookieNames
-        let owned = ownedCookieNames.names.withLock { $0 }
         for cookie in native where !nativeOnly.contains(cookie.name) {
             if let mine = existing.first(where: { $0.hasSameIdentity(as: cookie) }) {
                 guard mine.value != cookie.value else { continue }
@@ -386,8 +385,8 @@ extension SessionController {
                 // none), and a session cookie without an expiry would otherwise stay for good.
                 let written = cookie.isHttpOnly && !mine.isHttpOnly
                 guard overwrite || (cookie.name == configuration.webSessionCookieName && (newer || written)) else { continue }
-            } else if !overwrite, cookie.name != configuration.webSessionCookieName, !owned.contains(cookie.name),
-                pageWrittenCookies.isPagesUnchanged(cookie)
+            } else if !overwrite, pageWrittenCookies.isPagesUnchanged(cookie), cookie.name != configuration.webSessionCookieName,
+                !ownedCookieNames.names.withLock({ $0.contains(cookie.name) })
             {
                 // The page deleted a cookie it wrote (WebKit may not have said so yet).
                 continue

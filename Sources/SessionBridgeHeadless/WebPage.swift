@@ -220,13 +220,7 @@ public actor WebPage {
     /// `scheduled` is the number ``scheduleNavigation()`` gave a script's navigation.
     func navigate(_ action: NavigationAction, preloaded: Content? = nil, scheduled: Int? = nil) async throws(PageError) -> Navigation {
         guard !isClosed else { throw PageError(.closed, "the page is closed") }
-        let id: Int
-        if let scheduled {
-            id = scheduled
-        } else {
-            latestNavigation += 1
-            id = latestNavigation
-        }
+        let id = scheduled ?? scheduleNavigation()
         tracker.begin()
         defer { tracker.end() }
         do throws(PageError) {
@@ -491,12 +485,8 @@ public actor WebPage {
             // next script, as WebKit's parser yields while a location change is pending and the
             // new load stops it: the document's later scripts, deferred ones too, do not run.
             let parsing = latestNavigation
-            var parserStopped = false
             for (index, script) in (html?.scripts ?? []).enumerated() {
-                if latestNavigation != parsing {
-                    parserStopped = true
-                    break
-                }
+                if latestNavigation != parsing { break }
                 let attributes = html?.attributes[index] ?? [:], line = html?.lines[index] ?? 1
                 // A `<meta>` policy applies from where it stands.
                 if let first = metaPolicies.first, first.scriptsBefore <= index {
@@ -567,7 +557,7 @@ public actor WebPage {
             if !metaPolicies.isEmpty { await addMetaPolicies(&metaPolicies, upTo: Int.max, environment: environment) }
             // Parsed: `readyState` is `interactive` for the deferred and module scripts.
             for context in documents.values { await finish("interactive", context) }
-            for (script, root, target) in deferred where !parserStopped && latestNavigation == parsing {
+            for (script, root, target) in deferred where latestNavigation == parsing {
                 if let root {
                     await runModuleScript(script, root: root, environment: environment)
                 } else if let target {

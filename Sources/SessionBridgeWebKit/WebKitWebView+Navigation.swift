@@ -314,10 +314,9 @@ extension WebKitWebView {
         // A failure before the pending load started is the navigation it replaced, which WebKit
         // cancels when the new one begins: not the pending load's.
         if !replaced, let load = pendingLoad, load.started {
-            let committedOne = load.committed.flatMap { committed in
-                failedURL.map { Self.withoutFragment($0) == Self.withoutFragment(committed.url) } == true ? committed : nil
-            }
-            if cancelled, let committed = committedOne {
+            if cancelled, let committed = load.committed, let failedURL,
+                Self.withoutFragment(failedURL) == Self.withoutFragment(committed.url)
+            {
                 // Its document arrived and ran; what WebKit cancelled is the rest of its loading,
                 // which the page's own navigation (a script's redirect while a request of the
                 // document was out) replaced. The load asked for was done: as on the headless

@@ -162,8 +162,8 @@ final class CookieChangeClaims {
 
     private var claims: [Cookie.Identity: Claim] = [:]
 
-    /// The names of `changes` no other exchange begun after `start` reported, which are now
-    /// this one's.
+    /// The names of `changes` that no other exchange reported since `start` (this exchange's
+    /// beginning), which are now this one's.
     func claim(_ changes: (set: [Cookie], deleted: [Cookie]), since start: ContinuousClock.Instant) -> (set: [String], deleted: [String]) {
         let now = ContinuousClock.now
         if claims.count > 512 { claims = claims.filter { now - $0.value.at < .seconds(60) } }
