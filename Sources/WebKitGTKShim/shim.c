@@ -5,6 +5,14 @@
 WebKitWebView *sb_web_view_new(WebKitWebContext *context, WebKitUserContentManager *manager) {
     GtkWidget *view = GTK_WIDGET(g_object_new(WEBKIT_TYPE_WEB_VIEW, "web-context", context,
                                               "user-content-manager", manager, NULL));
+    WebKitSettings *settings = webkit_web_view_get_settings(WEBKIT_WEB_VIEW(view));
+    WebKitFeatureList *features = webkit_settings_get_all_features();
+    for (gsize i = 0; i < webkit_feature_list_get_length(features); i++) {
+        WebKitFeature *feature = webkit_feature_list_get(features, i);
+        if (strcmp(webkit_feature_get_identifier(feature), "HiddenPageDOMTimerThrottling") == 0)
+            webkit_settings_set_feature_enabled(settings, feature, FALSE);
+    }
+    webkit_feature_list_unref(features);
     return WEBKIT_WEB_VIEW(g_object_ref_sink(view));
 }
 

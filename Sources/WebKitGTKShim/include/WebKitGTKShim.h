@@ -14,6 +14,9 @@ extern "C" {
 #endif
 
 /// A web view in `context` using `manager`, owned by the caller (its floating reference sunk).
+/// Its timers run as a shown view's do: the view is never put on screen, and WebKit throttles a
+/// hidden page's nested timers to one a second (`HiddenPageDOMTimerThrottling`), where an app's
+/// view on screen, and the headless engine, clamp them to 4 ms.
 WebKitWebView *sb_web_view_new(WebKitWebContext *context, WebKitUserContentManager *manager);
 
 /// A persistent data manager keeping its data in `data_directory` and its cache in `cache_directory`.
