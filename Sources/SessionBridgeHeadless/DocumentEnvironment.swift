@@ -1376,7 +1376,7 @@ extension DocumentEnvironment {
             let tracker = keepalive ? env.tracker : nil
             let keepaliveBytes = env.keepaliveBytes
             tracker?.begin()
-            context.startTask(settling: deferred, outlivingTheContext: keepalive) {
+            let task = context.startTask(settling: deferred, outlivingTheContext: keepalive) {
                 defer {
                     tracker?.end()
                     if keepalive { keepaliveBytes.give(quota) }
@@ -1440,7 +1440,19 @@ extension DocumentEnvironment {
                     return .failure(ScriptThrow("TypeError", "Load failed"))
                 }
             }
+            // `(…, ticket)`: the request's number, for ``cancelFetch`` when the page aborts it.
+            if let ticket = unsafe context.object(call[13]) {
+                unsafe context.setProperty(call.makeNumber(Double(task)), as: "id", on: ticket)
+            }
             return unsafe promise
+        }
+        // `(id)`: the page aborted request `id` (its signal, `XMLHttpRequest.abort()`, a
+        // timeout): WebKit cancels the load, so no later redirect hop is sent and none of its
+        // cookies is set. An answer that already arrived stays as it was.
+        unsafe add("cancelFetch") { context, call, _ in
+            let id = unsafe call.number(at: 0)
+            if let id = Int(exactly: id) { context.cancelTask(id) }
+            return nil
         }
         unsafe defineWorkerFunctions(add)
     }

@@ -1040,13 +1040,19 @@ enum DocumentPrelude {
             }
             const keepalive = !!(init.keepalive !== undefined ? init.keepalive : asked ? asked.keepalive : false);
             const integrity = String(init.integrity !== undefined ? init.integrity : asked ? asked.integrity : "");
-            try { started = native.fetch(url, method, headers, body, credentials, redirect, keepalive, mode, "Fetch API", referrer, policy, integrity, cache); } catch (error) { return PromiseCtor.reject(error); }
+            const abortable = signal && typeof signal.addEventListener === "function";
+            const ticket = abortable ? { __proto__: null } : undefined;
+            try { started = native.fetch(url, method, headers, body, credentials, redirect, keepalive, mode, "Fetch API", referrer, policy, integrity, cache, ticket); } catch (error) { return PromiseCtor.reject(error); }
             const request = then.call(started,
               r => receivedResponse(r.body, {
                 status: r.status, statusText: r.statusText, headers: r.headers, url: r.url, redirected: r.redirected, type: r.type, text: r.text }));
-            if (!signal || typeof signal.addEventListener !== "function") return request;
+            if (!abortable) return request;
             return new PromiseCtor((resolve, reject) => {
-              signal.addEventListener("abort", () => reject(new (platformMade().DOMException)("Fetch is aborted", "AbortError")));
+              // As in WebKit, the load is cancelled too: no later redirect hop, none of its cookies.
+              signal.addEventListener("abort", () => {
+                native.cancelFetch(ticket.id);
+                reject(new (platformMade().DOMException)("Fetch is aborted", "AbortError"));
+              });
               then.call(request, resolve, reject);
             });
           };

@@ -71,6 +71,8 @@ struct HTTPLoader: Sendable {
         let first = request.url
         var seen: [URL: Int] = [:]
         while true {
+            // A load the page aborted sends no further hop (WebKit cancels it).
+            if Task.isCancelled { throw PageError(.cancelled, "the load was cancelled", url: request.url) }
             guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
                 throw PageError(.unsupportedScheme, "only http and https URLs can be loaded", url: request.url)
             }
@@ -277,7 +279,10 @@ struct HTTPLoader: Sendable {
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
             report(initiator, request, nil, cookiesSent, [], [], [], clock.now - started)
             throw PageError(.timeout, "no response within \(timeout)", url: request.url)
-        } catch is CancellationError {
+        } catch where error is CancellationError || Task.isCancelled {
+            // The page aborted it (or its document went): the exchange ends without an answer,
+            // as WebKit shows a cancelled load.
+            report(initiator, request, nil, cookiesSent, [], [], [], clock.now - started)
             throw PageError(.cancelled, "the load was cancelled", url: request.url)
         } catch {
             report(initiator, request, nil, cookiesSent, [], [], [], clock.now - started)

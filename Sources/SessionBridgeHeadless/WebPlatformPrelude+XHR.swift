@@ -59,7 +59,7 @@ extension WebPlatformPrelude {
           const UNSENT = 0, OPENED = 1, HEADERS_RECEIVED = 2, LOADING = 3, DONE = 4;
           class XMLHttpRequest extends XMLHttpRequestEventTarget {
             #state = UNSENT; #sent = false; #method = "GET"; #url = ""; #headers = []; #timeout = 0; #credentials = false;
-            #responseType = ""; #response = null; #generation = 0; #timer; #upload = null;
+            #responseType = ""; #response = null; #generation = 0; #timer; #upload = null; #ticket = null;
             constructor() { super(); }
             get readyState() { return this.#state; }
             get upload() { return this.#upload ??= makeUpload(); }
@@ -160,7 +160,9 @@ extension WebPlatformPrelude {
                 return;
               }
               let started;
-              try { started = native.fetch(this.#url, this.#method, this.#headers.map(pair => [...pair]), payload, this.#credentials ? "include" : "same-origin", "follow", false, "cors", "XMLHttpRequest"); }
+              const ticket = { __proto__: null };
+              this.#ticket = ticket;
+              try { started = native.fetch(this.#url, this.#method, this.#headers.map(pair => [...pair]), payload, this.#credentials ? "include" : "same-origin", "follow", false, "cors", "XMLHttpRequest", undefined, undefined, undefined, undefined, ticket); }
               catch { startTimer(() => this.#fail("error", generation), 0); return; }
               if (this.#timeout > 0) this.#timer = startTimer(() => this.#fail("timeout", generation), this.#timeout);
               started.then(response => this.#received(response, generation), () => this.#fail("error", generation));
@@ -188,6 +190,8 @@ extension WebPlatformPrelude {
             }
             #abortFetch() {
               this.#generation++;
+              // As in WebKit, the load itself is cancelled (an abort, a timeout, a new `open`).
+              if (this.#ticket !== null) { native.cancelFetch(this.#ticket.id); this.#ticket = null; }
               if (this.#timer !== undefined) { stopTimer(this.#timer); this.#timer = undefined; }
             }
             #fire(type) { this.dispatchEvent(new Event(type)); }

@@ -83,10 +83,13 @@ extension ScriptContext {
     /// With `outlivingTheContext`, a close does not cancel the task (a request the page asked to
     /// be kept alive, such as a beacon, goes on after its document is gone); its result is
     /// dropped all the same.
+    ///
+    /// Returns the task's number, for ``cancelTask(_:)``.
+    @discardableResult
     package func startTask(
         settling deferred: DeferredPromise, outlivingTheContext: Bool = false,
         _ operation: @escaping @Sendable () async -> Result<ScriptValue, any Error>
-    ) {
+    ) -> Int {
         let id = nextTaskID
         nextTaskID += 1
         let inbox = taskResults
@@ -96,6 +99,14 @@ extension ScriptContext {
         }
         tasks[id] = task
         if outlivingTheContext { tasksOutlivingTheContext.insert(id) }
+        return id
+    }
+
+    /// Cancels task `id` of ``startTask(settling:outlivingTheContext:_:)`` (a request the page
+    /// aborted); its promise still settles with what the task returns. A task that ended, or a
+    /// number that is no task's, is left alone.
+    package func cancelTask(_ id: Int) {
+        tasks[id]?.cancel()
     }
 
     /// A task's result, sent to the context's task inbox.

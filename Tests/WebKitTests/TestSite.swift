@@ -116,6 +116,21 @@ final class TestSite: Sendable {
             headers[.contentType] = "text/html"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "<title>held</title>")))
         }
+        // /held-redirect/NAME answers, once the test calls `release(NAME)`, a 302 to
+        // `/set/NAME-after` that sets the cookie `NAME=1`: a load aborted while it waits must
+        // send no second hop and set neither cookie.
+        router.get("/held-redirect/:name") { _, context in
+            let name = context.parameters.get("name") ?? ""
+            let clock = ContinuousClock()
+            let deadline = clock.now + .seconds(60)
+            while !log.released.withLock({ $0.contains(name) }), clock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            var headers = HTTPFields()
+            headers[.setCookie] = "\(name)=1; Path=/"
+            headers[.location] = "/set/\(name)-after"
+            return Response(status: .found, headers: headers)
+        }
         router.post("/submit") { request, _ in
             let body = try await request.body.collect(upTo: 1 << 20)
             var headers = HTTPFields()
