@@ -313,15 +313,20 @@ public actor WebPage {
     {
         let source = action.sourceURL
         let list = cookieJar.publicSuffixList
+        // A page's navigation is cross-site from its first hop to another site on, a redirect
+        // back to the page's own site included (RFC 6265bis: the redirect chain counts), as in
+        // WebKit: an identity provider's redirect back to the app sends no `SameSite=Strict` cookie.
+        let crossedSites = Atomic<Bool>(false)
         do throws(PageError) {
             return .success(
                 try await loader.load(
                     action.request, initiator: .navigation, referrer: action.referrer,
                     fields: .navigation(from: action.isUserInitiated ? nil : action.sourceURL),
                     cookies: { target in
-                        let crossSite =
-                            action.navigationType == .scriptInitiated
-                            && source.map { !DocumentEnvironment.isSameSite($0, target, list) } ?? false
+                        if action.navigationType == .scriptInitiated, let source, !DocumentEnvironment.isSameSite(source, target, list) {
+                            crossedSites.store(true, ordering: .relaxed)
+                        }
+                        let crossSite = crossedSites.load(ordering: .relaxed)
                         return .include(RequestContext(isCrossSite: crossSite, isTopLevelNavigation: true, method: action.request.method))
                     },
                     willRedirect: { next throws(PageError) in

@@ -43,4 +43,37 @@ import Testing
             #expect(harness.nativeValue("csrf_token") != nil && harness.nativeValue("c0") == "1")
         }
     }
+
+    /// A page's navigation that leaves for another site and is redirected back is cross-site
+    /// all along (RFC 6265bis counts the redirect chain): the page's `SameSite=Strict` cookie is
+    /// not sent to its own site at the end, its `Lax` and plain ones are, as in WebKit. This is
+    /// the shape of a sign-in: the app sends the user to the identity provider, which redirects
+    /// back. (The headless engine had judged each hop against the page alone.)
+    @Test(arguments: Engine.allCases)
+    func aNavigationRedirectedBackFromAnotherSiteSendsNoStrictCookie(engine: Engine) async throws {
+        try await withSite { home in
+            try await EngineHarness.with(engine, signIn: false) { harness in
+                let view = try await harness.makeEchoView()
+                _ = try await view.load(home.url("/page"))
+                _ = try await view.evaluate(
+                    """
+                    document.cookie = "strict=1; SameSite=Strict; Path=/";
+                    document.cookie = "lax=1; SameSite=Lax; Path=/";
+                    document.cookie = "plain=1; Path=/";
+                    location.assign("/echo?direct");
+                    true
+                    """)
+                #expect(await view.waitForPath("/echo"), "\(engine)")
+                let back = "http://127.0.0.1:\(home.port)/echo?back"
+                let away = "http://localhost:\(home.port)/cors/redirect?to=" + back.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+                _ = try await view.evaluate("location.assign(\"\(away)\"); true")
+                #expect(
+                    try await eventually { home.requests.contains { $0.path == "/echo" && $0.query == "back" } }, "\(engine)")
+                let direct = home.requests.first { $0.path == "/echo" && $0.query == "direct" }?.cookies ?? [:]
+                let redirected = home.requests.first { $0.path == "/echo" && $0.query == "back" }?.cookies ?? [:]
+                #expect(direct == ["strict": "1", "lax": "1", "plain": "1"], "\(engine): a same-site navigation sends all three")
+                #expect(redirected == ["lax": "1", "plain": "1"], "\(engine)")
+            }
+        }
+    }
 }
