@@ -204,6 +204,9 @@ enum DocumentPrelude {
           const navigateTo = (kind, url) => {
             // A document being left starts no navigation, as in browsers.
             if (leaving) return;
+            // Before the `load` event's listeners have all run, a script's navigation takes the
+            // current entry's place (no user gesture can start one here), as in WebKit and HTML.
+            if (kind === "assign" && hooks.times.loaded === 0) kind = "replace";
             const old = native.navigate(kind, url);
             if (typeof old !== "string") return;
             const now = at("href");

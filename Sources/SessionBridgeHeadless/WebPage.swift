@@ -677,7 +677,8 @@ public actor WebPage {
             defer { tracker.end() }
             if refresh.seconds > 0 { try? await Task.sleep(for: .seconds(refresh.seconds)) }
             guard !isClosed, shownDocuments == document else { return }
-            environment.startNavigation(to: target, type: .scriptInitiated)
+            // As in WebKit, a refresh within a second takes the current entry's place.
+            environment.startNavigation(to: target, type: .scriptInitiated, replacing: refresh.seconds <= 1)
         }
     }
 

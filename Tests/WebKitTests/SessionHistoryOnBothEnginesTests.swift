@@ -48,4 +48,34 @@ import Testing
             }
         }
     }
+
+    /// A script's navigation before its document's `load` listeners have all run, and a
+    /// refresh within a second, take the current entry's place, as in WebKit: an app's start
+    /// page that sends the user on at once ("go to sign-in") leaves no entry that `back`
+    /// returns to (the headless engine had pushed one each time). After `load`, a navigation
+    /// pushes one.
+    @Test(arguments: Engine.allCases)
+    func aNavigationBeforeLoadReplacesTheEntry(engine: Engine) async throws {
+        let pages = [
+            "/early": "<script>location.assign('/early-next');</script>",
+            "/onload": "<script>addEventListener('load', () => location.assign('/onload-next'));</script>",
+            "/refresh": "<meta http-equiv='refresh' content='0;url=/refresh-next'>",
+            "/later": "<script>addEventListener('load', () => setTimeout(() => location.assign('/later-next'), 0));</script>",
+        ]
+        try await withSite(pages: pages) { home in
+            try await EngineHarness.with(engine, signIn: false) { harness in
+                var lengths: [String] = []
+                for start in ["/early", "/onload", "/refresh", "/later"] {
+                    let view = try await harness.makeEchoView()
+                    _ = try await view.load(home.url(start))
+                    #expect(await view.waitForPath(start + "-next"), "\(engine): \(start)")
+                    let length = try await view.evaluate("history.length").numberValue ?? -1
+                    lengths.append("\(start) \(Int(length))")
+                    await view.close()
+                }
+                // The view's own first document counts one entry, the page loaded another.
+                #expect(lengths == ["/early 2", "/onload 2", "/refresh 2", "/later 3"], "\(engine)")
+            }
+        }
+    }
 }
