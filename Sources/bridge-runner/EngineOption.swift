@@ -157,6 +157,16 @@ struct WebKitRun {
               return promise;
             } catch (error) { settle(); throw error; }
           };
+          // A `<meta http-equiv="refresh">` navigates once the document has loaded and its
+          // seconds have passed: pending until then, and for two seconds more at most (a
+          // refresh WebKit does not take, to a URL it refuses, ends nothing).
+          window.addEventListener("load", () => {
+            const meta = document.querySelector('meta[http-equiv="refresh" i]');
+            const seconds = meta && /^\\s*(\\d+)/.exec(meta.content || "");
+            if (!seconds) return;
+            busy(1);
+            setOne.call(window, () => busy(-1), (Number(seconds[1]) + 2) * 1000);
+          });
           const send = XMLHttpRequest.prototype.send;
           XMLHttpRequest.prototype.send = function (...args) {
             busy(1);

@@ -243,6 +243,18 @@ import Testing
         #expect(Self.reached("/app/settings", in: result.stdout), "\(result.stdout)")
     }
 
+    /// A page whose `<meta http-equiv="refresh">` sends it on after a second runs to the next
+    /// document, as a run whose page is waiting on a timer does. The WebKit run had ended as
+    /// quiet at the first document's load: WebKit tells nothing of a refresh it has scheduled.
+    @Test(arguments: ["headless", "webkit"])
+    func aRunWaitsForThePagesRefresh(engine: String) async throws {
+        let page = try RunnerProcess.temporaryFile(
+            "refresh.html", #"<meta http-equiv="refresh" content="1;url=/app/settings"><p>one moment</p>"#)
+        let result = try await RunnerProcess.run(["run", "--engine", engine, page.path, "--timeout", "30"])
+        #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
+        #expect(Self.reached("/app/settings", in: result.stdout), "\(result.stdout)")
+    }
+
     /// Whether the transcript shows a document of `path` that the server answered 200.
     private static func reached(_ path: String, in transcript: String) -> Bool {
         transcript.split(separator: "\n").contains { $0.hasPrefix("document ") && $0.contains("\(path) (200)") }
