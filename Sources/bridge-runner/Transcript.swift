@@ -281,7 +281,9 @@ final class Transcript: Sendable {
     /// The values of a URL's parameters that carry a credential (an authorization code on its
     /// way to the app's redirect URI, an implicit flow's `#access_token=`) are replaced too, and
     /// so are, wherever they stand, such a `name=value` pair, a JSON member of such a name (a
-    /// token endpoint's answer a page printed) and a JSON Web Token (an access or ID token).
+    /// token endpoint's answer a page printed), the same pair percent-encoded in another URL's
+    /// parameter, an `Authorization` header's credentials and a JSON Web Token (an access or ID
+    /// token).
     static func withoutCredentials(_ text: String) -> String {
         var text = text
         // The regexes are made here: such lines are rare, and a regex is no `Sendable` value to keep.
@@ -293,6 +295,18 @@ final class Transcript: Sendable {
         if text.contains("code=") || text.contains("token=") || text.contains("secret=") || text.contains("password=") {
             let parameter = /(\b(?:code|access_token|id_token|refresh_token|token|client_secret|password)=)[^&#\s"',;]+/
             text = text.replacing(parameter) { match in match.output.1 + "<redacted>" }
+        }
+        // The same pair percent-encoded inside another URL's parameter (a `redirect_uri` or
+        // `next` that carries the code on): `to=%2Fapp%3Fcode%3D…%26state%3D…`.
+        if text.contains("%3D") || text.contains("%3d") {
+            let encoded = /((?:%3[Ff]|%26|\b)(?:code|access_token|id_token|refresh_token|token|client_secret|password)%3[Dd])(?:[^%&#\s"',;]|%(?!26|23)[0-9A-Fa-f]{2})+/
+            text = text.replacing(encoded) { match in match.output.1 + "<redacted>" }
+        }
+        // An `Authorization` value a page printed: `Bearer …`, `DPoP …`, `Basic …`.
+        if text.contains("Bearer ") || text.contains("DPoP ") || text.contains("Basic ") {
+            // A credential has a digit or is long; a word of prose after "Bearer" stays.
+            let scheme = /(\b(?:Bearer|DPoP|Basic) +)(?:(?=[A-Za-z._~+\/\-]*[0-9])[A-Za-z0-9._~+\/\-]{6,}|[A-Za-z0-9._~+\/\-]{16,})=*/
+            text = text.replacing(scheme) { match in match.output.1 + "<redacted>" }
         }
         if text.contains("\""), text.contains("token\"") || text.contains("secret\"") || text.contains("password\"") {
             let member = /("(?:access_token|id_token|refresh_token|token|client_secret|password)"\s*:\s*")(?:[^"\\]|\\.)*"/

@@ -183,13 +183,16 @@ import Testing
             console.log(JSON.stringify({access_token: "\(jwt)", refresh_token: "Refresh-Tok-4Kp", token_type: "Bearer"}));
             console.log("retrying with refresh_token=Refresh-Tok-5Lq, state ok");
             console.log("bearer", "\(jwt)");
+            console.log("next: /cb?to=%2Fapp%3Fcode%3DAuth-Code-7Zx%26state%3Dok2");
+            console.log("sent Authorization: Bearer Opaque-Tok-8Wy");
             """)
         for arguments in [[], ["--json"]] {
             let result = try await RunnerProcess.run(["run", script.path, "--signed-out", "--timeout", "5"] + arguments)
             #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
             #expect(result.stdout.contains("token_type"), "\(result.stdout)")
             #expect(result.stdout.contains("state ok"), "\(result.stdout)")
-            for secret in ["Refresh-Tok-4Kp", "Refresh-Tok-5Lq", "c2lnbmF0dXJlLW9mLXRoZS10b2tlbg", "eyJzdWIiOiJkZW1vLXVzZXIifQ"] {
+            #expect(result.stdout.contains("%26state%3Dok2"), "\(result.stdout)")
+            for secret in ["Refresh-Tok-4Kp", "Refresh-Tok-5Lq", "Auth-Code-7Zx", "Opaque-Tok-8Wy", "c2lnbmF0dXJlLW9mLXRoZS10b2tlbg", "eyJzdWIiOiJkZW1vLXVzZXIifQ"] {
                 #expect(!(result.stdout + result.stderr).contains(secret), "\(result.stdout)")
             }
         }
