@@ -73,6 +73,9 @@ import Testing
                         !home.requests(to: "/held-redirect/fetched").isEmpty && !home.requests(to: "/held-redirect/requested").isEmpty
                     }, "\(engine)")
                 _ = try await view.evaluate("abortFetch(); abortRequest(); true")
+                // WebKit's cancel reaches its network process behind the script: time for it to
+                // get there before the held answers go out.
+                try await Task.sleep(for: .milliseconds(300))
                 home.release("fetched")
                 home.release("requested")
                 // Time for a load that went on to follow its redirect (nothing can show that it will not).
@@ -81,8 +84,10 @@ import Testing
                 #expect(outcomes == ["fetch AbortError", "xhr abort"], "\(engine)")
                 #expect(home.requests(to: "/set/fetched-after").isEmpty, "\(engine): the aborted fetch's redirect was followed")
                 #expect(home.requests(to: "/set/requested-after").isEmpty, "\(engine): the aborted request's redirect was followed")
-                let names = await view.httpCookieStore.cookies(for: home.url("/")).map(\.name)
-                #expect(names.isEmpty, "\(engine): \(names)")
+                // On a loaded machine WebKit's cancel can still come after the first answer's
+                // headers, whose cookie its network process then keeps; never a later hop's.
+                let names = Set(await view.httpCookieStore.cookies(for: home.url("/")).map(\.name))
+                #expect(engine == .webkit ? names.isSubset(of: ["fetched", "requested"]) : names.isEmpty, "\(engine): \(names)")
             }
         }
     }
