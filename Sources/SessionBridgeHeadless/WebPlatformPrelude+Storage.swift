@@ -10,9 +10,41 @@ extension WebPlatformPrelude {
     /// `storage` at the origin's other pages of the data store (``DocumentPrelude``'s `storage`).
     static let storageSource = #"""
           const storageKinds = new WeakMap(), quota = \#(WebStorage.quota);
-          const storageCall = (...request) => {
-            try { return native.storage(...request); }
+          // Native storage keeps well-formed text; a JavaScript string may hold lone surrogates
+          // (binary data in a string, as lz-string's `compress` makes), which WebKit keeps as they
+          // are. Such a string, and one that starts with the marker, crosses as the marker and
+          // its units, each lone surrogate as the escape and a private-use unit, the escape itself
+          // as two escapes; every other string crosses as it is.
+          const storageMark = "\uFDD0", storageEscape = "\uFDD1", isWellFormed = String.prototype.isWellFormed;
+          const storedText = text => {
+            if (Reflect.apply(isWellFormed, text, []) && text[0] !== storageMark) return text;
+            let out = storageMark;
+            for (let i = 0; i < text.length; i++) {
+              const unit = text.charCodeAt(i);
+              if (unit >= 0xD800 && unit <= 0xDBFF && (text.charCodeAt(i + 1) & 0xFC00) === 0xDC00) { out += text[i] + text[i + 1]; i++; }
+              else if (unit >= 0xD800 && unit <= 0xDFFF) out += storageEscape + String.fromCharCode(0xE000 + unit - 0xD800);
+              else if (unit === 0xFDD1) out += storageEscape + storageEscape;
+              else out += text[i];
+            }
+            return out;
+          };
+          const readText = text => {
+            if (typeof text !== "string" || text[0] !== storageMark) return text;
+            let out = "";
+            for (let i = 1; i < text.length; i++) {
+              if (text[i] !== storageEscape || i + 1 === text.length) { out += text[i]; continue; }
+              const unit = text.charCodeAt(++i);
+              out += unit === 0xFDD1 ? storageEscape : String.fromCharCode(0xD800 + unit - 0xE000);
+            }
+            return out;
+          };
+          const storageCall = (kind, operation, ...request) => {
+            if (operation === "set") request = [storedText(request[0]), storedText(request[1])];
+            else if (operation === "get" || operation === "remove") request = [storedText(request[0])];
+            let result;
+            try { result = native.storage(kind, operation, ...request); }
             catch (error) { throw error.name === "SecurityError" ? new DOMException(error.message, "SecurityError") : error; }
+            return operation === "get" || operation === "key" ? readText(result) : operation === "keys" ? result.map(readText) : result;
           };
           const storageKind = object => {
             const kind = storageKinds.get(object);
@@ -69,7 +101,8 @@ extension WebPlatformPrelude {
             get storageArea() { return this.#storageArea; }
           }
           define(StorageEvent.prototype, Symbol.toStringTag, { value: "StorageEvent", configurable: true });
-          hooks.storageEvent = (key, oldValue, newValue, url) => trusted(new StorageEvent("storage", { key, oldValue, newValue, url, storageArea: localStorage }));
+          hooks.storageEvent = (key, oldValue, newValue, url) => trusted(new StorageEvent("storage", {
+            key: readText(key), oldValue: readText(oldValue), newValue: readText(newValue), url, storageArea: localStorage }));
           const makeStorage = kind => {
             const target = Object.create(Storage.prototype);
             // Every stored key is an own property, as in WebKit; reading one of a name the

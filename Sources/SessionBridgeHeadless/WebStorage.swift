@@ -17,6 +17,10 @@ import Synchronization
 /// A page's change to an origin's area fires `storage` at the other pages observing it (each
 /// committed document's page world observes its data store's `localStorage`).
 ///
+/// A page's key or value holding a lone UTF-16 surrogate, which a Swift `String` cannot hold,
+/// is kept here in the pages' own encoding of it (U+FDD0, then its units, each lone surrogate
+/// as U+FDD1 and a private-use character); pages read it back as they wrote it.
+///
 /// Storage made with a file (a persistent data store's `localStorage`) is loaded from it and
 /// saved to it crash-safely after each change, behind the page that made it (``flush()`` waits
 /// for the writes); the rest lives in memory.

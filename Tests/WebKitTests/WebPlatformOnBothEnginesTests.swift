@@ -371,6 +371,37 @@ import Testing
         }
     }
 
+    /// Web storage keeps any JavaScript string as it is, lone surrogates included (binary data
+    /// in a string, as lz-string's `compress` makes it), in keys and values, as WebKit keeps
+    /// them: the headless engine had turned each into U+FFFD. Strings that look like its own
+    /// encoding of them come back as they went in too.
+    @Test(arguments: Engine.allCases)
+    func webStorageKeepsLoneSurrogates(engine: Engine) async throws {
+        try await EngineHarness.with(engine, signIn: false) { harness in
+            let view = try await harness.makeEchoView()
+            let seen = try await view.run(
+                #"""
+                const units = (text) => text === null ? "null" : [...Array(text.length).keys()].map((i) => text.charCodeAt(i).toString(16)).join(" ");
+                const samples = ["\uD800x\uDC00y", "\uDBFF", "a\uFDD1b\uFDD0", "\uFDD0plain", "\uFDD0\uFDD1\uE000", "ok \uD83D\uDE00"];
+                const seen = [];
+                for (const storage of [localStorage, sessionStorage]) {
+                  storage.clear();
+                  samples.forEach((sample, i) => storage.setItem("k" + i + sample, sample));
+                  samples.forEach((sample, i) => seen.push(units(storage.getItem("k" + i + sample)) === units(sample)));
+                  const keys = [...Array(storage.length).keys()].map((i) => storage.key(i)).sort();
+                  seen.push(JSON.stringify(keys.map(units)) === JSON.stringify(samples.map((s, i) => "k" + i + s).sort().map(units)));
+                  seen.push(units(storage["k1\uDBFF"]), Object.keys(storage).length);
+                  storage.removeItem("k0\uD800x\uDC00y");
+                  seen.push(storage.length);
+                  storage.clear();
+                }
+                return seen;
+                """#)
+            let one: [ScriptValue] = Array(repeating: true, count: 7) + ["dbff", 6, 5]
+            #expect(seen == .array(one + one), "\(engine)")
+        }
+    }
+
     /// The user agent has WebKit's shape on both engines (a page's or a server's check for
     /// `AppleWebKit` takes WebKit's path), and the headless engine names itself after it, as a
     /// `WKWebView` adds an app's name.
