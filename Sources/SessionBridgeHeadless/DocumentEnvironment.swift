@@ -1418,7 +1418,8 @@ extension DocumentEnvironment {
                     }
                     var members: OrderedDictionary<String, ScriptValue> = [
                         "status": .number(Double(response.statusCode)), "statusText": .string(response.statusText),
-                        "url": .string(response.url.absoluteString), "redirected": .bool(!response.redirects.isEmpty),
+                        // Without its fragment, as Fetch serializes it (`response.url`, `responseURL`).
+                        "url": .string(DocumentURL.withoutFragment(response.url)), "redirected": .bool(!response.redirects.isEmpty),
                         "headers": .array(response.headers.map { .array([.string($0.name.lowercased()), .string($0.value)]) }),
                         "type": .string(response.type),
                     ]

@@ -462,7 +462,14 @@ enum DocumentPrelude {
               const size = data === null || data === undefined ? 0 : typeof data === "string" ? new own.TextEncoder().encode(data).length
                 : data instanceof own.Blob ? data.size : typeof data.byteLength === "number" ? data.byteLength : String(data).length;
               if (size > 65536 || native.beaconRefused(parsed.href)) return false;
-              then.call(fetch(parsed.href, data === null || data === undefined ? { method: "POST", credentials: "include", keepalive: true } : { method: "POST", body: data, credentials: "include", keepalive: true }), undefined, () => {});
+              // The Beacon standard's mode: `no-cors`, unless the body's type is one a form could not send.
+              const given = data === null || data === undefined ? null : typeof data === "string" ? "text/plain"
+                : data instanceof own.Blob ? data.type || null : typeof data.byteLength === "number" ? null
+                : typeof own.FormData === "function" && data instanceof own.FormData ? "multipart/form-data"
+                : typeof own.URLSearchParams === "function" && data instanceof own.URLSearchParams ? "application/x-www-form-urlencoded" : "text/plain";
+              const essence = given === null ? null : given.split(";")[0].trim().toLowerCase();
+              const mode = essence === null || essence === "text/plain" || essence === "multipart/form-data" || essence === "application/x-www-form-urlencoded" ? "no-cors" : "cors";
+              then.call(fetch(parsed.href, data === null || data === undefined ? { method: "POST", mode, credentials: "include", keepalive: true } : { method: "POST", mode, body: data, credentials: "include", keepalive: true }), undefined, () => {});
               return true;
             },
           };

@@ -38,10 +38,12 @@ final class DocumentURL: Sendable {
     /// document.
     static func isFragmentNavigation(_ from: URL, to: URL) -> Bool {
         guard to.fragment != nil else { return false }
-        func withoutFragment(_ url: URL) -> String {
-            let text = url.absoluteString
-            return text.firstIndex(of: "#").map { String(text[..<$0]) } ?? text
-        }
         return withoutFragment(from) == withoutFragment(to)
+    }
+
+    /// `url`'s text without its fragment, as Fetch serializes a response's URL.
+    static func withoutFragment(_ url: URL) -> String {
+        let text = url.absoluteString
+        return text.firstIndex(of: "#").map { String(text[..<$0]) } ?? text
     }
 }

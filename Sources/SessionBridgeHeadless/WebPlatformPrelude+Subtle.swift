@@ -395,7 +395,12 @@ extension WebPlatformPrelude {
                 if (alg !== undefined) jwk.alg = alg;
                 jwk.key_ops = [...found.usages];
                 jwk.ext = found.extractable;
-                return jwk;
+                // A `JsonWebKey` dictionary becomes an object with its members in WebIDL's order,
+                // by name (`crv, ext, key_ops, kty, x, y`), as in WebKit: `JSON.stringify` of it
+                // (a DPoP proof's `jwk`, a key compared as text) reads the same on both engines.
+                const ordered = {};
+                for (const member of Object.keys(jwk).sort()) ordered[member] = jwk[member];
+                return ordered;
               });
             }
 

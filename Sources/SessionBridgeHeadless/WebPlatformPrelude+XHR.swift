@@ -59,7 +59,7 @@ extension WebPlatformPrelude {
           const UNSENT = 0, OPENED = 1, HEADERS_RECEIVED = 2, LOADING = 3, DONE = 4;
           class XMLHttpRequest extends XMLHttpRequestEventTarget {
             #state = UNSENT; #sent = false; #method = "GET"; #url = ""; #headers = []; #timeout = 0; #credentials = false;
-            #responseType = ""; #response = null; #generation = 0; #timer; #upload = null; #ticket = null;
+            #responseType = ""; #response = null; #generation = 0; #timer; #upload = null; #ticket = null; #override = null;
             constructor() { super(); }
             get readyState() { return this.#state; }
             get upload() { return this.#upload ??= makeUpload(); }
@@ -82,7 +82,7 @@ extension WebPlatformPrelude {
             get responseURL() { return this.#response ? this.#response.url.replace(/#.*$/, "") : ""; }
             get responseText() {
               if (this.#responseType !== "" && this.#responseType !== "text") throw new DOMException("responseText needs a responseType of '' or 'text'.", "InvalidStateError");
-              return (this.#state === LOADING || this.#state === DONE) && this.#response ? this.#response.body : "";
+              return (this.#state === LOADING || this.#state === DONE) && this.#response ? this.#response.text : "";
             }
             get response() {
               if (this.#responseType === "" || this.#responseType === "text") return this.responseText;
@@ -187,6 +187,7 @@ extension WebPlatformPrelude {
             }
             overrideMimeType(mime) {
               if (this.#state === LOADING || this.#state === DONE) throw new DOMException("overrideMimeType cannot be called once loading.", "InvalidStateError");
+              this.#override = String(mime);
             }
             #abortFetch() {
               this.#generation++;
@@ -201,8 +202,17 @@ extension WebPlatformPrelude {
               if (this.#timer !== undefined) { stopTimer(this.#timer); this.#timer = undefined; }
               // A body that is not UTF-8 came as bytes, with its decoded text beside them.
               const bytes = typeof response.body === "string" ? undefined : response.body;
+              const body = bytes === undefined ? response.body : response.text;
+              // The text is decoded by the charset `overrideMimeType` or the response's
+              // `Content-Type` names (UTF-8 without one), as XHR's text decoding is in WebKit;
+              // `json` reads UTF-8 whatever it says.
+              const typeField = response.headers.find(([key]) => key === "content-type");
+              const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(this.#override !== null ? this.#override : typeField ? typeField[1] : "");
+              let decoder = null;
+              if (charset) try { decoder = new TextDecoder(charset[1]); } catch {}
+              const decoded = decoder !== null && decoder.encoding !== "utf-8" ? decoder.decode(bytes !== undefined ? bytes : encode(body)) : body;
               this.#response = { status: response.status, statusText: response.statusText, url: response.url, headers: response.headers,
-                body: bytes === undefined ? response.body : response.text, bytes };
+                body, text: decoded, bytes };
               const length = bytes === undefined ? encode(response.body).length : bytes.length;
               const lengthField = response.headers.find(([key]) => key === "content-length");
               // A `data:` URL's length is known without a header. A length of 0 is not computable

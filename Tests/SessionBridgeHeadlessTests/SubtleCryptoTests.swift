@@ -146,7 +146,7 @@ import Testing
             """, on: page)
         #expect(
             result == [
-                "kty,n,e,d,p,q,dp,dq,qi,alg,key_ops,ext", "RS256", "AQAB", 2048, "1,0,1", true, true, true, true,
+                "alg,d,dp,dq,e,ext,key_ops,kty,n,p,q,qi", "RS256", "AQAB", 2048, "1,0,1", true, true, true, true,
                 // The JWK says RS256, not PS256; swift-crypto's PSS salt is the hash's length.
                 "DataError", "NotSupportedError",
             ])
