@@ -699,7 +699,8 @@ enum DocumentPrelude {
               let content = body === undefined || body === null ? null : body;
               // A stream given as the body is read when the body is (``WebPlatformPrelude/streamsSource``).
               this.#streamed = !received && content !== null && hooks.isStream !== null && hooks.isStream(content);
-              this.#nullBody = content === null || nullBodyStatuses.includes(status) || status === 0;
+              // A received 204 or 304 has an empty body all the same, as WebKit gives it (a stream).
+              this.#nullBody = content === null || (!received && nullBodyStatuses.includes(status)) || status === 0;
               if (this.#streamed) {
                 if (!(status >= 200 && status <= 599) || status % 1 !== 0) throw new RangeError(`Status must be between 200 and 599, inclusive (${init.status}).`);
                 if (nullBodyStatuses.includes(status)) throw new TypeError("Response cannot have a body with the given status.");

@@ -102,4 +102,23 @@ import Testing
             #expect(seen == ["crv,ext,key_ops,kty,x,y", "crv,d,ext,key_ops,kty,x,y", "alg,ext,k,key_ops,kty"], "\(engine)")
         }
     }
+
+    /// A received response without content (a `204`, a `304`, an answer to `HEAD`) has an empty
+    /// body stream, as WebKit gives it; the headless engine had given `null` for the first two.
+    @Test(arguments: Engine.allCases)
+    func aResponseWithoutContentHasAnEmptyBody(engine: Engine) async throws {
+        try await withSite { home in
+            try await EngineHarness.with(engine, signIn: false) { harness in
+                let view = try await harness.makeEchoView()
+                _ = try await view.load(home.url("/page"))
+                let seen = try await view.run(
+                    """
+                    const read = async (response) => [response.status, String(response.body), await response.text()].join(" ");
+                    const head = await fetch("/page", { method: "HEAD" });
+                    return [await read(await fetch("/status/204")), await read(await fetch("/status/304")), String(head.body) + " " + await head.text()];
+                    """)
+                #expect(seen == ["204 [object ReadableStream] ", "304 [object ReadableStream] ", "[object ReadableStream] "], "\(engine)")
+            }
+        }
+    }
 }
