@@ -135,8 +135,9 @@ extension UserContentController {
         return .internalError
     }
 
-    /// Runs the handler, giving up (and cancelling it) after `timeout`; a handler that ignores
-    /// cancellation holds nobody.
+    /// Runs the handler, giving up (and cancelling it) after `timeout`, or when the caller's
+    /// task is cancelled (the engine's call went away with its document); a handler that
+    /// ignores cancellation holds nobody.
     ///
     /// The handler's task starts at once on the caller's executor (`isolation`) and resumes
     /// there; the timer is made only when the handler suspended (most answer at once).
@@ -145,40 +146,71 @@ extension UserContentController {
         isolation: isolated (any Actor)? = #isolation
     ) async -> Result<ScriptValue, any Error> {
         let race = HandlerRace()
-        return await withCheckedContinuation { continuation in
-            race.start(continuation)
-            let work = Task.immediate {
-                _ = isolation
-                do {
-                    race.settle(.success(try await handler.userContentController(controller, didReceive: message)))
-                } catch {
-                    race.settle(.failure(error))
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                race.start(continuation)
+                let work = Task.immediate {
+                    _ = isolation
+                    do {
+                        race.settle(.success(try await handler.userContentController(controller, didReceive: message)))
+                    } catch {
+                        race.settle(.failure(error))
+                    }
                 }
+                race.watch(work, timeout: timeout)
             }
-            race.watch(work, timeout: timeout)
+        } onCancel: {
+            race.cancel()
         }
     }
 }
 
 /// A handler's run against its timeout: whichever ends first answers the page.
 private final class HandlerRace: Sendable {
-    private let state = Mutex<(continuation: CheckedContinuation<Result<ScriptValue, any Error>, Never>?, timer: Task<Void, Never>?)>(
-        (nil, nil))
+    private struct State {
+        var continuation: CheckedContinuation<Result<ScriptValue, any Error>, Never>?
+        var timer: Task<Void, Never>?
+        var work: Task<Void, Never>?
+        var cancelled = false
+    }
+
+    private let state = Mutex(State())
 
     func start(_ continuation: CheckedContinuation<Result<ScriptValue, any Error>, Never>) {
-        state.withLock { $0.continuation = continuation }
+        let cancelled = state.withLock { state in
+            state.continuation = continuation
+            return state.cancelled
+        }
+        if cancelled { settle(.failure(ScriptMessageError.navigation)) }
     }
 
     func settle(_ result: Result<ScriptValue, any Error>) {
         let (continuation, timer) = state.withLock { state in
-            defer { state = (nil, nil) }
+            defer { (state.continuation, state.timer) = (nil, nil) }
             return (state.continuation, state.timer)
         }
         timer?.cancel()
         continuation?.resume(returning: result)
     }
 
+    /// The caller's task was cancelled, as an engine cancels a call whose document went away:
+    /// the handler is cancelled and the call answered now, with ``ScriptMessageError/navigation``
+    /// (what the page and the log are told).
+    func cancel() {
+        let work = state.withLock { state in
+            state.cancelled = true
+            return state.work
+        }
+        work?.cancel()
+        settle(.failure(ScriptMessageError.navigation))
+    }
+
     func watch(_ work: Task<Void, Never>, timeout: Duration) {
+        let cancelled = state.withLock { state in
+            state.work = work
+            return state.cancelled
+        }
+        if cancelled { work.cancel() }
         // A handler that answered while it was started needs no timer.
         guard state.withLock({ $0.continuation != nil }) else { return }
         let timer = Task {

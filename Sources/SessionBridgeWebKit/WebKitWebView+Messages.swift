@@ -339,15 +339,37 @@ extension WebKitWebView {
         unsafe webkit_script_message_reply_ref(reply.opaque)
         let context = unsafe GPointer(jsc_value_get_context(jsValue)!)
         unsafe g_object_ref(context.raw)
-        callsInFlight += 1
+        let id = nextReplyID
+        nextReplyID += 1
+        pendingReplies[id] = PendingReply(reply: reply, context: context)
         // Started here, inside the signal, on this thread: the handler runs at once and, when it
         // answers without suspending, its reply is sent before the signal returns.
-        Task.immediate { @WebKitActor in
+        let task = Task.immediate { @WebKitActor in
             let outcome = await controller.dispatch(message, started: started)
-            self.callsInFlight = max(0, self.callsInFlight - 1)
-            Self.send(outcome, reply: reply, context: context)
-            unsafe webkit_script_message_reply_unref(reply.opaque)
-            unsafe g_object_unref(context.raw)
+            self.finishReply(id, outcome)
+        }
+        pendingReplies[id]?.task = task
+    }
+
+    /// Sends call `id`'s reply, unless its document went away first (``rejectRepliesOfTheLeftDocument()``).
+    private func finishReply(_ id: Int, _ outcome: UserContentController.DispatchOutcome) {
+        guard let pending = pendingReplies.removeValue(forKey: id) else { return }
+        Self.send(outcome, reply: pending.reply, context: pending.context)
+        pending.release()
+    }
+
+    /// Rejects the calls the left document still awaits with ``ScriptMessageError/navigation``
+    /// and cancels their handlers, as the headless engine does when its document goes: a
+    /// reply that came later had reached the left document's script, which WebKit may keep
+    /// running for a while, its output mixed into the next document's.
+    func rejectRepliesOfTheLeftDocument() {
+        guard !pendingReplies.isEmpty else { return }
+        let left = pendingReplies
+        pendingReplies.removeAll()
+        for (_, pending) in left.sorted(by: { $0.key < $1.key }) {
+            pending.task?.cancel()
+            Self.send(.rejected(.navigation), reply: pending.reply, context: nil)
+            pending.release()
         }
     }
 
@@ -383,6 +405,19 @@ extension WebKitWebView {
             let encoded = ScriptValue.object(.init(info, uniquingKeysWith: { _, last in last })).jsonText
             unsafe webkit_script_message_reply_return_error_message(reply.opaque, errorMarker + encoded)
         }
+    }
+}
+
+/// A page's call awaiting its handler's reply: WebKit's reply and the page's JavaScript context,
+/// each held with a reference of its own until the reply is sent.
+struct PendingReply {
+    let reply: GPointer
+    let context: GPointer
+    var task: Task<Void, Never>?
+
+    func release() {
+        unsafe webkit_script_message_reply_unref(reply.opaque)
+        unsafe g_object_unref(context.raw)
     }
 }
 

@@ -261,7 +261,7 @@ extension WebKitWebView {
             awaitingNewWebProcess = false
             isProvisional = false
             url = current
-            callsInFlight = 0
+            rejectRepliesOfTheLeftDocument()
             let committed = navigation()
             if let load = pendingLoad, load.started { load.committed = committed }
             configuration.eventHandler?(.documentCommitted(committed))

@@ -61,7 +61,10 @@ public final class WebKitWebView: WebView {
     var redirects: [URL] = []
     var lastPolicyWait: Duration = .zero
     /// Calls from the page awaiting a reply.
-    public internal(set) var callsInFlight = 0
+    public var callsInFlight: Int { pendingReplies.count }
+    /// The calls awaiting a reply, by number.
+    var pendingReplies: [Int: PendingReply] = [:]
+    var nextReplyID = 0
     /// The cookie changes the view's HTTP exchanges reported (each is told once).
     let cookieChangeClaims = CookieChangeClaims()
     /// Main-frame navigations whose policy the navigation delegate is deciding now (a
