@@ -364,7 +364,7 @@ struct WebKitRun {
             return true
         }
         if refreshEnded != true {
-            transcript.failure("a refresh was still in flight after \(command.timeout) s; raise --timeout")
+            transcript.verdict("a refresh was still in flight after \(command.timeout) s; raise --timeout")
             return .timedOut
         }
         let counts = transcript.counts
@@ -373,7 +373,9 @@ struct WebKitRun {
         if counts.scriptErrors > 0 || counts.processesEnded > 0 { return .scriptError }
         if counts.unhandledRejections > 0 { return .unhandledRejection }
         if !quiet {
-            transcript.failure("the page was still busy after \(command.timeout) s; raise --timeout")
+            transcript.verdict(
+                "the page was still busy after \(command.timeout) s (timers, fetches or bridge calls pending); raise --timeout or check for a setInterval"
+            )
             return .timedOut
         }
         return .success

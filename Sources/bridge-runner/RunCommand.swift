@@ -268,7 +268,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         if refreshEnded != true {
             await progress.finish()
-            transcript.failure("a refresh was still in flight after \(timeout) s; raise --timeout")
+            transcript.verdict("a refresh was still in flight after \(timeout) s; raise --timeout")
             return .timedOut
         }
         await progress.finish()
@@ -276,7 +276,7 @@ struct RunCommand: AsyncParsableCommand {
         if counts.scriptErrors > 0 { return .scriptError }
         if counts.unhandledRejections > 0 { return .unhandledRejection }
         if !quiet {
-            transcript.failure(
+            transcript.verdict(
                 "the page was still busy after \(timeout) s (timers, fetches or bridge calls pending); raise --timeout or check for a setInterval"
             )
             return .timedOut

@@ -18,9 +18,9 @@ final class Transcript: Sendable {
 
     /// What the run saw, for the exit code.
     struct Counts: Sendable {
-        /// Whether the run's report (the stores) was printed: what the page does after it (a
-        /// refresh it left failing as the server stops, its process ending as the view closes)
-        /// is no longer shown.
+        /// Whether the page's part is over, its verdict given or the run's report (the stores)
+        /// printed: what the page does after it (a refresh it left answering late, or failing
+        /// as the server stops, its process ending as the view closes) is no longer shown.
         var reported = false
         var scriptErrors = 0
         var unhandledRejections = 0
@@ -88,6 +88,14 @@ final class Transcript: Sendable {
 
     func failure(_ text: String) {
         emit(["type": "error", "text": text], text: paint("✗ \(text)", .red))
+    }
+
+    /// The run's verdict on the page (`text`, a failure), after which the page's own events
+    /// are no longer shown: a WebKit view goes on until the process ends, and its late lines
+    /// had followed the verdict.
+    func verdict(_ text: String) {
+        lock.withLock { $0.reported = true }
+        failure(text)
     }
 
     func page(_ event: PageEvent) {

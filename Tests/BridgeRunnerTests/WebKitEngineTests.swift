@@ -255,6 +255,23 @@ import Testing
         #expect(Self.reached("/app/settings", in: result.stdout), "\(result.stdout)")
     }
 
+    /// The run's verdict on a page still busy ends the page's part of the transcript on both
+    /// engines, in the same words: a WebKit view goes on until the process ends, and its
+    /// console lines had followed the verdict.
+    @Test(arguments: ["headless", "webkit"])
+    func nothingThePageDoesIsShownAfterTheVerdict(engine: String) async throws {
+        let ticking = try RunnerProcess.temporaryFile("ticking.js", #"let n = 0; setInterval(() => console.log("tick", n++), 20);"#)
+        let result = try await RunnerProcess.run(["run", "--engine", engine, ticking.path, "--timeout", "2"])
+        #expect(result.exitCode == 3, "\(result.stdout)\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        let verdict = lines.firstIndex { $0.contains("✗ the page was still busy after 2.0 s (timers, fetches or bridge calls pending)") }
+        #expect(verdict != nil, "\(result.stdout)")
+        if let verdict {
+            let after = lines[verdict...].filter { $0.hasPrefix("console.") }
+            #expect(after.isEmpty, "\(engine): \(after.prefix(3))")
+        }
+    }
+
     /// Whether the transcript shows a document of `path` that the server answered 200.
     private static func reached(_ path: String, in transcript: String) -> Bool {
         transcript.split(separator: "\n").contains { $0.hasPrefix("document ") && $0.contains("\(path) (200)") }
