@@ -279,7 +279,7 @@ struct HTTPLoader: Sendable {
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
             report(initiator, request, nil, cookiesSent, [], [], [], clock.now - started)
             throw PageError(.timeout, "no response within \(timeout)", url: request.url)
-        } catch where error is CancellationError || Task.isCancelled {
+        } catch  where error is CancellationError || Task.isCancelled {
             // The page aborted it (or its document went): the exchange ends without an answer,
             // as WebKit shows a cancelled load.
             report(initiator, request, nil, cookiesSent, [], [], [], clock.now - started)

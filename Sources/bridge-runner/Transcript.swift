@@ -307,7 +307,8 @@ final class Transcript: Sendable {
         // The same pair percent-encoded inside another URL's parameter (a `redirect_uri` or
         // `next` that carries the code on): `to=%2Fapp%3Fcode%3D…%26state%3D…`.
         if text.contains("%3D") || text.contains("%3d") {
-            let encoded = /((?:%3[Ff]|%26|\b)(?:code|access_token|id_token|refresh_token|token|client_secret|password)%3[Dd])(?:[^%&#\s"',;]|%(?!26|23)[0-9A-Fa-f]{2})+/
+            let encoded =
+                /((?:%3[Ff]|%26|\b)(?:code|access_token|id_token|refresh_token|token|client_secret|password)%3[Dd])(?:[^%&#\s"',;]|%(?!26|23)[0-9A-Fa-f]{2})+/
             text = text.replacing(encoded) { match in match.output.1 + "<redacted>" }
         }
         // An `Authorization` value a page printed: `Bearer …`, `DPoP …`, `Basic …`.

@@ -192,7 +192,10 @@ import Testing
             #expect(result.stdout.contains("token_type"), "\(result.stdout)")
             #expect(result.stdout.contains("state ok"), "\(result.stdout)")
             #expect(result.stdout.contains("%26state%3Dok2"), "\(result.stdout)")
-            for secret in ["Refresh-Tok-4Kp", "Refresh-Tok-5Lq", "Auth-Code-7Zx", "Opaque-Tok-8Wy", "c2lnbmF0dXJlLW9mLXRoZS10b2tlbg", "eyJzdWIiOiJkZW1vLXVzZXIifQ"] {
+            for secret in [
+                "Refresh-Tok-4Kp", "Refresh-Tok-5Lq", "Auth-Code-7Zx", "Opaque-Tok-8Wy", "c2lnbmF0dXJlLW9mLXRoZS10b2tlbg",
+                "eyJzdWIiOiJkZW1vLXVzZXIifQ",
+            ] {
                 #expect(!(result.stdout + result.stderr).contains(secret), "\(result.stdout)")
             }
         }

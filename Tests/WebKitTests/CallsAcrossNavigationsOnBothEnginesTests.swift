@@ -27,7 +27,9 @@ import Testing
                 """)
             #expect(try await eventually { handler.state.withLock { $0.started } }, "\(engine)")
             try await view.load(harness.url("/app"))
-            #expect(try await eventually { handler.state.withLock { $0.cancelled } }, "\(engine): the handler went on after its document went away")
+            #expect(
+                try await eventually { handler.state.withLock { $0.cancelled } },
+                "\(engine): the handler went on after its document went away")
             #expect(!handler.state.withLock { $0.finished }, "\(engine)")
         }
     }
@@ -43,7 +45,9 @@ private final class SlowHandler: ScriptMessageHandlerWithReply {
 
     let state = Mutex(State())
 
-    func userContentController(_ userContentController: UserContentController, didReceive message: ScriptMessage) async throws -> ScriptValue {
+    func userContentController(
+        _ userContentController: UserContentController, didReceive message: ScriptMessage
+    ) async throws -> ScriptValue {
         state.withLock { $0.started = true }
         do {
             try await Task.sleep(for: .seconds(20))

@@ -65,7 +65,8 @@ import Testing
                     """)
                 #expect(await view.waitForPath("/echo"), "\(engine)")
                 let back = "http://127.0.0.1:\(home.port)/echo?back"
-                let away = "http://localhost:\(home.port)/cors/redirect?to=" + back.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+                let away =
+                    "http://localhost:\(home.port)/cors/redirect?to=" + back.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
                 _ = try await view.evaluate("location.assign(\"\(away)\"); true")
                 #expect(
                     try await eventually { home.requests.contains { $0.path == "/echo" && $0.query == "back" } }, "\(engine)")
