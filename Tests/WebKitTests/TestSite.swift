@@ -107,11 +107,7 @@ final class TestSite: Sendable {
         // so that a test can see a load in flight however slow the machine is.
         router.get("/held/:name") { _, context in
             let name = context.parameters.get("name") ?? ""
-            let clock = ContinuousClock()
-            let deadline = clock.now + .seconds(60)
-            while !log.released.withLock({ $0.contains(name) }), clock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            try await log.waitForRelease(of: name)
             var headers = HTTPFields()
             headers[.contentType] = "text/html"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "<title>held</title>")))
@@ -121,11 +117,7 @@ final class TestSite: Sendable {
         // send no second hop and set neither cookie.
         router.get("/held-redirect/:name") { _, context in
             let name = context.parameters.get("name") ?? ""
-            let clock = ContinuousClock()
-            let deadline = clock.now + .seconds(60)
-            while !log.released.withLock({ $0.contains(name) }), clock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            try await log.waitForRelease(of: name)
             var headers = HTTPFields()
             headers[.setCookie] = "\(name)=1; Path=/"
             headers[.location] = "/set/\(name)-after"
@@ -206,6 +198,15 @@ final class RequestLog: Sendable {
     let reports = Mutex<[String]>([])
     /// The names of the `/held/` pages released (``TestSite/release(_:)``).
     let released = Mutex<Set<String>>([])
+
+    /// Returns once the test released `name`, or after 60 seconds.
+    func waitForRelease(of name: String) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(60)
+        while !released.withLock({ $0.contains(name) }), clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
 }
 
 /// Records each request's path, method, `Cookie` header and (for POST) body.
