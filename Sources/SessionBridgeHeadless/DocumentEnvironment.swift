@@ -1451,7 +1451,7 @@ extension DocumentEnvironment {
         // timeout): WebKit cancels the load, so no later redirect hop is sent and none of its
         // cookies is set. An answer that already arrived stays as it was.
         unsafe add("cancelFetch") { context, call, _ in
-            let id = unsafe call.number(at: 0)
+            let id = call.number(at: 0)
             if let id = Int(exactly: id) { context.cancelTask(id) }
             return nil
         }
